@@ -1,0 +1,288 @@
+//! One tool call from start to finish: the session the plugin sees while
+//! it runs, the limits that stop it (client cancel, timeout, shutdown), and
+//! the checks on what it returns.
+//!
+//! Notifications a call makes (progress, log records) go through one queue
+//! per call and are flushed before the result is returned, so a client
+//! always sees them before the response.
+
+// Log notifications are deprecated in rmcp 3.9 (SEP-2577) yet still part
+// of the protocol versions most clients speak.
+#![allow(deprecated)]
+
+use std::{
+    sync::Arc,
+    time::{Duration, Instant},
+};
+
+use futures::future::BoxFuture;
+use rmcp::{
+    Peer, RoleServer,
+    model::{
+        CallToolResult, ClientCapabilities, ContentBlock, CustomRequest,
+        LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ServerRequest,
+    },
+    service::RequestContext,
+};
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    logging::{self, ClientLevel},
+    plugin::{CallSession, ClientRequestError, Level},
+    registry::ToolEntry,
+    server::HostState,
+};
+
+/// Something to send to the client, in order.
+enum Outgoing {
+    Progress(ProgressNotificationParam),
+    Log(LoggingMessageNotificationParam),
+    Flush(oneshot::Sender<()>),
+}
+
+/// The host's side of one running call.
+struct HostCall {
+    peer: Peer<RoleServer>,
+    progress_token: Option<ProgressToken>,
+    cancel: CancellationToken,
+    features: Vec<String>,
+    level: ClientLevel,
+    log_target: String,
+    capabilities: Option<ClientCapabilities>,
+    stateless: bool,
+    outgoing: mpsc::UnboundedSender<Outgoing>,
+}
+
+impl HostCall {
+    /// Waits until everything queued so far has been handed to the transport.
+    async fn flush(&self) {
+        let (done, flushed) = oneshot::channel();
+        if self.outgoing.send(Outgoing::Flush(done)).is_ok() {
+            let _ = flushed.await;
+        }
+    }
+}
+
+impl CallSession for HostCall {
+    fn progress(&self, progress: f64, total: Option<f64>, message: Option<String>) {
+        let Some(token) = &self.progress_token else {
+            return;
+        };
+        let mut param = ProgressNotificationParam::new(token.clone(), progress);
+        if let Some(total) = total {
+            param = param.with_total(total);
+        }
+        if let Some(message) = message {
+            param = param.with_message(message);
+        }
+        let _ = self.outgoing.send(Outgoing::Progress(param));
+    }
+
+    fn cancellation(&self) -> &CancellationToken {
+        &self.cancel
+    }
+
+    fn features(&self) -> &[String] {
+        &self.features
+    }
+
+    fn log(&self, level: Level, message: &str) {
+        logging::emit(&self.log_target, level, message);
+        if let Some(param) = self.level.message(level, &self.log_target, message) {
+            let _ = self.outgoing.send(Outgoing::Log(param));
+        }
+    }
+
+    fn client_request(
+        &self,
+        method: String,
+        params: Value,
+    ) -> BoxFuture<'static, Result<Value, ClientRequestError>> {
+        let capabilities = self.capabilities.clone().unwrap_or_default();
+        let declared = match method.as_str() {
+            "elicitation/create" => Some(capabilities.elicitation.is_some()),
+            "sampling/createMessage" => Some(capabilities.sampling.is_some()),
+            "roots/list" => Some(capabilities.roots.is_some()),
+            _ => None,
+        };
+        let refusal = match declared {
+            None => Some(format!(
+                "'{method}' is not a request a tool may send to the client"
+            )),
+            Some(false) => Some(format!(
+                "the client did not declare the capability '{method}' needs"
+            )),
+            Some(true) if self.stateless => Some(format!(
+                "'{method}' cannot be sent: protocol 2026-07-28 has no server-to-client requests"
+            )),
+            Some(true) => None,
+        };
+        let peer = self.peer.clone();
+        Box::pin(async move {
+            if let Some(reason) = refusal {
+                return Err(ClientRequestError::Unsupported(reason));
+            }
+            let request = ServerRequest::CustomRequest(CustomRequest::new(method, Some(params)));
+            let answer = peer
+                .send_request(request)
+                .await
+                .map_err(|error| ClientRequestError::Failed(error.to_string()))?;
+            serde_json::to_value(answer)
+                .map_err(|error| ClientRequestError::Failed(error.to_string()))
+        })
+    }
+}
+
+/// Forwards a call's notifications to the client, one at a time, in order.
+fn start_forwarder(peer: Peer<RoleServer>) -> mpsc::UnboundedSender<Outgoing> {
+    let (sender, mut receiver) = mpsc::unbounded_channel();
+    tokio::spawn(async move {
+        while let Some(message) = receiver.recv().await {
+            match message {
+                Outgoing::Progress(param) => {
+                    let _ = peer.notify_progress(param).await;
+                }
+                Outgoing::Log(param) => {
+                    #[allow(deprecated)]
+                    let _ = peer.notify_logging_message(param).await;
+                }
+                Outgoing::Flush(done) => {
+                    let _ = done.send(());
+                }
+            }
+        }
+    });
+    sender
+}
+
+/// Why a call stopped before the plugin finished it.
+enum Stop {
+    ClientCancelled,
+    TimedOut(Duration),
+    Shutdown,
+}
+
+/// Runs one validated call to completion (or to its stop).
+pub async fn run(
+    state: &HostState,
+    entry: Arc<ToolEntry>,
+    arguments: Value,
+    features: Vec<String>,
+    level: ClientLevel,
+    context: RequestContext<RoleServer>,
+) -> CallToolResult {
+    let stateless = context.protocol_version().is_some_and(|version| {
+        version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
+    });
+    let session = Arc::new(HostCall {
+        peer: context.peer.clone(),
+        progress_token: context.meta.get_progress_token(),
+        cancel: CancellationToken::new(),
+        features,
+        level,
+        log_target: logging::plugin_target(entry.plugin.name()),
+        capabilities: context.client_capabilities(),
+        stateless,
+        outgoing: start_forwarder(context.peer.clone()),
+    });
+    let started = Instant::now();
+    let timeout = state.settings.timeout_for(entry.name());
+    let mut call = entry.plugin.call(
+        entry.index,
+        arguments.to_string(),
+        Arc::clone(&session) as Arc<dyn CallSession>,
+    );
+    let deadline = async {
+        match timeout {
+            Some(limit) => tokio::time::sleep(limit).await,
+            None => std::future::pending().await,
+        }
+    };
+    let stop = tokio::select! {
+        json = &mut call => {
+            session.flush().await;
+            return finish(&entry, &json);
+        }
+        _ = context.ct.cancelled() => Stop::ClientCancelled,
+        _ = deadline => Stop::TimedOut(timeout.unwrap_or_default()),
+        _ = state.shutdown.cancelled() => Stop::Shutdown,
+    };
+    // Ask the plugin to stop, give it the grace period to wind down (a
+    // dotnet run kills its process tree and reports partial output), then
+    // drop whatever is left.
+    session.cancel.cancel();
+    let late = tokio::time::timeout(state.settings.host.cancel_grace, &mut call)
+        .await
+        .ok();
+    drop(call);
+    session.flush().await;
+    let name = entry.name();
+    let message = match stop {
+        Stop::ClientCancelled => {
+            tracing::info!(
+                tool = name,
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                "call cancelled by the client"
+            );
+            format!("The call of '{name}' was cancelled by the client.")
+        }
+        Stop::TimedOut(limit) => {
+            tracing::warn!(
+                tool = name,
+                limit_secs = limit.as_secs_f64(),
+                "call timed out"
+            );
+            format!(
+                "The call of '{name}' timed out after {} s and was stopped. Retry with a smaller task, or ask the \
+                 operator to raise Host.ToolTimeoutSeconds or Host.ToolTimeouts.{name}.",
+                limit.as_secs_f64()
+            )
+        }
+        Stop::Shutdown => {
+            format!("The call of '{name}' was stopped because the server is shutting down.")
+        }
+    };
+    let mut result = CallToolResult::error(vec![ContentBlock::text(message)]);
+    // What the plugin managed to say while stopping (partial output) is kept.
+    if let Some(json) = late {
+        let partial = finish(&entry, &json);
+        result.content.extend(partial.content);
+        result.structured_content = partial.structured_content;
+    }
+    result
+}
+
+/// Decodes a plugin's result and checks it against the tool's output schema.
+fn finish(entry: &ToolEntry, json: &str) -> CallToolResult {
+    let result: CallToolResult = match serde_json::from_str(json) {
+        Ok(result) => result,
+        Err(error) => {
+            tracing::error!(
+                tool = entry.name(),
+                "the plugin returned a malformed result: {error}"
+            );
+            return CallToolResult::error(vec![ContentBlock::text(format!(
+                "The tool '{}' returned a malformed result ({error}); this is a bug in its plugin '{}'.",
+                entry.name(),
+                entry.plugin.name()
+            ))]);
+        }
+    };
+    if result.is_error != Some(true)
+        && let Err(problem) = entry.check_output(result.structured_content.as_ref())
+    {
+        tracing::error!(
+            tool = entry.name(),
+            "structured content does not match the outputSchema: {problem}"
+        );
+        return CallToolResult::error(vec![ContentBlock::text(format!(
+            "The tool '{}' returned structured content that does not match its outputSchema ({problem}); this is \
+             a bug in its plugin '{}'.",
+            entry.name(),
+            entry.plugin.name()
+        ))]);
+    }
+    result
+}

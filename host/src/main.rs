@@ -1,0 +1,304 @@
+//! `mcp-plugin-host`: an MCP server whose tools are plugins.
+//!
+//! `mcp-plugin-host --config appsettings.json` serves over stdio;
+//! `--http 127.0.0.1:8080` serves streamable HTTP at `/mcp`;
+//! `plugins` lists what was found; `check` validates and exits non-zero on
+//! any problem.
+
+mod call;
+mod http;
+mod logging;
+mod plugin;
+mod registry;
+mod server;
+mod settings;
+
+use std::{net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc};
+
+use clap::{Parser, Subcommand};
+use rmcp::ServiceExt;
+use tokio_util::sync::CancellationToken;
+
+use crate::{
+    logging::Clients,
+    plugin::discovery::{self, Discovery, PluginReport},
+    server::{HostState, McpServer},
+    settings::{Overrides, Settings},
+};
+
+/// An MCP server that loads its tools from plugin libraries.
+#[derive(Debug, Parser)]
+#[command(version, about, long_about = None)]
+struct Cli {
+    /// The configuration file.
+    #[arg(
+        long,
+        short,
+        global = true,
+        env = "MCP_PLUGIN_HOST_CONFIG",
+        default_value = "appsettings.json"
+    )]
+    config: PathBuf,
+
+    /// Folder with plugin libraries (overrides Plugins.Directory).
+    #[arg(long, global = true)]
+    plugin_dir: Option<PathBuf>,
+
+    /// Log filter, e.g. `info` or `info,plugin::sample=debug` (overrides Host.LogLevel; RUST_LOG wins over both).
+    #[arg(long, global = true)]
+    log_level: Option<String>,
+
+    /// The server name given to clients (overrides Host.ServerName).
+    #[arg(long, global = true)]
+    server_name: Option<String>,
+
+    /// Longest a tool call may run, in seconds; 0 for no limit (overrides Host.ToolTimeoutSeconds).
+    #[arg(long, global = true)]
+    tool_timeout: Option<u64>,
+
+    /// Serve streamable HTTP instead of stdio, at this address or Http.Address.
+    #[arg(long, num_args = 0..=1, default_missing_value = "")]
+    http: Option<String>,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve MCP (the default).
+    Serve,
+    /// List the plugin libraries found, with their status and tools.
+    Plugins {
+        /// Print JSON for scripts.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Validate the configuration and every plugin; exit non-zero on any problem.
+    Check,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let overrides = Overrides {
+        plugin_dir: cli.plugin_dir.clone(),
+        log_level: cli.log_level.clone(),
+        server_name: cli.server_name.clone(),
+        tool_timeout_secs: cli.tool_timeout,
+    };
+    let settings = match Settings::load(&cli.config, &overrides) {
+        Ok(settings) => settings,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Err(error) = logging::init(&settings.host.log_level) {
+        eprintln!("error: {error}");
+        return ExitCode::from(2);
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: could not start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outcome = runtime.block_on(async move {
+        match cli.command.unwrap_or(Command::Serve) {
+            Command::Serve => serve(settings, cli.http).await,
+            Command::Plugins { json } => {
+                let discovery = discover(&settings);
+                print_reports(&discovery.reports, json);
+                Ok(())
+            }
+            Command::Check => check(&settings),
+        }
+    });
+    // Plugin runtimes and tasks are not waited for: nothing a plugin left
+    // behind may keep the process alive.
+    runtime.shutdown_background();
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            tracing::error!("{message}");
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn discover(settings: &Settings) -> Discovery {
+    discovery::discover(&settings.plugins, &Arc::new(Clients::default()))
+}
+
+async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
+    let clients = Arc::new(Clients::default());
+    let Discovery {
+        registry, reports, ..
+    } = discovery::discover(&settings.plugins, &clients);
+    let loaded = reports
+        .iter()
+        .filter(|report| report.status == "loaded")
+        .count();
+    tracing::info!(
+        "{} tools from {loaded} plugins in {}",
+        registry.entries().len(),
+        settings.plugins.directory.display()
+    );
+    let http_address = match http {
+        None => None,
+        Some(text) if text.is_empty() => Some(settings.http.address),
+        Some(text) => Some(
+            text.parse::<SocketAddr>()
+                .map_err(|_| format!("--http '{text}' is not an address such as 127.0.0.1:8080"))?,
+        ),
+    };
+    let state = Arc::new(HostState {
+        settings,
+        registry,
+        clients,
+        shutdown: CancellationToken::new(),
+    });
+    let shutdown = state.shutdown.clone();
+    tokio::spawn(async move {
+        wait_for_signal().await;
+        tracing::info!("shutting down");
+        shutdown.cancel();
+    });
+    match http_address {
+        Some(address) => http::serve(Arc::clone(&state), address, |_| {})
+            .await
+            .map_err(|error| error.to_string()),
+        None => serve_stdio(state).await,
+    }
+}
+
+async fn serve_stdio(state: Arc<HostState>) -> Result<(), String> {
+    let shutdown = state.shutdown.clone();
+    let service = McpServer::new(Arc::clone(&state))
+        .serve_with_ct(rmcp::transport::stdio(), shutdown.child_token())
+        .await
+        .map_err(|error| format!("the MCP session could not start: {error}"))?;
+    let quit = service.waiting().await;
+    // The client went away or a signal arrived: stop every running call.
+    shutdown.cancel();
+    quit.map(|_| ())
+        .map_err(|error| format!("the MCP session ended with an error: {error}"))
+}
+
+async fn wait_for_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut terminate = match signal(SignalKind::terminate()) {
+            Ok(terminate) => terminate,
+            Err(_) => return std::future::pending().await,
+        };
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+fn check(settings: &Settings) -> Result<(), String> {
+    let discovery = discover(settings);
+    print_reports(&discovery.reports, false);
+    let mut problems = discovery.problems.clone();
+    for report in &discovery.reports {
+        problems.extend(
+            report
+                .problems
+                .iter()
+                .map(|problem| format!("{}: {problem}", report.file)),
+        );
+    }
+    if discovery
+        .reports
+        .iter()
+        .all(|report| report.status != "loaded")
+    {
+        problems.push(format!(
+            "no plugin was loaded from {}",
+            settings.plugins.directory.display()
+        ));
+    }
+    if problems.is_empty() {
+        println!(
+            "ok: configuration {} and {} plugin libraries are valid",
+            settings.path.display(),
+            discovery.reports.len()
+        );
+        Ok(())
+    } else {
+        Err(format!(
+            "{} problem(s):\n  {}",
+            problems.len(),
+            problems.join("\n  ")
+        ))
+    }
+}
+
+fn print_reports(reports: &[PluginReport], json: bool) {
+    if json {
+        let document =
+            serde_json::json!({ "hostAbiVersion": discovery::abi_version(), "plugins": reports });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&document).unwrap_or_default()
+        );
+        return;
+    }
+    let rows: Vec<[String; 6]> = reports
+        .iter()
+        .map(|report| {
+            [
+                report.file.clone(),
+                report.plugin.clone().unwrap_or_else(|| "-".into()),
+                report.version.clone().unwrap_or_else(|| "-".into()),
+                match &report.abi_version {
+                    Some(version) => format!("{} ({version})", report.abi_status),
+                    None => report.abi_status.to_owned(),
+                },
+                report.status.to_owned(),
+                if report.tools.is_empty() {
+                    "-".into()
+                } else {
+                    report.tools.join(", ")
+                },
+            ]
+        })
+        .collect();
+    let header = ["FILE", "PLUGIN", "VERSION", "ABI", "STATUS", "TOOLS"].map(str::to_owned);
+    let widths: Vec<usize> = (0..6)
+        .map(|column| {
+            rows.iter()
+                .chain([&header])
+                .map(|row| row[column].len())
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    for row in [&header].into_iter().chain(&rows) {
+        let line: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .map(|(cell, width)| format!("{cell:width$}"))
+            .collect();
+        println!("{}", line.join("  ").trim_end());
+    }
+    for report in reports {
+        for problem in &report.problems {
+            println!("  {}: {problem}", report.file);
+        }
+    }
+    println!("host ABI: mcp-plugin-api {}", discovery::abi_version());
+}

@@ -1,0 +1,242 @@
+//! Finds plugin libraries, loads the enabled ones and builds the tool
+//! registry, refusing what cannot be served with one error line each while
+//! the rest still serve.
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    sync::Arc,
+};
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::{
+    PluginBackend,
+    dylib::{HostLink, Library, LoadError, host_abi_version},
+};
+use crate::{
+    logging::{Clients, PluginLog},
+    registry::{Registry, ToolEntry},
+    settings::PluginSettings,
+};
+
+/// How a library fared, for `mcp-plugin-host plugins` and `check`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PluginReport {
+    /// The library's file name.
+    pub file: String,
+    /// The plugin's name, once known.
+    pub plugin: Option<String>,
+    /// The plugin's version, once known.
+    pub version: Option<String>,
+    /// The plugin-API version the library was built against, once known.
+    pub abi_version: Option<String>,
+    /// `compatible`, `incompatible` or `unknown`.
+    pub abi_status: &'static str,
+    /// `loaded`, `disabled` or `refused`.
+    pub status: &'static str,
+    /// The tools served from this plugin.
+    pub tools: Vec<String>,
+    /// Problems: why the plugin or some of its tools were refused.
+    pub problems: Vec<String>,
+}
+
+impl PluginReport {
+    fn new(file: &Path) -> Self {
+        Self {
+            file: file
+                .file_name()
+                .map(|name| name.to_string_lossy().into_owned())
+                .unwrap_or_default(),
+            plugin: None,
+            version: None,
+            abi_version: None,
+            abi_status: "unknown",
+            status: "refused",
+            tools: Vec::new(),
+            problems: Vec::new(),
+        }
+    }
+
+    fn refuse(&mut self, problem: String) {
+        tracing::error!("refused {}: {problem}", self.file);
+        self.status = "refused";
+        self.problems.push(problem);
+    }
+}
+
+/// The outcome of discovery.
+pub struct Discovery {
+    /// The tools to serve.
+    pub registry: Registry,
+    /// One report per library found.
+    pub reports: Vec<PluginReport>,
+    /// Problems that concern no single library (a missing directory).
+    pub problems: Vec<String>,
+}
+
+/// The plugin libraries in `directory`: files with this platform's
+/// dynamic-library extension, sorted by name.
+pub fn library_files(directory: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(directory)?
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| {
+            path.is_file()
+                && path
+                    .extension()
+                    .is_some_and(|ext| ext == std::env::consts::DLL_EXTENSION)
+        })
+        .collect();
+    files.sort();
+    Ok(files)
+}
+
+/// Whether `name` is a valid MCP tool name: 1–128 of `A-Z a-z 0-9 _ - .`.
+pub fn is_valid_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .bytes()
+            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.'))
+}
+
+/// Loads every enabled plugin in the configured directory.
+pub fn discover(settings: &PluginSettings, clients: &Arc<Clients>) -> Discovery {
+    let mut registry = Registry::default();
+    let mut reports = Vec::new();
+    let mut problems = Vec::new();
+    let files = match library_files(&settings.directory) {
+        Ok(files) => files,
+        Err(error) => {
+            let problem = format!(
+                "plugin directory {} cannot be read: {error}",
+                settings.directory.display()
+            );
+            tracing::error!("{problem}");
+            problems.push(problem);
+            Vec::new()
+        }
+    };
+    let shared = Arc::new(settings.shared.clone());
+    let mut plugin_files: HashMap<String, String> = HashMap::new();
+    for file in files {
+        let mut report = PluginReport::new(&file);
+        let library = match Library::open(&file) {
+            Ok(library) => library,
+            Err(error) => {
+                if matches!(error, LoadError::IncompatibleAbi { .. }) {
+                    report.abi_status = "incompatible";
+                }
+                if let LoadError::IncompatibleAbi { plugin, .. } = &error {
+                    report.abi_version = Some(plugin.clone());
+                }
+                report.refuse(error.to_string());
+                reports.push(report);
+                continue;
+            }
+        };
+        let name = library.name();
+        report.plugin = Some(name.clone());
+        report.version = Some(library.version());
+        report.abi_version = Some(library.abi_version().to_owned());
+        report.abi_status = "compatible";
+        if !settings.is_enabled(&name) {
+            tracing::info!(
+                "plugin {name} ({}) is disabled by configuration",
+                report.file
+            );
+            report.status = "disabled";
+            reports.push(report);
+            continue;
+        }
+        if let Some(first) = plugin_files.get(&name) {
+            report.refuse(format!(
+                "a plugin named '{name}' was already loaded from {first}"
+            ));
+            reports.push(report);
+            continue;
+        }
+        let link = HostLink {
+            config: settings.section(&name),
+            shared: Arc::clone(&shared),
+            log: PluginLog::new(&name, Arc::clone(clients)),
+        };
+        let plugin: Arc<dyn PluginBackend> = match library.create(link) {
+            Ok(plugin) => Arc::new(plugin),
+            Err(error) => {
+                report.refuse(error.to_string());
+                reports.push(report);
+                continue;
+            }
+        };
+        plugin_files.insert(name.clone(), report.file.clone());
+        register_tools(&mut registry, &plugin, &mut report);
+        if report.tools.is_empty() && !report.problems.is_empty() {
+            report.status = "refused";
+        } else {
+            report.status = "loaded";
+            tracing::info!(
+                "loaded plugin {name} {} from {} with tools: {}",
+                plugin.version(),
+                report.file,
+                report.tools.join(", ")
+            );
+        }
+        reports.push(report);
+    }
+    Discovery {
+        registry,
+        reports,
+        problems,
+    }
+}
+
+/// Adds a plugin's tools to the registry, refusing each tool that cannot be
+/// served (invalid name or schema, or a name another plugin already took).
+fn register_tools(
+    registry: &mut Registry,
+    plugin: &Arc<dyn PluginBackend>,
+    report: &mut PluginReport,
+) {
+    let descriptors = match plugin.tools() {
+        Ok(descriptors) => descriptors,
+        Err(error) => {
+            report.refuse(format!("its tool list could not be read: {error}"));
+            return;
+        }
+    };
+    for (index, descriptor) in descriptors.into_iter().enumerate() {
+        let name = descriptor
+            .get("name")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_owned();
+        if !is_valid_tool_name(&name) {
+            report.refuse(format!(
+                "tool name '{name}' is invalid: a tool name is 1 to 128 of A-Z a-z 0-9 _ - ."
+            ));
+            continue;
+        }
+        if let Some(owner) = registry.owner_of(&name) {
+            report.refuse(format!(
+                "tool '{name}' of plugin '{}' is refused: plugin '{owner}' already provides a tool of that name",
+                plugin.name()
+            ));
+            continue;
+        }
+        match ToolEntry::new(Arc::clone(plugin), index as u32, descriptor) {
+            Ok(entry) => {
+                registry.insert(entry);
+                report.tools.push(name);
+            }
+            Err(error) => report.refuse(format!("tool '{name}' is refused: {error}")),
+        }
+    }
+}
+
+/// The host's plugin-API version, for reports.
+pub fn abi_version() -> &'static str {
+    host_abi_version()
+}

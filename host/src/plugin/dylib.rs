@@ -1,0 +1,264 @@
+//! Plugins loaded into the host's process from `cdylib` libraries through
+//! the stable ABI of `mcp-plugin-api`.
+//!
+//! Loading checks the library's ABI before any of its tools is trusted: a
+//! library built against another major version of the plugin API is
+//! refused with one line that names both versions. Nothing is ever
+//! unloaded (abi_stable never closes a library), so a refused or disabled
+//! library stays mapped but unused.
+
+use std::{path::Path, sync::Arc};
+
+use abi_stable::{
+    library::{LibraryError, lib_header_from_path},
+    sabi_trait::TD_Opaque,
+    std_types::{RErr, RNone, ROk, ROption, RResult, RSome, RStr, RString},
+};
+use async_ffi::FfiFuture;
+use futures::{FutureExt, future::BoxFuture};
+use mcp_plugin_api::abi::{
+    self, CallServices, CallServices_TO, HostServices, HostServices_TO, PluginInstanceBox,
+    PluginModuleRef,
+};
+use serde_json::{Map, Value, json};
+
+use super::{CallSession, ClientRequestError, Level, PluginBackend};
+use crate::logging::PluginLog;
+
+/// Why a library could not be loaded as a plugin.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    /// The file could not be opened as a dynamic library.
+    #[error("not a loadable library: {0}")]
+    Open(String),
+    /// The library does not export a plugin root module.
+    #[error("not an mcp-plugin-host plugin (it exports no plugin module)")]
+    NotAPlugin,
+    /// The library was built against an incompatible plugin API.
+    #[error("incompatible ABI: built against mcp-plugin-api {plugin}, this host speaks {host}")]
+    IncompatibleAbi {
+        /// The plugin API version the library declares.
+        plugin: String,
+        /// The host's plugin API version.
+        host: String,
+    },
+    /// The plugin's constructor failed or panicked.
+    #[error("{0}")]
+    Create(String),
+}
+
+/// The host's plugin-API version, as abi_stable compares it.
+pub fn host_abi_version() -> &'static str {
+    abi::ABI_VERSION
+}
+
+/// A library whose root module passed the ABI check, before the plugin is created.
+pub struct Library {
+    module: PluginModuleRef,
+    abi_version: String,
+}
+
+impl Library {
+    /// Opens `path` and checks its ABI. The long abi_stable report of a
+    /// layout mismatch is kept at debug level; the error is one line.
+    pub fn open(path: &Path) -> Result<Self, LoadError> {
+        let header = lib_header_from_path(path).map_err(|error| match error {
+            LibraryError::GetSymbolError { .. } => LoadError::NotAPlugin,
+            other => LoadError::Open(first_line(&other.to_string())),
+        })?;
+        let declared = header.version_strings().version.to_string();
+        let incompatible = || LoadError::IncompatibleAbi {
+            plugin: declared.clone(),
+            host: host_abi_version().to_owned(),
+        };
+        match header.init_root_module::<PluginModuleRef>() {
+            Ok(module) => Ok(Self {
+                module,
+                abi_version: declared.clone(),
+            }),
+            Err(LibraryError::IncompatibleVersionNumber { .. }) => Err(incompatible()),
+            Err(LibraryError::AbiInstability(details)) => {
+                tracing::debug!(file = %path.display(), "ABI layout mismatch:\n{details}");
+                Err(incompatible())
+            }
+            Err(other) => Err(LoadError::Open(first_line(&other.to_string()))),
+        }
+    }
+
+    /// The plugin's declared name.
+    pub fn name(&self) -> String {
+        self.module.name().to_string()
+    }
+
+    /// The plugin's declared version.
+    pub fn version(&self) -> String {
+        self.module.version().to_string()
+    }
+
+    /// The plugin-API version the library was built against.
+    pub fn abi_version(&self) -> &str {
+        &self.abi_version
+    }
+
+    /// Creates the plugin with its configuration and logger.
+    pub fn create(&self, link: HostLink) -> Result<DylibPlugin, LoadError> {
+        let name = self.name();
+        let version = self.version();
+        let services = HostServices_TO::from_value(link, TD_Opaque);
+        match (self.module.create())(services) {
+            ROk(instance) => Ok(DylibPlugin {
+                name,
+                version,
+                instance,
+            }),
+            RErr(message) => Err(LoadError::Create(message.into_string())),
+        }
+    }
+}
+
+fn first_line(text: &str) -> String {
+    text.lines()
+        .find(|line| !line.trim().is_empty())
+        .unwrap_or(text)
+        .trim()
+        .to_owned()
+}
+
+/// What the host lends a plugin for its whole life.
+pub struct HostLink {
+    /// The plugin's own configuration section.
+    pub config: Value,
+    /// `Plugins.Config`.
+    pub shared: Arc<Map<String, Value>>,
+    /// Where the plugin's log records go.
+    pub log: PluginLog,
+}
+
+impl HostServices for HostLink {
+    fn plugin_config(&self) -> RString {
+        RString::from(self.config.to_string())
+    }
+
+    fn shared_config(&self, key: RStr<'_>) -> ROption<RString> {
+        match crate::settings::get_ci(&self.shared, key.as_str()) {
+            Some(value) => RSome(RString::from(value.to_string())),
+            None => RNone,
+        }
+    }
+
+    fn log(&self, level: u8, message: RStr<'_>) {
+        self.log.emit(level_from_abi(level), message.as_str());
+    }
+}
+
+/// Maps the ABI's log level onto tracing's.
+pub fn level_from_abi(level: u8) -> Level {
+    match level {
+        abi::level::TRACE => Level::TRACE,
+        abi::level::DEBUG => Level::DEBUG,
+        abi::level::INFO => Level::INFO,
+        abi::level::WARN => Level::WARN,
+        _ => Level::ERROR,
+    }
+}
+
+/// A plugin created from a library.
+pub struct DylibPlugin {
+    name: String,
+    version: String,
+    instance: PluginInstanceBox,
+}
+
+impl PluginBackend for DylibPlugin {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> &str {
+        &self.version
+    }
+
+    fn tools(&self) -> Result<Vec<Value>, String> {
+        match self.instance.tools() {
+            ROk(json) => serde_json::from_str(json.as_str()).map_err(|error| {
+                format!("the plugin's tool list is not a JSON array of tools: {error}")
+            }),
+            RErr(message) => Err(message.into_string()),
+        }
+    }
+
+    fn call(
+        &self,
+        index: u32,
+        arguments: String,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, String> {
+        let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
+        self.instance
+            .call(index, RString::from(arguments), services)
+            .map(RString::into_string)
+            .boxed()
+    }
+}
+
+/// Presents a [`CallSession`] to a plugin as the ABI's call services.
+struct CallBridge {
+    session: Arc<dyn CallSession>,
+}
+
+impl CallServices for CallBridge {
+    fn progress(&self, progress: f64, total: ROption<f64>, message: ROption<RString>) {
+        self.session.progress(
+            progress,
+            total.into_option(),
+            message.into_option().map(RString::into_string),
+        );
+    }
+
+    fn is_cancelled(&self) -> bool {
+        self.session.cancellation().is_cancelled()
+    }
+
+    fn cancelled(&self) -> FfiFuture<()> {
+        FfiFuture::new(self.session.cancellation().clone().cancelled_owned())
+    }
+
+    fn features(&self) -> RString {
+        RString::from(
+            serde_json::to_string(self.session.features()).unwrap_or_else(|_| "[]".to_owned()),
+        )
+    }
+
+    fn log(&self, level: u8, message: RStr<'_>) {
+        self.session.log(level_from_abi(level), message.as_str());
+    }
+
+    fn client_request(
+        &self,
+        method: RString,
+        params: RString,
+    ) -> FfiFuture<RResult<RString, RString>> {
+        let session = Arc::clone(&self.session);
+        FfiFuture::new(async move {
+            let failure = |kind: &str, message: String| {
+                RErr(RString::from(
+                    json!({ "kind": kind, "message": message }).to_string(),
+                ))
+            };
+            let params = match serde_json::from_str(params.as_str()) {
+                Ok(params) => params,
+                Err(error) => {
+                    return failure(
+                        "failed",
+                        format!("the request parameters are not JSON: {error}"),
+                    );
+                }
+            };
+            match session.client_request(method.into_string(), params).await {
+                Ok(answer) => ROk(RString::from(answer.to_string())),
+                Err(ClientRequestError::Unsupported(message)) => failure("unsupported", message),
+                Err(ClientRequestError::Failed(message)) => failure("failed", message),
+            }
+        })
+    }
+}

@@ -1,0 +1,72 @@
+//! The host's view of a plugin, whatever runs it.
+//!
+//! The MCP layer talks to plugins only through [`PluginBackend`] and gives
+//! each call a [`CallSession`]. Today the one backend is a library loaded
+//! into the process ([`dylib`]); a backend that runs a plugin in a child
+//! process for crash isolation would implement the same two traits and
+//! leave the MCP layer untouched.
+
+pub mod discovery;
+pub mod dylib;
+
+use std::sync::Arc;
+
+use futures::future::BoxFuture;
+use serde_json::Value;
+use tokio_util::sync::CancellationToken;
+
+/// Severity of a plugin's log record.
+pub use tracing::Level;
+
+/// Why a request to the client produced no answer.
+#[derive(Debug, Clone)]
+pub enum ClientRequestError {
+    /// The client did not declare the capability the request needs.
+    Unsupported(String),
+    /// The request was sent and failed, or could not be sent.
+    Failed(String),
+}
+
+/// What one running call may ask of the host.
+pub trait CallSession: Send + Sync + 'static {
+    /// Forwards progress to the client, if it asked for progress.
+    fn progress(&self, progress: f64, total: Option<f64>, message: Option<String>);
+
+    /// Fires when the client cancels the call, the call times out or the
+    /// host shuts down.
+    fn cancellation(&self) -> &CancellationToken;
+
+    /// The client's negotiated feature tags.
+    fn features(&self) -> &[String];
+
+    /// Logs on behalf of the call, to the host's log and the calling client.
+    fn log(&self, level: Level, message: &str);
+
+    /// Sends `method` to the calling client and awaits the answer.
+    fn client_request(
+        &self,
+        method: String,
+        params: Value,
+    ) -> BoxFuture<'static, Result<Value, ClientRequestError>>;
+}
+
+/// A loaded plugin.
+pub trait PluginBackend: Send + Sync + 'static {
+    /// The plugin's name.
+    fn name(&self) -> &str;
+
+    /// The plugin's version.
+    fn version(&self) -> &str;
+
+    /// The plugin's tool descriptors (MCP `Tool` objects), in its own order.
+    fn tools(&self) -> Result<Vec<Value>, String>;
+
+    /// Runs tool number `index` with JSON `arguments`; yields a JSON
+    /// `CallToolResult`. Dropping the future abandons the call.
+    fn call(
+        &self,
+        index: u32,
+        arguments: String,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, String>;
+}

@@ -1,0 +1,173 @@
+//! The tools the host serves: each tool's MCP description, the plugin
+//! that runs it, and the compiled validators for its input and output.
+
+use std::{collections::HashMap, sync::Arc};
+
+use jsonschema::Validator;
+use rmcp::model::Tool;
+use serde_json::Value;
+
+use crate::plugin::PluginBackend;
+
+/// One served tool.
+pub struct ToolEntry {
+    /// The description clients see in `tools/list`.
+    pub tool: Tool,
+    /// The plugin that runs it.
+    pub plugin: Arc<dyn PluginBackend>,
+    /// Its position in the plugin's own list.
+    pub index: u32,
+    input: Validator,
+    output: Option<Validator>,
+}
+
+impl ToolEntry {
+    /// Builds an entry from a plugin's descriptor, compiling its schemas.
+    pub fn new(
+        plugin: Arc<dyn PluginBackend>,
+        index: u32,
+        descriptor: Value,
+    ) -> Result<Self, String> {
+        let tool: Tool = serde_json::from_value(descriptor)
+            .map_err(|error| format!("its descriptor is not an MCP tool: {error}"))?;
+        let input_schema = Value::Object((*tool.input_schema).clone());
+        if input_schema.get("type").and_then(Value::as_str) != Some("object") {
+            return Err("its inputSchema must be a schema of \"type\": \"object\"".to_owned());
+        }
+        let input = jsonschema::validator_for(&input_schema)
+            .map_err(|error| format!("its inputSchema is not a valid JSON Schema: {error}"))?;
+        let output = match &tool.output_schema {
+            Some(schema) => Some(
+                jsonschema::validator_for(&Value::Object((**schema).clone())).map_err(|error| {
+                    format!("its outputSchema is not a valid JSON Schema: {error}")
+                })?,
+            ),
+            None => None,
+        };
+        Ok(Self {
+            tool,
+            plugin,
+            index,
+            input,
+            output,
+        })
+    }
+
+    /// The tool's name.
+    pub fn name(&self) -> &str {
+        &self.tool.name
+    }
+
+    /// Checks arguments against the input schema. The error names the
+    /// parameter and the reason, for the model to correct its call.
+    pub fn check_arguments(&self, arguments: &Value) -> Result<(), String> {
+        let problems = describe_errors(self.input.iter_errors(arguments), "argument");
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+
+    /// Checks a successful result's structured content against the output
+    /// schema, if the tool declared one.
+    pub fn check_output(&self, structured: Option<&Value>) -> Result<(), String> {
+        let Some(output) = &self.output else {
+            return Ok(());
+        };
+        let Some(structured) = structured else {
+            return Err(
+                "the tool declares an outputSchema but returned no structuredContent".to_owned(),
+            );
+        };
+        let problems = describe_errors(output.iter_errors(structured), "field");
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+/// One sentence per schema violation, each naming where it is.
+fn describe_errors<'a>(
+    errors: impl Iterator<Item = jsonschema::ValidationError<'a>>,
+    noun: &str,
+) -> String {
+    errors
+        .take(5)
+        .map(|error| {
+            let path = error.instance_path().to_string();
+            let reason = error.to_string();
+            match parameter_of(&path) {
+                Some(parameter) => format!("{noun} '{parameter}': {reason}"),
+                None => reason,
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// `/a/0/b` → `a[0].b`; the root → `None`.
+fn parameter_of(pointer: &str) -> Option<String> {
+    let mut name = String::new();
+    for segment in pointer.split('/').skip(1) {
+        let segment = segment.replace("~1", "/").replace("~0", "~");
+        if segment.bytes().all(|byte| byte.is_ascii_digit()) && !name.is_empty() {
+            name.push_str(&format!("[{segment}]"));
+        } else {
+            if !name.is_empty() {
+                name.push('.');
+            }
+            name.push_str(&segment);
+        }
+    }
+    (!name.is_empty()).then_some(name)
+}
+
+/// Every served tool, in the order plugins and their tools were loaded.
+#[derive(Default)]
+pub struct Registry {
+    entries: Vec<Arc<ToolEntry>>,
+    by_name: HashMap<String, usize>,
+}
+
+impl Registry {
+    /// Adds a tool; the caller has checked the name is free.
+    pub fn insert(&mut self, entry: ToolEntry) {
+        self.by_name
+            .insert(entry.name().to_owned(), self.entries.len());
+        self.entries.push(Arc::new(entry));
+    }
+
+    /// The plugin that already serves `name`, if any.
+    pub fn owner_of(&self, name: &str) -> Option<&str> {
+        self.get(name).map(|entry| entry.plugin.name())
+    }
+
+    /// The tool called `name`.
+    pub fn get(&self, name: &str) -> Option<&Arc<ToolEntry>> {
+        self.by_name.get(name).map(|&index| &self.entries[index])
+    }
+
+    /// All tools.
+    pub fn entries(&self) -> &[Arc<ToolEntry>] {
+        &self.entries
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_pointers_become_parameter_names() {
+        assert_eq!(parameter_of(""), None);
+        assert_eq!(parameter_of("/steps"), Some("steps".to_owned()));
+        assert_eq!(
+            parameter_of("/items/0/name"),
+            Some("items[0].name".to_owned())
+        );
+        assert_eq!(parameter_of("/a~1b"), Some("a/b".to_owned()));
+    }
+}

@@ -1,0 +1,496 @@
+//! The host's configuration: `appsettings.json`, overridden by environment
+//! variables, overridden by command-line flags.
+//!
+//! Keys are matched without regard to case, as .NET's configuration does,
+//! so `Plugins:Directory` in the file, `MCP_PLUGIN_HOST__PLUGINS__DIRECTORY`
+//! in the environment and `--plugin-dir` on the command line all set the
+//! same value. Relative paths are resolved against the configuration
+//! file's folder, never the working directory, so the same file works from
+//! anywhere.
+
+use std::{
+    collections::BTreeMap,
+    net::SocketAddr,
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use serde::Deserialize;
+use serde_json::{Map, Value};
+
+/// The prefix of environment variables that override the file; `__`
+/// separates the prefix and each level of keys.
+pub const ENV_PREFIX: &str = "MCP_PLUGIN_HOST";
+
+/// Why the configuration could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum SettingsError {
+    /// The file is not there.
+    #[error("configuration file {path} does not exist")]
+    Missing {
+        /// The path that was tried.
+        path: PathBuf,
+    },
+    /// The file or an override could not be parsed, or a value has the wrong type.
+    #[error("configuration file {path} is invalid: {reason}")]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong, as precisely as the parser says.
+        reason: String,
+    },
+}
+
+/// Everything the host reads from configuration.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The file the settings came from.
+    pub path: PathBuf,
+    /// Server identity, logging and call limits.
+    pub host: HostSettings,
+    /// The streamable HTTP transport.
+    pub http: HttpSettings,
+    /// Where plugins are and which are enabled.
+    pub plugins: PluginSettings,
+}
+
+/// Server identity, logging and call limits (`Host` section).
+#[derive(Debug, Clone)]
+pub struct HostSettings {
+    /// The name the server gives in `initialize`.
+    pub server_name: String,
+    /// The host's log filter (`RUST_LOG` syntax); `RUST_LOG` overrides it.
+    pub log_level: String,
+    /// The longest a tool call may run; `None` means no limit.
+    pub tool_timeout: Option<Duration>,
+    /// Per-tool limits that override [`Self::tool_timeout`].
+    pub tool_timeouts: BTreeMap<String, Duration>,
+    /// How long a cancelled or timed-out call may take to wind down after
+    /// its cancel signal before the host drops it.
+    pub cancel_grace: Duration,
+}
+
+/// The streamable HTTP transport (`Http` section).
+#[derive(Debug, Clone)]
+pub struct HttpSettings {
+    /// Where to listen when `--http` gives no address.
+    pub address: SocketAddr,
+    /// Extra `Host` header values to accept besides loopback names.
+    pub allowed_hosts: Vec<String>,
+    /// Browser origins to accept; empty means requests with an `Origin`
+    /// header are accepted only from loopback origins.
+    pub allowed_origins: Vec<String>,
+    /// A bearer token every request must carry; required for a
+    /// non-loopback address.
+    pub bearer_token: Option<String>,
+}
+
+/// Plugin discovery and configuration (`Plugins` section).
+#[derive(Debug, Clone)]
+pub struct PluginSettings {
+    /// The folder scanned for plugin libraries.
+    pub directory: PathBuf,
+    /// Only these plugins are served; `None` serves all that are found.
+    pub enabled: Option<Vec<String>>,
+    /// These plugins are never served.
+    pub disabled: Vec<String>,
+    /// Each plugin's own section, by plugin name.
+    pub settings: Map<String, Value>,
+    /// `Plugins.Config`: values shared by every plugin.
+    pub shared: Map<String, Value>,
+}
+
+impl PluginSettings {
+    /// Whether a plugin of that name should be served.
+    pub fn is_enabled(&self, name: &str) -> bool {
+        let listed = |names: &[String]| names.iter().any(|entry| entry.eq_ignore_ascii_case(name));
+        let wanted = self.enabled.as_deref().is_none_or(listed);
+        wanted && !listed(&self.disabled)
+    }
+
+    /// A plugin's own section (an empty object when there is none).
+    pub fn section(&self, name: &str) -> Value {
+        get_ci(&self.settings, name)
+            .cloned()
+            .unwrap_or_else(|| Value::Object(Map::new()))
+    }
+}
+
+/// Overrides that come from command-line flags.
+#[derive(Debug, Default, Clone)]
+pub struct Overrides {
+    /// `--plugin-dir`.
+    pub plugin_dir: Option<PathBuf>,
+    /// `--log-level`.
+    pub log_level: Option<String>,
+    /// `--server-name`.
+    pub server_name: Option<String>,
+    /// `--tool-timeout` in seconds.
+    pub tool_timeout_secs: Option<u64>,
+}
+
+/// The file's shape, as the `config` crate merges it. Every field is
+/// optional: the defaults live in [`Settings::load`].
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct Raw {
+    host: RawHost,
+    http: RawHttp,
+    plugins: RawPlugins,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "lowercase")]
+struct RawHost {
+    servername: Option<String>,
+    loglevel: Option<String>,
+    tooltimeoutseconds: Option<f64>,
+    tooltimeouts: BTreeMap<String, f64>,
+    cancelgracems: Option<u64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "lowercase")]
+struct RawHttp {
+    address: Option<String>,
+    allowedhosts: Option<StringList>,
+    allowedorigins: Option<StringList>,
+    bearertoken: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "lowercase")]
+struct RawPlugins {
+    directory: Option<String>,
+    enabled: Option<StringList>,
+    disabled: Option<StringList>,
+    settings: Map<String, Value>,
+    config: Map<String, Value>,
+}
+
+/// A list given either as a JSON array or, from an environment variable,
+/// as a comma-separated string.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum StringList {
+    List(Vec<String>),
+    Text(String),
+}
+
+impl StringList {
+    fn into_vec(self) -> Vec<String> {
+        match self {
+            StringList::List(items) => items,
+            StringList::Text(text) => text
+                .split(',')
+                .map(str::trim)
+                .filter(|item| !item.is_empty())
+                .map(str::to_owned)
+                .collect(),
+        }
+    }
+}
+
+impl Settings {
+    /// Reads `path`, applies the environment and then `overrides`.
+    pub fn load(path: &Path, overrides: &Overrides) -> Result<Self, SettingsError> {
+        Self::load_with_env(path, overrides, std::env::vars())
+    }
+
+    /// As [`Self::load`], with the environment given explicitly (for tests).
+    pub fn load_with_env(
+        path: &Path,
+        overrides: &Overrides,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Self, SettingsError> {
+        if !path.is_file() {
+            return Err(SettingsError::Missing {
+                path: path.to_owned(),
+            });
+        }
+        let invalid = |reason: String| SettingsError::Invalid {
+            path: path.to_owned(),
+            reason,
+        };
+        let mut tree: Value = config::Config::builder()
+            .add_source(config::File::from(path).format(config::FileFormat::Json))
+            .build()
+            .and_then(config::Config::try_deserialize)
+            .map_err(|error| invalid(error.to_string()))?;
+        lowercase_keys(&mut tree, 0);
+        let env: config::Map<String, String> = env.into_iter().collect();
+        let from_env: Value = config::Config::builder()
+            .add_source(
+                config::Environment::with_prefix(ENV_PREFIX)
+                    .prefix_separator("__")
+                    .separator("__")
+                    .try_parsing(true)
+                    .source(Some(env)),
+            )
+            .build()
+            .and_then(config::Config::try_deserialize)
+            .map_err(|error| invalid(format!("environment override: {error}")))?;
+        merge_ci(&mut tree, from_env);
+        let raw: Raw = serde_json::from_value(tree).map_err(|error| invalid(error.to_string()))?;
+        let base = path.parent().unwrap_or(Path::new("."));
+        Self::from_raw(path, base, raw, overrides).map_err(invalid)
+    }
+
+    fn from_raw(path: &Path, base: &Path, raw: Raw, overrides: &Overrides) -> Result<Self, String> {
+        let seconds = |key: &str, value: f64| {
+            if value.is_finite() && value >= 0.0 {
+                Ok(Duration::from_secs_f64(value))
+            } else {
+                Err(format!(
+                    "{key} must be a non-negative number of seconds, not {value}"
+                ))
+            }
+        };
+        let tool_timeout = match overrides
+            .tool_timeout_secs
+            .map(|secs| secs as f64)
+            .or(raw.host.tooltimeoutseconds)
+        {
+            Some(secs) if secs == 0.0 => None,
+            Some(secs) => Some(seconds("Host.ToolTimeoutSeconds", secs)?),
+            None => Some(Duration::from_secs(600)),
+        };
+        let tool_timeouts = raw
+            .host
+            .tooltimeouts
+            .into_iter()
+            .map(|(tool, secs)| {
+                Ok((
+                    tool.clone(),
+                    seconds(&format!("Host.ToolTimeouts.{tool}"), secs)?,
+                ))
+            })
+            .collect::<Result<_, String>>()?;
+        let address = raw
+            .http
+            .address
+            .unwrap_or_else(|| "127.0.0.1:8080".to_owned());
+        let address = address.parse().map_err(|_| {
+            format!("Http.Address '{address}' is not an address such as 127.0.0.1:8080")
+        })?;
+        let directory = overrides
+            .plugin_dir
+            .clone()
+            .or(raw.plugins.directory.map(PathBuf::from))
+            .unwrap_or_else(|| PathBuf::from("plugins"));
+        Ok(Self {
+            path: path.to_owned(),
+            host: HostSettings {
+                server_name: overrides
+                    .server_name
+                    .clone()
+                    .or(raw.host.servername)
+                    .unwrap_or_else(|| env!("CARGO_PKG_NAME").to_owned()),
+                log_level: overrides
+                    .log_level
+                    .clone()
+                    .or(raw.host.loglevel)
+                    .unwrap_or_else(|| "info".to_owned()),
+                tool_timeout,
+                tool_timeouts,
+                cancel_grace: Duration::from_millis(raw.host.cancelgracems.unwrap_or(2000)),
+            },
+            http: HttpSettings {
+                address,
+                allowed_hosts: raw
+                    .http
+                    .allowedhosts
+                    .map(StringList::into_vec)
+                    .unwrap_or_default(),
+                allowed_origins: raw
+                    .http
+                    .allowedorigins
+                    .map(StringList::into_vec)
+                    .unwrap_or_default(),
+                bearer_token: raw.http.bearertoken.filter(|token| !token.is_empty()),
+            },
+            plugins: PluginSettings {
+                directory: base.join(directory),
+                enabled: raw
+                    .plugins
+                    .enabled
+                    .map(StringList::into_vec)
+                    .filter(|names| !names.iter().any(|name| name == "*")),
+                disabled: raw
+                    .plugins
+                    .disabled
+                    .map(StringList::into_vec)
+                    .unwrap_or_default(),
+                settings: raw.plugins.settings,
+                shared: raw.plugins.config,
+            },
+        })
+    }
+
+    /// The time limit for one call of `tool`.
+    pub fn timeout_for(&self, tool: &str) -> Option<Duration> {
+        self.host
+            .tool_timeouts
+            .get(tool)
+            .copied()
+            .or(self.host.tool_timeout)
+    }
+}
+
+/// Looks a key up without regard to ASCII case.
+pub fn get_ci<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
+    map.get(key).or_else(|| {
+        map.iter()
+            .find(|(name, _)| name.eq_ignore_ascii_case(key))
+            .map(|(_, value)| value)
+    })
+}
+
+/// Lowercases the host's own keys (the top two levels), which it matches
+/// without regard to case. Deeper keys (plugin names, plugin settings, tool
+/// names) keep their case: they belong to the plugins.
+fn lowercase_keys(value: &mut Value, depth: usize) {
+    let Value::Object(map) = value else { return };
+    if depth >= 2 {
+        return;
+    }
+    for (key, mut child) in std::mem::take(map) {
+        lowercase_keys(&mut child, depth + 1);
+        map.insert(key.to_ascii_lowercase(), child);
+    }
+}
+
+/// Merges environment overrides (whose keys the `config` crate lowercases)
+/// into the file's tree, matching existing keys without regard to case.
+fn merge_ci(tree: &mut Value, overrides: Value) {
+    let Value::Object(overrides) = overrides else {
+        *tree = overrides;
+        return;
+    };
+    if !tree.is_object() {
+        *tree = Value::Object(Map::new());
+    }
+    let map = tree.as_object_mut().expect("just made an object");
+    for (key, value) in overrides {
+        let key = map
+            .keys()
+            .find(|existing| existing.eq_ignore_ascii_case(&key))
+            .cloned()
+            .unwrap_or(key);
+        let slot = map.entry(key).or_insert(Value::Null);
+        merge_ci(slot, value);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    fn write(json: &str) -> tempfile::NamedTempFile {
+        let mut file = tempfile::Builder::new().suffix(".json").tempfile().unwrap();
+        file.write_all(json.as_bytes()).unwrap();
+        file
+    }
+
+    fn load(json: &str, env: &[(&str, &str)]) -> Result<Settings, SettingsError> {
+        let file = write(json);
+        let env = env.iter().map(|(k, v)| (k.to_string(), v.to_string()));
+        Settings::load_with_env(file.path(), &Overrides::default(), env)
+    }
+
+    #[test]
+    fn reads_pascal_case_keys_and_resolves_the_plugin_dir_against_the_file() {
+        let file = write(
+            r#"{"Host": {"ServerName": "x", "ToolTimeoutSeconds": 5}, "Plugins": {"Directory": "libs"}}"#,
+        );
+        let settings = Settings::load_with_env(file.path(), &Overrides::default(), []).unwrap();
+        assert_eq!(settings.host.server_name, "x");
+        assert_eq!(settings.host.tool_timeout, Some(Duration::from_secs(5)));
+        assert_eq!(
+            settings.plugins.directory,
+            file.path().parent().unwrap().join("libs")
+        );
+    }
+
+    #[test]
+    fn environment_overrides_the_file_and_keeps_types() {
+        let settings = load(
+            r#"{"Host": {"LogLevel": "info"}, "Plugins": {"Settings": {"sample": {"Greeting": "Hi"}}}}"#,
+            &[
+                ("MCP_PLUGIN_HOST__HOST__LOGLEVEL", "debug"),
+                ("MCP_PLUGIN_HOST__HOST__TOOLTIMEOUTSECONDS", "0"),
+                ("MCP_PLUGIN_HOST__PLUGINS__DISABLED", "a, b"),
+                ("MCP_PLUGIN_HOST__PLUGINS__SETTINGS__sample__GREETING", "Hej"),
+            ],
+        )
+        .unwrap();
+        assert_eq!(settings.host.log_level, "debug");
+        assert_eq!(settings.host.tool_timeout, None);
+        assert_eq!(settings.plugins.disabled, vec!["a", "b"]);
+        assert_eq!(settings.plugins.section("sample")["Greeting"], "Hej");
+    }
+
+    #[test]
+    fn flags_override_the_environment() {
+        let file = write(r#"{}"#);
+        let overrides = Overrides {
+            log_level: Some("trace".into()),
+            ..Overrides::default()
+        };
+        let env = [(
+            "MCP_PLUGIN_HOST__HOST__LOGLEVEL".to_owned(),
+            "debug".to_owned(),
+        )];
+        let settings = Settings::load_with_env(file.path(), &overrides, env).unwrap();
+        assert_eq!(settings.host.log_level, "trace");
+    }
+
+    #[test]
+    fn enabling_and_disabling_by_name() {
+        let settings = load(
+            r#"{"Plugins": {"Enabled": ["Sample", "other"], "Disabled": ["other"]}}"#,
+            &[],
+        )
+        .unwrap();
+        assert!(settings.plugins.is_enabled("sample"));
+        assert!(!settings.plugins.is_enabled("other"));
+        assert!(!settings.plugins.is_enabled("third"));
+        let all = load(r#"{"Plugins": {"Enabled": ["*"]}}"#, &[]).unwrap();
+        assert!(all.plugins.is_enabled("third"));
+    }
+
+    #[test]
+    fn a_missing_file_names_the_path() {
+        let error = Settings::load_with_env(
+            Path::new("/nonexistent/appsettings.json"),
+            &Overrides::default(),
+            [],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(error.contains("/nonexistent/appsettings.json"), "{error}");
+        assert!(error.contains("does not exist"), "{error}");
+    }
+
+    #[test]
+    fn malformed_json_names_the_path_and_the_position() {
+        let error = load(r#"{"Host": {"LogLevel": }"#, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("is invalid"), "{error}");
+        assert!(error.contains("line 1"), "{error}");
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_is_named() {
+        let error = load(r#"{"Host": {"ToolTimeoutSeconds": "soon"}}"#, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("tooltimeoutseconds"), "{error}");
+        let error = load(r#"{"Http": {"Address": "everywhere"}}"#, &[])
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("Http.Address"), "{error}");
+    }
+}

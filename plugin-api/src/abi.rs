@@ -1,0 +1,137 @@
+//! The binary contract between the host and a plugin library.
+//!
+//! Everything that crosses the dynamic-library boundary is declared here and
+//! nowhere else. Plugin authors never touch these types: they implement
+//! [`Tool`](crate::Tool) and call [`export_plugin!`](crate::export_plugin),
+//! and the host wraps these types behind its own interface.
+//!
+//! Two rules keep the contract stable across releases of this crate:
+//!
+//! * Descriptive data travels as JSON text (tool descriptors, arguments,
+//!   results, configuration), so a new MCP field never changes a layout.
+//! * Behaviour travels through `#[sabi_trait]` objects and the prefix-kind
+//!   root module. New methods and fields are only ever appended after the
+//!   `last_prefix_field` markers, with default bodies that answer "not
+//!   supported", so a 1.x plugin loads into any 1.y host.
+//!
+//! abi_stable checks the layout of every type reachable from
+//! [`PluginModule`] when the library is loaded, and refuses a library built
+//! against another major version of this crate.
+#![allow(missing_docs, clippy::unnecessary_cast)]
+
+use abi_stable::{
+    StableAbi, declare_root_module_statics,
+    library::RootModule,
+    package_version_strings, sabi_trait,
+    sabi_types::VersionStrings,
+    std_types::{RBox, ROption, RResult, RStr, RString},
+};
+use async_ffi::FfiFuture;
+
+/// Log levels as they cross the boundary (tracing's five levels).
+pub mod level {
+    pub const TRACE: u8 = 0;
+    pub const DEBUG: u8 = 1;
+    pub const INFO: u8 = 2;
+    pub const WARN: u8 = 3;
+    pub const ERROR: u8 = 4;
+}
+
+/// The services the host lends a plugin for its whole life: configuration
+/// and logging, plus whatever later releases append.
+#[sabi_trait]
+pub trait HostServices: Send + Sync {
+    /// The plugin's own configuration section, as a JSON object.
+    fn plugin_config(&self) -> RString;
+
+    /// The JSON value at `Plugins.Config.<key>`, shared by all plugins.
+    fn shared_config(&self, key: RStr<'_>) -> ROption<RString>;
+
+    /// Emits a log record under the plugin's target in the host.
+    #[sabi(last_prefix_field)]
+    fn log(&self, level: u8, message: RStr<'_>);
+}
+
+/// Owned host services.
+pub type HostServicesBox = HostServices_TO<'static, RBox<()>>;
+
+/// The services the host lends one tool call.
+#[sabi_trait]
+pub trait CallServices: Send + Sync {
+    /// Reports progress; a no-op when the client asked for none.
+    fn progress(&self, progress: f64, total: ROption<f64>, message: ROption<RString>);
+
+    /// Whether the client (or a timeout) has asked the call to stop.
+    fn is_cancelled(&self) -> bool;
+
+    /// Resolves once the call is asked to stop.
+    fn cancelled(&self) -> FfiFuture<()>;
+
+    /// The client's negotiated feature tags, as a JSON array of strings.
+    fn features(&self) -> RString;
+
+    /// Sends a log record to the calling client (and the host's log).
+    fn log(&self, level: u8, message: RStr<'_>);
+
+    /// Sends a request to the client (`elicitation/create`,
+    /// `sampling/createMessage`, `roots/list`) and awaits its answer.
+    ///
+    /// `Ok` carries the result as JSON; `Err` carries
+    /// `{"kind": "unsupported"|"failed", "message": …}` as JSON.
+    #[sabi(last_prefix_field)]
+    fn client_request(
+        &self,
+        method: RString,
+        params: RString,
+    ) -> FfiFuture<RResult<RString, RString>>;
+}
+
+/// Owned call services.
+pub type CallServicesBox = CallServices_TO<'static, RBox<()>>;
+
+/// One live plugin, created by [`PluginModule::create`].
+#[sabi_trait]
+pub trait PluginInstance: Send + Sync {
+    /// The plugin's tools as a JSON array in the MCP `Tool` wire format.
+    fn tools(&self) -> RResult<RString, RString>;
+
+    /// Calls the tool at `index` of [`Self::tools`] with JSON arguments.
+    /// The future yields a JSON `CallToolResult`.
+    #[sabi(last_prefix_field)]
+    fn call(&self, index: u32, arguments: RString, services: CallServicesBox)
+    -> FfiFuture<RString>;
+}
+
+/// Owned plugin instance.
+pub type PluginInstanceBox = PluginInstance_TO<'static, RBox<()>>;
+
+/// The root module every plugin library exports.
+#[repr(C)]
+#[derive(StableAbi)]
+#[sabi(kind(Prefix(prefix_ref = PluginModuleRef)))]
+#[sabi(missing_field(option))]
+pub struct PluginModule {
+    /// The plugin's name, as operators enable it in configuration.
+    pub name: RStr<'static>,
+    /// The plugin's own version.
+    pub version: RStr<'static>,
+    /// Creates the plugin; an `Err` carries a message for the operator.
+    #[sabi(last_prefix_field)]
+    pub create: extern "C" fn(HostServicesBox) -> RResult<PluginInstanceBox, RString>,
+}
+
+impl RootModule for PluginModuleRef {
+    declare_root_module_statics! {PluginModuleRef}
+    const BASE_NAME: &'static str = "mcp_plugin";
+    const NAME: &'static str = "mcp_plugin";
+    const VERSION_STRINGS: VersionStrings = package_version_strings!();
+}
+
+/// The version of this crate, which is the ABI version plugins are checked against.
+pub const ABI_VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The symbol abi_stable looks up in a plugin library. [`export_plugin!`]
+/// spells it as a literal; a test keeps the two in step.
+///
+/// [`export_plugin!`]: crate::export_plugin
+pub const ROOT_SYMBOL: &str = abi_stable::library::ROOT_MODULE_LOADER_NAME;

@@ -1,0 +1,381 @@
+//! What the host hands a plugin: [`PluginContext`] once, when the plugin is
+//! created, and a [`CallContext`] with every call.
+
+use std::sync::Arc;
+
+use abi_stable::std_types::{RNone, RResult, RSome, RStr, RString};
+use serde::{Deserialize, de::DeserializeOwned};
+use serde_json::Value;
+
+use crate::abi::{CallServicesBox, HostServicesBox, level};
+
+/// Severity of a log record, as the host's `tracing` sees it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Level {
+    /// Very fine detail.
+    Trace,
+    /// Detail for whoever debugs the plugin.
+    Debug,
+    /// Normal operation.
+    Info,
+    /// Something odd that did not stop the work.
+    Warn,
+    /// Something failed.
+    Error,
+}
+
+impl Level {
+    fn to_abi(self) -> u8 {
+        match self {
+            Level::Trace => level::TRACE,
+            Level::Debug => level::DEBUG,
+            Level::Info => level::INFO,
+            Level::Warn => level::WARN,
+            Level::Error => level::ERROR,
+        }
+    }
+}
+
+/// A logger whose records the host re-emits under the plugin's own target
+/// (`plugin::<name>`), so `RUST_LOG=plugin::<name>=debug` filters them, and
+/// forwards to MCP clients that asked for log messages.
+#[derive(Clone)]
+pub struct Logger {
+    sink: LogSink,
+}
+
+#[derive(Clone)]
+enum LogSink {
+    Host(Arc<HostServicesBox>),
+    Call(Arc<CallServicesBox>),
+    #[cfg(feature = "testkit")]
+    Capture(Arc<std::sync::Mutex<Vec<(Level, String)>>>),
+}
+
+impl Logger {
+    /// Emits a record at `level`.
+    pub fn log(&self, level: Level, message: impl AsRef<str>) {
+        let message = RStr::from(message.as_ref());
+        match &self.sink {
+            LogSink::Host(host) => host.log(level.to_abi(), message),
+            LogSink::Call(call) => call.log(level.to_abi(), message),
+            #[cfg(feature = "testkit")]
+            LogSink::Capture(records) => records
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner())
+                .push((level, message.to_string())),
+        }
+    }
+
+    /// Emits a debug record.
+    pub fn debug(&self, message: impl AsRef<str>) {
+        self.log(Level::Debug, message)
+    }
+
+    /// Emits an info record.
+    pub fn info(&self, message: impl AsRef<str>) {
+        self.log(Level::Info, message)
+    }
+
+    /// Emits a warning.
+    pub fn warn(&self, message: impl AsRef<str>) {
+        self.log(Level::Warn, message)
+    }
+
+    /// Emits an error record.
+    pub fn error(&self, message: impl AsRef<str>) {
+        self.log(Level::Error, message)
+    }
+
+    #[cfg(feature = "testkit")]
+    pub(crate) fn capture(records: Arc<std::sync::Mutex<Vec<(Level, String)>>>) -> Self {
+        Self {
+            sink: LogSink::Capture(records),
+        }
+    }
+}
+
+/// Configuration and services for a plugin's whole life.
+///
+/// Configuration comes from the host's `appsettings.json`: the plugin's own
+/// section (`Plugins.Settings.<plugin name>`) and the shared
+/// `Plugins.Config` section that all plugins read.
+#[derive(Clone)]
+pub struct PluginContext {
+    config: Arc<Value>,
+    shared: SharedConfig,
+    logger: Logger,
+}
+
+#[derive(Clone)]
+enum SharedConfig {
+    Host(Arc<HostServicesBox>),
+    #[cfg(feature = "testkit")]
+    Map(Arc<serde_json::Map<String, Value>>),
+}
+
+impl PluginContext {
+    pub(crate) fn from_host(host: Arc<HostServicesBox>) -> Self {
+        let config = serde_json::from_str(host.plugin_config().as_str()).unwrap_or(Value::Null);
+        Self {
+            config: Arc::new(config),
+            shared: SharedConfig::Host(Arc::clone(&host)),
+            logger: Logger {
+                sink: LogSink::Host(host),
+            },
+        }
+    }
+
+    #[cfg(feature = "testkit")]
+    pub(crate) fn in_memory(
+        config: Value,
+        shared: serde_json::Map<String, Value>,
+        logger: Logger,
+    ) -> Self {
+        Self {
+            config: Arc::new(config),
+            shared: SharedConfig::Map(Arc::new(shared)),
+            logger,
+        }
+    }
+
+    /// The plugin's own configuration section (`Null` when there is none).
+    pub fn config(&self) -> &Value {
+        &self.config
+    }
+
+    /// One key of the plugin's own section, deserialized.
+    ///
+    /// `Ok(None)` when the key is absent; `Err` names the key and why its
+    /// value does not fit `T`, ready to show to the operator.
+    pub fn setting<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>, String> {
+        match self.config.get(key) {
+            None | Some(Value::Null) => Ok(None),
+            Some(value) => T::deserialize(value)
+                .map(Some)
+                .map_err(|error| format!("setting '{key}': {error}")),
+        }
+    }
+
+    /// The value of `Plugins.Config.<key>`, shared by every plugin, as the
+    /// original .NET host offered it. Strings come back as they are; other
+    /// JSON values as their JSON text.
+    pub fn get_config(&self, key: &str) -> Option<String> {
+        let value = match &self.shared {
+            SharedConfig::Host(host) => match host.shared_config(RStr::from(key)) {
+                RSome(text) => serde_json::from_str(text.as_str()).ok()?,
+                RNone => return None,
+            },
+            #[cfg(feature = "testkit")]
+            SharedConfig::Map(map) => map.get(key)?.clone(),
+        };
+        match value {
+            Value::String(text) => Some(text),
+            Value::Null => None,
+            other => Some(other.to_string()),
+        }
+    }
+
+    /// The plugin's logger.
+    pub fn logger(&self) -> &Logger {
+        &self.logger
+    }
+}
+
+/// Why a request to the client did not produce an answer.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ClientError {
+    /// The client did not declare the capability (elicitation, sampling, roots).
+    #[error("the client does not support {0}")]
+    Unsupported(String),
+    /// The client answered with an error, or the request could not be sent.
+    #[error("the client request failed: {0}")]
+    Failed(String),
+}
+
+/// What the user did with an elicitation request.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ElicitResponse {
+    /// `accept`, `decline` or `cancel`.
+    pub action: String,
+    /// The submitted form, when accepted.
+    #[serde(default)]
+    pub content: Option<Value>,
+}
+
+impl ElicitResponse {
+    /// Whether the user accepted.
+    pub fn accepted(&self) -> bool {
+        self.action == "accept"
+    }
+}
+
+/// One of the client's workspace folders.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct Root {
+    /// A `file://` URI.
+    pub uri: String,
+    /// A display name.
+    #[serde(default)]
+    pub name: Option<String>,
+}
+
+/// Services for one call: progress, cancellation, the client's feature tags
+/// and requests back to the client.
+#[derive(Clone)]
+pub struct CallContext {
+    services: CallServices,
+    features: Arc<Vec<String>>,
+}
+
+#[derive(Clone)]
+enum CallServices {
+    Host(Arc<CallServicesBox>),
+    #[cfg(feature = "testkit")]
+    Kit(Arc<crate::testkit::KitServices>),
+}
+
+impl CallContext {
+    pub(crate) fn from_host(services: CallServicesBox) -> Self {
+        let features = serde_json::from_str(services.features().as_str()).unwrap_or_default();
+        Self {
+            services: CallServices::Host(Arc::new(services)),
+            features: Arc::new(features),
+        }
+    }
+
+    #[cfg(feature = "testkit")]
+    pub(crate) fn from_kit(
+        services: Arc<crate::testkit::KitServices>,
+        features: Vec<String>,
+    ) -> Self {
+        Self {
+            services: CallServices::Kit(services),
+            features: Arc::new(features),
+        }
+    }
+
+    /// Reports progress towards `total` (when known), with an optional
+    /// message. A no-op when the client did not ask for progress.
+    pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        match &self.services {
+            CallServices::Host(host) => {
+                host.progress(progress, total.into(), message.map(RString::from).into())
+            }
+            #[cfg(feature = "testkit")]
+            CallServices::Kit(kit) => kit.progress(progress, total, message),
+        }
+    }
+
+    /// Whether the call has been asked to stop (client cancel, timeout or
+    /// shutdown). Long loops should check it and return early.
+    pub fn is_cancelled(&self) -> bool {
+        match &self.services {
+            CallServices::Host(host) => host.is_cancelled(),
+            #[cfg(feature = "testkit")]
+            CallServices::Kit(kit) => kit.is_cancelled(),
+        }
+    }
+
+    /// Resolves once the call is asked to stop; `select!` on it.
+    pub async fn cancelled(&self) {
+        match &self.services {
+            CallServices::Host(host) => host.cancelled().await,
+            #[cfg(feature = "testkit")]
+            CallServices::Kit(kit) => kit.cancelled().await,
+        }
+    }
+
+    /// The client's negotiated feature tags (content negotiation), such as
+    /// `agent`, `format=json` or `verbosity=compact`.
+    pub fn features(&self) -> &[String] {
+        &self.features
+    }
+
+    /// The value of a `key=value` feature tag, if the client sent one.
+    pub fn feature_value(&self, key: &str) -> Option<&str> {
+        self.features.iter().find_map(|tag| {
+            tag.split_once('=')
+                .filter(|(name, _)| *name == key)
+                .map(|(_, value)| value)
+        })
+    }
+
+    /// A logger whose records reach this call's client as
+    /// `notifications/message` (when its level allows) and the host's log.
+    pub fn logger(&self) -> Logger {
+        match &self.services {
+            CallServices::Host(host) => Logger {
+                sink: LogSink::Call(Arc::clone(host)),
+            },
+            #[cfg(feature = "testkit")]
+            CallServices::Kit(kit) => kit.logger(),
+        }
+    }
+
+    /// Asks the user for input through the client (`elicitation/create`).
+    /// `schema` is a flat object schema describing the form.
+    pub async fn elicit(
+        &self,
+        message: &str,
+        schema: Value,
+    ) -> Result<ElicitResponse, ClientError> {
+        let params = serde_json::json!({ "message": message, "requestedSchema": schema });
+        let answer = self.client_request("elicitation/create", params).await?;
+        serde_json::from_value(answer).map_err(|error| ClientError::Failed(error.to_string()))
+    }
+
+    /// Asks the client's model for a completion (`sampling/createMessage`).
+    /// `params` and the answer follow the MCP schema of that request.
+    pub async fn sample(&self, params: Value) -> Result<Value, ClientError> {
+        self.client_request("sampling/createMessage", params).await
+    }
+
+    /// The client's workspace folders (`roots/list`).
+    pub async fn roots(&self) -> Result<Vec<Root>, ClientError> {
+        #[derive(Deserialize)]
+        struct Roots {
+            roots: Vec<Root>,
+        }
+        let answer = self
+            .client_request("roots/list", Value::Object(Default::default()))
+            .await?;
+        serde_json::from_value::<Roots>(answer)
+            .map(|roots| roots.roots)
+            .map_err(|error| ClientError::Failed(error.to_string()))
+    }
+
+    async fn client_request(&self, method: &str, params: Value) -> Result<Value, ClientError> {
+        match &self.services {
+            CallServices::Host(host) => {
+                let answer = host
+                    .client_request(RString::from(method), RString::from(params.to_string()))
+                    .await;
+                decode_client_answer(answer)
+            }
+            #[cfg(feature = "testkit")]
+            CallServices::Kit(kit) => kit.client_request(method, params),
+        }
+    }
+}
+
+/// Decodes the host's answer to a client request.
+fn decode_client_answer(answer: RResult<RString, RString>) -> Result<Value, ClientError> {
+    #[derive(Deserialize)]
+    struct Failure {
+        kind: String,
+        message: String,
+    }
+    match answer {
+        RResult::ROk(json) => serde_json::from_str(json.as_str())
+            .map_err(|error| ClientError::Failed(error.to_string())),
+        RResult::RErr(json) => match serde_json::from_str::<Failure>(json.as_str()) {
+            Ok(failure) if failure.kind == "unsupported" => {
+                Err(ClientError::Unsupported(failure.message))
+            }
+            Ok(failure) => Err(ClientError::Failed(failure.message)),
+            Err(_) => Err(ClientError::Failed(json.into_string())),
+        },
+    }
+}

@@ -1,0 +1,344 @@
+//! Turns a plugin's tools into the ABI's root module, and guards every
+//! entry point so that a panic costs one call, never the host.
+//!
+//! Three things happen here that no plugin author should have to remember:
+//!
+//! * every call from the host (`create`, `tools`, `call`) and every `poll`
+//!   and `drop` of a returned future runs under `catch_unwind`; a panic
+//!   becomes an error the host can report;
+//! * every poll runs inside the plugin's own tokio runtime context, because
+//!   the plugin's copy of tokio cannot see the host's runtime;
+//! * arguments and results are converted from and to JSON text.
+
+use std::{
+    any::Any,
+    future::Future,
+    panic::{AssertUnwindSafe, catch_unwind},
+    pin::Pin,
+    sync::{Arc, OnceLock},
+    task::{Context, Poll},
+};
+
+use abi_stable::{
+    sabi_trait::TD_Opaque,
+    std_types::{RErr, ROk, RResult, RStr, RString},
+};
+use async_ffi::FfiFuture;
+use serde_json::Value;
+
+use crate::{
+    BoxedTool, CallContext, PluginContext, ToolResult,
+    abi::{
+        CallServicesBox, HostServicesBox, PluginInstance, PluginInstance_TO, PluginInstanceBox,
+        level,
+    },
+};
+
+/// The error a plugin's initialisation may fail with; any error converts.
+pub type InitError = Box<dyn std::error::Error + Send + Sync>;
+
+/// A plugin: a name, a version and the tools it builds from its context.
+///
+/// [`export_plugin!`](crate::export_plugin) implements this for you; implement
+/// it by hand only when the macro's form does not fit.
+pub trait Plugin: 'static {
+    /// The name operators use to enable and configure the plugin.
+    const NAME: &'static str;
+    /// The plugin's version, shown by `mcp-plugin-host plugins`.
+    const VERSION: &'static str;
+    /// Builds the plugin's tools. An `Err` refuses the plugin with that
+    /// message and leaves the host serving the others.
+    fn tools(ctx: &PluginContext) -> Result<Vec<BoxedTool>, InitError>;
+}
+
+/// Describes a panic payload for a human.
+pub(crate) fn panic_message(payload: &(dyn Any + Send)) -> String {
+    if let Some(text) = payload.downcast_ref::<&str>() {
+        (*text).to_owned()
+    } else if let Some(text) = payload.downcast_ref::<String>() {
+        text.clone()
+    } else {
+        "a panic with a non-string payload".to_owned()
+    }
+}
+
+/// Drops a value, swallowing a panic in its destructor.
+pub(crate) fn drop_guarded<T>(value: T) {
+    if let Err(payload) = catch_unwind(AssertUnwindSafe(move || drop(value))) {
+        // The payload's own destructor could panic too; leak it rather than abort.
+        std::mem::forget(payload);
+    }
+}
+
+/// The tokio runtime a plugin runs its calls in, started on first use so
+/// that an idle plugin costs no thread.
+pub(crate) struct PluginRuntime {
+    name: &'static str,
+    runtime: OnceLock<tokio::runtime::Runtime>,
+}
+
+impl PluginRuntime {
+    pub(crate) fn new(name: &'static str) -> Self {
+        Self {
+            name,
+            runtime: OnceLock::new(),
+        }
+    }
+
+    pub(crate) fn get(&self) -> &tokio::runtime::Runtime {
+        self.runtime.get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(1)
+                .thread_name(format!("plugin-{}", self.name))
+                .enable_all()
+                .build()
+                .expect("the plugin's tokio runtime could not start")
+        })
+    }
+}
+
+impl Drop for PluginRuntime {
+    fn drop(&mut self) {
+        if let Some(runtime) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
+
+/// A future that polls its inner future inside the plugin's runtime
+/// context and turns a panic into an error result.
+pub(crate) struct Guarded<F> {
+    inner: Option<Pin<Box<F>>>,
+    runtime: Arc<PluginRuntime>,
+    on_panic: Box<dyn Fn(&str) + Send + Sync>,
+}
+
+impl<F: Future<Output = ToolResult>> Guarded<F> {
+    pub(crate) fn new(
+        inner: F,
+        runtime: Arc<PluginRuntime>,
+        on_panic: Box<dyn Fn(&str) + Send + Sync>,
+    ) -> Self {
+        Self {
+            inner: Some(Box::pin(inner)),
+            runtime,
+            on_panic,
+        }
+    }
+}
+
+impl<F: Future<Output = ToolResult>> Future for Guarded<F> {
+    type Output = ToolResult;
+
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
+        let this = self.get_mut();
+        let Some(inner) = this.inner.as_mut() else {
+            return Poll::Ready(ToolResult::error(
+                "internal error: the call was polled after it finished",
+            ));
+        };
+        let polled = catch_unwind(AssertUnwindSafe(|| {
+            let _context = this.runtime.get().enter();
+            inner.as_mut().poll(cx)
+        }));
+        match polled {
+            Ok(Poll::Pending) => Poll::Pending,
+            Ok(Poll::Ready(result)) => {
+                this.drop_inner();
+                Poll::Ready(result)
+            }
+            Err(payload) => {
+                let message = panic_message(payload.as_ref());
+                std::mem::forget(payload);
+                this.drop_inner();
+                (this.on_panic)(&message);
+                Poll::Ready(ToolResult::error(format!(
+                    "The tool failed unexpectedly (it panicked: {message}). The server is still running; \
+                     the call can be retried."
+                )))
+            }
+        }
+    }
+}
+
+impl<F> Guarded<F> {
+    fn drop_inner(&mut self) {
+        if let Some(inner) = self.inner.take() {
+            // Resources such as timers and child processes deregister from
+            // the plugin's runtime as they drop.
+            let runtime = self.runtime.get();
+            let _context = runtime.enter();
+            drop_guarded(inner);
+        }
+    }
+}
+
+impl<F> Drop for Guarded<F> {
+    fn drop(&mut self) {
+        self.drop_inner();
+    }
+}
+
+/// One live plugin as the ABI sees it.
+struct Exported {
+    name: &'static str,
+    tools: Vec<BoxedTool>,
+    host: Arc<HostServicesBox>,
+    runtime: Arc<PluginRuntime>,
+}
+
+impl PluginInstance for Exported {
+    fn tools(&self) -> RResult<RString, RString> {
+        let listed = catch_unwind(AssertUnwindSafe(|| {
+            let specs: Vec<_> = self.tools.iter().map(BoxedTool::spec).collect();
+            serde_json::to_string(&specs).map_err(|error| error.to_string())
+        }));
+        match listed {
+            Ok(Ok(json)) => ROk(RString::from(json)),
+            Ok(Err(error)) => RErr(RString::from(format!(
+                "tool descriptors could not be serialized: {error}"
+            ))),
+            Err(payload) => RErr(RString::from(format!(
+                "listing tools panicked: {}",
+                panic_message(payload.as_ref())
+            ))),
+        }
+    }
+
+    fn call(
+        &self,
+        index: u32,
+        arguments: RString,
+        services: CallServicesBox,
+    ) -> FfiFuture<RString> {
+        let tool = self.tools.get(index as usize).cloned();
+        let plugin = self.name;
+        let work = async move {
+            let Some(tool) = tool else {
+                return ToolResult::error(format!("plugin '{plugin}' has no tool number {index}"));
+            };
+            let args: Value = match serde_json::from_str(arguments.as_str()) {
+                Ok(args) => args,
+                Err(error) => {
+                    return ToolResult::error(format!("the arguments are not valid JSON: {error}"));
+                }
+            };
+            match tool.call(args, CallContext::from_host(services)).await {
+                Ok(result) => result,
+                Err(error) => error.into_result(),
+            }
+        };
+        let host = Arc::clone(&self.host);
+        let on_panic = Box::new(move |message: &str| {
+            host.log(
+                level::ERROR,
+                RStr::from(format!("a call panicked: {message}").as_str()),
+            );
+        });
+        let guarded = Guarded::new(work, Arc::clone(&self.runtime), on_panic);
+        FfiFuture::new(async move { RString::from(encode_result(&guarded.await)) })
+    }
+}
+
+/// Serializes a result; a result that cannot be serialized becomes an error.
+fn encode_result(result: &ToolResult) -> String {
+    serde_json::to_string(result).unwrap_or_else(|error| {
+        serde_json::to_string(&ToolResult::error(format!(
+            "the result could not be serialized: {error}"
+        )))
+        .unwrap_or_default()
+    })
+}
+
+/// The body of the root module's `create` for plugin `P`.
+#[doc(hidden)]
+pub extern "C" fn create<P: Plugin>(host: HostServicesBox) -> RResult<PluginInstanceBox, RString> {
+    let runtime = Arc::new(PluginRuntime::new(P::NAME));
+    let host = Arc::new(host);
+    let built = catch_unwind(AssertUnwindSafe(|| {
+        let ctx = PluginContext::from_host(Arc::clone(&host));
+        let _context = runtime.get().enter();
+        P::tools(&ctx)
+    }));
+    match built {
+        Ok(Ok(tools)) => {
+            let instance = Exported {
+                name: P::NAME,
+                tools,
+                host,
+                runtime,
+            };
+            ROk(PluginInstance_TO::from_value(instance, TD_Opaque))
+        }
+        Ok(Err(error)) => RErr(RString::from(format!(
+            "plugin initialisation failed: {error}"
+        ))),
+        Err(payload) => RErr(RString::from(format!(
+            "plugin initialisation panicked: {}",
+            panic_message(payload.as_ref())
+        ))),
+    }
+}
+
+/// The root module for plugin `P`, built once and leaked as abi_stable expects.
+#[doc(hidden)]
+pub fn root_module<P: Plugin>() -> crate::abi::PluginModuleRef {
+    use abi_stable::prefix_type::PrefixTypeTrait;
+    crate::abi::PluginModule {
+        name: RStr::from_str(P::NAME),
+        version: RStr::from_str(P::VERSION),
+        create: create::<P>,
+    }
+    .leak_into_prefix()
+}
+
+/// Exports a plugin from a `cdylib` crate.
+///
+/// ```ignore
+/// mcp_plugin_api::export_plugin! {
+///     name: "sample",
+///     version: env!("CARGO_PKG_VERSION"),
+///     tools: |ctx| Ok(vec![Echo.into()]),
+/// }
+/// ```
+///
+/// `tools` receives a [`&PluginContext`](crate::PluginContext) and returns
+/// `Result<Vec<BoxedTool>, InitError>`. The macro also accepts a type that
+/// implements [`Plugin`]: `export_plugin!(MyPlugin);`. Exactly one plugin
+/// per library.
+#[macro_export]
+macro_rules! export_plugin {
+    (name: $name:expr, version: $version:expr, tools: |$ctx:ident| $body:expr $(,)?) => {
+        #[doc(hidden)]
+        pub struct __McpExportedPlugin;
+
+        impl $crate::Plugin for __McpExportedPlugin {
+            const NAME: &'static str = $name;
+            const VERSION: &'static str = $version;
+            fn tools(
+                $ctx: &$crate::PluginContext,
+            ) -> ::core::result::Result<::std::vec::Vec<$crate::BoxedTool>, $crate::InitError> {
+                $body
+            }
+        }
+
+        $crate::export_plugin!(__McpExportedPlugin);
+    };
+    ($plugin:ty) => {
+        #[doc(hidden)]
+        #[unsafe(export_name = "_1as_0lib_1header_0root_bmodule_bloader")]
+        pub static __MCP_PLUGIN_ROOT_MODULE: $crate::__private::LibHeader = {
+            extern "C" fn __mcp_erased_module() -> $crate::__private::RootModuleResult {
+                $crate::__private::__call_root_module_loader(
+                    $crate::__private::root_module::<$plugin>,
+                )
+            }
+            unsafe {
+                $crate::__private::LibHeader::from_constructor::<$crate::abi::PluginModuleRef>(
+                    __mcp_erased_module,
+                    $crate::__private::CheckTypeLayout::Yes,
+                )
+            }
+        };
+    };
+}

@@ -1,0 +1,80 @@
+//! The contract that [mcp-plugin-host] plugins are built against.
+//!
+//! A plugin is a `cdylib` crate that depends on this crate, implements
+//! [`Tool`] for each of its tools and exports them with [`export_plugin!`].
+//! The host loads the library, checks that it was built against a
+//! compatible version of this crate, hands it a [`PluginContext`]
+//! (configuration and a logger) and serves its tools to MCP clients.
+//!
+//! ```ignore
+//! use mcp_plugin_api::{CallContext, Tool, ToolOutcome, ToolResult, ToolSpec, export_plugin};
+//! use serde_json::{Value, json};
+//!
+//! struct Echo;
+//!
+//! impl Tool for Echo {
+//!     fn spec(&self) -> ToolSpec {
+//!         ToolSpec::new("echo", "Returns the text it is given.")
+//!             .input_schema(json!({
+//!                 "type": "object",
+//!                 "properties": { "text": { "type": "string" } },
+//!                 "required": ["text"]
+//!             }))
+//!             .read_only(true)
+//!     }
+//!
+//!     async fn call(&self, args: Value, _ctx: CallContext) -> ToolOutcome {
+//!         Ok(ToolResult::text(args["text"].as_str().unwrap_or_default()))
+//!     }
+//! }
+//!
+//! export_plugin! {
+//!     name: "echo",
+//!     version: env!("CARGO_PKG_VERSION"),
+//!     tools: |_ctx| Ok(vec![Echo.into()]),
+//! }
+//! ```
+//!
+//! # What this crate guarantees
+//!
+//! * A panic anywhere in a plugin (its initialisation, a call, a poll of a
+//!   call's future) becomes an error for that call; the host keeps serving.
+//! * Calls run inside a tokio runtime owned by the plugin, so `tokio::time`,
+//!   `tokio::process` and `tokio::spawn` work as usual.
+//! * Plugins built against 1.x load into any host built against 1.y: the
+//!   binary contract in [`abi`] only grows by appending.
+//!
+//! [mcp-plugin-host]: https://example.invalid/mcp-plugin-host
+
+pub mod abi;
+mod context;
+mod export;
+mod result;
+#[cfg(feature = "testkit")]
+pub mod testkit;
+mod tool;
+
+pub use context::{CallContext, ClientError, ElicitResponse, Level, Logger, PluginContext, Root};
+pub use export::{InitError, Plugin};
+pub use result::{Content, EmbeddedResource, ToolResult};
+pub use tool::{Annotations, BoxedTool, Tool, ToolError, ToolOutcome, ToolSpec};
+
+/// Items the export macro expands to; not part of the public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::export::{create, root_module};
+    pub use abi_stable::library::{
+        __call_root_module_loader, CheckTypeLayout, LibHeader, RootModuleResult,
+    };
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_export_macro_names_the_symbol_abi_stable_looks_up() {
+        assert_eq!(
+            crate::abi::ROOT_SYMBOL,
+            "_1as_0lib_1header_0root_bmodule_bloader"
+        );
+    }
+}

@@ -1,0 +1,246 @@
+//! A test kit for plugin authors: call a tool in process, without a host,
+//! and inspect what it reported.
+//!
+//! Enable it for tests only:
+//!
+//! ```toml
+//! [dev-dependencies]
+//! mcp-plugin-api = { version = "1", features = ["testkit"] }
+//! ```
+//!
+//! ```
+//! use mcp_plugin_api::{CallContext, Tool, ToolOutcome, ToolResult, ToolSpec, testkit::TestCall};
+//! use serde_json::{Value, json};
+//!
+//! struct Count;
+//!
+//! impl Tool for Count {
+//!     fn spec(&self) -> ToolSpec {
+//!         ToolSpec::new("count", "Counts to three.")
+//!     }
+//!     async fn call(&self, _args: Value, ctx: CallContext) -> ToolOutcome {
+//!         for step in 1..=3 {
+//!             ctx.progress(step as f64, Some(3.0), None);
+//!         }
+//!         Ok(ToolResult::text("done"))
+//!     }
+//! }
+//!
+//! let call = TestCall::new();
+//! let result = call.run(&Count, json!({}));
+//! assert_eq!(result.joined_text(), "done");
+//! assert_eq!(call.progress().len(), 3);
+//! ```
+
+use std::sync::{Arc, Mutex};
+
+use cancel_flag::CancelFlag;
+use serde_json::{Map, Value};
+
+use crate::{CallContext, ClientError, Level, Logger, PluginContext, Tool, ToolResult};
+
+/// One progress report as the tool made it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProgressReport {
+    /// Progress so far.
+    pub progress: f64,
+    /// The total, when the tool knew it.
+    pub total: Option<f64>,
+    /// The message, if any.
+    pub message: Option<String>,
+}
+
+type ClientHandler = Arc<dyn Fn(&str, Value) -> Result<Value, ClientError> + Send + Sync>;
+
+/// What a [`CallContext`] built by the kit records and answers.
+pub(crate) struct KitServices {
+    progress: Mutex<Vec<ProgressReport>>,
+    logs: Arc<Mutex<Vec<(Level, String)>>>,
+    cancel: CancelFlag,
+    client: Mutex<Option<ClientHandler>>,
+}
+
+impl KitServices {
+    pub(crate) fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
+        lock(&self.progress).push(ProgressReport {
+            progress,
+            total,
+            message: message.map(str::to_owned),
+        });
+    }
+
+    pub(crate) fn is_cancelled(&self) -> bool {
+        self.cancel.is_set()
+    }
+
+    pub(crate) async fn cancelled(&self) {
+        self.cancel.wait().await
+    }
+
+    pub(crate) fn logger(&self) -> Logger {
+        Logger::capture(Arc::clone(&self.logs))
+    }
+
+    pub(crate) fn client_request(&self, method: &str, params: Value) -> Result<Value, ClientError> {
+        let handler = lock(&self.client).clone();
+        match handler {
+            Some(handler) => handler(method, params),
+            None => Err(ClientError::Unsupported(method.to_owned())),
+        }
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// A handle that cancels a [`TestCall`] from another thread or task.
+#[derive(Clone)]
+pub struct CancelHandle(CancelFlag);
+
+impl CancelHandle {
+    /// Asks the call to stop, as a client's `notifications/cancelled` would.
+    pub fn cancel(&self) {
+        self.0.set();
+    }
+}
+
+/// One call of a tool in process, with recording services.
+pub struct TestCall {
+    services: Arc<KitServices>,
+    features: Vec<String>,
+}
+
+impl Default for TestCall {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl TestCall {
+    /// A call whose client supports nothing and sent no feature tags.
+    pub fn new() -> Self {
+        Self {
+            services: Arc::new(KitServices {
+                progress: Mutex::new(Vec::new()),
+                logs: Arc::new(Mutex::new(Vec::new())),
+                cancel: CancelFlag::default(),
+                client: Mutex::new(None),
+            }),
+            features: Vec::new(),
+        }
+    }
+
+    /// Sets the client's feature tags (content negotiation).
+    pub fn with_features(mut self, features: &[&str]) -> Self {
+        self.features = features.iter().map(|tag| (*tag).to_owned()).collect();
+        self
+    }
+
+    /// Answers the tool's requests to the client (`elicitation/create`,
+    /// `sampling/createMessage`, `roots/list`) with `handler`.
+    pub fn with_client(
+        self,
+        handler: impl Fn(&str, Value) -> Result<Value, ClientError> + Send + Sync + 'static,
+    ) -> Self {
+        *lock(&self.services.client) = Some(Arc::new(handler));
+        self
+    }
+
+    /// A handle that cancels this call.
+    pub fn cancel_handle(&self) -> CancelHandle {
+        CancelHandle(self.services.cancel.clone())
+    }
+
+    /// The context the tool receives.
+    pub fn context(&self) -> CallContext {
+        CallContext::from_kit(Arc::clone(&self.services), self.features.clone())
+    }
+
+    /// Runs the tool to completion on a fresh tokio runtime, the way the
+    /// host would (an `Err` becomes an error result).
+    pub fn run(&self, tool: &impl Tool, args: Value) -> ToolResult {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(1)
+            .enable_all()
+            .build()
+            .expect("a tokio runtime for the test call");
+        runtime.block_on(async {
+            match tool.call(args, self.context()).await {
+                Ok(result) => result,
+                Err(error) => error.into_result(),
+            }
+        })
+    }
+
+    /// Every progress report, in order.
+    pub fn progress(&self) -> Vec<ProgressReport> {
+        lock(&self.services.progress).clone()
+    }
+
+    /// Every log record the call made through its context's logger.
+    pub fn logs(&self) -> Vec<(Level, String)> {
+        lock(&self.services.logs).clone()
+    }
+}
+
+/// A [`PluginContext`] with in-memory configuration and a captured logger,
+/// for testing a plugin's initialisation.
+pub struct TestPluginContext {
+    logs: Arc<Mutex<Vec<(Level, String)>>>,
+    context: PluginContext,
+}
+
+impl TestPluginContext {
+    /// A context with the plugin's own section `config` and the shared
+    /// `Plugins.Config` entries `shared`.
+    pub fn new(config: Value, shared: Map<String, Value>) -> Self {
+        let logs = Arc::new(Mutex::new(Vec::new()));
+        let context = PluginContext::in_memory(config, shared, Logger::capture(Arc::clone(&logs)));
+        Self { logs, context }
+    }
+
+    /// The context to hand the plugin.
+    pub fn context(&self) -> &PluginContext {
+        &self.context
+    }
+
+    /// Every record logged through the context's logger.
+    pub fn logs(&self) -> Vec<(Level, String)> {
+        lock(&self.logs).clone()
+    }
+}
+
+/// A cancellation flag that can be awaited.
+mod cancel_flag {
+    use std::sync::Arc;
+    use tokio::sync::watch;
+
+    /// Set once, awaited by any number of tasks.
+    #[derive(Clone)]
+    pub(crate) struct CancelFlag(Arc<watch::Sender<bool>>);
+
+    impl Default for CancelFlag {
+        fn default() -> Self {
+            Self(Arc::new(watch::channel(false).0))
+        }
+    }
+
+    impl CancelFlag {
+        pub(crate) fn set(&self) {
+            self.0.send_replace(true);
+        }
+
+        pub(crate) fn is_set(&self) -> bool {
+            *self.0.borrow()
+        }
+
+        pub(crate) async fn wait(&self) {
+            let mut receiver = self.0.subscribe();
+            // The sender lives in `self`, so the channel cannot close here.
+            let _ = receiver.wait_for(|set| *set).await;
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Diagnostics: parse MSBuild / compiler / NuGet console lines into structured records.

@@ -1,0 +1,859 @@
+//! Secret redaction: replace every secret in text, argument vectors and JSON with [`REDACTED`]
+//! before anything reaches a client, while keeping the non-secret part of each form visible.
+//!
+//! Text is scanned once by a single combined [`regex::Regex`] (one alternative per form) and
+//! rewritten by `replace_all`. The `regex` crate runs in time linear in the input, so neither
+//! huge nor hostile output can stall redaction. When two forms could start at the same place,
+//! the one listed first in [`rules`] wins, so the more specific forms come first.
+//!
+//! Forms covered (each keeps its label, key, scheme or quotes):
+//! - labelled secrets in `key=value`, `key: value`, JSON and connection strings, with no minimum
+//!   length: `Password=`, `Pwd=`, `api_key=`, `apikey:`, `token=`, `secret=`, `client_secret`,
+//!   `access_token`, `AccountKey=`, `SharedAccessKey=`, `sig=` (SAS), `aws_secret_access_key`...;
+//! - labelled high-entropy values under weaker labels (`SigningKey=`, `Credential:`...);
+//! - `scheme://user:password@host` URL credentials;
+//! - `Authorization: Bearer|Basic ...` headers and bare `Bearer <token>`;
+//! - PEM private-key blocks (also when cut off before the `END` line), JWTs, AWS access key ids
+//!   and other well-known prefixed tokens (GitHub, GitLab, Slack, Stripe, npm, NuGet, Google,
+//!   SendGrid, `sk-...`);
+//! - secret-bearing CLI flags (`--password x`, `--api-key=x`, `--client-secret`, `--token`,
+//!   `--connection`, `--connection-string`...), `-p` after `dev-certs https`, `-k`/`-sk` after
+//!   `nuget push|delete`, and the VALUE of `user-secrets set KEY VALUE`;
+//! - `KEY = VALUE` lines printed by `dotnet user-secrets list` and its
+//!   `Successfully saved KEY = VALUE to the secret store.` message;
+//! - NuGet.Config `<add key="ClearTextPassword" value="..."/>` and `<Password>...</Password>`.
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::{Captures, Regex};
+use serde_json::Value;
+
+/// What a secret is replaced with, so clients and tests can recognise a redaction.
+pub const REDACTED: &str = "[REDACTED]";
+
+/// Words that make a key name secret wherever they occur in it. `_` stands for an optional
+/// separator (`-`, `_` or `.`), so `api_key` also covers `apikey`, `api-key` and `Api.Key`.
+const STRONG_KEY_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "secret",
+    "token",
+    "api_key",
+    "access_key",
+    "account_key",
+    "private_key",
+    "shared_access_signature",
+    "connection_string",
+    "authorization",
+];
+
+/// Key names that are secret only as a whole (`Pwd=` but not `OLDPWD=`, `pass=` but not `bypass=`).
+const EXACT_KEY_WORDS: &[&str] = &["pwd", "pass", "sig"];
+
+/// Words that make a key name suspicious: its value is redacted only when it looks generated
+/// (see [`looks_generated`]), so `KeyFile=app.snk` stays readable.
+const WEAK_KEY_WORDS: &[&str] = &["key", "credential", "signature", "auth"];
+
+/// Normalised key names that contain a secret word but name public data
+/// (assembly identities, the user-secrets store id, a SAS policy name).
+const NON_SECRET_KEYS: &[&str] = &[
+    "publickeytoken",
+    "publickey",
+    "usersecretsid",
+    "sharedaccesskeyname",
+    "tokentype",
+];
+
+/// Long options whose value is a secret, in every dotnet command.
+const SECRET_LONG_FLAGS: &[&str] = &[
+    "--password",
+    "--pwd",
+    "--api-key",
+    "--apikey",
+    "--symbol-api-key",
+    "--client-secret",
+    "--secret",
+    "--token",
+    "--access-token",
+    "--auth-token",
+    "--connection",
+    "--connection-string",
+    "--certificate-password",
+];
+
+/// `dotnet user-secrets` options that take a value, so that value is not mistaken for KEY.
+const USER_SECRETS_VALUE_OPTIONS: &[&str] = &["-p", "--project", "--id", "-c", "--configuration"];
+
+/// How sensitive a key name is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum KeyClass {
+    /// The value is a secret whatever it looks like.
+    Secret,
+    /// The value is a secret when it looks generated.
+    Weak,
+    /// The value is not a secret.
+    Plain,
+}
+
+fn classify_key(name: &str) -> KeyClass {
+    let normalized: String = name
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    if NON_SECRET_KEYS.contains(&normalized.as_str()) {
+        return KeyClass::Plain;
+    }
+    let strong = STRONG_KEY_WORDS
+        .iter()
+        .any(|w| normalized.contains(&w.replace('_', "")));
+    if strong || EXACT_KEY_WORDS.contains(&normalized.as_str()) {
+        KeyClass::Secret
+    } else if WEAK_KEY_WORDS.iter().any(|w| normalized.contains(w)) {
+        KeyClass::Weak
+    } else {
+        KeyClass::Plain
+    }
+}
+
+/// Whether a key, property, option or variable name says its value is secret
+/// (`password`, `pwd`, `secret`, `token`, `apiKey`, `connectionString`, `AccountKey`...),
+/// so callers can hide values they show by name (environment, MSBuild properties, settings).
+pub fn is_secret_key(name: &str) -> bool {
+    classify_key(name) == KeyClass::Secret
+}
+
+/// Whether a value under a weak label looks machine-generated rather than a word or a path.
+fn looks_generated(value: &str) -> bool {
+    value.len() >= 16
+        && value.bytes().any(|b| b.is_ascii_digit())
+        && value.bytes().any(|b| b.is_ascii_alphabetic())
+        && !value.starts_with(['/', '.', '~'])
+}
+
+/// Regex fragment matching one of `words`, where `_` may be `-`, `_`, `.` or nothing.
+fn words_pattern(words: &[&str]) -> String {
+    words
+        .iter()
+        .map(|w| w.split('_').map(regex::escape).collect::<Vec<_>>().join("[-_.]?"))
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+/// A value after a label: quoted, braced (ODBC), bracketed, or a bare run up to a delimiter.
+const VALUE: &str = r#""(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{[^}\r\n]*\}|\[[^\]\r\n]*\]|[^\s;"'&<>=\[{][^\s;"'&<>]*"#;
+
+/// A command-line token: quoted, or a bare run that does not start an option.
+const CLI_VALUE: &str = r#""(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"'-][^\s"']*|-[^\s"'-][^\s"']*"#;
+
+/// One alternative of the combined pattern per form, most specific first.
+/// `with_segments` adds the command-line form that needs context (see [`redact_segment`]).
+fn rules(with_segments: bool) -> Vec<String> {
+    let strong = words_pattern(STRONG_KEY_WORDS);
+    let exact = words_pattern(EXACT_KEY_WORDS);
+    let weak = words_pattern(WEAK_KEY_WORDS);
+    let flags = SECRET_LONG_FLAGS
+        .iter()
+        .map(|f| regex::escape(f))
+        .collect::<Vec<_>>()
+        .join("|");
+    let mut rules = vec![
+        // PEM private key, to its END line or, when cut off, to the end of the input.
+        r"-----BEGIN (?P<pem_kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----(?s:.*?)(?:(?P<pem_end>-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)|\z)".to_owned(),
+        // `dotnet user-secrets set` confirmation.
+        r"(?P<saved_pre>Successfully saved [^\r\n]*? = )[^\r\n]*?(?P<saved_post> to the secret store\.)".to_owned(),
+        // `dotnet user-secrets list` line: `KEY = VALUE`.
+        r"(?m:^)(?P<list_key>[A-Za-z0-9_.:-]+ = )[^\r\n]+".to_owned(),
+    ];
+    if with_segments {
+        rules.push(
+            r"(?P<segment>(?-u:\b)(?:dev-certs[ \t]+https|nuget[ \t]+(?:push|delete)|user-secrets)(?:[ \t][^\r\n]*)?)"
+                .to_owned(),
+        );
+    }
+    rules.extend([
+        format!(r"(?P<flag>(?i:{flags})(?:[ \t]+|=|:))(?P<flag_val>{CLI_VALUE})"),
+        r#"(?P<hdr>(?i:(?:proxy-)?authorization)"?[ \t]*[:=][ \t]*"?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature)[ \t]+)?[^\s"',;]+"#.to_owned(),
+        r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
+        r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?#@"'<>]+@"#.to_owned(),
+        format!(
+            r#"(?P<xml_kv>(?i:key)[ \t]*=[ \t]*"[^"\r\n]*(?i:{strong})[^"\r\n]*"[ \t]+(?i:value)[ \t]*=[ \t]*")[^"\r\n]+""#
+        ),
+        format!(
+            r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?i:{strong})[A-Za-z0-9_.:-]*)>[^<\r\n]+</"
+        ),
+        r"(?P<jwt>(?-u:\b)eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)".to_owned(),
+        r"(?-u:\b)(?P<tok_prefix>gh[pousr]_|github_pat_|glpat-|xox[abposr]-|[rs]k_(?:live|test)_|sk-|npm_|oy2|AIza|AKIA|ASIA)[A-Za-z0-9_-]{16,}".to_owned(),
+        r"(?-u:\b)(?P<sendgrid>SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}".to_owned(),
+        format!(
+            r#"(?P<key>[A-Za-z0-9_.-]*(?i:{strong})[A-Za-z0-9_-]*|(?-u:\b)(?i:{exact}))(?P<key_sep>"?[ \t]*[:=][ \t]*)(?P<key_val>{VALUE})"#
+        ),
+        format!(
+            r#"(?P<weak>[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*"?[ \t]*[:=][ \t]*"?)(?P<weak_val>[A-Za-z0-9+/_.=-]{{16,}})"#
+        ),
+    ]);
+    rules
+}
+
+fn compile(with_segments: bool) -> Regex {
+    Regex::new(&rules(with_segments).join("|")).expect("redaction pattern is valid")
+}
+
+/// Every form, including command lines that need context.
+static FULL: LazyLock<Regex> = LazyLock::new(|| compile(true));
+/// Every form except command lines: used inside a command line, so it cannot recurse.
+static CONTEXT_FREE: LazyLock<Regex> = LazyLock::new(|| compile(false));
+/// One command-line token (quoted parts stay inside the token); a stray quote is its own token.
+static CLI_TOKEN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"(?:"[^"]*"|'[^']*'|[^\s"'])+|["']"#).expect("token pattern is valid"));
+
+/// `value` replaced by [`REDACTED`], keeping the quotes or braces around it.
+fn mask(value: &str) -> String {
+    let bytes = value.as_bytes();
+    let wrapped = bytes.len() >= 2
+        && matches!(
+            (bytes[0], bytes[bytes.len() - 1]),
+            (b'"', b'"') | (b'\'', b'\'') | (b'{', b'}')
+        );
+    if wrapped {
+        format!("{}{REDACTED}{}", &value[..1], &value[value.len() - 1..])
+    } else {
+        REDACTED.to_owned()
+    }
+}
+
+fn text<'h>(caps: &Captures<'h>, name: &str) -> &'h str {
+    caps.name(name).map_or("", |m| m.as_str())
+}
+
+/// The replacement for one match of [`FULL`] or [`CONTEXT_FREE`].
+fn replace(caps: &Captures<'_>) -> String {
+    let whole = &caps[0];
+    if let Some(kind) = caps.name("pem_kind") {
+        let end = caps.name("pem_end").map_or(String::new(), |m| format!("\n{}", m.as_str()));
+        return format!("-----BEGIN {}-----\n{REDACTED}{end}", kind.as_str());
+    }
+    if caps.name("saved_pre").is_some() {
+        return format!("{}{REDACTED}{}", &caps["saved_pre"], &caps["saved_post"]);
+    }
+    if let Some(key) = caps.name("list_key") {
+        return format!("{}{REDACTED}", key.as_str());
+    }
+    if let Some(segment) = caps.name("segment") {
+        return redact_segment(segment.as_str());
+    }
+    if let Some(flag) = caps.name("flag") {
+        return format!("{}{}", flag.as_str(), mask(&caps["flag_val"]));
+    }
+    if let Some(hdr) = caps.name("hdr") {
+        return format!("{}{}{REDACTED}", hdr.as_str(), text(caps, "hdr_scheme"));
+    }
+    if let Some(bearer) = caps.name("bearer") {
+        let token = &caps["bearer_val"];
+        if token.bytes().any(|b| b.is_ascii_digit()) || token.len() >= 20 {
+            return format!("{}{REDACTED}", bearer.as_str());
+        }
+        return whole.to_owned();
+    }
+    if let Some(url) = caps.name("url") {
+        return format!("{}{REDACTED}@", url.as_str());
+    }
+    if let Some(key) = caps.name("xml_kv") {
+        return format!("{}{REDACTED}\"", key.as_str());
+    }
+    if let Some(element) = caps.name("xml_el") {
+        if classify_key(element.as_str()) == KeyClass::Plain {
+            return whole.to_owned();
+        }
+        return format!("<{}>{REDACTED}</", element.as_str());
+    }
+    if caps.name("jwt").is_some() {
+        return REDACTED.to_owned();
+    }
+    if let Some(prefix) = caps.name("tok_prefix").or_else(|| caps.name("sendgrid")) {
+        return format!("{}{REDACTED}", prefix.as_str());
+    }
+    if let Some(key) = caps.name("key") {
+        if classify_key(key.as_str()) == KeyClass::Plain {
+            return whole.to_owned();
+        }
+        return format!("{}{}{}", key.as_str(), &caps["key_sep"], mask(&caps["key_val"]));
+    }
+    // Only the weak-label alternative is left.
+    let label = &caps["weak"];
+    let value = &caps["weak_val"];
+    if classify_key(label) != KeyClass::Plain && looks_generated(value) {
+        format!("{label}{REDACTED}")
+    } else {
+        whole.to_owned()
+    }
+}
+
+/// One pass of `re` over `input`; borrows when no replacement changed anything
+/// (a match can be kept as is, e.g. `PublicKeyToken=...`).
+fn redact_with<'a>(re: &Regex, input: &'a str) -> Cow<'a, str> {
+    match re.replace_all(input, |caps: &Captures<'_>| replace(caps)) {
+        Cow::Owned(changed) if changed != input => Cow::Owned(changed),
+        _ => Cow::Borrowed(input),
+    }
+}
+
+/// Returns `input` with every secret replaced by [`REDACTED`]; borrows when nothing changed.
+/// Use it on all process output, echoed command lines and messages before they leave the server.
+pub fn redact(input: &str) -> Cow<'_, str> {
+    redact_with(&FULL, input)
+}
+
+/// What to do with one command-line argument.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ArgAction {
+    /// Apply text redaction only.
+    Text,
+    /// The bytes `start..end` of the argument are a secret: all of it for a flag's value,
+    /// the part after `=` / `:` for `--flag=value` (inside the quotes when the token is quoted).
+    Secret { start: usize, end: usize },
+}
+
+/// The command whose options give short flags or positionals a secret meaning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Context {
+    None,
+    /// `dev-certs https`: `-p` is the password.
+    DevCertsHttps,
+    /// `nuget push|delete`: `-k` / `-sk` are API keys.
+    NugetKey,
+    /// `user-secrets`; counts positionals after `set` (KEY is the first, VALUE the second).
+    UserSecrets { after_set: Option<usize> },
+}
+
+fn unquote(arg: &str) -> &str {
+    let bytes = arg.as_bytes();
+    if bytes.len() >= 2 && (bytes[0] == b'"' || bytes[0] == b'\'') && bytes[bytes.len() - 1] == bytes[0] {
+        &arg[1..arg.len() - 1]
+    } else {
+        arg
+    }
+}
+
+fn is_secret_flag(flag: &str, context: Context) -> bool {
+    SECRET_LONG_FLAGS.iter().any(|f| f.eq_ignore_ascii_case(flag))
+        || (context == Context::DevCertsHttps && flag == "-p")
+        || (context == Context::NugetKey && (flag == "-k" || flag == "-sk"))
+}
+
+/// Decides, for each argument of a command line, which parts are secret.
+fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
+    let word = |i: usize| args.get(i).map_or("", |a| unquote(a.as_ref()));
+    let mut actions = vec![ArgAction::Text; args.len()];
+    let mut context = Context::None;
+    let mut i = 0;
+    while i < args.len() {
+        let arg = word(i);
+        match arg {
+            "dev-certs" if word(i + 1) == "https" => context = Context::DevCertsHttps,
+            "nuget" if matches!(word(i + 1), "push" | "delete") => context = Context::NugetKey,
+            "user-secrets" => context = Context::UserSecrets { after_set: None },
+            _ => {}
+        }
+        if arg.starts_with('-') {
+            let (flag, attached) = match arg.find(['=', ':']) {
+                Some(at) => (&arg[..at], Some(at)),
+                None => (arg, None),
+            };
+            if is_secret_flag(flag, context) {
+                match attached {
+                    Some(at) => {
+                        // `arg` is `args[i]` without its quotes, if it had any.
+                        let quote = (args[i].as_ref().len() - arg.len()) / 2;
+                        actions[i] = ArgAction::Secret {
+                            start: quote + at + 1,
+                            end: quote + arg.len(),
+                        };
+                    }
+                    None if i + 1 < args.len() && !word(i + 1).starts_with("--") => {
+                        actions[i + 1] = ArgAction::Secret {
+                            start: 0,
+                            end: args[i + 1].as_ref().len(),
+                        };
+                        i += 1;
+                    }
+                    None => {}
+                }
+            } else if matches!(context, Context::UserSecrets { .. })
+                && attached.is_none()
+                && USER_SECRETS_VALUE_OPTIONS.contains(&flag)
+            {
+                i += 1;
+            }
+        } else if let Context::UserSecrets { after_set } = &mut context {
+            match after_set {
+                None if arg == "set" => *after_set = Some(0),
+                Some(positionals) => {
+                    *positionals += 1;
+                    if *positionals == 2 {
+                        actions[i] = ArgAction::Secret {
+                            start: 0,
+                            end: args[i].as_ref().len(),
+                        };
+                    }
+                }
+                None => {}
+            }
+        }
+        i += 1;
+    }
+    actions
+}
+
+/// Redacts a command-line segment (to the end of its line) that starts with a command whose
+/// flags or positionals are secret only in context; the rest gets context-free redaction.
+fn redact_segment(segment: &str) -> String {
+    let tokens: Vec<_> = CLI_TOKEN.find_iter(segment).collect();
+    let actions = plan_args(&tokens.iter().map(|t| t.as_str()).collect::<Vec<_>>());
+    let mut out = String::with_capacity(segment.len());
+    let mut done = 0;
+    for (token, action) in tokens.iter().zip(actions) {
+        if let ArgAction::Secret { start, end } = action {
+            let (start, end) = (token.start() + start, token.start() + end);
+            out.push_str(&redact_with(&CONTEXT_FREE, &segment[done..start]));
+            out.push_str(&mask(&segment[start..end]));
+            done = end;
+        }
+    }
+    out.push_str(&redact_with(&CONTEXT_FREE, &segment[done..]));
+    out
+}
+
+/// Redacts an argument vector (without shell quoting) before it is logged or echoed:
+/// the value after a secret flag (`--password x`), `flag=value` forms, `-p` after
+/// `dev-certs https`, `-k`/`-sk` after `nuget push|delete`, the VALUE of
+/// `user-secrets set KEY VALUE`, and every text form inside each argument.
+pub fn redact_args<S: AsRef<str>>(args: &[S]) -> Vec<String> {
+    args.iter()
+        .zip(plan_args(args))
+        .map(|(arg, action)| {
+            let arg = arg.as_ref();
+            match action {
+                ArgAction::Text => redact(arg).into_owned(),
+                ArgAction::Secret { start, end } => {
+                    format!("{}{}{}", &arg[..start], mask(&arg[start..end]), &arg[end..])
+                }
+            }
+        })
+        .collect()
+}
+
+/// Redacts a JSON value in place: every string is text-redacted, every string under a key whose
+/// name says secret ([`is_secret_key`]) is replaced whole (also inside nested objects and arrays),
+/// and a generated-looking string under a weakly named key (`subscriptionKey`) too. Empty strings,
+/// numbers, booleans and object keys are kept. Iterative, so deep documents cannot overflow the stack.
+pub fn redact_json(value: &mut Value) {
+    let mut pending: Vec<(&mut Value, KeyClass)> = vec![(value, KeyClass::Plain)];
+    while let Some((value, class)) = pending.pop() {
+        match value {
+            Value::String(s) => {
+                let hide = !s.is_empty()
+                    && (class == KeyClass::Secret || (class == KeyClass::Weak && looks_generated(s)));
+                if hide {
+                    *s = REDACTED.to_owned();
+                } else if let Cow::Owned(redacted) = redact(s) {
+                    *s = redacted;
+                }
+            }
+            Value::Array(items) => pending.extend(items.iter_mut().map(|v| (v, class))),
+            Value::Object(map) => pending.extend(map.iter_mut().map(|(k, v)| {
+                let own = classify_key(k);
+                (v, if class == KeyClass::Secret { class } else { own })
+            })),
+            Value::Null | Value::Bool(_) | Value::Number(_) => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn r(input: &str) -> String {
+        redact(input).into_owned()
+    }
+
+    fn args(list: &[&str]) -> Vec<String> {
+        redact_args(&list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>())
+    }
+
+    // --- connection strings and labelled values ---------------------------------------
+
+    #[test]
+    fn connection_string_password_keeps_other_parts() {
+        assert_eq!(
+            r("Server=localhost;Database=MyDb;User=admin;Password=SuperSecret123!"),
+            "Server=localhost;Database=MyDb;User=admin;Password=[REDACTED]"
+        );
+        assert_eq!(
+            r("Server=db;User Id=sa;Pwd=x;Encrypt=true"),
+            "Server=db;User Id=sa;Pwd=[REDACTED];Encrypt=true"
+        );
+    }
+
+    #[test]
+    fn password_variants_quoted_braced_and_spaced() {
+        assert_eq!(r("Host=h; Password = 'p w;d'; Port=5432"), "Host=h; Password = '[REDACTED]'; Port=5432");
+        assert_eq!(r(r#"password="hunter2""#), r#"password="[REDACTED]""#);
+        assert_eq!(r("Driver={SQL};PWD={a;b};"), "Driver={SQL};PWD={[REDACTED]};");
+        assert_eq!(r("passwd: abc"), "passwd: [REDACTED]");
+        assert_eq!(r("DB_PASSWORD=abc"), "DB_PASSWORD=[REDACTED]");
+    }
+
+    #[test]
+    fn short_passwords_have_no_minimum_length() {
+        assert_eq!(r("Password=a;"), "Password=[REDACTED];");
+        assert_eq!(r("pass=ab"), "pass=[REDACTED]");
+    }
+
+    #[test]
+    fn api_keys_and_tokens_by_label() {
+        assert_eq!(r("api_key=abc123"), "api_key=[REDACTED]");
+        assert_eq!(r("apikey: xyz"), "apikey: [REDACTED]");
+        assert_eq!(r("token=t0k"), "token=[REDACTED]");
+        assert_eq!(r("secret=s"), "secret=[REDACTED]");
+        assert_eq!(r("client_secret=abc&grant_type=x"), "client_secret=[REDACTED]&grant_type=x");
+        assert_eq!(r("access_token=abc.def"), "access_token=[REDACTED]");
+        assert_eq!(r("X-Api-Key: 12345"), "X-Api-Key: [REDACTED]");
+    }
+
+    #[test]
+    fn json_text_keeps_quotes() {
+        assert_eq!(
+            r(r#"{"ApiKey": "sk-1", "Name": "app"}"#),
+            r#"{"ApiKey": "[REDACTED]", "Name": "app"}"#
+        );
+    }
+
+    #[test]
+    fn aws_access_key_id_and_secret_key() {
+        assert_eq!(r("id AKIAIOSFODNN7EXAMPLE used"), "id AKIA[REDACTED] used");
+        assert_eq!(
+            r("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+            "aws_secret_access_key = [REDACTED]"
+        );
+        assert_eq!(r("AWS_ACCESS_KEY_ID=ASIAXXXXXXXXXXXXXXXX"), "AWS_ACCESS_KEY_ID=[REDACTED]");
+    }
+
+    #[test]
+    fn azure_storage_keys() {
+        assert_eq!(
+            r("DefaultEndpointsProtocol=https;AccountName=acc;AccountKey=abc+/def==;EndpointSuffix=core.windows.net"),
+            "DefaultEndpointsProtocol=https;AccountName=acc;AccountKey=[REDACTED];EndpointSuffix=core.windows.net"
+        );
+        assert_eq!(
+            r("Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=k3y="),
+            "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=[REDACTED]"
+        );
+    }
+
+    #[test]
+    fn sas_signature_in_query_string() {
+        assert_eq!(
+            r("https://acc.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=AbC%2Bd%3D&se=2030"),
+            "https://acc.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=[REDACTED]&se=2030"
+        );
+    }
+
+    #[test]
+    fn labelled_high_entropy_values_only_when_generated() {
+        assert_eq!(
+            r("SigningKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5"),
+            "SigningKey=[REDACTED]"
+        );
+        assert_eq!(r("AssemblyOriginatorKeyFile=MyCompanyStrongName.snk"), "AssemblyOriginatorKeyFile=MyCompanyStrongName.snk");
+        assert_eq!(r("KeyFile=/home/u/keys/strong2024.snk"), "KeyFile=/home/u/keys/strong2024.snk");
+    }
+
+    // --- URLs, headers, blocks and prefixed tokens --------------------------------------
+
+    #[test]
+    fn url_credentials_keep_user_and_host() {
+        assert_eq!(r("https://user:pass@host/x"), "https://user:[REDACTED]@host/x");
+        assert_eq!(r("postgres://app:s3cr3t@db:5432/app"), "postgres://app:[REDACTED]@db:5432/app");
+        assert_eq!(r("redis://:pw@cache"), "redis://:[REDACTED]@cache");
+        assert_eq!(r("mongodb+srv://u:p@cluster0"), "mongodb+srv://u:[REDACTED]@cluster0");
+    }
+
+    #[test]
+    fn authorization_headers() {
+        assert_eq!(r("Authorization: Bearer abc"), "Authorization: Bearer [REDACTED]");
+        assert_eq!(r("authorization: Basic dXNlcjpwYXNz"), "authorization: Basic [REDACTED]");
+        assert_eq!(r(r#"-H "Authorization: token123""#), r#"-H "Authorization: [REDACTED]""#);
+        assert_eq!(r("sent Bearer 0123456789abcdef"), "sent Bearer [REDACTED]");
+        assert_eq!(r("uses bearer authentication"), "uses bearer authentication");
+    }
+
+    #[test]
+    fn pem_private_key_block_is_removed_but_framed() {
+        let pem = "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAKC\n-----END RSA PRIVATE KEY-----\ndone";
+        assert_eq!(
+            r(pem),
+            "key:\n-----BEGIN RSA PRIVATE KEY-----\n[REDACTED]\n-----END RSA PRIVATE KEY-----\ndone"
+        );
+        let cut = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIE\n[Output truncated]";
+        assert_eq!(r(cut), "-----BEGIN ENCRYPTED PRIVATE KEY-----\n[REDACTED]");
+        let cert = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----";
+        assert_eq!(r(cert), cert);
+    }
+
+    #[test]
+    fn jwt_is_replaced_whole() {
+        let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl";
+        assert_eq!(r(&format!("token is {jwt} ok")), "token is [REDACTED] ok");
+    }
+
+    #[test]
+    fn well_known_prefixed_tokens_keep_prefix() {
+        assert_eq!(r("ghp_abcdefghijklmnopqrstuvwxyz0123456789"), "ghp_[REDACTED]");
+        assert_eq!(r("key sk-proj-abcdefghijklmnop1234"), "key sk-[REDACTED]");
+        assert_eq!(r("oy2abcdefghijklmnopqrstuvwxyz0123456789abcdefgh"), "oy2[REDACTED]");
+        assert_eq!(r("SG.abcdefghijklmnop.qrstuvwxyz012345"), "SG.[REDACTED]");
+    }
+
+    #[test]
+    fn nuget_config_credentials() {
+        assert_eq!(
+            r(r#"<add key="ClearTextPassword" value="p@ss" />"#),
+            r#"<add key="ClearTextPassword" value="[REDACTED]" />"#
+        );
+        assert_eq!(r("<Password>x</Password>"), "<Password>[REDACTED]</Password>");
+        assert_eq!(r("<UserSecretsId>abc-123</UserSecretsId>"), "<UserSecretsId>abc-123</UserSecretsId>");
+    }
+
+    // --- forms of the dotnet CLI ----------------------------------------------------------
+
+    #[test]
+    fn secret_long_flags_in_text() {
+        assert_eq!(
+            r(r#"dotnet dev-certs https -ep cert.pfx --password "hunter22" --trust"#),
+            r#"dotnet dev-certs https -ep cert.pfx --password "[REDACTED]" --trust"#
+        );
+        assert_eq!(r("nuget add source U --password pw"), "nuget add source U --password [REDACTED]");
+        assert_eq!(r("--api-key=abc"), "--api-key=[REDACTED]");
+        assert_eq!(r("--client-secret s --token t"), "--client-secret [REDACTED] --token [REDACTED]");
+        assert_eq!(
+            r(r#"ef dbcontext info --connection "Server=.;Database=x" --json"#),
+            r#"ef dbcontext info --connection "[REDACTED]" --json"#
+        );
+        assert_eq!(r("--connection-string abc"), "--connection-string [REDACTED]");
+        assert_eq!(r("--password --trust"), "--password --trust");
+    }
+
+    #[test]
+    fn msbuild_property_password() {
+        assert_eq!(r("dotnet publish -p:Password=x -p:Configuration=Release"), "dotnet publish -p:Password=[REDACTED] -p:Configuration=Release");
+        assert_eq!(r("/p:DeployPassword=ab"), "/p:DeployPassword=[REDACTED]");
+    }
+
+    #[test]
+    fn dev_certs_short_password_flag() {
+        assert_eq!(
+            r("Command: dotnet dev-certs https -ep /tmp/c.pfx -p pw --format Pfx"),
+            "Command: dotnet dev-certs https -ep /tmp/c.pfx -p [REDACTED] --format Pfx"
+        );
+        assert_eq!(r("dotnet run -p App.csproj"), "dotnet run -p App.csproj");
+    }
+
+    #[test]
+    fn nuget_push_short_key_flags() {
+        assert_eq!(
+            r("dotnet nuget push a.nupkg -k abc -sk def -s https://u:p@feed/v3"),
+            "dotnet nuget push a.nupkg -k [REDACTED] -sk [REDACTED] -s https://u:[REDACTED]@feed/v3"
+        );
+    }
+
+    #[test]
+    fn user_secrets_set_value_only() {
+        assert_eq!(
+            r(r#"dotnet user-secrets set "ApiKey" "sk-123" --project App"#),
+            r#"dotnet user-secrets set "ApiKey" "[REDACTED]" --project App"#
+        );
+        assert_eq!(
+            r("dotnet user-secrets --project set set Movies:Key 12345"),
+            "dotnet user-secrets --project set set Movies:Key [REDACTED]"
+        );
+        assert_eq!(r("dotnet user-secrets remove Foo"), "dotnet user-secrets remove Foo");
+    }
+
+    #[test]
+    fn user_secrets_list_lines_and_saved_message() {
+        let list = "Greeting = hello\nConnectionStrings:Db = Server=.;Password=x\n";
+        assert_eq!(r(list), "Greeting = [REDACTED]\nConnectionStrings:Db = [REDACTED]\n");
+        assert_eq!(
+            r("info: Successfully saved Foo = bar baz to the secret store."),
+            "info: Successfully saved Foo = [REDACTED] to the secret store."
+        );
+    }
+
+    #[test]
+    fn redaction_is_idempotent() {
+        let inputs = [
+            "Password=[REDACTED];",
+            "https://user:[REDACTED]@host",
+            "-----BEGIN PRIVATE KEY-----\n[REDACTED]\n-----END PRIVATE KEY-----",
+            "ghp_[REDACTED] Authorization: Bearer [REDACTED]",
+            "dotnet user-secrets set K [REDACTED]",
+            "Key = [REDACTED]",
+        ];
+        for input in inputs {
+            assert_eq!(r(input), input, "{input}");
+        }
+    }
+
+    // --- what must stay visible -----------------------------------------------------------
+
+    #[test]
+    fn ordinary_build_output_is_untouched() {
+        let output = "\
+  Determining projects to restore...
+  All projects are up-to-date for restore.
+/src/App/Services/PasswordHasher.cs(12,5): error CS0103: The name 'password' does not exist in the current context [/src/App/App.csproj]
+/src/App/TokenService.cs(3,1): warning CS8618: Non-nullable property 'Token' must contain a non-null value [/src/App/App.csproj]
+/src/Secrets/Secrets.csproj : error NU1101: Unable to find package Foo. No packages exist with this id in source(s): nuget.org
+MSBUILD : error MSB1009: Project file does not exist.
+  App -> /src/App/bin/Debug/net10.0/App.dll
+warning MSB3277: Found conflicts between different versions of \"System.Net.Http, Version=4.2.0.0, Culture=neutral, PublicKeyToken=b03f5f7f11d50a3a\".
+Failed!  - Failed:     2, Passed:    40, Skipped:     1, Total:    43, Duration: 4210 ms - App.Tests.dll (net10.0)
+  at App.TokenService.Validate(String token) in /src/App/TokenService.cs:line 42
+    0 Warning(s)
+    1 Error(s)
+Time Elapsed 00:00:03.45";
+        assert_eq!(r(output), output);
+        assert!(matches!(redact(output), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn paths_guids_and_versions_are_untouched() {
+        let text = "C:\\Users\\me\\.nuget\\packages\\newtonsoft.json\\13.0.3\\lib \
+                    /home/me/.microsoft/usersecrets/3f2a8c1e-5b7d-4e2a-9c1f-0a1b2c3d4e5f/secrets.json \
+                    3f2a8c1e-5b7d-4e2a-9c1f-0a1b2c3d4e5f Serilog 4.0.0-dev-02113 net10.0 \
+                    Microsoft.AspNetCore.App 10.0.0 [/usr/share/dotnet/shared/Microsoft.AspNetCore.App] \
+                    https://api.nuget.org/v3/index.json http://localhost:5000 sk-SE PWD";
+        assert_eq!(r(text), text);
+    }
+
+    #[test]
+    fn public_identity_keys_are_untouched() {
+        let text = "PublicKeyToken=b77a5c561934e089 PublicKey=0024000004800000940000000602000000240000 UserSecretsId=aspnet-App-1234";
+        assert_eq!(r(text), text);
+    }
+
+    // --- argument vectors -----------------------------------------------------------------
+
+    #[test]
+    fn args_flag_followed_by_value() {
+        assert_eq!(
+            args(&["dev-certs", "https", "-ep", "c.pfx", "--password", "hunter22", "--trust"]),
+            ["dev-certs", "https", "-ep", "c.pfx", "--password", "[REDACTED]", "--trust"]
+        );
+        assert_eq!(args(&["dev-certs", "https", "-p", "x y"]), ["dev-certs", "https", "-p", "[REDACTED]"]);
+        assert_eq!(args(&["run", "-p", "App.csproj"]), ["run", "-p", "App.csproj"]);
+        assert_eq!(args(&["--API-KEY=abc"]), ["--API-KEY=[REDACTED]"]);
+        assert_eq!(
+            r(r#"dotnet nuget push a.nupkg "--api-key=abc" -k:def"#),
+            r#"dotnet nuget push a.nupkg "--api-key=[REDACTED]" -k:[REDACTED]"#
+        );
+        assert_eq!(args(&["ef", "--connection", "--json"]), ["ef", "--connection", "--json"]);
+    }
+
+    #[test]
+    fn args_nuget_push_and_user_secrets() {
+        assert_eq!(
+            args(&["nuget", "push", "a.nupkg", "-k", "oy2key", "-s", "https://api.nuget.org/v3/index.json"]),
+            ["nuget", "push", "a.nupkg", "-k", "[REDACTED]", "-s", "https://api.nuget.org/v3/index.json"]
+        );
+        assert_eq!(
+            args(&["user-secrets", "set", "-p", "App.csproj", "Db:Conn", "Server=.;Password=x y", "--verbose"]),
+            ["user-secrets", "set", "-p", "App.csproj", "Db:Conn", "[REDACTED]", "--verbose"]
+        );
+    }
+
+    #[test]
+    fn args_get_text_redaction_too() {
+        assert_eq!(
+            args(&["build", "-p:DbPassword=x", "--source", "https://u:p@feed"]),
+            ["build", "-p:DbPassword=[REDACTED]", "--source", "https://u:[REDACTED]@feed"]
+        );
+    }
+
+    // --- JSON -----------------------------------------------------------------------------
+
+    #[test]
+    fn json_values_by_key_name_and_content() {
+        let mut value = json!({
+            "password": "pw",
+            "ConnectionStrings": { "Default": "Server=.;Database=x" },
+            "apiKey": ["a", "b"],
+            "subscriptionKey": "0123456789abcdef0123",
+            "keyFile": "app.snk",
+            "log": "connecting with Password=x;",
+            "tokenCount": 5,
+            "emptySecret": "",
+            "name": "app"
+        });
+        redact_json(&mut value);
+        assert_eq!(
+            value,
+            json!({
+                "password": "[REDACTED]",
+                "ConnectionStrings": { "Default": "[REDACTED]" },
+                "apiKey": ["[REDACTED]", "[REDACTED]"],
+                "subscriptionKey": "[REDACTED]",
+                "keyFile": "app.snk",
+                "log": "connecting with Password=[REDACTED];",
+                "tokenCount": 5,
+                "emptySecret": "",
+                "name": "app"
+            })
+        );
+    }
+
+    #[test]
+    fn secret_key_names() {
+        for name in ["password", "Pwd", "client_secret", "AccessToken", "apiKey", "connectionString", "AccountKey", "SharedAccessSignature"] {
+            assert!(is_secret_key(name), "{name}");
+        }
+        for name in ["name", "PublicKeyToken", "UserSecretsId", "keyFile", "bypass", "OLDPWD"] {
+            assert!(!is_secret_key(name), "{name}");
+        }
+    }
+
+    // --- size and hostile input -----------------------------------------------------------
+
+    #[test]
+    fn huge_line_finishes() {
+        let line = "a".repeat(10 * 1024 * 1024);
+        assert_eq!(redact(&line).len(), line.len());
+    }
+
+    #[test]
+    fn pathological_inputs_finish() {
+        const N: usize = 20_000;
+        let cases = [
+            "password=".repeat(N),
+            "Password=x;".repeat(N),
+            "-----BEGIN PRIVATE KEY-----".repeat(N),
+            "https://a:".repeat(N),
+            "key=key=".repeat(N),
+            format!("user-secrets set {}", "x ".repeat(N)),
+            format!("dev-certs https {}", "-p ".repeat(N)),
+            "eyJ.".repeat(N),
+            "Bearer ".repeat(N),
+            " = ".repeat(N),
+            "\"".repeat(N),
+        ];
+        for input in &cases {
+            assert!(!redact(input).is_empty());
+        }
+        assert_eq!(r(&"Password=x;".repeat(2)), "Password=[REDACTED];Password=[REDACTED];");
+    }
+}

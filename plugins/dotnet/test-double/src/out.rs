@@ -1,0 +1,81 @@
+//! Output: every line is written and flushed at once, so that stdout and stderr interleave the
+//! way the real CLI's do when both go to one pipe or terminal.
+
+use std::io::Write;
+use std::thread;
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::ctx::{Ctx, Scenario};
+
+/// Writes one line to stdout and flushes it. Write errors (a closed pipe) are ignored, as the
+/// real CLI does not fail on them either.
+pub fn line(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{text}");
+    let _ = out.flush();
+}
+
+/// Writes one line to stderr and flushes it.
+pub fn err(text: &str) {
+    let mut out = std::io::stderr().lock();
+    let _ = writeln!(out, "{text}");
+    let _ = out.flush();
+}
+
+/// Writes a rendered text fixture line by line: lines starting with `2> ` go to stderr, the
+/// rest to stdout. A final newline does not produce an extra empty line.
+pub fn text(text: &str) {
+    let body = text.strip_suffix('\n').unwrap_or(text);
+    if body.is_empty() && text.is_empty() {
+        return;
+    }
+    for l in body.split('\n') {
+        let l = l.strip_suffix('\r').unwrap_or(l);
+        if l == "2>" {
+            err("");
+        } else if let Some(e) = l.strip_prefix("2> ") {
+            err(e);
+        } else {
+            line(l);
+        }
+    }
+}
+
+/// Prints a value as indented JSON, the way System.Text.Json writes it (two spaces).
+pub fn json<T: Serialize>(value: &T) {
+    let text = serde_json::to_string_pretty(value).expect("fixture data serializes");
+    text.lines().for_each(line);
+}
+
+/// The secret-laden log lines the `secrets` scenario injects.
+const SECRETS: &str = include_str!("../fixtures/secrets/log.txt");
+
+/// The point in a long command where time passes: the `secrets` scenario emits its secrets
+/// here (on stdout, or on stderr when stdout carries machine-readable output), and the `slow`
+/// scenario streams one line every 200 ms for `DOTNET_DOUBLE_SLOW_SECS` seconds.
+pub fn phase(ctx: &Ctx, label: &str, machine_readable: bool) {
+    if ctx.has(Scenario::Secrets) {
+        secrets(machine_readable);
+    }
+    if ctx.has(Scenario::Slow) {
+        ticks(ctx.slow, label);
+    }
+}
+
+/// Emits the secrets fixture, on stderr when `to_stderr`.
+pub fn secrets(to_stderr: bool) {
+    for l in SECRETS.lines() {
+        if to_stderr { err(l) } else { line(l) }
+    }
+}
+
+/// Streams `label (i/n)` lines, one every 200 ms, for `total`.
+pub fn ticks(total: Duration, label: &str) {
+    let count = (total.as_millis() / 200) as u64;
+    for i in 1..=count {
+        line(&format!("{label} ({i}/{count})"));
+        thread::sleep(Duration::from_millis(200));
+    }
+}
