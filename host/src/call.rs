@@ -19,8 +19,8 @@ use futures::future::BoxFuture;
 use rmcp::{
     Peer, RoleServer,
     model::{
-        CallToolResult, ClientCapabilities, ContentBlock, CustomRequest,
-        LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ServerRequest,
+        CallToolResult, ClientCapabilities, ContentBlock, CustomRequest, LoggingMessageNotificationParam,
+        ProgressNotificationParam, ProgressToken, ServerRequest,
     },
     service::RequestContext,
 };
@@ -95,11 +95,7 @@ impl CallSession for HostCall {
         }
     }
 
-    fn client_request(
-        &self,
-        method: String,
-        params: Value,
-    ) -> BoxFuture<'static, Result<Value, ClientRequestError>> {
+    fn client_request(&self, method: String, params: Value) -> BoxFuture<'static, Result<Value, ClientRequestError>> {
         let capabilities = self.capabilities.clone().unwrap_or_default();
         let declared = match method.as_str() {
             "elicitation/create" => Some(capabilities.elicitation.is_some()),
@@ -108,15 +104,11 @@ impl CallSession for HostCall {
             _ => None,
         };
         let refusal = match declared {
-            None => Some(format!(
-                "'{method}' is not a request a tool may send to the client"
-            )),
-            Some(false) => Some(format!(
-                "the client did not declare the capability '{method}' needs"
-            )),
-            Some(true) if self.stateless => Some(format!(
-                "'{method}' cannot be sent: protocol 2026-07-28 has no server-to-client requests"
-            )),
+            None => Some(format!("'{method}' is not a request a tool may send to the client")),
+            Some(false) => Some(format!("the client did not declare the capability '{method}' needs")),
+            Some(true) if self.stateless => {
+                Some(format!("'{method}' cannot be sent: protocol 2026-07-28 has no server-to-client requests"))
+            }
             Some(true) => None,
         };
         let peer = self.peer.clone();
@@ -125,12 +117,9 @@ impl CallSession for HostCall {
                 return Err(ClientRequestError::Unsupported(reason));
             }
             let request = ServerRequest::CustomRequest(CustomRequest::new(method, Some(params)));
-            let answer = peer
-                .send_request(request)
-                .await
-                .map_err(|error| ClientRequestError::Failed(error.to_string()))?;
-            serde_json::to_value(answer)
-                .map_err(|error| ClientRequestError::Failed(error.to_string()))
+            let answer =
+                peer.send_request(request).await.map_err(|error| ClientRequestError::Failed(error.to_string()))?;
+            serde_json::to_value(answer).map_err(|error| ClientRequestError::Failed(error.to_string()))
         })
     }
 }
@@ -173,9 +162,9 @@ pub async fn run(
     level: ClientLevel,
     context: RequestContext<RoleServer>,
 ) -> CallToolResult {
-    let stateless = context.protocol_version().is_some_and(|version| {
-        version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str()
-    });
+    let stateless = context
+        .protocol_version()
+        .is_some_and(|version| version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str());
     let session = Arc::new(HostCall {
         peer: context.peer.clone(),
         progress_token: context.meta.get_progress_token(),
@@ -189,11 +178,7 @@ pub async fn run(
     });
     let started = Instant::now();
     let timeout = state.settings.timeout_for(entry.name());
-    let mut call = entry.plugin.call(
-        entry.index,
-        arguments.to_string(),
-        Arc::clone(&session) as Arc<dyn CallSession>,
-    );
+    let mut call = entry.plugin.call(entry.index, arguments.to_string(), Arc::clone(&session) as Arc<dyn CallSession>);
     let deadline = async {
         match timeout {
             Some(limit) => tokio::time::sleep(limit).await,
@@ -213,9 +198,7 @@ pub async fn run(
     // dotnet run kills its process tree and reports partial output), then
     // drop whatever is left.
     session.cancel.cancel();
-    let late = tokio::time::timeout(state.settings.host.cancel_grace, &mut call)
-        .await
-        .ok();
+    let late = tokio::time::timeout(state.settings.host.cancel_grace, &mut call).await.ok();
     drop(call);
     session.flush().await;
     let name = entry.name();
@@ -229,11 +212,7 @@ pub async fn run(
             format!("The call of '{name}' was cancelled by the client.")
         }
         Stop::TimedOut(limit) => {
-            tracing::warn!(
-                tool = name,
-                limit_secs = limit.as_secs_f64(),
-                "call timed out"
-            );
+            tracing::warn!(tool = name, limit_secs = limit.as_secs_f64(), "call timed out");
             format!(
                 "The call of '{name}' timed out after {} s and was stopped. Retry with a smaller task, or ask the \
                  operator to raise Host.ToolTimeoutSeconds or Host.ToolTimeouts.{name}.",
@@ -259,10 +238,7 @@ fn finish(entry: &ToolEntry, json: &str) -> CallToolResult {
     let result: CallToolResult = match serde_json::from_str(json) {
         Ok(result) => result,
         Err(error) => {
-            tracing::error!(
-                tool = entry.name(),
-                "the plugin returned a malformed result: {error}"
-            );
+            tracing::error!(tool = entry.name(), "the plugin returned a malformed result: {error}");
             return CallToolResult::error(vec![ContentBlock::text(format!(
                 "The tool '{}' returned a malformed result ({error}); this is a bug in its plugin '{}'.",
                 entry.name(),
@@ -273,10 +249,7 @@ fn finish(entry: &ToolEntry, json: &str) -> CallToolResult {
     if result.is_error != Some(true)
         && let Err(problem) = entry.check_output(result.structured_content.as_ref())
     {
-        tracing::error!(
-            tool = entry.name(),
-            "structured content does not match the outputSchema: {problem}"
-        );
+        tracing::error!(tool = entry.name(), "structured content does not match the outputSchema: {problem}");
         return CallToolResult::error(vec![ContentBlock::text(format!(
             "The tool '{}' returned structured content that does not match its outputSchema ({problem}); this is \
              a bug in its plugin '{}'.",

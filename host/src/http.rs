@@ -66,16 +66,10 @@ pub async fn serve(
     }
     let config = StreamableHttpServerConfig::default()
         .with_allowed_hosts(
-            LOOPBACK_HOSTS
-                .iter()
-                .map(|host| host.to_string())
-                .chain(http.allowed_hosts.iter().cloned()),
+            LOOPBACK_HOSTS.iter().map(|host| host.to_string()).chain(http.allowed_hosts.iter().cloned()),
         )
         .with_allowed_origins(
-            LOOPBACK_ORIGINS
-                .iter()
-                .map(|origin| origin.to_string())
-                .chain(http.allowed_origins.iter().cloned()),
+            LOOPBACK_ORIGINS.iter().map(|origin| origin.to_string()).chain(http.allowed_origins.iter().cloned()),
         )
         .with_cancellation_token(state.shutdown.child_token());
     let factory_state = Arc::clone(&state);
@@ -92,40 +86,26 @@ pub async fn serve(
             async move { require_token(&expected, request, next).await }
         }));
     }
-    let listener = tokio::net::TcpListener::bind(address)
-        .await
-        .map_err(|source| HttpError::Io { address, source })?;
-    let bound = listener
-        .local_addr()
-        .map_err(|source| HttpError::Io { address, source })?;
+    let listener = tokio::net::TcpListener::bind(address).await.map_err(|source| HttpError::Io { address, source })?;
+    let bound = listener.local_addr().map_err(|source| HttpError::Io { address, source })?;
     tracing::info!("serving MCP over streamable HTTP at http://{bound}/mcp");
     on_ready(bound);
     let shutdown = state.shutdown.clone();
     axum::serve(listener, router)
         .with_graceful_shutdown(async move { shutdown.cancelled().await })
         .await
-        .map_err(|source| HttpError::Io {
-            address: bound,
-            source,
-        })
+        .map_err(|source| HttpError::Io { address: bound, source })
 }
 
 /// Rejects a request without the configured bearer token (401), comparing
 /// in constant time.
 async fn require_token(expected: &str, request: Request, next: Next) -> Response {
-    let presented = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|value| value.to_str().ok())
-        .unwrap_or_default();
+    let presented =
+        request.headers().get(header::AUTHORIZATION).and_then(|value| value.to_str().ok()).unwrap_or_default();
     if constant_time_eq(presented.as_bytes(), expected.as_bytes()) {
         next.run(request).await
     } else {
-        (
-            StatusCode::UNAUTHORIZED,
-            [(header::WWW_AUTHENTICATE, "Bearer")],
-            "a valid bearer token is required",
-        )
+        (StatusCode::UNAUTHORIZED, [(header::WWW_AUTHENTICATE, "Bearer")], "a valid bearer token is required")
             .into_response()
     }
 }

@@ -34,9 +34,8 @@ pub fn init(configured: &str) -> Result<(), String> {
     let filter = match std::env::var("RUST_LOG") {
         Ok(from_env) if !from_env.trim().is_empty() => EnvFilter::try_new(&from_env)
             .map_err(|error| format!("RUST_LOG '{from_env}' is not a valid filter: {error}"))?,
-        _ => EnvFilter::try_new(configured).map_err(|error| {
-            format!("Host.LogLevel '{configured}' is not a valid filter: {error}")
-        })?,
+        _ => EnvFilter::try_new(configured)
+            .map_err(|error| format!("Host.LogLevel '{configured}' is not a valid filter: {error}"))?,
     };
     tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
@@ -55,29 +54,21 @@ impl Callsite for DynamicCallsite {
     fn set_interest(&self, _interest: Interest) {}
 
     fn metadata(&self) -> &Metadata<'_> {
-        self.metadata
-            .get()
-            .expect("metadata is set before the callsite is registered")
+        self.metadata.get().expect("metadata is set before the callsite is registered")
     }
 }
 
 static FIELDS: &[&str] = &["message"];
 
 fn callsite_for(target: &str, level: Level) -> &'static DynamicCallsite {
-    static CALLSITES: OnceLock<Mutex<HashMap<(String, Level), &'static DynamicCallsite>>> =
-        OnceLock::new();
-    let mut callsites = CALLSITES
-        .get_or_init(Default::default)
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    static CALLSITES: OnceLock<Mutex<HashMap<(String, Level), &'static DynamicCallsite>>> = OnceLock::new();
+    let mut callsites = CALLSITES.get_or_init(Default::default).lock().unwrap_or_else(|poisoned| poisoned.into_inner());
     if let Some(callsite) = callsites.get(&(target.to_owned(), level)) {
         return callsite;
     }
     // Leaked on purpose: a callsite must live as long as the subscriber,
     // and there are at most five per plugin.
-    let callsite: &'static DynamicCallsite = Box::leak(Box::new(DynamicCallsite {
-        metadata: OnceLock::new(),
-    }));
+    let callsite: &'static DynamicCallsite = Box::leak(Box::new(DynamicCallsite { metadata: OnceLock::new() }));
     let target: &'static str = Box::leak(target.to_owned().into_boxed_str());
     let metadata = Metadata::new(
         "plugin log",
@@ -106,9 +97,7 @@ pub fn emit(target: &str, level: Level, message: &str) {
     tracing_core::dispatcher::get_default(|dispatch| {
         if dispatch.enabled(metadata) {
             let fields = metadata.fields();
-            let field = fields
-                .field("message")
-                .expect("the message field is declared");
+            let field = fields.field("message").expect("the message field is declared");
             let values = [(&field, Some(&message as &dyn Value))];
             dispatch.event(&Event::new(metadata, &fields.value_set(&values)));
         }
@@ -151,30 +140,16 @@ impl ClientLevel {
 
     /// Applies `logging/setLevel`.
     pub fn set(&self, level: LoggingLevel) {
-        *self
-            .0
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) = level;
+        *self.0.write().unwrap_or_else(|poisoned| poisoned.into_inner()) = level;
     }
 
     /// The record to send for a tracing-level record, if the client wants it.
-    pub fn message(
-        &self,
-        level: Level,
-        logger: &str,
-        message: &str,
-    ) -> Option<LoggingMessageNotificationParam> {
+    pub fn message(&self, level: Level, logger: &str, message: &str) -> Option<LoggingMessageNotificationParam> {
         let level = mcp_level(level);
-        let minimum = *self
-            .0
-            .read()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let minimum = *self.0.read().unwrap_or_else(|poisoned| poisoned.into_inner());
         (severity(level) >= severity(minimum)).then(|| {
-            LoggingMessageNotificationParam::new(
-                level,
-                serde_json::Value::String(message.to_owned()),
-            )
-            .with_logger(logger.to_owned())
+            LoggingMessageNotificationParam::new(level, serde_json::Value::String(message.to_owned()))
+                .with_logger(logger.to_owned())
         })
     }
 }
@@ -190,16 +165,8 @@ pub struct ClientLogger {
 impl ClientLogger {
     /// A client reached through `peer`; sends run on `runtime`, because a
     /// plugin may log from one of its own threads.
-    pub fn new(
-        peer: Peer<RoleServer>,
-        level: ClientLevel,
-        runtime: tokio::runtime::Handle,
-    ) -> Self {
-        Self {
-            peer,
-            level,
-            runtime,
-        }
+    pub fn new(peer: Peer<RoleServer>, level: ClientLevel, runtime: tokio::runtime::Handle) -> Self {
+        Self { peer, level, runtime }
     }
 
     fn send(&self, level: Level, logger: &str, message: &str) {
@@ -223,24 +190,14 @@ pub struct Clients {
 impl Clients {
     /// Adds a client; clients whose transport closed are dropped on the way.
     pub fn add(&self, client: ClientLogger) {
-        let mut clients = self
-            .clients
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut clients = self.clients.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         clients.retain(|known| !known.peer.is_transport_closed());
         clients.push(client);
     }
 
     fn broadcast(&self, level: Level, logger: &str, message: &str) {
-        let clients = self
-            .clients
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-            .clone();
-        for client in clients
-            .iter()
-            .filter(|client| !client.peer.is_transport_closed())
-        {
+        let clients = self.clients.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
+        for client in clients.iter().filter(|client| !client.peer.is_transport_closed()) {
             client.send(level, logger, message);
         }
     }
@@ -262,10 +219,7 @@ pub struct PluginLog {
 impl PluginLog {
     /// The log of plugin `name`.
     pub fn new(name: &str, clients: Arc<Clients>) -> Self {
-        Self {
-            target: Arc::from(plugin_target(name)),
-            clients,
-        }
+        Self { target: Arc::from(plugin_target(name)), clients }
     }
 
     /// Emits a record from the plugin's lifetime logger.

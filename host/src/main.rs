@@ -31,13 +31,7 @@ use crate::{
 #[command(version, about, long_about = None)]
 struct Cli {
     /// The configuration file.
-    #[arg(
-        long,
-        short,
-        global = true,
-        env = "MCP_PLUGIN_HOST_CONFIG",
-        default_value = "appsettings.json"
-    )]
+    #[arg(long, short, global = true, env = "MCP_PLUGIN_HOST_CONFIG", default_value = "appsettings.json")]
     config: PathBuf,
 
     /// Folder with plugin libraries (overrides Plugins.Directory).
@@ -97,10 +91,7 @@ fn main() -> ExitCode {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("error: could not start the async runtime: {error}");
@@ -137,13 +128,8 @@ fn discover(settings: &Settings) -> Discovery {
 
 async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
     let clients = Arc::new(Clients::default());
-    let Discovery {
-        registry, reports, ..
-    } = discovery::discover(&settings.plugins, &clients);
-    let loaded = reports
-        .iter()
-        .filter(|report| report.status == "loaded")
-        .count();
+    let Discovery { registry, reports, .. } = discovery::discover(&settings.plugins, &clients);
+    let loaded = reports.iter().filter(|report| report.status == "loaded").count();
     tracing::info!(
         "{} tools from {loaded} plugins in {}",
         registry.entries().len(),
@@ -157,12 +143,7 @@ async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
                 .map_err(|_| format!("--http '{text}' is not an address such as 127.0.0.1:8080"))?,
         ),
     };
-    let state = Arc::new(HostState {
-        settings,
-        registry,
-        clients,
-        shutdown: CancellationToken::new(),
-    });
+    let state = Arc::new(HostState { settings, registry, clients, shutdown: CancellationToken::new() });
     let shutdown = state.shutdown.clone();
     tokio::spawn(async move {
         wait_for_signal().await;
@@ -170,9 +151,7 @@ async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
         shutdown.cancel();
     });
     match http_address {
-        Some(address) => http::serve(Arc::clone(&state), address, |_| {})
-            .await
-            .map_err(|error| error.to_string()),
+        Some(address) => http::serve(Arc::clone(&state), address, |_| {}).await.map_err(|error| error.to_string()),
         None => serve_stdio(state).await,
     }
 }
@@ -186,8 +165,7 @@ async fn serve_stdio(state: Arc<HostState>) -> Result<(), String> {
     let quit = service.waiting().await;
     // The client went away or a signal arrived: stop every running call.
     shutdown.cancel();
-    quit.map(|_| ())
-        .map_err(|error| format!("the MCP session ended with an error: {error}"))
+    quit.map(|_| ()).map_err(|error| format!("the MCP session ended with an error: {error}"))
 }
 
 async fn wait_for_signal() {
@@ -214,22 +192,10 @@ fn check(settings: &Settings) -> Result<(), String> {
     print_reports(&discovery.reports, false);
     let mut problems = discovery.problems.clone();
     for report in &discovery.reports {
-        problems.extend(
-            report
-                .problems
-                .iter()
-                .map(|problem| format!("{}: {problem}", report.file)),
-        );
+        problems.extend(report.problems.iter().map(|problem| format!("{}: {problem}", report.file)));
     }
-    if discovery
-        .reports
-        .iter()
-        .all(|report| report.status != "loaded")
-    {
-        problems.push(format!(
-            "no plugin was loaded from {}",
-            settings.plugins.directory.display()
-        ));
+    if discovery.reports.iter().all(|report| report.status != "loaded") {
+        problems.push(format!("no plugin was loaded from {}", settings.plugins.directory.display()));
     }
     if problems.is_empty() {
         println!(
@@ -239,22 +205,14 @@ fn check(settings: &Settings) -> Result<(), String> {
         );
         Ok(())
     } else {
-        Err(format!(
-            "{} problem(s):\n  {}",
-            problems.len(),
-            problems.join("\n  ")
-        ))
+        Err(format!("{} problem(s):\n  {}", problems.len(), problems.join("\n  ")))
     }
 }
 
 fn print_reports(reports: &[PluginReport], json: bool) {
     if json {
-        let document =
-            serde_json::json!({ "hostAbiVersion": discovery::abi_version(), "plugins": reports });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&document).unwrap_or_default()
-        );
+        let document = serde_json::json!({ "hostAbiVersion": discovery::abi_version(), "plugins": reports });
+        println!("{}", serde_json::to_string_pretty(&document).unwrap_or_default());
         return;
     }
     let rows: Vec<[String; 6]> = reports
@@ -269,30 +227,15 @@ fn print_reports(reports: &[PluginReport], json: bool) {
                     None => report.abi_status.to_owned(),
                 },
                 report.status.to_owned(),
-                if report.tools.is_empty() {
-                    "-".into()
-                } else {
-                    report.tools.join(", ")
-                },
+                if report.tools.is_empty() { "-".into() } else { report.tools.join(", ") },
             ]
         })
         .collect();
     let header = ["FILE", "PLUGIN", "VERSION", "ABI", "STATUS", "TOOLS"].map(str::to_owned);
-    let widths: Vec<usize> = (0..6)
-        .map(|column| {
-            rows.iter()
-                .chain([&header])
-                .map(|row| row[column].len())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
+    let widths: Vec<usize> =
+        (0..6).map(|column| rows.iter().chain([&header]).map(|row| row[column].len()).max().unwrap_or(0)).collect();
     for row in [&header].into_iter().chain(&rows) {
-        let line: Vec<String> = row
-            .iter()
-            .zip(&widths)
-            .map(|(cell, width)| format!("{cell:width$}"))
-            .collect();
+        let line: Vec<String> = row.iter().zip(&widths).map(|(cell, width)| format!("{cell:width$}")).collect();
         println!("{}", line.join("  ").trim_end());
     }
     for report in reports {

@@ -23,11 +23,7 @@ pub struct ToolEntry {
 
 impl ToolEntry {
     /// Builds an entry from a plugin's descriptor, compiling its schemas.
-    pub fn new(
-        plugin: Arc<dyn PluginBackend>,
-        index: u32,
-        descriptor: Value,
-    ) -> Result<Self, String> {
+    pub fn new(plugin: Arc<dyn PluginBackend>, index: u32, descriptor: Value) -> Result<Self, String> {
         let tool: Tool = serde_json::from_value(descriptor)
             .map_err(|error| format!("its descriptor is not an MCP tool: {error}"))?;
         let input_schema = Value::Object((*tool.input_schema).clone());
@@ -38,19 +34,12 @@ impl ToolEntry {
             .map_err(|error| format!("its inputSchema is not a valid JSON Schema: {error}"))?;
         let output = match &tool.output_schema {
             Some(schema) => Some(
-                jsonschema::validator_for(&Value::Object((**schema).clone())).map_err(|error| {
-                    format!("its outputSchema is not a valid JSON Schema: {error}")
-                })?,
+                jsonschema::validator_for(&Value::Object((**schema).clone()))
+                    .map_err(|error| format!("its outputSchema is not a valid JSON Schema: {error}"))?,
             ),
             None => None,
         };
-        Ok(Self {
-            tool,
-            plugin,
-            index,
-            input,
-            output,
-        })
+        Ok(Self { tool, plugin, index, input, output })
     }
 
     /// The tool's name.
@@ -62,11 +51,7 @@ impl ToolEntry {
     /// parameter and the reason, for the model to correct its call.
     pub fn check_arguments(&self, arguments: &Value) -> Result<(), String> {
         let problems = describe_errors(self.input.iter_errors(arguments), "argument");
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems)
-        }
+        if problems.is_empty() { Ok(()) } else { Err(problems) }
     }
 
     /// Checks a successful result's structured content against the output
@@ -76,24 +61,15 @@ impl ToolEntry {
             return Ok(());
         };
         let Some(structured) = structured else {
-            return Err(
-                "the tool declares an outputSchema but returned no structuredContent".to_owned(),
-            );
+            return Err("the tool declares an outputSchema but returned no structuredContent".to_owned());
         };
         let problems = describe_errors(output.iter_errors(structured), "field");
-        if problems.is_empty() {
-            Ok(())
-        } else {
-            Err(problems)
-        }
+        if problems.is_empty() { Ok(()) } else { Err(problems) }
     }
 }
 
 /// One sentence per schema violation, each naming where it is.
-fn describe_errors<'a>(
-    errors: impl Iterator<Item = jsonschema::ValidationError<'a>>,
-    noun: &str,
-) -> String {
+fn describe_errors<'a>(errors: impl Iterator<Item = jsonschema::ValidationError<'a>>, noun: &str) -> String {
     errors
         .take(5)
         .map(|error| {
@@ -135,8 +111,7 @@ pub struct Registry {
 impl Registry {
     /// Adds a tool; the caller has checked the name is free.
     pub fn insert(&mut self, entry: ToolEntry) {
-        self.by_name
-            .insert(entry.name().to_owned(), self.entries.len());
+        self.by_name.insert(entry.name().to_owned(), self.entries.len());
         self.entries.push(Arc::new(entry));
     }
 
@@ -164,10 +139,7 @@ mod tests {
     fn json_pointers_become_parameter_names() {
         assert_eq!(parameter_of(""), None);
         assert_eq!(parameter_of("/steps"), Some("steps".to_owned()));
-        assert_eq!(
-            parameter_of("/items/0/name"),
-            Some("items[0].name".to_owned())
-        );
+        assert_eq!(parameter_of("/items/0/name"), Some("items[0].name".to_owned()));
         assert_eq!(parameter_of("/a~1b"), Some("a/b".to_owned()));
     }
 }

@@ -15,12 +15,11 @@ use std::sync::{Arc, RwLock};
 use rmcp::{
     ErrorData as McpError, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities,
-        CompleteRequestMethod, CompleteRequestParams, CompleteResult, Implementation,
-        InitializeRequestParams, InitializeResult, ListPromptsRequestMethod, ListPromptsResult,
-        ListResourceTemplatesRequestMethod, ListResourceTemplatesResult,
-        ListResourcesRequestMethod, ListResourcesResult, ListToolsResult, LoggingLevel,
-        PaginatedRequestParams, ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
+        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, CompleteRequestMethod,
+        CompleteRequestParams, CompleteResult, Implementation, InitializeRequestParams, InitializeResult,
+        ListPromptsRequestMethod, ListPromptsResult, ListResourceTemplatesRequestMethod, ListResourceTemplatesResult,
+        ListResourcesRequestMethod, ListResourcesResult, ListToolsResult, LoggingLevel, PaginatedRequestParams,
+        ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
     },
     service::RequestContext,
 };
@@ -77,12 +76,7 @@ impl McpServer {
     fn features_for(&self, context: &RequestContext<RoleServer>) -> Vec<String> {
         match context.meta.client_capabilities() {
             Some(capabilities) => negotiated_features(&capabilities),
-            None => self
-                .session
-                .features
-                .read()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .clone(),
+            None => self.session.features.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone(),
         }
     }
 }
@@ -95,19 +89,8 @@ pub fn negotiated_features(capabilities: &ClientCapabilities) -> Vec<String> {
     };
     ["extensions", "experimental"]
         .iter()
-        .find_map(|section| {
-            capabilities
-                .get(section)?
-                .get(CONTENT_NEGOTIATION)?
-                .get("features")?
-                .as_array()
-        })
-        .map(|tags| {
-            tags.iter()
-                .filter_map(Value::as_str)
-                .map(str::to_owned)
-                .collect()
-        })
+        .find_map(|section| capabilities.get(section)?.get(CONTENT_NEGOTIATION)?.get("features")?.as_array())
+        .map(|tags| tags.iter().filter_map(Value::as_str).map(str::to_owned).collect())
         .unwrap_or_default()
 }
 
@@ -137,11 +120,7 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, McpError> {
         context.peer.set_peer_info(request.clone());
-        *self
-            .session
-            .features
-            .write()
-            .unwrap_or_else(|poisoned| poisoned.into_inner()) =
+        *self.session.features.write().unwrap_or_else(|poisoned| poisoned.into_inner()) =
             negotiated_features(&request.capabilities);
         self.state.clients.add(ClientLogger::new(
             context.peer.clone(),
@@ -162,21 +141,12 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let tools: Vec<Tool> = self
-            .state
-            .registry
-            .entries()
-            .iter()
-            .map(|entry| entry.tool.clone())
-            .collect();
+        let tools: Vec<Tool> = self.state.registry.entries().iter().map(|entry| entry.tool.clone()).collect();
         Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.state
-            .registry
-            .get(name)
-            .map(|entry| entry.tool.clone())
+        self.state.registry.get(name).map(|entry| entry.tool.clone())
     }
 
     async fn call_tool(
@@ -186,21 +156,15 @@ impl ServerHandler for McpServer {
     ) -> Result<CallToolResponse, McpError> {
         let Some(entry) = self.state.registry.get(&request.name).cloned() else {
             return Err(McpError::invalid_params(
-                format!(
-                    "Unknown tool: '{}'. tools/list gives the tools this server has.",
-                    request.name
-                ),
+                format!("Unknown tool: '{}'. tools/list gives the tools this server has.", request.name),
                 Some(json!({ "tool": request.name })),
             ));
         };
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         if let Err(problems) = entry.check_arguments(&arguments) {
-            return Ok(CallToolResponse::Complete(CallToolResult::error(vec![
-                rmcp::model::ContentBlock::text(format!(
-                    "Invalid arguments for tool '{}': {problems}",
-                    entry.name()
-                )),
-            ])));
+            return Ok(CallToolResponse::Complete(CallToolResult::error(vec![rmcp::model::ContentBlock::text(
+                format!("Invalid arguments for tool '{}': {problems}", entry.name()),
+            )])));
         }
         let level = match context.meta.log_level() {
             Some(level) => ClientLevel::new(level),
@@ -245,9 +209,7 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        Err(McpError::method_not_found::<
-            ListResourceTemplatesRequestMethod,
-        >())
+        Err(McpError::method_not_found::<ListResourceTemplatesRequestMethod>())
     }
 
     async fn complete(

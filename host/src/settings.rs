@@ -110,9 +110,7 @@ impl PluginSettings {
 
     /// A plugin's own section (an empty object when there is none).
     pub fn section(&self, name: &str) -> Value {
-        get_ci(&self.settings, name)
-            .cloned()
-            .unwrap_or_else(|| Value::Object(Map::new()))
+        get_ci(&self.settings, name).cloned().unwrap_or_else(|| Value::Object(Map::new()))
     }
 }
 
@@ -181,12 +179,9 @@ impl StringList {
     fn into_vec(self) -> Vec<String> {
         match self {
             StringList::List(items) => items,
-            StringList::Text(text) => text
-                .split(',')
-                .map(str::trim)
-                .filter(|item| !item.is_empty())
-                .map(str::to_owned)
-                .collect(),
+            StringList::Text(text) => {
+                text.split(',').map(str::trim).filter(|item| !item.is_empty()).map(str::to_owned).collect()
+            }
         }
     }
 }
@@ -204,14 +199,9 @@ impl Settings {
         env: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Self, SettingsError> {
         if !path.is_file() {
-            return Err(SettingsError::Missing {
-                path: path.to_owned(),
-            });
+            return Err(SettingsError::Missing { path: path.to_owned() });
         }
-        let invalid = |reason: String| SettingsError::Invalid {
-            path: path.to_owned(),
-            reason,
-        };
+        let invalid = |reason: String| SettingsError::Invalid { path: path.to_owned(), reason };
         let mut tree: Value = config::Config::builder()
             .add_source(config::File::from(path).format(config::FileFormat::Json))
             .build()
@@ -241,16 +231,10 @@ impl Settings {
             if value.is_finite() && value >= 0.0 {
                 Ok(Duration::from_secs_f64(value))
             } else {
-                Err(format!(
-                    "{key} must be a non-negative number of seconds, not {value}"
-                ))
+                Err(format!("{key} must be a non-negative number of seconds, not {value}"))
             }
         };
-        let tool_timeout = match overrides
-            .tool_timeout_secs
-            .map(|secs| secs as f64)
-            .or(raw.host.tooltimeoutseconds)
-        {
+        let tool_timeout = match overrides.tool_timeout_secs.map(|secs| secs as f64).or(raw.host.tooltimeoutseconds) {
             Some(secs) if secs == 0.0 => None,
             Some(secs) => Some(seconds("Host.ToolTimeoutSeconds", secs)?),
             None => Some(Duration::from_secs(600)),
@@ -259,20 +243,12 @@ impl Settings {
             .host
             .tooltimeouts
             .into_iter()
-            .map(|(tool, secs)| {
-                Ok((
-                    tool.clone(),
-                    seconds(&format!("Host.ToolTimeouts.{tool}"), secs)?,
-                ))
-            })
+            .map(|(tool, secs)| Ok((tool.clone(), seconds(&format!("Host.ToolTimeouts.{tool}"), secs)?)))
             .collect::<Result<_, String>>()?;
-        let address = raw
-            .http
-            .address
-            .unwrap_or_else(|| "127.0.0.1:8080".to_owned());
-        let address = address.parse().map_err(|_| {
-            format!("Http.Address '{address}' is not an address such as 127.0.0.1:8080")
-        })?;
+        let address = raw.http.address.unwrap_or_else(|| "127.0.0.1:8080".to_owned());
+        let address = address
+            .parse()
+            .map_err(|_| format!("Http.Address '{address}' is not an address such as 127.0.0.1:8080"))?;
         let directory = overrides
             .plugin_dir
             .clone()
@@ -286,27 +262,15 @@ impl Settings {
                     .clone()
                     .or(raw.host.servername)
                     .unwrap_or_else(|| env!("CARGO_PKG_NAME").to_owned()),
-                log_level: overrides
-                    .log_level
-                    .clone()
-                    .or(raw.host.loglevel)
-                    .unwrap_or_else(|| "info".to_owned()),
+                log_level: overrides.log_level.clone().or(raw.host.loglevel).unwrap_or_else(|| "info".to_owned()),
                 tool_timeout,
                 tool_timeouts,
                 cancel_grace: Duration::from_millis(raw.host.cancelgracems.unwrap_or(2000)),
             },
             http: HttpSettings {
                 address,
-                allowed_hosts: raw
-                    .http
-                    .allowedhosts
-                    .map(StringList::into_vec)
-                    .unwrap_or_default(),
-                allowed_origins: raw
-                    .http
-                    .allowedorigins
-                    .map(StringList::into_vec)
-                    .unwrap_or_default(),
+                allowed_hosts: raw.http.allowedhosts.map(StringList::into_vec).unwrap_or_default(),
+                allowed_origins: raw.http.allowedorigins.map(StringList::into_vec).unwrap_or_default(),
                 bearer_token: raw.http.bearertoken.filter(|token| !token.is_empty()),
             },
             plugins: PluginSettings {
@@ -316,11 +280,7 @@ impl Settings {
                     .enabled
                     .map(StringList::into_vec)
                     .filter(|names| !names.iter().any(|name| name == "*")),
-                disabled: raw
-                    .plugins
-                    .disabled
-                    .map(StringList::into_vec)
-                    .unwrap_or_default(),
+                disabled: raw.plugins.disabled.map(StringList::into_vec).unwrap_or_default(),
                 settings: raw.plugins.settings,
                 shared: raw.plugins.config,
             },
@@ -329,21 +289,13 @@ impl Settings {
 
     /// The time limit for one call of `tool`.
     pub fn timeout_for(&self, tool: &str) -> Option<Duration> {
-        self.host
-            .tool_timeouts
-            .get(tool)
-            .copied()
-            .or(self.host.tool_timeout)
+        self.host.tool_timeouts.get(tool).copied().or(self.host.tool_timeout)
     }
 }
 
 /// Looks a key up without regard to ASCII case.
 pub fn get_ci<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    map.get(key).or_else(|| {
-        map.iter()
-            .find(|(name, _)| name.eq_ignore_ascii_case(key))
-            .map(|(_, value)| value)
-    })
+    map.get(key).or_else(|| map.iter().find(|(name, _)| name.eq_ignore_ascii_case(key)).map(|(_, value)| value))
 }
 
 /// Lowercases the host's own keys (the top two levels), which it matches
@@ -372,11 +324,7 @@ fn merge_ci(tree: &mut Value, overrides: Value) {
     }
     let map = tree.as_object_mut().expect("just made an object");
     for (key, value) in overrides {
-        let key = map
-            .keys()
-            .find(|existing| existing.eq_ignore_ascii_case(&key))
-            .cloned()
-            .unwrap_or(key);
+        let key = map.keys().find(|existing| existing.eq_ignore_ascii_case(&key)).cloned().unwrap_or(key);
         let slot = map.entry(key).or_insert(Value::Null);
         merge_ci(slot, value);
     }
@@ -401,16 +349,11 @@ mod tests {
 
     #[test]
     fn reads_pascal_case_keys_and_resolves_the_plugin_dir_against_the_file() {
-        let file = write(
-            r#"{"Host": {"ServerName": "x", "ToolTimeoutSeconds": 5}, "Plugins": {"Directory": "libs"}}"#,
-        );
+        let file = write(r#"{"Host": {"ServerName": "x", "ToolTimeoutSeconds": 5}, "Plugins": {"Directory": "libs"}}"#);
         let settings = Settings::load_with_env(file.path(), &Overrides::default(), []).unwrap();
         assert_eq!(settings.host.server_name, "x");
         assert_eq!(settings.host.tool_timeout, Some(Duration::from_secs(5)));
-        assert_eq!(
-            settings.plugins.directory,
-            file.path().parent().unwrap().join("libs")
-        );
+        assert_eq!(settings.plugins.directory, file.path().parent().unwrap().join("libs"));
     }
 
     #[test]
@@ -434,25 +377,15 @@ mod tests {
     #[test]
     fn flags_override_the_environment() {
         let file = write(r#"{}"#);
-        let overrides = Overrides {
-            log_level: Some("trace".into()),
-            ..Overrides::default()
-        };
-        let env = [(
-            "MCP_PLUGIN_HOST__HOST__LOGLEVEL".to_owned(),
-            "debug".to_owned(),
-        )];
+        let overrides = Overrides { log_level: Some("trace".into()), ..Overrides::default() };
+        let env = [("MCP_PLUGIN_HOST__HOST__LOGLEVEL".to_owned(), "debug".to_owned())];
         let settings = Settings::load_with_env(file.path(), &overrides, env).unwrap();
         assert_eq!(settings.host.log_level, "trace");
     }
 
     #[test]
     fn enabling_and_disabling_by_name() {
-        let settings = load(
-            r#"{"Plugins": {"Enabled": ["Sample", "other"], "Disabled": ["other"]}}"#,
-            &[],
-        )
-        .unwrap();
+        let settings = load(r#"{"Plugins": {"Enabled": ["Sample", "other"], "Disabled": ["other"]}}"#, &[]).unwrap();
         assert!(settings.plugins.is_enabled("sample"));
         assert!(!settings.plugins.is_enabled("other"));
         assert!(!settings.plugins.is_enabled("third"));
@@ -462,35 +395,25 @@ mod tests {
 
     #[test]
     fn a_missing_file_names_the_path() {
-        let error = Settings::load_with_env(
-            Path::new("/nonexistent/appsettings.json"),
-            &Overrides::default(),
-            [],
-        )
-        .unwrap_err()
-        .to_string();
+        let error = Settings::load_with_env(Path::new("/nonexistent/appsettings.json"), &Overrides::default(), [])
+            .unwrap_err()
+            .to_string();
         assert!(error.contains("/nonexistent/appsettings.json"), "{error}");
         assert!(error.contains("does not exist"), "{error}");
     }
 
     #[test]
     fn malformed_json_names_the_path_and_the_position() {
-        let error = load(r#"{"Host": {"LogLevel": }"#, &[])
-            .unwrap_err()
-            .to_string();
+        let error = load(r#"{"Host": {"LogLevel": }"#, &[]).unwrap_err().to_string();
         assert!(error.contains("is invalid"), "{error}");
         assert!(error.contains("line 1"), "{error}");
     }
 
     #[test]
     fn a_value_of_the_wrong_type_is_named() {
-        let error = load(r#"{"Host": {"ToolTimeoutSeconds": "soon"}}"#, &[])
-            .unwrap_err()
-            .to_string();
+        let error = load(r#"{"Host": {"ToolTimeoutSeconds": "soon"}}"#, &[]).unwrap_err().to_string();
         assert!(error.contains("tooltimeoutseconds"), "{error}");
-        let error = load(r#"{"Http": {"Address": "everywhere"}}"#, &[])
-            .unwrap_err()
-            .to_string();
+        let error = load(r#"{"Http": {"Address": "everywhere"}}"#, &[]).unwrap_err().to_string();
         assert!(error.contains("Http.Address"), "{error}");
     }
 }

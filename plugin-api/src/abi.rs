@@ -79,11 +79,7 @@ pub trait CallServices: Send + Sync {
     /// `Ok` carries the result as JSON; `Err` carries
     /// `{"kind": "unsupported"|"failed", "message": …}` as JSON.
     #[sabi(last_prefix_field)]
-    fn client_request(
-        &self,
-        method: RString,
-        params: RString,
-    ) -> FfiFuture<RResult<RString, RString>>;
+    fn client_request(&self, method: RString, params: RString) -> FfiFuture<RResult<RString, RString>>;
 }
 
 /// Owned call services.
@@ -98,8 +94,7 @@ pub trait PluginInstance: Send + Sync {
     /// Calls the tool at `index` of [`Self::tools`] with JSON arguments.
     /// The future yields a JSON `CallToolResult`.
     #[sabi(last_prefix_field)]
-    fn call(&self, index: u32, arguments: RString, services: CallServicesBox)
-    -> FfiFuture<RString>;
+    fn call(&self, index: u32, arguments: RString, services: CallServicesBox) -> FfiFuture<RString>;
 }
 
 /// Owned plugin instance.

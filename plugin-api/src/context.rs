@@ -60,10 +60,9 @@ impl Logger {
             LogSink::Host(host) => host.log(level.to_abi(), message),
             LogSink::Call(call) => call.log(level.to_abi(), message),
             #[cfg(feature = "testkit")]
-            LogSink::Capture(records) => records
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner())
-                .push((level, message.to_string())),
+            LogSink::Capture(records) => {
+                records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push((level, message.to_string()))
+            }
         }
     }
 
@@ -89,9 +88,7 @@ impl Logger {
 
     #[cfg(feature = "testkit")]
     pub(crate) fn capture(records: Arc<std::sync::Mutex<Vec<(Level, String)>>>) -> Self {
-        Self {
-            sink: LogSink::Capture(records),
-        }
+        Self { sink: LogSink::Capture(records) }
     }
 }
 
@@ -120,23 +117,13 @@ impl PluginContext {
         Self {
             config: Arc::new(config),
             shared: SharedConfig::Host(Arc::clone(&host)),
-            logger: Logger {
-                sink: LogSink::Host(host),
-            },
+            logger: Logger { sink: LogSink::Host(host) },
         }
     }
 
     #[cfg(feature = "testkit")]
-    pub(crate) fn in_memory(
-        config: Value,
-        shared: serde_json::Map<String, Value>,
-        logger: Logger,
-    ) -> Self {
-        Self {
-            config: Arc::new(config),
-            shared: SharedConfig::Map(Arc::new(shared)),
-            logger,
-        }
+    pub(crate) fn in_memory(config: Value, shared: serde_json::Map<String, Value>, logger: Logger) -> Self {
+        Self { config: Arc::new(config), shared: SharedConfig::Map(Arc::new(shared)), logger }
     }
 
     /// The plugin's own configuration section (`Null` when there is none).
@@ -151,9 +138,7 @@ impl PluginContext {
     pub fn setting<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>, String> {
         match self.config.get(key) {
             None | Some(Value::Null) => Ok(None),
-            Some(value) => T::deserialize(value)
-                .map(Some)
-                .map_err(|error| format!("setting '{key}': {error}")),
+            Some(value) => T::deserialize(value).map(Some).map_err(|error| format!("setting '{key}': {error}")),
         }
     }
 
@@ -239,30 +224,19 @@ enum CallServices {
 impl CallContext {
     pub(crate) fn from_host(services: CallServicesBox) -> Self {
         let features = serde_json::from_str(services.features().as_str()).unwrap_or_default();
-        Self {
-            services: CallServices::Host(Arc::new(services)),
-            features: Arc::new(features),
-        }
+        Self { services: CallServices::Host(Arc::new(services)), features: Arc::new(features) }
     }
 
     #[cfg(feature = "testkit")]
-    pub(crate) fn from_kit(
-        services: Arc<crate::testkit::KitServices>,
-        features: Vec<String>,
-    ) -> Self {
-        Self {
-            services: CallServices::Kit(services),
-            features: Arc::new(features),
-        }
+    pub(crate) fn from_kit(services: Arc<crate::testkit::KitServices>, features: Vec<String>) -> Self {
+        Self { services: CallServices::Kit(services), features: Arc::new(features) }
     }
 
     /// Reports progress towards `total` (when known), with an optional
     /// message. A no-op when the client did not ask for progress.
     pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
         match &self.services {
-            CallServices::Host(host) => {
-                host.progress(progress, total.into(), message.map(RString::from).into())
-            }
+            CallServices::Host(host) => host.progress(progress, total.into(), message.map(RString::from).into()),
             #[cfg(feature = "testkit")]
             CallServices::Kit(kit) => kit.progress(progress, total, message),
         }
@@ -295,20 +269,16 @@ impl CallContext {
 
     /// The value of a `key=value` feature tag, if the client sent one.
     pub fn feature_value(&self, key: &str) -> Option<&str> {
-        self.features.iter().find_map(|tag| {
-            tag.split_once('=')
-                .filter(|(name, _)| *name == key)
-                .map(|(_, value)| value)
-        })
+        self.features
+            .iter()
+            .find_map(|tag| tag.split_once('=').filter(|(name, _)| *name == key).map(|(_, value)| value))
     }
 
     /// A logger whose records reach this call's client as
     /// `notifications/message` (when its level allows) and the host's log.
     pub fn logger(&self) -> Logger {
         match &self.services {
-            CallServices::Host(host) => Logger {
-                sink: LogSink::Call(Arc::clone(host)),
-            },
+            CallServices::Host(host) => Logger { sink: LogSink::Call(Arc::clone(host)) },
             #[cfg(feature = "testkit")]
             CallServices::Kit(kit) => kit.logger(),
         }
@@ -316,11 +286,7 @@ impl CallContext {
 
     /// Asks the user for input through the client (`elicitation/create`).
     /// `schema` is a flat object schema describing the form.
-    pub async fn elicit(
-        &self,
-        message: &str,
-        schema: Value,
-    ) -> Result<ElicitResponse, ClientError> {
+    pub async fn elicit(&self, message: &str, schema: Value) -> Result<ElicitResponse, ClientError> {
         let params = serde_json::json!({ "message": message, "requestedSchema": schema });
         let answer = self.client_request("elicitation/create", params).await?;
         serde_json::from_value(answer).map_err(|error| ClientError::Failed(error.to_string()))
@@ -338,9 +304,7 @@ impl CallContext {
         struct Roots {
             roots: Vec<Root>,
         }
-        let answer = self
-            .client_request("roots/list", Value::Object(Default::default()))
-            .await?;
+        let answer = self.client_request("roots/list", Value::Object(Default::default())).await?;
         serde_json::from_value::<Roots>(answer)
             .map(|roots| roots.roots)
             .map_err(|error| ClientError::Failed(error.to_string()))
@@ -349,9 +313,7 @@ impl CallContext {
     async fn client_request(&self, method: &str, params: Value) -> Result<Value, ClientError> {
         match &self.services {
             CallServices::Host(host) => {
-                let answer = host
-                    .client_request(RString::from(method), RString::from(params.to_string()))
-                    .await;
+                let answer = host.client_request(RString::from(method), RString::from(params.to_string())).await;
                 decode_client_answer(answer)
             }
             #[cfg(feature = "testkit")]
@@ -368,12 +330,11 @@ fn decode_client_answer(answer: RResult<RString, RString>) -> Result<Value, Clie
         message: String,
     }
     match answer {
-        RResult::ROk(json) => serde_json::from_str(json.as_str())
-            .map_err(|error| ClientError::Failed(error.to_string())),
+        RResult::ROk(json) => {
+            serde_json::from_str(json.as_str()).map_err(|error| ClientError::Failed(error.to_string()))
+        }
         RResult::RErr(json) => match serde_json::from_str::<Failure>(json.as_str()) {
-            Ok(failure) if failure.kind == "unsupported" => {
-                Err(ClientError::Unsupported(failure.message))
-            }
+            Ok(failure) if failure.kind == "unsupported" => Err(ClientError::Unsupported(failure.message)),
             Ok(failure) => Err(ClientError::Failed(failure.message)),
             Err(_) => Err(ClientError::Failed(json.into_string())),
         },

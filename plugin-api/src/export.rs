@@ -28,10 +28,7 @@ use serde_json::Value;
 
 use crate::{
     BoxedTool, CallContext, PluginContext, ToolResult,
-    abi::{
-        CallServicesBox, HostServicesBox, PluginInstance, PluginInstance_TO, PluginInstanceBox,
-        level,
-    },
+    abi::{CallServicesBox, HostServicesBox, PluginInstance, PluginInstance_TO, PluginInstanceBox, level},
 };
 
 /// The error a plugin's initialisation may fail with; any error converts.
@@ -79,10 +76,7 @@ pub(crate) struct PluginRuntime {
 
 impl PluginRuntime {
     pub(crate) fn new(name: &'static str) -> Self {
-        Self {
-            name,
-            runtime: OnceLock::new(),
-        }
+        Self { name, runtime: OnceLock::new() }
     }
 
     pub(crate) fn get(&self) -> &tokio::runtime::Runtime {
@@ -114,16 +108,8 @@ pub(crate) struct Guarded<F> {
 }
 
 impl<F: Future<Output = ToolResult>> Guarded<F> {
-    pub(crate) fn new(
-        inner: F,
-        runtime: Arc<PluginRuntime>,
-        on_panic: Box<dyn Fn(&str) + Send + Sync>,
-    ) -> Self {
-        Self {
-            inner: Some(Box::pin(inner)),
-            runtime,
-            on_panic,
-        }
+    pub(crate) fn new(inner: F, runtime: Arc<PluginRuntime>, on_panic: Box<dyn Fn(&str) + Send + Sync>) -> Self {
+        Self { inner: Some(Box::pin(inner)), runtime, on_panic }
     }
 }
 
@@ -133,9 +119,7 @@ impl<F: Future<Output = ToolResult>> Future for Guarded<F> {
     fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
         let this = self.get_mut();
         let Some(inner) = this.inner.as_mut() else {
-            return Poll::Ready(ToolResult::error(
-                "internal error: the call was polled after it finished",
-            ));
+            return Poll::Ready(ToolResult::error("internal error: the call was polled after it finished"));
         };
         let polled = catch_unwind(AssertUnwindSafe(|| {
             let _context = this.runtime.get().enter();
@@ -195,22 +179,12 @@ impl PluginInstance for Exported {
         }));
         match listed {
             Ok(Ok(json)) => ROk(RString::from(json)),
-            Ok(Err(error)) => RErr(RString::from(format!(
-                "tool descriptors could not be serialized: {error}"
-            ))),
-            Err(payload) => RErr(RString::from(format!(
-                "listing tools panicked: {}",
-                panic_message(payload.as_ref())
-            ))),
+            Ok(Err(error)) => RErr(RString::from(format!("tool descriptors could not be serialized: {error}"))),
+            Err(payload) => RErr(RString::from(format!("listing tools panicked: {}", panic_message(payload.as_ref())))),
         }
     }
 
-    fn call(
-        &self,
-        index: u32,
-        arguments: RString,
-        services: CallServicesBox,
-    ) -> FfiFuture<RString> {
+    fn call(&self, index: u32, arguments: RString, services: CallServicesBox) -> FfiFuture<RString> {
         let tool = self.tools.get(index as usize).cloned();
         let plugin = self.name;
         let work = async move {
@@ -230,10 +204,7 @@ impl PluginInstance for Exported {
         };
         let host = Arc::clone(&self.host);
         let on_panic = Box::new(move |message: &str| {
-            host.log(
-                level::ERROR,
-                RStr::from(format!("a call panicked: {message}").as_str()),
-            );
+            host.log(level::ERROR, RStr::from(format!("a call panicked: {message}").as_str()));
         });
         let guarded = Guarded::new(work, Arc::clone(&self.runtime), on_panic);
         FfiFuture::new(async move { RString::from(encode_result(&guarded.await)) })
@@ -243,10 +214,8 @@ impl PluginInstance for Exported {
 /// Serializes a result; a result that cannot be serialized becomes an error.
 fn encode_result(result: &ToolResult) -> String {
     serde_json::to_string(result).unwrap_or_else(|error| {
-        serde_json::to_string(&ToolResult::error(format!(
-            "the result could not be serialized: {error}"
-        )))
-        .unwrap_or_default()
+        serde_json::to_string(&ToolResult::error(format!("the result could not be serialized: {error}")))
+            .unwrap_or_default()
     })
 }
 
@@ -262,21 +231,13 @@ pub extern "C" fn create<P: Plugin>(host: HostServicesBox) -> RResult<PluginInst
     }));
     match built {
         Ok(Ok(tools)) => {
-            let instance = Exported {
-                name: P::NAME,
-                tools,
-                host,
-                runtime,
-            };
+            let instance = Exported { name: P::NAME, tools, host, runtime };
             ROk(PluginInstance_TO::from_value(instance, TD_Opaque))
         }
-        Ok(Err(error)) => RErr(RString::from(format!(
-            "plugin initialisation failed: {error}"
-        ))),
-        Err(payload) => RErr(RString::from(format!(
-            "plugin initialisation panicked: {}",
-            panic_message(payload.as_ref())
-        ))),
+        Ok(Err(error)) => RErr(RString::from(format!("plugin initialisation failed: {error}"))),
+        Err(payload) => {
+            RErr(RString::from(format!("plugin initialisation panicked: {}", panic_message(payload.as_ref()))))
+        }
     }
 }
 
@@ -284,12 +245,8 @@ pub extern "C" fn create<P: Plugin>(host: HostServicesBox) -> RResult<PluginInst
 #[doc(hidden)]
 pub fn root_module<P: Plugin>() -> crate::abi::PluginModuleRef {
     use abi_stable::prefix_type::PrefixTypeTrait;
-    crate::abi::PluginModule {
-        name: RStr::from_str(P::NAME),
-        version: RStr::from_str(P::VERSION),
-        create: create::<P>,
-    }
-    .leak_into_prefix()
+    crate::abi::PluginModule { name: RStr::from_str(P::NAME), version: RStr::from_str(P::VERSION), create: create::<P> }
+        .leak_into_prefix()
 }
 
 /// Exports a plugin from a `cdylib` crate.
@@ -329,9 +286,7 @@ macro_rules! export_plugin {
         #[unsafe(export_name = "_1as_0lib_1header_0root_bmodule_bloader")]
         pub static __MCP_PLUGIN_ROOT_MODULE: $crate::__private::LibHeader = {
             extern "C" fn __mcp_erased_module() -> $crate::__private::RootModuleResult {
-                $crate::__private::__call_root_module_loader(
-                    $crate::__private::root_module::<$plugin>,
-                )
+                $crate::__private::__call_root_module_loader($crate::__private::root_module::<$plugin>)
             }
             unsafe {
                 $crate::__private::LibHeader::from_constructor::<$crate::abi::PluginModuleRef>(

@@ -63,18 +63,13 @@ pub use tool::{Annotations, BoxedTool, Tool, ToolError, ToolOutcome, ToolSpec};
 #[doc(hidden)]
 pub mod __private {
     pub use crate::export::{create, root_module};
-    pub use abi_stable::library::{
-        __call_root_module_loader, CheckTypeLayout, LibHeader, RootModuleResult,
-    };
+    pub use abi_stable::library::{__call_root_module_loader, CheckTypeLayout, LibHeader, RootModuleResult};
 }
 
 #[cfg(test)]
 mod tests {
     #[test]
     fn the_export_macro_names_the_symbol_abi_stable_looks_up() {
-        assert_eq!(
-            crate::abi::ROOT_SYMBOL,
-            "_1as_0lib_1header_0root_bmodule_bloader"
-        );
+        assert_eq!(crate::abi::ROOT_SYMBOL, "_1as_0lib_1header_0root_bmodule_bloader");
     }
 }

@@ -79,36 +79,21 @@ impl Content {
 
     /// An image block from base64 data.
     pub fn image(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self::Image {
-            data: data.into(),
-            mime_type: mime_type.into(),
-        }
+        Self::Image { data: data.into(), mime_type: mime_type.into() }
     }
 
     /// An audio block from base64 data.
     pub fn audio(data: impl Into<String>, mime_type: impl Into<String>) -> Self {
-        Self::Audio {
-            data: data.into(),
-            mime_type: mime_type.into(),
-        }
+        Self::Audio { data: data.into(), mime_type: mime_type.into() }
     }
 
     /// A link to a resource.
     pub fn resource_link(uri: impl Into<String>, name: impl Into<String>) -> Self {
-        Self::ResourceLink {
-            uri: uri.into(),
-            name: name.into(),
-            description: None,
-            mime_type: None,
-        }
+        Self::ResourceLink { uri: uri.into(), name: name.into(), description: None, mime_type: None }
     }
 
     /// An embedded text resource.
-    pub fn embedded_text(
-        uri: impl Into<String>,
-        mime_type: impl Into<String>,
-        text: impl Into<String>,
-    ) -> Self {
+    pub fn embedded_text(uri: impl Into<String>, mime_type: impl Into<String>, text: impl Into<String>) -> Self {
         Self::Resource {
             resource: EmbeddedResource {
                 uri: uri.into(),
@@ -120,11 +105,7 @@ impl Content {
     }
 
     /// An embedded binary resource from base64 data.
-    pub fn embedded_blob(
-        uri: impl Into<String>,
-        mime_type: impl Into<String>,
-        blob: impl Into<String>,
-    ) -> Self {
+    pub fn embedded_blob(uri: impl Into<String>, mime_type: impl Into<String>, blob: impl Into<String>) -> Self {
         Self::Resource {
             resource: EmbeddedResource {
                 uri: uri.into(),
@@ -156,12 +137,7 @@ pub struct ToolResult {
 impl ToolResult {
     /// A successful result with the given blocks.
     pub fn new(content: Vec<Content>) -> Self {
-        Self {
-            content,
-            structured_content: None,
-            is_error: false,
-            meta: None,
-        }
+        Self { content, structured_content: None, is_error: false, meta: None }
     }
 
     /// A successful result with one text block.
@@ -171,10 +147,7 @@ impl ToolResult {
 
     /// A failed result with one text block the model can act on.
     pub fn error(message: impl Into<String>) -> Self {
-        Self {
-            is_error: true,
-            ..Self::text(message)
-        }
+        Self { is_error: true, ..Self::text(message) }
     }
 
     /// Adds structured content for programs.
@@ -185,9 +158,7 @@ impl ToolResult {
 
     /// Adds a `_meta` entry.
     pub fn with_meta(mut self, key: impl Into<String>, value: Value) -> Self {
-        self.meta
-            .get_or_insert_with(Map::new)
-            .insert(key.into(), value);
+        self.meta.get_or_insert_with(Map::new).insert(key.into(), value);
         self
     }
 

@@ -62,11 +62,7 @@ pub(crate) struct KitServices {
 
 impl KitServices {
     pub(crate) fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
-        lock(&self.progress).push(ProgressReport {
-            progress,
-            total,
-            message: message.map(str::to_owned),
-        });
+        lock(&self.progress).push(ProgressReport { progress, total, message: message.map(str::to_owned) });
     }
 
     pub(crate) fn is_cancelled(&self) -> bool {
@@ -91,9 +87,7 @@ impl KitServices {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner())
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// A handle that cancels a [`TestCall`] from another thread or task.

@@ -166,10 +166,7 @@ pub struct ToolError {
 impl ToolError {
     /// An error with a message for the model.
     pub fn new(message: impl Into<String>) -> Self {
-        Self {
-            message: message.into(),
-            structured: None,
-        }
+        Self { message: message.into(), structured: None }
     }
 
     /// An error about one argument, in the form the host uses for schema
@@ -262,11 +259,7 @@ impl BoxedTool {
     }
 
     /// Runs one call; the future owns what it needs.
-    pub fn call(
-        &self,
-        args: Value,
-        ctx: CallContext,
-    ) -> impl Future<Output = ToolOutcome> + Send + 'static {
+    pub fn call(&self, args: Value, ctx: CallContext) -> impl Future<Output = ToolOutcome> + Send + 'static {
         Arc::clone(&self.0).call_boxed(args, ctx)
     }
 }

@@ -46,10 +46,7 @@ pub struct PluginReport {
 impl PluginReport {
     fn new(file: &Path) -> Self {
         Self {
-            file: file
-                .file_name()
-                .map(|name| name.to_string_lossy().into_owned())
-                .unwrap_or_default(),
+            file: file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
             plugin: None,
             version: None,
             abi_version: None,
@@ -83,12 +80,7 @@ pub fn library_files(directory: &Path) -> std::io::Result<Vec<PathBuf>> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(directory)?
         .filter_map(Result::ok)
         .map(|entry| entry.path())
-        .filter(|path| {
-            path.is_file()
-                && path
-                    .extension()
-                    .is_some_and(|ext| ext == std::env::consts::DLL_EXTENSION)
-        })
+        .filter(|path| path.is_file() && path.extension().is_some_and(|ext| ext == std::env::consts::DLL_EXTENSION))
         .collect();
     files.sort();
     Ok(files)
@@ -97,9 +89,7 @@ pub fn library_files(directory: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// Whether `name` is a valid MCP tool name: 1–128 of `A-Z a-z 0-9 _ - .`.
 pub fn is_valid_tool_name(name: &str) -> bool {
     (1..=128).contains(&name.len())
-        && name
-            .bytes()
-            .all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.'))
+        && name.bytes().all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.'))
 }
 
 /// Loads every enabled plugin in the configured directory.
@@ -110,10 +100,7 @@ pub fn discover(settings: &PluginSettings, clients: &Arc<Clients>) -> Discovery 
     let files = match library_files(&settings.directory) {
         Ok(files) => files,
         Err(error) => {
-            let problem = format!(
-                "plugin directory {} cannot be read: {error}",
-                settings.directory.display()
-            );
+            let problem = format!("plugin directory {} cannot be read: {error}", settings.directory.display());
             tracing::error!("{problem}");
             problems.push(problem);
             Vec::new()
@@ -126,11 +113,11 @@ pub fn discover(settings: &PluginSettings, clients: &Arc<Clients>) -> Discovery 
         let library = match Library::open(&file) {
             Ok(library) => library,
             Err(error) => {
-                if matches!(error, LoadError::IncompatibleAbi { .. }) {
+                if let LoadError::IncompatibleAbi { plugin: version, .. }
+                | LoadError::LayoutMismatch { declared: version, .. } = &error
+                {
                     report.abi_status = "incompatible";
-                }
-                if let LoadError::IncompatibleAbi { plugin, .. } = &error {
-                    report.abi_version = Some(plugin.clone());
+                    report.abi_version = Some(version.clone());
                 }
                 report.refuse(error.to_string());
                 reports.push(report);
@@ -143,18 +130,13 @@ pub fn discover(settings: &PluginSettings, clients: &Arc<Clients>) -> Discovery 
         report.abi_version = Some(library.abi_version().to_owned());
         report.abi_status = "compatible";
         if !settings.is_enabled(&name) {
-            tracing::info!(
-                "plugin {name} ({}) is disabled by configuration",
-                report.file
-            );
+            tracing::info!("plugin {name} ({}) is disabled by configuration", report.file);
             report.status = "disabled";
             reports.push(report);
             continue;
         }
         if let Some(first) = plugin_files.get(&name) {
-            report.refuse(format!(
-                "a plugin named '{name}' was already loaded from {first}"
-            ));
+            report.refuse(format!("a plugin named '{name}' was already loaded from {first}"));
             reports.push(report);
             continue;
         }
@@ -186,20 +168,12 @@ pub fn discover(settings: &PluginSettings, clients: &Arc<Clients>) -> Discovery 
         }
         reports.push(report);
     }
-    Discovery {
-        registry,
-        reports,
-        problems,
-    }
+    Discovery { registry, reports, problems }
 }
 
 /// Adds a plugin's tools to the registry, refusing each tool that cannot be
 /// served (invalid name or schema, or a name another plugin already took).
-fn register_tools(
-    registry: &mut Registry,
-    plugin: &Arc<dyn PluginBackend>,
-    report: &mut PluginReport,
-) {
+fn register_tools(registry: &mut Registry, plugin: &Arc<dyn PluginBackend>, report: &mut PluginReport) {
     let descriptors = match plugin.tools() {
         Ok(descriptors) => descriptors,
         Err(error) => {
@@ -208,15 +182,9 @@ fn register_tools(
         }
     };
     for (index, descriptor) in descriptors.into_iter().enumerate() {
-        let name = descriptor
-            .get("name")
-            .and_then(Value::as_str)
-            .unwrap_or_default()
-            .to_owned();
+        let name = descriptor.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
         if !is_valid_tool_name(&name) {
-            report.refuse(format!(
-                "tool name '{name}' is invalid: a tool name is 1 to 128 of A-Z a-z 0-9 _ - ."
-            ));
+            report.refuse(format!("tool name '{name}' is invalid: a tool name is 1 to 128 of A-Z a-z 0-9 _ - ."));
             continue;
         }
         if let Some(owner) = registry.owner_of(&name) {

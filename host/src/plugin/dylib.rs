@@ -17,8 +17,7 @@ use abi_stable::{
 use async_ffi::FfiFuture;
 use futures::{FutureExt, future::BoxFuture};
 use mcp_plugin_api::abi::{
-    self, CallServices, CallServices_TO, HostServices, HostServices_TO, PluginInstanceBox,
-    PluginModuleRef,
+    self, CallServices, CallServices_TO, HostServices, HostServices_TO, PluginInstanceBox, PluginModuleRef,
 };
 use serde_json::{Map, Value, json};
 
@@ -39,6 +38,18 @@ pub enum LoadError {
     IncompatibleAbi {
         /// The plugin API version the library declares.
         plugin: String,
+        /// The host's plugin API version.
+        host: String,
+    },
+    /// The library declares a compatible version but its types differ
+    /// (built from a modified or mismatched plugin API).
+    #[error(
+        "incompatible ABI: it declares mcp-plugin-api {declared} but its types do not match this host's \
+         mcp-plugin-api {host}; rebuild it against mcp-plugin-api {host}"
+    )]
+    LayoutMismatch {
+        /// The version the library declares.
+        declared: String,
         /// The host's plugin API version.
         host: String,
     },
@@ -67,19 +78,14 @@ impl Library {
             other => LoadError::Open(first_line(&other.to_string())),
         })?;
         let declared = header.version_strings().version.to_string();
-        let incompatible = || LoadError::IncompatibleAbi {
-            plugin: declared.clone(),
-            host: host_abi_version().to_owned(),
-        };
+        let incompatible =
+            || LoadError::IncompatibleAbi { plugin: declared.clone(), host: host_abi_version().to_owned() };
         match header.init_root_module::<PluginModuleRef>() {
-            Ok(module) => Ok(Self {
-                module,
-                abi_version: declared.clone(),
-            }),
+            Ok(module) => Ok(Self { module, abi_version: declared.clone() }),
             Err(LibraryError::IncompatibleVersionNumber { .. }) => Err(incompatible()),
             Err(LibraryError::AbiInstability(details)) => {
                 tracing::debug!(file = %path.display(), "ABI layout mismatch:\n{details}");
-                Err(incompatible())
+                Err(LoadError::LayoutMismatch { declared: declared.clone(), host: host_abi_version().to_owned() })
             }
             Err(other) => Err(LoadError::Open(first_line(&other.to_string()))),
         }
@@ -106,22 +112,14 @@ impl Library {
         let version = self.version();
         let services = HostServices_TO::from_value(link, TD_Opaque);
         match (self.module.create())(services) {
-            ROk(instance) => Ok(DylibPlugin {
-                name,
-                version,
-                instance,
-            }),
+            ROk(instance) => Ok(DylibPlugin { name, version, instance }),
             RErr(message) => Err(LoadError::Create(message.into_string())),
         }
     }
 }
 
 fn first_line(text: &str) -> String {
-    text.lines()
-        .find(|line| !line.trim().is_empty())
-        .unwrap_or(text)
-        .trim()
-        .to_owned()
+    text.lines().find(|line| !line.trim().is_empty()).unwrap_or(text).trim().to_owned()
 }
 
 /// What the host lends a plugin for its whole life.
@@ -180,24 +178,15 @@ impl PluginBackend for DylibPlugin {
 
     fn tools(&self) -> Result<Vec<Value>, String> {
         match self.instance.tools() {
-            ROk(json) => serde_json::from_str(json.as_str()).map_err(|error| {
-                format!("the plugin's tool list is not a JSON array of tools: {error}")
-            }),
+            ROk(json) => serde_json::from_str(json.as_str())
+                .map_err(|error| format!("the plugin's tool list is not a JSON array of tools: {error}")),
             RErr(message) => Err(message.into_string()),
         }
     }
 
-    fn call(
-        &self,
-        index: u32,
-        arguments: String,
-        session: Arc<dyn CallSession>,
-    ) -> BoxFuture<'static, String> {
+    fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String> {
         let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
-        self.instance
-            .call(index, RString::from(arguments), services)
-            .map(RString::into_string)
-            .boxed()
+        self.instance.call(index, RString::from(arguments), services).map(RString::into_string).boxed()
     }
 }
 
@@ -208,11 +197,7 @@ struct CallBridge {
 
 impl CallServices for CallBridge {
     fn progress(&self, progress: f64, total: ROption<f64>, message: ROption<RString>) {
-        self.session.progress(
-            progress,
-            total.into_option(),
-            message.into_option().map(RString::into_string),
-        );
+        self.session.progress(progress, total.into_option(), message.into_option().map(RString::into_string));
     }
 
     fn is_cancelled(&self) -> bool {
@@ -224,34 +209,23 @@ impl CallServices for CallBridge {
     }
 
     fn features(&self) -> RString {
-        RString::from(
-            serde_json::to_string(self.session.features()).unwrap_or_else(|_| "[]".to_owned()),
-        )
+        RString::from(serde_json::to_string(self.session.features()).unwrap_or_else(|_| "[]".to_owned()))
     }
 
     fn log(&self, level: u8, message: RStr<'_>) {
         self.session.log(level_from_abi(level), message.as_str());
     }
 
-    fn client_request(
-        &self,
-        method: RString,
-        params: RString,
-    ) -> FfiFuture<RResult<RString, RString>> {
+    fn client_request(&self, method: RString, params: RString) -> FfiFuture<RResult<RString, RString>> {
         let session = Arc::clone(&self.session);
         FfiFuture::new(async move {
             let failure = |kind: &str, message: String| {
-                RErr(RString::from(
-                    json!({ "kind": kind, "message": message }).to_string(),
-                ))
+                RErr(RString::from(json!({ "kind": kind, "message": message }).to_string()))
             };
             let params = match serde_json::from_str(params.as_str()) {
                 Ok(params) => params,
                 Err(error) => {
-                    return failure(
-                        "failed",
-                        format!("the request parameters are not JSON: {error}"),
-                    );
+                    return failure("failed", format!("the request parameters are not JSON: {error}"));
                 }
             };
             match session.client_request(method.into_string(), params).await {

@@ -43,11 +43,7 @@ pub trait CallSession: Send + Sync + 'static {
     fn log(&self, level: Level, message: &str);
 
     /// Sends `method` to the calling client and awaits the answer.
-    fn client_request(
-        &self,
-        method: String,
-        params: Value,
-    ) -> BoxFuture<'static, Result<Value, ClientRequestError>>;
+    fn client_request(&self, method: String, params: Value) -> BoxFuture<'static, Result<Value, ClientRequestError>>;
 }
 
 /// A loaded plugin.
@@ -63,10 +59,5 @@ pub trait PluginBackend: Send + Sync + 'static {
 
     /// Runs tool number `index` with JSON `arguments`; yields a JSON
     /// `CallToolResult`. Dropping the future abandons the call.
-    fn call(
-        &self,
-        index: u32,
-        arguments: String,
-        session: Arc<dyn CallSession>,
-    ) -> BoxFuture<'static, String>;
+    fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String>;
 }

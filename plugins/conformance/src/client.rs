@@ -2,9 +2,7 @@
 //! from its model (`sampling/createMessage`) or input from its user
 //! (`elicitation/create`, form mode).
 
-use mcp_plugin_api::{
-    CallContext, ClientError, ElicitResponse, Tool, ToolError, ToolOutcome, ToolResult, ToolSpec,
-};
+use mcp_plugin_api::{CallContext, ClientError, ElicitResponse, Tool, ToolError, ToolOutcome, ToolResult, ToolSpec};
 use serde_json::{Value, json};
 
 use crate::fixture;
@@ -36,9 +34,8 @@ impl Tool for TestSampling {
     }
 
     async fn call(&self, args: Value, ctx: CallContext) -> ToolOutcome {
-        let prompt = args["prompt"]
-            .as_str()
-            .ok_or_else(|| ToolError::invalid_argument("prompt", "must be a string"))?;
+        let prompt =
+            args["prompt"].as_str().ok_or_else(|| ToolError::invalid_argument("prompt", "must be a string"))?;
         let answer = ctx
             .sample(json!({
                 "messages": [{ "role": "user", "content": { "type": "text", "text": prompt } }],
@@ -46,10 +43,7 @@ impl Tool for TestSampling {
             }))
             .await
             .map_err(|error| client_error("sampling", error))?;
-        Ok(ToolResult::text(format!(
-            "LLM response: {}",
-            sampled_text(&answer)
-        )))
+        Ok(ToolResult::text(format!("LLM response: {}", sampled_text(&answer))))
     }
 }
 
@@ -61,16 +55,9 @@ fn sampled_text(answer: &Value) -> String {
         Value::Array(blocks) => blocks.iter().collect(),
         block => vec![block],
     };
-    let texts: Vec<&str> = blocks
-        .into_iter()
-        .filter(|block| block["type"] == "text")
-        .filter_map(|block| block["text"].as_str())
-        .collect();
-    if texts.is_empty() {
-        format!("(no text; the model answered {content})")
-    } else {
-        texts.join("\n")
-    }
+    let texts: Vec<&str> =
+        blocks.into_iter().filter(|block| block["type"] == "text").filter_map(|block| block["text"].as_str()).collect();
+    if texts.is_empty() { format!("(no text; the model answered {content})") } else { texts.join("\n") }
 }
 
 /// Asks the user for a username and an email address with the given
@@ -98,9 +85,8 @@ impl Tool for TestElicitation {
     }
 
     async fn call(&self, args: Value, ctx: CallContext) -> ToolOutcome {
-        let message = args["message"]
-            .as_str()
-            .ok_or_else(|| ToolError::invalid_argument("message", "must be a string"))?;
+        let message =
+            args["message"].as_str().ok_or_else(|| ToolError::invalid_argument("message", "must be a string"))?;
         let schema = json!({
             "type": "object",
             "properties": {
@@ -110,10 +96,7 @@ impl Tool for TestElicitation {
             "required": ["username", "email"]
         });
         let response = elicit(&ctx, message, schema).await?;
-        Ok(ToolResult::text(format!(
-            "User response: {}",
-            describe(&response)
-        )))
+        Ok(ToolResult::text(format!("User response: {}", describe(&response))))
     }
 }
 
@@ -156,10 +139,7 @@ impl Tool for TestElicitationSep1034Defaults {
         });
         let message = "Please review and update the form fields with defaults";
         let response = elicit(&ctx, message, schema).await?;
-        Ok(ToolResult::text(format!(
-            "Elicitation completed: {}",
-            describe(&response)
-        )))
+        Ok(ToolResult::text(format!("Elicitation completed: {}", describe(&response))))
     }
 }
 
@@ -225,23 +205,14 @@ impl Tool for TestElicitationSep1330Enums {
         });
         let message = "Please select options from the enum fields";
         let response = elicit(&ctx, message, schema).await?;
-        Ok(ToolResult::text(format!(
-            "Elicitation completed: {}",
-            describe(&response)
-        )))
+        Ok(ToolResult::text(format!("Elicitation completed: {}", describe(&response))))
     }
 }
 
 /// Sends `elicitation/create` in form mode and turns a failure into an
 /// error the model can read.
-async fn elicit(
-    ctx: &CallContext,
-    message: &str,
-    schema: Value,
-) -> Result<ElicitResponse, ToolError> {
-    ctx.elicit(message, schema)
-        .await
-        .map_err(|error| client_error("elicitation", error))
+async fn elicit(ctx: &CallContext, message: &str, schema: Value) -> Result<ElicitResponse, ToolError> {
+    ctx.elicit(message, schema).await.map_err(|error| client_error("elicitation", error))
 }
 
 /// What the user did, and what they entered when there is content.
@@ -259,9 +230,9 @@ fn client_error(feature: &str, error: ClientError) -> ToolError {
             "The client does not support {feature}, which this tool needs: connect with a client \
              that declares the {feature} capability."
         )),
-        ClientError::Failed(message) => ToolError::new(format!(
-            "The {feature} request to the client failed: {message}"
-        )),
+        ClientError::Failed(message) => {
+            ToolError::new(format!("The {feature} request to the client failed: {message}"))
+        }
     }
 }
 
@@ -295,9 +266,7 @@ mod tests {
 
     /// The JSON after `prefix` in a result's text.
     fn json_after(text: &str, prefix: &str) -> Value {
-        let rest = text
-            .strip_prefix(prefix)
-            .unwrap_or_else(|| panic!("{text:?} lacks {prefix:?}"));
+        let rest = text.strip_prefix(prefix).unwrap_or_else(|| panic!("{text:?} lacks {prefix:?}"));
         serde_json::from_str(rest).unwrap()
     }
 
@@ -309,10 +278,7 @@ mod tests {
             "model": "test-model",
             "stopReason": "endTurn"
         }));
-        let result = call.run(
-            &TestSampling,
-            json!({ "prompt": "Test prompt for sampling" }),
-        );
+        let result = call.run(&TestSampling, json!({ "prompt": "Test prompt for sampling" }));
         assert_eq!(
             only_request(&requests),
             (
@@ -324,10 +290,7 @@ mod tests {
             )
         );
         assert!(!result.is_error);
-        assert_eq!(
-            result.joined_text(),
-            "LLM response: This is a test response from the client"
-        );
+        assert_eq!(result.joined_text(), "LLM response: This is a test response from the client");
     }
 
     #[test]
@@ -347,37 +310,23 @@ mod tests {
         }));
         let result = call.run(&TestSampling, json!({ "prompt": "p" }));
         assert!(!result.is_error);
-        assert!(
-            result.joined_text().starts_with("LLM response: (no text;"),
-            "{}",
-            result.joined_text()
-        );
+        assert!(result.joined_text().starts_with("LLM response: (no text;"), "{}", result.joined_text());
     }
 
     #[test]
     fn sampling_without_the_capability_is_an_error_result() {
-        let result = TestCall::new().run(
-            &TestSampling,
-            json!({ "prompt": "Test prompt for sampling" }),
-        );
+        let result = TestCall::new().run(&TestSampling, json!({ "prompt": "Test prompt for sampling" }));
         assert!(result.is_error);
-        assert!(
-            result.joined_text().contains("does not support sampling"),
-            "{}",
-            result.joined_text()
-        );
+        assert!(result.joined_text().contains("does not support sampling"), "{}", result.joined_text());
     }
 
     #[test]
     fn a_failed_client_request_is_an_error_result() {
-        let call = TestCall::new()
-            .with_client(|_, _| Err(ClientError::Failed("the user closed the dialog".to_owned())));
+        let call =
+            TestCall::new().with_client(|_, _| Err(ClientError::Failed("the user closed the dialog".to_owned())));
         let result = call.run(&TestSampling, json!({ "prompt": "p" }));
         assert!(result.is_error);
-        assert_eq!(
-            result.joined_text(),
-            "The sampling request to the client failed: the user closed the dialog"
-        );
+        assert_eq!(result.joined_text(), "The sampling request to the client failed: the user closed the dialog");
     }
 
     #[test]
@@ -386,10 +335,7 @@ mod tests {
             "action": "accept",
             "content": { "username": "testuser", "email": "test@example.com" }
         }));
-        let result = call.run(
-            &TestElicitation,
-            json!({ "message": "Please provide your information" }),
-        );
+        let result = call.run(&TestElicitation, json!({ "message": "Please provide your information" }));
         assert_eq!(
             only_request(&requests),
             (
@@ -409,10 +355,7 @@ mod tests {
         );
         assert!(!result.is_error);
         assert_eq!(
-            json_after(
-                &result.joined_text(),
-                "User response: action=accept, content="
-            ),
+            json_after(&result.joined_text(), "User response: action=accept, content="),
             json!({ "username": "testuser", "email": "test@example.com" })
         );
     }
@@ -434,10 +377,7 @@ mod tests {
         let result = call.run(&TestElicitationSep1034Defaults, json!({}));
         let (method, params) = only_request(&requests);
         assert_eq!(method, "elicitation/create");
-        assert_eq!(
-            params["message"],
-            "Please review and update the form fields with defaults"
-        );
+        assert_eq!(params["message"], "Please review and update the form fields with defaults");
         assert_eq!(params["requestedSchema"]["type"], "object");
         let properties = &params["requestedSchema"]["properties"];
         assert_eq!(properties.as_object().unwrap().len(), 5);
@@ -445,25 +385,17 @@ mod tests {
             ("name", json!({ "type": "string", "default": "John Doe" })),
             ("age", json!({ "type": "integer", "default": 30 })),
             ("score", json!({ "type": "number", "default": 95.5 })),
-            (
-                "status",
-                json!({ "type": "string", "enum": ["active", "inactive", "pending"], "default": "active" }),
-            ),
+            ("status", json!({ "type": "string", "enum": ["active", "inactive", "pending"], "default": "active" })),
             ("verified", json!({ "type": "boolean", "default": true })),
         ] {
             let mut actual = properties[field].clone();
             let description = actual.as_object_mut().unwrap().remove("description");
-            assert!(
-                description.is_some_and(|text| text.as_str().is_some_and(|text| !text.is_empty()))
-            );
+            assert!(description.is_some_and(|text| text.as_str().is_some_and(|text| !text.is_empty())));
             assert_eq!(actual, expected, "{field}");
         }
         assert!(!result.is_error);
         assert_eq!(
-            json_after(
-                &result.joined_text(),
-                "Elicitation completed: action=accept, content="
-            ),
+            json_after(&result.joined_text(), "Elicitation completed: action=accept, content="),
             json!({ "name": "Jane Smith", "age": 25, "score": 88, "status": "inactive", "verified": false })
         );
     }
@@ -488,10 +420,7 @@ mod tests {
         let properties = &params["requestedSchema"]["properties"];
         assert_eq!(properties.as_object().unwrap().len(), 5);
         for (field, expected) in [
-            (
-                "untitledSingle",
-                json!({ "type": "string", "enum": ["option1", "option2", "option3"] }),
-            ),
+            ("untitledSingle", json!({ "type": "string", "enum": ["option1", "option2", "option3"] })),
             (
                 "titledSingle",
                 json!({ "type": "string", "oneOf": [
@@ -523,17 +452,12 @@ mod tests {
         ] {
             let mut actual = properties[field].clone();
             let description = actual.as_object_mut().unwrap().remove("description");
-            assert!(
-                description.is_some_and(|text| text.as_str().is_some_and(|text| !text.is_empty()))
-            );
+            assert!(description.is_some_and(|text| text.as_str().is_some_and(|text| !text.is_empty())));
             assert_eq!(actual, expected, "{field}");
         }
         assert!(!result.is_error);
         assert_eq!(
-            json_after(
-                &result.joined_text(),
-                "Elicitation completed: action=accept, content="
-            ),
+            json_after(&result.joined_text(), "Elicitation completed: action=accept, content="),
             json!({
                 "untitledSingle": "option1",
                 "titledSingle": "value1",
@@ -553,13 +477,7 @@ mod tests {
             TestCall::new().run(&TestElicitationSep1330Enums, json!({})),
         ] {
             assert!(result.is_error);
-            assert!(
-                result
-                    .joined_text()
-                    .contains("does not support elicitation"),
-                "{}",
-                result.joined_text()
-            );
+            assert!(result.joined_text().contains("does not support elicitation"), "{}", result.joined_text());
         }
     }
 }

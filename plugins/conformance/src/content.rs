@@ -12,8 +12,7 @@ pub const IMAGE_PNG_BASE64: &str =
 
 /// A WAV file, PCM mono 8000 Hz 16-bit, 8 samples of silence,
 /// base64-encoded (60 bytes).
-pub const AUDIO_WAV_BASE64: &str =
-    "UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YRAAAAAAAAAAAAAAAAAAAAAAAAAA";
+pub const AUDIO_WAV_BASE64: &str = "UklGRjQAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YRAAAAAAAAAAAAAAAAAAAAAAAAAA";
 
 /// Returns one text block (`tools-call-simple-text`). The suite calls it
 /// without an `arguments` key, so it reads no arguments at all.
@@ -29,9 +28,7 @@ impl Tool for TestSimpleText {
     }
 
     async fn call(&self, _args: Value, _ctx: CallContext) -> ToolOutcome {
-        Ok(ToolResult::text(
-            "This is a simple text response for testing.",
-        ))
+        Ok(ToolResult::text("This is a simple text response for testing."))
     }
 }
 
@@ -48,10 +45,7 @@ impl Tool for TestImageContent {
     }
 
     async fn call(&self, _args: Value, _ctx: CallContext) -> ToolOutcome {
-        Ok(ToolResult::new(vec![Content::image(
-            IMAGE_PNG_BASE64,
-            "image/png",
-        )]))
+        Ok(ToolResult::new(vec![Content::image(IMAGE_PNG_BASE64, "image/png")]))
     }
 }
 
@@ -68,10 +62,7 @@ impl Tool for TestAudioContent {
     }
 
     async fn call(&self, _args: Value, _ctx: CallContext) -> ToolOutcome {
-        Ok(ToolResult::new(vec![Content::audio(
-            AUDIO_WAV_BASE64,
-            "audio/wav",
-        )]))
+        Ok(ToolResult::new(vec![Content::audio(AUDIO_WAV_BASE64, "audio/wav")]))
     }
 }
 
@@ -139,9 +130,7 @@ impl Tool for TestErrorHandling {
     }
 
     async fn call(&self, _args: Value, _ctx: CallContext) -> ToolOutcome {
-        Err(ToolError::new(
-            "This tool intentionally returns an error for testing",
-        ))
+        Err(ToolError::new("This tool intentionally returns an error for testing"))
     }
 }
 
@@ -162,10 +151,7 @@ mod tests {
         assert_eq!(text.len() % 4, 0, "base64 length");
         let (mut bits, mut count, mut bytes) = (0u32, 0u32, Vec::new());
         for symbol in text.trim_end_matches('=').bytes() {
-            let value = ALPHABET
-                .iter()
-                .position(|&c| c == symbol)
-                .expect("a base64 symbol");
+            let value = ALPHABET.iter().position(|&c| c == symbol).expect("a base64 symbol");
             bits = (bits << 6) | value as u32;
             count += 6;
             if count >= 8 {

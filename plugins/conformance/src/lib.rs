@@ -29,12 +29,10 @@ mod client;
 mod content;
 mod notifications;
 
-pub use client::{
-    TestElicitation, TestElicitationSep1034Defaults, TestElicitationSep1330Enums, TestSampling,
-};
+pub use client::{TestElicitation, TestElicitationSep1034Defaults, TestElicitationSep1330Enums, TestSampling};
 pub use content::{
-    AUDIO_WAV_BASE64, IMAGE_PNG_BASE64, TestAudioContent, TestEmbeddedResource, TestErrorHandling,
-    TestImageContent, TestMultipleContentTypes, TestSimpleText,
+    AUDIO_WAV_BASE64, IMAGE_PNG_BASE64, TestAudioContent, TestEmbeddedResource, TestErrorHandling, TestImageContent,
+    TestMultipleContentTypes, TestSimpleText,
 };
 pub use notifications::{TestToolWithLogging, TestToolWithProgress};
 
@@ -84,18 +82,12 @@ mod tests {
     use serde_json::Value;
 
     fn listed() -> Vec<Value> {
-        tools()
-            .iter()
-            .map(|tool| serde_json::to_value(tool.spec()).unwrap())
-            .collect()
+        tools().iter().map(|tool| serde_json::to_value(tool.spec()).unwrap()).collect()
     }
 
     #[test]
     fn lists_exactly_the_tools_the_suite_calls() {
-        let names: Vec<String> = listed()
-            .iter()
-            .map(|spec| spec["name"].as_str().unwrap().to_owned())
-            .collect();
+        let names: Vec<String> = listed().iter().map(|spec| spec["name"].as_str().unwrap().to_owned()).collect();
         assert_eq!(
             names,
             [
@@ -121,9 +113,7 @@ mod tests {
             let name = spec["name"].as_str().unwrap();
             assert!(
                 (1..=128).contains(&name.len())
-                    && name
-                        .chars()
-                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')),
+                    && name.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-')),
                 "{name}"
             );
             assert!(!spec["description"].as_str().unwrap().is_empty(), "{name}");
@@ -155,10 +145,7 @@ mod tests {
         for spec in listed() {
             let name = spec["name"].as_str().unwrap();
             let asks_the_client = name == "test_sampling" || name.starts_with("test_elicitation");
-            assert_eq!(
-                spec["annotations"]["idempotentHint"], !asks_the_client,
-                "{name}"
-            );
+            assert_eq!(spec["annotations"]["idempotentHint"], !asks_the_client, "{name}");
         }
     }
 }

@@ -36,18 +36,12 @@ impl Tool for TestToolWithProgress {
             }
             ctx.progress(progress, Some(TOTAL), None);
         }
-        Ok(ToolResult::text(
-            "Progress test completed: reported 0, 50 and 100 out of 100.",
-        ))
+        Ok(ToolResult::text("Progress test completed: reported 0, 50 and 100 out of 100."))
     }
 }
 
 /// The log messages [`TestToolWithLogging`] sends, in order.
-const LOG_MESSAGES: [&str; 3] = [
-    "Tool execution started",
-    "Tool processing data",
-    "Tool execution completed",
-];
+const LOG_MESSAGES: [&str; 3] = ["Tool execution started", "Tool processing data", "Tool execution completed"];
 
 /// Logs three info records, 50 ms apart, which the host forwards to the
 /// client as `notifications/message` (`tools-call-with-logging`).
@@ -72,9 +66,7 @@ impl Tool for TestToolWithLogging {
             }
             logger.info(message);
         }
-        Ok(ToolResult::text(
-            "Logging test completed: sent 3 info log messages.",
-        ))
+        Ok(ToolResult::text("Logging test completed: sent 3 info log messages."))
     }
 }
 
@@ -94,19 +86,9 @@ mod tests {
         assert!(started.elapsed() >= 2 * PAUSE, "{:?}", started.elapsed());
         assert!(!result.is_error);
         assert!(!result.joined_text().is_empty());
-        let reports: Vec<(f64, Option<f64>)> = call
-            .progress()
-            .iter()
-            .map(|report| (report.progress, report.total))
-            .collect();
-        assert_eq!(
-            reports,
-            [
-                (0.0, Some(100.0)),
-                (50.0, Some(100.0)),
-                (100.0, Some(100.0))
-            ]
-        );
+        let reports: Vec<(f64, Option<f64>)> =
+            call.progress().iter().map(|report| (report.progress, report.total)).collect();
+        assert_eq!(reports, [(0.0, Some(100.0)), (50.0, Some(100.0)), (100.0, Some(100.0))]);
         assert!(call.logs().is_empty());
     }
 
@@ -116,10 +98,7 @@ mod tests {
         let started = Instant::now();
         let result = call.run(&TestToolWithLogging, json!({}));
         assert!(started.elapsed() >= 2 * PAUSE, "{:?}", started.elapsed());
-        assert_eq!(
-            result.joined_text(),
-            "Logging test completed: sent 3 info log messages."
-        );
+        assert_eq!(result.joined_text(), "Logging test completed: sent 3 info log messages.");
         assert_eq!(
             call.logs(),
             [

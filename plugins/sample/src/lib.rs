@@ -4,9 +4,7 @@
 
 use std::time::Duration;
 
-use mcp_plugin_api::{
-    CallContext, PluginContext, Tool, ToolError, ToolOutcome, ToolResult, ToolSpec, export_plugin,
-};
+use mcp_plugin_api::{CallContext, PluginContext, Tool, ToolError, ToolOutcome, ToolResult, ToolSpec, export_plugin};
 use serde_json::{Value, json};
 
 export_plugin! {
@@ -20,34 +18,30 @@ pub struct Echo;
 
 impl Tool for Echo {
     fn spec(&self) -> ToolSpec {
-        ToolSpec::new(
-            "echo",
-            "Returns the text it is given, unchanged, with its length.",
-        )
-        .title("Echo")
-        .input_schema(json!({
-            "type": "object",
-            "properties": { "text": { "type": "string", "description": "The text to return." } },
-            "required": ["text"],
-            "additionalProperties": false
-        }))
-        .output_schema(json!({
-            "type": "object",
-            "properties": {
-                "text": { "type": "string" },
-                "length": { "type": "integer", "minimum": 0 }
-            },
-            "required": ["text", "length"]
-        }))
-        .read_only(true)
-        .idempotent(true)
-        .open_world(false)
+        ToolSpec::new("echo", "Returns the text it is given, unchanged, with its length.")
+            .title("Echo")
+            .input_schema(json!({
+                "type": "object",
+                "properties": { "text": { "type": "string", "description": "The text to return." } },
+                "required": ["text"],
+                "additionalProperties": false
+            }))
+            .output_schema(json!({
+                "type": "object",
+                "properties": {
+                    "text": { "type": "string" },
+                    "length": { "type": "integer", "minimum": 0 }
+                },
+                "required": ["text", "length"]
+            }))
+            .read_only(true)
+            .idempotent(true)
+            .open_world(false)
     }
 
     async fn call(&self, args: Value, _ctx: CallContext) -> ToolOutcome {
         let text = args["text"].as_str().unwrap_or_default();
-        Ok(ToolResult::text(text)
-            .with_structured(json!({ "text": text, "length": text.chars().count() })))
+        Ok(ToolResult::text(text).with_structured(json!({ "text": text, "length": text.chars().count() })))
     }
 }
 
@@ -95,11 +89,7 @@ impl Tool for Countdown {
             }
             completed += 1;
             let left = steps - completed;
-            ctx.progress(
-                completed as f64,
-                Some(steps as f64),
-                Some(&format!("{left} to go")),
-            );
+            ctx.progress(completed as f64, Some(steps as f64), Some(&format!("{left} to go")));
         }
         let cancelled = completed < steps;
         let text = if cancelled {
@@ -107,8 +97,7 @@ impl Tool for Countdown {
         } else {
             format!("Counted down {steps} steps.")
         };
-        Ok(ToolResult::text(text)
-            .with_structured(json!({ "completed": completed, "cancelled": cancelled })))
+        Ok(ToolResult::text(text).with_structured(json!({ "completed": completed, "cancelled": cancelled })))
     }
 }
 
@@ -121,37 +110,29 @@ impl Greeter {
     /// Reads `Greeting` from the plugin's section (default "Hello"); a
     /// greeting that is not a string refuses the plugin with a clear message.
     pub fn new(ctx: &PluginContext) -> Result<Self, mcp_plugin_api::InitError> {
-        let greeting = ctx
-            .setting::<String>("Greeting")?
-            .unwrap_or_else(|| "Hello".to_owned());
-        ctx.logger()
-            .info(format!("greeter ready with greeting '{greeting}'"));
+        let greeting = ctx.setting::<String>("Greeting")?.unwrap_or_else(|| "Hello".to_owned());
+        ctx.logger().info(format!("greeter ready with greeting '{greeting}'"));
         Ok(Self { greeting })
     }
 }
 
 impl Tool for Greeter {
     fn spec(&self) -> ToolSpec {
-        ToolSpec::new(
-            "greet",
-            "Greets a person by name with the greeting the operator configured.",
-        )
-        .title("Greet")
-        .input_schema(json!({
-            "type": "object",
-            "properties": { "name": { "type": "string", "minLength": 1 } },
-            "required": ["name"],
-            "additionalProperties": false
-        }))
-        .read_only(true)
-        .idempotent(true)
-        .open_world(false)
+        ToolSpec::new("greet", "Greets a person by name with the greeting the operator configured.")
+            .title("Greet")
+            .input_schema(json!({
+                "type": "object",
+                "properties": { "name": { "type": "string", "minLength": 1 } },
+                "required": ["name"],
+                "additionalProperties": false
+            }))
+            .read_only(true)
+            .idempotent(true)
+            .open_world(false)
     }
 
     async fn call(&self, args: Value, ctx: CallContext) -> ToolOutcome {
-        let name = args["name"]
-            .as_str()
-            .ok_or_else(|| ToolError::invalid_argument("name", "must be a string"))?;
+        let name = args["name"].as_str().ok_or_else(|| ToolError::invalid_argument("name", "must be a string"))?;
         ctx.logger().info(format!("greeting {name}"));
         Ok(ToolResult::text(format!("{}, {name}!", self.greeting)))
     }
@@ -166,25 +147,15 @@ mod tests {
     fn echo_returns_text_and_structured_content() {
         let result = TestCall::new().run(&Echo, json!({ "text": "héllo" }));
         assert_eq!(result.joined_text(), "héllo");
-        assert_eq!(
-            result.structured_content,
-            Some(json!({ "text": "héllo", "length": 5 }))
-        );
+        assert_eq!(result.structured_content, Some(json!({ "text": "héllo", "length": 5 })));
     }
 
     #[test]
     fn countdown_reports_each_step() {
         let call = TestCall::new();
         let result = call.run(&Countdown, json!({ "steps": 3, "intervalMs": 1 }));
-        assert_eq!(
-            result.structured_content,
-            Some(json!({ "completed": 3, "cancelled": false }))
-        );
-        let progress: Vec<f64> = call
-            .progress()
-            .iter()
-            .map(|report| report.progress)
-            .collect();
+        assert_eq!(result.structured_content, Some(json!({ "completed": 3, "cancelled": false })));
+        let progress: Vec<f64> = call.progress().iter().map(|report| report.progress).collect();
         assert_eq!(progress, vec![1.0, 2.0, 3.0]);
     }
 
@@ -193,10 +164,7 @@ mod tests {
         let call = TestCall::new();
         call.cancel_handle().cancel();
         let result = call.run(&Countdown, json!({ "steps": 1000, "intervalMs": 1000 }));
-        assert_eq!(
-            result.structured_content,
-            Some(json!({ "completed": 0, "cancelled": true }))
-        );
+        assert_eq!(result.structured_content, Some(json!({ "completed": 0, "cancelled": true })));
     }
 
     #[test]
@@ -204,10 +172,7 @@ mod tests {
         let plugin = TestPluginContext::new(json!({ "Greeting": "Hej" }), Default::default());
         let greeter = Greeter::new(plugin.context()).unwrap();
         let call = TestCall::new();
-        assert_eq!(
-            call.run(&greeter, json!({ "name": "Ada" })).joined_text(),
-            "Hej, Ada!"
-        );
+        assert_eq!(call.run(&greeter, json!({ "name": "Ada" })).joined_text(), "Hej, Ada!");
         assert_eq!(call.logs().len(), 1);
         assert_eq!(plugin.logs().len(), 1);
     }

@@ -445,6 +445,24 @@ pub fn redact_args<S: AsRef<str>>(args: &[S]) -> Vec<String> {
         .collect()
 }
 
+/// Renders a program and its arguments as one display line, redacted like [`redact_args`], with
+/// arguments that contain spaces or quotes (or are empty) wrapped in double quotes, for the
+/// `command` fields of results and errors.
+pub fn redacted_command_line<S: AsRef<str>>(program: &str, args: &[S]) -> String {
+    let mut line = redact(program).into_owned();
+    for arg in redact_args(args) {
+        line.push(' ');
+        if arg.is_empty() || arg.contains(|c: char| c.is_whitespace() || c == '"' || c == '\'') {
+            line.push('"');
+            line.push_str(&arg.replace('"', "\\\""));
+            line.push('"');
+        } else {
+            line.push_str(&arg);
+        }
+    }
+    line
+}
+
 /// Redacts a JSON value in place: every string is text-redacted, every string under a key whose
 /// name says secret ([`is_secret_key`]) is replaced whole (also inside nested objects and arrays),
 /// and a generated-looking string under a weakly named key (`subscriptionKey`) too. Empty strings,
@@ -783,6 +801,15 @@ Time Elapsed 00:00:03.45";
             args(&["build", "-p:DbPassword=x", "--source", "https://u:p@feed"]),
             ["build", "-p:DbPassword=[REDACTED]", "--source", "https://u:[REDACTED]@feed"]
         );
+    }
+
+    #[test]
+    fn command_line_is_quoted_and_redacted() {
+        assert_eq!(
+            redacted_command_line("dotnet", &["user-secrets", "set", "Db:Conn", "Server=.;Password=x y", "--project", "My App", ""]),
+            r#"dotnet user-secrets set Db:Conn [REDACTED] --project "My App" """#
+        );
+        assert_eq!(redacted_command_line("dotnet", &["new", "console", "-n", "say\"hi"]), r#"dotnet new console -n "say\"hi""#);
     }
 
     // --- JSON -----------------------------------------------------------------------------

@@ -1,0 +1,346 @@
+//! Shared support for the end-to-end tests: build the plugin libraries,
+//! lay out a plugin folder with a configuration file, run the real host
+//! binary and talk JSON-RPC to it.
+//!
+//! The stdio client here is deliberately raw (lines of JSON), so tests can
+//! send what a conforming SDK never would: malformed lines, cancellations
+//! at chosen moments, many calls at once.
+
+#![allow(dead_code)]
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    process::Stdio,
+    sync::{Arc, Mutex, OnceLock},
+    time::Duration,
+};
+
+use serde_json::{Value, json};
+use tokio::{
+    io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
+    process::{Child, ChildStdin, Command},
+    sync::{Notify, oneshot},
+};
+
+/// The workspace root.
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_owned()
+}
+
+fn target_dir() -> PathBuf {
+    std::env::var_os("CARGO_TARGET_DIR").map(PathBuf::from).unwrap_or_else(|| workspace_root().join("target"))
+}
+
+fn cargo_build(args: &[&str], dir: &Path, target: Option<&Path>) {
+    let mut command = std::process::Command::new(env!("CARGO"));
+    command.args(["build", "--quiet"]).args(args).current_dir(dir);
+    if let Some(target) = target {
+        command.env("CARGO_TARGET_DIR", target);
+    }
+    let status = command.status().expect("cargo runs");
+    assert!(status.success(), "cargo build {args:?} in {} failed", dir.display());
+}
+
+/// Builds the workspace's plugins once; returns the folder holding them.
+pub fn workspace_plugins() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        cargo_build(&["-p", "sample-plugin", "-p", "conformance-plugin"], &workspace_root(), None);
+        target_dir().join("debug")
+    })
+}
+
+/// Builds the misbehaving fixture plugins (their own workspace) once.
+pub fn fixture_plugins() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let target = target_dir().join("fixtures");
+        cargo_build(&[], &workspace_root().join("host/tests/fixtures"), Some(&target));
+        target.join("debug")
+    })
+}
+
+/// The platform's file name of a plugin library.
+pub fn lib_name(stem: &str) -> String {
+    format!("{}{stem}.{}", std::env::consts::DLL_PREFIX, std::env::consts::DLL_EXTENSION)
+}
+
+/// A temporary plugin folder and configuration file.
+pub struct Setup {
+    pub dir: tempfile::TempDir,
+}
+
+impl Setup {
+    /// Links the named workspace plugins (`sample`, `conformance`) and
+    /// fixtures (`panicky`, …) into a fresh folder, and writes
+    /// `appsettings.json` with `Plugins.Directory` pointing at it, merged
+    /// with `config`.
+    pub fn new(workspace: &[&str], fixtures: &[&str], config: Value) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let plugins = dir.path().join("plugins");
+        std::fs::create_dir(&plugins).unwrap();
+        let sources = workspace
+            .iter()
+            .map(|stem| (workspace_plugins(), *stem))
+            .chain(fixtures.iter().map(|stem| (fixture_plugins(), *stem)));
+        for (source, stem) in sources {
+            let name = lib_name(stem);
+            std::os::unix::fs::symlink(source.join(&name), plugins.join(&name)).unwrap();
+        }
+        let mut settings = json!({
+            "Host": { "LogLevel": "info" },
+            "Plugins": { "Directory": "plugins" }
+        });
+        merge(&mut settings, config);
+        std::fs::write(dir.path().join("appsettings.json"), settings.to_string()).unwrap();
+        Self { dir }
+    }
+
+    /// The configuration file.
+    pub fn config(&self) -> PathBuf {
+        self.dir.path().join("appsettings.json")
+    }
+
+    /// Runs the host binary with `args` after `--config FILE`, to completion.
+    pub fn run(&self, args: &[&str]) -> std::process::Output {
+        std::process::Command::new(env!("CARGO_BIN_EXE_mcp-plugin-host"))
+            .arg("--config")
+            .arg(self.config())
+            .args(args)
+            .env_remove("RUST_LOG")
+            .output()
+            .unwrap()
+    }
+
+    /// Starts the host over stdio and initializes a session.
+    pub async fn stdio(&self) -> Client {
+        self.stdio_with(&[], json!({})).await
+    }
+
+    /// As [`Self::stdio`], with extra arguments and client capabilities.
+    pub async fn stdio_with(&self, args: &[&str], capabilities: Value) -> Client {
+        let client = Client::spawn(&self.config(), args);
+        let answer = client
+            .request(
+                "initialize",
+                json!({
+                    "protocolVersion": "2025-06-18",
+                    "capabilities": capabilities,
+                    "clientInfo": { "name": "e2e", "version": "1.0.0" }
+                }),
+            )
+            .await;
+        assert!(answer.get("result").is_some(), "initialize failed: {answer}");
+        client.notify("notifications/initialized", json!({})).await;
+        client
+    }
+}
+
+/// Deep-merges `patch` into `base`.
+pub fn merge(base: &mut Value, patch: Value) {
+    match (base, patch) {
+        (Value::Object(base), Value::Object(patch)) => {
+            for (key, value) in patch {
+                merge(base.entry(key).or_insert(Value::Null), value);
+            }
+        }
+        (base, patch) => *base = patch,
+    }
+}
+
+#[derive(Default)]
+struct Inbox {
+    pending: HashMap<u64, oneshot::Sender<Value>>,
+    notifications: Vec<Value>,
+    requests: Vec<Value>,
+    not_json: Vec<String>,
+}
+
+/// A raw JSON-RPC client of the host over stdio.
+pub struct Client {
+    child: Child,
+    stdin: Arc<tokio::sync::Mutex<Option<ChildStdin>>>,
+    inbox: Arc<Mutex<Inbox>>,
+    arrived: Arc<Notify>,
+    next_id: Mutex<u64>,
+    stderr: Arc<Mutex<String>>,
+    /// How this client answers server-to-client requests (by method).
+    pub answers: Arc<Mutex<HashMap<String, Value>>>,
+}
+
+impl Client {
+    /// Starts the host without initializing a session.
+    pub fn spawn(config: &Path, args: &[&str]) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-plugin-host"))
+            .arg("--config")
+            .arg(config)
+            .args(args)
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("the host binary starts");
+        let stdin = Arc::new(tokio::sync::Mutex::new(child.stdin.take()));
+        let inbox = Arc::new(Mutex::new(Inbox::default()));
+        let arrived = Arc::new(Notify::new());
+        let answers: Arc<Mutex<HashMap<String, Value>>> = Arc::default();
+        let stderr = Arc::new(Mutex::new(String::new()));
+        let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+        let (reader_inbox, reader_arrived, reader_stdin, reader_answers) =
+            (inbox.clone(), arrived.clone(), stdin.clone(), answers.clone());
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = lines.next_line().await {
+                let Ok(message) = serde_json::from_str::<Value>(&line) else {
+                    reader_inbox.lock().unwrap().not_json.push(line);
+                    continue;
+                };
+                let is_request = message.get("method").is_some() && message.get("id").is_some();
+                if is_request {
+                    let method = message["method"].as_str().unwrap_or_default().to_owned();
+                    let answer = reader_answers.lock().unwrap().get(&method).cloned();
+                    reader_inbox.lock().unwrap().requests.push(message.clone());
+                    let reply = match answer {
+                        Some(result) => {
+                            json!({ "jsonrpc": "2.0", "id": message["id"], "result": result })
+                        }
+                        None => json!({ "jsonrpc": "2.0", "id": message["id"],
+                                        "error": { "code": -32601, "message": "not answered by the test client" } }),
+                    };
+                    if let Some(stdin) = reader_stdin.lock().await.as_mut() {
+                        let _ = stdin.write_all(format!("{reply}\n").as_bytes()).await;
+                    }
+                } else if let Some(id) = message.get("id").and_then(Value::as_u64) {
+                    if let Some(sender) = reader_inbox.lock().unwrap().pending.remove(&id) {
+                        let _ = sender.send(message);
+                    }
+                } else {
+                    reader_inbox.lock().unwrap().notifications.push(message);
+                }
+                reader_arrived.notify_waiters();
+            }
+        });
+        let mut err_lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let err_sink = stderr.clone();
+        tokio::spawn(async move {
+            while let Ok(Some(line)) = err_lines.next_line().await {
+                let mut text = err_sink.lock().unwrap();
+                text.push_str(&line);
+                text.push('\n');
+            }
+        });
+        Self { child, stdin, inbox, arrived, next_id: Mutex::new(1), stderr, answers }
+    }
+
+    /// Writes one raw line to the host.
+    pub async fn send_line(&self, line: &str) {
+        let mut stdin = self.stdin.lock().await;
+        let stdin = stdin.as_mut().expect("stdin is open");
+        stdin.write_all(line.as_bytes()).await.unwrap();
+        stdin.write_all(b"\n").await.unwrap();
+        stdin.flush().await.unwrap();
+    }
+
+    /// Sends a notification.
+    pub async fn notify(&self, method: &str, params: Value) {
+        self.send_line(&json!({ "jsonrpc": "2.0", "method": method, "params": params }).to_string()).await;
+    }
+
+    /// Sends a request and returns its id and a receiver of the response.
+    pub async fn start(&self, method: &str, params: Value) -> (u64, oneshot::Receiver<Value>) {
+        let id = {
+            let mut next = self.next_id.lock().unwrap();
+            *next += 1;
+            *next
+        };
+        let (sender, receiver) = oneshot::channel();
+        self.inbox.lock().unwrap().pending.insert(id, sender);
+        self.send_line(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string()).await;
+        (id, receiver)
+    }
+
+    /// Sends a request and waits (at most 60 s) for its response.
+    pub async fn request(&self, method: &str, params: Value) -> Value {
+        let (id, receiver) = self.start(method, params).await;
+        wait(receiver, &format!("{method} (id {id})"), self).await
+    }
+
+    /// Calls a tool and returns the JSON-RPC `result` (panics on a protocol error).
+    pub async fn call(&self, tool: &str, arguments: Value) -> Value {
+        let answer = self.request("tools/call", json!({ "name": tool, "arguments": arguments })).await;
+        answer.get("result").cloned().unwrap_or_else(|| panic!("tools/call {tool} failed: {answer}"))
+    }
+
+    /// Notifications received so far.
+    pub fn notifications(&self) -> Vec<Value> {
+        self.inbox.lock().unwrap().notifications.clone()
+    }
+
+    /// Server-to-client requests received so far.
+    pub fn server_requests(&self) -> Vec<Value> {
+        self.inbox.lock().unwrap().requests.clone()
+    }
+
+    /// Lines on stdout that were not JSON (there must be none).
+    pub fn not_json(&self) -> Vec<String> {
+        self.inbox.lock().unwrap().not_json.clone()
+    }
+
+    /// What the host wrote to stderr so far.
+    pub fn stderr(&self) -> String {
+        self.stderr.lock().unwrap().clone()
+    }
+
+    /// Waits until `predicate` holds for the notifications, at most `limit`.
+    pub async fn wait_for_notifications(&self, limit: Duration, predicate: impl Fn(&[Value]) -> bool) -> bool {
+        let deadline = tokio::time::Instant::now() + limit;
+        loop {
+            let notified = self.arrived.notified();
+            if predicate(&self.notifications()) {
+                return true;
+            }
+            if tokio::time::timeout_at(deadline, notified).await.is_err() {
+                return predicate(&self.notifications());
+            }
+        }
+    }
+
+    /// Whether the host process is still running.
+    pub fn is_running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+
+    /// Closes stdin and waits for the host to exit.
+    pub async fn close(mut self) -> std::process::ExitStatus {
+        drop(self.stdin.lock().await.take());
+        tokio::time::timeout(Duration::from_secs(30), self.child.wait())
+            .await
+            .expect("the host exits when stdin closes")
+            .unwrap()
+    }
+}
+
+async fn wait(receiver: oneshot::Receiver<Value>, what: &str, client: &Client) -> Value {
+    match tokio::time::timeout(Duration::from_secs(60), receiver).await {
+        Ok(Ok(answer)) => answer,
+        _ => panic!("no answer to {what}; host stderr:\n{}", client.stderr()),
+    }
+}
+
+/// The text of a tool result's content blocks, joined.
+pub fn text_of(result: &Value) -> String {
+    result["content"]
+        .as_array()
+        .map(|blocks| blocks.iter().filter_map(|block| block["text"].as_str()).collect::<Vec<_>>().join("\n"))
+        .unwrap_or_default()
+}
+
+/// Whether a process with this PID is alive (and not a zombie).
+pub fn process_alive(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => !stat.split(") ").nth(1).is_some_and(|rest| rest.starts_with('Z')),
+        Err(_) => false,
+    }
+}
