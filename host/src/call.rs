@@ -20,7 +20,7 @@ use rmcp::{
     Peer, RoleServer,
     model::{
         CallToolResult, ClientCapabilities, ContentBlock, CustomRequest, LoggingMessageNotificationParam,
-        ProgressNotificationParam, ProgressToken, ServerRequest,
+        ProgressNotificationParam, ProgressToken, ResultType, ServerRequest,
     },
     service::RequestContext,
 };
@@ -235,7 +235,7 @@ pub async fn run(
 
 /// Decodes a plugin's result and checks it against the tool's output schema.
 fn finish(entry: &ToolEntry, json: &str) -> CallToolResult {
-    let result: CallToolResult = match serde_json::from_str(json) {
+    let mut result: CallToolResult = match serde_json::from_str(json) {
         Ok(result) => result,
         Err(error) => {
             tracing::error!(tool = entry.name(), "the plugin returned a malformed result: {error}");
@@ -246,6 +246,9 @@ fn finish(entry: &ToolEntry, json: &str) -> CallToolResult {
             ))]);
         }
     };
+    // Plugins speak the protocol-neutral shape; rmcp strips the discriminator
+    // again for clients of protocol versions before 2026-07-28.
+    result.result_type.get_or_insert(ResultType::COMPLETE);
     if result.is_error != Some(true)
         && let Err(problem) = entry.check_output(result.structured_content.as_ref())
     {

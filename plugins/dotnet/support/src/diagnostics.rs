@@ -82,7 +82,7 @@ pub struct DiagnosticSummary {
 static LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r"(?x)
-        ^(?:\d+>)?[\ \t]*
+        ^[\ \t]*(?:\d+>)?[\ \t]*
         (?:
             (?P<origin>(?:[^:\r\n]|:[^\ \t\r\n])*?)
             (?:\((?P<loc>\d+(?:[-,]\d+){0,3})\))?
@@ -134,9 +134,7 @@ fn parse_location(loc: &str) -> [Option<u32>; 4] {
             Some((start, end)) => [num(line), num(start), num(line), num(end)],
             None => [num(line), num(column), None, None],
         },
-        [line, column, end_line, end_column] => {
-            [num(line), num(column), num(end_line), num(end_column)]
-        }
+        [line, column, end_line, end_column] => [num(line), num(column), num(end_line), num(end_column)],
         _ => [parts.first().and_then(|l| num(l)), None, None, None],
     }
 }
@@ -234,8 +232,7 @@ where
     S: AsRef<str>,
 {
     let (unique, reported_errors, reported_warnings) = summarize_parts(lines);
-    let (errors, rest): (Vec<_>, Vec<_>) =
-        unique.into_iter().partition(|d| d.severity == Severity::Error);
+    let (errors, rest): (Vec<_>, Vec<_>) = unique.into_iter().partition(|d| d.severity == Severity::Error);
     let warnings: Vec<_> = rest.into_iter().filter(|d| d.severity == Severity::Warning).collect();
     DiagnosticSummary {
         error_count: reported_errors.unwrap_or(0).max(errors.len()),
@@ -289,7 +286,9 @@ mod tests {
 
     #[test]
     fn windows_paths_and_node_prefixes() {
-        let d = diag(r"  3>C:\src\App\Program.cs(5,9): error CS0103: The name 'Console' does not exist in the current context [C:\src\App\App.csproj]");
+        let d = diag(
+            r"  3>C:\src\App\Program.cs(5,9): error CS0103: The name 'Console' does not exist in the current context [C:\src\App\App.csproj]",
+        );
         assert_eq!(d.file.as_deref(), Some(r"C:\src\App\Program.cs"));
         assert_eq!(d.project.as_deref(), Some(r"C:\src\App\App.csproj"));
         assert_eq!(d.code, "CS0103");
@@ -297,7 +296,9 @@ mod tests {
 
     #[test]
     fn file_without_location() {
-        let d = diag("/src/App/App.csproj : error NU1101: Unable to find package Foo. No packages exist with this id in source(s): nuget.org");
+        let d = diag(
+            "/src/App/App.csproj : error NU1101: Unable to find package Foo. No packages exist with this id in source(s): nuget.org",
+        );
         assert_eq!(d.file.as_deref(), Some("/src/App/App.csproj"));
         assert_eq!(d.line, None);
         assert_eq!(d.code, "NU1101");
@@ -308,7 +309,9 @@ mod tests {
 
     #[test]
     fn tool_origins_have_no_file() {
-        let d = diag("MSBUILD : error MSB1003: Specify a project or solution file. The current working directory does not contain a project or solution file.");
+        let d = diag(
+            "MSBUILD : error MSB1003: Specify a project or solution file. The current working directory does not contain a project or solution file.",
+        );
         assert_eq!((d.file, d.code.as_str(), d.severity), (None, "MSB1003", Severity::Error));
         let d = diag("CSC : error CS2001: Source file '/src/Missing.cs' could not be found.");
         assert_eq!((d.file, d.code.as_str()), (None, "CS2001"));
@@ -318,7 +321,9 @@ mod tests {
     fn location_less_and_nuget_logger_forms() {
         let d = diag("error NU1101: Unable to find package NonExistentPackage.");
         assert_eq!((d.file.clone(), d.code.as_str(), d.severity), (None, "NU1101", Severity::Error));
-        let d = diag("warning NETSDK1138: The target framework 'net5.0' is out of support and will not receive security updates in the future.");
+        let d = diag(
+            "warning NETSDK1138: The target framework 'net5.0' is out of support and will not receive security updates in the future.",
+        );
         assert_eq!((d.code.as_str(), d.severity), ("NETSDK1138", Severity::Warning));
         let d = diag("error: NU1101: Unable to find package Foo.");
         assert_eq!((d.code.as_str(), d.message.as_str()), ("NU1101", "Unable to find package Foo."));
@@ -345,7 +350,9 @@ mod tests {
 
     #[test]
     fn multi_targeting_suffix_and_codeless_error() {
-        let d = diag("/src/A/A.cs(1,1): warning CS8618: Non-nullable property 'Name' must contain a non-null value [/src/A/A.csproj::TargetFramework=net8.0]");
+        let d = diag(
+            "/src/A/A.cs(1,1): warning CS8618: Non-nullable property 'Name' must contain a non-null value [/src/A/A.csproj::TargetFramework=net8.0]",
+        );
         assert_eq!(d.project.as_deref(), Some("/src/A/A.csproj"));
         let d = diag("/src/A/A.csproj(20,5): error : Custom check failed");
         assert_eq!((d.code.as_str(), d.message.as_str(), d.line), ("", "Custom check failed", Some(20)));
@@ -412,7 +419,8 @@ Build succeeded.
 
     #[test]
     fn counts_never_below_listed_diagnostics() {
-        let output = "error NU1101: Unable to find package Foo.\nerror NU1101: Unable to find package Bar.\n    1 Error(s)";
+        let output =
+            "error NU1101: Unable to find package Foo.\nerror NU1101: Unable to find package Bar.\n    1 Error(s)";
         assert_eq!(summarize(output.lines()).error_count, 2);
     }
 

@@ -201,12 +201,7 @@ pub struct ErrorResult {
 
 /// `additionalData` from key/value pairs, values redacted.
 fn additional(pairs: &[(&str, &str)]) -> Option<BTreeMap<String, String>> {
-    Some(
-        pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), redact(v).into_owned()))
-            .collect(),
-    )
+    Some(pairs.iter().map(|(k, v)| ((*k).to_owned(), redact(v).into_owned())).collect())
 }
 
 /// The last `max_chars` characters of `text`, marked when something was cut.
@@ -292,16 +287,14 @@ impl ErrorResult {
     /// `CAPABILITY_NOT_AVAILABLE`, category Capability, MCP -32001, with the alternatives to
     /// offer and `additionalData {feature, reason}`.
     pub fn capability_not_available(feature: &str, reason: &str, alternatives: Vec<String>) -> Self {
-        let mut error = ErrorResult::new(
-            code::CAPABILITY_NOT_AVAILABLE,
-            &format!("'{feature}' is not available here: {reason}"),
-        )
-        .with_hint("Use one of the alternatives, or change the environment so the capability is present.")
-        .with_data(ErrorData {
-            exit_code: Some(-1),
-            additional_data: additional(&[("feature", feature), ("reason", reason)]),
-            ..ErrorData::default()
-        });
+        let mut error =
+            ErrorResult::new(code::CAPABILITY_NOT_AVAILABLE, &format!("'{feature}' is not available here: {reason}"))
+                .with_hint("Use one of the alternatives, or change the environment so the capability is present.")
+                .with_data(ErrorData {
+                    exit_code: Some(-1),
+                    additional_data: additional(&[("feature", feature), ("reason", reason)]),
+                    ..ErrorData::default()
+                });
         error.explanation = Some(
             "The server knows this feature, but the environment it runs in cannot provide it \
              (a missing tool, SDK or workload, an operating-system limit, or a disabled or unfinished feature)."
@@ -401,19 +394,12 @@ impl From<ErrorResult> for ErrorResponse {
 impl ErrorResponse {
     /// An envelope with its first error (the contract requires at least one).
     pub fn new(first: ErrorResult, exit_code: i32) -> Self {
-        ErrorResponse {
-            success: AlwaysFalse,
-            errors: vec![first],
-            exit_code,
-            metadata: None,
-        }
+        ErrorResponse { success: AlwaysFalse, errors: vec![first], exit_code, metadata: None }
     }
 
     /// Adds one metadata entry (value redacted).
     pub fn with_metadata(mut self, key: impl Into<String>, value: &str) -> Self {
-        self.metadata
-            .get_or_insert_with(BTreeMap::new)
-            .insert(key.into(), redact(value).into_owned());
+        self.metadata.get_or_insert_with(BTreeMap::new).insert(key.into(), redact(value).into_owned());
         self
     }
 
@@ -447,9 +433,7 @@ impl ErrorResponse {
         }
 
         let mut errors = errors.into_iter();
-        let first = errors
-            .next()
-            .unwrap_or_else(|| exit_error(exit_code, &stdout, &stderr, data));
+        let first = errors.next().unwrap_or_else(|| exit_error(exit_code, &stdout, &stderr, data));
         let mut response = ErrorResponse::new(first, exit_code);
         response.errors.extend(errors);
         response
@@ -459,11 +443,8 @@ impl ErrorResponse {
 /// One error of a failed run from one parsed (already redacted) error diagnostic.
 fn error_from_diagnostic(diagnostic: Diagnostic, line: &str, exit_code: i32, data: &ErrorData) -> ErrorResult {
     let category = diagnostic_category(&diagnostic);
-    let code = if diagnostic.code.is_empty() {
-        format!("{}{exit_code}", code::EXIT_PREFIX)
-    } else {
-        diagnostic.code.clone()
-    };
+    let code =
+        if diagnostic.code.is_empty() { format!("{}{exit_code}", code::EXIT_PREFIX) } else { diagnostic.code.clone() };
     let mut location = BTreeMap::new();
     let numbers = [
         ("line", diagnostic.line),
@@ -492,10 +473,7 @@ fn error_from_diagnostic(diagnostic: Diagnostic, line: &str, exit_code: i32, dat
         suggested_fixes: None,
         alternatives: None,
         raw_output: line.to_owned(),
-        data: Some(ErrorData {
-            additional_data: (!location.is_empty()).then_some(location),
-            ..data.clone()
-        }),
+        data: Some(ErrorData { additional_data: (!location.is_empty()).then_some(location), ..data.clone() }),
     }
     .with_code_details()
 }
@@ -508,11 +486,8 @@ fn exit_error(exit_code: i32, stdout: &str, stderr: &str, data: ErrorData) -> Er
         Some(line) => keep_start(line, MAX_MESSAGE_CHARS),
         None => format!("The command exited with code {exit_code} without printing anything."),
     };
-    let output = [stdout.trim_end(), stderr.trim_end()]
-        .into_iter()
-        .filter(|s| !s.is_empty())
-        .collect::<Vec<_>>()
-        .join("\n");
+    let output =
+        [stdout.trim_end(), stderr.trim_end()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("\n");
     let code = format!("{}{exit_code}", code::EXIT_PREFIX);
     ErrorResult {
         mcp_error_code: mcp_error_code(&code, ErrorCategory::Unknown, exit_code),
@@ -581,11 +556,22 @@ mod tests {
 
     #[test]
     fn categories_serialize_as_the_contract_spells_them() {
-        let names: Vec<Value> = ErrorCategory::ALL.iter().map(|c| serde_json::to_value(c).expect("serializes")).collect();
+        let names: Vec<Value> =
+            ErrorCategory::ALL.iter().map(|c| serde_json::to_value(c).expect("serializes")).collect();
         assert_eq!(
             names,
-            ["Validation", "Compilation", "Build", "Package", "Runtime", "Capability", "Concurrency", "Cancellation", "Unknown"]
-                .map(Value::from)
+            [
+                "Validation",
+                "Compilation",
+                "Build",
+                "Package",
+                "Runtime",
+                "Capability",
+                "Concurrency",
+                "Cancellation",
+                "Unknown"
+            ]
+            .map(Value::from)
         );
         for category in ErrorCategory::ALL {
             assert_eq!(serde_json::to_value(category).expect("serializes"), category.as_str());
@@ -631,7 +617,11 @@ mod tests {
 
     #[test]
     fn invalid_params_matches_contract_shape() {
-        let error = ErrorResult::invalid_params("packageName", "required", "Parameter 'packageName' is required and cannot be empty");
+        let error = ErrorResult::invalid_params(
+            "packageName",
+            "required",
+            "Parameter 'packageName' is required and cannot be empty",
+        );
         let json = serde_json::to_value(ErrorResponse::from(error)).expect("serializes");
         assert_eq!(json["success"], false);
         assert_eq!(json["exitCode"], -1);
@@ -640,7 +630,10 @@ mod tests {
         assert_eq!(e["category"], "Validation");
         assert_eq!(e["mcpErrorCode"], -32602);
         assert_eq!(e["rawOutput"], "");
-        assert_eq!(e["data"], json!({ "exitCode": -1, "additionalData": { "parameter": "packageName", "reason": "required" } }));
+        assert_eq!(
+            e["data"],
+            json!({ "exitCode": -1, "additionalData": { "parameter": "packageName", "reason": "required" } })
+        );
         assert!(e.get("explanation").is_none(), "unset optional fields are omitted");
         assert!(e["data"].get("command").is_none());
     }
@@ -652,7 +645,10 @@ mod tests {
             "not found on PATH",
             vec!["Install the .NET SDK".into(), "Check 'dotnet --info'".into()],
         );
-        assert_eq!((error.code.as_str(), error.category, error.mcp_error_code), ("CAPABILITY_NOT_AVAILABLE", ErrorCategory::Capability, Some(-32001)));
+        assert_eq!(
+            (error.code.as_str(), error.category, error.mcp_error_code),
+            ("CAPABILITY_NOT_AVAILABLE", ErrorCategory::Capability, Some(-32001))
+        );
         assert_eq!(error.alternatives.as_deref().map(<[String]>::len), Some(2));
         let extra = error.data.and_then(|d| d.additional_data).expect("additional data");
         assert_eq!(extra["feature"], "dotnet CLI");
@@ -702,7 +698,12 @@ Build FAILED.
 
     #[test]
     fn failed_build_becomes_enriched_deduplicated_errors() {
-        let response = ErrorResponse::from_failed_run(&["dotnet", "build", "/src/App/App.csproj", "-p:Password=x"], 1, BUILD_OUTPUT, "");
+        let response = ErrorResponse::from_failed_run(
+            &["dotnet", "build", "/src/App/App.csproj", "-p:Password=x"],
+            1,
+            BUILD_OUTPUT,
+            "",
+        );
         assert_eq!(response.exit_code, 1);
         assert_eq!(response.errors.len(), 2);
         let cs = &response.errors[0];
@@ -732,9 +733,13 @@ Build FAILED.
     #[test]
     fn package_not_found_maps_to_resource_not_found() {
         let stdout = "  Determining projects to restore...\n/src/App/App.csproj : error NU1101: Unable to find package NonExistentPackage. No packages exist with this id in source(s): nuget.org\n";
-        let response = ErrorResponse::from_failed_run(&["dotnet", "add", "package", "NonExistentPackage"], 1, stdout, "");
+        let response =
+            ErrorResponse::from_failed_run(&["dotnet", "add", "package", "NonExistentPackage"], 1, stdout, "");
         let error = &response.errors[0];
-        assert_eq!((error.code.as_str(), error.category, error.mcp_error_code), ("NU1101", ErrorCategory::Package, Some(-32002)));
+        assert_eq!(
+            (error.code.as_str(), error.category, error.mcp_error_code),
+            ("NU1101", ErrorCategory::Package, Some(-32002))
+        );
         assert_eq!(
             error.documentation_url.as_deref(),
             Some("https://learn.microsoft.com/en-us/nuget/reference/errors-and-warnings/nu1101")
@@ -743,11 +748,15 @@ Build FAILED.
 
     #[test]
     fn failed_run_without_diagnostics_is_exit_code_error() {
-        let stderr = "Unhandled exception. System.InvalidOperationException: token=abc123 rejected\n   at Program.Main()\n";
+        let stderr =
+            "Unhandled exception. System.InvalidOperationException: token=abc123 rejected\n   at Program.Main()\n";
         let response = ErrorResponse::from_failed_run(&["dotnet", "run"], 134, "Starting...\n", stderr);
         assert_eq!(response.errors.len(), 1);
         let error = &response.errors[0];
-        assert_eq!((error.code.as_str(), error.category, error.mcp_error_code), ("EXIT_134", ErrorCategory::Unknown, Some(-32603)));
+        assert_eq!(
+            (error.code.as_str(), error.category, error.mcp_error_code),
+            ("EXIT_134", ErrorCategory::Unknown, Some(-32603))
+        );
         assert_eq!(error.message, "Unhandled exception. System.InvalidOperationException: token=[REDACTED] rejected");
         assert!(error.raw_output.contains("Starting...") && error.raw_output.contains("at Program.Main()"));
         assert!(!error.raw_output.contains("abc123"));
@@ -838,8 +847,13 @@ Build FAILED.
     fn schema_accepts_every_envelope_this_module_builds() {
         let schema = error_response_schema();
         let envelopes = [
-            ErrorResponse::from(ErrorResult::invalid_params("format", "invalid value", "Parameter 'format' must be 'pfx' or 'pem'")),
-            ErrorResponse::from(ErrorResult::capability_not_available("x", "y", vec!["z".into()])).with_metadata("k", "v"),
+            ErrorResponse::from(ErrorResult::invalid_params(
+                "format",
+                "invalid value",
+                "Parameter 'format' must be 'pfx' or 'pem'",
+            )),
+            ErrorResponse::from(ErrorResult::capability_not_available("x", "y", vec!["z".into()]))
+                .with_metadata("k", "v"),
             ErrorResponse::from(ErrorResult::concurrency_conflict("build", "a", "test")),
             ErrorResponse::from(ErrorResult::operation_cancelled(Some("dotnet restore"), "partial")),
             ErrorResponse::from_failed_run(&["dotnet", "build"], 1, BUILD_OUTPUT, "warning: x"),
@@ -854,7 +868,8 @@ Build FAILED.
     #[test]
     fn schema_rejects_broken_envelopes() {
         let schema = error_response_schema();
-        let good = serde_json::to_value(ErrorResponse::from(ErrorResult::concurrency_conflict("a", "b", "c"))).expect("serializes");
+        let good = serde_json::to_value(ErrorResponse::from(ErrorResult::concurrency_conflict("a", "b", "c")))
+            .expect("serializes");
         let mut no_errors = good.clone();
         no_errors["errors"] = json!([]);
         let mut bad_category = good.clone();

@@ -4,7 +4,11 @@
 //! Text is scanned once by a single combined [`regex::Regex`] (one alternative per form) and
 //! rewritten by `replace_all`. The `regex` crate runs in time linear in the input, so neither
 //! huge nor hostile output can stall redaction. When two forms could start at the same place,
-//! the one listed first in [`rules`] wins, so the more specific forms come first.
+//! the one listed first wins, so the more specific forms come first. The only forms that need
+//! context (`dev-certs https ... -p X`, `nuget push ... -k X`, `user-secrets set K V`) match the
+//! rest of their line as one command-line segment; its arguments are classified like
+//! [`redact_args`] does and the text between the secrets gets the same context-free pass, so
+//! every byte is still scanned once.
 //!
 //! Forms covered (each keeps its label, key, scheme or quotes):
 //! - labelled secrets in `key=value`, `key: value`, JSON and connection strings, with no minimum
@@ -13,6 +17,7 @@
 //! - labelled high-entropy values under weaker labels (`SigningKey=`, `Credential:`...);
 //! - `scheme://user:password@host` URL credentials;
 //! - `Authorization: Bearer|Basic ...` headers and bare `Bearer <token>`;
+//! - the browser token of an Aspire dashboard login link (`/login?t=...`);
 //! - PEM private-key blocks (also when cut off before the `END` line), JWTs, AWS access key ids
 //!   and other well-known prefixed tokens (GitHub, GitLab, Slack, Stripe, npm, NuGet, Google,
 //!   SendGrid, `sk-...`);
@@ -58,13 +63,7 @@ const WEAK_KEY_WORDS: &[&str] = &["key", "credential", "signature", "auth"];
 
 /// Normalised key names that contain a secret word but name public data
 /// (assembly identities, the user-secrets store id, a SAS policy name).
-const NON_SECRET_KEYS: &[&str] = &[
-    "publickeytoken",
-    "publickey",
-    "usersecretsid",
-    "sharedaccesskeyname",
-    "tokentype",
-];
+const NON_SECRET_KEYS: &[&str] = &["publickeytoken", "publickey", "usersecretsid", "sharedaccesskeyname", "tokentype"];
 
 /// Long options whose value is a secret, in every dotnet command.
 const SECRET_LONG_FLAGS: &[&str] = &[
@@ -98,17 +97,11 @@ enum KeyClass {
 }
 
 fn classify_key(name: &str) -> KeyClass {
-    let normalized: String = name
-        .chars()
-        .filter(char::is_ascii_alphanumeric)
-        .map(|c| c.to_ascii_lowercase())
-        .collect();
+    let normalized: String = name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect();
     if NON_SECRET_KEYS.contains(&normalized.as_str()) {
         return KeyClass::Plain;
     }
-    let strong = STRONG_KEY_WORDS
-        .iter()
-        .any(|w| normalized.contains(&w.replace('_', "")));
+    let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
     if strong || EXACT_KEY_WORDS.contains(&normalized.as_str()) {
         KeyClass::Secret
     } else if WEAK_KEY_WORDS.iter().any(|w| normalized.contains(w)) {
@@ -154,11 +147,7 @@ fn rules(with_segments: bool) -> Vec<String> {
     let strong = words_pattern(STRONG_KEY_WORDS);
     let exact = words_pattern(EXACT_KEY_WORDS);
     let weak = words_pattern(WEAK_KEY_WORDS);
-    let flags = SECRET_LONG_FLAGS
-        .iter()
-        .map(|f| regex::escape(f))
-        .collect::<Vec<_>>()
-        .join("|");
+    let flags = SECRET_LONG_FLAGS.iter().map(|f| regex::escape(f)).collect::<Vec<_>>().join("|");
     let mut rules = vec![
         // PEM private key, to its END line or, when cut off, to the end of the input.
         r"-----BEGIN (?P<pem_kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----(?s:.*?)(?:(?P<pem_end>-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)|\z)".to_owned(),
@@ -184,6 +173,7 @@ fn rules(with_segments: bool) -> Vec<String> {
         format!(
             r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?i:{strong})[A-Za-z0-9_.:-]*)>[^<\r\n]+</"
         ),
+        r"(?P<login>/login\?t=)[A-Za-z0-9_-]+".to_owned(),
         r"(?P<jwt>(?-u:\b)eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)".to_owned(),
         r"(?-u:\b)(?P<tok_prefix>gh[pousr]_|github_pat_|glpat-|xox[abposr]-|[rs]k_(?:live|test)_|sk-|npm_|oy2|AIza|AKIA|ASIA)[A-Za-z0-9_-]{16,}".to_owned(),
         r"(?-u:\b)(?P<sendgrid>SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}".to_owned(),
@@ -212,16 +202,9 @@ static CLI_TOKEN: LazyLock<Regex> =
 /// `value` replaced by [`REDACTED`], keeping the quotes or braces around it.
 fn mask(value: &str) -> String {
     let bytes = value.as_bytes();
-    let wrapped = bytes.len() >= 2
-        && matches!(
-            (bytes[0], bytes[bytes.len() - 1]),
-            (b'"', b'"') | (b'\'', b'\'') | (b'{', b'}')
-        );
-    if wrapped {
-        format!("{}{REDACTED}{}", &value[..1], &value[value.len() - 1..])
-    } else {
-        REDACTED.to_owned()
-    }
+    let wrapped =
+        bytes.len() >= 2 && matches!((bytes[0], bytes[bytes.len() - 1]), (b'"', b'"') | (b'\'', b'\'') | (b'{', b'}'));
+    if wrapped { format!("{}{REDACTED}{}", &value[..1], &value[value.len() - 1..]) } else { REDACTED.to_owned() }
 }
 
 fn text<'h>(caps: &Captures<'h>, name: &str) -> &'h str {
@@ -268,6 +251,9 @@ fn replace(caps: &Captures<'_>) -> String {
             return whole.to_owned();
         }
         return format!("<{}>{REDACTED}</", element.as_str());
+    }
+    if let Some(login) = caps.name("login") {
+        return format!("{}{REDACTED}", login.as_str());
     }
     if caps.name("jwt").is_some() {
         return REDACTED.to_owned();
@@ -325,7 +311,9 @@ enum Context {
     /// `nuget push|delete`: `-k` / `-sk` are API keys.
     NugetKey,
     /// `user-secrets`; counts positionals after `set` (KEY is the first, VALUE the second).
-    UserSecrets { after_set: Option<usize> },
+    UserSecrets {
+        after_set: Option<usize>,
+    },
 }
 
 fn unquote(arg: &str) -> &str {
@@ -367,16 +355,10 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                     Some(at) => {
                         // `arg` is `args[i]` without its quotes, if it had any.
                         let quote = (args[i].as_ref().len() - arg.len()) / 2;
-                        actions[i] = ArgAction::Secret {
-                            start: quote + at + 1,
-                            end: quote + arg.len(),
-                        };
+                        actions[i] = ArgAction::Secret { start: quote + at + 1, end: quote + arg.len() };
                     }
                     None if i + 1 < args.len() && !word(i + 1).starts_with("--") => {
-                        actions[i + 1] = ArgAction::Secret {
-                            start: 0,
-                            end: args[i + 1].as_ref().len(),
-                        };
+                        actions[i + 1] = ArgAction::Secret { start: 0, end: args[i + 1].as_ref().len() };
                         i += 1;
                     }
                     None => {}
@@ -393,10 +375,7 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                 Some(positionals) => {
                     *positionals += 1;
                     if *positionals == 2 {
-                        actions[i] = ArgAction::Secret {
-                            start: 0,
-                            end: args[i].as_ref().len(),
-                        };
+                        actions[i] = ArgAction::Secret { start: 0, end: args[i].as_ref().len() };
                     }
                 }
                 None => {}
@@ -472,8 +451,8 @@ pub fn redact_json(value: &mut Value) {
     while let Some((value, class)) = pending.pop() {
         match value {
             Value::String(s) => {
-                let hide = !s.is_empty()
-                    && (class == KeyClass::Secret || (class == KeyClass::Weak && looks_generated(s)));
+                let hide =
+                    !s.is_empty() && (class == KeyClass::Secret || (class == KeyClass::Weak && looks_generated(s)));
                 if hide {
                     *s = REDACTED.to_owned();
                 } else if let Cow::Owned(redacted) = redact(s) {
@@ -511,10 +490,7 @@ mod tests {
             r("Server=localhost;Database=MyDb;User=admin;Password=SuperSecret123!"),
             "Server=localhost;Database=MyDb;User=admin;Password=[REDACTED]"
         );
-        assert_eq!(
-            r("Server=db;User Id=sa;Pwd=x;Encrypt=true"),
-            "Server=db;User Id=sa;Pwd=[REDACTED];Encrypt=true"
-        );
+        assert_eq!(r("Server=db;User Id=sa;Pwd=x;Encrypt=true"), "Server=db;User Id=sa;Pwd=[REDACTED];Encrypt=true");
     }
 
     #[test]
@@ -545,10 +521,7 @@ mod tests {
 
     #[test]
     fn json_text_keeps_quotes() {
-        assert_eq!(
-            r(r#"{"ApiKey": "sk-1", "Name": "app"}"#),
-            r#"{"ApiKey": "[REDACTED]", "Name": "app"}"#
-        );
+        assert_eq!(r(r#"{"ApiKey": "sk-1", "Name": "app"}"#), r#"{"ApiKey": "[REDACTED]", "Name": "app"}"#);
     }
 
     #[test]
@@ -568,7 +541,9 @@ mod tests {
             "DefaultEndpointsProtocol=https;AccountName=acc;AccountKey=[REDACTED];EndpointSuffix=core.windows.net"
         );
         assert_eq!(
-            r("Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=k3y="),
+            r(
+                "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=k3y="
+            ),
             "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=[REDACTED]"
         );
     }
@@ -583,11 +558,11 @@ mod tests {
 
     #[test]
     fn labelled_high_entropy_values_only_when_generated() {
+        assert_eq!(r("SigningKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5"), "SigningKey=[REDACTED]");
         assert_eq!(
-            r("SigningKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5"),
-            "SigningKey=[REDACTED]"
+            r("AssemblyOriginatorKeyFile=MyCompanyStrongName.snk"),
+            "AssemblyOriginatorKeyFile=MyCompanyStrongName.snk"
         );
-        assert_eq!(r("AssemblyOriginatorKeyFile=MyCompanyStrongName.snk"), "AssemblyOriginatorKeyFile=MyCompanyStrongName.snk");
         assert_eq!(r("KeyFile=/home/u/keys/strong2024.snk"), "KeyFile=/home/u/keys/strong2024.snk");
     }
 
@@ -613,14 +588,19 @@ mod tests {
     #[test]
     fn pem_private_key_block_is_removed_but_framed() {
         let pem = "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAKC\n-----END RSA PRIVATE KEY-----\ndone";
-        assert_eq!(
-            r(pem),
-            "key:\n-----BEGIN RSA PRIVATE KEY-----\n[REDACTED]\n-----END RSA PRIVATE KEY-----\ndone"
-        );
+        assert_eq!(r(pem), "key:\n-----BEGIN RSA PRIVATE KEY-----\n[REDACTED]\n-----END RSA PRIVATE KEY-----\ndone");
         let cut = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIE\n[Output truncated]";
         assert_eq!(r(cut), "-----BEGIN ENCRYPTED PRIVATE KEY-----\n[REDACTED]");
         let cert = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----";
         assert_eq!(r(cert), cert);
+    }
+
+    #[test]
+    fn dashboard_login_token() {
+        assert_eq!(
+            r("Login to the dashboard at https://localhost:17178/login?t=4f2c9e8d7b6a5f4e3d2c1b0a9f8e7d6c"),
+            "Login to the dashboard at https://localhost:17178/login?t=[REDACTED]"
+        );
     }
 
     #[test]
@@ -668,7 +648,10 @@ mod tests {
 
     #[test]
     fn msbuild_property_password() {
-        assert_eq!(r("dotnet publish -p:Password=x -p:Configuration=Release"), "dotnet publish -p:Password=[REDACTED] -p:Configuration=Release");
+        assert_eq!(
+            r("dotnet publish -p:Password=x -p:Configuration=Release"),
+            "dotnet publish -p:Password=[REDACTED] -p:Configuration=Release"
+        );
         assert_eq!(r("/p:DeployPassword=ab"), "/p:DeployPassword=[REDACTED]");
     }
 
@@ -806,10 +789,16 @@ Time Elapsed 00:00:03.45";
     #[test]
     fn command_line_is_quoted_and_redacted() {
         assert_eq!(
-            redacted_command_line("dotnet", &["user-secrets", "set", "Db:Conn", "Server=.;Password=x y", "--project", "My App", ""]),
+            redacted_command_line(
+                "dotnet",
+                &["user-secrets", "set", "Db:Conn", "Server=.;Password=x y", "--project", "My App", ""]
+            ),
             r#"dotnet user-secrets set Db:Conn [REDACTED] --project "My App" """#
         );
-        assert_eq!(redacted_command_line("dotnet", &["new", "console", "-n", "say\"hi"]), r#"dotnet new console -n "say\"hi""#);
+        assert_eq!(
+            redacted_command_line("dotnet", &["new", "console", "-n", "say\"hi"]),
+            r#"dotnet new console -n "say\"hi""#
+        );
     }
 
     // --- JSON -----------------------------------------------------------------------------
@@ -846,7 +835,16 @@ Time Elapsed 00:00:03.45";
 
     #[test]
     fn secret_key_names() {
-        for name in ["password", "Pwd", "client_secret", "AccessToken", "apiKey", "connectionString", "AccountKey", "SharedAccessSignature"] {
+        for name in [
+            "password",
+            "Pwd",
+            "client_secret",
+            "AccessToken",
+            "apiKey",
+            "connectionString",
+            "AccountKey",
+            "SharedAccessSignature",
+        ] {
             assert!(is_secret_key(name), "{name}");
         }
         for name in ["name", "PublicKeyToken", "UserSecretsId", "keyFile", "bypass", "OLDPWD"] {

@@ -132,14 +132,6 @@ pub fn positionals(args: &[String]) -> Vec<String> {
     out
 }
 
-/// The arguments after the first `--`.
-pub fn after_double_dash(args: &[String]) -> Vec<String> {
-    match args.iter().position(|a| a == "--") {
-        Some(i) => args[i + 1..].to_vec(),
-        None => Vec::new(),
-    }
-}
-
 /// MSBuild-style `-p:Name=Value` / `--property:Name=Value` / `/p:Name=Value` pairs.
 pub fn msbuild_properties(args: &[String]) -> Vec<(String, String)> {
     let mut out = Vec::new();
@@ -182,7 +174,6 @@ mod tests {
         assert_eq!(value(&a, &["-f", "--framework"]).as_deref(), Some("net8.0"));
         assert_eq!(value(&a, &["-o", "--output"]).as_deref(), Some("out"));
         assert_eq!(positionals(&a), v(&["build"]));
-        assert_eq!(after_double_dash(&a), v(&["-c", "x"]));
     }
 
     #[test]

@@ -79,11 +79,6 @@ impl Target {
             .collect();
         Target { path, is_solution: true, projects }
     }
-
-    /// The file name without extension.
-    pub fn name(&self) -> String {
-        Project::at(self.path.clone()).name
-    }
 }
 
 /// Why no target could be found.

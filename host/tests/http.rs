@@ -1,0 +1,214 @@
+//! End-to-end tests of the real host binary over streamable HTTP: a
+//! session, calls with progress, the guards against DNS rebinding, the
+//! bearer token, and the refusal of an unprotected public address.
+
+mod common;
+
+use std::{process::Stdio, time::Duration};
+
+use common::{Setup, text_of};
+use serde_json::{Value, json};
+use tokio::{
+    io::{AsyncBufReadExt, BufReader},
+    process::{Child, Command},
+};
+
+/// The host serving HTTP on a free loopback port.
+struct HttpHost {
+    _child: Child,
+    url: String,
+    authority: String,
+    http: reqwest::Client,
+    session: Option<String>,
+    token: Option<String>,
+}
+
+impl HttpHost {
+    async fn start(setup: &Setup) -> Self {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-plugin-host"))
+            .arg("--config")
+            .arg(setup.config())
+            .args(["--http", "127.0.0.1:0"])
+            .env_remove("RUST_LOG")
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let url = tokio::time::timeout(Duration::from_secs(30), async {
+            while let Some(line) = lines.next_line().await.unwrap() {
+                if let Some((_, url)) = line.split_once("streamable HTTP at ") {
+                    return url.trim().to_owned();
+                }
+            }
+            panic!("the host exited before listening");
+        })
+        .await
+        .expect("the host starts listening");
+        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        let authority = url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
+        Self { _child: child, url, authority, http: reqwest::Client::new(), session: None, token: None }
+    }
+
+    /// POSTs one JSON-RPC message; returns the status and every JSON-RPC
+    /// message of the answer (one JSON body, or the events of an SSE stream).
+    async fn post_with(&self, body: Value, headers: &[(&str, &str)]) -> (u16, Vec<Value>) {
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .body(body.to_string());
+        if let Some(session) = &self.session {
+            request = request.header("mcp-session-id", session).header("mcp-protocol-version", "2025-06-18");
+        }
+        if let Some(token) = &self.token {
+            request = request.header("authorization", format!("Bearer {token}"));
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        let response = request.send().await.unwrap();
+        let status = response.status().as_u16();
+        let is_sse = response
+            .headers()
+            .get("content-type")
+            .and_then(|value| value.to_str().ok())
+            .is_some_and(|value| value.contains("text/event-stream"));
+        let text = response.text().await.unwrap();
+        let messages = if is_sse {
+            text.lines()
+                .filter_map(|line| line.strip_prefix("data:"))
+                .filter_map(|data| serde_json::from_str(data.trim()).ok())
+                .collect()
+        } else {
+            serde_json::from_str(&text).into_iter().collect()
+        };
+        (status, messages)
+    }
+
+    async fn initialize(&mut self) {
+        let response = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .headers(self.auth())
+            .body(
+                json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                    "protocolVersion": "2025-06-18", "capabilities": {},
+                    "clientInfo": { "name": "e2e-http", "version": "1" } } })
+                .to_string(),
+            )
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status().as_u16(), 200);
+        self.session = response.headers().get("mcp-session-id").map(|value| value.to_str().unwrap().to_owned());
+        assert!(self.session.is_some(), "a session id is issued");
+        let (status, _) = self.post_with(json!({ "jsonrpc": "2.0", "method": "notifications/initialized" }), &[]).await;
+        assert_eq!(status, 202);
+    }
+
+    fn auth(&self) -> reqwest::header::HeaderMap {
+        let mut headers = reqwest::header::HeaderMap::new();
+        if let Some(token) = &self.token {
+            headers.insert("authorization", format!("Bearer {token}").parse().unwrap());
+        }
+        headers
+    }
+
+    async fn request(&self, id: u64, method: &str, params: Value) -> Vec<Value> {
+        let (status, messages) =
+            self.post_with(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }), &[]).await;
+        assert_eq!(status, 200, "{method}: {messages:?}");
+        messages
+    }
+}
+
+fn response(messages: &[Value], id: u64) -> &Value {
+    messages.iter().find(|message| message["id"] == id).unwrap_or_else(|| panic!("no response {id} in {messages:?}"))
+}
+
+#[tokio::test]
+async fn serves_a_session_with_calls_and_progress() {
+    let setup = Setup::new(&["sample"], &["panicky"], json!({}));
+    let mut host = HttpHost::start(&setup).await;
+    host.initialize().await;
+    let list = host.request(1, "tools/list", json!({})).await;
+    let names: Vec<&str> =
+        response(&list, 1)["result"]["tools"].as_array().unwrap().iter().map(|tool| tool["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"echo") && names.contains(&"still_works"), "{names:?}");
+
+    let call = host.request(2, "tools/call", json!({ "name": "echo", "arguments": { "text": "over http" } })).await;
+    let result = &response(&call, 2)["result"];
+    assert_eq!(text_of(result), "over http");
+    assert_eq!(result["structuredContent"]["length"], 9);
+
+    let call = host
+        .request(
+            3,
+            "tools/call",
+            json!({ "name": "countdown", "arguments": { "steps": 3, "intervalMs": 5 }, "_meta": { "progressToken": "p" } }),
+        )
+        .await;
+    let progress: Vec<f64> = call
+        .iter()
+        .filter(|message| message["method"] == "notifications/progress")
+        .map(|message| message["params"]["progress"].as_f64().unwrap())
+        .collect();
+    assert_eq!(progress, vec![1.0, 2.0, 3.0]);
+    let last = call.last().unwrap();
+    assert_eq!(last["id"], 3, "progress arrives before the response");
+
+    let panicked = host.request(4, "tools/call", json!({ "name": "panic_in_poll", "arguments": {} })).await;
+    assert_eq!(response(&panicked, 4)["result"]["isError"], true);
+    let after = host.request(5, "tools/call", json!({ "name": "still_works", "arguments": {} })).await;
+    assert_eq!(text_of(&response(&after, 5)["result"]), "ok");
+}
+
+#[tokio::test]
+async fn rejects_foreign_hosts_and_origins() {
+    let setup = Setup::new(&["sample"], &[], json!({}));
+    let mut host = HttpHost::start(&setup).await;
+    host.initialize().await;
+    let ping = json!({ "jsonrpc": "2.0", "id": 9, "method": "ping" });
+    let (status, _) = host.post_with(ping.clone(), &[("host", "evil.example.com")]).await;
+    assert!((400..500).contains(&status), "a foreign Host is refused, got {status}");
+    let (status, _) = host.post_with(ping.clone(), &[("origin", "http://evil.example.com")]).await;
+    assert!((400..500).contains(&status), "a foreign Origin is refused, got {status}");
+    let origin = format!("http://{}", host.authority);
+    let (status, messages) = host.post_with(ping, &[("origin", origin.as_str())]).await;
+    assert_eq!(status, 200, "a loopback Origin is accepted: {messages:?}");
+}
+
+#[tokio::test]
+async fn a_configured_bearer_token_is_required() {
+    let setup = Setup::new(&["sample"], &[], json!({ "Http": { "BearerToken": "s3cret" } }));
+    let mut host = HttpHost::start(&setup).await;
+    let (status, _) = host.post_with(json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" }), &[]).await;
+    assert_eq!(status, 401);
+    host.token = Some("wrong".into());
+    let (status, _) = host.post_with(json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" }), &[]).await;
+    assert_eq!(status, 401);
+    host.token = Some("s3cret".into());
+    host.initialize().await;
+    let call = host.request(1, "tools/call", json!({ "name": "echo", "arguments": { "text": "authorized" } })).await;
+    assert_eq!(text_of(&response(&call, 1)["result"]), "authorized");
+}
+
+#[tokio::test]
+async fn a_public_address_without_a_token_is_refused() {
+    let setup = Setup::new(&["sample"], &[], json!({}));
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_mcp-plugin-host"))
+        .arg("--config")
+        .arg(setup.config())
+        .args(["--http", "0.0.0.0:0"])
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("refusing to listen on non-loopback address 0.0.0.0:0 without a bearer token"), "{stderr}");
+}
