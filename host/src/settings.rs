@@ -235,9 +235,8 @@ impl Settings {
             }
         };
         let tool_timeout = match overrides.tool_timeout_secs.map(|secs| secs as f64).or(raw.host.tooltimeoutseconds) {
-            Some(secs) if secs == 0.0 => None,
-            Some(secs) => Some(seconds("Host.ToolTimeoutSeconds", secs)?),
             None => Some(Duration::from_secs(600)),
+            Some(secs) => Some(seconds("Host.ToolTimeoutSeconds", secs)?).filter(|limit| !limit.is_zero()),
         };
         let tool_timeouts = raw
             .host

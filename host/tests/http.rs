@@ -138,8 +138,12 @@ async fn serves_a_session_with_calls_and_progress() {
     let mut host = HttpHost::start(&setup).await;
     host.initialize().await;
     let list = host.request(1, "tools/list", json!({})).await;
-    let names: Vec<&str> =
-        response(&list, 1)["result"]["tools"].as_array().unwrap().iter().map(|tool| tool["name"].as_str().unwrap()).collect();
+    let names: Vec<&str> = response(&list, 1)["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| tool["name"].as_str().unwrap())
+        .collect();
     assert!(names.contains(&"echo") && names.contains(&"still_works"), "{names:?}");
 
     let call = host.request(2, "tools/call", json!({ "name": "echo", "arguments": { "text": "over http" } })).await;

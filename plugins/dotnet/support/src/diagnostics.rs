@@ -11,8 +11,9 @@
 //! - codes with lower-case or mixed prefixes (`IDE0005`, `CA1822`, `xUnit1004`, `ca2007`, `S1118`);
 //! - optional `12>` node prefixes and indentation, a ` [project::TargetFramework=...]` suffix.
 //!
-//! Lines with `info` severity are kept only when they carry a code, so NuGet's
-//! `info : Restoring packages...` chatter is not a diagnostic.
+//! A line without a code is a diagnostic only when it is an error, or a warning with an origin:
+//! NuGet's `info : Restoring packages...` and an application's `warn: Category[0]` console log
+//! lines are not diagnostics.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
@@ -155,7 +156,10 @@ pub fn parse_line(line: &str) -> Option<Diagnostic> {
         code = leading.name("code").map_or("", |m| m.as_str());
         message = leading.name("rest").map_or("", |m| m.as_str());
     }
-    if severity == Severity::Info && code.is_empty() {
+    let origin = caps.name("origin").map_or("", |m| m.as_str().trim());
+    // Without a code, only `error:` (NuGet) or a located line is a diagnostic: `info :` is NuGet
+    // chatter and `warn: Category[0]` is an application's console log.
+    if code.is_empty() && (severity == Severity::Info || (severity == Severity::Warning && origin.is_empty())) {
         return None;
     }
     let mut project = None;
@@ -164,7 +168,6 @@ pub fn parse_line(line: &str) -> Option<Diagnostic> {
         message = suffix.name("message").map_or("", |m| m.as_str());
     }
     let loc = caps.name("loc").map(|m| m.as_str());
-    let origin = caps.name("origin").map_or("", |m| m.as_str().trim());
     // A bare word without location, path separator or extension is a tool (MSBUILD, CSC), not a file.
     let is_tool = loc.is_none() && !origin.contains(['/', '\\', '.']);
     let file = (!origin.is_empty() && !is_tool).then(|| origin.to_owned());
@@ -363,6 +366,8 @@ mod tests {
         for line in [
             "  Determining projects to restore...",
             "info : Adding PackageReference for package 'Serilog' into project 'App.csproj'.",
+            "warn: Microsoft.AspNetCore.DataProtection.KeyManagement.XmlKeyManager[35]",
+            "info: Microsoft.Hosting.Lifetime[14]",
             "Build FAILED.",
             "    1 Error(s)",
             "  App -> /src/App/bin/Debug/net10.0/App.dll",

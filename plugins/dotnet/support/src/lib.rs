@@ -12,6 +12,9 @@
 //!   `serde_json::Value`.
 //! - `regex`: finite-automata matching that runs in time linear in the input, so hostile or huge
 //!   process output cannot stall redaction or parsing.
+//!
+//! `thiserror` is not a dependency: nothing in this crate returns a `Result` (every parser and
+//! constructor here is total), so there is no error type to derive.
 
 #![deny(missing_docs)]
 

@@ -696,6 +696,54 @@ mod tests {
     }
 
     #[test]
+    fn application_log_keeps_context_and_loses_every_secret() {
+        let secrets = [
+            "S3cret-Pw!",
+            "pg-77",
+            "ab1",
+            "Mongo-42",
+            "Url-Pw",
+            "ya29.OpaqueAccessToken0123456789",
+            "c2lnbmF0dXJl",
+            "AIDAEXAMPLE0123456789",
+            "Tm90QVJlYWxTdG9yYWdlS2V5PT0=",
+            "rk_live_0123456789abcdefABCDEF",
+            "Cl~Secret_01",
+            "pem-body-line",
+        ];
+        let log = "\
+info: Startup[0]
+      Using Server=db;Database=app;User Id=sa;Password=S3cret-Pw!;TrustServerCertificate=True
+      Npgsql: Host=pg;Port=5432;Username=orders;Password=pg-77
+      Cache: Server=cache;Pwd=ab1
+      mongodb+srv://mongo_user:Mongo-42@cluster0.example.net/app?retryWrites=true
+warn: System.Net.Http.HttpClient[0]
+      GET https://deploy:Url-Pw@registry.example.com/v2/app
+      Authorization: Bearer ya29.OpaqueAccessToken0123456789
+      id_token=eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl
+      AWS_SECRET_ACCESS_KEY=AIDAEXAMPLE0123456789
+      DefaultEndpointsProtocol=https;AccountName=store;AccountKey=Tm90QVJlYWxTdG9yYWdlS2V5PT0=;EndpointSuffix=core.windows.net
+      stripe rk_live_0123456789abcdefABCDEF
+      client_secret: Cl~Secret_01
+-----BEGIN EC PRIVATE KEY-----
+pem-body-line
+-----END EC PRIVATE KEY-----
+";
+        let out = r(log);
+        for secret in secrets {
+            assert!(!out.contains(secret), "{secret} leaked:\n{out}");
+        }
+        for context in [
+            "Server=db;Database=app;User Id=sa;Password=[REDACTED];",
+            "mongo_user:[REDACTED]@cluster0",
+            "AccountName=store;",
+            "warn: System.Net.Http.HttpClient[0]",
+        ] {
+            assert!(out.contains(context), "{context} lost:\n{out}");
+        }
+    }
+
+    #[test]
     fn redaction_is_idempotent() {
         let inputs = [
             "Password=[REDACTED];",

@@ -64,10 +64,13 @@ pub fn phase(ctx: &Ctx, label: &str, machine_readable: bool) {
     }
 }
 
-/// Emits the secrets fixture, on stderr when `to_stderr`.
-pub fn secrets(to_stderr: bool) {
-    for l in SECRETS.lines() {
-        if to_stderr { err(l) } else { line(l) }
+/// Emits the secrets fixture: like any text fixture (mostly stdout, a few lines on stderr), or
+/// entirely on stderr when `all_to_stderr`.
+pub fn secrets(all_to_stderr: bool) {
+    if all_to_stderr {
+        SECRETS.lines().for_each(|l| err(l.strip_prefix("2> ").unwrap_or(l)));
+    } else {
+        text(SECRETS);
     }
 }
 

@@ -37,6 +37,34 @@ struct MigrationJson<'a> {
     applied: Option<bool>,
 }
 
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct MigrationFiles {
+    migration_file: String,
+    metadata_file: String,
+    snapshot_file: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContextListEntry<'a> {
+    full_name: &'a str,
+    safe_name: &'a str,
+    name: &'a str,
+    assembly_qualified_name: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ContextInfo<'a> {
+    #[serde(rename = "type")]
+    kind: &'a str,
+    provider_name: &'a str,
+    database_name: &'a str,
+    data_source: &'a str,
+    options: &'a str,
+}
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct DbContext {
@@ -118,11 +146,11 @@ pub fn ef(ctx: &Ctx, args: &[String]) -> u8 {
             let dir = args::value(args, &["-o", "--output-dir"]).unwrap_or_else(|| "Migrations".into());
             let base = format!("{}/{dir}/20260115100000_{name}", p.dir().display());
             if json {
-                out::json(&serde_json::json!({
-                    "migrationFile": format!("{base}.cs"),
-                    "metadataFile": format!("{base}.Designer.cs"),
-                    "snapshotFile": format!("{}/{dir}/{}ModelSnapshot.cs", p.dir().display(), context.name),
-                }));
+                out::json(&MigrationFiles {
+                    migration_file: format!("{base}.cs"),
+                    metadata_file: format!("{base}.Designer.cs"),
+                    snapshot_file: format!("{}/{dir}/{}ModelSnapshot.cs", p.dir().display(), context.name),
+                });
             } else {
                 out::line("Done. To undo this action, use 'ef migrations remove'");
             }
@@ -165,12 +193,15 @@ pub fn ef(ctx: &Ctx, args: &[String]) -> u8 {
         ["database", "drop", ..] => drop_database(args, &context),
         ["dbcontext", "list", ..] => {
             if json {
-                out::json(&serde_json::json!([{
-                    "fullName": context.full_name,
-                    "safeName": context.name,
-                    "name": context.name,
-                    "assemblyQualifiedName": format!("{}, {}, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null", context.full_name, context.assembly),
-                }]));
+                out::json(&[ContextListEntry {
+                    full_name: &context.full_name,
+                    safe_name: &context.name,
+                    name: &context.name,
+                    assembly_qualified_name: format!(
+                        "{}, {}, Version=1.0.0.0, Culture=neutral, PublicKeyToken=null",
+                        context.full_name, context.assembly
+                    ),
+                }]);
             } else {
                 out::line(&context.full_name);
             }
@@ -178,13 +209,13 @@ pub fn ef(ctx: &Ctx, args: &[String]) -> u8 {
         }
         ["dbcontext", "info", ..] => {
             if json {
-                out::json(&serde_json::json!({
-                    "type": context.full_name,
-                    "providerName": context.provider_name,
-                    "databaseName": context.database_name,
-                    "dataSource": context.data_source,
-                    "options": context.options,
-                }));
+                out::json(&ContextInfo {
+                    kind: &context.full_name,
+                    provider_name: &context.provider_name,
+                    database_name: &context.database_name,
+                    data_source: &context.data_source,
+                    options: &context.options,
+                });
             } else {
                 out::line(&format!("Type: {}", context.full_name));
                 out::line(&format!("Provider name: {}", context.provider_name));

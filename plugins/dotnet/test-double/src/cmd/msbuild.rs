@@ -91,7 +91,8 @@ pub fn msbuild(ctx: &Ctx, args: &[String]) -> u8 {
         .with("configuration", &configuration)
         .with("msbuild_version_short", ctx.msbuild_version().split('+').next().unwrap_or(""))
         .with("project_dir_rel_root", project.dir().display().to_string().trim_start_matches('/'))
-        .with("project_parent", &parent_of(project));
+        .with("project_parent", &parent_of(project))
+        .with("project_parent_rel_root", parent_of(project).trim_start_matches('/'));
     let known: Ordered<String> = serde_json::from_str(PROPERTIES).expect("properties.json is valid");
     let value_of = |name: &str| -> String {
         if let Some((_, v)) = overrides.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
