@@ -5,22 +5,15 @@
 //! `plugins` lists what was found; `check` validates and exits non-zero on
 //! any problem.
 
-mod call;
-mod http;
-mod logging;
-mod plugin;
-mod registry;
-mod server;
-mod settings;
-
 use std::{net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc};
 
 use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;
 use tokio_util::sync::CancellationToken;
 
-use crate::{
-    logging::Clients,
+use mcp_plugin_host::{
+    http,
+    logging::{self, Clients},
     plugin::discovery::{self, Discovery, PluginReport},
     server::{HostState, McpServer},
     settings::{Overrides, Settings},

@@ -221,7 +221,8 @@ impl Settings {
             .and_then(config::Config::try_deserialize)
             .map_err(|error| invalid(format!("environment override: {error}")))?;
         merge_ci(&mut tree, from_env);
-        let raw: Raw = serde_json::from_value(tree).map_err(|error| invalid(error.to_string()))?;
+        let raw: Raw = serde_path_to_error::deserialize(tree)
+            .map_err(|error| invalid(format!("{}: {}", error.path(), error.inner())))?;
         let base = path.parent().unwrap_or(Path::new("."));
         Self::from_raw(path, base, raw, overrides).map_err(invalid)
     }

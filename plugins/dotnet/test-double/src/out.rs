@@ -66,7 +66,7 @@ pub fn phase(ctx: &Ctx, label: &str, machine_readable: bool) {
 
 /// Emits the secrets fixture: like any text fixture (mostly stdout, a few lines on stderr), or
 /// entirely on stderr when `all_to_stderr`.
-pub fn secrets(all_to_stderr: bool) {
+fn secrets(all_to_stderr: bool) {
     if all_to_stderr {
         SECRETS.lines().for_each(|l| err(l.strip_prefix("2> ").unwrap_or(l)));
     } else {
@@ -75,7 +75,7 @@ pub fn secrets(all_to_stderr: bool) {
 }
 
 /// Streams `label (i/n)` lines, one every 200 ms, for `total`.
-pub fn ticks(total: Duration, label: &str) {
+fn ticks(total: Duration, label: &str) {
     let count = (total.as_millis() / 200) as u64;
     for i in 1..=count {
         line(&format!("{label} ({i}/{count})"));

@@ -1,0 +1,13 @@
+//! The library behind the `mcp-plugin-host` binary: configuration,
+//! plugin discovery and loading, the MCP handler and its transports.
+//!
+//! It is a library so that benchmarks and tests can drive the same code the
+//! binary runs; the binary (`main.rs`) only parses the command line.
+
+pub mod call;
+pub mod http;
+pub mod logging;
+pub mod plugin;
+pub mod registry;
+pub mod server;
+pub mod settings;
