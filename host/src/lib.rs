@@ -6,6 +6,7 @@
 
 pub mod call;
 pub mod http;
+pub mod locks;
 pub mod logging;
 pub mod plugin;
 pub mod registry;

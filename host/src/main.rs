@@ -12,9 +12,8 @@ use rmcp::ServiceExt;
 use tokio_util::sync::CancellationToken;
 
 use mcp_plugin_host::{
-    http,
-    logging::{self, Clients},
-    plugin::discovery::{self, Discovery, PluginReport},
+    http, logging,
+    plugin::discovery::{self, Discovery, PluginReport, Shared},
     server::{HostState, McpServer},
     settings::{Overrides, Settings},
 };
@@ -116,12 +115,12 @@ fn main() -> ExitCode {
 }
 
 fn discover(settings: &Settings) -> Discovery {
-    discovery::discover(&settings.plugins, &Arc::new(Clients::default()))
+    discovery::discover(&settings.plugins, &Shared::default())
 }
 
 async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
-    let clients = Arc::new(Clients::default());
-    let Discovery { registry, reports, .. } = discovery::discover(&settings.plugins, &clients);
+    let shared = Shared::default();
+    let Discovery { registry, reports, .. } = discovery::discover(&settings.plugins, &shared);
     let loaded = reports.iter().filter(|report| report.status == "loaded").count();
     tracing::info!(
         "{} tools from {loaded} plugins in {}",
@@ -136,7 +135,7 @@ async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
                 .map_err(|_| format!("--http '{text}' is not an address such as 127.0.0.1:8080"))?,
         ),
     };
-    let state = Arc::new(HostState { settings, registry, clients, shutdown: CancellationToken::new() });
+    let state = Arc::new(HostState { settings, registry, clients: shared.clients, shutdown: CancellationToken::new() });
     let shutdown = state.shutdown.clone();
     tokio::spawn(async move {
         wait_for_signal().await;

@@ -4,7 +4,7 @@
 use std::{collections::HashMap, sync::Arc};
 
 use jsonschema::Validator;
-use rmcp::model::Tool;
+use rmcp::model::{Prompt, Tool};
 use serde_json::Value;
 
 use crate::plugin::PluginBackend;
@@ -101,11 +101,73 @@ fn parameter_of(pointer: &str) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
-/// Every served tool, in the order plugins and their tools were loaded.
+/// One served prompt.
+pub struct PromptEntry {
+    /// The description clients see in `prompts/list`.
+    pub prompt: Prompt,
+    /// The plugin that renders it.
+    pub plugin: Arc<dyn PluginBackend>,
+    /// Its position in the plugin's own list.
+    pub index: u32,
+}
+
+/// One served resource, or family of resources at a template's URIs.
+pub struct ResourceEntry {
+    /// The MCP `Resource` or `ResourceTemplate` object.
+    pub descriptor: Value,
+    /// Its URI, or its URI template.
+    pub address: ResourceAt,
+    /// The plugin that reads it.
+    pub plugin: Arc<dyn PluginBackend>,
+    /// Its position in the plugin's own list.
+    pub index: u32,
+}
+
+/// Where a resource entry answers.
+pub enum ResourceAt {
+    /// Exactly this URI.
+    Uri(String),
+    /// Every URI of this template.
+    Template(String),
+}
+
+impl ResourceEntry {
+    /// Builds an entry from a plugin's descriptor.
+    pub fn new(plugin: Arc<dyn PluginBackend>, index: u32, descriptor: Value) -> Result<Self, String> {
+        let address = match (descriptor.get("uri"), descriptor.get("uriTemplate")) {
+            (Some(Value::String(uri)), None) => ResourceAt::Uri(uri.clone()),
+            (None, Some(Value::String(template))) => ResourceAt::Template(template.clone()),
+            _ => return Err("a resource needs exactly one of \"uri\" and \"uriTemplate\"".to_owned()),
+        };
+        if descriptor.get("name").and_then(Value::as_str).is_none_or(str::is_empty) {
+            return Err("a resource needs a name".to_owned());
+        }
+        Ok(Self { descriptor, address, plugin, index })
+    }
+
+    /// The URI or template, for messages and uniqueness.
+    pub fn key(&self) -> &str {
+        match &self.address {
+            ResourceAt::Uri(uri) | ResourceAt::Template(uri) => uri,
+        }
+    }
+
+    /// Whether this entry answers `uri`.
+    pub fn answers(&self, uri: &str) -> bool {
+        match &self.address {
+            ResourceAt::Uri(own) => own == uri,
+            ResourceAt::Template(template) => mcp_plugin_api::template_values(template, uri).is_some(),
+        }
+    }
+}
+
+/// Everything served, in the order plugins and their items were loaded.
 #[derive(Default)]
 pub struct Registry {
     entries: Vec<Arc<ToolEntry>>,
     by_name: HashMap<String, usize>,
+    prompts: Vec<Arc<PromptEntry>>,
+    resources: Vec<Arc<ResourceEntry>>,
 }
 
 impl Registry {
@@ -128,6 +190,47 @@ impl Registry {
     /// All tools.
     pub fn entries(&self) -> &[Arc<ToolEntry>] {
         &self.entries
+    }
+
+    /// Adds a prompt, unless another plugin took its name; `Err` names that plugin.
+    pub fn insert_prompt(&mut self, entry: PromptEntry) -> Result<(), String> {
+        if let Some(owner) = self.prompt(&entry.prompt.name) {
+            return Err(owner.plugin.name().to_owned());
+        }
+        self.prompts.push(Arc::new(entry));
+        Ok(())
+    }
+
+    /// The prompt called `name`.
+    pub fn prompt(&self, name: &str) -> Option<&Arc<PromptEntry>> {
+        self.prompts.iter().find(|entry| entry.prompt.name == name)
+    }
+
+    /// All prompts.
+    pub fn prompts(&self) -> &[Arc<PromptEntry>] {
+        &self.prompts
+    }
+
+    /// Adds a resource, unless another plugin took its URI or template;
+    /// `Err` names that plugin.
+    pub fn insert_resource(&mut self, entry: ResourceEntry) -> Result<(), String> {
+        if let Some(owner) = self.resources.iter().find(|known| known.key() == entry.key()) {
+            return Err(owner.plugin.name().to_owned());
+        }
+        self.resources.push(Arc::new(entry));
+        Ok(())
+    }
+
+    /// The resource that answers `uri`: an exact URI first, then the first
+    /// template that matches.
+    pub fn resource_for(&self, uri: &str) -> Option<&Arc<ResourceEntry>> {
+        let exact = self.resources.iter().find(|entry| matches!(&entry.address, ResourceAt::Uri(own) if own == uri));
+        exact.or_else(|| self.resources.iter().find(|entry| entry.answers(uri)))
+    }
+
+    /// All resources and templates.
+    pub fn resources(&self) -> &[Arc<ResourceEntry>] {
+        &self.resources
     }
 }
 

@@ -15,11 +15,12 @@ use std::sync::{Arc, RwLock};
 use rmcp::{
     ErrorData as McpError, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, CompleteRequestMethod,
-        CompleteRequestParams, CompleteResult, Implementation, InitializeRequestParams, InitializeResult,
-        ListPromptsRequestMethod, ListPromptsResult, ListResourceTemplatesRequestMethod, ListResourceTemplatesResult,
-        ListResourcesRequestMethod, ListResourcesResult, ListToolsResult, LoggingLevel, PaginatedRequestParams,
-        ServerCapabilities, ServerConfig, SetLevelRequestParams, Tool,
+        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, CompleteRequestParams,
+        CompleteResult, CompletionInfo, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
+        Implementation, InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+        ListResourcesResult, ListToolsResult, LoggingLevel, PaginatedRequestParams, ReadResourceRequestParams,
+        ReadResourceResponse, ReadResourceResult, Reference, ResultType, ServerCapabilities, ServerConfig,
+        SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
     },
     service::RequestContext,
 };
@@ -29,7 +30,7 @@ use tokio_util::sync::CancellationToken;
 use crate::{
     call,
     logging::{ClientLevel, ClientLogger, Clients},
-    registry::Registry,
+    registry::{Registry, ResourceAt, ResourceEntry},
     settings::Settings,
 };
 
@@ -96,13 +97,21 @@ pub fn negotiated_features(capabilities: &ClientCapabilities) -> Vec<String> {
 
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
-        let capabilities: ServerCapabilities = serde_json::from_value(json!({
+        let mut capabilities = json!({
             "tools": { "listChanged": false },
             "logging": {},
             "experimental": { CONTENT_NEGOTIATION: {} },
             "extensions": { CONTENT_NEGOTIATION: {} }
-        }))
-        .expect("a valid capabilities object");
+        });
+        if !self.state.registry.prompts().is_empty() {
+            capabilities["prompts"] = json!({ "listChanged": false });
+            capabilities["completions"] = json!({});
+        }
+        if !self.state.registry.resources().is_empty() {
+            capabilities["resources"] = json!({ "subscribe": true, "listChanged": false });
+        }
+        let capabilities: ServerCapabilities =
+            serde_json::from_value(capabilities).expect("a valid capabilities object");
         InitializeResult::new(capabilities)
             .with_server_info(Implementation::new(
                 self.state.settings.host.server_name.clone(),
@@ -184,16 +193,83 @@ impl ServerHandler for McpServer {
         Ok(())
     }
 
-    // Plugins provide tools only, so the host declares no prompts,
-    // resources or completions and answers those methods as unknown
-    // (rmcp's defaults would answer with empty lists).
-
     async fn list_prompts(
         &self,
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        Err(McpError::method_not_found::<ListPromptsRequestMethod>())
+        self.require(!self.state.registry.prompts().is_empty(), "prompts/list")?;
+        Ok(ListPromptsResult::with_all_items(
+            self.state.registry.prompts().iter().map(|entry| entry.prompt.clone()).collect(),
+        ))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let Some(entry) = self.state.registry.prompt(&request.name).cloned() else {
+            return Err(McpError::invalid_params(
+                format!("Unknown prompt: '{}'. prompts/list gives the prompts this server has.", request.name),
+                None,
+            ));
+        };
+        let arguments = request.arguments.unwrap_or_default();
+        let missing: Vec<&str> = entry
+            .prompt
+            .arguments
+            .iter()
+            .flatten()
+            .filter(|argument| argument.required == Some(true) && !arguments.contains_key(&argument.name))
+            .map(|argument| argument.name.as_str())
+            .collect();
+        if !missing.is_empty() {
+            return Err(McpError::invalid_params(
+                format!("Prompt '{}' needs the argument(s): {}", request.name, missing.join(", ")),
+                None,
+            ));
+        }
+        let rendered = entry
+            .plugin
+            .get_prompt(entry.index, Value::Object(arguments))
+            .await
+            .map_err(|message| McpError::invalid_params(message, None))?;
+        let mut result: GetPromptResult = serde_json::from_value(rendered).map_err(|error| {
+            McpError::internal_error(
+                format!("plugin '{}' rendered a malformed prompt: {error}", entry.plugin.name()),
+                None,
+            )
+        })?;
+        // As for tool results: rmcp strips it again for older protocol versions.
+        result.result_type.get_or_insert(ResultType::COMPLETE);
+        Ok(GetPromptResponse::Complete(result))
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        self.require(!self.state.registry.prompts().is_empty(), "completion/complete")?;
+        let mut values = match &request.r#ref {
+            Reference::Prompt(reference) => match self.state.registry.prompt(&reference.name) {
+                Some(entry) => {
+                    entry.plugin.complete_prompt(entry.index, &request.argument.name, &request.argument.value)
+                }
+                None => {
+                    return Err(McpError::invalid_params(format!("Unknown prompt: '{}'", reference.name), None));
+                }
+            },
+            // Resource templates and any future reference kind: nothing to suggest.
+            _ => Vec::new(),
+        };
+        let total = values.len() as u32;
+        values.truncate(CompletionInfo::MAX_VALUES);
+        let has_more = (values.len() as u32) < total;
+        let completion = CompletionInfo::with_pagination(values, Some(total), has_more)
+            .map_err(|error| McpError::internal_error(error, None))?;
+        Ok(CompleteResult::new(completion))
     }
 
     async fn list_resources(
@@ -201,7 +277,9 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        Err(McpError::method_not_found::<ListResourcesRequestMethod>())
+        self.require(!self.state.registry.resources().is_empty(), "resources/list")?;
+        let resources = self.descriptors(|entry| matches!(entry.address, ResourceAt::Uri(_)))?;
+        Ok(ListResourcesResult::with_all_items(resources))
     }
 
     async fn list_resource_templates(
@@ -209,14 +287,80 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        Err(McpError::method_not_found::<ListResourceTemplatesRequestMethod>())
+        self.require(!self.state.registry.resources().is_empty(), "resources/templates/list")?;
+        let templates = self.descriptors(|entry| matches!(entry.address, ResourceAt::Template(_)))?;
+        Ok(ListResourceTemplatesResult::with_all_items(templates))
     }
 
-    async fn complete(
+    async fn read_resource(
         &self,
-        _request: CompleteRequestParams,
+        request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
-    ) -> Result<CompleteResult, McpError> {
-        Err(McpError::method_not_found::<CompleteRequestMethod>())
+    ) -> Result<ReadResourceResponse, McpError> {
+        let entry = self.resource(&request.uri)?;
+        let contents = entry
+            .plugin
+            .read_resource(entry.index, request.uri.clone())
+            .await
+            .map_err(|message| McpError::internal_error(message, Some(json!({ "uri": request.uri }))))?;
+        let contents = serde_json::from_value(Value::Array(contents)).map_err(|error| {
+            McpError::internal_error(format!("plugin '{}' read malformed contents: {error}", entry.plugin.name()), None)
+        })?;
+        Ok(ReadResourceResponse::Complete(ReadResourceResult::new(contents)))
+    }
+
+    // Plugin resources do not change while the host runs (the plugin API
+    // has no way to announce a change), so a subscription is accepted for
+    // any resource that exists and never produces an update.
+    #[allow(deprecated)]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.resource(&request.uri).map(|_| ())
+    }
+
+    #[allow(deprecated)]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.resource(&request.uri).map(|_| ())
+    }
+}
+
+impl McpServer {
+    /// Answers "method not found" for a feature no plugin provides, as for
+    /// a capability the server does not declare.
+    fn require(&self, provided: bool, method: &'static str) -> Result<(), McpError> {
+        if provided { Ok(()) } else { Err(McpError::new(ErrorCode::METHOD_NOT_FOUND, method, None)) }
+    }
+
+    fn resource(&self, uri: &str) -> Result<Arc<ResourceEntry>, McpError> {
+        self.state.registry.resource_for(uri).cloned().ok_or_else(|| {
+            McpError::resource_not_found(format!("No resource at '{uri}'."), Some(json!({ "uri": uri })))
+        })
+    }
+
+    fn descriptors<T: serde::de::DeserializeOwned>(
+        &self,
+        keep: impl Fn(&ResourceEntry) -> bool,
+    ) -> Result<Vec<T>, McpError> {
+        self.state
+            .registry
+            .resources()
+            .iter()
+            .filter(|entry| keep(entry))
+            .map(|entry| {
+                serde_json::from_value(entry.descriptor.clone()).map_err(|error| {
+                    McpError::internal_error(
+                        format!("plugin '{}' described a resource badly: {error}", entry.plugin.name()),
+                        None,
+                    )
+                })
+            })
+            .collect()
     }
 }

@@ -50,6 +50,35 @@ pub trait HostServices: Send + Sync {
     /// Emits a log record under the plugin's target in the host.
     #[sabi(last_prefix_field)]
     fn log(&self, level: u8, message: RStr<'_>);
+
+    /// Takes a lock shared by every plugin of the host. `request` is JSON
+    /// `{scope, key, operation, waitMs}`; see [`crate::locks`]. Hosts that
+    /// predate locks answer that they are unsupported.
+    fn acquire_lock(&self, request: RString) -> FfiFuture<LockOutcome> {
+        let _ = request;
+        FfiFuture::new(async { LockOutcome { info: RString::from(r#"{"unsupported":true}"#), guard: ROption::RNone } })
+    }
+}
+
+/// A held lock: dropping it releases the lock in the host.
+#[sabi_trait]
+pub trait HeldLock: Send + Sync {
+    /// The key held, for diagnostics.
+    #[sabi(last_prefix_field)]
+    fn key(&self) -> RString;
+}
+
+/// Owned held lock.
+pub type HeldLockBox = HeldLock_TO<'static, RBox<()>>;
+
+/// The answer to [`HostServices::acquire_lock`].
+#[repr(C)]
+#[derive(StableAbi)]
+pub struct LockOutcome {
+    /// JSON: `{lockScope, lockKey, lockContended?, lockWaitedMs?, holder?}`.
+    pub info: RString,
+    /// The lock, when it was acquired.
+    pub guard: ROption<HeldLockBox>,
 }
 
 /// Owned host services.
@@ -95,6 +124,37 @@ pub trait PluginInstance: Send + Sync {
     /// The future yields a JSON `CallToolResult`.
     #[sabi(last_prefix_field)]
     fn call(&self, index: u32, arguments: RString, services: CallServicesBox) -> FfiFuture<RString>;
+
+    /// The plugin's prompts as a JSON array of MCP `Prompt` objects.
+    fn prompts(&self) -> RString {
+        RString::from("[]")
+    }
+
+    /// Renders prompt `index` with JSON `arguments`; `Ok` is a JSON
+    /// `GetPromptResult`, `Err` a message for the client.
+    fn get_prompt(&self, index: u32, arguments: RString) -> FfiFuture<RResult<RString, RString>> {
+        let _ = (index, arguments);
+        FfiFuture::new(async { RResult::RErr(RString::from("this plugin has no prompts")) })
+    }
+
+    /// Completion values (JSON array of strings) for an argument of prompt `index`.
+    fn complete_prompt(&self, index: u32, argument: RString, value: RString) -> RString {
+        let _ = (index, argument, value);
+        RString::from("[]")
+    }
+
+    /// The plugin's resources and templates as a JSON array of MCP
+    /// `Resource` and `ResourceTemplate` objects.
+    fn resources(&self) -> RString {
+        RString::from("[]")
+    }
+
+    /// Reads `uri` through resource `index`; `Ok` is a JSON array of MCP
+    /// resource contents, `Err` a message for the client.
+    fn read_resource(&self, index: u32, uri: RString) -> FfiFuture<RResult<RString, RString>> {
+        let _ = (index, uri);
+        FfiFuture::new(async { RResult::RErr(RString::from("this plugin has no resources")) })
+    }
 }
 
 /// Owned plugin instance.

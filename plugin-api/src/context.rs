@@ -7,7 +7,10 @@ use abi_stable::std_types::{RNone, RResult, RSome, RStr, RString};
 use serde::{Deserialize, de::DeserializeOwned};
 use serde_json::Value;
 
-use crate::abi::{CallServicesBox, HostServicesBox, level};
+use crate::{
+    abi::{CallServicesBox, HostServicesBox, level},
+    locks::{self, LockError, LockGuard, LockRequest},
+};
 
 /// Severity of a log record, as the host's `tracing` sees it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -100,15 +103,15 @@ impl Logger {
 #[derive(Clone)]
 pub struct PluginContext {
     config: Arc<Value>,
-    shared: SharedConfig,
+    services: PluginServices,
     logger: Logger,
 }
 
 #[derive(Clone)]
-enum SharedConfig {
+enum PluginServices {
     Host(Arc<HostServicesBox>),
     #[cfg(feature = "testkit")]
-    Map(Arc<serde_json::Map<String, Value>>),
+    Kit(Arc<crate::testkit::KitPlugin>),
 }
 
 impl PluginContext {
@@ -116,14 +119,14 @@ impl PluginContext {
         let config = serde_json::from_str(host.plugin_config().as_str()).unwrap_or(Value::Null);
         Self {
             config: Arc::new(config),
-            shared: SharedConfig::Host(Arc::clone(&host)),
+            services: PluginServices::Host(Arc::clone(&host)),
             logger: Logger { sink: LogSink::Host(host) },
         }
     }
 
     #[cfg(feature = "testkit")]
-    pub(crate) fn in_memory(config: Value, shared: serde_json::Map<String, Value>, logger: Logger) -> Self {
-        Self { config: Arc::new(config), shared: SharedConfig::Map(Arc::new(shared)), logger }
+    pub(crate) fn in_memory(config: Value, kit: Arc<crate::testkit::KitPlugin>, logger: Logger) -> Self {
+        Self { config: Arc::new(config), services: PluginServices::Kit(kit), logger }
     }
 
     /// The plugin's own configuration section (`Null` when there is none).
@@ -146,13 +149,13 @@ impl PluginContext {
     /// original .NET host offered it. Strings come back as they are; other
     /// JSON values as their JSON text.
     pub fn get_config(&self, key: &str) -> Option<String> {
-        let value = match &self.shared {
-            SharedConfig::Host(host) => match host.shared_config(RStr::from(key)) {
+        let value = match &self.services {
+            PluginServices::Host(host) => match host.shared_config(RStr::from(key)) {
                 RSome(text) => serde_json::from_str(text.as_str()).ok()?,
                 RNone => return None,
             },
             #[cfg(feature = "testkit")]
-            SharedConfig::Map(map) => map.get(key)?.clone(),
+            PluginServices::Kit(kit) => kit.shared.get(key)?.clone(),
         };
         match value {
             Value::String(text) => Some(text),
@@ -164,6 +167,18 @@ impl PluginContext {
     /// The plugin's logger.
     pub fn logger(&self) -> &Logger {
         &self.logger
+    }
+
+    /// Takes a lock shared by every plugin of the host (see [`crate::locks`]).
+    /// The lock is held until the returned guard is dropped.
+    pub async fn lock(&self, request: &LockRequest) -> Result<LockGuard, LockError> {
+        let request = serde_json::to_string(request).expect("a lock request serializes");
+        let outcome = match &self.services {
+            PluginServices::Host(host) => host.acquire_lock(RString::from(request)).await,
+            #[cfg(feature = "testkit")]
+            PluginServices::Kit(kit) => kit.acquire_lock(&request),
+        };
+        locks::decode(outcome.info, outcome.guard)
     }
 }
 

@@ -27,7 +27,7 @@ use async_ffi::FfiFuture;
 use serde_json::Value;
 
 use crate::{
-    BoxedTool, CallContext, PluginContext, ToolResult,
+    BoxedPrompt, BoxedResource, BoxedTool, CallContext, PluginContext, ToolResult,
     abi::{CallServicesBox, HostServicesBox, PluginInstance, PluginInstance_TO, PluginInstanceBox, level},
 };
 
@@ -46,6 +46,25 @@ pub trait Plugin: 'static {
     /// Builds the plugin's tools. An `Err` refuses the plugin with that
     /// message and leaves the host serving the others.
     fn tools(ctx: &PluginContext) -> Result<Vec<BoxedTool>, InitError>;
+
+    /// Builds the plugin's prompts (none by default).
+    fn prompts(ctx: &PluginContext) -> Result<Vec<BoxedPrompt>, InitError> {
+        let _ = ctx;
+        Ok(Vec::new())
+    }
+
+    /// Builds the plugin's resources (none by default).
+    fn resources(ctx: &PluginContext) -> Result<Vec<BoxedResource>, InitError> {
+        let _ = ctx;
+        Ok(Vec::new())
+    }
+}
+
+/// Everything a plugin serves.
+struct Offer {
+    tools: Vec<BoxedTool>,
+    prompts: Vec<BoxedPrompt>,
+    resources: Vec<BoxedResource>,
 }
 
 /// Describes a panic payload for a human.
@@ -166,15 +185,46 @@ impl<F> Drop for Guarded<F> {
 /// One live plugin as the ABI sees it.
 struct Exported {
     name: &'static str,
-    tools: Vec<BoxedTool>,
+    offer: Offer,
     host: Arc<HostServicesBox>,
     runtime: Arc<PluginRuntime>,
+}
+
+impl Exported {
+    /// Runs `work` guarded, in the plugin's runtime, and encodes its answer.
+    fn guarded<F>(&self, work: F) -> FfiFuture<RResult<RString, RString>>
+    where
+        F: Future<Output = Result<String, String>> + Send + 'static,
+    {
+        let host = Arc::clone(&self.host);
+        let on_panic = Box::new(move |message: &str| {
+            host.log(level::ERROR, RStr::from(format!("a request panicked: {message}").as_str()));
+        });
+        let work = async move {
+            match work.await {
+                Ok(json) => ToolResult::text(json),
+                Err(message) => ToolResult::error(message),
+            }
+        };
+        let guarded = Guarded::new(work, Arc::clone(&self.runtime), on_panic);
+        FfiFuture::new(async move {
+            let result = guarded.await;
+            let text = result.joined_text();
+            if result.is_error { RErr(RString::from(text)) } else { ROk(RString::from(text)) }
+        })
+    }
+}
+
+/// Serializes a list of specs to a JSON array (empty if it cannot be).
+fn specs_json<T: serde::Serialize>(specs: impl Iterator<Item = T>) -> RString {
+    let specs: Vec<T> = specs.collect();
+    RString::from(serde_json::to_string(&specs).unwrap_or_else(|_| "[]".to_owned()))
 }
 
 impl PluginInstance for Exported {
     fn tools(&self) -> RResult<RString, RString> {
         let listed = catch_unwind(AssertUnwindSafe(|| {
-            let specs: Vec<_> = self.tools.iter().map(BoxedTool::spec).collect();
+            let specs: Vec<_> = self.offer.tools.iter().map(BoxedTool::spec).collect();
             serde_json::to_string(&specs).map_err(|error| error.to_string())
         }));
         match listed {
@@ -185,7 +235,7 @@ impl PluginInstance for Exported {
     }
 
     fn call(&self, index: u32, arguments: RString, services: CallServicesBox) -> FfiFuture<RString> {
-        let tool = self.tools.get(index as usize).cloned();
+        let tool = self.offer.tools.get(index as usize).cloned();
         let plugin = self.name;
         let work = async move {
             let Some(tool) = tool else {
@@ -209,6 +259,43 @@ impl PluginInstance for Exported {
         let guarded = Guarded::new(work, Arc::clone(&self.runtime), on_panic);
         FfiFuture::new(async move { RString::from(encode_result(&guarded.await)) })
     }
+
+    fn prompts(&self) -> RString {
+        catch_unwind(AssertUnwindSafe(|| specs_json(self.offer.prompts.iter().map(BoxedPrompt::spec))))
+            .unwrap_or_else(|_| RString::from("[]"))
+    }
+
+    fn get_prompt(&self, index: u32, arguments: RString) -> FfiFuture<RResult<RString, RString>> {
+        let prompt = self.offer.prompts.get(index as usize).cloned();
+        self.guarded(async move {
+            let prompt = prompt.ok_or_else(|| format!("no prompt number {index}"))?;
+            let arguments = serde_json::from_str(arguments.as_str()).map_err(|error| error.to_string())?;
+            let result = prompt.get(arguments).await.map_err(|error| error.to_string())?;
+            serde_json::to_string(&result).map_err(|error| error.to_string())
+        })
+    }
+
+    fn complete_prompt(&self, index: u32, argument: RString, value: RString) -> RString {
+        let values = catch_unwind(AssertUnwindSafe(|| {
+            self.offer.prompts.get(index as usize).map(|prompt| prompt.complete(&argument, &value)).unwrap_or_default()
+        }))
+        .unwrap_or_default();
+        specs_json(values.into_iter())
+    }
+
+    fn resources(&self) -> RString {
+        catch_unwind(AssertUnwindSafe(|| specs_json(self.offer.resources.iter().map(BoxedResource::spec))))
+            .unwrap_or_else(|_| RString::from("[]"))
+    }
+
+    fn read_resource(&self, index: u32, uri: RString) -> FfiFuture<RResult<RString, RString>> {
+        let resource = self.offer.resources.get(index as usize).cloned();
+        self.guarded(async move {
+            let resource = resource.ok_or_else(|| format!("no resource number {index}"))?;
+            let contents = resource.read(uri.into_string()).await.map_err(|error| error.to_string())?;
+            serde_json::to_string(&contents).map_err(|error| error.to_string())
+        })
+    }
 }
 
 /// Serializes a result; a result that cannot be serialized becomes an error.
@@ -224,14 +311,14 @@ fn encode_result(result: &ToolResult) -> String {
 pub extern "C" fn create<P: Plugin>(host: HostServicesBox) -> RResult<PluginInstanceBox, RString> {
     let runtime = Arc::new(PluginRuntime::new(P::NAME));
     let host = Arc::new(host);
-    let built = catch_unwind(AssertUnwindSafe(|| {
+    let built = catch_unwind(AssertUnwindSafe(|| -> Result<Offer, InitError> {
         let ctx = PluginContext::from_host(Arc::clone(&host));
         let _context = runtime.get().enter();
-        P::tools(&ctx)
+        Ok(Offer { tools: P::tools(&ctx)?, prompts: P::prompts(&ctx)?, resources: P::resources(&ctx)? })
     }));
     match built {
-        Ok(Ok(tools)) => {
-            let instance = Exported { name: P::NAME, tools, host, runtime };
+        Ok(Ok(offer)) => {
+            let instance = Exported { name: P::NAME, offer, host, runtime };
             ROk(PluginInstance_TO::from_value(instance, TD_Opaque))
         }
         Ok(Err(error)) => RErr(RString::from(format!("plugin initialisation failed: {error}"))),
@@ -260,12 +347,21 @@ pub fn root_module<P: Plugin>() -> crate::abi::PluginModuleRef {
 /// ```
 ///
 /// `tools` receives a [`&PluginContext`](crate::PluginContext) and returns
-/// `Result<Vec<BoxedTool>, InitError>`. The macro also accepts a type that
+/// `Result<Vec<BoxedTool>, InitError>`; the optional `prompts` and
+/// `resources` entries, after it, return `BoxedPrompt`s and
+/// `BoxedResource`s the same way. The macro also accepts a type that
 /// implements [`Plugin`]: `export_plugin!(MyPlugin);`. Exactly one plugin
 /// per library.
 #[macro_export]
 macro_rules! export_plugin {
-    (name: $name:expr, version: $version:expr, tools: |$ctx:ident| $body:expr $(,)?) => {
+    (
+        name: $name:expr,
+        version: $version:expr,
+        tools: |$ctx:ident| $body:expr
+        $(, prompts: |$prompts_ctx:ident| $prompts:expr)?
+        $(, resources: |$resources_ctx:ident| $resources:expr)?
+        $(,)?
+    ) => {
         #[doc(hidden)]
         pub struct __McpExportedPlugin;
 
@@ -277,6 +373,20 @@ macro_rules! export_plugin {
             ) -> ::core::result::Result<::std::vec::Vec<$crate::BoxedTool>, $crate::InitError> {
                 $body
             }
+            $(
+                fn prompts(
+                    $prompts_ctx: &$crate::PluginContext,
+                ) -> ::core::result::Result<::std::vec::Vec<$crate::BoxedPrompt>, $crate::InitError> {
+                    $prompts
+                }
+            )?
+            $(
+                fn resources(
+                    $resources_ctx: &$crate::PluginContext,
+                ) -> ::core::result::Result<::std::vec::Vec<$crate::BoxedResource>, $crate::InitError> {
+                    $resources
+                }
+            )?
         }
 
         $crate::export_plugin!(__McpExportedPlugin);

@@ -49,6 +49,9 @@
 pub mod abi;
 mod context;
 mod export;
+pub mod locks;
+mod prompt;
+mod resource;
 mod result;
 #[cfg(feature = "testkit")]
 pub mod testkit;
@@ -56,6 +59,8 @@ mod tool;
 
 pub use context::{CallContext, ClientError, ElicitResponse, Level, Logger, PluginContext, Root};
 pub use export::{InitError, Plugin};
+pub use prompt::{BoxedPrompt, Prompt, PromptArgument, PromptMessage, PromptResult, PromptSpec, Role};
+pub use resource::{BoxedResource, Resource, ResourceAddress, ResourceContents, ResourceSpec, template_values};
 pub use result::{Content, EmbeddedResource, ToolResult};
 pub use tool::{Annotations, BoxedTool, Tool, ToolError, ToolOutcome, ToolSpec};
 

@@ -32,12 +32,19 @@
 //! assert_eq!(call.progress().len(), 3);
 //! ```
 
-use std::sync::{Arc, Mutex};
+use std::{
+    collections::HashSet,
+    sync::{Arc, Mutex},
+};
 
+use abi_stable::{sabi_trait::TD_Opaque, std_types::RString};
 use cancel_flag::CancelFlag;
 use serde_json::{Map, Value};
 
-use crate::{CallContext, ClientError, Level, Logger, PluginContext, Tool, ToolResult};
+use crate::{
+    CallContext, ClientError, Level, Logger, PluginContext, Tool, ToolResult,
+    abi::{HeldLock, HeldLock_TO, LockOutcome},
+};
 
 /// One progress report as the tool made it.
 #[derive(Debug, Clone, PartialEq)]
@@ -180,8 +187,51 @@ impl TestCall {
     }
 }
 
-/// A [`PluginContext`] with in-memory configuration and a captured logger,
-/// for testing a plugin's initialisation.
+/// The in-memory services behind a [`TestPluginContext`]: shared
+/// configuration and a lock table that behaves like the host's.
+pub(crate) struct KitPlugin {
+    pub(crate) shared: Map<String, Value>,
+    locks: Arc<Mutex<HashSet<String>>>,
+}
+
+impl KitPlugin {
+    /// Grants a free key at once and refuses a held one (no waiting).
+    pub(crate) fn acquire_lock(&self, request: &str) -> LockOutcome {
+        let request: Value = serde_json::from_str(request).unwrap_or_default();
+        let key = request["key"].as_str().unwrap_or_default().to_owned();
+        let granted = lock(&self.locks).insert(key.clone());
+        let mut info = serde_json::json!({ "lockScope": request["scope"], "lockKey": key });
+        if !granted {
+            info["lockContended"] = Value::Bool(true);
+            info["lockWaitedMs"] = Value::from(0);
+        }
+        let guard =
+            granted.then(|| HeldLock_TO::from_value(KitLock { key, table: Arc::clone(&self.locks) }, TD_Opaque));
+        LockOutcome { info: RString::from(info.to_string()), guard: guard.into() }
+    }
+}
+
+/// A key held in the kit's lock table; dropping it frees the key.
+struct KitLock {
+    key: String,
+    table: Arc<Mutex<HashSet<String>>>,
+}
+
+impl HeldLock for KitLock {
+    fn key(&self) -> RString {
+        RString::from(self.key.as_str())
+    }
+}
+
+impl Drop for KitLock {
+    fn drop(&mut self) {
+        lock(&self.table).remove(&self.key);
+    }
+}
+
+/// A [`PluginContext`] with in-memory configuration, a captured logger and
+/// an in-memory lock table, for testing a plugin's initialisation and its
+/// use of locks.
 pub struct TestPluginContext {
     logs: Arc<Mutex<Vec<(Level, String)>>>,
     context: PluginContext,
@@ -192,7 +242,8 @@ impl TestPluginContext {
     /// `Plugins.Config` entries `shared`.
     pub fn new(config: Value, shared: Map<String, Value>) -> Self {
         let logs = Arc::new(Mutex::new(Vec::new()));
-        let context = PluginContext::in_memory(config, shared, Logger::capture(Arc::clone(&logs)));
+        let kit = Arc::new(KitPlugin { shared, locks: Arc::default() });
+        let context = PluginContext::in_memory(config, kit, Logger::capture(Arc::clone(&logs)));
         Self { logs, context }
     }
 

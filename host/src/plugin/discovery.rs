@@ -15,9 +15,12 @@ use super::{
     PluginBackend,
     dylib::{HostLink, Library, LoadError, host_abi_version},
 };
+use rmcp::model::Prompt;
+
 use crate::{
+    locks::LockTable,
     logging::{Clients, PluginLog},
-    registry::{Registry, ToolEntry},
+    registry::{PromptEntry, Registry, ResourceEntry, ToolEntry},
     settings::PluginSettings,
 };
 
@@ -39,6 +42,12 @@ pub struct PluginReport {
     pub status: &'static str,
     /// The tools served from this plugin.
     pub tools: Vec<String>,
+    /// The prompts served from this plugin.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub prompts: Vec<String>,
+    /// The resources (URIs and templates) served from this plugin.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<String>,
     /// Problems: why the plugin or some of its tools were refused.
     pub problems: Vec<String>,
 }
@@ -53,6 +62,8 @@ impl PluginReport {
             abi_status: "unknown",
             status: "refused",
             tools: Vec::new(),
+            prompts: Vec::new(),
+            resources: Vec::new(),
             problems: Vec::new(),
         }
     }
@@ -92,8 +103,18 @@ pub fn is_valid_tool_name(name: &str) -> bool {
         && name.bytes().all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.'))
 }
 
-/// Loads every enabled plugin in the configured directory.
-pub fn discover(settings: &PluginSettings, clients: &Arc<Clients>) -> Discovery {
+/// What every plugin shares with the host and the other plugins.
+#[derive(Clone, Default)]
+pub struct Shared {
+    /// Clients that receive plugin log records.
+    pub clients: Arc<Clients>,
+    /// The host-wide lock table.
+    pub locks: Arc<LockTable>,
+}
+
+/// Loads every enabled plugin in the configured directory. Must run inside
+/// the host's tokio runtime (plugins' lock waits are spawned on it).
+pub fn discover(settings: &PluginSettings, shared_services: &Shared) -> Discovery {
     let mut registry = Registry::default();
     let mut reports = Vec::new();
     let mut problems = Vec::new();
@@ -141,9 +162,12 @@ pub fn discover(settings: &PluginSettings, clients: &Arc<Clients>) -> Discovery 
             continue;
         }
         let link = HostLink {
+            plugin: name.clone(),
             config: settings.section(&name),
             shared: Arc::clone(&shared),
-            log: PluginLog::new(&name, Arc::clone(clients)),
+            log: PluginLog::new(&name, Arc::clone(&shared_services.clients)),
+            locks: Arc::clone(&shared_services.locks),
+            runtime: tokio::runtime::Handle::current(),
         };
         let plugin: Arc<dyn PluginBackend> = match library.create(link) {
             Ok(plugin) => Arc::new(plugin),
@@ -155,7 +179,9 @@ pub fn discover(settings: &PluginSettings, clients: &Arc<Clients>) -> Discovery 
         };
         plugin_files.insert(name.clone(), report.file.clone());
         register_tools(&mut registry, &plugin, &mut report);
-        if report.tools.is_empty() && !report.problems.is_empty() {
+        register_extras(&mut registry, &plugin, &mut report);
+        let serves_nothing = report.tools.is_empty() && report.prompts.is_empty() && report.resources.is_empty();
+        if serves_nothing && !report.problems.is_empty() {
             report.status = "refused";
         } else {
             report.status = "loaded";
@@ -169,6 +195,46 @@ pub fn discover(settings: &PluginSettings, clients: &Arc<Clients>) -> Discovery 
         reports.push(report);
     }
     Discovery { registry, reports, problems }
+}
+
+/// Adds a plugin's prompts and resources, refusing each one that is
+/// malformed or whose name or URI another plugin already took.
+fn register_extras(registry: &mut Registry, plugin: &Arc<dyn PluginBackend>, report: &mut PluginReport) {
+    for (index, descriptor) in plugin.prompts().into_iter().enumerate() {
+        let prompt: Prompt = match serde_json::from_value(descriptor) {
+            Ok(prompt) => prompt,
+            Err(error) => {
+                report.refuse(format!("a prompt is refused: its descriptor is not an MCP prompt: {error}"));
+                continue;
+            }
+        };
+        let name = prompt.name.clone();
+        let entry = PromptEntry { prompt, plugin: Arc::clone(plugin), index: index as u32 };
+        match registry.insert_prompt(entry) {
+            Ok(()) => report.prompts.push(name),
+            Err(owner) => report.refuse(format!(
+                "prompt '{name}' of plugin '{}' is refused: plugin '{owner}' already provides a prompt of that name",
+                plugin.name()
+            )),
+        }
+    }
+    for (index, descriptor) in plugin.resources().into_iter().enumerate() {
+        let entry = match ResourceEntry::new(Arc::clone(plugin), index as u32, descriptor) {
+            Ok(entry) => entry,
+            Err(error) => {
+                report.refuse(format!("a resource is refused: {error}"));
+                continue;
+            }
+        };
+        let key = entry.key().to_owned();
+        match registry.insert_resource(entry) {
+            Ok(()) => report.resources.push(key),
+            Err(owner) => report.refuse(format!(
+                "resource '{key}' of plugin '{}' is refused: plugin '{owner}' already provides it",
+                plugin.name()
+            )),
+        }
+    }
 }
 
 /// Adds a plugin's tools to the registry, refusing each tool that cannot be

@@ -17,12 +17,13 @@ use abi_stable::{
 use async_ffi::FfiFuture;
 use futures::{FutureExt, future::BoxFuture};
 use mcp_plugin_api::abi::{
-    self, CallServices, CallServices_TO, HostServices, HostServices_TO, PluginInstanceBox, PluginModuleRef,
+    self, CallServices, CallServices_TO, HeldLock_TO, HostServices, HostServices_TO, LockOutcome, PluginInstanceBox,
+    PluginModuleRef,
 };
 use serde_json::{Map, Value, json};
 
 use super::{CallSession, ClientRequestError, Level, PluginBackend};
-use crate::logging::PluginLog;
+use crate::{locks::LockTable, logging::PluginLog};
 
 /// Why a library could not be loaded as a plugin.
 #[derive(Debug, thiserror::Error)]
@@ -124,12 +125,19 @@ fn first_line(text: &str) -> String {
 
 /// What the host lends a plugin for its whole life.
 pub struct HostLink {
+    /// The plugin's name, to tell lock holders apart.
+    pub plugin: String,
     /// The plugin's own configuration section.
     pub config: Value,
     /// `Plugins.Config`.
     pub shared: Arc<Map<String, Value>>,
     /// Where the plugin's log records go.
     pub log: PluginLog,
+    /// The host-wide lock table.
+    pub locks: Arc<LockTable>,
+    /// The host's runtime: lock waits run there, since a plugin may poll
+    /// from a thread of its own runtime.
+    pub runtime: tokio::runtime::Handle,
 }
 
 impl HostServices for HostLink {
@@ -146,6 +154,23 @@ impl HostServices for HostLink {
 
     fn log(&self, level: u8, message: RStr<'_>) {
         self.log.emit(level_from_abi(level), message.as_str());
+    }
+
+    fn acquire_lock(&self, request: RString) -> FfiFuture<LockOutcome> {
+        let table = Arc::clone(&self.locks);
+        let plugin = self.plugin.clone();
+        let acquiring = self.runtime.spawn(async move { table.acquire(&plugin, request.as_str()).await });
+        FfiFuture::new(async move {
+            match acquiring.await {
+                Ok((info, held)) => LockOutcome {
+                    info: RString::from(info.to_string()),
+                    guard: held.map(|held| HeldLock_TO::from_value(held, TD_Opaque)).into(),
+                },
+                Err(error) => {
+                    LockOutcome { info: RString::from(json!({ "error": error.to_string() }).to_string()), guard: RNone }
+                }
+            }
+        })
     }
 }
 
@@ -187,6 +212,48 @@ impl PluginBackend for DylibPlugin {
     fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String> {
         let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
         self.instance.call(index, RString::from(arguments), services).map(RString::into_string).boxed()
+    }
+
+    fn prompts(&self) -> Vec<Value> {
+        json_array(self.instance.prompts())
+    }
+
+    fn get_prompt(&self, index: u32, arguments: Value) -> BoxFuture<'static, Result<Value, String>> {
+        self.instance.get_prompt(index, RString::from(arguments.to_string())).map(decode_answer).boxed()
+    }
+
+    fn complete_prompt(&self, index: u32, argument: &str, value: &str) -> Vec<String> {
+        let values = self.instance.complete_prompt(index, RString::from(argument), RString::from(value));
+        serde_json::from_str(values.as_str()).unwrap_or_default()
+    }
+
+    fn resources(&self) -> Vec<Value> {
+        json_array(self.instance.resources())
+    }
+
+    fn read_resource(&self, index: u32, uri: String) -> BoxFuture<'static, Result<Vec<Value>, String>> {
+        self.instance
+            .read_resource(index, RString::from(uri))
+            .map(|answer| match decode_answer(answer)? {
+                Value::Array(contents) => Ok(contents),
+                other => Err(format!("the plugin answered with {other} instead of a list of contents")),
+            })
+            .boxed()
+    }
+}
+
+/// A JSON array from the plugin (empty when it sent something else).
+fn json_array(json: RString) -> Vec<Value> {
+    serde_json::from_str(json.as_str()).unwrap_or_default()
+}
+
+/// Decodes a plugin's answer: JSON on success, a message on failure.
+fn decode_answer(answer: RResult<RString, RString>) -> Result<Value, String> {
+    match answer {
+        ROk(json) => {
+            serde_json::from_str(json.as_str()).map_err(|error| format!("the plugin's answer is not JSON: {error}"))
+        }
+        RErr(message) => Err(message.into_string()),
     }
 }
 

@@ -60,4 +60,21 @@ pub trait PluginBackend: Send + Sync + 'static {
     /// Runs tool number `index` with JSON `arguments`; yields a JSON
     /// `CallToolResult`. Dropping the future abandons the call.
     fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String>;
+
+    /// The plugin's prompts (MCP `Prompt` objects).
+    fn prompts(&self) -> Vec<Value>;
+
+    /// Renders prompt number `index`; yields a JSON `GetPromptResult` or a
+    /// message for the client.
+    fn get_prompt(&self, index: u32, arguments: Value) -> BoxFuture<'static, Result<Value, String>>;
+
+    /// Completion values for an argument of prompt number `index`.
+    fn complete_prompt(&self, index: u32, argument: &str, value: &str) -> Vec<String>;
+
+    /// The plugin's resources and resource templates (MCP objects).
+    fn resources(&self) -> Vec<Value>;
+
+    /// Reads `uri` through resource number `index`; yields MCP resource
+    /// contents or a message for the client.
+    fn read_resource(&self, index: u32, uri: String) -> BoxFuture<'static, Result<Vec<Value>, String>>;
 }

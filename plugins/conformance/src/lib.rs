@@ -21,13 +21,22 @@
 //!
 //! The suite calls the bare names above, so the host must expose this
 //! plugin's tools under exactly these names, without a plugin prefix.
+//!
+//! The plugin also offers the prompts (`test_simple_prompt`,
+//! `test_prompt_with_arguments`, `test_prompt_with_embedded_resource`,
+//! `test_prompt_with_image`) and resources (`test://static-text`,
+//! `test://static-binary`, `test://watched-resource`, the template
+//! `test://template/{id}/data`) that the prompts-* and resources-*
+//! scenarios ask for.
 
-use mcp_plugin_api::{BoxedTool, ToolSpec, export_plugin};
+use mcp_plugin_api::{BoxedPrompt, BoxedResource, BoxedTool, ToolSpec, export_plugin};
 use serde_json::json;
 
 mod client;
 mod content;
 mod notifications;
+mod prompts;
+mod resources;
 
 pub use client::{TestElicitation, TestElicitationSep1034Defaults, TestElicitationSep1330Enums, TestSampling};
 pub use content::{
@@ -35,11 +44,30 @@ pub use content::{
     TestMultipleContentTypes, TestSimpleText,
 };
 pub use notifications::{TestToolWithLogging, TestToolWithProgress};
+pub use prompts::{TestPromptWithArguments, TestPromptWithEmbeddedResource, TestPromptWithImage, TestSimplePrompt};
+pub use resources::{StaticBinary, StaticText, TemplateData, WatchedResource};
 
 export_plugin! {
     name: "conformance",
     version: env!("CARGO_PKG_VERSION"),
     tools: |_ctx| Ok(tools()),
+    prompts: |_ctx| Ok(prompts()),
+    resources: |_ctx| Ok(resources()),
+}
+
+/// Every prompt of the plugin.
+pub fn prompts() -> Vec<BoxedPrompt> {
+    vec![
+        TestSimplePrompt.into(),
+        TestPromptWithArguments.into(),
+        TestPromptWithEmbeddedResource.into(),
+        TestPromptWithImage.into(),
+    ]
+}
+
+/// Every resource of the plugin.
+pub fn resources() -> Vec<BoxedResource> {
+    vec![StaticText.into(), StaticBinary.into(), WatchedResource.into(), TemplateData.into()]
 }
 
 /// Every tool of the plugin, in the order the conformance spec lists them.

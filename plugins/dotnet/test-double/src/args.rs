@@ -82,10 +82,10 @@ fn value_at(arg: &str, next: Option<&String>, names: &[&str]) -> Option<Option<S
         if arg == *name {
             return Some(next.cloned());
         }
-        if let Some(rest) = arg.strip_prefix(name) {
-            if let Some(v) = rest.strip_prefix(':').or_else(|| rest.strip_prefix('=')) {
-                return Some(Some(v.to_string()));
-            }
+        if let Some(rest) = arg.strip_prefix(name)
+            && let Some(v) = rest.strip_prefix(':').or_else(|| rest.strip_prefix('='))
+        {
+            return Some(Some(v.to_string()));
         }
     }
     None

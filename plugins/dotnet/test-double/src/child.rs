@@ -26,11 +26,7 @@ pub fn sleep_as_child(args: &[String]) -> ExitCode {
 /// sees end-of-file only when both are gone) and prints `double-child-pid: N` on stderr.
 pub fn spawn(ctx: &Ctx) -> Option<Child> {
     let exe = std::env::current_exe().ok()?;
-    let child = Command::new(exe)
-        .arg(SLEEPER_ARG)
-        .arg(ctx.slow.as_secs_f64().to_string())
-        .stdin(Stdio::null())
-        .spawn();
+    let child = Command::new(exe).arg(SLEEPER_ARG).arg(ctx.slow.as_secs_f64().to_string()).stdin(Stdio::null()).spawn();
     match child {
         Ok(child) => {
             out::err(&format!("double-child-pid: {}", child.id()));

@@ -44,10 +44,7 @@ impl Scenario {
     ];
 
     fn parse(name: &str) -> Option<Scenario> {
-        Self::ALL
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(_, s)| *s)
+        Self::ALL.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, s)| *s)
     }
 }
 
@@ -102,8 +99,7 @@ impl Ctx {
         if let Some(list) = var("DOTNET_DOUBLE_SCENARIO") {
             for name in list.split(',').map(str::trim).filter(|n| !n.is_empty()) {
                 let known = Scenario::ALL.map(|(n, _)| n).join(", ");
-                let s = Scenario::parse(name)
-                    .ok_or_else(|| format!("unknown scenario '{name}' (known: {known})"))?;
+                let s = Scenario::parse(name).ok_or_else(|| format!("unknown scenario '{name}' (known: {known})"))?;
                 scenarios.push(s);
             }
         }
@@ -127,9 +123,7 @@ impl Ctx {
             Some("net6") => HostStyle::Net6,
             Some("net8") => HostStyle::Net8,
             Some(other) => {
-                return Err(format!(
-                    "DOTNET_DOUBLE_HOST_STYLE must be net5, net6 or net8, not '{other}'"
-                ));
+                return Err(format!("DOTNET_DOUBLE_HOST_STYLE must be net5, net6 or net8, not '{other}'"));
             }
         };
         let test_runner = match var("DOTNET_DOUBLE_TEST_RUNNER").as_deref() {
@@ -164,11 +158,7 @@ impl Ctx {
 
     /// The SDK's major version (10 for 10.0.100).
     pub fn sdk_major(&self) -> u32 {
-        self.sdk_version
-            .split('.')
-            .next()
-            .and_then(|m| m.parse().ok())
-            .unwrap_or(10)
+        self.sdk_version.split('.').next().and_then(|m| m.parse().ok()).unwrap_or(10)
     }
 
     /// The target framework new projects get (`net10.0` for SDK 10).

@@ -17,10 +17,7 @@ impl Vars {
 
     /// The value bound to `name`.
     pub fn get(&self, name: &str) -> Option<&str> {
-        self.0
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, v)| v.as_str())
+        self.0.iter().find(|(n, _)| n == name).map(|(_, v)| v.as_str())
     }
 
     /// Replaces every `{{name}}` in `template`.
@@ -34,13 +31,9 @@ impl Vars {
         while let Some(start) = rest.find("{{") {
             out.push_str(&rest[..start]);
             let after = &rest[start + 2..];
-            let end = after
-                .find("}}")
-                .unwrap_or_else(|| panic!("unclosed placeholder in fixture: {rest}"));
+            let end = after.find("}}").unwrap_or_else(|| panic!("unclosed placeholder in fixture: {rest}"));
             let name = after[..end].trim();
-            let value = self
-                .get(name)
-                .unwrap_or_else(|| panic!("fixture placeholder {{{{{name}}}}} has no value"));
+            let value = self.get(name).unwrap_or_else(|| panic!("fixture placeholder {{{{{name}}}}} has no value"));
             out.push_str(value);
             rest = &after[end + 2..];
         }

@@ -48,10 +48,7 @@ fn version_key(v: &str) -> (Vec<u64>, bool, String) {
 }
 
 fn sdk_lines(ctx: &Ctx, indent: &str) -> Vec<String> {
-    sdk_versions(ctx)
-        .iter()
-        .map(|v| format!("{indent}{v} [{}/sdk]", ctx.root))
-        .collect()
+    sdk_versions(ctx).iter().map(|v| format!("{indent}{v} [{}/sdk]", ctx.root)).collect()
 }
 
 fn runtime_lines(ctx: &Ctx, indent: &str) -> Vec<String> {
@@ -86,10 +83,7 @@ pub fn version(ctx: &Ctx) -> u8 {
 
 /// The nearest global.json at or above the working directory.
 pub fn global_json(ctx: &Ctx) -> Option<PathBuf> {
-    ctx.cwd
-        .ancestors()
-        .map(|d| d.join("global.json"))
-        .find(|p| p.is_file())
+    ctx.cwd.ancestors().map(|d| d.join("global.json")).find(|p| p.is_file())
 }
 
 /// The SDK feature band of the SDK (`10.0.100` for `10.0.104`).
@@ -109,9 +103,7 @@ pub fn info(ctx: &Ctx, sdk_installed: bool) -> u8 {
         Ok(v) if !v.is_empty() => format!("  DOTNET_ROOT       [{v}]"),
         _ => "  Not set".to_string(),
     };
-    let global_json = global_json(ctx)
-        .map(|p| p.display().to_string())
-        .unwrap_or_else(|| "Not found".into());
+    let global_json = global_json(ctx).map(|p| p.display().to_string()).unwrap_or_else(|| "Not found".into());
     let vars = ctx
         .vars()
         .with("sdk_band", &sdk_band(ctx))

@@ -2,6 +2,7 @@
 //! way the real CLI's do when both go to one pipe or terminal.
 
 use std::io::Write;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::Duration;
 
@@ -54,8 +55,14 @@ const SECRETS: &str = include_str!("../fixtures/secrets/log.txt");
 
 /// The point in a long command where time passes: the `secrets` scenario emits its secrets
 /// here (on stdout, or on stderr when stdout carries machine-readable output), and the `slow`
-/// scenario streams one line every 200 ms for `DOTNET_DOUBLE_SLOW_SECS` seconds.
+/// scenario streams one line every 200 ms for `DOTNET_DOUBLE_SLOW_SECS` seconds. Only the
+/// first call in a process does anything, so a command that passes several such points (a
+/// test run builds first) is slow, and shows its secrets, once.
 pub fn phase(ctx: &Ctx, label: &str, machine_readable: bool) {
+    static DONE: AtomicBool = AtomicBool::new(false);
+    if DONE.swap(true, Ordering::SeqCst) {
+        return;
+    }
     if ctx.has(Scenario::Secrets) {
         secrets(machine_readable);
     }

@@ -17,13 +17,10 @@ struct Invocation<'a> {
 
 /// Writes this process's PID to the file named by `DOTNET_DOUBLE_PID_FILE`, if set.
 pub fn write_pid_file() {
-    if let Some(path) = std::env::var_os("DOTNET_DOUBLE_PID_FILE").filter(|p| !p.is_empty()) {
-        if let Err(e) = std::fs::write(&path, format!("{}\n", std::process::id())) {
-            crate::out::err(&format!(
-                "dotnet-double: cannot write PID file {}: {e}",
-                Path::new(&path).display()
-            ));
-        }
+    if let Some(path) = std::env::var_os("DOTNET_DOUBLE_PID_FILE").filter(|p| !p.is_empty())
+        && let Err(e) = std::fs::write(&path, format!("{}\n", std::process::id()))
+    {
+        crate::out::err(&format!("dotnet-double: cannot write PID file {}: {e}", Path::new(&path).display()));
     }
 }
 
@@ -39,21 +36,13 @@ pub fn log_invocation(argv: &[String]) {
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.to_string_lossy().into_owned())))
         .filter(|(k, _)| k.starts_with("DOTNET_") || k.starts_with("MSBUILD"))
         .collect();
-    let cwd = std::env::current_dir()
-        .map(|d| d.display().to_string())
-        .unwrap_or_default();
+    let cwd = std::env::current_dir().map(|d| d.display().to_string()).unwrap_or_default();
     let record = Invocation { argv, cwd, env };
     let mut line = serde_json::to_string(&record).expect("invocation serializes");
     line.push('\n');
-    let written = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .and_then(|mut f| f.write_all(line.as_bytes()));
+    let written =
+        OpenOptions::new().create(true).append(true).open(&path).and_then(|mut f| f.write_all(line.as_bytes()));
     if let Err(e) = written {
-        crate::out::err(&format!(
-            "dotnet-double: cannot append to log {}: {e}",
-            Path::new(&path).display()
-        ));
+        crate::out::err(&format!("dotnet-double: cannot append to log {}: {e}", Path::new(&path).display()));
     }
 }

@@ -28,10 +28,7 @@ pub struct Project {
 
 impl Project {
     fn at(path: PathBuf) -> Project {
-        let name = path
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "App".into());
+        let name = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_else(|| "App".into());
         Project { name, path }
     }
 
@@ -116,9 +113,9 @@ impl Missing {
         let dir = format!("{}/", self.dir().display());
         match self {
             Missing::None(_) => out::err(&format!("Could not find any project in `{dir}`.")),
-            Missing::Several(_) => out::err(&format!(
-                "Found more than one project in `{dir}`. Specify which one to use."
-            )),
+            Missing::Several(_) => {
+                out::err(&format!("Found more than one project in `{dir}`. Specify which one to use."))
+            }
         }
         1
     }
@@ -140,9 +137,7 @@ pub fn normalize(path: &Path) -> PathBuf {
 }
 
 fn has_extension(path: &Path, exts: &[&str]) -> bool {
-    path.extension()
-        .and_then(|e| e.to_str())
-        .is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
+    path.extension().and_then(|e| e.to_str()).is_some_and(|e| exts.iter().any(|x| x.eq_ignore_ascii_case(e)))
 }
 
 /// Resolves `explicit` (relative to the working directory) or searches the working directory.
@@ -185,10 +180,7 @@ fn search(ctx: &Ctx, dir: &Path) -> Result<Target, Missing> {
         (1, _) => Ok(Target::solution(solutions.remove(0))),
         (0, 1) => Ok(Target::project(projects.remove(0))),
         (0, 0) => {
-            let name = dir
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| "App".into());
+            let name = dir.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "App".into());
             Ok(Target::project(dir.join(format!("{name}.csproj"))))
         }
         _ => Err(Missing::Several(dir.to_path_buf())),
@@ -199,8 +191,6 @@ fn search(ctx: &Ctx, dir: &Path) -> Result<Target, Missing> {
 pub fn positional_target(args: &[String]) -> Option<String> {
     crate::args::positionals(args).into_iter().find(|p| {
         let path = Path::new(p);
-        has_extension(path, PROJECT_EXTENSIONS)
-            || has_extension(path, SOLUTION_EXTENSIONS)
-            || path.is_dir()
+        has_extension(path, PROJECT_EXTENSIONS) || has_extension(path, SOLUTION_EXTENSIONS) || path.is_dir()
     })
 }

@@ -25,22 +25,43 @@ const CONTROL_VARS: &[&str] = &[
     "DOTNET_ROOT",
 ];
 
-/// A fresh, empty directory under the system temp directory.
-fn temp_dir(label: &str) -> PathBuf {
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
-    let dir = std::env::temp_dir().join(format!("dotnet-double-{label}-{}-{n}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+/// A scratch directory under the system temp directory, removed when dropped.
+struct Scratch {
+    root: PathBuf,
+    dir: PathBuf,
 }
 
-/// A directory holding `App.csproj`.
-fn project_dir(label: &str) -> PathBuf {
-    let dir = temp_dir(label).join("App");
-    fs::create_dir_all(&dir).unwrap();
-    fs::write(dir.join("App.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />").unwrap();
-    dir
+impl std::ops::Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.dir
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.root);
+    }
+}
+
+/// A fresh, empty directory.
+fn temp_dir(label: &str) -> Scratch {
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+    let n = COUNTER.fetch_add(1, Ordering::SeqCst);
+    let root = std::env::temp_dir().join(format!("dotnet-double-{label}-{}-{n}", std::process::id()));
+    let _ = fs::remove_dir_all(&root);
+    fs::create_dir_all(&root).unwrap();
+    Scratch { dir: root.clone(), root }
+}
+
+/// A directory `App` holding `App.csproj`.
+fn project_dir(label: &str) -> Scratch {
+    let mut scratch = temp_dir(label);
+    scratch.dir = scratch.root.join("App");
+    fs::create_dir_all(&scratch.dir).unwrap();
+    fs::write(scratch.dir.join("App.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />").unwrap();
+    scratch
 }
 
 fn command(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> Command {
@@ -87,7 +108,7 @@ fn json_after_preamble(stdout: &str) -> serde_json::Value {
 fn alive(pid: u32) -> bool {
     // A zombie still has a /proc entry; count it as gone.
     fs::read_to_string(format!("/proc/{pid}/stat"))
-        .map(|s| !s.split_whitespace().nth(2).is_some_and(|state| state == "Z"))
+        .map(|s| s.split_whitespace().nth(2).is_none_or(|state| state != "Z"))
         .unwrap_or(false)
 }
 
@@ -128,11 +149,8 @@ fn records_every_invocation_as_a_json_line() {
     run(&dir, &["build", "App.csproj", "-c", "Release", "a b"], &env);
     run(&dir, &["--version"], &env);
     run(&dir, &["nope"], &[("DOTNET_DOUBLE_LOG", log_s), ("DOTNET_DOUBLE_SCENARIO", "runtime-only")]);
-    let lines: Vec<serde_json::Value> = fs::read_to_string(&log)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines: Vec<serde_json::Value> =
+        fs::read_to_string(&log).unwrap().lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["argv"], serde_json::json!(["build", "App.csproj", "-c", "Release", "a b"]));
     assert_eq!(lines[0]["cwd"], dir.to_str().unwrap());
@@ -221,7 +239,11 @@ fn build_succeeds_with_warnings_and_the_duplicated_summary() {
     let dir = project_dir("build-ok");
     let r = run(&dir, &["build", "-c", "Release"], &[]);
     assert_eq!(r.code, 0);
-    let warning = format!("{}/Program.cs(12,13): warning CS0168: The variable 'ex' is declared but never used [{}/App.csproj]", dir.display(), dir.display());
+    let warning = format!(
+        "{}/Program.cs(12,13): warning CS0168: The variable 'ex' is declared but never used [{}/App.csproj]",
+        dir.display(),
+        dir.display()
+    );
     assert_eq!(r.stdout.matches(&warning).count(), 2, "warning and its summary copy");
     assert!(r.stdout.contains(&format!("  App -> {}/bin/Release/net10.0/App.dll\n", dir.display())));
     assert!(r.stdout.contains("\nBuild succeeded.\n\n"));
@@ -279,14 +301,20 @@ fn vstest_output_per_assembly_with_failures() {
     fs::write(dir.join("Shop.sln"), "").unwrap();
     let ok = run(&dir, &["test"], &[]);
     assert_eq!(ok.code, 0);
-    assert!(ok.stdout.contains("Passed!  - Failed:     0, Passed:    42, Skipped:     1, Total:    43, Duration: 4 s - App.Tests.dll (net10.0)"));
-    assert!(ok.stdout.contains("Passed!  - Failed:     0, Passed:    18, Skipped:     0, Total:    18, Duration: 1 s - Lib.Tests.dll (net10.0)"));
+    assert!(ok.stdout.contains(
+        "Passed!  - Failed:     0, Passed:    42, Skipped:     1, Total:    43, Duration: 4 s - App.Tests.dll (net10.0)"
+    ));
+    assert!(ok.stdout.contains(
+        "Passed!  - Failed:     0, Passed:    18, Skipped:     0, Total:    18, Duration: 1 s - Lib.Tests.dll (net10.0)"
+    ));
 
     let failed = run(&dir, &["test"], &[("DOTNET_DOUBLE_SCENARIO", "test-fail")]);
     assert_eq!(failed.code, 1);
     assert!(failed.stdout.contains("  Failed App.Tests.CalculatorTests.Divide_ByZero_Throws [4 ms]\n  Error Message:\n   Assert.Throws() Failure: No exception was thrown\n"));
     assert!(failed.stdout.contains("  Stack Trace:\n     at App.Tests.CalculatorTests.Divide_ByZero_Throws() in "));
-    assert!(failed.stdout.contains("Failed!  - Failed:     2, Passed:    40, Skipped:     1, Total:    43, Duration: 4 s - App.Tests.dll (net10.0)"));
+    assert!(failed.stdout.contains(
+        "Failed!  - Failed:     2, Passed:    40, Skipped:     1, Total:    43, Duration: 4 s - App.Tests.dll (net10.0)"
+    ));
     // The second assembly still passes, so its summary comes last.
     let summaries: Vec<&str> = failed.stdout.lines().filter(|l| l.contains("!  - Failed:")).collect();
     assert_eq!(summaries.len(), 2);
@@ -342,10 +370,8 @@ fn slow_commands_stream_a_line_every_200_ms() {
 #[test]
 fn slow_commands_can_be_interrupted() {
     let dir = project_dir("slow-kill");
-    let mut child = command(&dir, &["test"], &[("DOTNET_DOUBLE_SCENARIO", "slow")])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut child =
+        command(&dir, &["test"], &[("DOTNET_DOUBLE_SCENARIO", "slow")]).stdout(Stdio::piped()).spawn().unwrap();
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let first_tick = lines.by_ref().map(Result::unwrap).find(|l| l.contains("Running tests... ("));
     assert!(first_tick.is_some());
@@ -358,11 +384,12 @@ fn slow_commands_can_be_interrupted() {
 #[test]
 fn spawn_child_reports_a_sleeping_child_that_outlives_a_killed_parent() {
     let dir = temp_dir("child");
-    let mut parent = command(&dir, &["--version"], &[("DOTNET_DOUBLE_SCENARIO", "spawn-child"), ("DOTNET_DOUBLE_SLOW_SECS", "30")])
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let mut parent =
+        command(&dir, &["--version"], &[("DOTNET_DOUBLE_SCENARIO", "spawn-child"), ("DOTNET_DOUBLE_SLOW_SECS", "30")])
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
     let mut stderr = BufReader::new(parent.stderr.take().unwrap());
     let mut first = String::new();
     stderr.read_line(&mut first).unwrap();
@@ -400,7 +427,9 @@ fn secrets_appear_in_every_shape() {
     assert!(r.stdout.contains("-----BEGIN RSA PRIVATE KEY-----"));
     assert!(r.stderr.contains("Password=Sup3r-Secret-Dbl-Pw!"));
     let list = run(&dir, &["user-secrets", "list"], &env).stdout;
-    assert!(list.contains("ConnectionStrings:Default = Server=db.internal;Database=app;User Id=sa;Password=Sup3r-Secret-Dbl-Pw!"));
+    assert!(list.contains(
+        "ConnectionStrings:Default = Server=db.internal;Database=app;User Id=sa;Password=Sup3r-Secret-Dbl-Pw!"
+    ));
     assert!(list.lines().all(|l| l.contains(" = ")));
     // Machine-readable output stays parseable: the secrets go to stderr there.
     let json = run(&dir, &["list", "package", "--format", "json"], &env);
@@ -441,7 +470,11 @@ fn msbuild_evaluation_prints_values_or_json() {
     let dir = project_dir("msbuild");
     let single = run(&dir, &["msbuild", "App.csproj", "-getProperty:TargetFramework"], &[]);
     assert_eq!(single.stdout, "net10.0\n");
-    let r = run(&dir, &["msbuild", "-getProperty:OutputType,Configuration", "-p:Configuration=Release", "-getItem:Compile"], &[]);
+    let r = run(
+        &dir,
+        &["msbuild", "-getProperty:OutputType,Configuration", "-p:Configuration=Release", "-getItem:Compile"],
+        &[],
+    );
     let v: serde_json::Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(v["Properties"]["OutputType"], "Exe");
     assert_eq!(v["Properties"]["Configuration"], "Release");
@@ -471,13 +504,20 @@ fn package_listing_and_search_in_json_and_text() {
     assert!(outdated["projects"][0]["frameworks"][0]["transitivePackages"].is_array());
     let deprecated: serde_json::Value =
         serde_json::from_str(&run(&dir, &["list", "package", "--deprecated", "--format", "json"], &[]).stdout).unwrap();
-    assert_eq!(deprecated["projects"][0]["frameworks"][0]["topLevelPackages"][0]["alternativePackage"]["id"], "Azure.Storage.Blobs");
+    assert_eq!(
+        deprecated["projects"][0]["frameworks"][0]["topLevelPackages"][0]["alternativePackage"]["id"],
+        "Azure.Storage.Blobs"
+    );
     let text = run(&dir, &["list", "package", "--vulnerable"], &[]).stdout;
     assert!(text.contains("Project `App` has the following vulnerable packages"));
-    assert!(text.contains("   > Newtonsoft.Json      12.0.3      12.0.3     High       https://github.com/advisories/GHSA-5crp-9r3c-p9vr"));
+    assert!(text.contains(
+        "   > Newtonsoft.Json      12.0.3      12.0.3     High       https://github.com/advisories/GHSA-5crp-9r3c-p9vr"
+    ));
 
-    let search: serde_json::Value =
-        serde_json::from_str(&run(&dir, &["package", "search", "serilog", "--take", "2", "--format", "json"], &[]).stdout).unwrap();
+    let search: serde_json::Value = serde_json::from_str(
+        &run(&dir, &["package", "search", "serilog", "--take", "2", "--format", "json"], &[]).stdout,
+    )
+    .unwrap();
     let packages = search["searchResult"][0]["packages"].as_array().unwrap();
     assert_eq!(packages.len(), 2);
     assert_eq!(packages[0]["id"], "Serilog");
@@ -613,6 +653,12 @@ fn every_supported_command_answers_without_placeholders() {
     ];
     for args in commands {
         let r = run(&dir, args, &[("DOTNET_DOUBLE_SLOW_SECS", "0")]);
-        assert!(!r.all().trim().is_empty() || args.contains(&"format") || args.contains(&"remove") || args.contains(&"clear"), "no output for {args:?}");
+        assert!(
+            !r.all().trim().is_empty()
+                || args.contains(&"format")
+                || args.contains(&"remove")
+                || args.contains(&"clear"),
+            "no output for {args:?}"
+        );
     }
 }

@@ -48,9 +48,8 @@ impl Opts {
         let runtime = args::value(args, &["-r", "--runtime"]).or_else(|| {
             let os = args::value(args, &["--os"]);
             let arch = args::value(args, &["-a", "--arch"]);
-            (os.is_some() || arch.is_some()).then(|| {
-                format!("{}-{}", os.as_deref().unwrap_or("linux"), arch.as_deref().unwrap_or("x64"))
-            })
+            (os.is_some() || arch.is_some())
+                .then(|| format!("{}-{}", os.as_deref().unwrap_or("linux"), arch.as_deref().unwrap_or("x64")))
         });
         let verbosity = args::value(args, &["-v", "--verbosity"]).unwrap_or_default();
         Opts {
@@ -66,12 +65,7 @@ impl Opts {
 
     /// `bin/<configuration>/<framework>/[<rid>/]` of a project, with a trailing slash.
     pub fn bin_dir(&self, project: &Project) -> String {
-        let mut dir = format!(
-            "{}/bin/{}/{}/",
-            project.dir().display(),
-            self.configuration,
-            self.framework
-        );
+        let mut dir = format!("{}/bin/{}/{}/", project.dir().display(), self.configuration, self.framework);
         if let Some(rid) = &self.runtime {
             dir.push_str(rid);
             dir.push('/');
@@ -197,14 +191,22 @@ pub fn compile_step(ctx: &Ctx, target: &Target, opts: &Opts, diags: &mut Diagnos
     built
 }
 
-/// Restore and compile, as `build`, `publish`, `pack`, `test` and `run` do before their own
-/// work. Returns the projects that built (empty on failure) and the diagnostics.
-pub fn restore_and_compile(ctx: &Ctx, target: &Target, opts: &Opts, label: &str) -> (Vec<Project>, Diagnostics) {
+/// Restore and compile, as `build`, `publish`, `pack`, `test` and `watch` do before their own
+/// work; `phase` labels the long stretch between the two (see [`out::phase`]), if the command
+/// has it here. Returns the projects that built (empty on failure) and the diagnostics.
+pub fn restore_and_compile(
+    ctx: &Ctx,
+    target: &Target,
+    opts: &Opts,
+    phase: Option<&str>,
+) -> (Vec<Project>, Diagnostics) {
     let mut diags = Diagnostics::default();
     if !opts.no_restore && !restore_step(ctx, target, opts, &mut diags, false) {
         return (Vec::new(), diags);
     }
-    out::phase(ctx, &format!("  {label}"), false);
+    if let Some(label) = phase {
+        out::phase(ctx, &format!("  {label}"), false);
+    }
     let built = compile_step(ctx, target, opts, &mut diags);
     (built, diags)
 }
@@ -229,7 +231,7 @@ pub fn build(ctx: &Ctx, args: &[String]) -> u8 {
         Err(code) => return code,
     };
     let opts = Opts::parse(ctx, args, "Debug");
-    let (_, diags) = restore_and_compile(ctx, &target, &opts, "Building...");
+    let (_, diags) = restore_and_compile(ctx, &target, &opts, Some("Building..."));
     diags.summary();
     u8::from(diags.failed())
 }
@@ -241,7 +243,7 @@ pub fn publish(ctx: &Ctx, args: &[String]) -> u8 {
         Err(code) => return code,
     };
     let opts = Opts::parse(ctx, args, "Release");
-    let (built, diags) = restore_and_compile(ctx, &target, &opts, "Publishing...");
+    let (built, diags) = restore_and_compile(ctx, &target, &opts, Some("Publishing..."));
     for p in built.iter().filter(|p| !p.is_test()) {
         let dir = match &opts.output {
             Some(o) => format!("{}/", o.display()),
@@ -265,7 +267,7 @@ pub fn pack(ctx: &Ctx, args: &[String]) -> u8 {
         .map(|(_, v)| v)
         .unwrap_or_else(|| "1.0.0".into());
     let symbols = args::flag(args, &["--include-symbols"]);
-    let (built, diags) = restore_and_compile(ctx, &target, &opts, "Packing...");
+    let (built, diags) = restore_and_compile(ctx, &target, &opts, Some("Packing..."));
     for p in built.iter().filter(|p| !p.is_test()) {
         let dir = match &opts.output {
             Some(o) => o.display().to_string(),
@@ -273,10 +275,7 @@ pub fn pack(ctx: &Ctx, args: &[String]) -> u8 {
         };
         out::line(&format!("  Successfully created package '{dir}/{}.{version}.nupkg'.", p.name));
         if symbols {
-            out::line(&format!(
-                "  Successfully created package '{dir}/{}.{version}.symbols.nupkg'.",
-                p.name
-            ));
+            out::line(&format!("  Successfully created package '{dir}/{}.{version}.symbols.nupkg'.", p.name));
         }
     }
     u8::from(diags.failed())
@@ -318,12 +317,7 @@ fn run_target(ctx: &Ctx, args: &[String]) -> Result<(Target, Project), u8> {
             return Err(1);
         }
     };
-    let project = target
-        .projects
-        .iter()
-        .find(|p| !p.is_test())
-        .unwrap_or(&target.projects[0])
-        .clone();
+    let project = target.projects.iter().find(|p| !p.is_test()).unwrap_or(&target.projects[0]).clone();
     let single = Target { path: project.path.clone(), is_solution: false, projects: vec![project.clone()] };
     Ok((single, project))
 }
@@ -374,7 +368,7 @@ pub fn watch(ctx: &Ctx, args: &[String]) -> u8 {
         out::text(WATCH_BANNER);
     }
     out::line("dotnet watch 🔧 Building...");
-    let (built, diags) = restore_and_compile(ctx, &target, &opts, "Building...");
+    let (built, diags) = restore_and_compile(ctx, &target, &opts, None);
     if diags.failed() {
         out::line("dotnet watch ❌ Build failed. Waiting for a file to change before restarting dotnet...");
     } else {

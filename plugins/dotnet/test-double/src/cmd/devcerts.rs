@@ -31,11 +31,12 @@ pub fn dev_certs(ctx: &Ctx, args: &[String]) -> u8 {
     }
     let check = args::flag(rest, &["-c", "--check"]);
     let trust = args::flag(rest, &["-t", "--trust"]);
-    if let Some(format) = args::value(rest, &["--format"]) {
-        if !format.eq_ignore_ascii_case("pfx") && !format.eq_ignore_ascii_case("pem") {
-            out::err(&format!("Unknown key format '{format}'."));
-            return 1;
-        }
+    if let Some(format) = args::value(rest, &["--format"])
+        && !format.eq_ignore_ascii_case("pfx")
+        && !format.eq_ignore_ascii_case("pem")
+    {
+        out::err(&format!("Unknown key format '{format}'."));
+        return 1;
     }
     let text = if args::flag(rest, &["--clean"]) {
         CLEAN

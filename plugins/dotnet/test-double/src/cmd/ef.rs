@@ -92,11 +92,11 @@ pub fn ef(ctx: &Ctx, args: &[String]) -> u8 {
     if words.is_empty() || args::flag(args, &["-h", "--help", "-?"]) {
         return help::print(ctx, "ef");
     }
-    if let Some(i) = args.iter().position(|a| a == "--connection") {
-        if args.get(i + 1).is_none_or(|v| v.starts_with('-')) {
-            out::err("Missing value for option 'connection'");
-            return 1;
-        }
+    if let Some(i) = args.iter().position(|a| a == "--connection")
+        && args.get(i + 1).is_none_or(|v| v.starts_with('-'))
+    {
+        out::err("Missing value for option 'connection'");
+        return 1;
     }
     let project = args::value(args, &["-p", "--project"]);
     let target = match target::resolve(ctx, project.as_deref()) {
@@ -159,7 +159,10 @@ pub fn ef(ctx: &Ctx, args: &[String]) -> u8 {
         ["migrations", "remove", ..] => {
             let last = migrations.last().expect("at least one migration");
             if last.applied && !args::flag(args, &["-f", "--force"]) {
-                out::err(&format!("The migration '{}' has already been applied to the database. Revert it and try again. If the migration has been applied to other databases, consider reverting its changes using a new migration instead.", last.id));
+                out::err(&format!(
+                    "The migration '{}' has already been applied to the database. Revert it and try again. If the migration has been applied to other databases, consider reverting its changes using a new migration instead.",
+                    last.id
+                ));
                 return 1;
             }
             out::line(&format!("Removing migration '{}'.", last.id));

@@ -8,7 +8,6 @@
 //! items, as in MSBuild.
 
 use serde::Serialize;
-use serde_json::Value;
 
 use crate::args;
 use crate::cmd::build;
@@ -34,10 +33,7 @@ struct Switches {
 fn parse(args: &[String]) -> Switches {
     let mut s = Switches::default();
     for a in args {
-        let body = a
-            .strip_prefix("--")
-            .or_else(|| a.strip_prefix('-'))
-            .or_else(|| a.strip_prefix('/'));
+        let body = a.strip_prefix("--").or_else(|| a.strip_prefix('-')).or_else(|| a.strip_prefix('/'));
         let Some(body) = body else {
             s.project.get_or_insert_with(|| a.clone());
             continue;
@@ -62,7 +58,7 @@ struct Evaluation {
     #[serde(skip_serializing_if = "Option::is_none")]
     items: Option<Ordered<Vec<Ordered<String>>>>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    target_results: Option<Ordered<Value>>,
+    target_results: Option<Ordered<TargetResult>>,
 }
 
 /// `dotnet msbuild [project] [switches]`.
@@ -98,25 +94,18 @@ pub fn msbuild(ctx: &Ctx, args: &[String]) -> u8 {
         if let Some((_, v)) = overrides.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
             return v.clone();
         }
-        known
-            .0
-            .iter()
-            .find(|(k, _)| k.eq_ignore_ascii_case(name))
-            .map(|(_, v)| vars.render(v))
-            .unwrap_or_default()
+        known.0.iter().find(|(k, _)| k.eq_ignore_ascii_case(name)).map(|(_, v)| vars.render(v)).unwrap_or_default()
     };
     if switches.properties.len() == 1 && switches.items.is_empty() && switches.targets.is_empty() {
         out::line(&value_of(&switches.properties[0]));
         return 0;
     }
     let all_items: Ordered<Vec<Ordered<String>>> = serde_json::from_str(ITEMS).expect("items.json is valid");
-    let render_item = |item: &Ordered<String>| {
-        Ordered(item.0.iter().map(|(k, v)| (k.clone(), vars.render(v))).collect())
-    };
+    let render_item =
+        |item: &Ordered<String>| Ordered(item.0.iter().map(|(k, v)| (k.clone(), vars.render(v))).collect());
     let evaluation = Evaluation {
-        properties: (!switches.properties.is_empty()).then(|| {
-            Ordered(switches.properties.iter().map(|p| (p.clone(), value_of(p))).collect())
-        }),
+        properties: (!switches.properties.is_empty())
+            .then(|| Ordered(switches.properties.iter().map(|p| (p.clone(), value_of(p))).collect())),
         items: (!switches.items.is_empty()).then(|| {
             Ordered(
                 switches
@@ -136,11 +125,7 @@ pub fn msbuild(ctx: &Ctx, args: &[String]) -> u8 {
         }),
         target_results: (!switches.targets.is_empty()).then(|| {
             Ordered(
-                switches
-                    .targets
-                    .iter()
-                    .map(|t| (t.clone(), target_result(project, &value_of("TargetPath"))))
-                    .collect(),
+                switches.targets.iter().map(|t| (t.clone(), target_result(project, &value_of("TargetPath")))).collect(),
             )
         }),
     };
@@ -149,26 +134,32 @@ pub fn msbuild(ctx: &Ctx, args: &[String]) -> u8 {
 }
 
 fn parent_of(project: &Project) -> String {
-    project
-        .dir()
-        .parent()
-        .map(|p| p.display().to_string())
-        .unwrap_or_default()
+    project.dir().parent().map(|p| p.display().to_string()).unwrap_or_default()
+}
+
+/// What `-getTargetResult:<target>` reports for one target.
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct TargetResult {
+    result: &'static str,
+    items: Vec<Ordered<String>>,
 }
 
 /// What `-getTargetResult:Build` reports: success and the built assembly.
-fn target_result(project: &Project, target_path: &str) -> Value {
-    serde_json::json!({
-        "Result": "Success",
-        "Items": [
-            {
-                "Identity": target_path,
-                "FullPath": target_path,
-                "Filename": project.name,
-                "Extension": ".dll",
-                "TargetFrameworkIdentifier": ".NETCoreApp",
-                "ReferenceAssembly": target_path.replace("/bin/", "/obj/").replace(&format!("{}.dll", project.name), &format!("ref/{}.dll", project.name))
-            }
-        ]
-    })
+fn target_result(project: &Project, target_path: &str) -> TargetResult {
+    let reference = target_path
+        .replace("/bin/", "/obj/")
+        .replace(&format!("{}.dll", project.name), &format!("ref/{}.dll", project.name));
+    let item = [
+        ("Identity", target_path.to_string()),
+        ("FullPath", target_path.to_string()),
+        ("Filename", project.name.clone()),
+        ("Extension", ".dll".to_string()),
+        ("TargetFrameworkIdentifier", ".NETCoreApp".to_string()),
+        ("ReferenceAssembly", reference),
+    ];
+    TargetResult {
+        result: "Success",
+        items: vec![Ordered(item.into_iter().map(|(k, v)| (k.to_string(), v)).collect())],
+    }
 }

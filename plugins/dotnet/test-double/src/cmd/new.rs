@@ -65,8 +65,7 @@ impl Template {
 
     fn matches_name(&self, term: &str) -> bool {
         let term = term.to_lowercase();
-        self.name.to_lowercase().contains(&term)
-            || self.short_names.iter().any(|s| s.to_lowercase().contains(&term))
+        self.name.to_lowercase().contains(&term) || self.short_names.iter().any(|s| s.to_lowercase().contains(&term))
     }
 }
 
@@ -136,9 +135,7 @@ fn all_templates() -> Vec<Template> {
 }
 
 fn find_template(short_name: &str) -> Option<Template> {
-    all_templates()
-        .into_iter()
-        .find(|t| t.short_names.iter().any(|s| s.eq_ignore_ascii_case(short_name)))
+    all_templates().into_iter().find(|t| t.short_names.iter().any(|s| s.eq_ignore_ascii_case(short_name)))
 }
 
 /// `dotnet new ...`.
@@ -259,10 +256,7 @@ fn list(ctx: &Ctx, args: &[String]) -> u8 {
     }
     let criteria = criteria.join(", ");
     if matches.is_empty() {
-        let vars = ctx
-            .vars()
-            .with("criteria", &criteria)
-            .with("template", name.as_deref().unwrap_or(""));
+        let vars = ctx.vars().with("criteria", &criteria).with("template", name.as_deref().unwrap_or(""));
         out::text(&vars.render(LIST_NONE));
         return EXIT_NOT_FOUND;
     }
@@ -276,7 +270,9 @@ fn list(ctx: &Ctx, args: &[String]) -> u8 {
 fn search(ctx: &Ctx, args: &[String]) -> u8 {
     let Some(term) = args::positionals(args).into_iter().next() else {
         out::err("Search failed: not enough information specified for search.");
-        out::err("To search for templates, specify partial template name or use one of the supported filters: '--author', '--baseline', '--language', '--type', '--tag', '--package'.");
+        out::err(
+            "To search for templates, specify partial template name or use one of the supported filters: '--author', '--baseline', '--language', '--type', '--tag', '--package'.",
+        );
         out::err("Examples:");
         out::err("   dotnet new search web");
         out::err("   dotnet new search --author Microsoft");
@@ -351,10 +347,7 @@ fn install(ctx: &Ctx, args: &[String]) -> u8 {
         out::line(&format!("No templates were found in the package {}.", local.display()));
         return 0;
     }
-    let templates: Vec<Remote> = remote()
-        .into_iter()
-        .filter(|r| r.package.eq_ignore_ascii_case(&id))
-        .collect();
+    let templates: Vec<Remote> = remote().into_iter().filter(|r| r.package.eq_ignore_ascii_case(&id)).collect();
     let Some(first) = templates.first() else {
         out::err(&format!("Error: {spec} could not be installed, the package does not exist."));
         return EXIT_NOT_FOUND;
@@ -362,11 +355,9 @@ fn install(ctx: &Ctx, args: &[String]) -> u8 {
     let version = version.unwrap_or_else(|| first.version.clone());
     let package = first.package.clone();
     if let Some(present) = installed().user_packages.iter().find(|p| p.id.eq_ignore_ascii_case(&id)) {
-        if spec.contains("::") || spec.contains('@') {
-            if present.version == version {
-                out::err(&format!("Error: {package}::{version} is already installed."));
-                return EXIT_INSTALL_FAILED;
-            }
+        if (spec.contains("::") || spec.contains('@')) && present.version == version {
+            out::err(&format!("Error: {package}::{version} is already installed."));
+            return EXIT_INSTALL_FAILED;
         }
         out::line(&format!(
             "{package} is already installed, version: {}, it will be replaced with version {}.",
@@ -432,10 +423,7 @@ fn template_help(ctx: &Ctx, t: &Template, short_name: &str) -> u8 {
     out::line(&format!("  dotnet new {short_name} [options] [template options]"));
     out::line("");
     out::line("Options:");
-    let vars = ctx
-        .vars()
-        .with("language", language.as_deref().unwrap_or(""))
-        .with("type", &t.kind);
+    let vars = ctx.vars().with("language", language.as_deref().unwrap_or("")).with("type", &t.kind);
     let rows: Vec<(String, String)> = HELP_OPTIONS
         .lines()
         .filter(|l| language.is_some() || !l.starts_with("-lang"))
@@ -474,10 +462,7 @@ fn instantiate(ctx: &Ctx, t: &Template, args: &[String]) -> u8 {
         (None, None) => ctx.cwd.clone(),
     };
     let name = name.unwrap_or_else(|| {
-        output
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_else(|| "App".into())
+        output.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_else(|| "App".into())
     });
     out::line(&format!("The template \"{}\" was created successfully.", t.name));
     if t.restore && !args::flag(args, &["--no-restore"]) && !args::flag(args, &["--dry-run"]) {

@@ -213,12 +213,7 @@ fn build_report(
             ProjectReport { path: p.path.display().to_string(), frameworks }
         })
         .collect();
-    Report {
-        version: 1,
-        parameters,
-        sources: (mode != Mode::All).then(|| vec![SOURCE_URL.to_string()]),
-        projects,
-    }
+    Report { version: 1, parameters, sources: (mode != Mode::All).then(|| vec![SOURCE_URL.to_string()]), projects }
 }
 
 /// NuGet's text tables: three spaces between columns, cells padded, a `>` before each id.
@@ -324,12 +319,7 @@ fn print_table(title: &str, packages: &[PackageRef], mode: Mode, top_level: bool
         }
     }
     let line = |cells: Vec<&str>| {
-        let text = cells
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| format!("{c:<w$}"))
-            .collect::<Vec<_>>()
-            .join("   ");
+        let text = cells.iter().zip(&widths).map(|(c, w)| format!("{c:<w$}")).collect::<Vec<_>>().join("   ");
         out::line(&format!("   {text}"));
     };
     line(headers.clone());
@@ -369,7 +359,7 @@ fn thousands(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -390,14 +380,17 @@ pub fn search(ctx: &Ctx, args: &[String]) -> u8 {
             .into_iter()
             .filter(|c| c.id.eq_ignore_ascii_case(&term))
             .flat_map(|c| {
-                c.versions.iter().rev().map(move |v| SearchHit {
-                    id: c.id.clone(),
-                    latest_version: None,
-                    version: Some(v.clone()),
-                    total_downloads: c.total_downloads,
-                    owners: c.owners.clone(),
-                })
-                .collect::<Vec<_>>()
+                c.versions
+                    .iter()
+                    .rev()
+                    .map(move |v| SearchHit {
+                        id: c.id.clone(),
+                        latest_version: None,
+                        version: Some(v.clone()),
+                        total_downloads: c.total_downloads,
+                        owners: c.owners.clone(),
+                    })
+                    .collect::<Vec<_>>()
             })
             .collect()
     } else {
@@ -449,19 +442,11 @@ pub fn search(ctx: &Ctx, args: &[String]) -> u8 {
         }
     }
     let row = |cells: [&str; 4]| {
-        let inner = cells
-            .iter()
-            .zip(widths)
-            .map(|(c, w)| format!(" {c:<w$} "))
-            .collect::<Vec<_>>()
-            .join("|");
+        let inner = cells.iter().zip(widths).map(|(c, w)| format!(" {c:<w$} ")).collect::<Vec<_>>().join("|");
         out::line(&format!("|{inner}|"));
     };
     row(headers);
-    out::line(&format!(
-        "|{}|",
-        widths.iter().map(|w| "-".repeat(w + 2)).collect::<Vec<_>>().join("|")
-    ));
+    out::line(&format!("|{}|", widths.iter().map(|w| "-".repeat(w + 2)).collect::<Vec<_>>().join("|")));
     for r in &rows {
         row([&r[0], &r[1], &r[2], &r[3]]);
     }
@@ -497,10 +482,8 @@ pub fn add(ctx: &Ctx, project: Option<String>, id: Option<String>, args: &[Strin
     let version = requested.clone().unwrap_or_else(|| entry.latest_version.clone());
     if requested.is_some() && !entry.versions.contains(&version) {
         let nearest = entry.versions.last().cloned().unwrap_or_default();
-        let vars = vars
-            .with("version", &version)
-            .with("count", &entry.versions.len().to_string())
-            .with("nearest", &nearest);
+        let vars =
+            vars.with("version", &version).with("count", &entry.versions.len().to_string()).with("nearest", &nearest);
         out::text(&vars.render(ADD_NO_VERSION));
         return 1;
     }
@@ -529,21 +512,17 @@ pub fn remove(ctx: &Ctx, project: Option<String>, id: Option<String>) -> u8 {
 pub fn locals(ctx: &Ctx, args: &[String]) -> u8 {
     let user = std::env::var("USER").unwrap_or_else(|_| "root".into());
     let rendered = ctx.vars().with("user", &user).render(LOCALS);
-    let known: Vec<(&str, &str)> = rendered
-        .lines()
-        .filter_map(|l| l.split_once(": "))
-        .collect();
+    let known: Vec<(&str, &str)> = rendered.lines().filter_map(|l| l.split_once(": ")).collect();
     let Some(kind) = args::positionals(args).into_iter().next() else {
         out::err("error: No Cache Location(s) specified.");
         return 1;
     };
-    let selected: Vec<(&str, &str)> = if kind == "all" {
-        known.clone()
-    } else {
-        known.iter().copied().filter(|(k, _)| *k == kind).collect()
-    };
+    let selected: Vec<(&str, &str)> =
+        if kind == "all" { known.clone() } else { known.iter().copied().filter(|(k, _)| *k == kind).collect() };
     if selected.is_empty() {
-        out::err("error: An invalid local resource name was provided. Provide one of the following values: http-cache, temp, global-packages, plugins-cache, all.");
+        out::err(
+            "error: An invalid local resource name was provided. Provide one of the following values: http-cache, temp, global-packages, plugins-cache, all.",
+        );
         return 1;
     }
     if args::flag(args, &["-l", "--list"]) {

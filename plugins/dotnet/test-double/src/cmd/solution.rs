@@ -65,10 +65,7 @@ pub fn solution(ctx: &Ctx, command: &str, args: &[String]) -> u8 {
         "list" => {
             out::line("Project(s)");
             out::line("----------");
-            SOLUTION_PROJECTS
-                .lines()
-                .filter(|l| !l.trim().is_empty())
-                .for_each(|l| out::line(l.trim()));
+            SOLUTION_PROJECTS.lines().filter(|l| !l.trim().is_empty()).for_each(|l| out::line(l.trim()));
             0
         }
         "add" | "remove" if items.is_empty() => {
@@ -76,9 +73,7 @@ pub fn solution(ctx: &Ctx, command: &str, args: &[String]) -> u8 {
             1
         }
         "add" => {
-            items
-                .iter()
-                .for_each(|p| out::line(&format!("Project `{p}` added to the solution.")));
+            items.iter().for_each(|p| out::line(&format!("Project `{p}` added to the solution.")));
             0
         }
         "remove" => {
@@ -115,10 +110,7 @@ pub fn reference(ctx: &Ctx, verb: &str, project: Option<String>, refs: &[String]
         "list" => {
             let refs = references_of(&p.name);
             if refs.is_empty() {
-                out::line(&format!(
-                    "There are no Project to Project references in project {}.",
-                    p.path.display()
-                ));
+                out::line(&format!("There are no Project to Project references in project {}.", p.path.display()));
                 return 0;
             }
             out::line("Project reference(s)");

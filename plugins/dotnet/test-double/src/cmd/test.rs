@@ -134,10 +134,7 @@ impl Run {
             let verdict = if all_passed { "Passed!" } else { "Failed!" };
             out::line("");
             match dlls.as_slice() {
-                [dll] => out::line(&format!(
-                    "Test run summary: {verdict} - {dll} ({}|x64)",
-                    opts.framework
-                )),
+                [dll] => out::line(&format!("Test run summary: {verdict} - {dll} ({}|x64)", opts.framework)),
                 _ => out::line(&format!("Test run summary: {verdict}")),
             }
             out::line(&format!("  total: {}", total.total()));
@@ -155,12 +152,8 @@ impl Run {
         let failing = ctx.has(Scenario::TestFail) && first;
         let failed = if failing { assembly.failures.len() as u32 } else { 0 };
         let passed = assembly.passed + if failing { 0 } else { assembly.failures.len() as u32 };
-        let counts = Counts {
-            passed,
-            failed,
-            skipped: assembly.skipped.len() as u32,
-            duration_ms: assembly.duration_ms,
-        };
+        let counts =
+            Counts { passed, failed, skipped: assembly.skipped.len() as u32, duration_ms: assembly.duration_ms };
         (counts, failing)
     }
 
@@ -210,19 +203,15 @@ impl Run {
         for s in &assembly.skipped {
             out::line(&format!("  Skipped {} [1 ms]", vars.render(s)));
         }
-        let results_dir = self
-            .results_dir
-            .clone()
-            .unwrap_or_else(|| format!("{}/TestResults", project.dir().display()));
+        let results_dir =
+            self.results_dir.clone().unwrap_or_else(|| format!("{}/TestResults", project.dir().display()));
         if self.trx {
             out::line(&format!("Results File: {results_dir}/_double_2026-01-15_10_00_00.trx"));
         }
         if self.coverage {
             out::line("");
             out::line("Attachments:");
-            out::line(&format!(
-                "  {results_dir}/3f2b8c1e-5d4a-4e6b-9c7d-0a1b2c3d4e5f/coverage.cobertura.xml"
-            ));
+            out::line(&format!("  {results_dir}/3f2b8c1e-5d4a-4e6b-9c7d-0a1b2c3d4e5f/coverage.cobertura.xml"));
         }
         out::line("");
         let verdict = if counts.failed > 0 { "Failed!" } else { "Passed!" };
@@ -312,17 +301,14 @@ pub fn test(ctx: &Ctx, args: &[String]) -> u8 {
     let built = if args::flag(args, &["--no-build"]) {
         target.projects.clone()
     } else {
-        let (built, diags) = build::restore_and_compile(ctx, &target, &opts, "Building...");
+        let (built, diags) = build::restore_and_compile(ctx, &target, &opts, None);
         if diags.failed() {
             return 1;
         }
         built
     };
-    let tests: Vec<Project> = if target.is_solution {
-        built.into_iter().filter(Project::is_test).collect()
-    } else {
-        built
-    };
+    let tests: Vec<Project> =
+        if target.is_solution { built.into_iter().filter(Project::is_test).collect() } else { built };
     u8::from(!run.report(ctx, &tests, &opts))
 }
 

@@ -78,10 +78,7 @@ pub fn tool(ctx: &Ctx, args: &[String]) -> u8 {
                 return 0;
             }
             if installed(&t.id) {
-                out::line(&format!(
-                    "Tool '{}' was reinstalled with the stable version (version '{version}').",
-                    t.id
-                ));
+                out::line(&format!("Tool '{}' was reinstalled with the stable version (version '{version}').", t.id));
                 return 0;
             }
             if global {
@@ -138,10 +135,7 @@ pub fn tool(ctx: &Ctx, args: &[String]) -> u8 {
             } else {
                 &["Package Id", "Version", "Commands", "Manifest"]
             };
-            Table { headers, rows, gap: 6, rule: Rule::Full, right: &[] }
-                .lines()
-                .iter()
-                .for_each(|l| out::line(l));
+            Table { headers, rows, gap: 6, rule: Rule::Full, right: &[] }.lines().iter().for_each(|l| out::line(l));
             0
         }
         "restore" => {
@@ -213,11 +207,8 @@ pub fn tool(ctx: &Ctx, args: &[String]) -> u8 {
                 out::err("Required argument missing for command: 'run'.");
                 return 1;
             };
-            let tool = data
-                .catalog
-                .iter()
-                .filter(|t| data.local.contains(&t.id))
-                .find(|t| t.commands.iter().any(|c| *c == command));
+            let tool =
+                data.catalog.iter().filter(|t| data.local.contains(&t.id)).find(|t| t.commands.contains(&command));
             match tool {
                 Some(t) => {
                     out::line(&t.run_output);
@@ -225,9 +216,7 @@ pub fn tool(ctx: &Ctx, args: &[String]) -> u8 {
                     0
                 }
                 None => {
-                    out::err(&format!(
-                        "Cannot find a tool in the manifest file that has a command named '{command}'."
-                    ));
+                    out::err(&format!("Cannot find a tool in the manifest file that has a command named '{command}'."));
                     1
                 }
             }

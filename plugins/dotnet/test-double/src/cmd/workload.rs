@@ -47,11 +47,7 @@ pub fn workload(ctx: &Ctx, args: &[String]) -> u8 {
                 .iter()
                 .filter(|w| w.installed)
                 .map(|w| {
-                    vec![
-                        w.id.clone(),
-                        format!("{}/{band}", ctx.runtime_version),
-                        format!("SDK {}", ctx.sdk_version),
-                    ]
+                    vec![w.id.clone(), format!("{}/{band}", ctx.runtime_version), format!("SDK {}", ctx.sdk_version)]
                 })
                 .collect();
             out::line("");
@@ -122,10 +118,8 @@ pub fn workload(ctx: &Ctx, args: &[String]) -> u8 {
             0
         }
         "uninstall" => {
-            let missing: Vec<&String> = ids
-                .iter()
-                .filter(|i| !all.iter().any(|w| &w.id == *i && w.installed))
-                .collect();
+            let missing: Vec<&String> =
+                ids.iter().filter(|i| !all.iter().any(|w| &w.id == *i && w.installed)).collect();
             if !missing.is_empty() {
                 let list = missing.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(" ");
                 out::err(&format!("Couldn't find workload ID(s): {list}"));

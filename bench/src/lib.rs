@@ -1,0 +1,41 @@
+//! Benchmarks of `mcp-plugin-host`, side by side with a compiled-in floor and peer MCP servers.
+//!
+//! The crate holds the measuring tools and their shared code:
+//!
+//! * `mcp-loadgen` ([`load`]) drives any MCP server command over stdio, or a loopback URL over
+//!   streamable HTTP, with pipelined `tools/call` requests of `echo`, and reports calls per second,
+//!   latency quantiles and the server's peak RSS;
+//! * `mcp-startup` ([`startup`]) times a stdio server from exec to its `initialize` answer and to
+//!   its `tools/list` answer;
+//! * `mcp-floor` ([`floor`]) is the floor: an rmcp server with `echo` compiled in, on the same
+//!   transports and SDK version as the host;
+//! * `mcp-bench-report` ([`report`]) turns their JSON output and criterion's estimates into the
+//!   markdown table of `docs/benchmarks.md`;
+//! * the criterion benches `dispatch` (one call through the plugin ABI against the same tool
+//!   compiled in) and `output` (redaction and diagnostic parsing over [`buildlog`]).
+//!
+//! `scripts/bench` runs them all. Every byte of traffic stays on loopback: the HTTP client
+//! refuses any other host ([`client::check_loopback`]).
+
+#![warn(missing_docs)]
+
+pub mod buildlog;
+pub mod client;
+pub mod floor;
+pub mod load;
+pub mod machine;
+pub mod memory;
+pub mod report;
+pub mod startup;
+pub mod stats;
+
+/// The error type of the bench tools: a message for the operator.
+pub type Error = Box<dyn std::error::Error + Send + Sync>;
+
+/// The result type of the bench tools.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// An [`Error`] with `message`.
+pub fn error(message: impl Into<String>) -> Error {
+    message.into().into()
+}
