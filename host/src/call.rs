@@ -162,6 +162,7 @@ pub async fn run(
     level: ClientLevel,
     context: RequestContext<RoleServer>,
 ) -> CallToolResult {
+    let _in_flight = state.calls.token();
     let stateless = context
         .protocol_version()
         .is_some_and(|version| version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str());

@@ -9,7 +9,6 @@ use std::{net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc};
 
 use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;
-use tokio_util::sync::CancellationToken;
 
 use mcp_plugin_host::{
     http, logging,
@@ -135,17 +134,19 @@ async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
                 .map_err(|_| format!("--http '{text}' is not an address such as 127.0.0.1:8080"))?,
         ),
     };
-    let state = Arc::new(HostState { settings, registry, clients: shared.clients, shutdown: CancellationToken::new() });
+    let state = Arc::new(HostState::new(settings, registry, shared.clients));
     let shutdown = state.shutdown.clone();
     tokio::spawn(async move {
         wait_for_signal().await;
         tracing::info!("shutting down");
         shutdown.cancel();
     });
-    match http_address {
+    let served = match http_address {
         Some(address) => http::serve(Arc::clone(&state), address, |_| {}).await.map_err(|error| error.to_string()),
-        None => serve_stdio(state).await,
-    }
+        None => serve_stdio(Arc::clone(&state)).await,
+    };
+    state.shut_down().await;
+    served
 }
 
 async fn serve_stdio(state: Arc<HostState>) -> Result<(), String> {
@@ -155,8 +156,6 @@ async fn serve_stdio(state: Arc<HostState>) -> Result<(), String> {
         .await
         .map_err(|error| format!("the MCP session could not start: {error}"))?;
     let quit = service.waiting().await;
-    // The client went away or a signal arrived: stop every running call.
-    shutdown.cancel();
     quit.map(|_| ()).map_err(|error| format!("the MCP session ended with an error: {error}"))
 }
 

@@ -25,7 +25,7 @@ use rmcp::{
     service::RequestContext,
 };
 use serde_json::{Value, json};
-use tokio_util::sync::CancellationToken;
+use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
 use crate::{
     call,
@@ -47,6 +47,27 @@ pub struct HostState {
     pub clients: Arc<Clients>,
     /// Fires when the host shuts down, cancelling every running call.
     pub shutdown: CancellationToken,
+    /// The calls in flight, so shutdown can wait for them to wind down.
+    pub calls: TaskTracker,
+}
+
+impl HostState {
+    /// The state of a host serving `registry` under `settings`.
+    pub fn new(settings: Settings, registry: Registry, clients: Arc<Clients>) -> Self {
+        Self { settings, registry, clients, shutdown: CancellationToken::new(), calls: TaskTracker::new() }
+    }
+
+    /// Cancels every running call and waits until each has wound down (its
+    /// grace period, then its drop), so that no process a plugin started
+    /// outlives the host.
+    pub async fn shut_down(&self) {
+        self.shutdown.cancel();
+        self.calls.close();
+        let patience = self.settings.host.cancel_grace + std::time::Duration::from_secs(2);
+        if tokio::time::timeout(patience, self.calls.wait()).await.is_err() {
+            tracing::warn!("{} call(s) did not wind down within {patience:?}", self.calls.len());
+        }
+    }
 }
 
 /// What one connection remembers between requests.

@@ -307,6 +307,16 @@ impl Client {
         }
     }
 
+    /// The host's process id.
+    pub fn pid(&self) -> u32 {
+        self.child.id().expect("the host is running")
+    }
+
+    /// Waits (at most 30 s) for the host to exit by itself.
+    pub async fn wait_exit(mut self) -> std::process::ExitStatus {
+        tokio::time::timeout(Duration::from_secs(30), self.child.wait()).await.expect("the host exits").unwrap()
+    }
+
     /// Whether the host process is still running.
     pub fn is_running(&mut self) -> bool {
         self.child.try_wait().unwrap().is_none()

@@ -1,0 +1,844 @@
+//! Runs the dotnet CLI: the one place in the dotnet plugins that starts a process.
+//!
+//! [`Invocation::run`] starts a program (the configured dotnet path, else `dotnet` found on
+//! `PATH`) with an argument vector, never through a shell, with an empty stdin and the
+//! environment pinned for parseable English output ([`PINNED_ENV`]). It reads stdout and stderr
+//! concurrently, line by line, hands every line to the caller in arrival order (for progress),
+//! keeps a capped copy of each stream and of their interleaved transcript, and says in
+//! [`RunOutcome`] how the run ended.
+//!
+//! Ending the process tree: the child starts in a process group of its own, which its
+//! descendants join unless they leave it on purpose (`setsid`, `setpgid`). A timeout, a
+//! cancellation, or dropping the future of [`Invocation::run`] (the host's hard cancel) sends
+//! `SIGKILL` to that whole group; the first two then reap the child. On Linux the child also gets
+//! `PR_SET_PDEATHSIG`, so it dies if the thread that started it goes away (in a plugin, a worker
+//! thread of the plugin's runtime, so: the runtime shutting down or the host dying hard).
+//! A run whose child exits by itself leaves the group alone: what the SDK keeps running on
+//! purpose (MSBuild nodes, the compiler server) survives, and if such a process holds the output
+//! pipes open, reading stops [`EXIT_DRAIN`] after the child exited.
+//!
+//! The plugin's tokio runtime must have its I/O and time drivers enabled (`enable_all`).
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+use std::ffi::OsStr;
+use std::future::{Future, pending};
+use std::io;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::pin::pin;
+use std::process::{ExitStatus, Stdio};
+use std::time::Duration;
+
+use tokio::io::{AsyncRead, AsyncReadExt};
+use tokio::process::Command;
+use tokio::time::{Instant, sleep_until};
+
+use crate::redact::{redact, redacted_command_line};
+
+/// The program run when the plugin configuration names no dotnet path; looked up on `PATH`.
+pub const DOTNET: &str = "dotnet";
+
+/// Environment set on every run so that the CLI's output is English, free of banners and
+/// first-run text, untracked, and written by the classic (parseable) MSBuild logger.
+pub const PINNED_ENV: [(&str, &str); 5] = [
+    ("DOTNET_CLI_UI_LANGUAGE", "en"),
+    ("DOTNET_NOLOGO", "1"),
+    ("DOTNET_SKIP_FIRST_TIME_EXPERIENCE", "1"),
+    ("DOTNET_CLI_TELEMETRY_OPTOUT", "1"),
+    ("MSBUILDTERMINALLOGGER", "off"),
+];
+
+/// Default for [`Invocation::max_output_bytes`]: 4 MiB kept per stream.
+pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 4 * 1024 * 1024;
+
+/// Longest line handed over in one piece; a longer line (no newline within this many bytes) is
+/// delivered as several lines, cut at character boundaries, so memory stays bounded.
+pub const MAX_LINE_BYTES: usize = 1024 * 1024;
+
+/// How long output is still read after the child exited, for descendants that keep the pipes open.
+pub const EXIT_DRAIN: Duration = Duration::from_secs(1);
+
+/// How long to wait for the killed child to be reaped before giving up on it (it stays killed;
+/// tokio reaps it later).
+const REAP_GRACE: Duration = Duration::from_secs(5);
+
+/// Bytes read from a pipe at a time.
+const READ_CHUNK: usize = 8 * 1024;
+
+/// How the dotnet host starts its answer when it finds no SDK (a runtime-only install): .NET 5
+/// to 7 hosts print the first, .NET 8 and later hosts the second.
+const NO_SDK_MESSAGES: [&str; 2] = ["It was not possible to find any installed .NET SDKs", "No .NET SDKs were found"];
+
+/// Which output stream of the process a line came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Stream {
+    /// Standard output.
+    Stdout,
+    /// Standard error.
+    Stderr,
+}
+
+impl Stream {
+    /// `"stdout"` or `"stderr"`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stream::Stdout => "stdout",
+            Stream::Stderr => "stderr",
+        }
+    }
+
+    fn index(self) -> usize {
+        match self {
+            Stream::Stdout => 0,
+            Stream::Stderr => 1,
+        }
+    }
+}
+
+/// How a run ended.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum RunEnd {
+    /// The process exited by itself with this code.
+    Exited(i32),
+    /// The process was ended by this signal, not sent by the runner.
+    Signalled(i32),
+    /// The caller's timeout elapsed; the process tree was killed.
+    TimedOut,
+    /// The caller's cancellation future completed; the process tree was killed.
+    Cancelled,
+    /// The program does not exist: a configured path that is missing, or a name found in no
+    /// directory on `PATH`. The text says which and where it was looked for.
+    ProgramNotFound(String),
+    /// The process could not be started (permission denied, missing working directory, not an
+    /// executable format...) or, very rarely, could not be waited for.
+    FailedToStart {
+        /// The kind of the underlying I/O error.
+        kind: io::ErrorKind,
+        /// What failed, with the operating system's message.
+        message: String,
+    },
+}
+
+impl RunEnd {
+    /// True when the process exited by itself with code 0.
+    pub fn is_success(&self) -> bool {
+        *self == RunEnd::Exited(0)
+    }
+
+    /// The exit code to report: the process's own, `128 + signal` when a signal ended it (as
+    /// shells do), and -1 when it did not run to its end (timed out, cancelled, never started).
+    pub fn exit_code(&self) -> i32 {
+        match self {
+            RunEnd::Exited(code) => *code,
+            RunEnd::Signalled(signal) => 128 + signal,
+            RunEnd::TimedOut | RunEnd::Cancelled | RunEnd::ProgramNotFound(_) | RunEnd::FailedToStart { .. } => -1,
+        }
+    }
+}
+
+/// What a run produced. The output is as the process wrote it, NOT redacted: pass it through
+/// [`RunOutcome::into_redacted`] (or [`redact`]) before any of it reaches a client.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RunOutcome {
+    /// How the run ended.
+    pub end: RunEnd,
+    /// The program and its arguments as one display line, redacted with
+    /// [`redacted_command_line`]; the program as the invocation named it (for example `dotnet`).
+    pub command_line: String,
+    /// The path that was executed; `None` when the program was not found.
+    pub program: Option<PathBuf>,
+    /// The kept stdout lines, each ending with `\n`, with a truncation marker line where lines
+    /// were dropped (see [`Invocation::max_output_bytes`]).
+    pub stdout: String,
+    /// The kept stderr lines, like [`RunOutcome::stdout`].
+    pub stderr: String,
+    /// The kept lines of both streams in the order they arrived, with the truncation markers.
+    pub transcript: String,
+    /// How many bytes of stdout (newlines included) were dropped by the cap; 0 when none.
+    pub stdout_dropped_bytes: u64,
+    /// How many bytes of stderr were dropped by the cap; 0 when none.
+    pub stderr_dropped_bytes: u64,
+    /// The dotnet host answered that no .NET SDK is installed (a runtime-only install): any line,
+    /// kept or dropped, starts with "It was not possible to find any installed .NET SDKs" or
+    /// "No .NET SDKs were found".
+    pub sdk_missing: bool,
+    /// Time from the start of the run to its end.
+    pub elapsed: Duration,
+}
+
+impl RunOutcome {
+    /// The outcome with `stdout`, `stderr` and `transcript` redacted with [`redact`], one pass
+    /// over each; a text without secrets is kept as is, without a copy.
+    pub fn into_redacted(mut self) -> Self {
+        for text in [&mut self.stdout, &mut self.stderr, &mut self.transcript] {
+            if let Cow::Owned(redacted) = redact(text) {
+                *text = redacted;
+            }
+        }
+        self
+    }
+}
+
+/// One run of a program: what to run, where, with which extra environment, for how long, and
+/// how much output to keep. Build it, then call [`Invocation::run`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Invocation {
+    program: PathBuf,
+    args: Vec<String>,
+    current_dir: Option<PathBuf>,
+    env: Vec<(String, String)>,
+    timeout: Option<Duration>,
+    max_output_bytes: usize,
+}
+
+impl Invocation {
+    /// Runs `program` with `args`, each passed to the process as one argument, verbatim.
+    /// A `program` that contains a `/` is a path (a relative one is taken from the host's current
+    /// directory); a bare name is looked up in the directories of `PATH` (the `PATH` given with
+    /// [`Invocation::env`], else the host's), skipping empty entries, as the first regular file
+    /// with an execute bit.
+    pub fn new<I, S>(program: impl Into<PathBuf>, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Invocation {
+            program: program.into(),
+            args: args.into_iter().map(Into::into).collect(),
+            current_dir: None,
+            env: Vec::new(),
+            timeout: None,
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+        }
+    }
+
+    /// Runs the dotnet CLI: the path from the plugin configuration when there is one, else
+    /// [`DOTNET`] from `PATH`.
+    pub fn dotnet<I, S>(configured: Option<&Path>, args: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        Invocation::new(configured.unwrap_or(Path::new(DOTNET)), args)
+    }
+
+    /// The working directory of the process (default: the host's). A directory that does not
+    /// exist ends the run with [`RunEnd::FailedToStart`].
+    pub fn current_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.current_dir = Some(dir.into());
+        self
+    }
+
+    /// Sets one more environment variable, on top of the host's environment and of
+    /// [`PINNED_ENV`] (so the caller can override a pinned value).
+    pub fn env(mut self, key: impl Into<String>, value: impl Into<String>) -> Self {
+        self.env.push((key.into(), value.into()));
+        self
+    }
+
+    /// Kills the process tree and ends with [`RunEnd::TimedOut`] when the run takes longer than
+    /// this (default: no timeout).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = Some(timeout);
+        self
+    }
+
+    /// How many bytes of each stream to keep (default [`DEFAULT_MAX_OUTPUT_BYTES`]), counting
+    /// each line with its newline: the first half from the start and the last half from the end
+    /// (where summaries and errors are), with one marker line in the gap saying how much was
+    /// dropped. The process is read to its end all the same, and the line callback sees every line.
+    pub fn max_output_bytes(mut self, max: usize) -> Self {
+        self.max_output_bytes = max;
+        self
+    }
+
+    /// The program and arguments as one redacted display line (also [`RunOutcome::command_line`]).
+    pub fn command_line(&self) -> String {
+        redacted_command_line(&self.program.to_string_lossy(), &self.args)
+    }
+
+    /// Runs the process to its end, calling `on_line` with each line of stdout and stderr (without
+    /// its line ending) in the order they arrive. The process is killed with its whole process
+    /// group when the timeout elapses, when `cancel` completes (for example the plugin context's
+    /// cancellation signal; pass `std::future::pending()` for none), or when this future is dropped.
+    ///
+    /// The future is `Send` when `cancel` and `on_line` are.
+    pub async fn run<C, F>(&self, cancel: C, on_line: F) -> RunOutcome
+    where
+        C: Future<Output = ()>,
+        F: FnMut(Stream, &str),
+    {
+        let started = Instant::now();
+        let mut collector = Collector::new(on_line, self.max_output_bytes);
+        let path_var = match self.env.iter().rfind(|(key, _)| key == "PATH") {
+            Some((_, value)) => Some(OsStr::new(value).to_owned()),
+            None => std::env::var_os("PATH"),
+        };
+        let program = match resolve_program(&self.program, path_var.as_deref()) {
+            Ok(program) => program,
+            Err(message) => return self.outcome(RunEnd::ProgramNotFound(message), None, collector, started),
+        };
+        if let Some(dir) = &self.current_dir
+            && let Err(end) = check_dir(dir)
+        {
+            return self.outcome(end, Some(program), collector, started);
+        }
+
+        let mut command = Command::new(&program);
+        command
+            .args(&self.args)
+            .envs(PINNED_ENV)
+            .envs(self.env.iter().map(|(key, value)| (key, value)))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            ;
+        if let Some(dir) = &self.current_dir {
+            command.current_dir(dir);
+        }
+        #[cfg(target_os = "linux")]
+        die_with_parent(&mut command);
+        let mut child = match command.spawn() {
+            Ok(child) => child,
+            Err(error) => {
+                let end = RunEnd::FailedToStart {
+                    kind: error.kind(),
+                    message: format!("could not start {}: {error}", program.display()),
+                };
+                return self.outcome(end, Some(program), collector, started);
+            }
+        };
+        // Armed from here until the child is reaped, across every await below.
+        let mut group = GroupGuard::new(child.id());
+
+        let mut stdout = child.stdout.take();
+        let mut stderr = child.stderr.take();
+        let mut stdout_buf = vec![0; READ_CHUNK];
+        let mut stderr_buf = vec![0; READ_CHUNK];
+        let mut cancel = pin!(cancel);
+        let mut phase = Phase::Running(self.timeout.map(|timeout| started + timeout));
+        let end = loop {
+            if let Phase::Exited(end, _) = &phase
+                && stdout.is_none()
+                && stderr.is_none()
+            {
+                break end.clone();
+            }
+            tokio::select! {
+                read = read_some(&mut stdout, &mut stdout_buf) => match read {
+                    Ok(n) if n > 0 => collector.feed(Stream::Stdout, &stdout_buf[..n]),
+                    _ => {
+                        stdout = None;
+                        collector.finish(Stream::Stdout);
+                    }
+                },
+                read = read_some(&mut stderr, &mut stderr_buf) => match read {
+                    Ok(n) if n > 0 => collector.feed(Stream::Stderr, &stderr_buf[..n]),
+                    _ => {
+                        stderr = None;
+                        collector.finish(Stream::Stderr);
+                    }
+                },
+                exit = child.wait(), if !matches!(phase, Phase::Exited(..)) => {
+                    group.disarm();
+                    phase = phase.exited(exit);
+                }
+                () = &mut cancel, if matches!(phase, Phase::Running(_)) => {
+                    group.kill();
+                    phase = Phase::Killed(RunEnd::Cancelled, Instant::now() + REAP_GRACE);
+                }
+                () = sleep_opt(phase.deadline()) => match phase {
+                    Phase::Running(_) => {
+                        group.kill();
+                        phase = Phase::Killed(RunEnd::TimedOut, Instant::now() + REAP_GRACE);
+                    }
+                    Phase::Killed(end, _) | Phase::Exited(end, _) => break end,
+                },
+            }
+        };
+        collector.finish(Stream::Stdout);
+        collector.finish(Stream::Stderr);
+        self.outcome(end, Some(program), collector, started)
+    }
+
+    fn outcome<F>(&self, end: RunEnd, program: Option<PathBuf>, collector: Collector<F>, started: Instant) -> RunOutcome {
+        let sdk_missing = collector.sdk_missing;
+        let [stdout, stderr] = collector.captures.map(Capture::into_kept);
+        RunOutcome {
+            end,
+            command_line: self.command_line(),
+            program,
+            transcript: transcript(&stdout.lines, &stderr.lines),
+            stdout: stdout.text(),
+            stderr: stderr.text(),
+            stdout_dropped_bytes: stdout.dropped_bytes,
+            stderr_dropped_bytes: stderr.dropped_bytes,
+            sdk_missing,
+            elapsed: started.elapsed(),
+        }
+    }
+}
+
+/// Where a started run is: what it waits for next, and until when.
+enum Phase {
+    /// The child runs; the optional deadline is the caller's timeout.
+    Running(Option<Instant>),
+    /// The group was killed for this reason; waiting for the child until the deadline.
+    Killed(RunEnd, Instant),
+    /// The child was reaped and the run ended like this; reading what is left until the deadline.
+    Exited(RunEnd, Instant),
+}
+
+impl Phase {
+    fn deadline(&self) -> Option<Instant> {
+        match self {
+            Phase::Running(deadline) => *deadline,
+            Phase::Killed(_, deadline) | Phase::Exited(_, deadline) => Some(*deadline),
+        }
+    }
+
+    /// The phase after the child was reaped: a kill keeps its reason, otherwise the exit status
+    /// says how it ended.
+    fn exited(self, exit: io::Result<ExitStatus>) -> Phase {
+        let drained = Instant::now() + EXIT_DRAIN;
+        match self {
+            Phase::Killed(end, deadline) => Phase::Exited(end, deadline.min(drained)),
+            Phase::Running(_) | Phase::Exited(..) => Phase::Exited(end_of(exit), drained),
+        }
+    }
+}
+
+fn end_of(exit: io::Result<ExitStatus>) -> RunEnd {
+    match exit {
+        Ok(status) => match (status.code(), status.signal()) {
+            (Some(code), _) => RunEnd::Exited(code),
+            (None, Some(signal)) => RunEnd::Signalled(signal),
+            (None, None) => RunEnd::FailedToStart {
+                kind: io::ErrorKind::Other,
+                message: format!("the process ended with an unknown status: {status}"),
+            },
+        },
+        Err(error) => {
+            RunEnd::FailedToStart { kind: error.kind(), message: format!("could not wait for the process: {error}") }
+        }
+    }
+}
+
+/// Reads what is available from a pipe that is still open; never completes for a closed one.
+async fn read_some<R: AsyncRead + Unpin>(reader: &mut Option<R>, buf: &mut [u8]) -> io::Result<usize> {
+    match reader {
+        Some(reader) => reader.read(buf).await,
+        None => pending().await,
+    }
+}
+
+/// Completes at `deadline`; never without one.
+async fn sleep_opt(deadline: Option<Instant>) {
+    match deadline {
+        Some(deadline) => sleep_until(deadline).await,
+        None => pending().await,
+    }
+}
+
+/// Finds the file to execute. A name with a `/` is a path and only has to exist (spawning
+/// reports a file that is not executable); a bare name is searched in `path_var`.
+fn resolve_program(program: &Path, path_var: Option<&OsStr>) -> Result<PathBuf, String> {
+    if program.as_os_str().as_bytes().contains(&b'/') {
+        let path = std::path::absolute(program).unwrap_or_else(|_| program.to_owned());
+        return match path.try_exists() {
+            Ok(true) => Ok(path),
+            _ => Err(format!("the program {} does not exist", program.display())),
+        };
+    }
+    if program.as_os_str().is_empty() {
+        return Err("no program was given".to_owned());
+    }
+    let Some(path_var) = path_var else {
+        return Err(format!("`{}` was not found: PATH is not set", program.display()));
+    };
+    std::env::split_paths(path_var)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map(|dir| dir.join(program))
+        .find(|candidate| {
+            candidate.metadata().is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
+        })
+        .ok_or_else(|| format!("`{}` was not found in any directory on PATH", program.display()))
+}
+
+/// Checks the working directory up front, so a missing one is not mistaken for a missing program.
+fn check_dir(dir: &Path) -> Result<(), RunEnd> {
+    match dir.metadata() {
+        Ok(meta) if meta.is_dir() => Ok(()),
+        Ok(_) => Err(RunEnd::FailedToStart {
+            kind: io::ErrorKind::NotADirectory,
+            message: format!("the working directory {} is not a directory", dir.display()),
+        }),
+        Err(error) => Err(RunEnd::FailedToStart {
+            kind: error.kind(),
+            message: format!("the working directory {} cannot be used: {error}", dir.display()),
+        }),
+    }
+}
+
+/// Makes the kernel send `SIGKILL` to the child when the thread that spawned it ends, so a host
+/// that dies hard takes the child with it. Its descendants are not covered; they share its group.
+#[cfg(target_os = "linux")]
+fn die_with_parent(command: &mut Command) {
+    let parent = std::process::id() as libc::pid_t;
+    // SAFETY: the closure runs in the forked child before exec and only makes the
+    // async-signal-safe system calls prctl and getppid; it allocates nothing and takes no lock.
+    unsafe {
+        command.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) == -1 {
+                return Err(io::Error::last_os_error());
+            }
+            // The host died between fork and prctl: the signal will never come, so do not run.
+            if libc::getppid() != parent {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+/// Kills the child's process group when told to and when dropped, until disarmed. It is disarmed
+/// as soon as the child is reaped: until then the group id cannot name another group, because
+/// the (possibly zombie) leader still holds it.
+struct GroupGuard {
+    group: Option<libc::pid_t>,
+}
+
+impl GroupGuard {
+    fn new(pid: Option<u32>) -> Self {
+        // Never 0 or 1: killpg(0) would signal the host's own group.
+        GroupGuard { group: pid.and_then(|pid| libc::pid_t::try_from(pid).ok()).filter(|&pid| pid > 1) }
+    }
+
+    fn kill(&self) {
+        if let Some(group) = self.group {
+            // SAFETY: killpg only sends a signal; `group` is the process group of our unreaped
+            // child (spawned with process_group(0), so its id is the child's pid).
+            unsafe {
+                libc::killpg(group, libc::SIGKILL);
+            }
+        }
+    }
+
+    fn disarm(&mut self) {
+        self.group = None;
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+/// Splits both streams into lines, hands each line to the caller, and keeps capped copies.
+struct Collector<F> {
+    on_line: F,
+    next_seq: u64,
+    sdk_missing: bool,
+    /// The unfinished last line of each stream.
+    pending: [Vec<u8>; 2],
+    captures: [Capture; 2],
+}
+
+impl<F> Collector<F> {
+    fn new(on_line: F, max_bytes: usize) -> Self {
+        Collector {
+            on_line,
+            next_seq: 0,
+            sdk_missing: false,
+            pending: [Vec::new(), Vec::new()],
+            captures: [Capture::new(Stream::Stdout, max_bytes), Capture::new(Stream::Stderr, max_bytes)],
+        }
+    }
+}
+
+impl<F: FnMut(Stream, &str)> Collector<F> {
+    /// Takes bytes read from `stream`; delivers every line they complete.
+    fn feed(&mut self, stream: Stream, mut bytes: &[u8]) {
+        while let Some(newline) = bytes.iter().position(|&b| b == b'\n') {
+            self.extend(stream, &bytes[..newline]);
+            self.end_line(stream);
+            bytes = &bytes[newline + 1..];
+        }
+        self.extend(stream, bytes);
+    }
+
+    /// Delivers the unfinished last line of a stream that ended.
+    fn finish(&mut self, stream: Stream) {
+        if !self.pending[stream.index()].is_empty() {
+            self.end_line(stream);
+        }
+    }
+
+    /// Appends to the unfinished line, delivering pieces of [`MAX_LINE_BYTES`] while it is longer.
+    fn extend(&mut self, stream: Stream, bytes: &[u8]) {
+        self.pending[stream.index()].extend_from_slice(bytes);
+        while self.pending[stream.index()].len() > MAX_LINE_BYTES {
+            let piece = &self.pending[stream.index()];
+            // Back up over UTF-8 continuation bytes so a character is not split.
+            let cut = (MAX_LINE_BYTES - 3..=MAX_LINE_BYTES)
+                .rev()
+                .find(|&at| piece[at] & 0xC0 != 0x80)
+                .unwrap_or(MAX_LINE_BYTES);
+            let piece: Vec<u8> = self.pending[stream.index()].drain(..cut).collect();
+            self.deliver(stream, &piece);
+        }
+    }
+
+    fn end_line(&mut self, stream: Stream) {
+        let mut line = std::mem::take(&mut self.pending[stream.index()]);
+        if line.last() == Some(&b'\r') {
+            line.pop();
+        }
+        self.deliver(stream, &line);
+        line.clear();
+        self.pending[stream.index()] = line;
+    }
+
+    fn deliver(&mut self, stream: Stream, bytes: &[u8]) {
+        let line = String::from_utf8_lossy(bytes);
+        (self.on_line)(stream, &line);
+        if !self.sdk_missing {
+            let trimmed = line.trim_start();
+            self.sdk_missing = NO_SDK_MESSAGES.iter().any(|message| trimmed.starts_with(message));
+        }
+        self.captures[stream.index()].push(self.next_seq, &line);
+        self.next_seq += 1;
+    }
+}
+
+/// The kept lines of one stream: a head from the start and a sliding tail from the end, each with
+/// half of the byte budget. Each line is numbered in arrival order across both streams.
+struct Capture {
+    stream: Stream,
+    max_bytes: usize,
+    head: Vec<(u64, String)>,
+    head_bytes: usize,
+    head_closed: bool,
+    tail: VecDeque<(u64, String)>,
+    tail_bytes: usize,
+    dropped_bytes: u64,
+    dropped_lines: u64,
+    /// Arrival number of the first dropped line: where the marker goes.
+    gap: Option<u64>,
+}
+
+/// What a [`Capture`] kept, with its marker line in place.
+struct Kept {
+    lines: Vec<(u64, String)>,
+    dropped_bytes: u64,
+}
+
+impl Capture {
+    fn new(stream: Stream, max_bytes: usize) -> Self {
+        Capture {
+            stream,
+            max_bytes,
+            head: Vec::new(),
+            head_bytes: 0,
+            head_closed: false,
+            tail: VecDeque::new(),
+            tail_bytes: 0,
+            dropped_bytes: 0,
+            dropped_lines: 0,
+            gap: None,
+        }
+    }
+
+    fn push(&mut self, seq: u64, line: &str) {
+        let cost = line.len() + 1;
+        if !self.head_closed && self.head_bytes + cost <= self.max_bytes / 2 {
+            self.head.push((seq, line.to_owned()));
+            self.head_bytes += cost;
+            return;
+        }
+        // The head stays contiguous: once a line misses it, every later line goes to the tail.
+        self.head_closed = true;
+        self.tail.push_back((seq, line.to_owned()));
+        self.tail_bytes += cost;
+        while self.tail_bytes > self.max_bytes - self.max_bytes / 2 {
+            let Some((seq, line)) = self.tail.pop_front() else { break };
+            self.tail_bytes -= line.len() + 1;
+            self.dropped_bytes += line.len() as u64 + 1;
+            self.dropped_lines += 1;
+            self.gap.get_or_insert(seq);
+        }
+    }
+
+    fn into_kept(self) -> Kept {
+        let mut lines = self.head;
+        if let Some(gap) = self.gap {
+            let marker = format!(
+                "[output truncated: {} bytes in {} lines of {} were dropped here; at most {} bytes are kept per stream]",
+                self.dropped_bytes,
+                self.dropped_lines,
+                self.stream.as_str(),
+                self.max_bytes
+            );
+            lines.push((gap, marker));
+        }
+        lines.extend(self.tail);
+        Kept { lines, dropped_bytes: self.dropped_bytes }
+    }
+}
+
+impl Kept {
+    fn text(&self) -> String {
+        let mut text = String::with_capacity(self.lines.iter().map(|(_, line)| line.len() + 1).sum());
+        for (_, line) in &self.lines {
+            text.push_str(line);
+            text.push('\n');
+        }
+        text
+    }
+}
+
+/// Both streams' kept lines merged back into arrival order.
+fn transcript(stdout: &[(u64, String)], stderr: &[(u64, String)]) -> String {
+    let mut text = String::new();
+    let (mut out, mut err) = (stdout.iter().peekable(), stderr.iter().peekable());
+    loop {
+        let next = match (out.peek(), err.peek()) {
+            (Some((a, _)), Some((b, _))) if a < b => out.next(),
+            (Some(_), Some(_)) | (None, Some(_)) => err.next(),
+            (Some(_), None) => out.next(),
+            (None, None) => break,
+        };
+        if let Some((_, line)) = next {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    text
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn collect(max_bytes: usize, chunks: &[(Stream, &[u8])]) -> (Vec<(Stream, String)>, RunOutcome) {
+        let mut seen = Vec::new();
+        let mut collector = Collector::new(|stream, line: &str| seen.push((stream, line.to_owned())), max_bytes);
+        for (stream, bytes) in chunks {
+            collector.feed(*stream, bytes);
+        }
+        collector.finish(Stream::Stdout);
+        collector.finish(Stream::Stderr);
+        let outcome = Invocation::new("x", ["y"]).outcome(RunEnd::Exited(0), None, collector, Instant::now());
+        (seen, outcome)
+    }
+
+    #[test]
+    fn lines_split_across_chunks_crlf_and_missing_final_newline() {
+        let (seen, outcome) = collect(
+            1024,
+            &[
+                (Stream::Stdout, b"al"),
+                (Stream::Stderr, b"e1\r\ne"),
+                (Stream::Stdout, b"pha\nbeta\r\n\ngam"),
+                (Stream::Stdout, b"ma"),
+            ],
+        );
+        let expected = [
+            (Stream::Stderr, "e1"),
+            (Stream::Stdout, "alpha"),
+            (Stream::Stdout, "beta"),
+            (Stream::Stdout, ""),
+            (Stream::Stdout, "gamma"),
+            (Stream::Stderr, "e"),
+        ];
+        assert_eq!(seen, expected.map(|(s, l)| (s, l.to_owned())));
+        assert_eq!(outcome.stdout, "alpha\nbeta\n\ngamma\n");
+        assert_eq!(outcome.stderr, "e1\ne\n");
+        assert_eq!(outcome.transcript, "e1\nalpha\nbeta\n\ngamma\ne\n");
+    }
+
+    #[test]
+    fn invalid_utf8_is_replaced_not_fatal() {
+        let (seen, _) = collect(1024, &[(Stream::Stdout, b"a\xffb\n")]);
+        assert_eq!(seen, [(Stream::Stdout, "a\u{fffd}b".to_owned())]);
+    }
+
+    #[test]
+    fn overlong_line_is_cut_at_a_character_boundary() {
+        let mut bytes = vec![b'a'; MAX_LINE_BYTES - 1];
+        bytes.extend_from_slice("é".as_bytes()); // straddles the limit
+        bytes.extend_from_slice(b"tail\n");
+        let (seen, _) = collect(usize::MAX, &[(Stream::Stdout, &bytes)]);
+        assert_eq!(seen.len(), 2);
+        assert_eq!(seen[0].1.len(), MAX_LINE_BYTES - 1);
+        assert_eq!(seen[1].1, "étail");
+    }
+
+    #[test]
+    fn cap_keeps_head_and_tail_with_one_marker_in_the_gap() {
+        let text: String = (0..100).map(|i| format!("line {i:02}\n")).collect(); // 8 bytes a line
+        let (seen, outcome) = collect(80, &[(Stream::Stdout, text.as_bytes()), (Stream::Stderr, b"err\n")]);
+        assert_eq!(seen.len(), 101, "the callback sees every line");
+        let marker = "[output truncated: 720 bytes in 90 lines of stdout were dropped here; \
+                      at most 80 bytes are kept per stream]";
+        let head: String = (0..5).map(|i| format!("line {i:02}\n")).collect();
+        let tail: String = (95..100).map(|i| format!("line {i:02}\n")).collect();
+        assert_eq!(outcome.stdout, format!("{head}{marker}\n{tail}"));
+        assert_eq!(outcome.stdout_dropped_bytes, 720);
+        assert_eq!(outcome.stderr_dropped_bytes, 0);
+        assert_eq!(outcome.transcript, format!("{head}{marker}\n{tail}err\n"));
+    }
+
+    #[test]
+    fn sdk_missing_is_seen_in_any_stream_even_past_the_cap() {
+        let line = b"  No .NET SDKs were found.\n";
+        let (_, outcome) = collect(0, &[(Stream::Stderr, line)]);
+        assert!(outcome.sdk_missing);
+        assert_eq!(outcome.stderr_dropped_bytes, line.len() as u64);
+        let (_, outcome) = collect(1024, &[(Stream::Stdout, b"It was not possible to find any installed .NET SDKs\n")]);
+        assert!(outcome.sdk_missing);
+        let (_, outcome) = collect(1024, &[(Stream::Stdout, b"Build succeeded.\n")]);
+        assert!(!outcome.sdk_missing);
+    }
+
+    #[test]
+    fn path_search_skips_directories_non_executables_and_empty_entries() {
+        let root = std::env::temp_dir().join(format!("runner-resolve-{}", std::process::id()));
+        let (plain, exec) = (root.join("plain"), root.join("exec"));
+        std::fs::create_dir_all(plain.join("tool")).unwrap();
+        std::fs::create_dir_all(&exec).unwrap();
+        std::fs::write(plain.join("prog"), "").unwrap();
+        std::fs::write(exec.join("prog"), "").unwrap();
+        std::fs::set_permissions(exec.join("prog"), std::fs::Permissions::from_mode(0o755)).unwrap();
+        let path_var = std::env::join_paths(["", plain.to_str().unwrap(), exec.to_str().unwrap()]).unwrap();
+
+        assert_eq!(resolve_program(Path::new("prog"), Some(&path_var)), Ok(exec.join("prog")));
+        assert!(resolve_program(Path::new("tool"), Some(&path_var)).unwrap_err().contains("not found"));
+        assert!(resolve_program(Path::new("prog"), None).unwrap_err().contains("PATH is not set"));
+        // A path is taken as is, executable or not.
+        assert_eq!(resolve_program(&plain.join("prog"), None), Ok(plain.join("prog")));
+        assert!(resolve_program(&plain.join("nope"), None).unwrap_err().contains("does not exist"));
+        std::fs::remove_dir_all(&root).unwrap();
+    }
+
+    #[test]
+    fn exit_codes_of_each_end() {
+        assert_eq!(RunEnd::Exited(3).exit_code(), 3);
+        assert_eq!(RunEnd::Signalled(15).exit_code(), 143);
+        assert_eq!(RunEnd::TimedOut.exit_code(), -1);
+        assert!(RunEnd::Exited(0).is_success());
+        assert!(!RunEnd::Cancelled.is_success());
+    }
+
+    #[test]
+    fn guard_never_targets_the_hosts_own_group() {
+        assert_eq!(GroupGuard::new(Some(0)).group, None);
+        assert_eq!(GroupGuard::new(Some(1)).group, None);
+        assert_eq!(GroupGuard::new(None).group, None);
+        assert_eq!(GroupGuard::new(Some(u32::MAX)).group, None);
+    }
+}
