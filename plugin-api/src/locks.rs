@@ -86,6 +86,12 @@ pub struct LockGuard {
     _held: HeldLockBox,
 }
 
+impl std::fmt::Debug for LockGuard {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("LockGuard").field("info", &self.info).finish_non_exhaustive()
+    }
+}
+
 impl LockGuard {
     /// What the host said when it granted the lock.
     pub fn info(&self) -> &LockInfo {

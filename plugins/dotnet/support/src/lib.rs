@@ -1,6 +1,7 @@
-//! Building blocks shared by the dotnet plugins, with no MCP types. All are pure (no I/O) except
-//! [`runner`], the one place that runs the dotnet CLI.
+//! The support library of the dotnet plugins: everything they share, so that each plugin is
+//! only its actions.
 //!
+//! Building blocks with no MCP types:
 //! - [`redact`]: removes secrets from text, argument vectors and JSON before anything reaches a client.
 //! - [`diagnostics`]: turns MSBuild / compiler / NuGet console lines into structured [`diagnostics::Diagnostic`]s.
 //! - [`errors`]: the machine-readable error envelope (`ErrorResponse`) and its MCP error-code mapping.
@@ -8,7 +9,17 @@
 //! - [`runner`] (Unix): runs the dotnet CLI with an argument vector and a pinned environment,
 //!   streams its lines, caps its output and kills its whole process tree on timeout or cancellation.
 //!
+//! The plugin side, on `mcp-plugin-api`:
+//! - [`settings`]: what operators configure (dotnet path, timeout, output cap, lock wait).
+//! - [`params`]: checking a call's action and parameters before anything runs.
+//! - [`workspace`]: the working directory, and the project or solution found in the client's roots.
+//! - [`locking`]: canonical lock keys and CONCURRENCY_CONFLICT refusals, across plugins.
+//! - [`exec`] (Unix): one dotnet command for one call: cancellation, progress from the output,
+//!   redaction, and the contract's errors for a missing dotnet or SDK, a cancel or a timeout.
+//! - [`respond`]: prose for the model, structured content for programs, shaped by content negotiation.
+//!
 //! Dependencies and why they are here:
+//! - `mcp-plugin-api`: the plugin side speaks its types (contexts, results, locks).
 //! - `serde` (derive): the envelope and diagnostics are serialized into `structuredContent`, with the
 //!   contract's camelCase names.
 //! - `serde_json`: [`redact::redact_json`] walks JSON values, and the `outputSchema` fragment is a
@@ -21,15 +32,19 @@
 //!   `prctl(PR_SET_PDEATHSIG)` with `getppid` before exec; std offers none of them, and tokio
 //!   depends on libc already, so no new code enters the build. `PATH` is searched by a few lines
 //!   of [`runner`] rather than the `which` crate: one Unix rule, no extra dependencies.
-//!
-//! `thiserror` is not a dependency: nothing in this crate returns a `Result` (every parser and
-//! constructor here is total), so there is no error type to derive.
 
 #![deny(missing_docs)]
 
 pub mod codes;
 pub mod diagnostics;
 pub mod errors;
+#[cfg(unix)]
+pub mod exec;
+pub mod locking;
+pub mod params;
 pub mod redact;
+pub mod respond;
 #[cfg(unix)]
 pub mod runner;
+pub mod settings;
+pub mod workspace;

@@ -295,7 +295,7 @@ impl Invocation {
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
-            ;
+            .process_group(0);
         if let Some(dir) = &self.current_dir {
             command.current_dir(dir);
         }
@@ -364,7 +364,13 @@ impl Invocation {
         self.outcome(end, Some(program), collector, started)
     }
 
-    fn outcome<F>(&self, end: RunEnd, program: Option<PathBuf>, collector: Collector<F>, started: Instant) -> RunOutcome {
+    fn outcome<F>(
+        &self,
+        end: RunEnd,
+        program: Option<PathBuf>,
+        collector: Collector<F>,
+        started: Instant,
+    ) -> RunOutcome {
         let sdk_missing = collector.sdk_missing;
         let [stdout, stderr] = collector.captures.map(Capture::into_kept);
         RunOutcome {

@@ -1,5 +1,6 @@
-//! The runner against real processes (`sh`, `sleep`); no dotnet needed.
-#![cfg(unix)]
+//! The runner against real processes (`sh`, `sleep`); no dotnet needed. Linux: liveness is read
+//! from /proc.
+#![cfg(target_os = "linux")]
 
 use std::cell::{Cell, RefCell};
 use std::future::{Future, pending};
@@ -59,7 +60,8 @@ fn pid_in(line: &str) -> Option<u32> {
 
 #[tokio::test]
 async fn arguments_reach_the_process_verbatim_without_a_shell() {
-    let tricky = ["two words", "\"double\" 'single'", "a;b", "$(echo injected)", "`id`", "", "*", "\\n", "--password=hunter2"];
+    let tricky =
+        ["two words", "\"double\" 'single'", "a;b", "$(echo injected)", "`id`", "", "*", "\\n", "--password=hunter2"];
     let script = r#"for a in "$@"; do printf '[%s]\n' "$a"; done"#;
     let args = ["-c", script, "argv0"].into_iter().chain(tricky);
     let (lines, outcome) = run(&Invocation::new("sh", args)).await;
@@ -204,6 +206,35 @@ async fn dropping_the_run_future_kills_the_whole_process_tree() {
     let (child, grandchild) = (pids[0], pids[1]);
     assert_dies(grandchild).await;
     assert_dies(child).await;
+}
+
+#[test]
+fn the_child_dies_with_the_thread_that_started_it() {
+    // The run future is leaked, so its guard never fires: only PR_SET_PDEATHSIG can end the child.
+    let child = std::thread::spawn(|| {
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        runtime.block_on(async {
+            let pid = Cell::new(None);
+            let invocation = sh("echo $$; exec sleep 300");
+            let mut run = Box::pin(invocation.run(pending(), |_, line: &str| pid.set(pid.get().or(pid_in(line)))));
+            bounded(async {
+                while pid.get().is_none() {
+                    tokio::select! {
+                        outcome = &mut run => panic!("the run ended by itself: {outcome:?}"),
+                        () = tokio::time::sleep(Duration::from_millis(10)) => {}
+                    }
+                }
+            })
+            .await;
+            std::mem::forget(run);
+            let pid = pid.get().unwrap();
+            assert!(!is_dead(pid));
+            pid
+        })
+    })
+    .join()
+    .unwrap();
+    tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(assert_dies(child));
 }
 
 #[tokio::test]

@@ -1,0 +1,246 @@
+//! Turning what an action computed into a tool result: prose for the model
+//! in `content`, strict JSON for programs in `structuredContent`, never the
+//! same JSON dumped into both.
+//!
+//! The client's content-negotiation tags choose the presentation of the
+//! prose, never what was computed: `format=text` (default), `markdown` or
+//! `json` (the structured data, compact, for agents that asked for it), and
+//! `verbosity=compact` (the summary line), `standard` (default: summary and
+//! details) or `verbose` (also the command's output).
+
+use mcp_plugin_api::{CallContext, ToolResult};
+use serde_json::{Value, json};
+
+use crate::errors::ErrorResponse;
+
+/// How the model-facing text is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Format {
+    /// Plain text.
+    #[default]
+    Text,
+    /// Markdown.
+    Markdown,
+    /// The structured data as compact JSON.
+    Json,
+}
+
+/// How much the model-facing text says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Verbosity {
+    /// The summary line only.
+    Compact,
+    /// The summary and its details.
+    #[default]
+    Standard,
+    /// Everything, including the command's output.
+    Verbose,
+}
+
+/// The presentation a client negotiated.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Presentation {
+    /// The format.
+    pub format: Format,
+    /// The verbosity.
+    pub verbosity: Verbosity,
+}
+
+impl Presentation {
+    /// Reads `format=` and `verbosity=` from feature tags; unknown values keep the defaults.
+    pub fn from_features(features: &[String]) -> Self {
+        let value = |key: &str| {
+            features.iter().find_map(|tag| tag.split_once('=').filter(|(name, _)| *name == key).map(|(_, v)| v))
+        };
+        let format = match value("format") {
+            Some("markdown") => Format::Markdown,
+            Some("json") => Format::Json,
+            _ => Format::Text,
+        };
+        let verbosity = match value("verbosity") {
+            Some("compact") => Verbosity::Compact,
+            Some("verbose") => Verbosity::Verbose,
+            _ => Verbosity::Standard,
+        };
+        Self { format, verbosity }
+    }
+
+    /// The presentation of a call.
+    pub fn of(ctx: &CallContext) -> Self {
+        Self::from_features(ctx.features())
+    }
+}
+
+/// One titled list of lines in a reply (diagnostics, failed tests, SDKs).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Section {
+    /// The heading.
+    pub heading: String,
+    /// The lines.
+    pub lines: Vec<String>,
+}
+
+/// What an action has to say.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Reply {
+    summary: String,
+    sections: Vec<Section>,
+    output: Option<String>,
+    structured: Option<Value>,
+}
+
+impl Reply {
+    /// A reply whose first line is `summary`.
+    pub fn new(summary: impl Into<String>) -> Self {
+        Self { summary: summary.into(), ..Self::default() }
+    }
+
+    /// Adds a section (omitted when it has no lines).
+    pub fn section(mut self, heading: impl Into<String>, lines: Vec<String>) -> Self {
+        if !lines.is_empty() {
+            self.sections.push(Section { heading: heading.into(), lines });
+        }
+        self
+    }
+
+    /// Attaches the command's (redacted) output, shown at `verbosity=verbose`, or at standard
+    /// verbosity when the reply has nothing else to show.
+    pub fn output(mut self, output: impl Into<String>) -> Self {
+        let output = output.into();
+        if !output.trim().is_empty() {
+            self.output = Some(output);
+        }
+        self
+    }
+
+    /// Attaches the structured content.
+    pub fn structured(mut self, value: Value) -> Self {
+        self.structured = Some(value);
+        self
+    }
+
+    /// The model-facing text under `presentation`.
+    pub fn render(&self, presentation: Presentation) -> String {
+        if presentation.format == Format::Json {
+            let value = self.structured.clone().unwrap_or_else(|| json!({ "summary": self.summary }));
+            return value.to_string();
+        }
+        let markdown = presentation.format == Format::Markdown;
+        let mut text = if markdown { format!("**{}**", self.summary) } else { self.summary.clone() };
+        if presentation.verbosity == Verbosity::Compact {
+            return text;
+        }
+        for section in &self.sections {
+            if markdown {
+                text.push_str(&format!("\n\n### {}\n", section.heading));
+                for line in &section.lines {
+                    text.push_str(&format!("- {line}\n"));
+                }
+            } else {
+                text.push_str(&format!("\n\n{}:\n", section.heading));
+                for line in &section.lines {
+                    text.push_str(&format!("  {line}\n"));
+                }
+            }
+        }
+        let show_output = presentation.verbosity == Verbosity::Verbose || self.sections.is_empty();
+        if let Some(output) = self.output.as_ref().filter(|_| show_output) {
+            if markdown {
+                text.push_str(&format!("\n\n```text\n{}\n```", output.trim_end()));
+            } else {
+                text.push_str(&format!("\n\n{}", output.trim_end()));
+            }
+        }
+        text.trim_end().to_owned()
+    }
+
+    /// A successful tool result.
+    pub fn into_result(self, presentation: Presentation) -> ToolResult {
+        let text = self.render(presentation);
+        match self.structured {
+            Some(structured) => ToolResult::text(text).with_structured(structured),
+            None => ToolResult::text(text),
+        }
+    }
+}
+
+/// A failed tool result: `isError`, the error envelope as `structuredContent` (with `extra`
+/// fields such as `lockInfo` merged in), and a short prose account for the model.
+pub fn failure(error: ErrorResponse, extra: Option<Value>, presentation: Presentation) -> ToolResult {
+    let mut structured = serde_json::to_value(&error).unwrap_or_else(|_| json!({ "success": false }));
+    if let (Some(Value::Object(extra)), Some(object)) = (extra, structured.as_object_mut()) {
+        object.extend(extra);
+    }
+    let mut reply = Reply::new(prose_summary(&error));
+    let details: Vec<String> = error
+        .errors
+        .iter()
+        .flat_map(|item| {
+            let mut lines = vec![format!("{}: {}", item.code, item.message)];
+            lines.extend(item.hint.iter().map(|hint| format!("hint: {hint}")));
+            lines.extend(item.alternatives.iter().flatten().map(|alternative| format!("alternative: {alternative}")));
+            lines
+        })
+        .collect();
+    reply = reply.section("Errors", details);
+    if let Some(first) = error.errors.first() {
+        reply = reply.output(first.raw_output.clone());
+    }
+    let mut result = ToolResult::error(reply.render(presentation));
+    result.structured_content = Some(structured);
+    result
+}
+
+/// One sentence for the model about a failure.
+fn prose_summary(error: &ErrorResponse) -> String {
+    let count = error.errors.len();
+    match error.errors.first() {
+        Some(first) if count == 1 => first.message.clone(),
+        Some(first) => format!("{count} errors; the first: {}", first.message),
+        None => format!("The command failed with exit code {}.", error.exit_code),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::errors::ErrorResult;
+
+    fn reply() -> Reply {
+        Reply::new("Build succeeded with 1 warning.")
+            .section("Warnings", vec!["Program.cs(3,1): CS0168: unused".into()])
+            .output("raw build output")
+            .structured(json!({ "success": true, "warningCount": 1 }))
+    }
+
+    #[test]
+    fn tags_change_the_presentation_not_the_data() {
+        let tags = |list: &[&str]| Presentation::from_features(&list.iter().map(|t| t.to_string()).collect::<Vec<_>>());
+        let compact = reply().render(tags(&["verbosity=compact"]));
+        assert_eq!(compact, "Build succeeded with 1 warning.");
+        let standard = reply().render(tags(&[]));
+        assert!(standard.contains("Warnings:\n  Program.cs") && !standard.contains("raw build output"), "{standard}");
+        let verbose = reply().render(tags(&["verbosity=verbose"]));
+        assert!(verbose.contains("raw build output"), "{verbose}");
+        let markdown = reply().render(tags(&["format=markdown"]));
+        assert!(markdown.starts_with("**Build succeeded") && markdown.contains("### Warnings"), "{markdown}");
+        let json = reply().render(tags(&["format=json"]));
+        assert_eq!(serde_json::from_str::<Value>(&json).unwrap()["warningCount"], 1);
+        let result = reply().into_result(tags(&["format=markdown"]));
+        assert_eq!(result.structured_content, Some(json!({ "success": true, "warningCount": 1 })));
+    }
+
+    #[test]
+    fn failures_carry_the_envelope_and_prose() {
+        let error =
+            ErrorResponse::from(ErrorResult::invalid_params("project", "required", "Parameter 'project' is required."));
+        let result = failure(error, Some(json!({ "lockInfo": { "lockKey": "/x" } })), Presentation::default());
+        assert!(result.is_error);
+        let structured = result.structured_content.clone().unwrap();
+        assert_eq!(structured["success"], false);
+        assert_eq!(structured["errors"][0]["code"], "INVALID_PARAMS");
+        assert_eq!(structured["lockInfo"]["lockKey"], "/x");
+        let text = result.joined_text();
+        assert!(text.starts_with("Parameter 'project' is required.") && !text.contains("\"errors\""), "{text}");
+    }
+}

@@ -1,0 +1,126 @@
+//! What an operator configures for the dotnet plugins, read once from the
+//! plugin's section of `appsettings.json` (`Plugins.Settings.<plugin>`),
+//! with the shared `Plugins.Config` keys as a fallback so one setting can
+//! serve every dotnet plugin.
+//!
+//! | key | default | meaning |
+//! |---|---|---|
+//! | `DotnetPath` | `dotnet` on `PATH` | the dotnet executable |
+//! | `TimeoutSeconds` | 1800 | longest one dotnet command may run (0: no limit) |
+//! | `MaxOutputBytes` | 4 MiB | output kept per stream; the rest is dropped with a marker |
+//! | `LockWaitSeconds` | 0 | how long to wait for a target another operation holds (0: fail fast) |
+//! | `WorkingDirectory` | the host's | default folder of commands |
+//! | `ShowSecretValues` | false | let `SecretsList` return values (they are redacted otherwise) |
+
+use std::{path::PathBuf, time::Duration};
+
+use mcp_plugin_api::PluginContext;
+use serde::de::DeserializeOwned;
+
+use crate::runner::DEFAULT_MAX_OUTPUT_BYTES;
+
+/// The dotnet plugins' settings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DotnetSettings {
+    /// The dotnet executable, when configured.
+    pub dotnet_path: Option<PathBuf>,
+    /// Longest one command may run; `None` for no limit.
+    pub timeout: Option<Duration>,
+    /// Output kept per stream.
+    pub max_output_bytes: usize,
+    /// How long to wait for a busy target.
+    pub lock_wait: Duration,
+    /// Default working directory.
+    pub working_directory: Option<PathBuf>,
+    /// Whether secret values may be shown by `SecretsList`.
+    pub show_secret_values: bool,
+}
+
+impl Default for DotnetSettings {
+    fn default() -> Self {
+        Self {
+            dotnet_path: None,
+            timeout: Some(Duration::from_secs(1800)),
+            max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+            lock_wait: Duration::ZERO,
+            working_directory: None,
+            show_secret_values: false,
+        }
+    }
+}
+
+impl DotnetSettings {
+    /// Reads the settings; an `Err` names the key and why its value does not fit, for the
+    /// operator (the plugin is refused with it).
+    pub fn from_context(ctx: &PluginContext) -> Result<Self, String> {
+        let defaults = Self::default();
+        let timeout = match setting::<f64>(ctx, "TimeoutSeconds")? {
+            None => defaults.timeout,
+            Some(secs) if secs.is_finite() && secs >= 0.0 => {
+                Some(Duration::from_secs_f64(secs)).filter(|d| !d.is_zero())
+            }
+            Some(secs) => return Err(format!("setting 'TimeoutSeconds': {secs} is not a number of seconds")),
+        };
+        let lock_wait = match setting::<f64>(ctx, "LockWaitSeconds")? {
+            None => defaults.lock_wait,
+            Some(secs) if secs.is_finite() && secs >= 0.0 => Duration::from_secs_f64(secs),
+            Some(secs) => return Err(format!("setting 'LockWaitSeconds': {secs} is not a number of seconds")),
+        };
+        Ok(Self {
+            dotnet_path: setting::<String>(ctx, "DotnetPath")?.filter(|path| !path.is_empty()).map(PathBuf::from),
+            timeout,
+            max_output_bytes: setting::<usize>(ctx, "MaxOutputBytes")?.unwrap_or(defaults.max_output_bytes),
+            lock_wait,
+            working_directory: setting::<String>(ctx, "WorkingDirectory")?
+                .filter(|dir| !dir.is_empty())
+                .map(PathBuf::from),
+            show_secret_values: setting::<bool>(ctx, "ShowSecretValues")?.unwrap_or(false),
+        })
+    }
+}
+
+/// A key of the plugin's own section (case-insensitively), else of `Plugins.Config`.
+fn setting<T: DeserializeOwned>(ctx: &PluginContext, key: &str) -> Result<Option<T>, String> {
+    let own = ctx.config().as_object().and_then(|section| {
+        section.iter().find(|(name, _)| name.eq_ignore_ascii_case(key)).map(|(_, value)| value.clone())
+    });
+    let value = match own {
+        Some(value) => value,
+        None => match ctx.get_config(key) {
+            // Shared values arrive as text; numbers and booleans are parsed from it.
+            Some(text) => serde_json::from_str(&text).unwrap_or(serde_json::Value::String(text)),
+            None => return Ok(None),
+        },
+    };
+    if value.is_null() {
+        return Ok(None);
+    }
+    serde_json::from_value(value.clone()).map(Some).map_err(|error| format!("setting '{key}' ({value}): {error}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_plugin_api::testkit::TestPluginContext;
+    use serde_json::json;
+
+    #[test]
+    fn reads_the_plugin_section_without_regard_to_case_and_falls_back_to_shared_config() {
+        let mut shared = serde_json::Map::new();
+        shared.insert("DotnetPath".into(), json!("/opt/dotnet/dotnet"));
+        shared.insert("LockWaitSeconds".into(), json!("2.5"));
+        let plugin = TestPluginContext::new(json!({ "timeoutseconds": 0, "ShowSecretValues": true }), shared);
+        let settings = DotnetSettings::from_context(plugin.context()).unwrap();
+        assert_eq!(settings.dotnet_path, Some(PathBuf::from("/opt/dotnet/dotnet")));
+        assert_eq!(settings.timeout, None);
+        assert_eq!(settings.lock_wait, Duration::from_millis(2500));
+        assert!(settings.show_secret_values);
+    }
+
+    #[test]
+    fn a_value_of_the_wrong_type_is_named() {
+        let plugin = TestPluginContext::new(json!({ "MaxOutputBytes": "lots" }), Default::default());
+        let error = DotnetSettings::from_context(plugin.context()).unwrap_err();
+        assert!(error.contains("MaxOutputBytes"), "{error}");
+    }
+}

@@ -1,0 +1,192 @@
+//! Where a command runs and what it targets when the caller did not say:
+//! the working directory (validated), and the project or solution found in
+//! the client's MCP roots.
+//!
+//! Roots discovery: the top level of every `file://` root is searched for
+//! the kind of file asked for. Exactly one candidate is used; several are an
+//! INVALID_PARAMS error that lists them, so the model can pick; none leaves
+//! the choice to the dotnet CLI (the current folder).
+
+use std::path::{Path, PathBuf};
+
+use mcp_plugin_api::{CallContext, ClientError};
+
+use crate::errors::ErrorResult;
+
+/// What to look for in the roots.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Target {
+    /// A project file (`.csproj`, `.fsproj`, `.vbproj`).
+    Project,
+    /// A solution file (`.sln`, `.slnx`).
+    Solution,
+    /// A project, or else a solution.
+    ProjectOrSolution,
+}
+
+const PROJECT_EXTENSIONS: [&str; 3] = ["csproj", "fsproj", "vbproj"];
+const SOLUTION_EXTENSIONS: [&str; 2] = ["sln", "slnx"];
+
+/// The folder a command runs in: `requested` (relative to the configured default), else the
+/// configured default, else the host's current folder. It must exist.
+pub fn working_directory(requested: Option<&str>, configured: Option<&Path>) -> Result<PathBuf, ErrorResult> {
+    let base = match configured {
+        Some(dir) => dir.to_owned(),
+        None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
+    };
+    let dir = match requested {
+        Some(dir) => base.join(dir),
+        None => base,
+    };
+    if dir.is_dir() {
+        Ok(dir)
+    } else {
+        Err(ErrorResult::invalid_params(
+            "workingDirectory",
+            "not found",
+            &format!("Parameter 'workingDirectory': the folder '{}' does not exist.", dir.display()),
+        ))
+    }
+}
+
+/// Files of `target` kind directly inside `dir`, sorted.
+pub fn candidates_in(dir: &Path, target: Target) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir) else { return Vec::new() };
+    let mut found: Vec<PathBuf> = entries
+        .filter_map(Result::ok)
+        .map(|entry| entry.path())
+        .filter(|path| path.is_file() && matches_target(path, target))
+        .collect();
+    found.sort();
+    found
+}
+
+fn matches_target(path: &Path, target: Target) -> bool {
+    let extension = path.extension().and_then(|ext| ext.to_str()).unwrap_or_default().to_ascii_lowercase();
+    let project = PROJECT_EXTENSIONS.contains(&extension.as_str());
+    let solution = SOLUTION_EXTENSIONS.contains(&extension.as_str());
+    match target {
+        Target::Project => project,
+        Target::Solution => solution,
+        Target::ProjectOrSolution => project || solution,
+    }
+}
+
+/// The one `target` in the client's roots, if the client has roots and exactly one candidate
+/// is there. `parameter` names the parameter the caller left out, for the error listing
+/// several candidates.
+pub async fn discover(ctx: &CallContext, target: Target, parameter: &str) -> Result<Option<PathBuf>, ErrorResult> {
+    let roots = match ctx.roots().await {
+        Ok(roots) => roots,
+        // No roots capability, or the client failed: fall back to the CLI's own default.
+        Err(ClientError::Unsupported(_) | ClientError::Failed(_)) => return Ok(None),
+    };
+    let folders: Vec<PathBuf> = roots.iter().filter_map(|root| file_uri_path(&root.uri)).collect();
+    let mut found: Vec<PathBuf> = folders.iter().flat_map(|folder| candidates_in(folder, target)).collect();
+    if target == Target::ProjectOrSolution && found.len() > 1 {
+        // A folder with a solution and its projects: the solution is the one target.
+        let solutions: Vec<PathBuf> =
+            found.iter().filter(|path| matches_target(path, Target::Solution)).cloned().collect();
+        if solutions.len() == 1 {
+            found = solutions;
+        }
+    }
+    match found.len() {
+        0 => Ok(None),
+        1 => Ok(found.pop()),
+        _ => Err(ErrorResult::invalid_params(
+            parameter,
+            "ambiguous",
+            &format!(
+                "Parameter '{parameter}' was not given and the client's roots hold several candidates: {}. \
+                 Name one of them.",
+                found.iter().map(|path| path.display().to_string()).collect::<Vec<_>>().join(", ")
+            ),
+        )),
+    }
+}
+
+/// The local path of a `file://` URI (percent-decoded), or `None` for another scheme.
+pub fn file_uri_path(uri: &str) -> Option<PathBuf> {
+    let rest = uri.strip_prefix("file://")?;
+    // `file:///path` and `file://localhost/path`.
+    let path = rest.strip_prefix("localhost").unwrap_or(rest);
+    let mut bytes = Vec::with_capacity(path.len());
+    let raw = path.as_bytes();
+    let mut index = 0;
+    while index < raw.len() {
+        if raw[index] == b'%'
+            && index + 2 < raw.len()
+            && let Ok(byte) = u8::from_str_radix(&path[index + 1..index + 3], 16)
+        {
+            bytes.push(byte);
+            index += 3;
+            continue;
+        }
+        bytes.push(raw[index]);
+        index += 1;
+    }
+    String::from_utf8(bytes).ok().map(PathBuf::from)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use mcp_plugin_api::testkit::TestCall;
+    use serde_json::json;
+
+    #[test]
+    fn file_uris_become_paths() {
+        assert_eq!(file_uri_path("file:///work/My%20App"), Some(PathBuf::from("/work/My App")));
+        assert_eq!(file_uri_path("file://localhost/x"), Some(PathBuf::from("/x")));
+        assert_eq!(file_uri_path("https://example.com"), None);
+    }
+
+    fn with_roots(dirs: &[&Path]) -> TestCall {
+        let roots: Vec<_> = dirs.iter().map(|dir| json!({ "uri": format!("file://{}", dir.display()) })).collect();
+        TestCall::new().with_client(move |method, _| {
+            assert_eq!(method, "roots/list");
+            Ok(json!({ "roots": roots }))
+        })
+    }
+
+    fn block_on<F: std::future::Future>(future: F) -> F::Output {
+        tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap().block_on(future)
+    }
+
+    #[test]
+    fn one_candidate_is_used_several_are_listed_none_falls_back() {
+        let one = tempfile::tempdir().unwrap();
+        std::fs::write(one.path().join("App.csproj"), "<Project/>").unwrap();
+        std::fs::write(one.path().join("README.md"), "").unwrap();
+        let call = with_roots(&[one.path()]);
+        let found = block_on(discover(&call.context(), Target::Project, "project")).unwrap();
+        assert_eq!(found, Some(one.path().join("App.csproj")));
+
+        let two = tempfile::tempdir().unwrap();
+        std::fs::write(two.path().join("Lib.csproj"), "<Project/>").unwrap();
+        let call = with_roots(&[one.path(), two.path()]);
+        let error = block_on(discover(&call.context(), Target::Project, "project")).unwrap_err();
+        assert!(error.message.contains("App.csproj") && error.message.contains("Lib.csproj"), "{}", error.message);
+
+        let call = with_roots(&[one.path()]);
+        assert_eq!(block_on(discover(&call.context(), Target::Solution, "solution")).unwrap(), None);
+        assert_eq!(block_on(discover(&TestCall::new().context(), Target::Project, "project")).unwrap(), None);
+    }
+
+    #[test]
+    fn a_solution_beside_its_projects_is_the_target() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("App.csproj"), "").unwrap();
+        std::fs::write(dir.path().join("App.slnx"), "").unwrap();
+        let call = with_roots(&[dir.path()]);
+        let found = block_on(discover(&call.context(), Target::ProjectOrSolution, "project")).unwrap();
+        assert_eq!(found, Some(dir.path().join("App.slnx")));
+    }
+
+    #[test]
+    fn a_missing_working_directory_is_named() {
+        let error = working_directory(Some("nope"), Some(Path::new("/tmp"))).unwrap_err();
+        assert!(error.message.contains("/tmp/nope"), "{}", error.message);
+    }
+}
