@@ -9,7 +9,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 use serde_json::{Map, Value};
 
-use crate::errors::ErrorResult;
+use crate::errors::{ErrorResponse, ErrorResult};
 
 /// Declares an action enum: its variants, their wire names (the variant
 /// names, PascalCase, as the reference server spells them), parsing with an
@@ -35,7 +35,7 @@ macro_rules! actions {
             pub const NAMES: &'static [&'static str] = &[$(stringify!($variant)),+];
 
             /// Parses an action name without regard to case.
-            pub fn parse(text: &str) -> ::core::result::Result<Self, $crate::errors::ErrorResult> {
+            pub fn parse(text: &str) -> ::core::result::Result<Self, $crate::errors::ErrorResponse> {
                 $(if text.eq_ignore_ascii_case(stringify!($variant)) { return Ok(Self::$variant); })+
                 Err($crate::params::invalid_action(text, Self::NAMES))
             }
@@ -49,15 +49,15 @@ macro_rules! actions {
 }
 
 /// The INVALID_PARAMS error for an unknown action, listing the valid ones.
-pub fn invalid_action(given: &str, valid: &[&str]) -> ErrorResult {
-    ErrorResult::invalid_params(
+pub fn invalid_action(given: &str, valid: &[&str]) -> ErrorResponse {
+    ErrorResponse::from(ErrorResult::invalid_params(
         "action",
         "invalid value",
         &format!(
             "Parameter 'action' is '{given}', which is not an action of this tool. Valid actions: {}.",
             valid.join(", ")
         ),
-    )
+    ))
 }
 
 /// The arguments of one call, with typed and checked access.
@@ -105,8 +105,8 @@ const PROJECT_EXTENSIONS: [&str; 10] =
     ["csproj", "fsproj", "vbproj", "proj", "esproj", "sqlproj", "sln", "slnx", "slnf", "cs"];
 
 /// Checks one value of `kind` for parameter `name`.
-pub fn check(name: &str, kind: Kind, value: &str) -> Result<(), ErrorResult> {
-    let invalid = |reason: &str, message: String| Err(ErrorResult::invalid_params(name, reason, &message));
+pub fn check(name: &str, kind: Kind, value: &str) -> Result<(), ErrorResponse> {
+    let invalid = |reason: &str, message: String| Err(ErrorResult::invalid_params(name, reason, &message).into());
     if value.chars().any(|c| c == '\0' || c == '\n' || c == '\r') {
         return invalid("invalid characters", format!("Parameter '{name}' contains a line break or NUL character."));
     }
@@ -168,7 +168,7 @@ impl<'a> Params<'a> {
     }
 
     /// An optional string parameter of `kind`; an empty string counts as absent.
-    pub fn opt(&self, name: &str, kind: Kind) -> Result<Option<&'a str>, ErrorResult> {
+    pub fn opt(&self, name: &str, kind: Kind) -> Result<Option<&'a str>, ErrorResponse> {
         match self.raw(name) {
             None => Ok(None),
             Some(Value::String(text)) if text.trim().is_empty() => Ok(None),
@@ -177,18 +177,16 @@ impl<'a> Params<'a> {
                 name,
                 "invalid type",
                 &format!("Parameter '{name}' must be a string, not {other}."),
-            )),
+            )
+            .into()),
         }
     }
 
     /// A required string parameter of `kind`.
-    pub fn req(&self, name: &str, kind: Kind) -> Result<&'a str, ErrorResult> {
+    pub fn req(&self, name: &str, kind: Kind) -> Result<&'a str, ErrorResponse> {
         self.opt(name, kind)?.ok_or_else(|| {
-            ErrorResult::invalid_params(
-                name,
-                "required",
-                &format!("Parameter '{name}' is required and cannot be empty."),
-            )
+            let message = format!("Parameter '{name}' is required and cannot be empty.");
+            ErrorResult::invalid_params(name, "required", &message).into()
         })
     }
 
@@ -209,7 +207,7 @@ impl<'a> Params<'a> {
     }
 
     /// The action, parsed with `parse` (see [`actions!`]).
-    pub fn action<A>(&self, parse: impl Fn(&str) -> Result<A, ErrorResult>) -> Result<A, ErrorResult> {
+    pub fn action<A>(&self, parse: impl Fn(&str) -> Result<A, ErrorResponse>) -> Result<A, ErrorResponse> {
         parse(self.req("action", Kind::Identifier)?)
     }
 }
@@ -233,7 +231,7 @@ mod tests {
     fn actions_parse_and_list_the_valid_ones() {
         assert_eq!(Act::parse("build").unwrap(), Act::Build);
         assert_eq!(Act::Test.name(), "Test");
-        let error = Act::parse("Deploy").unwrap_err();
+        let error = &Act::parse("Deploy").unwrap_err().errors[0];
         assert!(error.message.contains("Build, Test"), "{}", error.message);
         assert_eq!(error.mcp_error_code, Some(-32602));
     }
@@ -241,7 +239,7 @@ mod tests {
     #[test]
     fn values_that_would_smuggle_options_are_refused() {
         for value in ["--output", "-p:Foo=1", "a\nb", "x\0"] {
-            let error = check("name", Kind::Text, value).unwrap_err();
+            let error = &check("name", Kind::Text, value).unwrap_err().errors[0];
             assert!(error.message.contains("'name'"), "{value}: {}", error.message);
         }
         check("name", Kind::Text, "My App; $(rm -rf)").unwrap();
@@ -274,7 +272,7 @@ mod tests {
         assert!(params.flag("noBuild"));
         assert_eq!(params.opt_u64("tail"), Some(5));
         assert_eq!(params.opt("empty", Kind::Text).unwrap(), None);
-        let error = params.req("template", Kind::Identifier).unwrap_err();
+        let error = &params.req("template", Kind::Identifier).unwrap_err().errors[0];
         let reason = &error.data.as_ref().unwrap().additional_data.as_ref().unwrap()["reason"];
         assert_eq!(reason, "required");
     }

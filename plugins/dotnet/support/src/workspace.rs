@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use mcp_plugin_api::{CallContext, ClientError};
 
-use crate::errors::ErrorResult;
+use crate::errors::{ErrorResponse, ErrorResult};
 
 /// What to look for in the roots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,7 +29,7 @@ const SOLUTION_EXTENSIONS: [&str; 2] = ["sln", "slnx"];
 
 /// The folder a command runs in: `requested` (relative to the configured default), else the
 /// configured default, else the host's current folder. It must exist.
-pub fn working_directory(requested: Option<&str>, configured: Option<&Path>) -> Result<PathBuf, ErrorResult> {
+pub fn working_directory(requested: Option<&str>, configured: Option<&Path>) -> Result<PathBuf, ErrorResponse> {
     let base = match configured {
         Some(dir) => dir.to_owned(),
         None => std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")),
@@ -45,7 +45,8 @@ pub fn working_directory(requested: Option<&str>, configured: Option<&Path>) -> 
             "workingDirectory",
             "not found",
             &format!("Parameter 'workingDirectory': the folder '{}' does not exist.", dir.display()),
-        ))
+        )
+        .into())
     }
 }
 
@@ -75,7 +76,7 @@ fn matches_target(path: &Path, target: Target) -> bool {
 /// The one `target` in the client's roots, if the client has roots and exactly one candidate
 /// is there. `parameter` names the parameter the caller left out, for the error listing
 /// several candidates.
-pub async fn discover(ctx: &CallContext, target: Target, parameter: &str) -> Result<Option<PathBuf>, ErrorResult> {
+pub async fn discover(ctx: &CallContext, target: Target, parameter: &str) -> Result<Option<PathBuf>, ErrorResponse> {
     let roots = match ctx.roots().await {
         Ok(roots) => roots,
         // No roots capability, or the client failed: fall back to the CLI's own default.
@@ -94,7 +95,7 @@ pub async fn discover(ctx: &CallContext, target: Target, parameter: &str) -> Res
     match found.len() {
         0 => Ok(None),
         1 => Ok(found.pop()),
-        _ => Err(ErrorResult::invalid_params(
+        _ => Err(ErrorResponse::from(ErrorResult::invalid_params(
             parameter,
             "ambiguous",
             &format!(
@@ -102,7 +103,7 @@ pub async fn discover(ctx: &CallContext, target: Target, parameter: &str) -> Res
                  Name one of them.",
                 found.iter().map(|path| path.display().to_string()).collect::<Vec<_>>().join(", ")
             ),
-        )),
+        ))),
     }
 }
 
@@ -166,7 +167,7 @@ mod tests {
         let two = tempfile::tempdir().unwrap();
         std::fs::write(two.path().join("Lib.csproj"), "<Project/>").unwrap();
         let call = with_roots(&[one.path(), two.path()]);
-        let error = block_on(discover(&call.context(), Target::Project, "project")).unwrap_err();
+        let error = &block_on(discover(&call.context(), Target::Project, "project")).unwrap_err().errors[0];
         assert!(error.message.contains("App.csproj") && error.message.contains("Lib.csproj"), "{}", error.message);
 
         let call = with_roots(&[one.path()]);
@@ -186,7 +187,7 @@ mod tests {
 
     #[test]
     fn a_missing_working_directory_is_named() {
-        let error = working_directory(Some("nope"), Some(Path::new("/tmp"))).unwrap_err();
+        let error = &working_directory(Some("nope"), Some(Path::new("/tmp"))).unwrap_err().errors[0];
         assert!(error.message.contains("/tmp/nope"), "{}", error.message);
     }
 }
