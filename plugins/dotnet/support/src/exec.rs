@@ -166,6 +166,9 @@ pub async fn run(settings: &DotnetSettings, ctx: &CallContext, command: Command)
         .env("DOTNET_CLI_USE_MSBUILD_SERVER", "0")
         .env("UseSharedCompilation", "false")
         .max_output_bytes(settings.max_output_bytes);
+    for (key, value) in &settings.environment {
+        invocation = invocation.env(key, value);
+    }
     if let Some(timeout) = settings.timeout {
         invocation = invocation.timeout(timeout);
     }

@@ -11,6 +11,7 @@
 //! | `LockWaitSeconds` | 0 | how long to wait for a target another operation holds (0: fail fast) |
 //! | `WorkingDirectory` | the host's | default folder of commands |
 //! | `ShowSecretValues` | false | let `SecretsList` return values (they are redacted otherwise) |
+//! | `Environment` | `{}` | extra environment variables for every dotnet command (e.g. `NUGET_PACKAGES`) |
 
 use std::{path::PathBuf, time::Duration};
 
@@ -34,6 +35,8 @@ pub struct DotnetSettings {
     pub working_directory: Option<PathBuf>,
     /// Whether secret values may be shown by `SecretsList`.
     pub show_secret_values: bool,
+    /// Extra environment variables for every command, applied after the pinned ones.
+    pub environment: Vec<(String, String)>,
 }
 
 impl Default for DotnetSettings {
@@ -45,6 +48,7 @@ impl Default for DotnetSettings {
             lock_wait: Duration::ZERO,
             working_directory: None,
             show_secret_values: false,
+            environment: Vec::new(),
         }
     }
 }
@@ -75,6 +79,10 @@ impl DotnetSettings {
                 .filter(|dir| !dir.is_empty())
                 .map(PathBuf::from),
             show_secret_values: setting::<bool>(ctx, "ShowSecretValues")?.unwrap_or(false),
+            environment: setting::<std::collections::BTreeMap<String, String>>(ctx, "Environment")?
+                .unwrap_or_default()
+                .into_iter()
+                .collect(),
         })
     }
 }
@@ -109,12 +117,16 @@ mod tests {
         let mut shared = serde_json::Map::new();
         shared.insert("DotnetPath".into(), json!("/opt/dotnet/dotnet"));
         shared.insert("LockWaitSeconds".into(), json!("2.5"));
-        let plugin = TestPluginContext::new(json!({ "timeoutseconds": 0, "ShowSecretValues": true }), shared);
+        let plugin = TestPluginContext::new(
+            json!({ "timeoutseconds": 0, "ShowSecretValues": true, "Environment": { "NUGET_PACKAGES": "/cache" } }),
+            shared,
+        );
         let settings = DotnetSettings::from_context(plugin.context()).unwrap();
         assert_eq!(settings.dotnet_path, Some(PathBuf::from("/opt/dotnet/dotnet")));
         assert_eq!(settings.timeout, None);
         assert_eq!(settings.lock_wait, Duration::from_millis(2500));
         assert!(settings.show_secret_values);
+        assert_eq!(settings.environment, [("NUGET_PACKAGES".to_owned(), "/cache".to_owned())]);
     }
 
     #[test]
