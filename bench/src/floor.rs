@@ -8,6 +8,8 @@
 
 use std::{net::SocketAddr, sync::Arc};
 
+use axum::serve::ListenerExt;
+
 use rmcp::{
     ErrorData as McpError, RoleServer, ServerHandler, ServiceExt,
     model::{
@@ -109,16 +111,30 @@ impl ServerHandler for Floor {
 }
 
 /// Serves over stdio until the client closes stdin.
-pub async fn serve_stdio() -> Result<()> {
-    let service = Floor::new().serve(rmcp::transport::stdio()).await?;
+///
+/// With `pipes`, stdin and stdout go through rmcp's `stdio_pipes()`: non-blocking pipes on
+/// tokio's reactor. Without it, through `stdio()` (the host's choice today), where every read and
+/// every write is handed to tokio's blocking thread pool and back, which costs two thread
+/// wake-ups per message.
+pub async fn serve_stdio(pipes: bool) -> Result<()> {
+    let service = if pipes {
+        Floor::new().serve(rmcp::transport::stdio_pipes()).await?
+    } else {
+        Floor::new().serve(rmcp::transport::stdio()).await?
+    };
     service.waiting().await?;
     Ok(())
 }
 
 /// Serves streamable HTTP at `http://ADDRESS/mcp` (loopback only) until `shutdown` fires;
 /// `on_ready` receives the bound address.
+///
+/// With `nodelay` every accepted socket gets `TCP_NODELAY`. Without it (axum's default, and the
+/// host's today) an SSE answer, written as headers and then an event, waits in Nagle's algorithm
+/// for the client's delayed ACK: about 40 ms a call on Linux loopback.
 pub async fn serve_http(
     address: SocketAddr,
+    nodelay: bool,
     shutdown: CancellationToken,
     on_ready: impl FnOnce(SocketAddr),
 ) -> Result<()> {
@@ -131,7 +147,15 @@ pub async fn serve_http(
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(address).await?;
     on_ready(listener.local_addr()?);
-    axum::serve(listener, router).with_graceful_shutdown(async move { shutdown.cancelled().await }).await?;
+    let stop = async move { shutdown.cancelled().await };
+    if nodelay {
+        let listener = listener.tap_io(|socket| {
+            let _ = socket.set_nodelay(true);
+        });
+        axum::serve(listener, router).with_graceful_shutdown(stop).await?;
+    } else {
+        axum::serve(listener, router).with_graceful_shutdown(stop).await?;
+    }
     Ok(())
 }
 

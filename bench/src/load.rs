@@ -5,8 +5,8 @@
 //! one connection: the first `concurrency` are written at once, and every response read lets one
 //! more go. Over HTTP each in-flight request is its own POST (HTTP/1.1 keeps up to `concurrency`
 //! connections alive). A run first sends `warmup` calls that are not measured, then the measured
-//! calls; it stops issuing new calls when the call budget or the time budget is spent and waits
-//! for the calls in flight.
+//! calls, `runs` times over, and reports the run with the median rate; a run stops issuing new
+//! calls when its call budget or its time budget is spent and waits for the calls in flight.
 //!
 //! The generator runs on one thread (a current-thread runtime), so that on a small machine it
 //! takes one core and leaves the rest to the server under test.
@@ -46,6 +46,8 @@ pub struct LoadOptions {
     pub protocol_version: String,
     /// How long to wait for an HTTP server to accept connections.
     pub wait: Duration,
+    /// Measured runs (each of `calls` calls, after one warm-up); the median one is reported.
+    pub runs: usize,
 }
 
 impl Default for LoadOptions {
@@ -59,6 +61,7 @@ impl Default for LoadOptions {
             text: "hello, world".to_owned(),
             protocol_version: DEFAULT_PROTOCOL_VERSION.to_owned(),
             wait: Duration::from_secs(30),
+            runs: 1,
         }
     }
 }
@@ -103,14 +106,20 @@ pub struct LoadReport {
     pub stopped_by_time: bool,
     /// Wall time of the measured phase.
     pub seconds: f64,
-    /// Measured calls per second.
+    /// Measured calls per second (of the reported run).
     pub calls_per_sec: f64,
+    /// Calls per second of every measured run; the report is the one with the median rate.
+    pub runs_calls_per_sec: Vec<f64>,
     /// Latency of the measured calls, request written to response read.
     pub latency_us: Latency,
     /// Bytes of the echoed text.
     pub text_bytes: usize,
     /// The server's memory, when its process id is known.
     pub memory: Option<MemoryReport>,
+    /// CPU time (user + system, all threads) the server spent per measured call, in µs, when its
+    /// process id is known. On a machine where client and server share few cores this, not
+    /// calls per second, is the server's own cost.
+    pub server_cpu_us_per_call: Option<f64>,
 }
 
 /// What one phase of calls produced.
@@ -231,7 +240,7 @@ async fn http_phase(
             let outcome = server.call_echo(first_id + index, text_json).await?;
             phase.record(nanos(sent.elapsed()), outcome);
         }
-        Result::Ok(phase)
+        Result::<Phase>::Ok(phase)
     };
     let workers = futures::future::join_all((0..concurrency.max(1)).map(|_| worker())).await;
     let mut phase = Phase::new(calls);
@@ -248,17 +257,76 @@ async fn http_phase(
     Ok(phase)
 }
 
-fn report(
-    options: &LoadOptions,
+/// One way of sending calls.
+enum Driver<'a> {
+    Stdio(&'a mut StdioServer),
+    Http(&'a HttpServer),
+}
+
+impl Driver<'_> {
+    async fn phase(
+        &mut self,
+        first_id: u64,
+        calls: u64,
+        concurrency: usize,
+        deadline: Option<Instant>,
+        text_json: &str,
+    ) -> Result<Phase> {
+        match self {
+            Driver::Stdio(server) => stdio_phase(server, first_id, calls, concurrency, deadline, text_json).await,
+            Driver::Http(server) => http_phase(server, first_id, calls, concurrency, deadline, text_json).await,
+        }
+    }
+}
+
+/// Memory after a short settle, so that idle means idle.
+async fn settled_memory(pid: Option<u32>) -> Result<Option<(u32, Memory)>> {
+    let Some(pid) = pid else {
+        return Ok(None);
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    Ok(Some((pid, memory::read(pid)?)))
+}
+
+/// Warm-up, then `options.runs` measured phases; the report is the phase with the median rate.
+async fn drive(
+    mut driver: Driver<'_>,
+    pid: Option<u32>,
     transport: &str,
     target: String,
     handshake: Handshake,
-    mut phase: Phase,
-    memory: Option<MemoryReport>,
-) -> LoadReport {
+    options: &LoadOptions,
+) -> Result<LoadReport> {
+    let text_json = serde_json::to_string(&options.text)?;
+    let idle = settled_memory(pid).await?;
+    let mut next_id = 2;
+    let warmup = driver.phase(next_id, options.warmup, options.concurrency, None, &text_json).await?;
+    if let Some(problem) = warmup.first_error {
+        return Err(error(format!("the warm-up calls failed: {problem}")));
+    }
+    next_id += options.warmup;
+    let mut runs = Vec::new();
+    for _ in 0..options.runs.max(1) {
+        let cpu_before = pid.map(memory::cpu_seconds).transpose()?;
+        let deadline = Instant::now() + options.duration;
+        let phase = driver.phase(next_id, options.calls, options.concurrency, Some(deadline), &text_json).await?;
+        let cpu = match (pid, cpu_before) {
+            (Some(pid), Some(before)) => Some(memory::cpu_seconds(pid)? - before),
+            _ => None,
+        };
+        next_id += options.calls;
+        runs.push((phase, cpu));
+    }
+    let loaded = idle.map(|(pid, idle)| memory::read(pid).map(|loaded| MemoryReport { pid, idle, loaded }));
+    let memory = loaded.transpose()?;
+    let rate = |phase: &Phase| phase.latencies.len() as f64 / phase.elapsed.as_secs_f64().max(1e-9);
+    let mut rates: Vec<f64> = runs.iter().map(|(phase, _)| rate(phase)).collect();
+    runs.sort_by(|(a, _), (b, _)| rate(a).total_cmp(&rate(b)));
+    let (mut phase, cpu) = runs.swap_remove(runs.len() / 2);
+    rates.iter_mut().for_each(|rate| *rate = rate.round());
     let calls = phase.latencies.len() as u64;
     let seconds = phase.elapsed.as_secs_f64();
-    LoadReport {
+    Ok(LoadReport {
         label: options.label.clone(),
         transport: transport.to_owned(),
         target,
@@ -272,75 +340,34 @@ fn report(
         warmup: options.warmup,
         stopped_by_time: phase.stopped_by_time,
         seconds,
-        calls_per_sec: if seconds > 0.0 { calls as f64 / seconds } else { 0.0 },
+        calls_per_sec: rate(&phase),
+        runs_calls_per_sec: rates,
         latency_us: Latency::from_nanos(&mut phase.latencies),
         text_bytes: options.text.len(),
         memory,
-    }
-}
-
-/// Memory after a short settle, so that idle means idle.
-async fn settled_memory(pid: Option<u32>) -> Result<Option<(u32, Memory)>> {
-    let Some(pid) = pid else {
-        return Ok(None);
-    };
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    Ok(Some((pid, memory::read(pid)?)))
+        server_cpu_us_per_call: cpu.filter(|_| calls > 0).map(|cpu| cpu * 1e6 / calls as f64),
+    })
 }
 
 /// Starts `command`, drives it over stdio and stops it. Its stderr goes to `stderr`.
 pub async fn run_stdio(command: &[String], stderr: Stdio, options: &LoadOptions) -> Result<LoadReport> {
-    let text_json = serde_json::to_string(&options.text)?;
     let mut server = StdioServer::spawn(command, stderr)?;
     let handshake = server.handshake(&options.protocol_version).await?;
     check_echo(&handshake)?;
-    let idle = settled_memory(server.pid()).await?;
-    let first_id = 2;
-    let warmup = stdio_phase(&mut server, first_id, options.warmup, options.concurrency, None, &text_json).await?;
-    let deadline = Instant::now() + options.duration;
-    let measured = stdio_phase(
-        &mut server,
-        first_id + options.warmup,
-        options.calls,
-        options.concurrency,
-        Some(deadline),
-        &text_json,
-    )
-    .await?;
-    let memory = idle.map(|(pid, idle)| memory::read(pid).map(|loaded| MemoryReport { pid, idle, loaded }));
-    let memory = memory.transpose()?;
+    let pid = server.pid();
+    let report = drive(Driver::Stdio(&mut server), pid, "stdio", command.join(" "), handshake, options).await;
     server.shutdown(Duration::from_secs(5)).await?;
-    if let Some(problem) = warmup.first_error {
-        return Err(error(format!("the warm-up calls failed: {problem}")));
-    }
-    Ok(report(options, "stdio", command.join(" "), handshake, measured, memory))
+    report
 }
 
-/// Drives the streamable HTTP endpoint `url` (loopback only). When `pid` is given, the memory of
-/// that process is reported too.
+/// Drives the streamable HTTP endpoint `url` (loopback only). When `pid` is given, the memory
+/// and CPU time of that process are reported too.
 pub async fn run_http(url: &str, pid: Option<u32>, options: &LoadOptions) -> Result<LoadReport> {
-    let text_json = serde_json::to_string(&options.text)?;
     let mut server = HttpServer::new(url, options.concurrency).await?;
     let handshake = server.handshake(&options.protocol_version, options.wait).await?;
     check_echo(&handshake)?;
-    let idle = settled_memory(pid).await?;
-    let first_id = 2;
-    let warmup = http_phase(&server, first_id, options.warmup, options.concurrency, None, &text_json).await?;
-    let deadline = Instant::now() + options.duration;
-    let measured = http_phase(
-        &server,
-        first_id + options.warmup,
-        options.calls,
-        options.concurrency,
-        Some(deadline),
-        &text_json,
-    )
-    .await?;
-    let memory = idle.map(|(pid, idle)| memory::read(pid).map(|loaded| MemoryReport { pid, idle, loaded }));
-    let memory = memory.transpose()?;
+    let target = server.url().to_string();
+    let report = drive(Driver::Http(&server), pid, "http", target, handshake, options).await;
     server.close().await;
-    if let Some(problem) = warmup.first_error {
-        return Err(error(format!("the warm-up calls failed: {problem}")));
-    }
-    Ok(report(options, "http", server.url().to_string(), handshake, measured, memory))
+    report
 }

@@ -3,7 +3,7 @@
 //!
 //! Inputs are the JSON lines written by `mcp-loadgen --json` and `mcp-startup --json`, and
 //! criterion's estimates (`<target>/criterion/<group>/<bench>/new/{benchmark,estimates}.json`).
-//! Servers are recognised by label: `host`, `floor`, `python`, `typescript`.
+//! Servers are recognised by label: `host`, `floor`, `floor-default-io`, `python`, `typescript`.
 
 use std::{
     fmt::Write as _,
@@ -119,8 +119,10 @@ pub struct Verdict {
     pub margin: String,
 }
 
-/// The order servers appear in.
-const SERVERS: [&str; 4] = ["host", "floor", "python", "typescript"];
+/// The order servers appear in. `floor-default-io` is the floor with the I/O defaults the host
+/// uses today (rmcp's blocking `stdio()`, axum without `TCP_NODELAY`); the targets compare with
+/// `floor`, the best the same SDK does.
+const SERVERS: [&str; 5] = ["host", "floor", "floor-default-io", "python", "typescript"];
 
 fn server_rank(label: &str) -> usize {
     SERVERS.iter().position(|known| *known == label).unwrap_or(SERVERS.len())
@@ -476,6 +478,7 @@ mod tests {
             stopped_by_time: false,
             seconds: 100.0 / rate,
             calls_per_sec: rate,
+            runs_calls_per_sec: vec![rate],
             latency_us: Latency { min: 1.0, mean: 2.0, p50: 2.0, p90: 3.0, p99: 4.0, max: 5.0 },
             text_bytes: 5,
             memory: Some(MemoryReport {
@@ -483,6 +486,7 @@ mod tests {
                 idle: Memory { vm_hwm_kb: hwm, vm_rss_kb: hwm },
                 loaded: Memory { vm_hwm_kb: hwm + 1024, vm_rss_kb: hwm },
             }),
+            server_cpu_us_per_call: Some(50.0),
         }
     }
 

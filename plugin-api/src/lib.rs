@@ -56,13 +56,27 @@ mod result;
 #[cfg(feature = "testkit")]
 pub mod testkit;
 mod tool;
+#[cfg(feature = "typed")]
+mod typed;
+/// The plugin authoring guide (`docs/plugin-authoring.md`), compiled here so
+/// that every Rust sample in it is a doc test.
+#[cfg(all(doctest, feature = "typed", feature = "testkit"))]
+#[doc = include_str!("../../docs/plugin-authoring.md")]
+mod plugin_authoring_guide {}
 
 pub use context::{CallContext, ClientError, ElicitResponse, Level, Logger, PluginContext, Root};
 pub use export::{InitError, Plugin};
 pub use prompt::{BoxedPrompt, Prompt, PromptArgument, PromptMessage, PromptResult, PromptSpec, Role};
 pub use resource::{BoxedResource, Resource, ResourceAddress, ResourceContents, ResourceSpec, template_values};
 pub use result::{Content, EmbeddedResource, ToolResult};
+/// The schemars version typed tools derive their schemas with.
+#[cfg(feature = "typed")]
+pub use schemars;
 pub use tool::{Annotations, BoxedTool, Tool, ToolError, ToolOutcome, ToolSpec};
+#[cfg(feature = "typed")]
+pub use typed::{
+    NoArgs, SchemaError, Structured, ToolOutput, TypedTool, input_schema_for, output_schema_for, parse_arguments,
+};
 
 /// Items the export macro expands to; not part of the public API.
 #[doc(hidden)]

@@ -1,5 +1,15 @@
 //! A test kit for plugin authors: call a tool in process, without a host,
-//! and inspect what it reported.
+//! and inspect what it reported; or load the built library into the real
+//! host and call it over MCP ([`host`]).
+//!
+//! | need | use |
+//! |---|---|
+//! | call a tool, no client behind it (progress goes nowhere) | [`TestCall::run`] and ignore [`TestCall::progress`] |
+//! | record progress and log records | [`TestCall::progress`], [`TestCall::logs`] |
+//! | cancel a call | [`TestCall::cancel_handle`] |
+//! | content negotiation, client requests | [`TestCall::with_features`], [`TestCall::with_client`] |
+//! | test initialisation, configuration, locks | [`TestPluginContext`] |
+//! | the real host, over MCP | [`host::HostUnderTest`] |
 //!
 //! Enable it for tests only:
 //!
@@ -31,6 +41,8 @@
 //! assert_eq!(result.joined_text(), "done");
 //! assert_eq!(call.progress().len(), 3);
 //! ```
+
+pub mod host;
 
 use std::{
     collections::HashSet,
@@ -174,6 +186,15 @@ impl TestCall {
                 Err(error) => error.into_result(),
             }
         })
+    }
+
+    /// Runs the tool to completion on the caller's tokio runtime: the form
+    /// for `#[tokio::test]`, where [`Self::run`] cannot start a runtime.
+    pub async fn call(&self, tool: &impl Tool, args: Value) -> ToolResult {
+        match tool.call(args, self.context()).await {
+            Ok(result) => result,
+            Err(error) => error.into_result(),
+        }
     }
 
     /// Every progress report, in order.

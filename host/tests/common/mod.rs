@@ -42,11 +42,30 @@ fn cargo_build(args: &[&str], dir: &Path, target: Option<&Path>) {
     assert!(status.success(), "cargo build {args:?} in {} failed", dir.display());
 }
 
-/// Builds the workspace's plugins once; returns the folder holding them.
+/// The workspace's plugin packages and the dotnet test double.
+const WORKSPACE_PACKAGES: [&str; 13] = [
+    "sample-plugin",
+    "conformance-plugin",
+    "dotnet-test-double",
+    "dotnet-sdk-plugin",
+    "dotnet-project-plugin",
+    "dotnet-package-plugin",
+    "dotnet-solution-plugin",
+    "dotnet-ef-plugin",
+    "dotnet-tool-plugin",
+    "dotnet-workload-plugin",
+    "dotnet-dev-certs-plugin",
+    "dotnet-help-plugin",
+    "dotnet-server-capabilities-plugin",
+];
+
+/// Builds the workspace's plugins (and the dotnet test double) once;
+/// returns the folder holding them.
 pub fn workspace_plugins() -> &'static Path {
     static DIR: OnceLock<PathBuf> = OnceLock::new();
     DIR.get_or_init(|| {
-        cargo_build(&["-p", "sample-plugin", "-p", "conformance-plugin"], &workspace_root(), None);
+        let args: Vec<&str> = WORKSPACE_PACKAGES.iter().flat_map(|package| ["-p", package]).collect();
+        cargo_build(&args, &workspace_root(), None);
         target_dir().join("debug")
     })
 }

@@ -3,12 +3,14 @@
 //! arrives, redaction, and the contract's errors for everything that is not
 //! a normal exit (no dotnet, no SDK, cancelled, timed out, not started).
 
+use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use mcp_plugin_api::CallContext;
 
 use crate::{
     errors::{ErrorResponse, ErrorResult},
+    redact::{LineRedactor, mask_known},
     runner::{Invocation, RunEnd, RunOutcome, Stream},
     settings::DotnetSettings,
 };
@@ -26,6 +28,9 @@ pub enum ProgressKind {
     Test,
     /// Installs (packages, tools, workloads, template packs): one step per line of output.
     Lines,
+    /// Entity Framework Core tools (`dotnet ef`): the build, then one step per migration applied,
+    /// reverted or removed, the snapshot reverted, a database dropped, and the end.
+    Ef,
 }
 
 /// Reads milestones from output lines and reports them as progress.
@@ -47,6 +52,7 @@ impl ProgressReader {
         let milestone = match self.kind {
             ProgressKind::None => None,
             ProgressKind::Lines => (!trimmed.is_empty()).then(|| trimmed.to_owned()),
+            ProgressKind::Ef => ef_milestone(trimmed),
             ProgressKind::Restore | ProgressKind::Build | ProgressKind::Test => {
                 restored(trimmed).or_else(|| built(trimmed)).or_else(|| match self.kind {
                     ProgressKind::Test => tested(trimmed),
@@ -98,6 +104,27 @@ fn tested(line: &str) -> Option<String> {
     line.starts_with("Test run summary:").then(|| line.to_owned())
 }
 
+/// `Build started...`, `Applying migration '20250301080000_AddCustomerEmail'.`, `Done.` and the
+/// other milestones dotnet-ef prints.
+fn ef_milestone(line: &str) -> Option<String> {
+    const NAMED: [(&str, &str); 4] = [
+        ("Applying migration ", "applying migration"),
+        ("Reverting migration ", "reverting migration"),
+        ("Removing migration ", "removing migration"),
+        ("Dropping database ", "dropping database"),
+    ];
+    match line {
+        "Build started..." => Some("building the project".to_owned()),
+        "Build succeeded." => Some("project built".to_owned()),
+        "Reverting the model snapshot." => Some("reverting the model snapshot".to_owned()),
+        "Done." => Some("done".to_owned()),
+        _ => NAMED.iter().find_map(|(prefix, verb)| {
+            let name = line.strip_prefix(prefix)?.split('\'').nth(1)?;
+            Some(format!("{verb} {name}"))
+        }),
+    }
+}
+
 fn file_name(path: &str) -> &str {
     Path::new(path.trim()).file_name().and_then(|name| name.to_str()).unwrap_or(path)
 }
@@ -109,12 +136,42 @@ pub struct Command {
     cwd: PathBuf,
     progress: ProgressKind,
     description: String,
+    secrets: Vec<String>,
+    reveal_stdout: bool,
 }
 
 impl Command {
     /// `dotnet ARGS` in `cwd`; `description` says what it does, for the first progress message.
     pub fn new(args: Vec<String>, cwd: &Path, description: impl Into<String>) -> Self {
-        Self { args, cwd: cwd.to_owned(), progress: ProgressKind::None, description: description.into() }
+        Self {
+            args,
+            cwd: cwd.to_owned(),
+            progress: ProgressKind::None,
+            description: description.into(),
+            secrets: Vec::new(),
+            reveal_stdout: false,
+        }
+    }
+
+    /// Declares a value the call knows is secret (a password, a connection string, a user
+    /// secret's value). It is masked with [`crate::redact::mask_known`] wherever it appears: in
+    /// the echoed command line, [`Ran::argv`], progress messages, the output and every error,
+    /// even where no pattern of [`crate::redact::redact`] would recognise it (a positional
+    /// argument). An empty value is ignored.
+    pub fn secret(mut self, value: impl Into<String>) -> Self {
+        let value = value.into();
+        if !value.is_empty() {
+            self.secrets.push(value);
+        }
+        self
+    }
+
+    /// Keeps the process's standard output as it was written, unredacted, in
+    /// [`Ran::revealed_stdout`]. Only for output the operator explicitly allowed to show (the
+    /// values of `user-secrets list` with `ShowSecretValues`); everything else stays redacted.
+    pub fn reveal_stdout(mut self) -> Self {
+        self.reveal_stdout = true;
+        self
     }
 
     /// Reads progress of `kind` from the output.
@@ -134,8 +191,11 @@ impl Command {
 pub struct Ran {
     /// The redacted outcome.
     pub outcome: RunOutcome,
-    /// `dotnet` and its arguments, as run.
+    /// `dotnet` and its arguments, as run, with the values declared by [`Command::secret`] masked.
     pub argv: Vec<String>,
+    /// The unredacted standard output, when the command asked for it with
+    /// [`Command::reveal_stdout`]. Never show it unless the operator allowed it.
+    pub revealed_stdout: Option<String>,
 }
 
 impl Ran {
@@ -155,13 +215,14 @@ impl Ran {
     }
 }
 
-/// Runs `command` for a call: cancellation from the call, progress to the client, a
-/// redacted outcome. A run that did not end by itself is an error of the contract.
-pub async fn run(settings: &DotnetSettings, ctx: &CallContext, command: Command) -> Result<Ran, ErrorResponse> {
-    // MSBuild worker nodes and the compiler server outlive a build by design; with them off, a
-    // command leaves no process behind once it has exited.
-    let mut invocation = Invocation::dotnet(settings.dotnet_path.as_deref(), command.args.clone())
-        .current_dir(&command.cwd)
+/// `dotnet ARGS` in `cwd` as the settings configure it: the dotnet path, the output cap, the
+/// `Environment` map, and MSBuild worker nodes, the MSBuild server and the compiler server
+/// switched off. Those outlive a build by design; with them off, a command leaves no process
+/// behind once it has exited. No timeout is set: [`run`] adds the configured one, and a
+/// background session ([`Invocation::spawn`]) has none.
+pub fn invocation(settings: &DotnetSettings, args: Vec<String>, cwd: &Path) -> Invocation {
+    let mut invocation = Invocation::dotnet(settings.dotnet_path.as_deref(), args)
+        .current_dir(cwd)
         .env("MSBUILDDISABLENODEREUSE", "1")
         .env("DOTNET_CLI_USE_MSBUILD_SERVER", "0")
         .env("UseSharedCompilation", "false")
@@ -169,20 +230,46 @@ pub async fn run(settings: &DotnetSettings, ctx: &CallContext, command: Command)
     for (key, value) in &settings.environment {
         invocation = invocation.env(key, value);
     }
+    invocation
+}
+
+/// Runs `command` for a call: cancellation from the call, progress to the client, a
+/// redacted outcome. A run that did not end by itself is an error of the contract.
+pub async fn run(settings: &DotnetSettings, ctx: &CallContext, command: Command) -> Result<Ran, ErrorResponse> {
+    let secrets = &command.secrets;
+    let mut invocation = invocation(settings, command.args.clone(), &command.cwd);
     if let Some(timeout) = settings.timeout {
         invocation = invocation.timeout(timeout);
     }
     ctx.progress(0.0, None, Some(&command.description));
     let mut reader = ProgressReader::new(command.progress);
-    let outcome = invocation
-        .run(ctx.cancelled(), |_stream: Stream, line: &str| {
-            if let Some(message) = reader.step(line) {
-                let message = crate::redact::redact(&message);
+    // One redactor per stream: a line inside a private key is secret only in its block's context,
+    // and `ProgressKind::Lines` reports every line.
+    let (mut stdout_redactor, mut stderr_redactor) = (LineRedactor::new(), LineRedactor::new());
+    let mut outcome = invocation
+        .run(ctx.cancelled(), |stream: Stream, line: &str| {
+            let redactor = match stream {
+                Stream::Stdout => &mut stdout_redactor,
+                Stream::Stderr => &mut stderr_redactor,
+            };
+            let masked = mask_known(line, secrets);
+            let Some(line) = redactor.line(&masked) else { return };
+            if let Some(message) = reader.step(&line) {
                 ctx.progress(reader.steps() as f64, None, Some(&message));
             }
         })
-        .await
-        .into_redacted();
+        .await;
+    let revealed_stdout = command.reveal_stdout.then(|| outcome.stdout.clone());
+    let masked_args: Vec<String> = command.args.iter().map(|arg| mask_known(arg, secrets).into_owned()).collect();
+    if !secrets.is_empty() {
+        for text in [&mut outcome.stdout, &mut outcome.stderr, &mut outcome.transcript] {
+            if let Cow::Owned(masked) = mask_known(text, secrets) {
+                *text = masked;
+            }
+        }
+        outcome.command_line = Invocation::dotnet(settings.dotnet_path.as_deref(), masked_args.clone()).command_line();
+    }
+    let outcome = outcome.into_redacted();
     let command_line = outcome.command_line.clone();
     match &outcome.end {
         RunEnd::ProgramNotFound(where_looked) => Err(ErrorResponse::from(dotnet_missing(where_looked))),
@@ -205,8 +292,8 @@ pub async fn run(settings: &DotnetSettings, ctx: &CallContext, command: Command)
             Err(ErrorResponse::from(error))
         }
         RunEnd::Exited(_) | RunEnd::Signalled(_) => {
-            let argv = std::iter::once("dotnet".to_owned()).chain(command.args).collect();
-            Ok(Ran { outcome, argv })
+            let argv = std::iter::once("dotnet".to_owned()).chain(masked_args).collect();
+            Ok(Ran { outcome, argv, revealed_stdout })
         }
     }
 }
@@ -246,6 +333,43 @@ mod tests {
     use super::*;
 
     #[test]
+    fn progress_from_lines_never_shows_a_private_key() {
+        let settings = DotnetSettings { dotnet_path: Some("/bin/sh".into()), ..DotnetSettings::default() };
+        let script = "printf 'Installing pack A...\\n-----BEGIN RSA PRIVATE KEY-----\\nMIIEowKeyBody\\n\
+                      -----END RSA PRIVATE KEY-----\\nPassword=hunter2\\nDone.\\n'";
+        let command =
+            Command::new(vec!["-c".into(), script.into()], Path::new("."), "installing").progress(ProgressKind::Lines);
+        let call = mcp_plugin_api::testkit::TestCall::new();
+        let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let ran = runtime.block_on(run(&settings, &call.context(), command)).unwrap();
+        assert!(ran.succeeded());
+        let messages: Vec<String> = call.progress().into_iter().filter_map(|report| report.message).collect();
+        assert_eq!(messages.first().map(String::as_str), Some("installing"));
+        assert!(messages.iter().any(|message| message == "Installing pack A..."), "{messages:?}");
+        assert!(messages.iter().any(|message| message == "Done."), "{messages:?}");
+        assert!(messages.iter().all(|message| !message.contains("MIIEowKeyBody") && !message.contains("hunter2")));
+    }
+
+    #[test]
+    fn the_invocation_carries_the_settings_and_switches_build_servers_off() {
+        let settings = DotnetSettings {
+            dotnet_path: Some(PathBuf::from("/opt/dotnet/dotnet")),
+            max_output_bytes: 1024,
+            environment: vec![("NUGET_PACKAGES".to_owned(), "/cache".to_owned())],
+            ..DotnetSettings::default()
+        };
+        let built = invocation(&settings, vec!["build".to_owned()], Path::new("/src"));
+        let expected = Invocation::dotnet(Some(Path::new("/opt/dotnet/dotnet")), ["build"])
+            .current_dir("/src")
+            .env("MSBUILDDISABLENODEREUSE", "1")
+            .env("DOTNET_CLI_USE_MSBUILD_SERVER", "0")
+            .env("UseSharedCompilation", "false")
+            .max_output_bytes(1024)
+            .env("NUGET_PACKAGES", "/cache");
+        assert_eq!(built, expected);
+    }
+
+    #[test]
     fn build_output_marks_restore_and_build_steps() {
         let mut reader = ProgressReader::new(ProgressKind::Build);
         let lines = [
@@ -256,6 +380,34 @@ mod tests {
         ];
         let steps: Vec<String> = lines.iter().filter_map(|line| reader.step(line)).collect();
         assert_eq!(steps, ["restored App.csproj", "built App (App.dll)"]);
+    }
+
+    #[test]
+    fn ef_output_marks_the_build_and_each_migration() {
+        let mut reader = ProgressReader::new(ProgressKind::Ef);
+        let lines = [
+            "Build started...",
+            "Build succeeded.",
+            "{",
+            "Applying migration '20250301080000_AddCustomerEmail'.",
+            "Removing migration '20250301080000_AddCustomerEmail'.",
+            "Reverting the model snapshot.",
+            "Dropping database 'main' on server 'app.db'.",
+            "Done.",
+        ];
+        let steps: Vec<String> = lines.iter().filter_map(|line| reader.step(line)).collect();
+        assert_eq!(
+            steps,
+            [
+                "building the project",
+                "project built",
+                "applying migration 20250301080000_AddCustomerEmail",
+                "removing migration 20250301080000_AddCustomerEmail",
+                "reverting the model snapshot",
+                "dropping database main",
+                "done"
+            ]
+        );
     }
 
     #[test]

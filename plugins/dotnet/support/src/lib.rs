@@ -6,8 +6,12 @@
 //! - [`diagnostics`]: turns MSBuild / compiler / NuGet console lines into structured [`diagnostics::Diagnostic`]s.
 //! - [`errors`]: the machine-readable error envelope (`ErrorResponse`) and its MCP error-code mapping.
 //! - [`codes`]: explanations, documentation links and fixes for common CS / MSB / NU / NETSDK codes.
+//! - [`listings`]: the host's `--list-sdks` / `--list-runtimes` output, parsed, and version ordering.
+//! - [`frameworks`]: facts about target frameworks (LTS/STS, support dates) and the one to recommend.
+//! - [`template_help`]: `dotnet new <template> --help`, parsed into the template's options.
 //! - [`runner`] (Unix): runs the dotnet CLI with an argument vector and a pinned environment,
-//!   streams its lines, caps its output and kills its whole process tree on timeout or cancellation.
+//!   streams its lines, caps its output and kills its whole process tree on timeout or cancellation;
+//!   or starts it as a background session ([`runner::Spawned`]) whose tree is killed on drop.
 //!
 //! The plugin side, on `mcp-plugin-api`:
 //! - [`settings`]: what operators configure (dotnet path, timeout, output cap, lock wait).
@@ -17,6 +21,12 @@
 //! - [`exec`] (Unix): one dotnet command for one call: cancellation, progress from the output,
 //!   redaction, and the contract's errors for a missing dotnet or SDK, a cancel or a timeout.
 //! - [`respond`]: prose for the model, structured content for programs, shaped by content negotiation.
+//! - [`xml`] and [`project_file`]: reading project files (frameworks, packages, references) and XML
+//!   solutions without starting dotnet.
+//! - [`testkit`] (feature `testkit`, tests only): the dotnet test double built once, a plugin
+//!   context pointing at it, and its invocation log.
+//! - [`confirm`]: asking the user, through elicitation, before a destructive action.
+//! - [`table`]: reading the fixed-width tables the CLI prints (tool, workload and template listings).
 //!
 //! Dependencies and why they are here:
 //! - `mcp-plugin-api`: the plugin side speaks its types (contexts, results, locks).
@@ -36,15 +46,24 @@
 #![deny(missing_docs)]
 
 pub mod codes;
+pub mod confirm;
 pub mod diagnostics;
 pub mod errors;
+pub mod frameworks;
 #[cfg(unix)]
 pub mod exec;
+pub mod listings;
 pub mod locking;
 pub mod params;
+pub mod project_file;
 pub mod redact;
 pub mod respond;
 #[cfg(unix)]
 pub mod runner;
 pub mod settings;
+pub mod table;
+pub mod template_help;
+#[cfg(feature = "testkit")]
+pub mod testkit;
 pub mod workspace;
+pub mod xml;

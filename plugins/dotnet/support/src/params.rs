@@ -11,24 +11,28 @@ use serde_json::{Map, Value};
 
 use crate::errors::{ErrorResponse, ErrorResult};
 
-/// Declares an action enum: its variants, their wire names (the variant
-/// names, PascalCase, as the reference server spells them), parsing with an
-/// error that lists the valid actions, and the JSON Schema enum.
+/// Declares an action enum: its variants (each may carry doc comments), their wire names (the
+/// variant names, PascalCase, as the reference server spells them), parsing with an error that
+/// lists the valid actions, and the JSON Schema enum.
 ///
 /// ```
 /// dotnet_support::actions! {
 ///     /// What the tool can do.
-///     pub enum Act { Version, Info }
+///     pub enum Act {
+///         /// Prints the version.
+///         Version,
+///         Info,
+///     }
 /// }
 /// assert_eq!(Act::NAMES, ["Version", "Info"]);
 /// assert_eq!(Act::parse("info").unwrap(), Act::Info);
 /// ```
 #[macro_export]
 macro_rules! actions {
-    ($(#[$meta:meta])* $vis:vis enum $name:ident { $($variant:ident),+ $(,)? }) => {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident { $($(#[$variant_meta:meta])* $variant:ident),+ $(,)? }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-        $vis enum $name { $($variant),+ }
+        $vis enum $name { $($(#[$variant_meta])* $variant),+ }
 
         impl $name {
             /// Every action's wire name, in declaration order.
@@ -206,6 +210,35 @@ impl<'a> Params<'a> {
         self.raw(name).and_then(Value::as_u64)
     }
 
+    /// Refuses every parameter that `action` does not take: a value the caller set for nothing
+    /// would otherwise be ignored silently (`templateVersion` on an uninstall, `framework` on
+    /// `Version`). `action` itself always passes, and so do values that ask for nothing (`null`,
+    /// `false`, a blank string), which clients send when they fill in every parameter's default;
+    /// `allowed` lists the others the action reads. The error names the first stray parameter and
+    /// what the action takes.
+    pub fn allow_only(&self, action: &str, allowed: &[&str]) -> Result<(), ErrorResponse> {
+        let asks_nothing = |value: &Value| match value {
+            Value::Null | Value::Bool(false) => true,
+            Value::String(text) => text.trim().is_empty(),
+            _ => false,
+        };
+        let stray = self.args.iter().find(|(name, value)| {
+            name.as_str() != "action" && !asks_nothing(value) && !allowed.contains(&name.as_str())
+        });
+        match stray {
+            None => Ok(()),
+            Some((name, _)) => {
+                let takes = if allowed.is_empty() { "no other parameters".to_owned() } else { allowed.join(", ") };
+                Err(ErrorResult::invalid_params(
+                    name,
+                    "not applicable",
+                    &format!("Parameter '{name}' does not apply to action '{action}', which takes: {takes}."),
+                )
+                .into())
+            }
+        }
+    }
+
     /// The action, parsed with `parse` (see [`actions!`]).
     pub fn action<A>(&self, parse: impl Fn(&str) -> Result<A, ErrorResponse>) -> Result<A, ErrorResponse> {
         parse(self.req("action", Kind::Identifier)?)
@@ -262,6 +295,26 @@ mod tests {
         assert!(check("framework", Kind::Framework, "java17").is_err());
         assert!(check("verbosity", Kind::Verbosity, "loud").is_err());
         assert!(check("packageId", Kind::PackageId, "a b").is_err());
+    }
+
+    #[test]
+    fn parameters_an_action_does_not_take_are_named() {
+        let args = json!({
+            "action": "Version", "workingDirectory": "/tmp", "framework": "net8.0",
+            "unset": null, "force": false, "filter": " "
+        });
+        let params = Params::new(&args);
+        params.allow_only("Version", &["workingDirectory", "framework"]).unwrap();
+        let error = &params.allow_only("Version", &["workingDirectory"]).unwrap_err().errors[0];
+        assert!(
+            error.message.contains("'framework'") && error.message.contains("takes: workingDirectory"),
+            "{}",
+            error.message
+        );
+        let data = error.data.as_ref().unwrap().additional_data.as_ref().unwrap();
+        assert_eq!((data["parameter"].as_str(), data["reason"].as_str()), ("framework", "not applicable"));
+        let error = &Params::new(&json!({ "x": 1 })).allow_only("Info", &[]).unwrap_err().errors[0];
+        assert!(error.message.ends_with("takes: no other parameters."), "{}", error.message);
     }
 
     #[test]

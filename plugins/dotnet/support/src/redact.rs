@@ -469,6 +469,65 @@ pub fn redact_json(value: &mut Value) {
     }
 }
 
+/// Replaces every occurrence of each known secret value in `text` with [`REDACTED`]; borrows
+/// when none occurs. For values the caller knows are secret but no pattern of [`redact`] can
+/// recognise: a connection string passed as a positional argument (`ef dbcontext scaffold`),
+/// a password, a user secret's value. Longer values are replaced first, so a value that contains
+/// another is masked whole; empty values are ignored. Short values are masked wherever they
+/// occur, even inside unrelated words: a garbled line is the price of never showing a secret.
+/// Apply it to raw text before [`redact`], which could otherwise rewrite part of a value first.
+pub fn mask_known<'a, S: AsRef<str>>(text: &'a str, secrets: &[S]) -> Cow<'a, str> {
+    let mut values: Vec<&str> = secrets.iter().map(AsRef::as_ref).filter(|value| !value.is_empty()).collect();
+    values.sort_by_key(|value| std::cmp::Reverse(value.len()));
+    let mut masked = Cow::Borrowed(text);
+    for value in values {
+        if masked.contains(value) {
+            masked = Cow::Owned(masked.replace(value, REDACTED));
+        }
+    }
+    masked
+}
+
+/// The start and end lines of a PEM private-key block, as [`redact`] recognises them.
+static PEM_BEGIN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----").expect("PEM begin pattern is valid")
+});
+static PEM_END: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----").expect("PEM end pattern is valid"));
+
+/// Redacts a stream one line at a time, for output that is kept line by line (the logs of a
+/// background session) and so never passes through [`redact`] as a whole.
+///
+/// Each line gets [`redact`]; in addition, the lines inside a PEM private-key block, which no
+/// single line shows to be secret, are swallowed: the `BEGIN` line comes back as
+/// [`redact`] renders a cut-off block (`-----BEGIN ... PRIVATE KEY-----` and a [`REDACTED`]
+/// line), the body lines as `None`, and the `END` line as it is. Joined with newlines, the kept
+/// lines read as [`redact`] renders the whole text. Use one redactor per stream.
+#[derive(Debug, Default, Clone)]
+pub struct LineRedactor {
+    in_private_key: bool,
+}
+
+impl LineRedactor {
+    /// A redactor outside any PEM block.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The redacted form of the next line, or `None` when the line is part of a private key.
+    pub fn line<'a>(&mut self, line: &'a str) -> Option<Cow<'a, str>> {
+        if self.in_private_key {
+            let end = PEM_END.find(line)?;
+            self.in_private_key = false;
+            return Some(Cow::Owned(format!("{}{}", end.as_str(), redact(&line[end.end()..]))));
+        }
+        if let Some(begin) = PEM_BEGIN.find(line) {
+            self.in_private_key = !PEM_END.is_match(&line[begin.end()..]);
+        }
+        Some(redact(line))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -898,6 +957,34 @@ Time Elapsed 00:00:03.45";
         for name in ["name", "PublicKeyToken", "UserSecretsId", "keyFile", "bypass", "OLDPWD"] {
             assert!(!is_secret_key(name), "{name}");
         }
+    }
+
+    // --- line by line ------------------------------------------------------------------------
+
+    #[test]
+    fn line_redactor_swallows_private_key_bodies_and_reads_like_redact() {
+        let text = "start password=hunter2\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAKC\n-----END RSA PRIVATE KEY-----\nafter token=abc\n-----BEGIN PRIVATE KEY-----\ncut";
+        let mut redactor = LineRedactor::new();
+        let kept: Vec<String> = text.lines().filter_map(|line| redactor.line(line)).map(Cow::into_owned).collect();
+        assert_eq!(kept.join("\n"), r(text));
+        assert!(!kept.iter().any(|line| line.contains("MIIEow") || line.contains("cut") || line.contains("hunter2")));
+        let mut redactor = LineRedactor::new();
+        assert!(matches!(redactor.line("plain text"), Some(Cow::Borrowed("plain text"))));
+    }
+
+    // --- known values -----------------------------------------------------------------------
+
+    #[test]
+    fn known_values_are_masked_wherever_they_occur() {
+        let conn = "Data Source=app.db;Cache=Shared";
+        let text = format!("Scaffolding from {conn}\nusing {conn} again, pw ok");
+        assert_eq!(
+            mask_known(&text, &[conn, "", "pw"]),
+            "Scaffolding from [REDACTED]\nusing [REDACTED] again, [REDACTED] ok"
+        );
+        assert_eq!(mask_known("Server=a;Password=b", &["Server=a;Password=b", "Password"]), REDACTED);
+        assert!(matches!(mask_known("nothing here", &["secret"]), Cow::Borrowed(_)));
+        assert!(matches!(mask_known("empty values are ignored", &[""]), Cow::Borrowed(_)));
     }
 
     // --- size and hostile input -----------------------------------------------------------

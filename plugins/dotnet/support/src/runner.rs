@@ -17,6 +17,11 @@
 //! purpose (MSBuild nodes, the compiler server) survives, and if such a process holds the output
 //! pipes open, reading stops [`EXIT_DRAIN`] after the child exited.
 //!
+//! [`Invocation::spawn`] starts the same command in the background instead (a `dotnet run` or
+//! `dotnet watch` session): threads of its own read its lines and reap it, so it outlives the
+//! call that started it and needs no tokio runtime; when it exits, what is left of its process
+//! group is killed, and [`Spawned::kill`] or dropping the [`Spawned`] kills the whole group.
+//!
 //! The plugin's tokio runtime must have its I/O and time drivers enabled (`enable_all`).
 
 use std::borrow::Cow;
@@ -26,10 +31,11 @@ use std::future::{Future, pending};
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::ExitStatusExt;
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::pin::pin;
 use std::process::{ExitStatus, Stdio};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, mpsc};
 use std::time::Duration;
 
 use tokio::io::{AsyncRead, AsyncReadExt};
@@ -273,34 +279,11 @@ impl Invocation {
     {
         let started = Instant::now();
         let mut collector = Collector::new(on_line, self.max_output_bytes);
-        let path_var = match self.env.iter().rfind(|(key, _)| key == "PATH") {
-            Some((_, value)) => Some(OsStr::new(value).to_owned()),
-            None => std::env::var_os("PATH"),
+        let (program, command) = match self.prepare() {
+            Ok(prepared) => prepared,
+            Err((end, program)) => return self.outcome(end, program, collector, started),
         };
-        let program = match resolve_program(&self.program, path_var.as_deref()) {
-            Ok(program) => program,
-            Err(message) => return self.outcome(RunEnd::ProgramNotFound(message), None, collector, started),
-        };
-        if let Some(dir) = &self.current_dir
-            && let Err(end) = check_dir(dir)
-        {
-            return self.outcome(end, Some(program), collector, started);
-        }
-
-        let mut command = Command::new(&program);
-        command
-            .args(&self.args)
-            .envs(PINNED_ENV)
-            .envs(self.env.iter().map(|(key, value)| (key, value)))
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
-        if let Some(dir) = &self.current_dir {
-            command.current_dir(dir);
-        }
-        #[cfg(target_os = "linux")]
-        die_with_parent(&mut command);
+        let mut command = Command::from(command);
         let mut child = match command.spawn() {
             Ok(child) => child,
             Err(error) => {
@@ -364,6 +347,39 @@ impl Invocation {
         self.outcome(end, Some(program), collector, started)
     }
 
+    /// Finds the program and checks the working directory, then builds the command: arguments,
+    /// [`PINNED_ENV`] and the extra environment, empty stdin, piped stdout and stderr, a process
+    /// group of its own and (Linux) the parent-death signal. `Err` says how the run ends instead,
+    /// with the program when it was found.
+    fn prepare(&self) -> Result<(PathBuf, std::process::Command), (RunEnd, Option<PathBuf>)> {
+        let path_var = match self.env.iter().rfind(|(key, _)| key == "PATH") {
+            Some((_, value)) => Some(OsStr::new(value).to_owned()),
+            None => std::env::var_os("PATH"),
+        };
+        let program = resolve_program(&self.program, path_var.as_deref())
+            .map_err(|message| (RunEnd::ProgramNotFound(message), None))?;
+        if let Some(dir) = &self.current_dir
+            && let Err(end) = check_dir(dir)
+        {
+            return Err((end, Some(program)));
+        }
+        let mut command = std::process::Command::new(&program);
+        command
+            .args(&self.args)
+            .envs(PINNED_ENV)
+            .envs(self.env.iter().map(|(key, value)| (key, value)))
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .process_group(0);
+        if let Some(dir) = &self.current_dir {
+            command.current_dir(dir);
+        }
+        #[cfg(target_os = "linux")]
+        die_with_parent(&mut command);
+        Ok((program, command))
+    }
+
     fn outcome<F>(
         &self,
         end: RunEnd,
@@ -384,6 +400,223 @@ impl Invocation {
             stderr_dropped_bytes: stderr.dropped_bytes,
             sdk_missing,
             elapsed: started.elapsed(),
+        }
+    }
+}
+
+/// A process started in the background by [`Invocation::spawn`], such as a `dotnet run` or
+/// `dotnet watch` session that outlives the call that started it.
+///
+/// A thread of its own starts the process (so the Linux parent-death signal is tied to a thread
+/// that lives as long as the process), waits for it and reaps it; two more threads read its
+/// output. None of them needs a tokio runtime, so a session does not depend on the runtime of
+/// the call that started it. When the process exits, whatever is left of its process group is
+/// killed (nothing is orphaned), the output still in the pipes is read for up to [`EXIT_DRAIN`],
+/// and only then is the process reaped: until that moment its group id cannot name another group.
+/// [`Spawned::kill`] and dropping the `Spawned` kill the whole group.
+pub struct Spawned {
+    pid: u32,
+    shared: Arc<SpawnShared>,
+}
+
+/// What the session thread and the [`Spawned`] handle share.
+struct SpawnShared {
+    state: Mutex<SpawnState>,
+    ended: Condvar,
+}
+
+/// Where a background process is.
+struct SpawnState {
+    /// The process group, while its leader is unreaped.
+    group: Option<libc::pid_t>,
+    /// The leader has exited (it may not be reaped yet).
+    exited: bool,
+    /// [`Spawned::kill`] was called while the leader was running.
+    killed: bool,
+    /// How it ended, once reaped.
+    end: Option<RunEnd>,
+}
+
+impl Spawned {
+    /// The process id (also its process group id).
+    pub fn pid(&self) -> u32 {
+        self.pid
+    }
+
+    /// How the process ended, or `None` while it runs.
+    pub fn end(&self) -> Option<RunEnd> {
+        lock(&self.shared.state).end.clone()
+    }
+
+    /// Sends `SIGKILL` to the whole process group, unless the process was already reaped. A
+    /// process killed while it ran ends with [`RunEnd::Cancelled`].
+    pub fn kill(&self) {
+        let mut state = lock(&self.shared.state);
+        if let Some(group) = state.group {
+            state.killed |= !state.exited;
+            kill_group(group);
+        }
+    }
+
+    /// Waits up to `timeout` for the process to end and be reaped; `None` if it is still running.
+    pub fn wait(&self, timeout: Duration) -> Option<RunEnd> {
+        let state = lock(&self.shared.state);
+        let (state, _) = self
+            .shared
+            .ended
+            .wait_timeout_while(state, timeout, |state| state.end.is_none())
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        state.end.clone()
+    }
+}
+
+impl Drop for Spawned {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+impl std::fmt::Debug for Spawned {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.debug_struct("Spawned").field("pid", &self.pid).field("end", &self.end()).finish()
+    }
+}
+
+/// Locks a mutex, recovering the data of a poisoned one (a panicking callback must not wedge the
+/// session).
+fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Invocation {
+    /// Starts the process in the background and returns once it runs. `on_line` gets each line
+    /// of stdout and stderr (without its line ending) in arrival order, one at a time, from the
+    /// session's reader threads; `on_end` is called once, after the process was reaped and its
+    /// output read and before [`Spawned::end`] and [`Spawned::wait`] report the end, with how it ended ([`RunEnd::Exited`], [`RunEnd::Signalled`], or
+    /// [`RunEnd::Cancelled`] after [`Spawned::kill`]). Lines that processes which left the group
+    /// write after that are still delivered.
+    ///
+    /// The invocation's timeout and output cap do not apply: a session runs until it ends or is
+    /// killed, and the caller keeps what it wants of the lines. `Err` is
+    /// [`RunEnd::ProgramNotFound`] or [`RunEnd::FailedToStart`]. This blocks the calling thread
+    /// only while the process starts.
+    pub fn spawn<F, E>(&self, on_line: F, on_end: E) -> Result<Spawned, RunEnd>
+    where
+        F: FnMut(Stream, &str) + Send + 'static,
+        E: FnOnce(&RunEnd) + Send + 'static,
+    {
+        let (program, mut command) = self.prepare().map_err(|(end, _)| end)?;
+        let shared = Arc::new(SpawnShared {
+            state: Mutex::new(SpawnState { group: None, exited: false, killed: false, end: None }),
+            ended: Condvar::new(),
+        });
+        let (started_tx, started_rx) = mpsc::sync_channel(1);
+        let session = Arc::clone(&shared);
+        std::thread::Builder::new()
+            .name("dotnet-session".to_owned())
+            .spawn(move || {
+                let child = match command.spawn() {
+                    Ok(child) => child,
+                    Err(error) => {
+                        let message = format!("could not start {}: {error}", program.display());
+                        let _ = started_tx.send(Err(RunEnd::FailedToStart { kind: error.kind(), message }));
+                        return;
+                    }
+                };
+                let pid = child.id();
+                lock(&session.state).group = group_id(Some(pid));
+                let _ = started_tx.send(Ok(pid));
+                supervise(child, &session, on_line, on_end);
+            })
+            .map_err(|error| RunEnd::FailedToStart {
+                kind: error.kind(),
+                message: format!("could not start a thread for the session: {error}"),
+            })?;
+        match started_rx.recv() {
+            Ok(Ok(pid)) => Ok(Spawned { pid, shared }),
+            Ok(Err(end)) => Err(end),
+            Err(_) => Err(RunEnd::FailedToStart {
+                kind: io::ErrorKind::Other,
+                message: "the session thread ended before the process started".to_owned(),
+            }),
+        }
+    }
+}
+
+/// The session thread's work once the process runs: read its output, wait for it to exit, kill
+/// what is left of its group, drain the pipes for up to [`EXIT_DRAIN`], reap it, report the end.
+fn supervise<F, E>(mut child: std::process::Child, shared: &SpawnShared, on_line: F, on_end: E)
+where
+    F: FnMut(Stream, &str) + Send + 'static,
+    E: FnOnce(&RunEnd),
+{
+    let collector = Arc::new(Mutex::new(Collector::new(on_line, 0)));
+    let (done_tx, done_rx) = mpsc::channel();
+    let pipes: [(Stream, Option<Box<dyn io::Read + Send>>); 2] = [
+        (Stream::Stdout, child.stdout.take().map(|pipe| Box::new(pipe) as Box<dyn io::Read + Send>)),
+        (Stream::Stderr, child.stderr.take().map(|pipe| Box::new(pipe) as Box<dyn io::Read + Send>)),
+    ];
+    let mut readers = 0;
+    for (stream, pipe) in pipes {
+        let Some(mut pipe) = pipe else { continue };
+        let collector = Arc::clone(&collector);
+        let done = done_tx.clone();
+        let reader = std::thread::Builder::new().name(format!("dotnet-session-{}", stream.as_str())).spawn(move || {
+            let mut buf = vec![0; READ_CHUNK];
+            loop {
+                match pipe.read(&mut buf) {
+                    Ok(0) => break,
+                    Ok(n) => lock(&collector).feed(stream, &buf[..n]),
+                    Err(error) if error.kind() == io::ErrorKind::Interrupted => {}
+                    Err(_) => break,
+                }
+            }
+            lock(&collector).finish(stream);
+            let _ = done.send(());
+        });
+        readers += usize::from(reader.is_ok());
+    }
+    drop(done_tx);
+
+    wait_exited(child.id());
+    {
+        let mut state = lock(&shared.state);
+        state.exited = true;
+        // The leader is gone: whatever it left in its group would be orphaned.
+        if let Some(group) = state.group {
+            kill_group(group);
+        }
+    }
+    let drained = std::time::Instant::now() + EXIT_DRAIN;
+    for _ in 0..readers {
+        if done_rx.recv_timeout(drained.saturating_duration_since(std::time::Instant::now())).is_err() {
+            break;
+        }
+    }
+    let end = {
+        let mut state = lock(&shared.state);
+        // The leader has exited, so this returns at once; the group is forgotten in the same
+        // critical section, so `kill` never signals a reaped id.
+        let status = child.wait();
+        state.group = None;
+        if state.killed { RunEnd::Cancelled } else { end_of(status) }
+    };
+    // Before the end is published, so whoever waits for it sees what `on_end` did.
+    on_end(&end);
+    lock(&shared.state).end = Some(end);
+    shared.ended.notify_all();
+}
+
+/// Blocks until the child `pid` has exited, without reaping it (`waitid` with `WNOWAIT`), so its
+/// process group id stays reserved.
+fn wait_exited(id: libc::id_t) {
+    loop {
+        // SAFETY: an all-zero siginfo_t is a valid value (a plain C struct of integers).
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: waitid writes only into `info`, which we own; WNOWAIT leaves the child unreaped.
+        let result = unsafe { libc::waitid(libc::P_PID, id, &mut info, libc::WEXITED | libc::WNOWAIT) };
+        if result == 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
+            return;
         }
     }
 }
@@ -492,7 +725,7 @@ fn check_dir(dir: &Path) -> Result<(), RunEnd> {
 /// Makes the kernel send `SIGKILL` to the child when the thread that spawned it ends, so a host
 /// that dies hard takes the child with it. Its descendants are not covered; they share its group.
 #[cfg(target_os = "linux")]
-fn die_with_parent(command: &mut Command) {
+fn die_with_parent(command: &mut std::process::Command) {
     let parent = std::process::id() as libc::pid_t;
     // SAFETY: the closure runs in the forked child before exec and only makes the
     // async-signal-safe system calls prctl and getppid; it allocates nothing and takes no lock.
@@ -510,6 +743,22 @@ fn die_with_parent(command: &mut Command) {
     }
 }
 
+/// The process group id of a child started with `process_group(0)`: its pid, but never 0 or 1
+/// (`killpg(0)` would signal the host's own group).
+fn group_id(pid: Option<u32>) -> Option<libc::pid_t> {
+    pid.and_then(|pid| libc::pid_t::try_from(pid).ok()).filter(|&pid| pid > 1)
+}
+
+/// Sends `SIGKILL` to a process group. Only call it while the group's leader, our child, is
+/// unreaped: until then the id cannot name another group.
+fn kill_group(group: libc::pid_t) {
+    // SAFETY: killpg only sends a signal; the caller guarantees `group` is the process group of
+    // our unreaped child (spawned with process_group(0), so its id is the child's pid).
+    unsafe {
+        libc::killpg(group, libc::SIGKILL);
+    }
+}
+
 /// Kills the child's process group when told to and when dropped, until disarmed. It is disarmed
 /// as soon as the child is reaped: until then the group id cannot name another group, because
 /// the (possibly zombie) leader still holds it.
@@ -519,17 +768,12 @@ struct GroupGuard {
 
 impl GroupGuard {
     fn new(pid: Option<u32>) -> Self {
-        // Never 0 or 1: killpg(0) would signal the host's own group.
-        GroupGuard { group: pid.and_then(|pid| libc::pid_t::try_from(pid).ok()).filter(|&pid| pid > 1) }
+        GroupGuard { group: group_id(pid) }
     }
 
     fn kill(&self) {
         if let Some(group) = self.group {
-            // SAFETY: killpg only sends a signal; `group` is the process group of our unreaped
-            // child (spawned with process_group(0), so its id is the child's pid).
-            unsafe {
-                libc::killpg(group, libc::SIGKILL);
-            }
+            kill_group(group);
         }
     }
 

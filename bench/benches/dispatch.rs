@@ -1,0 +1,144 @@
+//! Point 1: one `echo` call through the plugin ABI against the same echo compiled in.
+//!
+//! libsample.so is loaded with the host library's own loader (`Library::open`, `create`) and
+//! called through `PluginBackend::call` with a minimal `CallSession`, exactly as the host calls
+//! it, minus MCP. Five benches (see `mcp_plugin_bench::report` for the table):
+//!
+//! * `native`: the floor's echo, arguments map → rmcp `CallToolResult`;
+//! * `compiled_tool`: the sample plugin's `Echo` compiled in, `Value` → `ToolResult`;
+//! * `compiled_json`: the same with the JSON text contract the ABI uses, text → text;
+//! * `abi`: through the library: text → FFI future → text;
+//! * `abi_host_path`: what the host does around it: `Value` → text → `abi` → rmcp `CallToolResult`.
+//!
+//! The library is looked for in `MCP_BENCH_PLUGIN_DIR`, else in `target/release` of the
+//! workspace. Build the workspace first (`cargo build --release --workspace`); `scripts/bench`
+//! does. `MCP_BENCH_QUICK` shortens every measurement (smoke test).
+
+use std::{
+    hint::black_box,
+    path::PathBuf,
+    sync::Arc,
+    time::Duration,
+};
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use futures::future::BoxFuture;
+use mcp_plugin_api::{Tool, testkit::TestCall};
+use mcp_plugin_host::{
+    locks::LockTable,
+    logging::{Clients, PluginLog},
+    plugin::{
+        CallSession, ClientRequestError, Level, PluginBackend,
+        dylib::{HostLink, Library},
+    },
+};
+use rmcp::model::CallToolResult;
+use sample::Echo;
+use serde_json::{Map, Value, json};
+use tokio_util::sync::CancellationToken;
+
+/// The least a call session can be: nothing to report to, never cancelled.
+struct QuietSession {
+    cancel: CancellationToken,
+}
+
+impl CallSession for QuietSession {
+    fn progress(&self, _progress: f64, _total: Option<f64>, _message: Option<String>) {}
+
+    fn cancellation(&self) -> &CancellationToken {
+        &self.cancel
+    }
+
+    fn features(&self) -> &[String] {
+        &[]
+    }
+
+    fn log(&self, _level: Level, _message: &str) {}
+
+    fn client_request(&self, method: String, _params: Value) -> BoxFuture<'static, Result<Value, ClientRequestError>> {
+        Box::pin(std::future::ready(Err(ClientRequestError::Unsupported(method))))
+    }
+}
+
+fn plugin_library() -> PathBuf {
+    let dir = std::env::var_os("MCP_BENCH_PLUGIN_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../target/release")));
+    let file = format!("{}sample{}", std::env::consts::DLL_PREFIX, std::env::consts::DLL_SUFFIX);
+    let path = dir.join(&file);
+    assert!(
+        path.is_file(),
+        "{} not found: build the workspace (cargo build --release --workspace) or set MCP_BENCH_PLUGIN_DIR",
+        path.display()
+    );
+    path
+}
+
+fn dispatch(c: &mut Criterion) {
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
+    let library = Library::open(&plugin_library()).expect("libsample loads");
+    let link = HostLink {
+        plugin: "sample".to_owned(),
+        config: json!({}),
+        shared: Arc::new(Map::new()),
+        log: PluginLog::new("sample", Arc::new(Clients::default())),
+        locks: Arc::new(LockTable::default()),
+        runtime: runtime.handle().clone(),
+    };
+    let plugin = library.create(link).expect("the sample plugin starts");
+    let echo_index = plugin
+        .tools()
+        .expect("the sample plugin lists its tools")
+        .iter()
+        .position(|tool| tool["name"] == "echo")
+        .expect("the sample plugin has echo") as u32;
+    let session: Arc<dyn CallSession> = Arc::new(QuietSession { cancel: CancellationToken::new() });
+    let arguments = json!({ "text": "hello, world" });
+    let arguments_text = arguments.to_string();
+    let arguments_map = arguments.as_object().cloned().expect("an object");
+    let kit = TestCall::new();
+
+    // Every path must give the same answer before its time means anything.
+    let through_abi = runtime.block_on(plugin.call(echo_index, arguments_text.clone(), Arc::clone(&session)));
+    let compiled = runtime.block_on(Echo.call(arguments.clone(), kit.context())).expect("echo answers");
+    assert_eq!(
+        serde_json::from_str::<Value>(&through_abi).expect("JSON"),
+        serde_json::to_value(&compiled).expect("JSON"),
+        "the plugin and the compiled-in tool disagree"
+    );
+
+    let mut group = c.benchmark_group("dispatch");
+    if std::env::var_os("MCP_BENCH_QUICK").is_some() {
+        group.warm_up_time(Duration::from_millis(100)).measurement_time(Duration::from_millis(300)).sample_size(10);
+    } else {
+        group.warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    }
+    group.bench_function("native", |b| {
+        b.iter(|| mcp_plugin_bench::floor::echo(Some(black_box(&arguments_map))).expect("echo"))
+    });
+    group.bench_function("compiled_tool", |b| {
+        b.to_async(&runtime).iter(|| async { Echo.call(black_box(arguments.clone()), kit.context()).await })
+    });
+    group.bench_function("compiled_json", |b| {
+        b.to_async(&runtime).iter(|| async {
+            let args: Value = serde_json::from_str(black_box(&arguments_text)).expect("JSON");
+            let result = Echo.call(args, kit.context()).await.expect("echo");
+            serde_json::to_string(&result).expect("JSON")
+        })
+    });
+    group.bench_function("abi", |b| {
+        b.to_async(&runtime)
+            .iter(|| plugin.call(echo_index, black_box(arguments_text.clone()), Arc::clone(&session)))
+    });
+    group.bench_function("abi_host_path", |b| {
+        b.to_async(&runtime).iter(|| async {
+            let text = black_box(&arguments).to_string();
+            let answer = plugin.call(echo_index, text, Arc::clone(&session)).await;
+            serde_json::from_str::<CallToolResult>(&answer).expect("a CallToolResult")
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, dispatch);
+criterion_main!(benches);

@@ -1,0 +1,80 @@
+//! `mcp-startup`: times a stdio MCP server from exec to its `initialize` answer and to its
+//! `tools/list` answer, over repeated starts.
+//!
+//! ```text
+//! mcp-startup --label host --repeat 20 -- target/release/mcp-plugin-host --config appsettings.json
+//! ```
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use mcp_plugin_bench::{client::DEFAULT_PROTOCOL_VERSION, startup};
+
+/// Start-up time of a stdio MCP server (median of repeated starts).
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Cli {
+    /// The server's name in reports.
+    #[arg(long, default_value = "server")]
+    label: String,
+    /// Timed starts.
+    #[arg(long, short, default_value_t = 20)]
+    repeat: usize,
+    /// Untimed starts first (to warm the page cache).
+    #[arg(long, default_value_t = 2)]
+    warmup: usize,
+    /// The protocol version to ask for.
+    #[arg(long, default_value = DEFAULT_PROTOCOL_VERSION)]
+    protocol_version: String,
+    /// Print one JSON line instead of text.
+    #[arg(long)]
+    json: bool,
+    /// The server's command and arguments, after `--`.
+    #[arg(last = true, required = true)]
+    command: Vec<String>,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(cause) => {
+            eprintln!("error: cannot start the runtime: {cause}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outcome = runtime.block_on(startup::measure(
+        &cli.label,
+        &cli.command,
+        cli.repeat,
+        cli.warmup,
+        &cli.protocol_version,
+    ));
+    match outcome {
+        Ok(report) if cli.json => match serde_json::to_string(&report) {
+            Ok(line) => {
+                println!("{line}");
+                ExitCode::SUCCESS
+            }
+            Err(cause) => {
+                eprintln!("error: {cause}");
+                ExitCode::FAILURE
+            }
+        },
+        Ok(report) => {
+            println!("{}: {} tools, {} starts", report.label, report.tools, report.repeat);
+            for (what, spread) in [("initialize", report.initialize_ms), ("tools/list", report.tools_list_ms)] {
+                println!(
+                    "  exec → {what} answer: median {:.2} ms (min {:.2}, max {:.2})",
+                    spread.median, spread.min, spread.max
+                );
+            }
+            println!("  VmHWM after tools/list: {} kB (median)", report.vm_hwm_kb);
+            ExitCode::SUCCESS
+        }
+        Err(cause) => {
+            eprintln!("error: {cause}");
+            ExitCode::FAILURE
+        }
+    }
+}

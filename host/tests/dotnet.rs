@@ -1,0 +1,251 @@
+//! End-to-end tests of the dotnet plugins through the real host binary,
+//! against the dotnet test double: every tool is served, locks conflict
+//! across plugins, a cancel or a timeout leaves no process behind, a
+//! missing dotnet or SDK is a clear error, content negotiation reaches the
+//! plugins, and no secret leaves the server.
+//!
+//! Each plugin's own tests cover the argument vector and parsing of every
+//! action in process; these cover what only the whole server can show.
+
+mod common;
+
+use std::{
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+use common::{Setup, process_alive, text_of};
+use serde_json::{Value, json};
+
+const DOTNET_PLUGINS: [&str; 10] = [
+    "dotnet_sdk",
+    "dotnet_project",
+    "dotnet_package",
+    "dotnet_solution",
+    "dotnet_ef",
+    "dotnet_tool",
+    "dotnet_workload",
+    "dotnet_dev_certs",
+    "dotnet_help",
+    "dotnet_server_capabilities",
+];
+
+/// The test double, built with the workspace plugins.
+fn double() -> PathBuf {
+    common::workspace_plugins().join("dotnet-double")
+}
+
+/// A host with every dotnet plugin, pointed at the double; `per_plugin` adds
+/// settings (an `Environment` with scenarios, a timeout) for single plugins.
+fn setup(project: &Path, per_plugin: Value) -> Setup {
+    let mut settings = json!({});
+    for plugin in DOTNET_PLUGINS {
+        settings[plugin] = json!({ "WorkingDirectory": project, "Environment": { "DOTNET_DOUBLE_SLOW_SECS": "20" } });
+    }
+    common::merge(&mut settings, per_plugin);
+    Setup::new(&DOTNET_PLUGINS, &[], json!({ "Plugins": { "Settings": settings, "Config": { "DotnetPath": double() } } }))
+}
+
+/// A folder with one project file.
+fn project_dir() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("App.csproj"),
+        "<Project Sdk=\"Microsoft.NET.Sdk\">\n  <PropertyGroup>\n    <TargetFramework>net10.0</TargetFramework>\n  </PropertyGroup>\n</Project>\n",
+    )
+    .unwrap();
+    dir
+}
+
+fn error_code(result: &Value) -> &str {
+    result["structuredContent"]["errors"][0]["code"].as_str().unwrap_or_default()
+}
+
+#[tokio::test]
+async fn every_dotnet_tool_is_served_with_a_required_action_enum() {
+    let dir = project_dir();
+    let setup = setup(dir.path(), json!({}));
+    let client = setup.stdio().await;
+    let list = client.request("tools/list", json!({})).await;
+    let tools = list["result"]["tools"].as_array().unwrap();
+    for plugin in DOTNET_PLUGINS {
+        let tool = tools.iter().find(|tool| tool["name"] == plugin).unwrap_or_else(|| panic!("{plugin} is served"));
+        assert!(!tool["description"].as_str().unwrap_or_default().is_empty(), "{plugin} has a description");
+        let schema = &tool["inputSchema"];
+        if schema["properties"].get("action").is_some() {
+            assert!(schema["required"].as_array().unwrap().contains(&json!("action")), "{plugin}: action is required");
+            assert!(schema["properties"]["action"]["enum"].is_array(), "{plugin}: action is an enum");
+        }
+    }
+    for plugin in ["dotnet_sdk", "dotnet_project", "dotnet_package", "dotnet_solution", "dotnet_server_capabilities"] {
+        let tool = tools.iter().find(|tool| tool["name"] == plugin).unwrap();
+        assert!(tool["outputSchema"].is_object(), "{plugin} declares an outputSchema");
+    }
+}
+
+#[tokio::test]
+async fn a_build_and_a_package_add_on_one_project_conflict_across_plugins() {
+    let dir = project_dir();
+    let setup = setup(
+        dir.path(),
+        json!({ "dotnet_project": { "Environment": { "DOTNET_DOUBLE_SCENARIO": "slow", "DOTNET_DOUBLE_SLOW_SECS": "3" } } }),
+    );
+    let client = setup.stdio().await;
+    let project = dir.path().join("App.csproj");
+    let (_, build) = client.start("tools/call", json!({ "name": "dotnet_project", "arguments": { "action": "Build", "project": project } })).await;
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let add = client
+        .call("dotnet_package", json!({ "action": "Add", "project": dir.path(), "packageId": "Newtonsoft.Json" }))
+        .await;
+    assert_eq!(add["isError"], true, "{add}");
+    assert_eq!(error_code(&add), "CONCURRENCY_CONFLICT", "{add}");
+    let lock = &add["structuredContent"]["lockInfo"];
+    assert_eq!(lock["lockContended"], true);
+    assert_eq!(lock["lockScope"], "project");
+    assert_eq!(lock["lockKey"], project.canonicalize().unwrap().display().to_string());
+    assert_eq!(lock["holder"]["plugin"], "dotnet_project");
+    let build = tokio::time::timeout(Duration::from_secs(30), build).await.unwrap().unwrap();
+    assert_eq!(build["result"]["structuredContent"]["lockInfo"]["lockKey"], lock["lockKey"]);
+    // Released after the build: the package add goes through.
+    let add = client
+        .call("dotnet_package", json!({ "action": "Add", "project": project, "packageId": "Newtonsoft.Json" }))
+        .await;
+    assert!(add["isError"].is_null() || add["isError"] == false, "{add}");
+}
+
+/// Processes whose process group is `group`.
+fn group_members(group: u32) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|entry| entry.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat")).ok().is_some_and(|stat| {
+                let fields: Vec<&str> = stat.rsplit(") ").next().unwrap_or_default().split(' ').collect();
+                fields.first() != Some(&"Z") && fields.get(2).and_then(|pgrp| pgrp.parse::<u32>().ok()) == Some(group)
+            })
+        })
+        .collect()
+}
+
+async fn wait_for_file(path: &Path) -> u32 {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        if let Some(pid) = std::fs::read_to_string(path).ok().and_then(|text| text.trim().parse().ok()) {
+            return pid;
+        }
+        assert!(Instant::now() < deadline, "{} was never written", path.display());
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+async fn wait_gone(group: u32) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !group_members(group).is_empty() && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(group_members(group).is_empty(), "processes of group {group} outlived the call: {:?}", group_members(group));
+}
+
+#[tokio::test]
+async fn a_cancelled_build_leaves_no_process_alive() {
+    let dir = project_dir();
+    let pid_file = dir.path().join("dotnet.pid");
+    let setup = setup(
+        dir.path(),
+        json!({ "dotnet_project": { "Environment": {
+            "DOTNET_DOUBLE_SCENARIO": "slow,spawn-child", "DOTNET_DOUBLE_PID_FILE": pid_file } } }),
+    );
+    let client = setup.stdio().await;
+    let (id, _) = client.start("tools/call", json!({ "name": "dotnet_project", "arguments": { "action": "Build" } })).await;
+    let pid = wait_for_file(&pid_file).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(group_members(pid).len() >= 2, "the double and its child run in their own group");
+    client.notify("notifications/cancelled", json!({ "requestId": id })).await;
+    wait_gone(pid).await;
+    assert!(!process_alive(pid));
+}
+
+#[tokio::test]
+async fn a_timed_out_build_is_stopped_with_its_children_and_reports_partial_output() {
+    let dir = project_dir();
+    let pid_file = dir.path().join("dotnet.pid");
+    let setup = setup(
+        dir.path(),
+        json!({ "dotnet_project": { "TimeoutSeconds": 1, "Environment": {
+            "DOTNET_DOUBLE_SCENARIO": "slow,spawn-child", "DOTNET_DOUBLE_PID_FILE": pid_file } } }),
+    );
+    let client = setup.stdio().await;
+    let result = client.call("dotnet_project", json!({ "action": "Build" })).await;
+    assert_eq!(result["isError"], true);
+    assert_eq!(error_code(&result), "OPERATION_CANCELLED", "{result}");
+    assert!(text_of(&result).contains("timed out"), "{}", text_of(&result));
+    let pid = wait_for_file(&pid_file).await;
+    wait_gone(pid).await;
+}
+
+#[tokio::test]
+async fn a_missing_dotnet_and_a_runtime_only_dotnet_are_clear_errors() {
+    let dir = project_dir();
+    let setup = setup(dir.path(), json!({ "dotnet_sdk": { "DotnetPath": "/nonexistent/dotnet" } }));
+    let client = setup.stdio().await;
+    let result = client.call("dotnet_sdk", json!({ "action": "Version" })).await;
+    assert_eq!(result["isError"], true);
+    assert_eq!(error_code(&result), "CAPABILITY_NOT_AVAILABLE", "{result}");
+    assert!(result["structuredContent"]["errors"][0]["alternatives"].as_array().is_some_and(|list| !list.is_empty()));
+
+    let setup =
+        self::setup(dir.path(), json!({ "dotnet_sdk": { "Environment": { "DOTNET_DOUBLE_SCENARIO": "runtime-only" } } }));
+    let client = setup.stdio().await;
+    let result = client.call("dotnet_sdk", json!({ "action": "Version" })).await;
+    assert_eq!(result["isError"], true);
+    assert_eq!(error_code(&result), "SDK_NOT_FOUND", "{result}");
+    assert!(text_of(&result).contains("no SDK"), "{}", text_of(&result));
+}
+
+#[tokio::test]
+async fn content_negotiation_shapes_the_text_not_the_data() {
+    let dir = project_dir();
+    let setup = setup(dir.path(), json!({}));
+    let plain = setup.stdio().await;
+    let text_result = plain.call("dotnet_sdk", json!({ "action": "ListSdks" })).await;
+    let negotiated = setup
+        .stdio_with(
+            &[],
+            json!({ "extensions": { "io.modelcontextprotocol/content-negotiation": { "features": ["agent", "format=json"] } } }),
+        )
+        .await;
+    let json_result = negotiated.call("dotnet_sdk", json!({ "action": "ListSdks" })).await;
+    assert_eq!(text_result["structuredContent"], json_result["structuredContent"], "the data is the same");
+    assert_ne!(text_of(&text_result), text_of(&json_result), "the presentation differs");
+    let parsed: Value = serde_json::from_str(&text_of(&json_result)).expect("format=json gives JSON text");
+    assert!(parsed.is_object());
+}
+
+#[tokio::test]
+async fn no_secret_leaves_the_server() {
+    let dir = project_dir();
+    let secrets = std::fs::read_to_string(common::workspace_root().join("plugins/dotnet/test-double/fixtures/secrets/values.txt"))
+        .unwrap();
+    let values: Vec<&str> = secrets.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).collect();
+    assert!(!values.is_empty());
+    let mut settings = json!({});
+    for plugin in DOTNET_PLUGINS {
+        settings[plugin] = json!({ "Environment": { "DOTNET_DOUBLE_SCENARIO": "secrets" } });
+    }
+    let setup = setup(dir.path(), settings);
+    let client = setup.stdio().await;
+    let calls = [
+        ("dotnet_project", json!({ "action": "Build" })),
+        ("dotnet_dev_certs", json!({ "action": "SecretsList" })),
+        ("dotnet_dev_certs", json!({ "action": "SecretsSet", "key": "Db:Password", "value": "hunter2-hunter2" })),
+        ("dotnet_sdk", json!({ "action": "Info" })),
+    ];
+    for (tool, arguments) in calls {
+        let answer = client.request("tools/call", json!({ "name": tool, "arguments": arguments })).await;
+        let wire = answer.to_string();
+        for secret in &values {
+            assert!(!wire.contains(secret), "{tool} leaked '{secret}' in {wire}");
+        }
+        assert!(!wire.contains("hunter2-hunter2"), "{tool} leaked the value it was given");
+    }
+}

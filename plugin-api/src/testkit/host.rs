@@ -1,0 +1,627 @@
+//! Load a built plugin library into the real host binary and talk MCP to
+//! it over stdio, from a test.
+//!
+//! [`TestCall`](super::TestCall) runs a tool in process; this module proves
+//! what only the real host can: that the library loads (ABI and layout
+//! checks), that its schemas compile, that arguments are validated and
+//! results are checked the way clients will see them.
+//!
+//! ```no_run
+//! use mcp_plugin_api::testkit::host::{HostUnderTest, built_library};
+//! use serde_json::json;
+//!
+//! # async fn example() -> Result<(), Box<dyn std::error::Error>> {
+//! // In `tests/host.rs` of a plugin crate whose crate-type includes "cdylib":
+//! let host = HostUnderTest::builder(built_library(env!("CARGO_PKG_NAME"))?)
+//!     .settings("my-plugin", json!({ "Greeting": "Hej" }))
+//!     .start()
+//!     .await?;
+//! let tools = host.list_tools().await?;
+//! assert!(tools.iter().any(|tool| tool["name"] == "my_tool"));
+//! let result = host.call_tool("my_tool", json!({ "text": "hi" })).await?;
+//! assert!(!result.is_error, "{}", result.joined_text());
+//! host.shutdown().await?;
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! # Finding the host binary
+//!
+//! [`host_binary`] looks, in order, at:
+//!
+//! 1. the environment variable `MCP_PLUGIN_HOST_BIN` (a path to the binary);
+//! 2. the host's workspace, when this copy of `mcp-plugin-api` is the one in
+//!    a checkout of mcp-plugin-host (a path dependency): it runs
+//!    `cargo build -p mcp-plugin-host` there once per test process (in that
+//!    workspace's target folder, not one set for an outside plugin's build),
+//!    which is quick when the binary is up to date and takes a few minutes the
+//!    first time;
+//! 3. `mcp-plugin-host` on `PATH`.
+//!
+//! # What it runs
+//!
+//! [`HostBuilder::start`] copies the libraries into a fresh temporary
+//! `plugins` folder, writes an `appsettings.json` beside it (the builder's
+//! settings merged in), runs `mcp-plugin-host check` on it (so a refused
+//! plugin fails with the host's reason), then starts
+//! `mcp-plugin-host --config <file>` and initializes an MCP session over
+//! newline-delimited JSON-RPC on its stdin and stdout. The host is killed and
+//! the folder removed when the [`HostUnderTest`] is dropped.
+//!
+//! Everything here is async (tokio): use it from `#[tokio::test]`.
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    process::{ExitStatus, Stdio},
+    sync::{
+        Arc, Mutex, OnceLock,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use serde_json::{Value, json};
+use tokio::{
+    io::{AsyncBufReadExt, AsyncWriteExt, BufReader},
+    process::{Child, ChildStdin, Command},
+    sync::oneshot,
+};
+
+use crate::ToolResult;
+
+/// The environment variable that names the host binary.
+pub const HOST_BIN_ENV: &str = "MCP_PLUGIN_HOST_BIN";
+
+/// The MCP protocol version the harness asks for.
+pub const PROTOCOL_VERSION: &str = "2025-06-18";
+
+/// Why the harness could not do what was asked.
+#[derive(Debug, thiserror::Error)]
+pub enum HostError {
+    /// No host binary was found, or it could not be built.
+    #[error("the mcp-plugin-host binary was not found: {0}")]
+    NoBinary(String),
+    /// A plugin library was not found.
+    #[error("plugin library not found: {0}")]
+    NoLibrary(String),
+    /// A file operation or process start failed.
+    #[error("{what}: {source}")]
+    Io {
+        /// What was being done.
+        what: String,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// `mcp-plugin-host check` found a problem (a refused plugin, a bad
+    /// setting); the host's own report follows.
+    #[error("the host refused the configuration or a plugin:\n{0}")]
+    Refused(String),
+    /// The host answered a request with a JSON-RPC error.
+    #[error("{method} failed with JSON-RPC error {code}: {message}")]
+    Rpc {
+        /// The request's method.
+        method: String,
+        /// The JSON-RPC error code.
+        code: i64,
+        /// The error message.
+        message: String,
+    },
+    /// The host did not answer in time.
+    #[error("no answer to {method} within {timeout:?}; host stderr:\n{stderr}")]
+    Timeout {
+        /// The request's method.
+        method: String,
+        /// How long the harness waited.
+        timeout: Duration,
+        /// What the host wrote to stderr so far.
+        stderr: String,
+    },
+    /// The host exited (or closed stdout) before answering.
+    #[error("the host stopped before answering {method}; host stderr:\n{stderr}")]
+    Exited {
+        /// The request's method.
+        method: String,
+        /// What the host wrote to stderr.
+        stderr: String,
+    },
+    /// The host's answer was not what MCP says it should be.
+    #[error("unexpected answer to {method}: {answer}")]
+    Protocol {
+        /// The request's method.
+        method: String,
+        /// The answer.
+        answer: String,
+    },
+}
+
+fn io(what: impl Into<String>) -> impl FnOnce(std::io::Error) -> HostError {
+    let what = what.into();
+    move |source| HostError::Io { what, source }
+}
+
+/// The path of the host binary (see the [module documentation](self) for
+/// where it is looked for). The answer is computed once per process.
+pub fn host_binary() -> Result<PathBuf, HostError> {
+    static FOUND: OnceLock<Result<PathBuf, String>> = OnceLock::new();
+    FOUND.get_or_init(find_host_binary).clone().map_err(HostError::NoBinary)
+}
+
+fn find_host_binary() -> Result<PathBuf, String> {
+    if let Some(path) = std::env::var_os(HOST_BIN_ENV) {
+        let path = PathBuf::from(path);
+        return if path.is_file() {
+            Ok(path)
+        } else {
+            Err(format!("{HOST_BIN_ENV} is {}, which is not a file", path.display()))
+        };
+    }
+    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    if workspace.join("host").join("Cargo.toml").is_file() && workspace.join("Cargo.toml").is_file() {
+        return build_in_workspace(&workspace);
+    }
+    let name = format!("mcp-plugin-host{}", std::env::consts::EXE_SUFFIX);
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .map(|dir| dir.join(&name))
+        .find(|candidate| candidate.is_file())
+        .ok_or_else(|| {
+            format!(
+                "set {HOST_BIN_ENV} to its path (build it with `cargo build -p mcp-plugin-host` in a checkout of \
+                 mcp-plugin-host), or put it on PATH"
+            )
+        })
+}
+
+/// Builds the host in its workspace and returns the executable cargo reports.
+fn build_in_workspace(workspace: &Path) -> Result<PathBuf, String> {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let mut command = std::process::Command::new(cargo);
+    command
+        .args(["build", "--quiet", "-p", "mcp-plugin-host", "--message-format=json-render-diagnostics"])
+        .current_dir(workspace)
+        .stderr(Stdio::inherit());
+    // A target folder set for a plugin's own build outside the host's workspace is not the
+    // workspace's: there the host builds where the workspace builds. (`cargo test` sets
+    // CARGO_MANIFEST_DIR for the test process to the crate under test.)
+    let under_test = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).and_then(|dir| dir.canonicalize().ok());
+    let inside = match (under_test, workspace.canonicalize()) {
+        (Some(crate_dir), Ok(workspace)) => crate_dir.starts_with(workspace),
+        _ => false,
+    };
+    if !inside {
+        command.env_remove("CARGO_TARGET_DIR").env_remove("CARGO_BUILD_TARGET_DIR");
+    }
+    let output =
+        command.output().map_err(|error| format!("cargo could not run in {}: {error}", workspace.display()))?;
+    if !output.status.success() {
+        return Err(format!(
+            "`cargo build -p mcp-plugin-host` failed in {} (set {HOST_BIN_ENV} to use a built binary)",
+            workspace.display()
+        ));
+    }
+    String::from_utf8_lossy(&output.stdout)
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .filter(|message| message["reason"] == "compiler-artifact" && message["target"]["name"] == "mcp-plugin-host")
+        .find_map(|message| message["executable"].as_str().map(PathBuf::from))
+        .ok_or_else(|| format!("cargo built mcp-plugin-host in {} but named no executable", workspace.display()))
+}
+
+/// The plugin library a crate's `cargo test` built, found next to the test
+/// binary: pass the package name (`env!("CARGO_PKG_NAME")`) or the library
+/// name. The crate's `crate-type` must include `"cdylib"`.
+pub fn built_library(name: &str) -> Result<PathBuf, HostError> {
+    let file =
+        format!("{}{}.{}", std::env::consts::DLL_PREFIX, name.replace('-', "_"), std::env::consts::DLL_EXTENSION);
+    let exe = std::env::current_exe().map_err(io("the test binary's path"))?;
+    // Test binaries live in `<target>/<profile>/deps`; cargo copies cdylibs up to `<target>/<profile>`.
+    let deps = exe.parent().map(Path::to_path_buf).unwrap_or_default();
+    let candidates = [deps.parent().map(|profile| profile.join(&file)), Some(deps.join(&file))];
+    candidates.iter().flatten().find(|path| path.is_file()).cloned().ok_or_else(|| {
+        HostError::NoLibrary(format!(
+            "{file} is not next to the test binary {} (is the crate's crate-type [\"cdylib\", \"rlib\"]? does the \
+             test run from an integration test under tests/?)",
+            exe.display()
+        ))
+    })
+}
+
+/// Deep-merges `patch` into `base`: objects key by key, anything else replaced.
+fn merge(base: &mut Value, patch: Value) {
+    match (base, patch) {
+        (Value::Object(base), Value::Object(patch)) => {
+            for (key, value) in patch {
+                merge(base.entry(key).or_insert(Value::Null), value);
+            }
+        }
+        (base, patch) => *base = patch,
+    }
+}
+
+/// A temporary folder, removed on drop.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new() -> Result<Self, HostError> {
+        static NEXT: AtomicU64 = AtomicU64::new(0);
+        let base = std::env::temp_dir();
+        loop {
+            let nanos = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map(|elapsed| elapsed.subsec_nanos())
+                .unwrap_or_default();
+            let name =
+                format!("mcp-plugin-host-test-{}-{}-{nanos}", std::process::id(), NEXT.fetch_add(1, Ordering::Relaxed));
+            let path = base.join(name);
+            match std::fs::create_dir(&path) {
+                Ok(()) => return Ok(Self(path)),
+                Err(error) if error.kind() == std::io::ErrorKind::AlreadyExists => continue,
+                Err(error) => return Err(io(format!("creating a folder in {}", base.display()))(error)),
+            }
+        }
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Configures a [`HostUnderTest`] before it starts.
+pub struct HostBuilder {
+    libraries: Vec<PathBuf>,
+    config: Value,
+    binary: Option<PathBuf>,
+    timeout: Duration,
+    capabilities: Value,
+    answers: HashMap<String, Value>,
+    args: Vec<String>,
+}
+
+impl HostBuilder {
+    /// Also loads `library` (another plugin the test needs beside the first).
+    pub fn library(mut self, library: impl Into<PathBuf>) -> Self {
+        self.libraries.push(library.into());
+        self
+    }
+
+    /// Sets the plugin's own section, `Plugins.Settings.<plugin>`.
+    pub fn settings(self, plugin: &str, section: Value) -> Self {
+        self.config(json!({ "Plugins": { "Settings": { plugin: section } } }))
+    }
+
+    /// Merges `patch` into the `appsettings.json` the host reads, e.g.
+    /// `json!({ "Plugins": { "Config": { "Region": "eu" } } })` or
+    /// `json!({ "Host": { "ToolTimeoutSeconds": 5 } })`.
+    pub fn config(mut self, patch: Value) -> Self {
+        merge(&mut self.config, patch);
+        self
+    }
+
+    /// Uses this host binary instead of looking for one.
+    pub fn host_binary(mut self, path: impl Into<PathBuf>) -> Self {
+        self.binary = Some(path.into());
+        self
+    }
+
+    /// How long to wait for each answer (30 seconds by default).
+    pub fn timeout(mut self, timeout: Duration) -> Self {
+        self.timeout = timeout;
+        self
+    }
+
+    /// Extra command-line arguments for the host (after `--config FILE`).
+    pub fn arg(mut self, arg: impl Into<String>) -> Self {
+        self.args.push(arg.into());
+        self
+    }
+
+    /// Declares client capabilities at `initialize`, e.g.
+    /// `json!({ "roots": {} })`. Pair it with [`Self::answer`].
+    pub fn capabilities(mut self, capabilities: Value) -> Self {
+        self.capabilities = capabilities;
+        self
+    }
+
+    /// Answers every server-to-client request of `method` (`roots/list`,
+    /// `sampling/createMessage`, `elicitation/create`) with `result`. Other
+    /// requests get a "method not found" error.
+    pub fn answer(mut self, method: impl Into<String>, result: Value) -> Self {
+        self.answers.insert(method.into(), result);
+        self
+    }
+
+    /// Lays out the folder, checks the configuration with the host, starts
+    /// it and initializes an MCP session.
+    pub async fn start(self) -> Result<HostUnderTest, HostError> {
+        let binary = match self.binary {
+            Some(binary) => binary,
+            None => host_binary()?,
+        };
+        let dir = TempDir::new()?;
+        let plugins = dir.0.join("plugins");
+        std::fs::create_dir(&plugins).map_err(io("creating the plugins folder"))?;
+        for library in &self.libraries {
+            let name = library.file_name().ok_or_else(|| HostError::NoLibrary(library.display().to_string()))?;
+            if !library.is_file() {
+                return Err(HostError::NoLibrary(library.display().to_string()));
+            }
+            std::fs::copy(library, plugins.join(name)).map_err(io(format!("copying {}", library.display())))?;
+        }
+        let mut config = json!({ "Host": { "LogLevel": "info" }, "Plugins": { "Directory": "plugins" } });
+        merge(&mut config, self.config);
+        let config_file = dir.0.join("appsettings.json");
+        let text = serde_json::to_string_pretty(&config).unwrap_or_default();
+        std::fs::write(&config_file, text).map_err(io("writing appsettings.json"))?;
+
+        let check = Command::new(&binary)
+            .arg("--config")
+            .arg(&config_file)
+            .arg("check")
+            .output()
+            .await
+            .map_err(io(format!("running {} check", binary.display())))?;
+        if !check.status.success() {
+            return Err(HostError::Refused(format!(
+                "{}{}",
+                String::from_utf8_lossy(&check.stdout),
+                String::from_utf8_lossy(&check.stderr)
+            )));
+        }
+
+        let mut child = Command::new(&binary)
+            .arg("--config")
+            .arg(&config_file)
+            .args(&self.args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .map_err(io(format!("starting {}", binary.display())))?;
+        let stdin = child.stdin.take().expect("stdin is piped");
+        let stdout = child.stdout.take().expect("stdout is piped");
+        let stderr = child.stderr.take().expect("stderr is piped");
+        let shared = Arc::new(Shared::default());
+        let writer = Arc::new(tokio::sync::Mutex::new(Some(stdin)));
+        tokio::spawn(read_stdout(stdout, Arc::clone(&shared), Arc::clone(&writer), self.answers));
+        let stderr_sink = Arc::clone(&shared);
+        tokio::spawn(async move {
+            let mut lines = BufReader::new(stderr).lines();
+            while let Ok(Some(line)) = lines.next_line().await {
+                let mut text = lock(&stderr_sink.stderr);
+                text.push_str(&line);
+                text.push('\n');
+            }
+        });
+
+        let mut host = HostUnderTest {
+            child,
+            writer,
+            shared,
+            next_id: AtomicU64::new(0),
+            timeout: self.timeout,
+            initialize: Value::Null,
+            config_file,
+            _dir: dir,
+        };
+        let initialize = host
+            .request(
+                "initialize",
+                json!({
+                    "protocolVersion": PROTOCOL_VERSION,
+                    "capabilities": self.capabilities,
+                    "clientInfo": { "name": "mcp-plugin-api-testkit", "version": env!("CARGO_PKG_VERSION") }
+                }),
+            )
+            .await?;
+        host.initialize = initialize;
+        host.notify("notifications/initialized", json!({})).await?;
+        Ok(host)
+    }
+}
+
+#[derive(Default)]
+struct Shared {
+    pending: Mutex<HashMap<u64, oneshot::Sender<Value>>>,
+    notifications: Mutex<Vec<Value>>,
+    stderr: Mutex<String>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+type Writer = Arc<tokio::sync::Mutex<Option<ChildStdin>>>;
+
+/// Routes each line the host writes: responses to their waiting request,
+/// server-to-client requests to a canned answer, notifications to the list.
+async fn read_stdout(
+    stdout: tokio::process::ChildStdout,
+    shared: Arc<Shared>,
+    writer: Writer,
+    answers: HashMap<String, Value>,
+) {
+    let mut lines = BufReader::new(stdout).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let Ok(message) = serde_json::from_str::<Value>(&line) else {
+            // stdout must carry JSON-RPC only; keep the evidence where a failing test shows it.
+            lock(&shared.stderr).push_str(&format!("[testkit] non-JSON line on the host's stdout: {line}\n"));
+            continue;
+        };
+        match (message.get("id"), message.get("method")) {
+            (Some(id), Some(method)) => {
+                let method = method.as_str().unwrap_or_default();
+                let reply = match answers.get(method) {
+                    Some(result) => json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+                    None => json!({ "jsonrpc": "2.0", "id": id, "error": {
+                        "code": -32601, "message": format!("the test client does not answer {method}") } }),
+                };
+                if let Some(stdin) = writer.lock().await.as_mut() {
+                    let _ = stdin.write_all(format!("{reply}\n").as_bytes()).await;
+                    let _ = stdin.flush().await;
+                }
+            }
+            (Some(id), None) => {
+                let sender = id.as_u64().and_then(|id| lock(&shared.pending).remove(&id));
+                if let Some(sender) = sender {
+                    let _ = sender.send(message);
+                }
+            }
+            _ => lock(&shared.notifications).push(message),
+        }
+    }
+    // The host closed stdout: fail whoever still waits.
+    lock(&shared.pending).clear();
+}
+
+/// The real host, running with the plugin libraries under test, and an
+/// initialized MCP session with it over stdio.
+pub struct HostUnderTest {
+    child: Child,
+    writer: Writer,
+    shared: Arc<Shared>,
+    next_id: AtomicU64,
+    timeout: Duration,
+    initialize: Value,
+    config_file: PathBuf,
+    // Dropped last: the folder outlives the process that reads it.
+    _dir: TempDir,
+}
+
+impl HostUnderTest {
+    /// Starts the host with one plugin library and default settings.
+    pub async fn start(library: impl Into<PathBuf>) -> Result<Self, HostError> {
+        Self::builder(library).start().await
+    }
+
+    /// A builder, to add settings, libraries or client capabilities first.
+    pub fn builder(library: impl Into<PathBuf>) -> HostBuilder {
+        HostBuilder {
+            libraries: vec![library.into()],
+            config: json!({}),
+            binary: None,
+            timeout: Duration::from_secs(30),
+            capabilities: json!({}),
+            answers: HashMap::new(),
+            args: Vec::new(),
+        }
+    }
+
+    /// The host's answer to `initialize` (server info, capabilities).
+    pub fn initialize_result(&self) -> &Value {
+        &self.initialize
+    }
+
+    /// The `appsettings.json` the host was started with.
+    pub fn config_file(&self) -> &Path {
+        &self.config_file
+    }
+
+    /// Sends a request and returns its `result`; a JSON-RPC error becomes
+    /// [`HostError::Rpc`].
+    pub async fn request(&self, method: &str, params: Value) -> Result<Value, HostError> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed) + 1;
+        let (sender, receiver) = oneshot::channel();
+        lock(&self.shared.pending).insert(id, sender);
+        let message = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+        if self.send(&message).await.is_err() {
+            lock(&self.shared.pending).remove(&id);
+            return Err(HostError::Exited { method: method.to_owned(), stderr: self.stderr() });
+        }
+        let answer = match tokio::time::timeout(self.timeout, receiver).await {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(_)) => return Err(HostError::Exited { method: method.to_owned(), stderr: self.stderr() }),
+            Err(_) => {
+                lock(&self.shared.pending).remove(&id);
+                return Err(HostError::Timeout {
+                    method: method.to_owned(),
+                    timeout: self.timeout,
+                    stderr: self.stderr(),
+                });
+            }
+        };
+        if let Some(error) = answer.get("error") {
+            return Err(HostError::Rpc {
+                method: method.to_owned(),
+                code: error["code"].as_i64().unwrap_or_default(),
+                message: error["message"].as_str().unwrap_or_default().to_owned(),
+            });
+        }
+        answer
+            .get("result")
+            .cloned()
+            .ok_or_else(|| HostError::Protocol { method: method.to_owned(), answer: answer.to_string() })
+    }
+
+    /// Sends a notification (`notifications/cancelled`, …).
+    pub async fn notify(&self, method: &str, params: Value) -> Result<(), HostError> {
+        let message = json!({ "jsonrpc": "2.0", "method": method, "params": params });
+        self.send(&message).await.map_err(|_| HostError::Exited { method: method.to_owned(), stderr: self.stderr() })
+    }
+
+    async fn send(&self, message: &Value) -> std::io::Result<()> {
+        let mut writer = self.writer.lock().await;
+        let stdin = writer.as_mut().ok_or_else(|| std::io::Error::other("stdin is closed"))?;
+        stdin.write_all(format!("{message}\n").as_bytes()).await?;
+        stdin.flush().await
+    }
+
+    /// Every tool the host serves, as `tools/list` describes them (all pages).
+    pub async fn list_tools(&self) -> Result<Vec<Value>, HostError> {
+        let mut tools = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let params = match &cursor {
+                Some(cursor) => json!({ "cursor": cursor }),
+                None => json!({}),
+            };
+            let page = self.request("tools/list", params).await?;
+            let listed = page["tools"]
+                .as_array()
+                .ok_or_else(|| HostError::Protocol { method: "tools/list".to_owned(), answer: page.to_string() })?;
+            tools.extend(listed.iter().cloned());
+            match page.get("nextCursor").and_then(Value::as_str) {
+                Some(next) => cursor = Some(next.to_owned()),
+                None => return Ok(tools),
+            }
+        }
+    }
+
+    /// Calls a tool and returns its result as the client sees it (an error
+    /// result, such as invalid arguments, is `Ok` with `is_error` set).
+    pub async fn call_tool(&self, name: &str, arguments: Value) -> Result<ToolResult, HostError> {
+        let result = self.request("tools/call", json!({ "name": name, "arguments": arguments })).await?;
+        serde_json::from_value(result.clone())
+            .map_err(|_| HostError::Protocol { method: "tools/call".to_owned(), answer: result.to_string() })
+    }
+
+    /// The notifications received so far (`notifications/message`,
+    /// `notifications/progress`, …), in order.
+    pub fn notifications(&self) -> Vec<Value> {
+        lock(&self.shared.notifications).clone()
+    }
+
+    /// What the host wrote to stderr so far (its log).
+    pub fn stderr(&self) -> String {
+        lock(&self.shared.stderr).clone()
+    }
+
+    /// Closes the host's stdin, which ends the session, and waits (up to
+    /// ten seconds) for it to exit.
+    pub async fn shutdown(mut self) -> Result<ExitStatus, HostError> {
+        drop(self.writer.lock().await.take());
+        match tokio::time::timeout(Duration::from_secs(10), self.child.wait()).await {
+            Ok(status) => status.map_err(io("waiting for the host to exit")),
+            Err(_) => Err(HostError::Timeout {
+                method: "shutdown".to_owned(),
+                timeout: Duration::from_secs(10),
+                stderr: self.stderr(),
+            }),
+        }
+    }
+}

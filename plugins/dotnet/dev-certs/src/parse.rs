@@ -1,0 +1,154 @@
+//! Reading what `dotnet dev-certs https` and `dotnet user-secrets` print: the certificate
+//! descriptions of `--check`, the result lines of `--trust` and `init`, and the `//BEGIN` /
+//! `//END`-framed JSON of `user-secrets list --json`. None of these fails on lines it does not
+//! know.
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+/// One certificate as `dev-certs https --check` describes it:
+/// `THUMBPRINT - CN=localhost - Valid from A to B - IsHttpsDevelopmentCertificate: true - IsExportable: true`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Certificate {
+    /// The SHA-1 thumbprint, as printed.
+    pub thumbprint: String,
+    /// The subject (`CN=localhost`).
+    pub subject: String,
+    /// Start of validity, as printed.
+    pub valid_from: Option<String>,
+    /// End of validity, as printed.
+    pub valid_to: Option<String>,
+    /// Whether it is an ASP.NET Core HTTPS development certificate.
+    pub is_https_development_certificate: Option<bool>,
+    /// Whether its private key can be exported.
+    pub is_exportable: Option<bool>,
+}
+
+/// Every certificate described in the output, in order (one per description; a line may hold
+/// a prefix such as `A valid certificate was found: `).
+pub fn certificates(output: &str) -> Vec<Certificate> {
+    output.lines().filter_map(certificate).collect()
+}
+
+fn certificate(line: &str) -> Option<Certificate> {
+    let description = line.rsplit_once("found: ").map_or(line, |(_, rest)| rest).trim();
+    let mut parts = description.split(" - ");
+    let thumbprint = parts.next()?.trim();
+    if thumbprint.len() < 32 || !thumbprint.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let subject = parts.next()?.trim().to_owned();
+    let mut found = Certificate {
+        thumbprint: thumbprint.to_owned(),
+        subject,
+        valid_from: None,
+        valid_to: None,
+        is_https_development_certificate: None,
+        is_exportable: None,
+    };
+    for part in parts {
+        let part = part.trim();
+        if let Some(range) = part.strip_prefix("Valid from ")
+            && let Some((from, to)) = range.split_once(" to ")
+        {
+            found.valid_from = Some(from.to_owned());
+            found.valid_to = Some(to.to_owned());
+        } else if let Some(value) = part.strip_prefix("IsHttpsDevelopmentCertificate: ") {
+            found.is_https_development_certificate = value.parse().ok();
+        } else if let Some(value) = part.strip_prefix("IsExportable: ") {
+            found.is_exportable = value.parse().ok();
+        }
+    }
+    Some(found)
+}
+
+/// The non-blank lines of the output, trimmed.
+pub fn messages(output: &str) -> Vec<String> {
+    output.lines().map(str::trim).filter(|line| !line.is_empty()).map(str::to_owned).collect()
+}
+
+/// The id in `Set UserSecretsId to '<id>' for MSBuild project '<path>'.`.
+pub fn user_secrets_id(output: &str) -> Option<String> {
+    output
+        .lines()
+        .find_map(|line| line.trim().strip_prefix("Set UserSecretsId to '"))
+        .and_then(|rest| rest.split('\'').next())
+        .map(str::to_owned)
+}
+
+/// The secrets of `user-secrets list --json`: the object between `//BEGIN` and `//END`, as
+/// key and value pairs in key order. Values that are not strings keep their JSON text. A list
+/// without markers (`No secrets configured for this application.`) is empty.
+pub fn secrets(stdout: &str) -> Result<Vec<(String, String)>, String> {
+    let Some((_, rest)) = stdout.split_once("//BEGIN") else {
+        return Ok(Vec::new());
+    };
+    let body = rest.split_once("//END").map_or(rest, |(body, _)| body);
+    let object: Map<String, Value> = serde_json::from_str(body.trim())
+        .map_err(|error| format!("the JSON between //BEGIN and //END is malformed ({error})"))?;
+    Ok(object
+        .into_iter()
+        .map(|(key, value)| {
+            let value = match value {
+                Value::String(text) => text,
+                other => other.to_string(),
+            };
+            (key, value)
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const VALID: &str = "A valid certificate was found: 8F4C2B1A9E7D6C5B4A39281706F5E4D3C2B1A0FF - CN=localhost - Valid from 2026-01-15 10:00:00Z to 2027-01-15 10:00:00Z - IsHttpsDevelopmentCertificate: true - IsExportable: true\nRun the command with both --check and --trust options to ensure that the certificate is not only valid but also trusted.\n";
+
+    #[test]
+    fn certificate_descriptions_are_read_field_by_field() {
+        let found = certificates(VALID);
+        assert_eq!(
+            found,
+            [Certificate {
+                thumbprint: "8F4C2B1A9E7D6C5B4A39281706F5E4D3C2B1A0FF".into(),
+                subject: "CN=localhost".into(),
+                valid_from: Some("2026-01-15 10:00:00Z".into()),
+                valid_to: Some("2027-01-15 10:00:00Z".into()),
+                is_https_development_certificate: Some(true),
+                is_exportable: Some(true),
+            }]
+        );
+        let two = "2 trusted certificates were found: AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA - CN=localhost - Valid from a to b\nBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB - CN=localhost - IsExportable: false\n";
+        let found = certificates(two);
+        assert_eq!(found.len(), 2);
+        assert_eq!((found[1].is_exportable, found[1].valid_from.as_deref()), (Some(false), None));
+        assert!(certificates("No valid certificate found.\n").is_empty());
+    }
+
+    #[test]
+    fn messages_and_the_user_secrets_id() {
+        assert_eq!(messages("  a\n\n b \n"), ["a", "b"]);
+        let init =
+            "Set UserSecretsId to '4f7b1c2e-9d3a-4b8e-a6f5-2c1d0e9b8a7f' for MSBuild project '/src/App/App.csproj'.\n";
+        assert_eq!(user_secrets_id(init).as_deref(), Some("4f7b1c2e-9d3a-4b8e-a6f5-2c1d0e9b8a7f"));
+        assert_eq!(user_secrets_id("The MSBuild project has already been assigned a UserSecretsId.\n"), None);
+    }
+
+    #[test]
+    fn the_secrets_json_is_read_between_its_markers() {
+        let stdout =
+            "//BEGIN\n{\n  \"Smtp:Host\": \"smtp.example.test\",\n  \"Retries\": 3,\n  \"A\": \"x = y\"\n}\n//END\n";
+        assert_eq!(
+            secrets(stdout).unwrap(),
+            [
+                ("A".into(), "x = y".into()),
+                ("Retries".into(), "3".into()),
+                ("Smtp:Host".into(), "smtp.example.test".into())
+            ]
+        );
+        assert!(secrets("No secrets configured for this application.\n").unwrap().is_empty());
+        assert!(secrets("//BEGIN\n{}\n//END\n").unwrap().is_empty());
+        assert!(secrets("//BEGIN\n{ \"a\": \n//END\n").unwrap_err().contains("malformed"));
+    }
+}

@@ -1,0 +1,471 @@
+//! Reading what the commands print: NuGet's JSON reports (`list package --format json`,
+//! `package search --format json`) and the few text lines the other commands print that carry
+//! data (the version `add package` chose, the project references, the caches cleared).
+//!
+//! The JSON readers are lenient where NuGet versions differ (a field missing, `owners` as text
+//! or a list, problems as text or objects) and strict where the report is unusable (no JSON at
+//! all, no `projects` or `searchResult`).
+
+use serde_json::{Map, Value, json};
+
+/// The first JSON value in `stdout`, skipping any text a CLI printed before it.
+fn first_json(stdout: &str) -> Result<Value, String> {
+    let start = stdout.find(['{', '[']).ok_or_else(|| "the command printed no JSON".to_owned())?;
+    match serde_json::Deserializer::from_str(&stdout[start..]).into_iter::<Value>().next() {
+        Some(Ok(value)) => Ok(value),
+        Some(Err(error)) => Err(format!("the command's JSON could not be read: {error}")),
+        None => Err("the command printed no JSON".to_owned()),
+    }
+}
+
+/// Problems NuGet reports, as text: `["text", {"level": "...", "text": "..."}]`.
+fn problems(value: &Value) -> Vec<String> {
+    value
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|problem| match problem {
+            Value::String(text) => Some(text.clone()),
+            Value::Object(fields) => {
+                let text = fields.get("text").or_else(|| fields.get("message")).and_then(Value::as_str)?;
+                Some(match fields.get("level").and_then(Value::as_str) {
+                    Some(level) => format!("{level}: {text}"),
+                    None => text.to_owned(),
+                })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn text(value: &Value, key: &str) -> Option<String> {
+    value.get(key).and_then(Value::as_str).map(str::to_owned).filter(|text| !text.is_empty())
+}
+
+/// One framework of one project in `list package`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FrameworkPackages {
+    /// The target framework.
+    pub framework: String,
+    /// Top-level packages, normalized (see [`package`]).
+    pub top_level: Vec<Value>,
+    /// Transitive packages, when they were asked for.
+    pub transitive: Option<Vec<Value>>,
+}
+
+/// One project in `list package`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ProjectPackages {
+    /// The project file, as NuGet reports it.
+    pub path: String,
+    /// Its frameworks.
+    pub frameworks: Vec<FrameworkPackages>,
+    /// What NuGet could not do for it (no assets file, no restore).
+    pub problems: Vec<String>,
+}
+
+/// The `list package` report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PackageList {
+    /// The projects.
+    pub projects: Vec<ProjectPackages>,
+    /// Report-wide problems.
+    pub problems: Vec<String>,
+    /// The sources NuGet checked (audit reports).
+    pub sources: Vec<String>,
+}
+
+/// A package of the report in the shape of the structured content: `id`, then only the fields
+/// NuGet reported (`requestedVersion`, `resolvedVersion`, `latestVersion`, `autoReferenced`,
+/// `deprecationReasons`, `alternativePackage {id, versionRange}`, `vulnerabilities [{severity,
+/// advisoryUrl}]`). `None` without an id.
+pub fn package(raw: &Value) -> Option<Value> {
+    let mut out = Map::new();
+    out.insert("id".into(), json!(text(raw, "id")?));
+    for key in ["requestedVersion", "resolvedVersion", "latestVersion"] {
+        if let Some(version) = text(raw, key) {
+            out.insert(key.into(), json!(version));
+        }
+    }
+    let auto = raw.get("autoReferenced");
+    if auto.and_then(Value::as_bool) == Some(true) || auto.and_then(Value::as_str) == Some("true") {
+        out.insert("autoReferenced".into(), json!(true));
+    }
+    if let Some(reasons) = raw.get("deprecationReasons").and_then(Value::as_array) {
+        let reasons: Vec<&str> = reasons.iter().filter_map(Value::as_str).collect();
+        out.insert("deprecationReasons".into(), json!(reasons));
+    }
+    if let Some(alternative) = raw.get("alternativePackage").filter(|alternative| alternative.is_object()) {
+        let mut pair = Map::new();
+        pair.insert("id".into(), json!(text(alternative, "id").unwrap_or_default()));
+        if let Some(range) = text(alternative, "versionRange") {
+            pair.insert("versionRange".into(), json!(range));
+        }
+        out.insert("alternativePackage".into(), Value::Object(pair));
+    }
+    if let Some(vulnerabilities) = raw.get("vulnerabilities").and_then(Value::as_array) {
+        let vulnerabilities: Vec<Value> = vulnerabilities
+            .iter()
+            .map(|vulnerability| {
+                let url = text(vulnerability, "advisoryurl").or_else(|| text(vulnerability, "advisoryUrl"));
+                json!({ "severity": text(vulnerability, "severity").unwrap_or_default(), "advisoryUrl": url.unwrap_or_default() })
+            })
+            .collect();
+        out.insert("vulnerabilities".into(), json!(vulnerabilities));
+    }
+    Some(Value::Object(out))
+}
+
+fn packages(value: Option<&Value>) -> Vec<Value> {
+    value.and_then(Value::as_array).into_iter().flatten().filter_map(package).collect()
+}
+
+/// Reads the `list package --format json` report (version 1).
+pub fn package_list(stdout: &str) -> Result<PackageList, String> {
+    let report = first_json(stdout)?;
+    let Some(projects) = report.get("projects").and_then(Value::as_array) else {
+        return Err("the package report has no 'projects'".to_owned());
+    };
+    let projects = projects
+        .iter()
+        .map(|project| ProjectPackages {
+            path: text(project, "path").unwrap_or_default(),
+            frameworks: project
+                .get("frameworks")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .map(|framework| FrameworkPackages {
+                    framework: text(framework, "framework").unwrap_or_default(),
+                    top_level: packages(framework.get("topLevelPackages")),
+                    transitive: framework.get("transitivePackages").map(|list| packages(Some(list))),
+                })
+                .collect(),
+            problems: problems(project.get("problems").unwrap_or(&Value::Null)),
+        })
+        .collect();
+    let sources = report
+        .get("sources")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(Value::as_str)
+        .map(str::to_owned)
+        .collect();
+    Ok(PackageList { projects, problems: problems(report.get("problems").unwrap_or(&Value::Null)), sources })
+}
+
+impl PackageList {
+    /// Every problem, report-wide and per project, as one line each.
+    pub fn all_problems(&self) -> Vec<String> {
+        let per_project =
+            self.projects.iter().flat_map(|project| project.problems.iter().map(|p| format!("{}: {p}", project.path)));
+        self.problems.iter().cloned().chain(per_project).collect()
+    }
+
+    /// Keeps the packages whose id contains `filter` (without regard to case), then at most
+    /// `max` of them in report order (each project's frameworks, top-level before transitive).
+    /// Returns how many matched the filter before the cap.
+    pub fn select(&mut self, filter: Option<&str>, max: Option<u64>) -> usize {
+        let filter = filter.map(str::to_lowercase);
+        let keep = |package: &Value| {
+            filter
+                .as_deref()
+                .is_none_or(|filter| package["id"].as_str().unwrap_or_default().to_lowercase().contains(filter))
+        };
+        let mut matched = 0;
+        let mut left = max.map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
+        for framework in self.projects.iter_mut().flat_map(|project| project.frameworks.iter_mut()) {
+            for list in std::iter::once(&mut framework.top_level).chain(framework.transitive.as_mut()) {
+                list.retain(|package| {
+                    if !keep(package) {
+                        return false;
+                    }
+                    matched += 1;
+                    if left == 0 {
+                        return false;
+                    }
+                    left -= 1;
+                    true
+                });
+            }
+        }
+        matched
+    }
+
+    /// How many packages the report holds (top-level and transitive).
+    pub fn count(&self) -> usize {
+        self.projects
+            .iter()
+            .flat_map(|project| &project.frameworks)
+            .map(|framework| framework.top_level.len() + framework.transitive.as_ref().map_or(0, Vec::len))
+            .sum()
+    }
+
+    /// The projects in the shape of the structured content.
+    pub fn projects_json(&self) -> Value {
+        let projects: Vec<Value> = self
+            .projects
+            .iter()
+            .map(|project| {
+                let frameworks: Vec<Value> = project
+                    .frameworks
+                    .iter()
+                    .map(|framework| {
+                        let mut out =
+                            json!({ "framework": framework.framework, "topLevelPackages": framework.top_level });
+                        if let Some(transitive) = &framework.transitive {
+                            out["transitivePackages"] = json!(transitive);
+                        }
+                        out
+                    })
+                    .collect();
+                json!({ "path": project.path, "frameworks": frameworks })
+            })
+            .collect();
+        json!(projects)
+    }
+}
+
+/// One package found by `package search`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Hit {
+    /// The package id.
+    pub id: String,
+    /// Its latest version (or, for an exact match, this version).
+    pub version: Option<String>,
+    /// Total downloads, when the source counts them.
+    pub downloads: Option<u64>,
+    /// The owners, comma-separated, when the source knows them.
+    pub owners: Option<String>,
+    /// The description (NuGet prints it at detailed verbosity).
+    pub description: Option<String>,
+    /// The source it was found in.
+    pub source: String,
+}
+
+impl Hit {
+    /// The hit in the shape of the structured content.
+    pub fn to_json(&self) -> Value {
+        let mut out = json!({ "id": self.id, "source": self.source });
+        for (key, value) in [("version", &self.version), ("owners", &self.owners), ("description", &self.description)] {
+            if let Some(value) = value {
+                out[key] = json!(value);
+            }
+        }
+        if let Some(downloads) = self.downloads {
+            out["downloads"] = json!(downloads);
+        }
+        out
+    }
+}
+
+/// Reads the `package search --format json` report (version 2): the hits of every source and
+/// the problems reported (report-wide and per source).
+pub fn search(stdout: &str) -> Result<(Vec<Hit>, Vec<String>), String> {
+    let report = first_json(stdout)?;
+    let Some(sources) = report.get("searchResult").and_then(Value::as_array) else {
+        return Err("the search report has no 'searchResult'".to_owned());
+    };
+    let mut all_problems = problems(report.get("problems").unwrap_or(&Value::Null));
+    let mut hits = Vec::new();
+    for source in sources {
+        let name = text(source, "sourceName").unwrap_or_default();
+        all_problems.extend(
+            problems(source.get("problems").unwrap_or(&Value::Null)).into_iter().map(|p| format!("{name}: {p}")),
+        );
+        for found in source.get("packages").and_then(Value::as_array).into_iter().flatten() {
+            let Some(id) = text(found, "id") else { continue };
+            let owners = match found.get("owners") {
+                Some(Value::Array(owners)) => {
+                    Some(owners.iter().filter_map(Value::as_str).collect::<Vec<_>>().join(", "))
+                        .filter(|o| !o.is_empty())
+                }
+                _ => text(found, "owners"),
+            };
+            hits.push(Hit {
+                id,
+                version: text(found, "latestVersion").or_else(|| text(found, "version")),
+                downloads: found.get("totalDownloads").and_then(Value::as_u64),
+                owners,
+                description: text(found, "description"),
+                source: name.clone(),
+            });
+        }
+    }
+    Ok((hits, all_problems))
+}
+
+/// What `add package` reported: the version it wrote and the file it wrote it to, from
+/// `PackageReference for package 'Id' version '1.2.3' added to file '/src/App/App.csproj'.`
+/// (or `updated in file`; with Central Package Management the version line names
+/// `PackageVersion` and `Directory.Packages.props`).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Added {
+    /// The version written.
+    pub version: Option<String>,
+    /// The project file the reference went into.
+    pub project_file: Option<String>,
+}
+
+/// Reads [`Added`] from the output of `add package`.
+pub fn added(output: &str) -> Added {
+    let mut found = Added::default();
+    for line in output.lines() {
+        let Some(at) = line.find("for package '") else { continue };
+        let parts: Vec<&str> = line[at..].split('\'').collect();
+        // ["for package ", id, " version ", version, " added to file ", file, "."]
+        let mut index = 2;
+        if parts.get(index).is_some_and(|part| part.trim() == "version") {
+            found.version = parts.get(index + 1).map(|version| (*version).to_owned());
+            index += 2;
+        }
+        let into_file = parts.get(index).is_some_and(|part| part.contains(" file"));
+        if into_file && line.contains("PackageReference for package") {
+            found.project_file = parts.get(index + 1).map(|file| (*file).to_owned());
+        }
+    }
+    found
+}
+
+/// The project references `list reference` printed: the lines under its dashed rule (none when
+/// it says there are none).
+pub fn references(output: &str) -> Vec<String> {
+    let mut lines = output.lines().map(str::trim);
+    if !lines.by_ref().any(|line| line.len() >= 3 && line.chars().all(|c| c == '-')) {
+        return Vec::new();
+    }
+    lines.filter(|line| !line.is_empty()).map(|line| line.replace('\\', "/")).collect()
+}
+
+/// The caches `nuget locals <cache> --clear` cleared: `Clearing NuGet HTTP cache: /path`.
+pub fn cleared(output: &str) -> Vec<(String, String)> {
+    output
+        .lines()
+        .filter_map(|line| line.trim().strip_prefix("Clearing "))
+        .filter_map(|rest| rest.split_once(": "))
+        .map(|(cache, path)| (cache.trim().to_owned(), path.trim().to_owned()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIST: &str = r#"Fetching package metadata...
+{
+  "version": 1,
+  "parameters": "--include-transitive --vulnerable",
+  "sources": ["https://api.nuget.org/v3/index.json"],
+  "projects": [
+    {
+      "path": "/src/App/App.csproj",
+      "frameworks": [
+        {
+          "framework": "net10.0",
+          "topLevelPackages": [
+            { "id": "Newtonsoft.Json", "requestedVersion": "12.0.3", "resolvedVersion": "12.0.3",
+              "vulnerabilities": [ { "severity": "High", "advisoryurl": "https://github.com/advisories/GHSA-5crp-9r3c-p9vr" } ] },
+            { "id": "WindowsAzure.Storage", "requestedVersion": "9.3.3", "resolvedVersion": "9.3.3", "autoReferenced": "true",
+              "deprecationReasons": ["Legacy"], "alternativePackage": { "id": "Azure.Storage.Blobs", "versionRange": "[0.0.0,)" } }
+          ],
+          "transitivePackages": [ { "id": "System.Text.Encodings.Web", "resolvedVersion": "4.5.0", "latestVersion": "10.0.0" } ]
+        }
+      ]
+    },
+    { "path": "/src/Broken/Broken.csproj", "problems": [ { "level": "error", "text": "No assets file was found." } ] }
+  ]
+}"#;
+
+    #[test]
+    fn reads_the_package_report_with_every_kind_of_detail() {
+        let list = package_list(LIST).unwrap();
+        assert_eq!(list.sources, ["https://api.nuget.org/v3/index.json"]);
+        assert_eq!(list.count(), 3);
+        let framework = &list.projects[0].frameworks[0];
+        assert_eq!(
+            framework.top_level[0],
+            json!({ "id": "Newtonsoft.Json", "requestedVersion": "12.0.3", "resolvedVersion": "12.0.3",
+                    "vulnerabilities": [ { "severity": "High", "advisoryUrl": "https://github.com/advisories/GHSA-5crp-9r3c-p9vr" } ] })
+        );
+        assert_eq!(
+            framework.top_level[1],
+            json!({ "id": "WindowsAzure.Storage", "requestedVersion": "9.3.3", "resolvedVersion": "9.3.3", "autoReferenced": true,
+                    "deprecationReasons": ["Legacy"], "alternativePackage": { "id": "Azure.Storage.Blobs", "versionRange": "[0.0.0,)" } })
+        );
+        assert_eq!(framework.transitive.as_ref().unwrap()[0]["latestVersion"], "10.0.0");
+        assert_eq!(list.all_problems(), ["/src/Broken/Broken.csproj: error: No assets file was found."]);
+        assert!(list.projects[1].frameworks.is_empty());
+    }
+
+    #[test]
+    fn filter_and_cap_keep_the_reference_semantics() {
+        let mut list = package_list(LIST).unwrap();
+        assert_eq!(list.select(Some("JSON"), None), 1);
+        assert_eq!(list.count(), 1);
+        let mut list = package_list(LIST).unwrap();
+        assert_eq!(list.select(None, Some(2)), 3);
+        assert_eq!(list.count(), 2);
+        assert_eq!(list.projects[0].frameworks[0].transitive.as_ref().unwrap().len(), 0);
+    }
+
+    #[test]
+    fn unusable_reports_say_why() {
+        assert!(package_list("error: no such option").unwrap_err().contains("no JSON"));
+        assert!(package_list("{ \"version\": 1 }").unwrap_err().contains("projects"));
+        assert!(package_list("{ \"version\": ").unwrap_err().contains("could not be read"));
+    }
+
+    #[test]
+    fn reads_search_results_of_every_source() {
+        let stdout = r#"{ "version": 2, "problems": [],
+          "searchResult": [
+            { "sourceName": "nuget.org", "packages": [
+              { "id": "Newtonsoft.Json", "latestVersion": "13.0.3", "totalDownloads": 6123456789, "owners": "jamesnk, newtonsoft" },
+              { "id": "Newtonsoft.Json", "version": "13.0.2", "owners": ["jamesnk"] } ] },
+            { "sourceName": "local", "problems": [ "The source is offline." ], "packages": [ { "id": "Local.Pkg" } ] } ] }"#;
+        let (hits, problems) = search(stdout).unwrap();
+        assert_eq!(hits.len(), 3);
+        assert_eq!(
+            hits[0].to_json(),
+            json!({ "id": "Newtonsoft.Json", "version": "13.0.3", "downloads": 6123456789u64, "owners": "jamesnk, newtonsoft", "source": "nuget.org" })
+        );
+        assert_eq!(hits[1].version.as_deref(), Some("13.0.2"));
+        assert_eq!(hits[1].owners.as_deref(), Some("jamesnk"));
+        assert_eq!(hits[2].to_json(), json!({ "id": "Local.Pkg", "source": "local" }));
+        assert_eq!(problems, ["local: The source is offline."]);
+        assert!(search("{}").unwrap_err().contains("searchResult"));
+    }
+
+    #[test]
+    fn reads_the_version_add_package_wrote() {
+        let output = "info : Adding PackageReference for package 'Serilog' into project '/src/App/App.csproj'.\n\
+                      info : PackageReference for package 'Serilog' version '4.3.0' added to file '/src/App/App.csproj'.\n";
+        assert_eq!(
+            added(output),
+            Added { version: Some("4.3.0".into()), project_file: Some("/src/App/App.csproj".into()) }
+        );
+        let central = "info : PackageReference for package 'Serilog' added to file '/src/App/App.csproj'.\n\
+                       info : PackageVersion for package 'Serilog' version '4.3.0' added to file '/src/Directory.Packages.props'.\n";
+        assert_eq!(
+            added(central),
+            Added { version: Some("4.3.0".into()), project_file: Some("/src/App/App.csproj".into()) }
+        );
+        let updated =
+            "info : PackageReference for package 'Serilog' version '4.3.0' updated in file '/src/App/App.csproj'.";
+        assert_eq!(added(updated).project_file.as_deref(), Some("/src/App/App.csproj"));
+        assert_eq!(added("nothing here"), Added::default());
+    }
+
+    #[test]
+    fn reads_references_and_cleared_caches() {
+        let listed = "Project reference(s)\n--------------------\n..\\Lib\\Lib.csproj\n../Core/Core.csproj\n";
+        assert_eq!(references(listed), ["../Lib/Lib.csproj", "../Core/Core.csproj"]);
+        assert!(references("There are no Project to Project references in project /src/App/App.csproj.").is_empty());
+        let output = "Clearing NuGet HTTP cache: /home/u/.local/share/NuGet/http-cache\nLocal resources cleared.\n";
+        assert_eq!(
+            cleared(output),
+            [("NuGet HTTP cache".to_owned(), "/home/u/.local/share/NuGet/http-cache".to_owned())]
+        );
+    }
+}

@@ -1,0 +1,370 @@
+//! Parsers of the dotnet CLI output this tool reads, into structured content: the template
+//! engine's tables (`new list`, `new search`, `new install`), its list of installed template
+//! packages (`new uninstall` with no argument), its install and uninstall messages, and
+//! `dotnet --info`. They read text that was already redacted, skip what they do not recognise,
+//! and never fail: odd output yields fewer fields, never an error.
+
+use std::collections::BTreeMap;
+
+use dotnet_support::{listings, table};
+use serde_json::{Map, Value, json};
+
+/// One template of a template-engine table, as structured content.
+///
+/// Columns: `Template Name`, `Short Name` (comma-separated), `Language` (`[C#],F#,VB`: the
+/// bracketed one is the default), `Type`, `Author`, `Tags` (slash-separated), and in search
+/// results `Package` (`id` or `id::version`) and `Downloads`.
+fn template(table: &table::Table, row: &[String], source: Option<&str>) -> Option<Value> {
+    let name = table.cell(row, "Template Name")?;
+    let list = |column: &str, separator: char| -> Vec<String> {
+        table
+            .cell(row, column)
+            .map(|cell| cell.split(separator).map(|part| part.trim().to_owned()).filter(|p| !p.is_empty()).collect())
+            .unwrap_or_default()
+    };
+    let raw_languages = list("Language", ',');
+    let default_language = raw_languages.iter().find_map(|l| l.strip_prefix('[')?.strip_suffix(']'));
+    let languages: Vec<String> =
+        raw_languages.iter().map(|l| l.trim_start_matches('[').trim_end_matches(']').to_owned()).collect();
+    let mut value = json!({
+        "name": name,
+        "shortNames": list("Short Name", ','),
+        "languages": languages,
+        "tags": list("Tags", '/'),
+    });
+    let mut set = |key: &str, field: Option<&str>| {
+        if let Some(field) = field {
+            value[key] = json!(field);
+        }
+    };
+    set("defaultLanguage", default_language);
+    set("type", table.cell(row, "Type"));
+    set("author", table.cell(row, "Author"));
+    set("downloads", table.cell(row, "Downloads"));
+    set("source", source);
+    if let Some(package) = table.cell(row, "Package") {
+        let (id, version) = package.split_once("::").map_or((package, None), |(id, v)| (id, Some(v)));
+        set("package", Some(id));
+        set("packageVersion", version);
+    }
+    Some(value)
+}
+
+/// The templates of the first table in `text` (`new list`, `new install`).
+pub fn templates(text: &str) -> Vec<Value> {
+    table::parse(text)
+        .map(|table| table.rows.iter().filter_map(|row| template(&table, row, None)).collect())
+        .unwrap_or_default()
+}
+
+/// The templates of `new search`: one table per template source, each after a
+/// `Matches from template source: <source>` line.
+pub fn search_results(text: &str) -> Vec<Value> {
+    const MARKER: &str = "Matches from template source:";
+    let mut results = Vec::new();
+    let mut rest = text;
+    while let Some(start) = rest.find(MARKER) {
+        let after = &rest[start + MARKER.len()..];
+        let (source, body) = after.split_once('\n').unwrap_or((after, ""));
+        let end = body.find(MARKER).unwrap_or(body.len());
+        if let Some(table) = table::parse(&body[..end]) {
+            results.extend(table.rows.iter().filter_map(|row| template(&table, row, Some(source.trim()))));
+        }
+        rest = &body[end..];
+    }
+    results
+}
+
+/// `Avalonia .NET App (avalonia.app) C#` → name, short name, language.
+fn pack_template(line: &str) -> Value {
+    let line = line.trim();
+    match (line.rfind(" ("), line.rfind(')')) {
+        (Some(open), Some(close)) if close > open => {
+            let mut value = json!({ "name": line[..open].trim(), "shortName": &line[open + 2..close] });
+            let language = line[close + 1..].trim();
+            if !language.is_empty() {
+                value["language"] = json!(language);
+            }
+            value
+        }
+        _ => json!({ "name": line }),
+    }
+}
+
+/// The installed template packages listed by `dotnet new uninstall` (no argument):
+///
+/// ```text
+/// Currently installed items:
+///    Avalonia.Templates
+///       Version: 11.2.3
+///       Details:
+///          Author: AvaloniaUI
+///       Templates:
+///          Avalonia .NET App (avalonia.app) C#
+///       Uninstall Command:
+///          dotnet new uninstall Avalonia.Templates
+/// ```
+pub fn template_packs(text: &str) -> Vec<Value> {
+    #[derive(PartialEq)]
+    enum Section {
+        None,
+        Details,
+        Templates,
+        Uninstall,
+    }
+    let mut packs: Vec<Map<String, Value>> = Vec::new();
+    let mut pack_indent = None;
+    let mut section = Section::None;
+    for line in text.lines() {
+        let trimmed = line.trim();
+        if trimmed.is_empty() || !line.starts_with(' ') || trimmed == "(No Items)" {
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        if pack_indent.is_none_or(|pack| indent <= pack) {
+            pack_indent = Some(indent);
+            let mut pack = Map::new();
+            pack.insert("id".into(), json!(trimmed));
+            pack.insert("templates".into(), json!([]));
+            packs.push(pack);
+            section = Section::None;
+            continue;
+        }
+        let Some(pack) = packs.last_mut() else { continue };
+        match trimmed {
+            "Details:" => section = Section::Details,
+            "Templates:" => section = Section::Templates,
+            "Uninstall Command:" => section = Section::Uninstall,
+            _ => match (&section, trimmed.split_once(": ")) {
+                (Section::None, Some(("Version", version))) => {
+                    pack.insert("version".into(), json!(version.trim()));
+                }
+                (Section::Details, Some((key, value))) => {
+                    let details = pack.entry("details").or_insert_with(|| json!({}));
+                    details[key.trim()] = json!(value.trim());
+                }
+                (Section::Templates, _) => {
+                    if let Some(Value::Array(templates)) = pack.get_mut("templates") {
+                        templates.push(pack_template(trimmed));
+                    }
+                }
+                (Section::Uninstall, _) => {
+                    pack.insert("uninstallCommand".into(), json!(trimmed));
+                }
+                _ => {}
+            },
+        }
+    }
+    packs.into_iter().map(Value::Object).collect()
+}
+
+/// What `dotnet new install` reports.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Installed {
+    /// The package id (or the path installed from).
+    pub package: Option<String>,
+    /// The installed version.
+    pub version: Option<String>,
+    /// The version it replaced.
+    pub previous_version: Option<String>,
+}
+
+/// Reads `Success: <id>::<version> installed the following templates:` and
+/// `<id> is already installed, version: <v>, it will be replaced with version <w>.`.
+pub fn installed(text: &str) -> Installed {
+    let mut installed = Installed::default();
+    for line in text.lines().map(str::trim) {
+        if let Some(spec) =
+            line.strip_prefix("Success: ").and_then(|rest| rest.strip_suffix(" installed the following templates:"))
+        {
+            let (package, version) = spec.split_once("::").map_or((spec, None), |(id, v)| (id, Some(v)));
+            installed.package = Some(package.to_owned());
+            installed.version = version.map(str::to_owned);
+        } else if let Some((_, rest)) = line.split_once(" is already installed, version: ") {
+            installed.previous_version = rest.split(',').next().map(|v| v.trim().to_owned());
+        }
+    }
+    installed
+}
+
+/// Reads `Success: <id>::<version> was uninstalled.`: the id and version.
+pub fn uninstalled(text: &str) -> Option<(String, Option<String>)> {
+    text.lines().map(str::trim).find_map(|line| {
+        let spec = line.strip_prefix("Success: ")?.strip_suffix(" was uninstalled.")?;
+        Some(match spec.split_once("::") {
+            Some((id, version)) => (id.to_owned(), Some(version.to_owned())),
+            None => (spec.to_owned(), None),
+        })
+    })
+}
+
+/// `dotnet --info`, parsed: the SDK, runtime environment and host sections' fields, the SDKs
+/// and runtimes installed, and the global.json in effect. Sections are lines ending with `:` at
+/// the start of a line; fields are indented `Key: value` lines.
+pub fn info(text: &str) -> Value {
+    let mut sections: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    let mut current = "";
+    for line in text.lines() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if !line.starts_with(' ') && line.trim_end().ends_with(':') {
+            current = line.trim_end().trim_end_matches(':');
+            continue;
+        }
+        sections.entry(current).or_default().push(line);
+    }
+    let field = |section: &str, key: &str| -> Option<String> {
+        sections.get(section)?.iter().find_map(|line| {
+            let (name, value) = line.trim().split_once(':')?;
+            (name.trim() == key).then(|| value.trim().to_owned()).filter(|value| !value.is_empty())
+        })
+    };
+    let block = |section: &str| sections.get(section).map(|lines| lines.join("\n")).unwrap_or_default();
+    let mut value = json!({
+        "sdks": listings::parse_sdks(&block(".NET SDKs installed")),
+        "runtimes": listings::parse_runtimes(&block(".NET runtimes installed")),
+    });
+    let fields = [
+        ("sdkVersion", ".NET SDK", "Version"),
+        ("commit", ".NET SDK", "Commit"),
+        ("workloadVersion", ".NET SDK", "Workload version"),
+        ("msbuildVersion", ".NET SDK", "MSBuild version"),
+        ("osName", "Runtime Environment", "OS Name"),
+        ("osVersion", "Runtime Environment", "OS Version"),
+        ("osPlatform", "Runtime Environment", "OS Platform"),
+        ("rid", "Runtime Environment", "RID"),
+        ("basePath", "Runtime Environment", "Base Path"),
+        ("hostVersion", "Host", "Version"),
+        ("hostArchitecture", "Host", "Architecture"),
+    ];
+    for (key, section, name) in fields {
+        if let Some(found) = field(section, name) {
+            value[key] = json!(found);
+        }
+    }
+    let global_json = sections.get("global.json file").and_then(|lines| lines.first()).map(|line| line.trim());
+    value["globalJson"] = match global_json {
+        Some("Not found") | None => Value::Null,
+        Some(path) => json!(path),
+    };
+    value
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const LIST: &str = "These templates matched your input: 'web'\n\n\
+Template Name                                 Short Name    Language  Type     Author     Tags                          \n\
+--------------------------------------------  ------------  --------  -------  ---------  ------------------------------\n\
+ASP.NET Core Empty                            web           [C#],F#   project  Microsoft  Web/Empty                     \n\
+ASP.NET Core Web App (Razor Pages)            webapp,razor  [C#]      project  Microsoft  Web/MVC/Razor Pages           \n\
+Web Config                                    webconfig               item     Microsoft  Config                        \n";
+
+    #[test]
+    fn list_tables_become_templates() {
+        let templates = templates(LIST);
+        assert_eq!(templates.len(), 3);
+        assert_eq!(
+            templates[0],
+            json!({
+                "name": "ASP.NET Core Empty", "shortNames": ["web"], "languages": ["C#", "F#"],
+                "defaultLanguage": "C#", "type": "project", "author": "Microsoft", "tags": ["Web", "Empty"]
+            })
+        );
+        assert_eq!(templates[1]["shortNames"], json!(["webapp", "razor"]));
+        assert_eq!(templates[1]["tags"], json!(["Web", "MVC", "Razor Pages"]));
+        assert_eq!(templates[2]["languages"], json!([]));
+        assert!(templates[2].get("defaultLanguage").is_none());
+        assert!(super::templates("No templates found matching: 'zzz'.\n").is_empty());
+    }
+
+    #[test]
+    fn search_tables_carry_package_downloads_and_source() {
+        let text = "Searching for the templates...\nMatches from template source: NuGet.org\n\
+These templates matched your input: 'blazor'\n\n\
+Template Name        Short Name  Author     Language  Package                     Downloads\n\
+-------------------  ----------  ---------  --------  --------------------------  ---------\n\
+MudBlazor Templates  mudblazor   MudBlazor  [C#]      MudBlazor.Templates::8.2.0       215k\n\
+\nTo use the template, run the following command to install the package:\n   dotnet new install <PACKAGE_ID>\n";
+        let results = search_results(text);
+        assert_eq!(results.len(), 1);
+        assert_eq!(results[0]["package"], "MudBlazor.Templates");
+        assert_eq!(results[0]["packageVersion"], "8.2.0");
+        assert_eq!(results[0]["downloads"], "215k");
+        assert_eq!(results[0]["source"], "NuGet.org");
+        assert_eq!(results[0]["author"], "MudBlazor");
+    }
+
+    #[test]
+    fn installed_packs_are_listed_with_their_templates() {
+        let text = "Currently installed items:\n   Avalonia.Templates\n      Version: 11.2.3\n      Details:\n\
+                    \x20        Author: AvaloniaUI\n         NuGetSource: https://api.nuget.org/v3/index.json\n\
+                    \x20     Templates:\n         Avalonia .NET App (avalonia.app) C#\n         dotnet gitignore file (gitignore)\n\
+                    \x20     Uninstall Command:\n         dotnet new uninstall Avalonia.Templates\n\n   /src/my-templates\n\
+                    \x20     Templates:\n         My Template (mine) C#\n";
+        let packs = template_packs(text);
+        assert_eq!(packs.len(), 2);
+        assert_eq!(packs[0]["id"], "Avalonia.Templates");
+        assert_eq!(packs[0]["version"], "11.2.3");
+        assert_eq!(packs[0]["details"]["NuGetSource"], "https://api.nuget.org/v3/index.json");
+        assert_eq!(
+            packs[0]["templates"],
+            json!([
+                { "name": "Avalonia .NET App", "shortName": "avalonia.app", "language": "C#" },
+                { "name": "dotnet gitignore file", "shortName": "gitignore" }
+            ])
+        );
+        assert_eq!(packs[0]["uninstallCommand"], "dotnet new uninstall Avalonia.Templates");
+        assert_eq!(packs[1]["id"], "/src/my-templates");
+        assert!(template_packs("Currently installed items:\n(No Items)\n").is_empty());
+    }
+
+    #[test]
+    fn install_and_uninstall_messages() {
+        let text = "MudBlazor.Templates is already installed, version: 7.0.0, it will be replaced with version 8.2.0.\n\
+                    MudBlazor.Templates::7.0.0 was successfully uninstalled.\n\
+                    Success: MudBlazor.Templates::8.2.0 installed the following templates:\n";
+        assert_eq!(
+            installed(text),
+            Installed {
+                package: Some("MudBlazor.Templates".into()),
+                version: Some("8.2.0".into()),
+                previous_version: Some("7.0.0".into())
+            }
+        );
+        let local = installed("Success: /src/t installed the following templates:\n");
+        assert_eq!((local.package.as_deref(), local.version), (Some("/src/t"), None));
+        assert_eq!(
+            uninstalled("Success: Avalonia.Templates::11.2.3 was uninstalled.\n"),
+            Some(("Avalonia.Templates".into(), Some("11.2.3".into())))
+        );
+        assert_eq!(uninstalled("nothing"), None);
+    }
+
+    #[test]
+    fn info_sections_become_fields() {
+        let text = ".NET SDK:\n Version:           10.0.100\n Commit:            b0f34d51fc\n\
+                    \x20Workload version:  10.0.100-manifests.5fb86115\n MSBuild version:   18.0.2\n\n\
+                    Runtime Environment:\n OS Name:     ubuntu\n RID:         linux-x64\n Base Path:   /usr/share/dotnet/sdk/10.0.100/\n\n\
+                    Host:\n  Version:      10.0.0\n  Architecture: x64\n\n\
+                    .NET SDKs installed:\n  8.0.416 [/usr/share/dotnet/sdk]\n  10.0.100 [/usr/share/dotnet/sdk]\n\n\
+                    .NET runtimes installed:\n  Microsoft.NETCore.App 10.0.0 [/usr/share/dotnet/shared/Microsoft.NETCore.App]\n\n\
+                    global.json file:\n  Not found\n";
+        let value = info(text);
+        assert_eq!(value["sdkVersion"], "10.0.100");
+        assert_eq!(value["workloadVersion"], "10.0.100-manifests.5fb86115");
+        assert_eq!(value["rid"], "linux-x64");
+        assert_eq!(value["hostVersion"], "10.0.0");
+        assert_eq!(value["sdks"].as_array().unwrap().len(), 2);
+        assert_eq!(value["runtimes"][0]["name"], "Microsoft.NETCore.App");
+        assert_eq!(value["globalJson"], Value::Null);
+        let no_sdk = info(
+            "Host:\n  Version:      10.0.0\n\n.NET SDKs installed:\n  No SDKs were found.\n\nglobal.json file:\n  /src/global.json\n",
+        );
+        assert_eq!(no_sdk["sdks"], json!([]));
+        assert!(no_sdk.get("sdkVersion").is_none());
+        assert_eq!(no_sdk["globalJson"], "/src/global.json");
+    }
+}

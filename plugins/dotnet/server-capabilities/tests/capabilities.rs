@@ -1,0 +1,154 @@
+//! `dotnet_server_capabilities` in process against the dotnet test double: what it runs, that
+//! its structured content matches its advertised output schema, and how it answers without
+//! dotnet, without an SDK, when cancelled and when timed out.
+
+use dotnet_server_capabilities::CapabilitiesTool;
+use dotnet_support::testkit::Double;
+use mcp_plugin_api::{Tool, ToolResult, testkit::TestCall};
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+struct Setup {
+    _dir: TempDir,
+    double: Double,
+    tool: CapabilitiesTool,
+}
+
+fn setup_with(configure: impl FnOnce(Double) -> Double) -> Setup {
+    let dir = tempfile::tempdir().unwrap();
+    let double =
+        configure(Double::new(dir.path()).setting("WorkingDirectory", json!(dir.path().display().to_string())));
+    let plugin = double.context();
+    let tool = CapabilitiesTool::new(plugin.context()).unwrap();
+    Setup { _dir: dir, double, tool }
+}
+
+impl Setup {
+    /// Runs `call` and checks the structured content against the advertised output schema.
+    fn run(&self, call: &TestCall) -> (ToolResult, Value) {
+        let result = call.run(&self.tool, json!({}));
+        let structured = result.structured_content.clone().expect("structured content");
+        let spec = self.tool.spec();
+        let validator = jsonschema::validator_for(spec.get_output_schema().unwrap()).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&structured).map(|error| error.to_string()).collect();
+        assert!(errors.is_empty(), "does not match the output schema: {errors:?}\n{structured:#}");
+        assert_eq!(structured["success"], json!(!result.is_error));
+        (result, structured)
+    }
+}
+
+#[test]
+fn reports_the_server_and_the_installed_sdks() {
+    let s = setup_with(|double| double);
+    let (result, caps) = s.run(&TestCall::new());
+    assert!(!result.is_error);
+    assert_eq!(s.double.argvs(), [["--list-sdks"]]);
+    assert_eq!(
+        caps["plugin"],
+        json!({ "name": "dotnet_server_capabilities", "version": "0.1.0", "tools": ["dotnet_server_capabilities"] })
+    );
+    assert_eq!(caps["pluginApiVersion"], mcp_plugin_api::abi::ABI_VERSION);
+    assert!(caps["protocolVersions"].as_array().unwrap().contains(&json!("2025-11-25")));
+    for supported in [
+        "structuredErrors",
+        "cancellation",
+        "progressNotifications",
+        "contentNegotiation",
+        "elicitation",
+        "sampling",
+        "roots",
+        "locks",
+    ] {
+        assert_eq!(caps["supports"][supported], true, "{supported}");
+    }
+    assert_eq!(caps["supports"]["telemetry"], false);
+    assert_eq!(caps["loadedPlugins"]["complete"], false);
+    assert_eq!(caps["dotnet"], json!({ "found": true, "sdkInstalled": true }));
+    let sdks = &caps["sdkVersions"];
+    assert_eq!(sdks["installed"], json!(["8.0.416", "10.0.100"]));
+    assert_eq!(sdks["sdks"][1], json!({ "version": "10.0.100", "path": "/usr/share/dotnet/sdk" }));
+    assert_eq!((sdks["recommended"].as_str(), sdks["lts"].as_str()), (Some("net10.0"), Some("net10.0")));
+    assert_eq!(sdks["recommendedInstalled"], true);
+    let text = result.joined_text();
+    assert!(
+        text.contains("SDKs installed: 8.0.416, 10.0.100.") && text.contains("Use net10.0 for new projects"),
+        "{text}"
+    );
+    assert!(text.contains("tools/list"), "{text}");
+}
+
+#[test]
+fn without_dotnet_the_capabilities_still_answer() {
+    let s = setup_with(|double| double.setting("DotnetPath", json!("/nonexistent/dotnet")));
+    let (result, caps) = s.run(&TestCall::new());
+    assert!(!result.is_error);
+    assert_eq!(caps["dotnet"]["found"], false);
+    assert!(caps["dotnet"]["reason"].as_str().unwrap().contains("/nonexistent/dotnet"));
+    assert!(caps["dotnet"]["alternatives"].as_array().unwrap().len() >= 2);
+    assert_eq!(caps["sdkVersions"]["installed"], json!([]));
+    assert_eq!(caps["sdkVersions"]["recommended"], "net10.0");
+    assert_eq!(caps["sdkVersions"]["recommendedInstalled"], false);
+    assert!(result.joined_text().contains("dotnet was not found"), "{}", result.joined_text());
+}
+
+#[test]
+fn a_runtime_only_dotnet_has_no_sdk() {
+    let s = setup_with(|double| double.scenario("runtime-only"));
+    let (result, caps) = s.run(&TestCall::new());
+    assert!(!result.is_error);
+    assert_eq!(caps["dotnet"], json!({ "found": true, "sdkInstalled": false }));
+    assert_eq!(caps["sdkVersions"]["installed"], json!([]));
+    assert!(result.joined_text().contains("no SDK (runtime only)"), "{}", result.joined_text());
+}
+
+#[test]
+fn a_cancelled_or_timed_out_listing_is_an_error_envelope() {
+    // `spawn-child` keeps every command (and its child) alive for DOTNET_DOUBLE_SLOW_SECS.
+    let s = setup_with(|double| double.scenario("spawn-child").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
+    let call = TestCall::new();
+    let cancel = call.cancel_handle();
+    let stopper = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        cancel.cancel();
+    });
+    let started = std::time::Instant::now();
+    let (result, envelope) = s.run(&call);
+    stopper.join().unwrap();
+    assert!(result.is_error);
+    assert_eq!(envelope["errors"][0]["code"], "OPERATION_CANCELLED");
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+
+    let s = setup_with(|double| {
+        double.scenario("spawn-child").env("DOTNET_DOUBLE_SLOW_SECS", "30").setting("TimeoutSeconds", json!(0.5))
+    });
+    let (result, envelope) = s.run(&TestCall::new());
+    assert!(result.is_error);
+    assert_eq!(envelope["errors"][0]["code"], "OPERATION_CANCELLED");
+    assert!(envelope["errors"][0]["message"].as_str().unwrap().contains("timed out"));
+}
+
+#[test]
+fn content_negotiation_changes_the_text_not_the_data() {
+    let s = setup_with(|double| double);
+    let (standard, data) = s.run(&TestCall::new());
+    let (compact, compact_data) = s.run(&TestCall::new().with_features(&["verbosity=compact"]));
+    let (markdown, markdown_data) = s.run(&TestCall::new().with_features(&["format=markdown"]));
+    assert!(standard.joined_text().contains("Supported:\n"));
+    assert!(!compact.joined_text().contains('\n'), "{}", compact.joined_text());
+    assert!(markdown.joined_text().contains("### Supported"));
+    assert_eq!(data, compact_data);
+    assert_eq!(data, markdown_data);
+}
+
+#[test]
+fn the_tool_is_read_only_and_takes_no_arguments() {
+    let s = setup_with(|double| double);
+    let spec = serde_json::to_value(s.tool.spec()).unwrap();
+    assert_eq!(spec["name"], "dotnet_server_capabilities");
+    assert_eq!(
+        spec["annotations"],
+        json!({ "readOnlyHint": true, "destructiveHint": false, "idempotentHint": true, "openWorldHint": false })
+    );
+    assert_eq!(spec["inputSchema"]["additionalProperties"], false);
+    assert_eq!(spec["outputSchema"]["type"], "object");
+}

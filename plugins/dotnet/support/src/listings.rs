@@ -1,0 +1,164 @@
+//! The dotnet host's own listings, parsed: `dotnet --list-sdks` and `dotnet --list-runtimes`,
+//! and the ordering of the versions they print.
+//!
+//! Both commands are answered by the host (the `dotnet` muxer), with or without an SDK, one item
+//! per line:
+//!
+//! ```text
+//! 10.0.100 [/usr/share/dotnet/sdk]
+//! Microsoft.NETCore.App 10.0.0 [/usr/share/dotnet/shared/Microsoft.NETCore.App]
+//! ```
+//!
+//! The path is the bracketed folder as printed (the folder that holds the version's folder).
+//! Lines of another shape (banners, warnings, blank lines) are skipped, so a parser never fails;
+//! a runtime-only installation lists no SDK at all.
+
+use std::cmp::Ordering;
+
+use serde::Serialize;
+use serde_json::{Value, json};
+
+/// One installed SDK.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Sdk {
+    /// Its version (`10.0.100`, `11.0.100-preview.1.26104.118`).
+    pub version: String,
+    /// The folder it was found in, as printed (`/usr/share/dotnet/sdk`).
+    pub path: String,
+}
+
+/// One installed shared runtime (shared framework).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Runtime {
+    /// The shared framework (`Microsoft.NETCore.App`, `Microsoft.AspNetCore.App`, `Microsoft.WindowsDesktop.App`).
+    pub name: String,
+    /// Its version (`10.0.0`).
+    pub version: String,
+    /// The folder it was found in, as printed.
+    pub path: String,
+}
+
+/// `text` and the bracketed folder at the end of a listing line, if it has one.
+fn split_path(line: &str) -> Option<(&str, &str)> {
+    let line = line.trim();
+    let open = line.rfind(" [")?;
+    let path = line[open + 2..].strip_suffix(']')?;
+    Some((line[..open].trim(), path))
+}
+
+/// The SDKs of `dotnet --list-sdks` output, in the order printed (oldest first).
+pub fn parse_sdks(text: &str) -> Vec<Sdk> {
+    text.lines()
+        .filter_map(split_path)
+        .filter(|(version, _)| version.starts_with(|c: char| c.is_ascii_digit()) && !version.contains(' '))
+        .map(|(version, path)| Sdk { version: version.to_owned(), path: path.to_owned() })
+        .collect()
+}
+
+/// The runtimes of `dotnet --list-runtimes` output, in the order printed.
+pub fn parse_runtimes(text: &str) -> Vec<Runtime> {
+    text.lines()
+        .filter_map(split_path)
+        .filter_map(|(head, path)| {
+            let (name, version) = head.split_once(' ')?;
+            let version = version.trim();
+            let valid = name.starts_with(|c: char| c.is_ascii_alphabetic())
+                && version.starts_with(|c: char| c.is_ascii_digit())
+                && !version.contains(' ');
+            valid.then(|| Runtime { name: name.to_owned(), version: version.to_owned(), path: path.to_owned() })
+        })
+        .collect()
+}
+
+/// Orders two .NET versions: numerically part by part, and a release after its prereleases
+/// (`10.0.100-rc.2.25502.107` < `10.0.100` < `10.0.101`). Prerelease labels compare as text.
+pub fn compare_versions(a: &str, b: &str) -> Ordering {
+    fn key(version: &str) -> (Vec<u64>, bool, &str) {
+        let (core, pre) = version.split_once('-').unwrap_or((version, ""));
+        (core.split('.').map(|part| part.parse().unwrap_or(0)).collect(), pre.is_empty(), pre)
+    }
+    key(a).cmp(&key(b))
+}
+
+/// The major version (`10` of `10.0.100`).
+pub fn major(version: &str) -> Option<u32> {
+    version.split(['.', '-']).next()?.parse().ok()
+}
+
+/// Whether a version is a prerelease (`-preview`, `-rc`).
+pub fn is_prerelease(version: &str) -> bool {
+    version.contains('-')
+}
+
+/// The newest of `versions`, by [`compare_versions`].
+pub fn newest<'a>(versions: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    versions.into_iter().max_by(|a, b| compare_versions(a, b))
+}
+
+/// The JSON Schema of one [`Sdk`].
+pub fn sdk_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "version": { "type": "string", "description": "SDK version, e.g. 10.0.100." },
+            "path": { "type": "string", "description": "Folder the SDK was found in, as printed." }
+        },
+        "required": ["version", "path"]
+    })
+}
+
+/// The JSON Schema of one [`Runtime`].
+pub fn runtime_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "name": { "type": "string", "description": "Shared framework, e.g. Microsoft.NETCore.App." },
+            "version": { "type": "string", "description": "Runtime version, e.g. 10.0.0." },
+            "path": { "type": "string", "description": "Folder the runtime was found in, as printed." }
+        },
+        "required": ["name", "version", "path"]
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sdk_lines_are_parsed_and_noise_is_skipped() {
+        let text = "8.0.416 [/usr/share/dotnet/sdk]\n\
+                    10.0.100-rc.2.25502.107 [C:\\Program Files\\dotnet\\sdk]\n\
+                    \n\
+                    Welcome to .NET! [banner]\n";
+        assert_eq!(
+            parse_sdks(text),
+            [
+                Sdk { version: "8.0.416".into(), path: "/usr/share/dotnet/sdk".into() },
+                Sdk { version: "10.0.100-rc.2.25502.107".into(), path: "C:\\Program Files\\dotnet\\sdk".into() },
+            ]
+        );
+        assert!(parse_sdks("").is_empty());
+    }
+
+    #[test]
+    fn runtime_lines_are_parsed_with_paths_that_hold_spaces() {
+        let text = "Microsoft.AspNetCore.App 8.0.22 [/usr/share/dotnet/shared/Microsoft.AspNetCore.App]\n\
+                    Microsoft.WindowsDesktop.App 10.0.0 [C:\\Program Files\\dotnet\\shared\\Microsoft.WindowsDesktop.App]\n\
+                    10.0.100 [/usr/share/dotnet/sdk]\n";
+        let runtimes = parse_runtimes(text);
+        assert_eq!(runtimes.len(), 2);
+        assert_eq!(runtimes[1].name, "Microsoft.WindowsDesktop.App");
+        assert_eq!(runtimes[1].version, "10.0.0");
+        assert_eq!(runtimes[1].path, "C:\\Program Files\\dotnet\\shared\\Microsoft.WindowsDesktop.App");
+    }
+
+    #[test]
+    fn versions_order_numerically_with_prereleases_first() {
+        let mut versions = vec!["10.0.101", "9.0.300", "10.0.100", "10.0.100-rc.2.25502.107", "8.0.416"];
+        versions.sort_by(|a, b| compare_versions(a, b));
+        assert_eq!(versions, ["8.0.416", "9.0.300", "10.0.100-rc.2.25502.107", "10.0.100", "10.0.101"]);
+        assert_eq!(newest(["8.0.416", "10.0.100"]), Some("10.0.100"));
+        assert_eq!(major("10.0.100-rc.2"), Some(10));
+        assert!(is_prerelease("11.0.100-preview.1") && !is_prerelease("10.0.100"));
+    }
+}
