@@ -74,7 +74,22 @@ fn describe_errors<'a>(errors: impl Iterator<Item = jsonschema::ValidationError<
         .take(5)
         .map(|error| {
             let path = error.instance_path().to_string();
-            let reason = error.to_string();
+            // The validator shortens long enums ("or 11 other candidates"); the model needs them all.
+            let reason = match error.kind() {
+                jsonschema::error::ValidationErrorKind::Enum { options } => match options.as_array() {
+                    Some(values) => format!(
+                        "{} is not one of: {}",
+                        error.instance(),
+                        values
+                            .iter()
+                            .map(|value| value.as_str().map_or_else(|| value.to_string(), str::to_owned))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                    None => error.to_string(),
+                },
+                _ => error.to_string(),
+            };
             match parameter_of(&path) {
                 Some(parameter) => format!("{noun} '{parameter}': {reason}"),
                 None => reason,
@@ -237,6 +252,17 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_enum_violation_lists_every_allowed_value() {
+        let schema = serde_json::json!({
+            "type": "object",
+            "properties": { "action": { "enum": ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M"] } }
+        });
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let text = describe_errors(validator.iter_errors(&serde_json::json!({ "action": "Z" })), "argument");
+        assert_eq!(text, "argument 'action': \"Z\" is not one of: A, B, C, D, E, F, G, H, I, J, K, L, M");
+    }
 
     #[test]
     fn json_pointers_become_parameter_names() {

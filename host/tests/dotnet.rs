@@ -43,7 +43,11 @@ fn setup(project: &Path, per_plugin: Value) -> Setup {
         settings[plugin] = json!({ "WorkingDirectory": project, "Environment": { "DOTNET_DOUBLE_SLOW_SECS": "20" } });
     }
     common::merge(&mut settings, per_plugin);
-    Setup::new(&DOTNET_PLUGINS, &[], json!({ "Plugins": { "Settings": settings, "Config": { "DotnetPath": double() } } }))
+    Setup::new(
+        &DOTNET_PLUGINS,
+        &[],
+        json!({ "Plugins": { "Settings": settings, "Config": { "DotnetPath": double() } } }),
+    )
 }
 
 /// A folder with one project file.
@@ -92,7 +96,12 @@ async fn a_build_and_a_package_add_on_one_project_conflict_across_plugins() {
     );
     let client = setup.stdio().await;
     let project = dir.path().join("App.csproj");
-    let (_, build) = client.start("tools/call", json!({ "name": "dotnet_project", "arguments": { "action": "Build", "project": project } })).await;
+    let (_, build) = client
+        .start(
+            "tools/call",
+            json!({ "name": "dotnet_project", "arguments": { "action": "Build", "project": project } }),
+        )
+        .await;
     tokio::time::sleep(Duration::from_millis(700)).await;
     let add = client
         .call("dotnet_package", json!({ "action": "Add", "project": dir.path(), "packageId": "Newtonsoft.Json" }))
@@ -143,7 +152,11 @@ async fn wait_gone(group: u32) {
     while !group_members(group).is_empty() && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert!(group_members(group).is_empty(), "processes of group {group} outlived the call: {:?}", group_members(group));
+    assert!(
+        group_members(group).is_empty(),
+        "processes of group {group} outlived the call: {:?}",
+        group_members(group)
+    );
 }
 
 #[tokio::test]
@@ -156,7 +169,8 @@ async fn a_cancelled_build_leaves_no_process_alive() {
             "DOTNET_DOUBLE_SCENARIO": "slow,spawn-child", "DOTNET_DOUBLE_PID_FILE": pid_file } } }),
     );
     let client = setup.stdio().await;
-    let (id, _) = client.start("tools/call", json!({ "name": "dotnet_project", "arguments": { "action": "Build" } })).await;
+    let (id, _) =
+        client.start("tools/call", json!({ "name": "dotnet_project", "arguments": { "action": "Build" } })).await;
     let pid = wait_for_file(&pid_file).await;
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert!(group_members(pid).len() >= 2, "the double and its child run in their own group");
@@ -193,8 +207,10 @@ async fn a_missing_dotnet_and_a_runtime_only_dotnet_are_clear_errors() {
     assert_eq!(error_code(&result), "CAPABILITY_NOT_AVAILABLE", "{result}");
     assert!(result["structuredContent"]["errors"][0]["alternatives"].as_array().is_some_and(|list| !list.is_empty()));
 
-    let setup =
-        self::setup(dir.path(), json!({ "dotnet_sdk": { "Environment": { "DOTNET_DOUBLE_SCENARIO": "runtime-only" } } }));
+    let setup = self::setup(
+        dir.path(),
+        json!({ "dotnet_sdk": { "Environment": { "DOTNET_DOUBLE_SCENARIO": "runtime-only" } } }),
+    );
     let client = setup.stdio().await;
     let result = client.call("dotnet_sdk", json!({ "action": "Version" })).await;
     assert_eq!(result["isError"], true);
@@ -224,9 +240,12 @@ async fn content_negotiation_shapes_the_text_not_the_data() {
 #[tokio::test]
 async fn no_secret_leaves_the_server() {
     let dir = project_dir();
-    let secrets = std::fs::read_to_string(common::workspace_root().join("plugins/dotnet/test-double/fixtures/secrets/values.txt"))
-        .unwrap();
-    let values: Vec<&str> = secrets.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).collect();
+    let secrets = std::fs::read_to_string(
+        common::workspace_root().join("plugins/dotnet/test-double/fixtures/secrets/values.txt"),
+    )
+    .unwrap();
+    let values: Vec<&str> =
+        secrets.lines().map(str::trim).filter(|line| !line.is_empty() && !line.starts_with('#')).collect();
     assert!(!values.is_empty());
     let mut settings = json!({});
     for plugin in DOTNET_PLUGINS {

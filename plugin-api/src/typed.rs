@@ -499,7 +499,8 @@ mod tests {
     #[test]
     fn the_hosts_validator_compiles_derived_schemas_and_agrees_with_serde() {
         let args = jsonschema::validator_for(&input_schema_for::<Args>().unwrap()).unwrap();
-        let good = json!({ "text": "t", "inner": { "count": 1, "labels": ["a"] }, "target": { "file": { "path": "p" } } });
+        let good =
+            json!({ "text": "t", "inner": { "count": 1, "labels": ["a"] }, "target": { "file": { "path": "p" } } });
         assert!(args.is_valid(&good) && parse_arguments::<Args>(good).is_ok());
         for bad in [json!({}), json!({ "text": 1 }), json!({ "text": "t", "inner": { "count": 256, "labels": [] } })] {
             assert!(!args.is_valid(&bad), "{bad}");
@@ -515,7 +516,8 @@ mod tests {
         let tree = jsonschema::validator_for(&input_schema_for::<Tree>().unwrap()).unwrap();
         assert!(tree.is_valid(&deep) && !tree.is_valid(&broken));
         let forest_schema = input_schema_for::<Forest>().unwrap();
-        let forest = jsonschema::validator_for(&forest_schema).unwrap_or_else(|error| panic!("{error}: {forest_schema}"));
+        let forest =
+            jsonschema::validator_for(&forest_schema).unwrap_or_else(|error| panic!("{error}: {forest_schema}"));
         assert!(forest.is_valid(&json!({ "trees": [deep] })), "{forest_schema}");
         assert!(!forest.is_valid(&json!({ "trees": [broken] })), "{forest_schema}");
     }

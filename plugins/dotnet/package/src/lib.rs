@@ -309,6 +309,7 @@ impl Call<'_> {
                 "Updated package {id} to {written} in {target} (the project file named no earlier version of it)."
             ),
         };
+        let notes = notes(&ran.outcome.stdout, &ran.outcome.stderr);
         let structured = self.structured(
             &ran,
             Some(&guard),
@@ -321,7 +322,7 @@ impl Call<'_> {
                 "projectFile": added.project_file,
             }),
         );
-        Ok(Reply::new(summary).output(ran.outcome.stdout.clone()).structured(structured))
+        Ok(Reply::new(summary).section("Notes", notes).output(ran.outcome.stdout.clone()).structured(structured))
     }
 
     async fn remove(&self) -> Result<Reply, Failed> {
@@ -359,7 +360,7 @@ impl Call<'_> {
             .map(|hit| {
                 let mut line = format!("{} {}", hit.id, hit.version.as_deref().unwrap_or("(no version)"));
                 if let Some(downloads) = hit.downloads {
-                    line.push_str(&format!(", {downloads} downloads"));
+                    line.push_str(&format!(", {} downloads", thousands(downloads)));
                 }
                 if let Some(owners) = &hit.owners {
                     line.push_str(&format!(", by {owners}"));
@@ -509,8 +510,8 @@ impl Call<'_> {
         let references = report::references(&ran.outcome.stdout);
         let target = self.target_name(project.as_deref());
         let summary = match references.len() {
-            0 => format!("{target} has no project references."),
-            count => format!("{target} references {count} project{}.", plural(count)),
+            0 => format!("{} has no project references.", sentence_start(&target)),
+            count => format!("{} references {count} project{}.", sentence_start(&target), plural(count)),
         };
         let structured = self.structured(&ran, None, json!({ "project": project, "references": references }));
         Ok(Reply::new(summary).section("References", references).structured(structured))
@@ -600,4 +601,71 @@ fn file_name(path: &str) -> &str {
 
 fn plural(count: usize) -> &'static str {
     if count == 1 { "" } else { "s" }
+}
+
+/// What `add package` said that matters beyond the version: NuGet's warnings, the framework
+/// compatibility verdict and the restore, without the `info :` / `log  :` prefixes. The full
+/// output stays available at `verbosity=verbose`.
+fn notes(stdout: &str, stderr: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .chain(stderr.lines())
+        .map(str::trim)
+        .filter_map(|line| {
+            let (level, text) = line.split_once(" : ").map_or(("", line), |(level, text)| (level.trim(), text.trim()));
+            let keep = level.eq_ignore_ascii_case("warn")
+                || text.starts_with("Restored ")
+                || (text.starts_with("Package '") && text.contains("compatible"));
+            keep.then(|| if level.eq_ignore_ascii_case("warn") { format!("warning: {text}") } else { text.to_owned() })
+        })
+        .collect()
+}
+
+/// `6123456789` → `6,123,456,789`.
+fn thousands(count: u64) -> String {
+    let digits = count.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
+/// `text` with its first letter in upper case, to start a sentence.
+fn sentence_start(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_notes_keep_warnings_compatibility_and_the_restore() {
+        let stdout = "  Determining projects to restore...\n\
+                      info : GET https://api.nuget.org/v3/index.json\n\
+                      warn : NU1603: App depends on Serilog (>= 4.2.0) but Serilog 4.2.0 was not found.\n\
+                      info : Package 'Serilog' is compatible with all the specified frameworks in project 'App.csproj'.\n\
+                      log  : Restored /src/App/App.csproj (in 1.06 sec).\n";
+        assert_eq!(
+            notes(stdout, ""),
+            [
+                "warning: NU1603: App depends on Serilog (>= 4.2.0) but Serilog 4.2.0 was not found.",
+                "Package 'Serilog' is compatible with all the specified frameworks in project 'App.csproj'.",
+                "Restored /src/App/App.csproj (in 1.06 sec).",
+            ]
+        );
+    }
+
+    #[test]
+    fn prose_helpers() {
+        assert_eq!(thousands(6_123_456_789), "6,123,456,789");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(sentence_start("the project in /src"), "The project in /src");
+        assert_eq!(sentence_start(""), "");
+    }
 }

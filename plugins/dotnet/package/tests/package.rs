@@ -364,7 +364,7 @@ fn references_and_caches_are_structured() {
     let listed = fixture.call(json!({ "action": "ListReferences" }));
     assert_eq!(ok(&listed)["references"], json!(["../Lib/Lib.csproj"]));
     assert!(
-        listed.joined_text().starts_with(&format!("the project in {} references 1 project.", fixture.app().display()))
+        listed.joined_text().starts_with(&format!("The project in {} references 1 project.", fixture.app().display()))
     );
     let added = fixture.call(json!({ "action": "AddReference", "referencePath": "../Lib/Lib.csproj" }));
     assert_eq!(ok(&added)["references"], json!(["../Lib/Lib.csproj"]));

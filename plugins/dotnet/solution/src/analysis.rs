@@ -332,7 +332,8 @@ impl Solution {
     }
 
     /// The order to build the projects in (each after the projects it references; ties in
-    /// solution order), leaving out the projects that sit on or behind a cycle.
+    /// solution order), leaving out the projects that cannot build: those whose file is missing
+    /// or unreadable, those on a cycle, and those that reference any of them.
     pub fn build_order(&self) -> Vec<usize> {
         let count = self.members.len();
         let mut waiting: Vec<usize> =
@@ -345,16 +346,19 @@ impl Solution {
                 }
             }
         }
-        let self_loops: BTreeSet<usize> =
-            (0..count).filter(|index| self.member_references(*index).any(|target| target == *index)).collect();
+        let blocked: BTreeSet<usize> = (0..count)
+            .filter(|index| {
+                self.members[*index].file.is_err() || self.member_references(*index).any(|target| target == *index)
+            })
+            .collect();
         let mut ready: BTreeSet<usize> =
-            (0..count).filter(|index| waiting[*index] == 0 && !self_loops.contains(index)).collect();
+            (0..count).filter(|index| waiting[*index] == 0 && !blocked.contains(index)).collect();
         let mut order = Vec::new();
         while let Some(next) = ready.pop_first() {
             order.push(next);
             for dependent in &dependents[next] {
                 waiting[*dependent] -= 1;
-                if waiting[*dependent] == 0 && !self_loops.contains(dependent) {
+                if waiting[*dependent] == 0 && !blocked.contains(dependent) {
                     ready.insert(*dependent);
                 }
             }
@@ -715,7 +719,7 @@ mod tests {
     fn orders_the_graph_and_finds_cycles() {
         let (_dir, solution) = solution();
         let graph = solution.graph_json();
-        assert_eq!(graph["buildOrder"], json!(["Lib", "App", "Gone", "App.Tests"]));
+        assert_eq!(graph["buildOrder"], json!(["Lib", "App", "App.Tests"]), "Gone is missing, Core and Cycle loop");
         assert_eq!(graph["cycles"], json!([["Core", "Cycle"]]));
         assert_eq!(graph["projects"][1]["referencedBy"], json!(["App"]));
         assert_eq!(graph["projects"][1]["externalReferences"], json!(["src/Missing/Missing.csproj"]));

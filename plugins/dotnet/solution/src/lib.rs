@@ -450,8 +450,8 @@ impl Call<'_> {
                 json!({ "path": path, "name": name, "language": language(path) })
             })
             .collect();
-        let summary =
-            format!("{} lists {}.", self.target_name(solution.as_deref()), plural(paths.len(), "project", "projects"));
+        let target = sentence_start(&self.target_name(solution.as_deref()));
+        let summary = format!("{target} lists {}.", plural(paths.len(), "project", "projects"));
         let structured = self.structured(Some(&ran), None, json!({ "solution": solution, "projects": projects }));
         Ok(Reply::new(summary).section("Projects", paths).structured(structured))
     }
@@ -630,6 +630,12 @@ fn validate(solution: &Solution) -> (Reply, Value) {
         .section("Warnings", warnings)
         .section("Recommendations", recommendations);
     (reply, fields)
+}
+
+/// `text` with its first letter in upper case, to start a sentence.
+fn sentence_start(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 fn strings(list: &Value) -> Vec<String> {

@@ -49,9 +49,9 @@ pub mod codes;
 pub mod confirm;
 pub mod diagnostics;
 pub mod errors;
-pub mod frameworks;
 #[cfg(unix)]
 pub mod exec;
+pub mod frameworks;
 pub mod listings;
 pub mod locking;
 pub mod params;

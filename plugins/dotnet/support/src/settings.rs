@@ -6,7 +6,7 @@
 //! | key | default | meaning |
 //! |---|---|---|
 //! | `DotnetPath` | `dotnet` on `PATH` | the dotnet executable |
-//! | `TimeoutSeconds` | 1800 | longest one dotnet command may run (0: no limit) |
+//! | `TimeoutSeconds` | none | longest one dotnet command may run (0: no limit); the host's `Host.ToolTimeoutSeconds` bounds every call anyway, so set this only to stop commands sooner |
 //! | `MaxOutputBytes` | 4 MiB | output kept per stream; the rest is dropped with a marker |
 //! | `LockWaitSeconds` | 0 | how long to wait for a target another operation holds (0: fail fast) |
 //! | `WorkingDirectory` | the host's | default folder of commands |
@@ -43,7 +43,7 @@ impl Default for DotnetSettings {
     fn default() -> Self {
         Self {
             dotnet_path: None,
-            timeout: Some(Duration::from_secs(1800)),
+            timeout: None,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
             lock_wait: Duration::ZERO,
             working_directory: None,

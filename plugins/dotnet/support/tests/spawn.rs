@@ -58,8 +58,8 @@ fn grandchild(lines: &Lines) -> u32 {
 fn a_session_reports_its_lines_and_its_exit_after_the_last_line() {
     let (spawned, lines, ended) = spawn("echo one; echo two >&2; echo three; exit 3");
     assert_eq!(ended.recv_timeout(BOUND).unwrap(), RunEnd::Exited(3));
+    assert_eq!(spawned.wait(BOUND), Some(RunEnd::Exited(3)));
     assert_eq!(spawned.end(), Some(RunEnd::Exited(3)));
-    assert_eq!(spawned.wait(Duration::ZERO), Some(RunEnd::Exited(3)));
     let lines = lines.lock().unwrap().clone();
     let texts: Vec<&str> = lines.iter().map(|(_, line)| line.as_str()).collect();
     assert_eq!(texts.len(), 3);
@@ -101,7 +101,7 @@ fn what_the_leader_leaves_behind_is_killed_when_it_exits() {
     let sleeper = grandchild(&lines);
     assert_eq!(ended.recv_timeout(BOUND).unwrap(), RunEnd::Exited(0));
     assert_dies(sleeper);
-    assert_eq!(spawned.end(), Some(RunEnd::Exited(0)));
+    assert_eq!(spawned.wait(BOUND), Some(RunEnd::Exited(0)));
 }
 
 #[test]
