@@ -14,12 +14,7 @@
 //! workspace. Build the workspace first (`cargo build --release --workspace`); `scripts/bench`
 //! does. `MCP_BENCH_QUICK` shortens every measurement (smoke test).
 
-use std::{
-    hint::black_box,
-    path::PathBuf,
-    sync::Arc,
-    time::Duration,
-};
+use std::{hint::black_box, path::PathBuf, sync::Arc, time::Duration};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use futures::future::BoxFuture;
@@ -127,8 +122,7 @@ fn dispatch(c: &mut Criterion) {
         })
     });
     group.bench_function("abi", |b| {
-        b.to_async(&runtime)
-            .iter(|| plugin.call(echo_index, black_box(arguments_text.clone()), Arc::clone(&session)))
+        b.to_async(&runtime).iter(|| plugin.call(echo_index, black_box(arguments_text.clone()), Arc::clone(&session)))
     });
     group.bench_function("abi_host_path", |b| {
         b.to_async(&runtime).iter(|| async {

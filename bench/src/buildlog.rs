@@ -52,7 +52,8 @@ const BASE64: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123
 pub fn generate(lines: usize, seed: u64) -> BuildLog {
     let lines = lines.max(3);
     let mut rng = Rng(seed | 1);
-    let mut log = BuildLog { text: String::with_capacity(lines * 110), lines, diagnostic_lines: 0, secrets: Vec::new() };
+    let mut log =
+        BuildLog { text: String::with_capacity(lines * 110), lines, diagnostic_lines: 0, secrets: Vec::new() };
     let mut recent: Vec<String> = Vec::new();
     let (mut errors, mut warnings) = (0usize, 0usize);
     for _ in 0..lines - 3 {

@@ -498,7 +498,8 @@ mod tests {
     fn classifies_messages() {
         let ok = r#"{"jsonrpc":"2.0","id":3,"result":{"content":[{"type":"text","text":"hi"}],"structuredContent":{"text":"hi","length":2}}}"#;
         assert_eq!(classify(ok).unwrap(), Incoming::Response { id: 3, outcome: Outcome::Ok });
-        let tool_error = r#"{"jsonrpc":"2.0","id":4,"result":{"isError":true,"content":[{"type":"text","text":"bad"}]}}"#;
+        let tool_error =
+            r#"{"jsonrpc":"2.0","id":4,"result":{"isError":true,"content":[{"type":"text","text":"bad"}]}}"#;
         assert_eq!(
             classify(tool_error).unwrap(),
             Incoming::Response { id: 4, outcome: Outcome::ToolError("bad".into()) }

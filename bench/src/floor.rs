@@ -142,8 +142,7 @@ pub async fn serve_http(
         return Err(error(format!("refusing to listen on {address}: the floor serves loopback only")));
     }
     let config = StreamableHttpServerConfig::default().with_cancellation_token(shutdown.child_token());
-    let service =
-        StreamableHttpService::new(|| Ok(Floor::new()), Arc::new(LocalSessionManager::default()), config);
+    let service = StreamableHttpService::new(|| Ok(Floor::new()), Arc::new(LocalSessionManager::default()), config);
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(address).await?;
     on_ready(listener.local_addr()?);

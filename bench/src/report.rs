@@ -225,7 +225,8 @@ impl Inputs {
         ] {
             let what = format!("peak RSS {state} (stdio): host vs floor");
             let target = "≤ floor + 10 MB".to_owned();
-            let pair = self.load_run("host", "stdio").and_then(pick).zip(self.load_run("floor", "stdio").and_then(pick));
+            let pair =
+                self.load_run("host", "stdio").and_then(pick).zip(self.load_run("floor", "stdio").and_then(pick));
             verdicts.push(match pair {
                 Some((host, floor)) => {
                     let extra = host as f64 - floor as f64;
@@ -340,7 +341,10 @@ pub fn render(inputs: &Inputs) -> String {
     table(&mut out, &["bench", "what it runs", "time per call"], &rows);
     let (whole, boundary) = inputs.dispatch_overhead();
     if let Some(whole) = whole {
-        let _ = writeln!(out, "Overhead of the plugin path over the tool compiled in (`abi_host_path` − `native`): **{whole:.0} ns** per call.");
+        let _ = writeln!(
+            out,
+            "Overhead of the plugin path over the tool compiled in (`abi_host_path` − `native`): **{whole:.0} ns** per call."
+        );
     }
     if let Some(boundary) = boundary {
         let _ = writeln!(out, "Of which the library boundary alone (`abi` − `compiled_json`): **{boundary:.0} ns**.");
@@ -353,10 +357,9 @@ pub fn render(inputs: &Inputs) -> String {
     let rows: Vec<Vec<String>> = runs
         .iter()
         .map(|run| {
-            let host = inputs
-                .load
-                .iter()
-                .find(|host| host.label == "host" && host.transport == run.transport && host.concurrency == run.concurrency);
+            let host = inputs.load.iter().find(|host| {
+                host.label == "host" && host.transport == run.transport && host.concurrency == run.concurrency
+            });
             let versus = match host {
                 Some(host) if run.calls_per_sec > 0.0 => format!("{:.2}×", host.calls_per_sec / run.calls_per_sec),
                 _ => "-".to_owned(),
@@ -377,7 +380,18 @@ pub fn render(inputs: &Inputs) -> String {
         .collect();
     table(
         &mut out,
-        &["server", "transport", "in flight", "calls", "calls/s", "p50 µs", "p99 µs", "max µs", "errors", "host ÷ this"],
+        &[
+            "server",
+            "transport",
+            "in flight",
+            "calls",
+            "calls/s",
+            "p50 µs",
+            "p99 µs",
+            "max µs",
+            "errors",
+            "host ÷ this",
+        ],
         &rows,
     );
 
@@ -414,7 +428,12 @@ pub fn render(inputs: &Inputs) -> String {
             Some(vec![
                 (*label).to_owned(),
                 mib(memory.idle.vm_hwm_kb),
-                format!("{} (after {} calls, {} in flight)", mib(memory.loaded.vm_hwm_kb), run.calls + run.warmup, run.concurrency),
+                format!(
+                    "{} (after {} calls, {} in flight)",
+                    mib(memory.loaded.vm_hwm_kb),
+                    run.calls + run.warmup,
+                    run.concurrency
+                ),
             ])
         })
         .collect();
@@ -455,12 +474,7 @@ pub fn render(inputs: &Inputs) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{
-        load::MemoryReport,
-        memory::Memory,
-        startup::Spread,
-        stats::Latency,
-    };
+    use crate::{load::MemoryReport, memory::Memory, startup::Spread, stats::Latency};
 
     fn run(label: &str, transport: &str, concurrency: usize, rate: f64, hwm: u64) -> LoadReport {
         LoadReport {

@@ -114,11 +114,16 @@ fn main() -> ExitCode {
 }
 
 fn discover(settings: &Settings) -> Discovery {
-    discovery::discover(&settings.plugins, &Shared::default())
+    discovery::discover(&settings.plugins, &shared(settings))
+}
+
+/// What the plugins of this run share.
+fn shared(settings: &Settings) -> Shared {
+    Shared { server_name: settings.host.server_name.clone(), ..Shared::default() }
 }
 
 async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
-    let shared = Shared::default();
+    let shared = shared(&settings);
     let Discovery { registry, reports, .. } = discovery::discover(&settings.plugins, &shared);
     let loaded = reports.iter().filter(|report| report.status == "loaded").count();
     tracing::info!(

@@ -88,6 +88,43 @@ async fn every_dotnet_tool_is_served_with_a_required_action_enum() {
 }
 
 #[tokio::test]
+async fn server_capabilities_lists_every_loaded_plugin_from_the_host() {
+    let dir = project_dir();
+    let setup = setup(dir.path(), json!({}));
+    let client = setup.stdio().await;
+    let result = client.call("dotnet_server_capabilities", json!({})).await;
+    let loaded = &result["structuredContent"]["loadedPlugins"];
+    assert_eq!(loaded["complete"], true, "{result}");
+    let mut known: Vec<&str> = loaded["known"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+    known.sort();
+    let mut expected = DOTNET_PLUGINS.to_vec();
+    expected.sort();
+    assert_eq!(known, expected);
+    assert!(loaded["tools"].as_array().unwrap().contains(&json!("dotnet_project")));
+    assert_eq!(result["structuredContent"]["serverName"], "mcp-plugin-host");
+    assert!(result["structuredContent"]["protocolVersions"].as_array().unwrap().contains(&json!("2025-11-25")));
+}
+
+#[tokio::test]
+async fn background_sessions_die_with_the_host() {
+    let dir = project_dir();
+    let pid_file = dir.path().join("run.pid");
+    let setup = setup(
+        dir.path(),
+        json!({ "dotnet_project": { "Environment": {
+            "DOTNET_DOUBLE_SCENARIO": "slow,spawn-child", "DOTNET_DOUBLE_PID_FILE": pid_file } } }),
+    );
+    let client = setup.stdio().await;
+    let started = client.call("dotnet_project", json!({ "action": "Run", "startMode": "Background" })).await;
+    assert!(started["structuredContent"]["sessionId"].is_string(), "{started}");
+    let pid = wait_for_file(&pid_file).await;
+    assert!(!group_members(pid).is_empty());
+    let status = client.close().await;
+    assert!(status.success(), "{status:?}");
+    wait_gone(pid).await;
+}
+
+#[tokio::test]
 async fn a_build_and_a_package_add_on_one_project_conflict_across_plugins() {
     let dir = project_dir();
     let setup = setup(

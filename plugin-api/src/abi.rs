@@ -58,6 +58,13 @@ pub trait HostServices: Send + Sync {
         let _ = request;
         FfiFuture::new(async { LockOutcome { info: RString::from(r#"{"unsupported":true}"#), guard: ROption::RNone } })
     }
+
+    /// What the host serves, as JSON `{serverName, hostVersion, pluginApiVersion,
+    /// protocolVersions, plugins: [{name, version, tools, prompts, resources}]}`, complete once
+    /// every plugin has loaded. Hosts that predate it answer `null`.
+    fn host_info(&self) -> RString {
+        RString::from("null")
+    }
 }
 
 /// A held lock: dropping it releases the lock in the host.

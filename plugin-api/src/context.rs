@@ -169,6 +169,20 @@ impl PluginContext {
         &self.logger
     }
 
+    /// What the host serves: its name and version, the protocol versions it speaks, and every
+    /// loaded plugin with its tools, prompts and resources. `None` from a host that predates
+    /// this service; during the plugin's own initialisation the plugin list is not complete
+    /// yet, so ask from a call.
+    pub fn host_info(&self) -> Option<Value> {
+        match &self.services {
+            PluginServices::Host(host) => {
+                serde_json::from_str(host.host_info().as_str()).ok().filter(|v: &Value| !v.is_null())
+            }
+            #[cfg(feature = "testkit")]
+            PluginServices::Kit(kit) => kit.host_info.clone(),
+        }
+    }
+
     /// Takes a lock shared by every plugin of the host (see [`crate::locks`]).
     /// The lock is held until the returned guard is dropped.
     pub async fn lock(&self, request: &LockRequest) -> Result<LockGuard, LockError> {

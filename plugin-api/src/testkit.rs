@@ -212,6 +212,7 @@ impl TestCall {
 /// configuration and a lock table that behaves like the host's.
 pub(crate) struct KitPlugin {
     pub(crate) shared: Map<String, Value>,
+    pub(crate) host_info: Option<Value>,
     locks: Arc<Mutex<HashSet<String>>>,
 }
 
@@ -262,8 +263,17 @@ impl TestPluginContext {
     /// A context with the plugin's own section `config` and the shared
     /// `Plugins.Config` entries `shared`.
     pub fn new(config: Value, shared: Map<String, Value>) -> Self {
+        Self::build(config, shared, None)
+    }
+
+    /// As [`Self::new`], with what [`PluginContext::host_info`] answers.
+    pub fn with_host_info(config: Value, shared: Map<String, Value>, host_info: Value) -> Self {
+        Self::build(config, shared, Some(host_info))
+    }
+
+    fn build(config: Value, shared: Map<String, Value>, host_info: Option<Value>) -> Self {
         let logs = Arc::new(Mutex::new(Vec::new()));
-        let kit = Arc::new(KitPlugin { shared, locks: Arc::default() });
+        let kit = Arc::new(KitPlugin { shared, host_info, locks: Arc::default() });
         let context = PluginContext::in_memory(config, kit, Logger::capture(Arc::clone(&logs)));
         Self { logs, context }
     }

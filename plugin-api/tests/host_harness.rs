@@ -8,11 +8,13 @@ use std::path::{Path, PathBuf};
 use mcp_plugin_api::testkit::host::{HostError, HostUnderTest, built_library, host_binary};
 use serde_json::{Value, json};
 
-/// Builds the sample plugin in this workspace and returns its library.
+/// Builds the sample plugin in this workspace and returns its library. The
+/// features are resolved as for `cargo build --workspace`, so that build is
+/// reused rather than repeated with another feature set.
 fn sample_library() -> PathBuf {
     let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let output = std::process::Command::new(env!("CARGO"))
-        .args(["build", "--quiet", "-p", "sample-plugin", "--message-format=json-render-diagnostics"])
+        .args(["build", "--quiet", "--workspace", "--lib", "--message-format=json-render-diagnostics"])
         .current_dir(&workspace)
         .output()
         .expect("cargo runs");

@@ -41,7 +41,8 @@ async fn main() -> ExitCode {
                 wait_for_signal().await;
                 stop.cancel();
             });
-            floor::serve_http(address, !cli.nagle, shutdown, |bound| eprintln!("mcp-floor serving http://{bound}/mcp")).await
+            floor::serve_http(address, !cli.nagle, shutdown, |bound| eprintln!("mcp-floor serving http://{bound}/mcp"))
+                .await
         }
     };
     match outcome {

@@ -43,13 +43,8 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let outcome = runtime.block_on(startup::measure(
-        &cli.label,
-        &cli.command,
-        cli.repeat,
-        cli.warmup,
-        &cli.protocol_version,
-    ));
+    let outcome =
+        runtime.block_on(startup::measure(&cli.label, &cli.command, cli.repeat, cli.warmup, &cli.protocol_version));
     match outcome {
         Ok(report) if cli.json => match serde_json::to_string(&report) {
             Ok(line) => {

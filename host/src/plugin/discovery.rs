@@ -5,7 +5,7 @@
 use std::{
     collections::HashMap,
     path::{Path, PathBuf},
-    sync::Arc,
+    sync::{Arc, OnceLock},
 };
 
 use serde::Serialize;
@@ -110,6 +110,8 @@ pub struct Shared {
     pub clients: Arc<Clients>,
     /// The host-wide lock table.
     pub locks: Arc<LockTable>,
+    /// The server's name, for plugins that describe the server.
+    pub server_name: String,
 }
 
 /// Loads every enabled plugin in the configured directory. Must run inside
@@ -128,6 +130,7 @@ pub fn discover(settings: &PluginSettings, shared_services: &Shared) -> Discover
         }
     };
     let shared = Arc::new(settings.shared.clone());
+    let catalog = Arc::new(OnceLock::new());
     let mut plugin_files: HashMap<String, String> = HashMap::new();
     for file in files {
         let mut report = PluginReport::new(&file);
@@ -168,6 +171,7 @@ pub fn discover(settings: &PluginSettings, shared_services: &Shared) -> Discover
             log: PluginLog::new(&name, Arc::clone(&shared_services.clients)),
             locks: Arc::clone(&shared_services.locks),
             runtime: tokio::runtime::Handle::current(),
+            catalog: Arc::clone(&catalog),
         };
         let plugin: Arc<dyn PluginBackend> = match library.create(link) {
             Ok(plugin) => Arc::new(plugin),
@@ -194,7 +198,34 @@ pub fn discover(settings: &PluginSettings, shared_services: &Shared) -> Discover
         }
         reports.push(report);
     }
+    let _ = catalog.set(host_info(&shared_services.server_name, &reports));
     Discovery { registry, reports, problems }
+}
+
+/// What plugins learn of the host through `PluginContext::host_info`.
+fn host_info(server_name: &str, reports: &[PluginReport]) -> serde_json::Value {
+    let plugins: Vec<serde_json::Value> = reports
+        .iter()
+        .filter(|report| report.status == "loaded")
+        .map(|report| {
+            serde_json::json!({
+                "name": report.plugin,
+                "version": report.version,
+                "tools": report.tools,
+                "prompts": report.prompts,
+                "resources": report.resources,
+            })
+        })
+        .collect();
+    let protocols: Vec<&str> =
+        rmcp::model::ProtocolVersion::KNOWN_VERSIONS.iter().map(|version| version.as_str()).collect();
+    serde_json::json!({
+        "serverName": server_name,
+        "hostVersion": env!("CARGO_PKG_VERSION"),
+        "pluginApiVersion": host_abi_version(),
+        "protocolVersions": protocols,
+        "plugins": plugins,
+    })
 }
 
 /// Adds a plugin's prompts and resources, refusing each one that is

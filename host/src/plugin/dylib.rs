@@ -7,7 +7,10 @@
 //! unloaded (abi_stable never closes a library), so a refused or disabled
 //! library stays mapped but unused.
 
-use std::{path::Path, sync::Arc};
+use std::{
+    path::Path,
+    sync::{Arc, OnceLock},
+};
 
 use abi_stable::{
     library::{LibraryError, lib_header_from_path},
@@ -138,6 +141,8 @@ pub struct HostLink {
     /// The host's runtime: lock waits run there, since a plugin may poll
     /// from a thread of its own runtime.
     pub runtime: tokio::runtime::Handle,
+    /// What the host serves, filled in once every plugin has loaded.
+    pub catalog: Arc<OnceLock<Value>>,
 }
 
 impl HostServices for HostLink {
@@ -154,6 +159,10 @@ impl HostServices for HostLink {
 
     fn log(&self, level: u8, message: RStr<'_>) {
         self.log.emit(level_from_abi(level), message.as_str());
+    }
+
+    fn host_info(&self) -> RString {
+        RString::from(self.catalog.get().unwrap_or(&Value::Null).to_string())
     }
 
     fn acquire_lock(&self, request: RString) -> FfiFuture<LockOutcome> {

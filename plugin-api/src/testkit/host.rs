@@ -32,7 +32,7 @@
 //! 1. the environment variable `MCP_PLUGIN_HOST_BIN` (a path to the binary);
 //! 2. the host's workspace, when this copy of `mcp-plugin-api` is the one in
 //!    a checkout of mcp-plugin-host (a path dependency): it runs
-//!    `cargo build -p mcp-plugin-host` there once per test process (in that
+//!    `cargo build --workspace --bins` there once per test process (in that
 //!    workspace's target folder, not one set for an outside plugin's build),
 //!    which is quick when the binary is up to date and takes a few minutes the
 //!    first time;
@@ -180,7 +180,9 @@ fn build_in_workspace(workspace: &Path) -> Result<PathBuf, String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = std::process::Command::new(cargo);
     command
-        .args(["build", "--quiet", "-p", "mcp-plugin-host", "--message-format=json-render-diagnostics"])
+        // `--workspace --bins` resolves features as `cargo build --workspace` does, so it reuses
+        // that build (a no-op after it) instead of compiling the host's dependencies once more.
+        .args(["build", "--quiet", "--workspace", "--bins", "--message-format=json-render-diagnostics"])
         .current_dir(workspace)
         .stderr(Stdio::inherit());
     // A target folder set for a plugin's own build outside the host's workspace is not the
@@ -198,7 +200,7 @@ fn build_in_workspace(workspace: &Path) -> Result<PathBuf, String> {
         command.output().map_err(|error| format!("cargo could not run in {}: {error}", workspace.display()))?;
     if !output.status.success() {
         return Err(format!(
-            "`cargo build -p mcp-plugin-host` failed in {} (set {HOST_BIN_ENV} to use a built binary)",
+            "`cargo build --workspace --bins` failed in {} (set {HOST_BIN_ENV} to use a built binary)",
             workspace.display()
         ));
     }

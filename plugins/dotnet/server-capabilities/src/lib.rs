@@ -13,10 +13,10 @@
 //! - the installed .NET SDKs (`dotnet --list-sdks`, parsed), the framework recommended for new
 //!   projects, the newest LTS and the newest supported release (`dotnet_support::frameworks`).
 //!
-//! What a plugin cannot know, it does not claim: the plugin API gives a plugin no view of the
-//! other plugins or of the client's negotiated protocol version, so `loadedPlugins` lists this
-//! plugin only and says so (`complete: false`); `tools/list` is the authoritative list. Adding
-//! that view would mean appending a host-information method to the ABI's `HostServices`.
+//! The server's name, the protocol versions it speaks and every loaded plugin with its tools,
+//! prompts and resources come from the host (`PluginContext::host_info`). A host that predates
+//! that service is answered from what this plugin knows alone, and `loadedPlugins.complete`
+//! says so. The protocol version a client negotiated is not visible to plugins.
 //!
 //! A missing dotnet does not make the tool fail: the server's capabilities stand without it, and
 //! `dotnet.found` is false with the reason and what to do. Only a cancelled or timed-out
@@ -47,8 +47,7 @@ pub const PLUGIN_NAME: &str = "dotnet_server_capabilities";
 pub const TOOL_NAME: &str = "dotnet_server_capabilities";
 
 /// The MCP protocol versions of the host release these plugins ship with (mcp-plugin-host on
-/// rmcp 3.9: 2024-11-05 to 2026-07-28). A plugin cannot ask the host, so this is a build-time
-/// fact; update it with the host.
+/// rmcp 3.9: 2024-11-05 to 2026-07-28), for a host too old to say so itself.
 pub const PROTOCOL_VERSIONS: [&str; 5] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 
 /// What the server supports, with a line of explanation each (for the model-facing text).
@@ -74,12 +73,13 @@ const SUPPORTS: [(&str, bool, &str); 16] = [
 /// The `dotnet_server_capabilities` tool.
 pub struct CapabilitiesTool {
     settings: DotnetSettings,
+    plugin: PluginContext,
 }
 
 impl CapabilitiesTool {
     /// Reads the dotnet settings (see `dotnet_support::settings`); a malformed one refuses the plugin.
     pub fn new(ctx: &PluginContext) -> Result<Self, InitError> {
-        Ok(Self { settings: DotnetSettings::from_context(ctx)? })
+        Ok(Self { settings: DotnetSettings::from_context(ctx)?, plugin: ctx.clone() })
     }
 }
 
@@ -100,7 +100,8 @@ fn output_schema() -> Value {
         "type": "object",
         "properties": {
             "success": { "const": true },
-            "serverName": { "type": "string", "description": "The server product; an instance's configured name is not visible to plugins." },
+            "serverName": { "type": "string", "description": "The server's configured name." },
+            "hostVersion": { "type": ["string", "null"] },
             "pluginApiVersion": { "type": "string", "description": "The plugin ABI version this plugin was built against; any host of the same major loads it." },
             "plugin": {
                 "type": "object",
@@ -116,7 +117,13 @@ fn output_schema() -> Value {
             },
             "loadedPlugins": {
                 "type": "object",
-                "properties": { "known": strings, "complete": { "type": "boolean" }, "note": text },
+                "properties": {
+                    "known": strings,
+                    "complete": { "type": "boolean" },
+                    "plugins": { "type": "array", "items": { "type": "object" } },
+                    "tools": strings,
+                    "note": text
+                },
                 "required": ["known", "complete"]
             },
             "dotnet": {
@@ -219,23 +226,41 @@ impl CapabilitiesTool {
         let newer = frameworks::newer_than_table(&versions);
         let supports: serde_json::Map<String, Value> =
             SUPPORTS.iter().map(|(name, supported, _)| ((*name).to_owned(), json!(supported))).collect();
+        let host = self.plugin.host_info();
+        let loaded = match host.as_ref().and_then(|host| host["plugins"].as_array()) {
+            Some(plugins) => {
+                let names: Vec<&str> = plugins.iter().filter_map(|plugin| plugin["name"].as_str()).collect();
+                let tools: Vec<&str> = plugins
+                    .iter()
+                    .flat_map(|plugin| plugin["tools"].as_array().into_iter().flatten())
+                    .filter_map(Value::as_str)
+                    .collect();
+                json!({ "known": names, "complete": true, "plugins": plugins, "tools": tools })
+            }
+            None => json!({
+                "known": [PLUGIN_NAME],
+                "complete": false,
+                "note": "This host does not describe its plugins; the client's tools/list names every tool.",
+            }),
+        };
+        let protocols = host
+            .as_ref()
+            .and_then(|host| host.get("protocolVersions").cloned())
+            .unwrap_or_else(|| json!(PROTOCOL_VERSIONS));
         let structured = json!({
             "success": true,
-            "serverName": "mcp-plugin-host",
+            "serverName": host.as_ref().and_then(|host| host["serverName"].as_str()).unwrap_or("mcp-plugin-host"),
+            "hostVersion": host.as_ref().and_then(|host| host["hostVersion"].as_str()),
             "pluginApiVersion": ABI_VERSION,
             "plugin": { "name": PLUGIN_NAME, "version": env!("CARGO_PKG_VERSION"), "tools": [TOOL_NAME] },
-            "protocolVersions": PROTOCOL_VERSIONS,
+            "protocolVersions": protocols,
             "supports": supports,
             "contentNegotiation": {
                 "extension": "io.modelcontextprotocol/content-negotiation",
                 "formats": FORMATS,
                 "verbosities": VERBOSITIES,
             },
-            "loadedPlugins": {
-                "known": [PLUGIN_NAME],
-                "complete": false,
-                "note": "Plugins cannot see each other; the client's tools/list names every tool the host serves.",
-            },
+            "loadedPlugins": loaded,
             "dotnet": dotnet,
             "sdkVersions": {
                 "installed": versions,
@@ -267,9 +292,13 @@ impl CapabilitiesTool {
             }
             None => "No supported LTS framework is known to this server's table.".to_owned(),
         };
+        let protocol_list: Vec<&str> =
+            structured["protocolVersions"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+        let loaded_count = structured["loadedPlugins"]["known"].as_array().map_or(0, Vec::len);
         let summary = format!(
-            "mcp-plugin-host (plugin API {ABI_VERSION}), MCP {}. {dotnet_line} {framework_line}",
-            PROTOCOL_VERSIONS.join(", ")
+            "{} (plugin API {ABI_VERSION}), MCP {}, {loaded_count} plugin(s) loaded. {dotnet_line} {framework_line}",
+            structured["serverName"].as_str().unwrap_or("mcp-plugin-host"),
+            protocol_list.join(", ")
         );
         let supported: Vec<String> =
             SUPPORTS.iter().filter(|(_, on, _)| *on).map(|(name, _, detail)| format!("{name}: {detail}")).collect();
@@ -290,11 +319,22 @@ impl CapabilitiesTool {
             .section("Not offered", unsupported)
             .section(".NET", dotnet_notes)
             .section(
-                "Not visible to this tool",
-                vec![
-                    "The other plugins and tools loaded: use tools/list.".to_owned(),
-                    "The protocol version this client negotiated.".to_owned(),
-                ],
+                "Plugins",
+                structured["loadedPlugins"]["plugins"]
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|plugin| {
+                        let tools: Vec<&str> =
+                            plugin["tools"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+                        format!(
+                            "{} {}: {}",
+                            plugin["name"].as_str().unwrap_or("?"),
+                            plugin["version"].as_str().unwrap_or("?"),
+                            tools.join(", ")
+                        )
+                    })
+                    .collect(),
             )
             .structured(structured))
     }

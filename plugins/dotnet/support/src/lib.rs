@@ -23,7 +23,7 @@
 //! - [`respond`]: prose for the model, structured content for programs, shaped by content negotiation.
 //! - [`xml`] and [`project_file`]: reading project files (frameworks, packages, references) and XML
 //!   solutions without starting dotnet.
-//! - [`testkit`] (feature `testkit`, tests only): the dotnet test double built once, a plugin
+//! - `testkit` (feature `testkit`, tests only): the dotnet test double built once, a plugin
 //!   context pointing at it, and its invocation log.
 //! - [`confirm`]: asking the user, through elicitation, before a destructive action.
 //! - [`table`]: reading the fixed-width tables the CLI prints (tool, workload and template listings).
