@@ -190,6 +190,17 @@ struct Exported {
     runtime: Arc<PluginRuntime>,
 }
 
+impl Drop for Exported {
+    /// The host drops a plugin at shutdown: its tools (and whatever they own, such as background
+    /// processes) are dropped inside the plugin's runtime, and a panic there cannot abort the host.
+    fn drop(&mut self) {
+        let offer =
+            std::mem::replace(&mut self.offer, Offer { tools: Vec::new(), prompts: Vec::new(), resources: Vec::new() });
+        let _context = self.runtime.runtime.get().map(tokio::runtime::Runtime::enter);
+        drop_guarded(offer);
+    }
+}
+
 impl Exported {
     /// Runs `work` guarded, in the plugin's runtime, and encodes its answer.
     fn guarded<F>(&self, work: F) -> FfiFuture<RResult<RString, RString>>
