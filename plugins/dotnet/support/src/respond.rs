@@ -131,16 +131,14 @@ impl Reply {
             return text;
         }
         for section in &self.sections {
-            if markdown {
-                text.push_str(&format!("\n\n### {}\n", section.heading));
-                for line in &section.lines {
-                    text.push_str(&format!("- {line}\n"));
-                }
+            let (heading, bullet) = if markdown {
+                (format!("### {}", section.heading), "- ")
             } else {
-                text.push_str(&format!("\n\n{}:\n", section.heading));
-                for line in &section.lines {
-                    text.push_str(&format!("  {line}\n"));
-                }
+                (format!("{}:", section.heading), "  ")
+            };
+            text.push_str(&format!("\n\n{heading}"));
+            for line in &section.lines {
+                text.push_str(&format!("\n{bullet}{line}"));
             }
         }
         let show_output = presentation.verbosity == Verbosity::Verbose || self.sections.is_empty();
