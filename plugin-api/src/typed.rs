@@ -25,7 +25,6 @@ use crate::{CallContext, Content, Tool, ToolError, ToolOutcome, ToolResult, Tool
 /// use schemars::JsonSchema;
 /// use serde::{Deserialize, Serialize};
 ///
-/// /// The arguments of `add`.
 /// #[derive(Deserialize, JsonSchema)]
 /// struct AddArgs {
 ///     /// The first term.
@@ -34,9 +33,9 @@ use crate::{CallContext, Content, Tool, ToolError, ToolOutcome, ToolResult, Tool
 ///     b: i64,
 /// }
 ///
-/// /// What `add` returns to programs.
 /// #[derive(Serialize, JsonSchema)]
 /// struct Sum {
+///     /// The sum of the two terms.
 ///     sum: i64,
 /// }
 ///
@@ -78,8 +77,9 @@ use crate::{CallContext, Content, Tool, ToolError, ToolOutcome, ToolResult, Tool
 /// Only recursive types keep references, under `$defs` at the root. The
 /// root is always `"type": "object"`: arguments and structured content are
 /// JSON objects in MCP, so a type that is not one (a string, a list) is
-/// refused with a message when the tool is listed. Doc comments become
-/// `description`s, which the model reads: write them.
+/// refused with a message when the tool is listed. Doc comments on fields
+/// become `description`s, which the model reads: write them. (One on the
+/// struct itself becomes the top-level description, beside the tool's own.)
 ///
 /// The input schema describes what deserializes; the output schema what
 /// serializes (`skip_serializing_if` fields are optional in it).
