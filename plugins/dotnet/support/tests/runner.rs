@@ -146,7 +146,9 @@ async fn output_past_the_cap_is_dropped_with_a_marker_while_the_process_is_drain
     assert!(outcome.stdout.len() <= 1000 + marker.len() + 1);
     assert_eq!(outcome.stderr, "done\n");
     assert_eq!(outcome.stderr_dropped_bytes, 0);
-    assert!(outcome.transcript.contains(&marker) && outcome.transcript.ends_with("done\n"));
+    // The two pipes are read concurrently: stdout still buffered when `done` reaches stderr may be
+    // read after it, so only membership is certain, not which line comes last.
+    assert!(outcome.transcript.contains(&marker) && outcome.transcript.lines().any(|line| line == "done"));
 }
 
 #[tokio::test]
