@@ -43,6 +43,7 @@
 mod parse;
 pub mod schema;
 
+use dotnet_support::respond::Failure;
 use std::path::Path;
 
 use dotnet_support::{
@@ -131,22 +132,7 @@ impl Tool for EfTool {
 
     async fn call(&self, args: Value, ctx: CallContext) -> ToolOutcome {
         let presentation = Presentation::of(&ctx);
-        Ok(match self.execute(&args, &ctx).await {
-            Ok(reply) => reply.into_result(presentation),
-            Err(failure) => respond::failure(failure.error, failure.extra, presentation),
-        })
-    }
-}
-
-/// A refused or failed call: the envelope and what to merge into it (`lockInfo`).
-struct Failure {
-    error: ErrorResponse,
-    extra: Option<Value>,
-}
-
-impl From<ErrorResponse> for Failure {
-    fn from(error: ErrorResponse) -> Self {
-        Self { error, extra: None }
+        Ok(respond::finish(self.execute(&args, &ctx).await, presentation))
     }
 }
 

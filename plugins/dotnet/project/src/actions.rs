@@ -1,6 +1,7 @@
 //! The actions: parameters checked, the target found, the lock taken, dotnet run (or the project
 //! file edited, or a session consulted), and the reply shaped.
 
+pub use dotnet_support::respond::Failure;
 use std::{
     path::{Path, PathBuf},
     sync::LazyLock,
@@ -35,20 +36,6 @@ use crate::{
     sessions::{self, Start},
     testrun::{self, Runner},
 };
-
-/// A failed action: the error envelope and what to merge into it (`lockInfo`, counts).
-pub struct Failure {
-    /// The envelope.
-    pub error: ErrorResponse,
-    /// Fields merged into the structured content.
-    pub extra: Option<Value>,
-}
-
-impl From<ErrorResponse> for Failure {
-    fn from(error: ErrorResponse) -> Self {
-        Self { error, extra: None }
-    }
-}
 
 type Outcome = Result<Reply, Failure>;
 

@@ -115,9 +115,6 @@ impl Tool for ProjectTool {
 
     async fn call(&self, args: Value, ctx: CallContext) -> ToolOutcome {
         let presentation = Presentation::of(&ctx);
-        Ok(match actions::dispatch(self, &args, &ctx).await {
-            Ok(reply) => reply.into_result(presentation),
-            Err(failure) => respond::failure(failure.error, failure.extra, presentation),
-        })
+        Ok(respond::finish(actions::dispatch(self, &args, &ctx).await, presentation))
     }
 }

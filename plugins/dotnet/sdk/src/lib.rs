@@ -47,6 +47,7 @@ mod global_json;
 mod parse;
 mod schema;
 
+use dotnet_support::respond::Failure;
 use std::path::{Path, PathBuf};
 
 use dotnet_support::{
@@ -103,18 +104,6 @@ dotnet_support::actions! {
     }
 }
 
-/// Why a call failed: the error envelope, and fields to merge into it (`lockInfo`).
-struct Failure {
-    error: ErrorResponse,
-    extra: Option<Value>,
-}
-
-impl From<ErrorResponse> for Failure {
-    fn from(error: ErrorResponse) -> Self {
-        Failure { error, extra: None }
-    }
-}
-
 type Outcome = Result<Reply, Failure>;
 
 /// The `dotnet_sdk` tool.
@@ -150,10 +139,7 @@ impl Tool for SdkTool {
 
     async fn call(&self, args: Value, ctx: CallContext) -> ToolOutcome {
         let presentation = Presentation::of(&ctx);
-        Ok(match self.dispatch(&args, &ctx).await {
-            Ok(reply) => reply.into_result(presentation),
-            Err(Failure { error, extra }) => respond::failure(error, extra, presentation),
-        })
+        Ok(respond::finish(self.dispatch(&args, &ctx).await, presentation))
     }
 }
 

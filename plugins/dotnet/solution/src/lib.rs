@@ -36,6 +36,7 @@ mod schema;
 mod solution_file;
 mod tfm;
 
+use dotnet_support::respond::Failure as Failed;
 use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
@@ -120,10 +121,7 @@ impl Tool for SolutionTool {
 
     async fn call(&self, args: Value, ctx: CallContext) -> ToolOutcome {
         let presentation = Presentation::of(&ctx);
-        let mut result = match self.dispatch(&args, &ctx).await {
-            Ok(reply) => reply.into_result(presentation),
-            Err(failed) => respond::failure(failed.error, failed.extra, presentation),
-        };
+        let mut result = respond::finish(self.dispatch(&args, &ctx).await, presentation);
         // The prose names what the caller passed (paths, sources), which may carry credentials.
         for block in &mut result.content {
             if let Content::Text { text } = block
@@ -133,18 +131,6 @@ impl Tool for SolutionTool {
             }
         }
         Ok(result)
-    }
-}
-
-/// A failed call: the error envelope and fields to merge into it (`lockInfo`).
-struct Failed {
-    error: ErrorResponse,
-    extra: Option<Value>,
-}
-
-impl From<ErrorResponse> for Failed {
-    fn from(error: ErrorResponse) -> Self {
-        Self { error, extra: None }
     }
 }
 

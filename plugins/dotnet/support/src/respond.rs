@@ -162,6 +162,44 @@ impl Reply {
     }
 }
 
+/// A failed action: the error envelope, and fields to merge into its structured content
+/// (`lockInfo`, counts). Every dotnet plugin's actions fail with it.
+#[derive(Debug, Clone)]
+pub struct Failure {
+    /// The envelope.
+    pub error: ErrorResponse,
+    /// Fields merged into the structured content.
+    pub extra: Option<Value>,
+}
+
+impl From<ErrorResponse> for Failure {
+    fn from(error: ErrorResponse) -> Self {
+        Self { error, extra: None }
+    }
+}
+
+impl Failure {
+    /// A failure of an action that held a lock: the envelope with that `lockInfo`.
+    pub fn with_lock(error: ErrorResponse, lock_info: Option<&Value>) -> Self {
+        Self { error, extra: lock_info.map(|info| json!({ "lockInfo": info })) }
+    }
+}
+
+impl From<(ErrorResponse, Value)> for Failure {
+    /// A refused lock: the envelope and its `lockInfo` (as [`crate::locking::acquire`] returns them).
+    fn from((error, extra): (ErrorResponse, Value)) -> Self {
+        Self { error, extra: Some(extra).filter(|extra| !extra.is_null()) }
+    }
+}
+
+/// The tool result of an action: its reply, or its failure.
+pub fn finish(outcome: Result<Reply, Failure>, presentation: Presentation) -> ToolResult {
+    match outcome {
+        Ok(reply) => reply.into_result(presentation),
+        Err(failed) => failure(failed.error, failed.extra, presentation),
+    }
+}
+
 /// A failed tool result: `isError`, the error envelope as `structuredContent` (with `extra`
 /// fields such as `lockInfo` merged in), and a short prose account for the model.
 pub fn failure(error: ErrorResponse, extra: Option<Value>, presentation: Presentation) -> ToolResult {

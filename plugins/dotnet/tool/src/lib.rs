@@ -28,6 +28,7 @@
 mod parse;
 mod plan;
 
+use dotnet_support::respond::Failure;
 use std::path::PathBuf;
 
 use dotnet_support::{
@@ -62,24 +63,6 @@ impl DotnetTool {
     /// Reads the dotnet settings of the plugin's section; a malformed setting refuses the plugin.
     pub fn new(ctx: &PluginContext) -> Result<Self, InitError> {
         Ok(Self { plugin: ctx.clone(), settings: DotnetSettings::from_context(ctx)? })
-    }
-}
-
-/// A failed call: the envelope and what to merge into it (`lockInfo`).
-struct Failure {
-    error: ErrorResponse,
-    extra: Option<Value>,
-}
-
-impl From<ErrorResponse> for Failure {
-    fn from(error: ErrorResponse) -> Self {
-        Self { error, extra: None }
-    }
-}
-
-impl Failure {
-    fn with_lock(error: ErrorResponse, lock_info: &Option<Value>) -> Self {
-        Self { error, extra: lock_info.as_ref().map(|info| json!({ "lockInfo": info })) }
     }
 }
 
@@ -226,10 +209,7 @@ impl Tool for DotnetTool {
 
     async fn call(&self, args: Value, ctx: CallContext) -> ToolOutcome {
         let presentation = Presentation::of(&ctx);
-        Ok(match self.execute(&args, &ctx).await {
-            Ok(reply) => reply.into_result(presentation),
-            Err(failure) => respond::failure(failure.error, failure.extra, presentation),
-        })
+        Ok(respond::finish(self.execute(&args, &ctx).await, presentation))
     }
 }
 
@@ -264,10 +244,11 @@ impl DotnetTool {
         };
         let lock_info = guard.as_ref().map(|guard| locking::lock_info_json(guard.info()));
         let command = Command::new(plan.args.clone(), &cwd, plan.description.clone()).progress(plan.progress);
-        let ran =
-            exec::run(&self.settings, ctx, command).await.map_err(|error| Failure::with_lock(error, &lock_info))?;
+        let ran = exec::run(&self.settings, ctx, command)
+            .await
+            .map_err(|error| Failure::with_lock(error, lock_info.as_ref()))?;
         if !ran.succeeded() {
-            return Err(Failure::with_lock(ran.failure(), &lock_info));
+            return Err(Failure::with_lock(ran.failure(), lock_info.as_ref()));
         }
         Ok(reply(&plan, &ran, lock_info, consent))
     }
