@@ -11,7 +11,7 @@
 #![allow(deprecated)]
 
 use std::{
-    sync::Arc,
+    sync::{Arc, OnceLock},
     time::{Duration, Instant},
 };
 
@@ -52,16 +52,28 @@ struct HostCall {
     log_target: String,
     capabilities: Option<ClientCapabilities>,
     stateless: bool,
-    outgoing: mpsc::UnboundedSender<Outgoing>,
+    /// The queue to the client, started with the first notification (most calls send none).
+    outgoing: OnceLock<mpsc::UnboundedSender<Outgoing>>,
+    runtime: tokio::runtime::Handle,
 }
 
 impl HostCall {
     /// Waits until everything queued so far has been handed to the transport.
     async fn flush(&self) {
         let (done, flushed) = oneshot::channel();
-        if self.outgoing.send(Outgoing::Flush(done)).is_ok() {
+        let Some(outgoing) = self.outgoing.get() else { return };
+        if outgoing.send(Outgoing::Flush(done)).is_ok() {
             let _ = flushed.await;
         }
+    }
+}
+
+impl HostCall {
+    /// Queues a notification; the first one starts the forwarder on the host's runtime (the
+    /// plugin may be calling from a thread of its own runtime).
+    fn send(&self, message: Outgoing) {
+        let outgoing = self.outgoing.get_or_init(|| start_forwarder(self.peer.clone(), &self.runtime));
+        let _ = outgoing.send(message);
     }
 }
 
@@ -77,7 +89,7 @@ impl CallSession for HostCall {
         if let Some(message) = message {
             param = param.with_message(message);
         }
-        let _ = self.outgoing.send(Outgoing::Progress(param));
+        self.send(Outgoing::Progress(param));
     }
 
     fn cancellation(&self) -> &CancellationToken {
@@ -91,7 +103,7 @@ impl CallSession for HostCall {
     fn log(&self, level: Level, message: &str) {
         logging::emit(&self.log_target, level, message);
         if let Some(param) = self.level.message(level, &self.log_target, message) {
-            let _ = self.outgoing.send(Outgoing::Log(param));
+            self.send(Outgoing::Log(param));
         }
     }
 
@@ -125,9 +137,9 @@ impl CallSession for HostCall {
 }
 
 /// Forwards a call's notifications to the client, one at a time, in order.
-fn start_forwarder(peer: Peer<RoleServer>) -> mpsc::UnboundedSender<Outgoing> {
+fn start_forwarder(peer: Peer<RoleServer>, runtime: &tokio::runtime::Handle) -> mpsc::UnboundedSender<Outgoing> {
     let (sender, mut receiver) = mpsc::unbounded_channel();
-    tokio::spawn(async move {
+    runtime.spawn(async move {
         while let Some(message) = receiver.recv().await {
             match message {
                 Outgoing::Progress(param) => {
@@ -175,7 +187,8 @@ pub async fn run(
         log_target: logging::plugin_target(entry.plugin.name()),
         capabilities: context.client_capabilities(),
         stateless,
-        outgoing: start_forwarder(context.peer.clone()),
+        outgoing: OnceLock::new(),
+        runtime: tokio::runtime::Handle::current(),
     });
     let started = Instant::now();
     let timeout = state.settings.timeout_for(entry.name());
