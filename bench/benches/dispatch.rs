@@ -14,7 +14,12 @@
 //! workspace. Build the workspace first (`cargo build --release --workspace`); `scripts/bench`
 //! does. `MCP_BENCH_QUICK` shortens every measurement (smoke test).
 
-use std::{hint::black_box, path::PathBuf, sync::Arc, time::Duration};
+use std::{
+    hint::black_box,
+    path::PathBuf,
+    sync::{Arc, OnceLock},
+    time::Duration,
+};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use futures::future::BoxFuture;
@@ -79,6 +84,7 @@ fn dispatch(c: &mut Criterion) {
         log: PluginLog::new("sample", Arc::new(Clients::default())),
         locks: Arc::new(LockTable::default()),
         runtime: runtime.handle().clone(),
+        catalog: Arc::new(OnceLock::new()),
     };
     let plugin = library.create(link).expect("the sample plugin starts");
     let echo_index = plugin

@@ -281,6 +281,12 @@ fn limit_margin(value: f64, limit: f64, unit: &str) -> String {
     if gap <= 0.0 { format!("{:.2} {unit} under the limit", -gap) } else { format!("{gap:.2} {unit} over the limit") }
 }
 
+/// A ratio with two decimals, or two significant digits when it is smaller than 0.1.
+fn times(ratio: f64) -> String {
+    let decimals = if ratio > 0.0 && ratio < 0.1 { (-ratio.log10()).floor() as usize + 2 } else { 2 };
+    format!("{ratio:.decimals$}×")
+}
+
 fn mib(kb: u64) -> String {
     format!("{:.1}", kb as f64 / 1024.0)
 }
@@ -361,7 +367,7 @@ pub fn render(inputs: &Inputs) -> String {
                 host.label == "host" && host.transport == run.transport && host.concurrency == run.concurrency
             });
             let versus = match host {
-                Some(host) if run.calls_per_sec > 0.0 => format!("{:.2}×", host.calls_per_sec / run.calls_per_sec),
+                Some(host) if run.calls_per_sec > 0.0 => times(host.calls_per_sec / run.calls_per_sec),
                 _ => "-".to_owned(),
             };
             vec![
@@ -373,6 +379,7 @@ pub fn render(inputs: &Inputs) -> String {
                 format!("{:.0}", run.latency_us.p50),
                 format!("{:.0}", run.latency_us.p99),
                 format!("{:.0}", run.latency_us.max),
+                run.server_cpu_us_per_call.map_or("-".to_owned(), |cpu| format!("{cpu:.0}")),
                 run.errors.to_string(),
                 versus,
             ]
@@ -389,6 +396,7 @@ pub fn render(inputs: &Inputs) -> String {
             "p50 µs",
             "p99 µs",
             "max µs",
+            "server CPU µs/call",
             "errors",
             "host ÷ this",
         ],
@@ -573,10 +581,18 @@ mod tests {
         for heading in ["#### Machine", "#### 1.", "#### 2–3.", "#### 4.", "#### 5.", "#### 6.", "#### Targets"] {
             assert!(text.contains(heading), "{heading} missing:\n{text}");
         }
-        assert!(text.contains("| host | stdio | 16 | 100 | 9000 |"), "{text}");
+        assert!(text.contains("| host | stdio | 16 | 100 | 9000 | 2 | 4 | 5 | 50 | 0 | 1.00× |"), "{text}");
         assert!(text.contains("**1500 ns**"), "{text}");
         assert!(!text.contains("Quick mode"));
         assert!(render(&Inputs { quick: true, ..Inputs::default() }).contains("Quick mode"));
+    }
+
+    #[test]
+    fn small_ratios_keep_two_digits() {
+        assert_eq!(times(1.234), "1.23×");
+        assert_eq!(times(0.0045), "0.0045×");
+        assert_eq!(times(0.03), "0.030×");
+        assert_eq!(times(0.0), "0.00×");
     }
 
     #[test]
