@@ -91,7 +91,7 @@ fn dispatch(c: &mut Criterion) {
         .tools()
         .expect("the sample plugin lists its tools")
         .iter()
-        .position(|tool| tool["name"] == "echo")
+        .position(|tool| serde_json::from_str::<Value>(tool.get()).is_ok_and(|tool| tool["name"] == "echo"))
         .expect("the sample plugin has echo") as u32;
     let session: Arc<dyn CallSession> = Arc::new(QuietSession { cancel: CancellationToken::new() });
     let arguments = json!({ "text": "hello, world" });

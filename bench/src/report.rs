@@ -119,10 +119,12 @@ pub struct Verdict {
     pub margin: String,
 }
 
-/// The order servers appear in. `floor-default-io` is the floor with the I/O defaults the host
-/// uses today (rmcp's blocking `stdio()`, axum without `TCP_NODELAY`); the targets compare with
-/// `floor`, the best the same SDK does.
-const SERVERS: [&str; 5] = ["host", "floor", "floor-default-io", "python", "typescript"];
+/// The order servers appear in. `host` serves every workspace plugin with a warm plugin cache
+/// (plugins created on first use); `host-eager` creates every plugin at start (a first start, or
+/// `Plugins.LazyLoading: false`); `host-sample` serves the sample plugin alone. `floor-default-io`
+/// is the floor with rmcp's default I/O (blocking `stdio()`, axum without `TCP_NODELAY`); the
+/// targets compare `host` with `floor`, the best the same SDK does.
+const SERVERS: [&str; 7] = ["host", "host-eager", "host-sample", "floor", "floor-default-io", "python", "typescript"];
 
 fn server_rank(label: &str) -> usize {
     SERVERS.iter().position(|known| *known == label).unwrap_or(SERVERS.len())
@@ -415,12 +417,20 @@ pub fn render(inputs: &Inputs) -> String {
                 run.repeat.to_string(),
                 format!("{:.1} ({:.1}–{:.1})", run.initialize_ms.median, run.initialize_ms.min, run.initialize_ms.max),
                 format!("{:.1} ({:.1}–{:.1})", run.tools_list_ms.median, run.tools_list_ms.min, run.tools_list_ms.max),
+                format!("{:.1}", run.vm_hwm_kb as f64 * 1024.0 / 1e6),
             ]
         })
         .collect();
     table(
         &mut out,
-        &["server", "tools", "starts", "exec → initialize, ms (min–max)", "exec → tools/list, ms (min–max)"],
+        &[
+            "server",
+            "tools",
+            "starts",
+            "exec → initialize, ms (min–max)",
+            "exec → tools/list, ms (min–max)",
+            "peak RSS after tools/list, MB",
+        ],
         &rows,
     );
 

@@ -12,7 +12,7 @@ use rmcp::ServiceExt;
 
 use mcp_plugin_host::{
     http, logging,
-    plugin::discovery::{self, Discovery, PluginReport, Shared},
+    plugin::discovery::{self, Discovery, Loading, PluginReport, Shared},
     server::{HostState, McpServer},
     settings::{Overrides, Settings},
 };
@@ -113,8 +113,10 @@ fn main() -> ExitCode {
     }
 }
 
+/// Loads every plugin now, for the commands that report on them (and so
+/// refresh the plugin cache).
 fn discover(settings: &Settings) -> Discovery {
-    discovery::discover(&settings.plugins, &shared(settings))
+    discovery::discover(&settings.plugins, &shared(settings), Loading::Eager)
 }
 
 /// What the plugins of this run share.
@@ -124,7 +126,10 @@ fn shared(settings: &Settings) -> Shared {
 
 async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
     let shared = shared(&settings);
-    let Discovery { registry, reports, .. } = discovery::discover(&settings.plugins, &shared);
+    let loading = if settings.plugins.lazy_loading { Loading::Lazy } else { Loading::Eager };
+    let t = std::time::Instant::now();
+    let Discovery { registry, reports, .. } = discovery::discover(&settings.plugins, &shared, loading);
+    eprintln!("TIMING discover {:?}", t.elapsed());
     let loaded = reports.iter().filter(|report| report.status == "loaded").count();
     tracing::info!(
         "{} tools from {loaded} plugins in {}",

@@ -1,11 +1,14 @@
 //! The tools the host serves: each tool's MCP description, the plugin
 //! that runs it, and the compiled validators for its input and output.
 
-use std::{collections::HashMap, sync::Arc};
+use std::{
+    collections::HashMap,
+    sync::{Arc, OnceLock},
+};
 
 use jsonschema::Validator;
 use rmcp::model::{Prompt, Tool};
-use serde_json::Value;
+use serde_json::{Value, value::RawValue};
 
 use crate::plugin::PluginBackend;
 
@@ -17,29 +20,47 @@ pub struct ToolEntry {
     pub plugin: Arc<dyn PluginBackend>,
     /// Its position in the plugin's own list.
     pub index: u32,
+    validators: OnceLock<Result<Validators, String>>,
+}
+
+/// A tool's compiled schemas. Compiling is the dearest part of loading a
+/// tool, so a tool from the plugin cache compiles on its first call.
+struct Validators {
     input: Validator,
     output: Option<Validator>,
 }
 
 impl ToolEntry {
-    /// Builds an entry from a plugin's descriptor, compiling its schemas.
-    pub fn new(plugin: Arc<dyn PluginBackend>, index: u32, descriptor: Value) -> Result<Self, String> {
-        let tool: Tool = serde_json::from_value(descriptor)
+    /// Builds an entry from a plugin's descriptor. Its schemas are compiled
+    /// on first use; [`Self::compile`] compiles them now.
+    pub fn new(plugin: Arc<dyn PluginBackend>, index: u32, descriptor: &RawValue) -> Result<Self, String> {
+        let tool: Tool = serde_json::from_str(descriptor.get())
             .map_err(|error| format!("its descriptor is not an MCP tool: {error}"))?;
-        let input_schema = Value::Object((*tool.input_schema).clone());
-        if input_schema.get("type").and_then(Value::as_str) != Some("object") {
+        if tool.input_schema.get("type").and_then(Value::as_str) != Some("object") {
             return Err("its inputSchema must be a schema of \"type\": \"object\"".to_owned());
         }
-        let input = jsonschema::validator_for(&input_schema)
-            .map_err(|error| format!("its inputSchema is not a valid JSON Schema: {error}"))?;
-        let output = match &tool.output_schema {
-            Some(schema) => Some(
-                jsonschema::validator_for(&Value::Object((**schema).clone()))
-                    .map_err(|error| format!("its outputSchema is not a valid JSON Schema: {error}"))?,
-            ),
-            None => None,
-        };
-        Ok(Self { tool, plugin, index, input, output })
+        Ok(Self { tool, plugin, index, validators: OnceLock::new() })
+    }
+
+    /// Compiles the tool's schemas (once), or says why they do not compile.
+    pub fn compile(&self) -> Result<(), String> {
+        self.validators().map(|_| ())
+    }
+
+    fn validators(&self) -> Result<&Validators, String> {
+        let compiled = self.validators.get_or_init(|| {
+            let input = jsonschema::validator_for(&Value::Object((*self.tool.input_schema).clone()))
+                .map_err(|error| format!("its inputSchema is not a valid JSON Schema: {error}"))?;
+            let output = match &self.tool.output_schema {
+                Some(schema) => Some(
+                    jsonschema::validator_for(&Value::Object((**schema).clone()))
+                        .map_err(|error| format!("its outputSchema is not a valid JSON Schema: {error}"))?,
+                ),
+                None => None,
+            };
+            Ok(Validators { input, output })
+        });
+        compiled.as_ref().map_err(Clone::clone)
     }
 
     /// The tool's name.
@@ -50,19 +71,26 @@ impl ToolEntry {
     /// Checks arguments against the input schema. The error names the
     /// parameter and the reason, for the model to correct its call.
     pub fn check_arguments(&self, arguments: &Value) -> Result<(), String> {
-        let problems = describe_errors(self.input.iter_errors(arguments), "argument");
+        let input = &self.validators()?.input;
+        if input.is_valid(arguments) {
+            return Ok(());
+        }
+        let problems = describe_errors(input.iter_errors(arguments), "argument");
         if problems.is_empty() { Ok(()) } else { Err(problems) }
     }
 
     /// Checks a successful result's structured content against the output
     /// schema, if the tool declared one.
     pub fn check_output(&self, structured: Option<&Value>) -> Result<(), String> {
-        let Some(output) = &self.output else {
+        let Some(output) = &self.validators()?.output else {
             return Ok(());
         };
         let Some(structured) = structured else {
             return Err("the tool declares an outputSchema but returned no structuredContent".to_owned());
         };
+        if output.is_valid(structured) {
+            return Ok(());
+        }
         let problems = describe_errors(output.iter_errors(structured), "field");
         if problems.is_empty() { Ok(()) } else { Err(problems) }
     }

@@ -190,6 +190,13 @@ impl ServerHandler for McpServer {
                 Some(json!({ "tool": request.name })),
             ));
         };
+        if let Err(problem) = entry.compile() {
+            let problem = format!("Tool '{}' cannot be called: {problem}", entry.name());
+            tracing::error!("{problem}");
+            return Ok(CallToolResponse::Complete(CallToolResult::error(vec![rmcp::model::ContentBlock::text(
+                problem,
+            )])));
+        }
         let arguments = Value::Object(request.arguments.unwrap_or_default());
         if let Err(problems) = entry.check_arguments(&arguments) {
             return Ok(CallToolResponse::Complete(CallToolResult::error(vec![rmcp::model::ContentBlock::text(

@@ -98,6 +98,12 @@ pub struct PluginSettings {
     pub settings: Map<String, Value>,
     /// `Plugins.Config`: values shared by every plugin.
     pub shared: Map<String, Value>,
+    /// Whether a library the plugin cache knows, unchanged, is created on
+    /// first use instead of at start-up (`Plugins.LazyLoading`, default true).
+    pub lazy_loading: bool,
+    /// The plugin cache file (`Plugins.CacheFile`; default under the user's
+    /// cache folder; an empty string turns the cache off).
+    pub cache_file: Option<PathBuf>,
 }
 
 impl PluginSettings {
@@ -164,6 +170,8 @@ struct RawPlugins {
     disabled: Option<StringList>,
     settings: Map<String, Value>,
     config: Map<String, Value>,
+    lazyloading: Option<bool>,
+    cachefile: Option<String>,
 }
 
 /// A list given either as a JSON array or, from an environment variable,
@@ -283,6 +291,12 @@ impl Settings {
                 disabled: raw.plugins.disabled.map(StringList::into_vec).unwrap_or_default(),
                 settings: raw.plugins.settings,
                 shared: raw.plugins.config,
+                lazy_loading: raw.plugins.lazyloading.unwrap_or(true),
+                cache_file: match raw.plugins.cachefile {
+                    Some(file) if file.is_empty() => None,
+                    Some(file) => Some(base.join(file)),
+                    None => crate::plugin::cache::default_location(),
+                },
             },
         })
     }

@@ -8,12 +8,14 @@ use std::{
     sync::{Arc, OnceLock},
 };
 
-use serde::Serialize;
-use serde_json::Value;
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 
 use super::{
     PluginBackend,
+    cache::{CachedLibrary, Offer, PluginCache, config_hash},
     dylib::{HostLink, Library, LoadError, host_abi_version},
+    lazy::LazyPlugin,
 };
 use rmcp::model::Prompt;
 
@@ -114,9 +116,35 @@ pub struct Shared {
     pub server_name: String,
 }
 
+/// How discovery treats a library it has loaded before.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Loading {
+    /// Open and create every enabled plugin now, and refresh the plugin
+    /// cache (the `plugins` and `check` commands, `Plugins.LazyLoading: false`).
+    Eager,
+    /// Serve a library the plugin cache knows, unchanged, from the cache and
+    /// create it on first use ([`super::lazy`]); load the others now.
+    Lazy,
+}
+
+/// A library found in the plugin directory: known from the cache, or opened.
+enum Found {
+    Cached(CachedLibrary),
+    Opened(Library),
+}
+
+impl Found {
+    fn identity(&self) -> (String, String, String) {
+        match self {
+            Found::Cached(entry) => (entry.name.clone(), entry.version.clone(), entry.abi_version.clone()),
+            Found::Opened(library) => (library.name(), library.version(), library.abi_version().to_owned()),
+        }
+    }
+}
+
 /// Loads every enabled plugin in the configured directory. Must run inside
 /// the host's tokio runtime (plugins' lock waits are spawned on it).
-pub fn discover(settings: &PluginSettings, shared_services: &Shared) -> Discovery {
+pub fn discover(settings: &PluginSettings, shared_services: &Shared, loading: Loading) -> Discovery {
     let mut registry = Registry::default();
     let mut reports = Vec::new();
     let mut problems = Vec::new();
@@ -129,33 +157,35 @@ pub fn discover(settings: &PluginSettings, shared_services: &Shared) -> Discover
             Vec::new()
         }
     };
+    let mut cache = PluginCache::open(settings.cache_file.as_deref());
     let shared = Arc::new(settings.shared.clone());
     let catalog = Arc::new(OnceLock::new());
     let mut plugin_files: HashMap<String, String> = HashMap::new();
     for file in files {
         let mut report = PluginReport::new(&file);
-        let library = match Library::open(&file) {
-            Ok(library) => library,
-            Err(error) => {
-                if let LoadError::IncompatibleAbi { plugin: version, .. }
-                | LoadError::LayoutMismatch { declared: version, .. } = &error
-                {
-                    report.abi_status = "incompatible";
-                    report.abi_version = Some(version.clone());
+        let cached = cache.get(&file).filter(|_| loading == Loading::Lazy).cloned();
+        let found = match cached {
+            Some(entry) => Found::Cached(entry),
+            None => match open(&file, &mut report) {
+                Some(library) => Found::Opened(library),
+                None => {
+                    cache.forget(&file);
+                    reports.push(report);
+                    continue;
                 }
-                report.refuse(error.to_string());
-                reports.push(report);
-                continue;
-            }
+            },
         };
-        let name = library.name();
+        let (name, version, abi_version) = found.identity();
         report.plugin = Some(name.clone());
-        report.version = Some(library.version());
-        report.abi_version = Some(library.abi_version().to_owned());
+        report.version = Some(version.clone());
+        report.abi_version = Some(abi_version.clone());
         report.abi_status = "compatible";
         if !settings.is_enabled(&name) {
             tracing::info!("plugin {name} ({}) is disabled by configuration", report.file);
             report.status = "disabled";
+            if let Found::Opened(_) = found {
+                cache.remember(&file, &name, &version, &abi_version, None);
+            }
             reports.push(report);
             continue;
         }
@@ -173,33 +203,98 @@ pub fn discover(settings: &PluginSettings, shared_services: &Shared) -> Discover
             runtime: tokio::runtime::Handle::current(),
             catalog: Arc::clone(&catalog),
         };
-        let plugin: Arc<dyn PluginBackend> = match library.create(link) {
-            Ok(plugin) => Arc::new(plugin),
-            Err(error) => {
-                report.refuse(error.to_string());
-                reports.push(report);
-                continue;
+        let config_hash = config_hash(&link.config, &shared);
+        let cached_offer = match &found {
+            Found::Cached(entry) => entry.offer_for(&config_hash),
+            Found::Opened(_) => None,
+        };
+        let (plugin, offer, from_cache): (Arc<dyn PluginBackend>, Arc<Offer>, bool) = match (cached_offer, found) {
+            (Some(offer), _) => {
+                let lazy = LazyPlugin::new(
+                    name.clone(),
+                    version.clone(),
+                    file.clone(),
+                    Arc::clone(&offer),
+                    settings.cache_file.clone(),
+                    link,
+                );
+                (Arc::new(lazy), offer, true)
+            }
+            (None, found) => {
+                let library = match found {
+                    Found::Opened(library) => library,
+                    Found::Cached(_) => match open(&file, &mut report) {
+                        Some(library) => library,
+                        None => {
+                            cache.forget(&file);
+                            reports.push(report);
+                            continue;
+                        }
+                    },
+                };
+                let plugin = match library.create(link) {
+                    Ok(plugin) => plugin,
+                    Err(error) => {
+                        report.refuse(error.to_string());
+                        cache.forget(&file);
+                        reports.push(report);
+                        continue;
+                    }
+                };
+                let offer = match plugin.tools() {
+                    Ok(tools) => Arc::new(Offer { tools, prompts: plugin.prompts(), resources: plugin.resources() }),
+                    Err(error) => {
+                        report.refuse(format!("its tool list could not be read: {error}"));
+                        cache.forget(&file);
+                        reports.push(report);
+                        continue;
+                    }
+                };
+                (Arc::new(plugin), offer, false)
             }
         };
         plugin_files.insert(name.clone(), report.file.clone());
-        register_tools(&mut registry, &plugin, &mut report);
-        register_extras(&mut registry, &plugin, &mut report);
+        register_tools(&mut registry, &plugin, &offer.tools, !from_cache, &mut report);
+        register_extras(&mut registry, &plugin, &offer, &mut report);
+        if !from_cache {
+            let clean = report.problems.is_empty();
+            cache.remember(&file, &name, &version, &abi_version, clean.then_some((config_hash, offer)));
+        }
         let serves_nothing = report.tools.is_empty() && report.prompts.is_empty() && report.resources.is_empty();
         if serves_nothing && !report.problems.is_empty() {
             report.status = "refused";
         } else {
             report.status = "loaded";
             tracing::info!(
-                "loaded plugin {name} {} from {} with tools: {}",
-                plugin.version(),
+                "{} plugin {name} {version} from {} with tools: {}",
+                if from_cache { "serving (created on first use)" } else { "loaded" },
                 report.file,
                 report.tools.join(", ")
             );
         }
         reports.push(report);
     }
+    cache.retain_existing();
+    cache.save();
     let _ = catalog.set(host_info(&shared_services.server_name, &reports));
     Discovery { registry, reports, problems }
+}
+
+/// Opens a library and checks its ABI, or records in `report` why not.
+fn open(file: &Path, report: &mut PluginReport) -> Option<Library> {
+    match Library::open(file) {
+        Ok(library) => Some(library),
+        Err(error) => {
+            if let LoadError::IncompatibleAbi { plugin: version, .. }
+            | LoadError::LayoutMismatch { declared: version, .. } = &error
+            {
+                report.abi_status = "incompatible";
+                report.abi_version = Some(version.clone());
+            }
+            report.refuse(error.to_string());
+            None
+        }
+    }
 }
 
 /// What plugins learn of the host through `PluginContext::host_info`.
@@ -230,9 +325,9 @@ fn host_info(server_name: &str, reports: &[PluginReport]) -> serde_json::Value {
 
 /// Adds a plugin's prompts and resources, refusing each one that is
 /// malformed or whose name or URI another plugin already took.
-fn register_extras(registry: &mut Registry, plugin: &Arc<dyn PluginBackend>, report: &mut PluginReport) {
-    for (index, descriptor) in plugin.prompts().into_iter().enumerate() {
-        let prompt: Prompt = match serde_json::from_value(descriptor) {
+fn register_extras(registry: &mut Registry, plugin: &Arc<dyn PluginBackend>, offer: &Offer, report: &mut PluginReport) {
+    for (index, descriptor) in offer.prompts.iter().enumerate() {
+        let prompt = match Prompt::deserialize(descriptor) {
             Ok(prompt) => prompt,
             Err(error) => {
                 report.refuse(format!("a prompt is refused: its descriptor is not an MCP prompt: {error}"));
@@ -249,8 +344,8 @@ fn register_extras(registry: &mut Registry, plugin: &Arc<dyn PluginBackend>, rep
             )),
         }
     }
-    for (index, descriptor) in plugin.resources().into_iter().enumerate() {
-        let entry = match ResourceEntry::new(Arc::clone(plugin), index as u32, descriptor) {
+    for (index, descriptor) in offer.resources.iter().enumerate() {
+        let entry = match ResourceEntry::new(Arc::clone(plugin), index as u32, descriptor.clone()) {
             Ok(entry) => entry,
             Err(error) => {
                 report.refuse(format!("a resource is refused: {error}"));
@@ -269,17 +364,31 @@ fn register_extras(registry: &mut Registry, plugin: &Arc<dyn PluginBackend>, rep
 }
 
 /// Adds a plugin's tools to the registry, refusing each tool that cannot be
-/// served (invalid name or schema, or a name another plugin already took).
-fn register_tools(registry: &mut Registry, plugin: &Arc<dyn PluginBackend>, report: &mut PluginReport) {
-    let descriptors = match plugin.tools() {
-        Ok(descriptors) => descriptors,
-        Err(error) => {
-            report.refuse(format!("its tool list could not be read: {error}"));
-            return;
-        }
-    };
-    for (index, descriptor) in descriptors.into_iter().enumerate() {
-        let name = descriptor.get("name").and_then(Value::as_str).unwrap_or_default().to_owned();
+/// served (invalid name, a name another plugin already took, or, when
+/// `compile` asks for the schemas to be compiled now, an invalid schema).
+fn register_tools(
+    registry: &mut Registry,
+    plugin: &Arc<dyn PluginBackend>,
+    descriptors: &[Box<RawValue>],
+    compile: bool,
+    report: &mut PluginReport,
+) {
+    for (index, descriptor) in descriptors.iter().enumerate() {
+        let entry = match ToolEntry::new(Arc::clone(plugin), index as u32, descriptor) {
+            Ok(entry) => entry,
+            Err(error) => {
+                /// Just the name of a descriptor that is not a whole tool, for the message.
+                #[derive(Deserialize)]
+                struct Named {
+                    #[serde(default)]
+                    name: String,
+                }
+                let name = serde_json::from_str::<Named>(descriptor.get()).map(|named| named.name).unwrap_or_default();
+                report.refuse(format!("tool '{name}' is refused: {error}"));
+                continue;
+            }
+        };
+        let name = entry.name().to_owned();
         if !is_valid_tool_name(&name) {
             report.refuse(format!("tool name '{name}' is invalid: a tool name is 1 to 128 of A-Z a-z 0-9 _ - ."));
             continue;
@@ -291,13 +400,12 @@ fn register_tools(registry: &mut Registry, plugin: &Arc<dyn PluginBackend>, repo
             ));
             continue;
         }
-        match ToolEntry::new(Arc::clone(plugin), index as u32, descriptor) {
-            Ok(entry) => {
-                registry.insert(entry);
-                report.tools.push(name);
-            }
-            Err(error) => report.refuse(format!("tool '{name}' is refused: {error}")),
+        if compile && let Err(error) = entry.compile() {
+            report.refuse(format!("tool '{name}' is refused: {error}"));
+            continue;
         }
+        registry.insert(entry);
+        report.tools.push(name);
     }
 }
 

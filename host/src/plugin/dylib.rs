@@ -23,7 +23,7 @@ use mcp_plugin_api::abi::{
     self, CallServices, CallServices_TO, HeldLock_TO, HostServices, HostServices_TO, LockOutcome, PluginInstanceBox,
     PluginModuleRef,
 };
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value, json, value::RawValue};
 
 use super::{CallSession, ClientRequestError, Level, PluginBackend};
 use crate::{locks::LockTable, logging::PluginLog};
@@ -210,7 +210,7 @@ impl PluginBackend for DylibPlugin {
         &self.version
     }
 
-    fn tools(&self) -> Result<Vec<Value>, String> {
+    fn tools(&self) -> Result<Vec<Box<RawValue>>, String> {
         match self.instance.tools() {
             ROk(json) => serde_json::from_str(json.as_str())
                 .map_err(|error| format!("the plugin's tool list is not a JSON array of tools: {error}")),

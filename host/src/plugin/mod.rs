@@ -1,18 +1,21 @@
 //! The host's view of a plugin, whatever runs it.
 //!
 //! The MCP layer talks to plugins only through [`PluginBackend`] and gives
-//! each call a [`CallSession`]. Today the one backend is a library loaded
-//! into the process ([`dylib`]); a backend that runs a plugin in a child
+//! each call a [`CallSession`]. Today the backends are a library loaded
+//! into the process ([`dylib`]) and the same created on first use from the
+//! plugin cache ([`lazy`], [`cache`]); a backend that runs a plugin in a child
 //! process for crash isolation would implement the same two traits and
 //! leave the MCP layer untouched.
 
+pub mod cache;
 pub mod discovery;
 pub mod dylib;
+pub mod lazy;
 
 use std::sync::Arc;
 
 use futures::future::BoxFuture;
-use serde_json::Value;
+use serde_json::{Value, value::RawValue};
 use tokio_util::sync::CancellationToken;
 
 /// Severity of a plugin's log record.
@@ -54,8 +57,10 @@ pub trait PluginBackend: Send + Sync + 'static {
     /// The plugin's version.
     fn version(&self) -> &str;
 
-    /// The plugin's tool descriptors (MCP `Tool` objects), in its own order.
-    fn tools(&self) -> Result<Vec<Value>, String>;
+    /// The plugin's tool descriptors (MCP `Tool` objects as JSON text), in
+    /// its own order. Text, because the host parses each straight into its
+    /// own `Tool` and the plugin cache stores them as they came.
+    fn tools(&self) -> Result<Vec<Box<RawValue>>, String>;
 
     /// Runs tool number `index` with JSON `arguments`; yields a JSON
     /// `CallToolResult`. Dropping the future abandons the call.

@@ -109,7 +109,7 @@ impl Setup {
         }
         let mut settings = json!({
             "Host": { "LogLevel": "info" },
-            "Plugins": { "Directory": "plugins" }
+            "Plugins": { "Directory": "plugins", "CacheFile": "plugin-cache.json" }
         });
         merge(&mut settings, config);
         std::fs::write(dir.path().join("appsettings.json"), settings.to_string()).unwrap();

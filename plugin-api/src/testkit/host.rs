@@ -354,7 +354,10 @@ impl HostBuilder {
             }
             std::fs::copy(library, plugins.join(name)).map_err(io(format!("copying {}", library.display())))?;
         }
-        let mut config = json!({ "Host": { "LogLevel": "info" }, "Plugins": { "Directory": "plugins" } });
+        let mut config = json!({
+            "Host": { "LogLevel": "info" },
+            "Plugins": { "Directory": "plugins", "CacheFile": "plugin-cache.json" }
+        });
         merge(&mut config, self.config);
         let config_file = dir.0.join("appsettings.json");
         let text = serde_json::to_string_pretty(&config).unwrap_or_default();

@@ -1,0 +1,149 @@
+//! A plugin served from the plugin cache and created on first use.
+//!
+//! Until a client calls one of its tools, reads one of its resources or
+//! gets one of its prompts, a [`LazyPlugin`] answers from the descriptors
+//! the cache holds and its library is not even opened. The first use opens
+//! the library, checks its ABI, creates the plugin with its configuration
+//! and compares its offer with the cached one; every later use goes
+//! straight to the created plugin. If the library cannot be loaded any
+//! more, or offers something else than the cache said (a plugin whose offer
+//! does not depend only on its file and configuration), each use fails with
+//! a message saying so, and the cache entry is dropped so the next start
+//! loads the library afresh.
+
+use std::{
+    path::PathBuf,
+    sync::{Arc, Mutex, OnceLock},
+    time::Instant,
+};
+
+use futures::{FutureExt, future::BoxFuture};
+use serde_json::{Value, value::RawValue};
+
+use super::{
+    CallSession, PluginBackend,
+    cache::{self, Offer, PluginCache},
+    dylib::{DylibPlugin, HostLink, Library},
+};
+
+/// A plugin whose library is loaded on first use.
+pub struct LazyPlugin {
+    name: String,
+    version: String,
+    file: PathBuf,
+    offer: Arc<Offer>,
+    cache_entry: Option<(PathBuf, String)>,
+    link: Mutex<Option<HostLink>>,
+    created: OnceLock<Result<DylibPlugin, String>>,
+}
+
+impl LazyPlugin {
+    /// A plugin named `name` in `file` that offered `offer` when last loaded.
+    pub fn new(
+        name: String,
+        version: String,
+        file: PathBuf,
+        offer: Arc<Offer>,
+        cache_file: Option<PathBuf>,
+        link: HostLink,
+    ) -> Self {
+        let cache_entry = cache_file.map(|cache_file| (cache_file, cache::key(&file)));
+        Self { name, version, file, offer, cache_entry, link: Mutex::new(Some(link)), created: OnceLock::new() }
+    }
+
+    /// The created plugin, creating it on the first call.
+    fn created(&self) -> Result<&DylibPlugin, String> {
+        let created = self.created.get_or_init(|| {
+            let started = Instant::now();
+            let created = self.create();
+            match &created {
+                Ok(_) => tracing::info!(
+                    "created plugin {} from {} on first use in {:.1} ms",
+                    self.name,
+                    self.file.display(),
+                    started.elapsed().as_secs_f64() * 1000.0
+                ),
+                Err(problem) => {
+                    tracing::error!("{problem}");
+                    if let Some((cache_file, key)) = &self.cache_entry {
+                        PluginCache::forget_on_disk(cache_file, key);
+                    }
+                }
+            }
+            created
+        });
+        created.as_ref().map_err(Clone::clone)
+    }
+
+    fn create(&self) -> Result<DylibPlugin, String> {
+        let failed =
+            |problem: String| format!("plugin {} ({}) could not be loaded: {problem}", self.name, self.file.display());
+        let library = Library::open(&self.file).map_err(|error| failed(error.to_string()))?;
+        if library.name() != self.name {
+            return Err(failed(format!("the library now holds plugin '{}'; restart the host", library.name())));
+        }
+        let link = self.link.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+        let link = link.ok_or_else(|| failed("an earlier attempt failed".to_owned()))?;
+        let plugin = library.create(link).map_err(|error| failed(error.to_string()))?;
+        let offer =
+            Offer { tools: plugin.tools().map_err(failed)?, prompts: plugin.prompts(), resources: plugin.resources() };
+        if !offer.same_as(&self.offer) {
+            return Err(failed(
+                "it offers other tools, prompts or resources than when the host started; restart the host".to_owned(),
+            ));
+        }
+        Ok(plugin)
+    }
+}
+
+/// A tool result saying why the call could not run.
+fn error_result(message: &str) -> String {
+    serde_json::json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()
+}
+
+impl PluginBackend for LazyPlugin {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> &str {
+        &self.version
+    }
+
+    fn tools(&self) -> Result<Vec<Box<RawValue>>, String> {
+        Ok(self.offer.tools.clone())
+    }
+
+    fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String> {
+        match self.created() {
+            Ok(plugin) => plugin.call(index, arguments, session),
+            Err(problem) => futures::future::ready(error_result(&problem)).boxed(),
+        }
+    }
+
+    fn prompts(&self) -> Vec<Value> {
+        self.offer.prompts.clone()
+    }
+
+    fn get_prompt(&self, index: u32, arguments: Value) -> BoxFuture<'static, Result<Value, String>> {
+        match self.created() {
+            Ok(plugin) => plugin.get_prompt(index, arguments),
+            Err(problem) => futures::future::ready(Err(problem)).boxed(),
+        }
+    }
+
+    fn complete_prompt(&self, index: u32, argument: &str, value: &str) -> Vec<String> {
+        self.created().map(|plugin| plugin.complete_prompt(index, argument, value)).unwrap_or_default()
+    }
+
+    fn resources(&self) -> Vec<Value> {
+        self.offer.resources.clone()
+    }
+
+    fn read_resource(&self, index: u32, uri: String) -> BoxFuture<'static, Result<Vec<Value>, String>> {
+        match self.created() {
+            Ok(plugin) => plugin.read_resource(index, uri),
+            Err(problem) => futures::future::ready(Err(problem)).boxed(),
+        }
+    }
+}
