@@ -184,8 +184,12 @@ async fn stdio_phase(
         sent_at.push(Instant::now());
         in_flight += 1;
     }
-    server.flush().await?;
     while in_flight > 0 {
+        // Answer every message already read before writing, so that one write carries many
+        // requests; but never wait for input with requests still queued.
+        if !server.has_buffered_input() {
+            server.flush().await?;
+        }
         let incoming = classify(server.read_line().await?)?;
         let now = Instant::now();
         let Incoming::Response { id, outcome } = incoming else {
@@ -202,10 +206,6 @@ async fn stdio_phase(
             server.send(&echo_request(first_id + sent_at.len() as u64, text_json)).await?;
             sent_at.push(Instant::now());
             in_flight += 1;
-        }
-        // Answer every response already read before writing: one write carries many requests.
-        if !server.has_buffered_input() {
-            server.flush().await?;
         }
     }
     phase.elapsed = started.elapsed();

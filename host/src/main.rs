@@ -127,9 +127,7 @@ fn shared(settings: &Settings) -> Shared {
 async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
     let shared = shared(&settings);
     let loading = if settings.plugins.lazy_loading { Loading::Lazy } else { Loading::Eager };
-    let t = std::time::Instant::now();
     let Discovery { registry, reports, .. } = discovery::discover(&settings.plugins, &shared, loading);
-    eprintln!("TIMING discover {:?}", t.elapsed());
     let loaded = reports.iter().filter(|report| report.status == "loaded").count();
     tracing::info!(
         "{} tools from {loaded} plugins in {}",
