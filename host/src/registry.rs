@@ -71,12 +71,7 @@ impl ToolEntry {
     /// Checks arguments against the input schema. The error names the
     /// parameter and the reason, for the model to correct its call.
     pub fn check_arguments(&self, arguments: &Value) -> Result<(), String> {
-        let input = &self.validators()?.input;
-        if input.is_valid(arguments) {
-            return Ok(());
-        }
-        let problems = describe_errors(input.iter_errors(arguments), "argument");
-        if problems.is_empty() { Ok(()) } else { Err(problems) }
+        check(&self.validators()?.input, arguments, "argument")
     }
 
     /// Checks a successful result's structured content against the output
@@ -88,12 +83,18 @@ impl ToolEntry {
         let Some(structured) = structured else {
             return Err("the tool declares an outputSchema but returned no structuredContent".to_owned());
         };
-        if output.is_valid(structured) {
-            return Ok(());
-        }
-        let problems = describe_errors(output.iter_errors(structured), "field");
-        if problems.is_empty() { Ok(()) } else { Err(problems) }
+        check(output, structured, "field")
     }
+}
+
+/// Checks `instance` against `validator`: the common valid case costs one
+/// pass; only an invalid instance has its errors described.
+fn check(validator: &Validator, instance: &Value, noun: &str) -> Result<(), String> {
+    if validator.is_valid(instance) {
+        return Ok(());
+    }
+    let problems = describe_errors(validator.iter_errors(instance), noun);
+    if problems.is_empty() { Ok(()) } else { Err(problems) }
 }
 
 /// One sentence per schema violation, each naming where it is.

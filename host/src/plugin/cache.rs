@@ -30,6 +30,8 @@ use std::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, value::RawValue};
 
+use super::PluginBackend;
+
 /// The cache file's identity line: a file written by another host or
 /// plugin-API version is ignored as a whole.
 fn host_identity() -> String {
@@ -99,10 +101,17 @@ pub struct Offer {
 }
 
 impl Offer {
+    /// What a created plugin offers now.
+    pub fn of(plugin: &dyn PluginBackend) -> Result<Self, String> {
+        Ok(Self { tools: plugin.tools()?, prompts: plugin.prompts(), resources: plugin.resources() })
+    }
+
     /// Whether two offers are the same, descriptor for descriptor.
     pub fn same_as(&self, other: &Offer) -> bool {
-        let texts = |tools: &[Box<RawValue>]| tools.iter().map(|tool| tool.get().to_owned()).collect::<Vec<_>>();
-        texts(&self.tools) == texts(&other.tools) && self.prompts == other.prompts && self.resources == other.resources
+        self.tools.len() == other.tools.len()
+            && self.tools.iter().zip(&other.tools).all(|(mine, theirs)| mine.get() == theirs.get())
+            && self.prompts == other.prompts
+            && self.resources == other.resources
     }
 }
 
@@ -190,7 +199,7 @@ impl PluginCache {
 
     /// Forgets `file` (it is not loadable, or not a plugin any more).
     pub fn forget(&mut self, file: &Path) {
-        self.changed |= self.libraries.remove(&key(file)).is_some();
+        self.forget_key(&key(file));
     }
 
     /// Forgets the library cached under `key` (see [`key`]).

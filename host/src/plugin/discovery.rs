@@ -14,7 +14,7 @@ use serde_json::value::RawValue;
 use super::{
     PluginBackend,
     cache::{CachedLibrary, Offer, PluginCache, config_hash},
-    dylib::{HostLink, Library, LoadError, host_abi_version},
+    dylib::{DylibPlugin, HostLink, Library, LoadError, host_abi_version},
     lazy::LazyPlugin,
 };
 use rmcp::model::Prompt;
@@ -163,7 +163,7 @@ pub fn discover(settings: &PluginSettings, shared_services: &Shared, loading: Lo
     let mut plugin_files: HashMap<String, String> = HashMap::new();
     for file in files {
         let mut report = PluginReport::new(&file);
-        let cached = cache.get(&file).filter(|_| loading == Loading::Lazy).cloned();
+        let cached = if loading == Loading::Lazy { cache.get(&file).cloned() } else { None };
         let found = match cached {
             Some(entry) => Found::Cached(entry),
             None => match open(&file, &mut report) {
@@ -220,38 +220,14 @@ pub fn discover(settings: &PluginSettings, shared_services: &Shared, loading: Lo
                 );
                 (Arc::new(lazy), offer, true)
             }
-            (None, found) => {
-                let library = match found {
-                    Found::Opened(library) => library,
-                    Found::Cached(_) => match open(&file, &mut report) {
-                        Some(library) => library,
-                        None => {
-                            cache.forget(&file);
-                            reports.push(report);
-                            continue;
-                        }
-                    },
-                };
-                let plugin = match library.create(link) {
-                    Ok(plugin) => plugin,
-                    Err(error) => {
-                        report.refuse(error.to_string());
-                        cache.forget(&file);
-                        reports.push(report);
-                        continue;
-                    }
-                };
-                let offer = match plugin.tools() {
-                    Ok(tools) => Arc::new(Offer { tools, prompts: plugin.prompts(), resources: plugin.resources() }),
-                    Err(error) => {
-                        report.refuse(format!("its tool list could not be read: {error}"));
-                        cache.forget(&file);
-                        reports.push(report);
-                        continue;
-                    }
-                };
-                (Arc::new(plugin), offer, false)
-            }
+            (None, found) => match create_now(&file, found, link, &mut report) {
+                Some((plugin, offer)) => (Arc::new(plugin), offer, false),
+                None => {
+                    cache.forget(&file);
+                    reports.push(report);
+                    continue;
+                }
+            },
         };
         plugin_files.insert(name.clone(), report.file.clone());
         register_tools(&mut registry, &plugin, &offer.tools, !from_cache, &mut report);
@@ -278,6 +254,24 @@ pub fn discover(settings: &PluginSettings, shared_services: &Shared, loading: Lo
     cache.save();
     let _ = catalog.set(host_info(&shared_services.server_name, &reports));
     Discovery { registry, reports, problems }
+}
+
+/// Creates a plugin now (opening its library first if the cache stood in
+/// for it) and reads its offer, or records in `report` why it cannot be.
+fn create_now(
+    file: &Path,
+    found: Found,
+    link: HostLink,
+    report: &mut PluginReport,
+) -> Option<(DylibPlugin, Arc<Offer>)> {
+    let library = match found {
+        Found::Opened(library) => library,
+        Found::Cached(_) => open(file, report)?,
+    };
+    let plugin = library.create(link).map_err(|error| report.refuse(error.to_string())).ok()?;
+    let offer =
+        Offer::of(&plugin).map_err(|error| report.refuse(format!("its tool list could not be read: {error}"))).ok()?;
+    Some((plugin, Arc::new(offer)))
 }
 
 /// Opens a library and checks its ABI, or records in `report` why not.

@@ -85,9 +85,7 @@ impl LazyPlugin {
         let link = self.link.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
         let link = link.ok_or_else(|| failed("an earlier attempt failed".to_owned()))?;
         let plugin = library.create(link).map_err(|error| failed(error.to_string()))?;
-        let offer =
-            Offer { tools: plugin.tools().map_err(failed)?, prompts: plugin.prompts(), resources: plugin.resources() };
-        if !offer.same_as(&self.offer) {
+        if !Offer::of(&plugin).map_err(failed)?.same_as(&self.offer) {
             return Err(failed(
                 "it offers other tools, prompts or resources than when the host started; restart the host".to_owned(),
             ));
