@@ -34,7 +34,6 @@ mod report;
 mod schema;
 
 use dotnet_support::respond::Failure as Failed;
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use dotnet_support::{
@@ -43,13 +42,13 @@ use dotnet_support::{
     locking::{self, LockTarget},
     params::{Kind, Params},
     project_file,
-    redact::{redact, redact_json, redacted_command_line},
+    redact::{redact_json, redacted_command_line},
     respond::{self, Presentation, Reply},
     settings::DotnetSettings,
     workspace::{self, Target},
 };
 use mcp_plugin_api::{
-    CallContext, Content, InitError, PluginContext, Tool, ToolOutcome, ToolSpec, export_plugin, locks::LockGuard,
+    CallContext, InitError, PluginContext, Tool, ToolOutcome, ToolSpec, export_plugin, locks::LockGuard,
 };
 use serde_json::{Value, json};
 
@@ -140,21 +139,9 @@ impl Tool for PackageTool {
     async fn call(&self, args: Value, ctx: CallContext) -> ToolOutcome {
         let presentation = Presentation::of(&ctx);
         let mut result = respond::finish(self.dispatch(&args, &ctx).await, presentation);
-        // The prose names what the caller passed (paths, sources), which may carry credentials.
-        for block in &mut result.content {
-            if let Content::Text { text } = block
-                && let Cow::Owned(redacted) = redact(text)
-            {
-                *text = redacted;
-            }
-        }
+        respond::redact_text(&mut result);
         Ok(result)
     }
-}
-
-/// Attaches the lock a failed operation held to its error.
-fn holding(guard: &LockGuard) -> impl Fn(ErrorResponse) -> Failed + '_ {
-    move |error| Failed { error, extra: Some(json!({ "lockInfo": locking::lock_info_json(guard.info()) })) }
 }
 
 impl PackageTool {
@@ -211,7 +198,7 @@ impl Call<'_> {
         let operation = format!("dotnet_package {}", self.action.name());
         locking::acquire(&self.tool.plugin, &target, &operation, self.tool.settings.lock_wait)
             .await
-            .map_err(|(error, extra)| Failed { error, extra: Some(extra).filter(|extra| !extra.is_null()) })
+            .map_err(Failed::from)
     }
 
     async fn lock_project(&self, project: Option<&str>) -> Result<LockGuard, Failed> {
@@ -283,8 +270,10 @@ impl Call<'_> {
         let guard = self.lock_project(project.as_deref()).await?;
         let args = command::add_package(&AddPackage { project: project.as_deref(), ..add });
         let verb = if update { "updating" } else { "adding" };
-        let ran =
-            self.run(args, &format!("{verb} package {id}"), ProgressKind::Lines).await.map_err(holding(&guard))?;
+        let ran = self
+            .run(args, &format!("{verb} package {id}"), ProgressKind::Lines)
+            .await
+            .map_err(Failed::holding(&guard))?;
         let added = report::added(&ran.outcome.stdout);
         let target = added.project_file.clone().unwrap_or_else(|| self.target_name(project.as_deref()));
         let written = added.version.clone().map_or_else(|| "its latest version".to_owned(), |v| format!("version {v}"));
@@ -316,8 +305,10 @@ impl Call<'_> {
         let project = self.project(Target::Project).await?;
         let guard = self.lock_project(project.as_deref()).await?;
         let args = command::remove_package(project.as_deref(), id);
-        let ran =
-            self.run(args, &format!("removing package {id}"), ProgressKind::None).await.map_err(holding(&guard))?;
+        let ran = self
+            .run(args, &format!("removing package {id}"), ProgressKind::None)
+            .await
+            .map_err(Failed::holding(&guard))?;
         let summary = format!("Removed package {id} from {}.", self.target_name(project.as_deref()));
         let structured = self.structured(&ran, Some(&guard), json!({ "project": project, "packageId": id }));
         Ok(Reply::new(summary).output(ran.outcome.stdout.clone()).structured(structured))
@@ -483,7 +474,7 @@ impl Call<'_> {
         };
         let args = command::reference(verb, project.as_deref(), Some(reference));
         let description = format!("{verb} reference {reference}");
-        let ran = self.run(args, &description, ProgressKind::None).await.map_err(holding(&guard))?;
+        let ran = self.run(args, &description, ProgressKind::None).await.map_err(Failed::holding(&guard))?;
         let summary = format!("{done} {reference} in {}.", self.target_name(project.as_deref()));
         let structured = self.structured(&ran, Some(&guard), json!({ "project": project, "references": [reference] }));
         Ok(Reply::new(summary).output(ran.outcome.stdout.clone()).structured(structured))
@@ -514,7 +505,7 @@ impl Call<'_> {
         let ran = self
             .run(command::clear_cache(cache), &format!("clearing the NuGet cache '{cache}'"), ProgressKind::Lines)
             .await
-            .map_err(holding(&guard))?;
+            .map_err(Failed::holding(&guard))?;
         let cleared = report::cleared(&ran.outcome.stdout);
         let summary = match cleared.len() {
             0 => format!("Cleared the NuGet cache '{cache}'."),

@@ -37,7 +37,6 @@ mod solution_file;
 mod tfm;
 
 use dotnet_support::respond::Failure as Failed;
-use std::borrow::Cow;
 use std::path::{Path, PathBuf};
 
 use dotnet_support::{
@@ -46,13 +45,13 @@ use dotnet_support::{
     exec::{self, ProgressKind, Ran},
     locking::{self, LockTarget, canonical},
     params::{self, Kind, Params},
-    redact::{redact, redact_json, redacted_command_line},
+    redact::{redact_json, redacted_command_line},
     respond::{self, Presentation, Reply},
     settings::DotnetSettings,
     workspace::{self, Target},
 };
 use mcp_plugin_api::{
-    CallContext, Content, InitError, PluginContext, Tool, ToolOutcome, ToolSpec, export_plugin,
+    CallContext, InitError, PluginContext, Tool, ToolOutcome, ToolSpec, export_plugin,
     locks::{LockGuard, LockScope},
 };
 use serde_json::{Value, json};
@@ -122,21 +121,9 @@ impl Tool for SolutionTool {
     async fn call(&self, args: Value, ctx: CallContext) -> ToolOutcome {
         let presentation = Presentation::of(&ctx);
         let mut result = respond::finish(self.dispatch(&args, &ctx).await, presentation);
-        // The prose names what the caller passed (paths, sources), which may carry credentials.
-        for block in &mut result.content {
-            if let Content::Text { text } = block
-                && let Cow::Owned(redacted) = redact(text)
-            {
-                *text = redacted;
-            }
-        }
+        respond::redact_text(&mut result);
         Ok(result)
     }
-}
-
-/// Attaches the lock a failed operation held to its error.
-fn holding(guard: &LockGuard) -> impl Fn(ErrorResponse) -> Failed + '_ {
-    move |error| Failed { error, extra: Some(json!({ "lockInfo": locking::lock_info_json(guard.info()) })) }
 }
 
 impl SolutionTool {
@@ -281,7 +268,7 @@ impl Call<'_> {
         let operation = format!("dotnet_solution {}", self.action.name());
         locking::acquire(&self.tool.plugin, &target, &operation, self.tool.settings.lock_wait)
             .await
-            .map_err(|(error, extra)| Failed { error, extra: Some(extra).filter(|extra| !extra.is_null()) })
+            .map_err(Failed::from)
     }
 
     /// Runs dotnet; a non-zero exit is the contract's error for it.
@@ -329,7 +316,7 @@ impl Call<'_> {
         let ran = self
             .run(command::create(name, output, format), &format!("creating solution {name}"))
             .await
-            .map_err(holding(&guard))?;
+            .map_err(Failed::holding(&guard))?;
         // The file the SDK wrote: the asked format, else whichever exists now.
         let created = match format {
             Some(format) => Some((folder.join(format!("{name}.{format}")), format)),
@@ -369,7 +356,7 @@ impl Call<'_> {
         let solution = self.solution_for_cli().await?;
         let guard = self.lock(LockTarget::for_path(solution.as_deref().map(Path::new), &self.cwd)).await?;
         let args = command::add(solution.as_deref(), &projects, placement);
-        let ran = self.run(args, "adding projects to the solution").await.map_err(holding(&guard))?;
+        let ran = self.run(args, "adding projects to the solution").await.map_err(Failed::holding(&guard))?;
         let added = command::projects_reported(&ran.outcome.stdout, "added to the solution.");
         let target = self.target_name(solution.as_deref());
         let summary = match added.len() {
@@ -401,7 +388,7 @@ impl Call<'_> {
         };
         let guard = self.lock(LockTarget::for_path(solution.as_deref().map(Path::new), &self.cwd)).await?;
         let args = command::remove(solution.as_deref(), &projects);
-        let ran = self.run(args, "removing projects from the solution").await.map_err(holding(&guard))?;
+        let ran = self.run(args, "removing projects from the solution").await.map_err(Failed::holding(&guard))?;
         let removed = command::projects_reported(&ran.outcome.stdout, "removed from the solution.");
         let not_found = command::projects_reported(&ran.outcome.stdout, "could not be found in the solution.");
         let mut summary = match removed.len() {

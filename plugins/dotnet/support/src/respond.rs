@@ -8,7 +8,7 @@
 //! `verbosity=compact` (the summary line), `standard` (default: summary and
 //! details) or `verbose` (also the command's output).
 
-use mcp_plugin_api::{CallContext, ToolResult};
+use mcp_plugin_api::{CallContext, Content, ToolResult, locks::LockGuard};
 use serde_json::{Value, json};
 
 use crate::errors::ErrorResponse;
@@ -182,6 +182,24 @@ impl Failure {
     /// A failure of an action that held a lock: the envelope with that `lockInfo`.
     pub fn with_lock(error: ErrorResponse, lock_info: Option<&Value>) -> Self {
         Self { error, extra: lock_info.map(|info| json!({ "lockInfo": info })) }
+    }
+
+    /// Turns the errors of an action that holds `guard` into failures carrying its `lockInfo`
+    /// (for `map_err`).
+    pub fn holding(guard: &LockGuard) -> impl Fn(ErrorResponse) -> Self + '_ {
+        move |error| Self::with_lock(error, Some(&crate::locking::lock_info_json(guard.info())))
+    }
+}
+
+/// Redacts the prose of a result's text blocks: it names what the caller passed (paths,
+/// sources), which may carry credentials.
+pub fn redact_text(result: &mut ToolResult) {
+    for block in &mut result.content {
+        if let Content::Text { text } = block
+            && let std::borrow::Cow::Owned(redacted) = crate::redact::redact(text)
+        {
+            *text = redacted;
+        }
     }
 }
 
