@@ -2,8 +2,8 @@
 //! `anyOf` of one shape per action (each with its `action` as a constant) and the error
 //! envelope, so every result the tool returns validates against it.
 
-use dotnet_support::{errors::error_response_schema, locking::lock_info_schema, params::action_schema};
-use serde_json::{Map, Value, json};
+use dotnet_support::{errors::error_response_schema, params::action_schema, respond};
+use serde_json::{Value, json};
 
 use crate::DevCertsAction;
 
@@ -33,21 +33,9 @@ pub fn input() -> Value {
     })
 }
 
-/// A success shape: the fields every success has, `action` fixed, and the action's own
-/// `properties`, of which `required` must be present.
+/// A success shape of `action` (see [`respond::success_schema`]).
 fn success(action: DevCertsAction, properties: Value, required: &[&str]) -> Value {
-    let mut all = Map::new();
-    all.insert("success".into(), json!({ "const": true }));
-    all.insert("action".into(), json!({ "const": action.name() }));
-    all.insert("command".into(), json!({ "type": "string", "description": "The command that ran, redacted." }));
-    all.insert("exitCode".into(), json!({ "type": "integer" }));
-    all.insert("lockInfo".into(), lock_info_schema());
-    if let Value::Object(own) = properties {
-        all.extend(own);
-    }
-    let mut needed = vec!["success", "action", "command", "exitCode"];
-    needed.extend_from_slice(required);
-    json!({ "type": "object", "properties": all, "required": needed })
+    respond::success_schema(action.name(), properties, required)
 }
 
 /// Every result of the tool: one shape per action, or the error envelope.

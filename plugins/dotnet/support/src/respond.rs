@@ -255,6 +255,24 @@ fn prose_summary(error: &ErrorResponse) -> String {
     }
 }
 
+/// The schema of a successful result of a command-running action: the fields every such
+/// success has (`success`, `action` fixed to `action`, the redacted `command`, `exitCode`,
+/// optional `lockInfo`) and the action's own `properties`, of which `required` must be present.
+pub fn success_schema(action: &str, properties: Value, required: &[&str]) -> Value {
+    let mut all = serde_json::Map::new();
+    all.insert("success".into(), json!({ "const": true }));
+    all.insert("action".into(), json!({ "const": action }));
+    all.insert("command".into(), json!({ "type": "string", "description": "The command that ran, redacted." }));
+    all.insert("exitCode".into(), json!({ "type": "integer" }));
+    all.insert("lockInfo".into(), crate::locking::lock_info_schema());
+    if let Value::Object(own) = properties {
+        all.extend(own);
+    }
+    let mut needed = vec!["success", "action", "command", "exitCode"];
+    needed.extend_from_slice(required);
+    json!({ "type": "object", "properties": all, "required": needed })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
