@@ -68,6 +68,7 @@ fn output_schema() -> Value {
         "properties": { "name": { "type": "string" }, "description": { "type": "string" } }
     });
     json!({
+        "type": "object",
         "anyOf": [
             {
                 "type": "object",

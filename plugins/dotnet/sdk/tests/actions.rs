@@ -442,7 +442,7 @@ fn a_missing_dotnet_is_capability_not_available_with_alternatives() {
 
 #[test]
 fn a_runtime_only_dotnet_is_sdk_not_found_but_still_lists() {
-    for style in ["net5", "net6", "net8"] {
+    for style in ["netcore3", "net5", "net6", "net8"] {
         let s = setup_with(|double| double.scenario("runtime-only").env("DOTNET_DOUBLE_HOST_STYLE", style));
         for args in [json!({ "action": "Version" }), json!({ "action": "ListTemplates" })] {
             let envelope = s.err(args.clone());

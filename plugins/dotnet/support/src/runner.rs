@@ -74,9 +74,19 @@ const REAP_GRACE: Duration = Duration::from_secs(5);
 /// Bytes read from a pipe at a time.
 const READ_CHUNK: usize = 8 * 1024;
 
-/// How the dotnet host starts its answer when it finds no SDK (a runtime-only install): .NET 5
-/// to 7 hosts print the first, .NET 8 and later hosts the second.
-const NO_SDK_MESSAGES: [&str; 2] = ["It was not possible to find any installed .NET SDKs", "No .NET SDKs were found"];
+/// How the dotnet host starts its answer when it finds no SDK (a runtime-only install): .NET Core
+/// 2.1 to 3.1 hosts print the first, .NET 5 to 7 hosts the second, .NET 8 and later hosts the
+/// third (inside a longer block). The exit code 145 is checked as well ([`HOSTFXR_NO_SDK`]), since
+/// the wording changes between releases.
+const NO_SDK_MESSAGES: [&str; 3] = [
+    "It was not possible to find any installed .NET Core SDKs",
+    "It was not possible to find any installed .NET SDKs",
+    "No .NET SDKs were found",
+];
+
+/// The exit code of the dotnet host (hostfxr) when SDK resolution failed (0x80008091 truncated to a
+/// byte): no SDK at all, or none that satisfies global.json.
+pub const HOSTFXR_NO_SDK: i32 = 145;
 
 /// Which output stream of the process a line came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -167,9 +177,9 @@ pub struct RunOutcome {
     pub stdout_dropped_bytes: u64,
     /// How many bytes of stderr were dropped by the cap; 0 when none.
     pub stderr_dropped_bytes: u64,
-    /// The dotnet host answered that no .NET SDK is installed (a runtime-only install): any line,
-    /// kept or dropped, starts with "It was not possible to find any installed .NET SDKs" or
-    /// "No .NET SDKs were found".
+    /// The dotnet host answered that no .NET SDK is installed (a runtime-only install): it exited
+    /// with [`HOSTFXR_NO_SDK`], or any line, kept or dropped, starts with one of the host's
+    /// messages for it (".NET Core SDKs", ".NET SDKs", "No .NET SDKs were found").
     pub sdk_missing: bool,
     /// Time from the start of the run to its end.
     pub elapsed: Duration,
@@ -387,7 +397,7 @@ impl Invocation {
         collector: Collector<F>,
         started: Instant,
     ) -> RunOutcome {
-        let sdk_missing = collector.sdk_missing;
+        let sdk_missing = collector.sdk_missing || matches!(end, RunEnd::Exited(HOSTFXR_NO_SDK));
         let [stdout, stderr] = collector.captures.map(Capture::into_kept);
         RunOutcome {
             end,

@@ -303,7 +303,16 @@ async fn a_runtime_only_install_is_flagged() {
                 SDK command:\\n      No .NET SDKs were found.\\n' >&2; exit 145";
     let (_, outcome) = run(&sh(net8)).await;
     assert!(outcome.sdk_missing);
+    // .NET Core 2.1 to 3.1 say ".NET Core SDKs".
+    let core3 = "echo 'It was not possible to find any installed .NET Core SDKs' >&2; exit 145";
+    let (_, outcome) = run(&sh(core3)).await;
+    assert!(outcome.sdk_missing);
+    // Whatever a future host prints, its exit code 145 says the SDK could not be resolved.
+    let (_, outcome) = run(&sh("echo 'Some new wording about a missing SDK' >&2; exit 145")).await;
+    assert!(outcome.sdk_missing);
     let (_, outcome) = run(&sh("echo 'Build succeeded.'")).await;
+    assert!(!outcome.sdk_missing);
+    let (_, outcome) = run(&sh("echo 'error CS0103' >&2; exit 1")).await;
     assert!(!outcome.sdk_missing);
 }
 

@@ -51,6 +51,8 @@ impl Scenario {
 /// Which generation of the .NET host wrote the "no SDK" message (`DOTNET_DOUBLE_HOST_STYLE`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum HostStyle {
+    /// .NET Core 2.1 to 3.1 hosts: "It was not possible to find any installed .NET Core SDKs".
+    NetCore3,
     /// .NET 5 hosts: the message starts with "It was not possible to find any installed .NET SDKs".
     Net5,
     /// .NET 6 and 7 hosts: "Could not execute because the application was not found ...".
@@ -119,11 +121,12 @@ impl Ctx {
             None => 30.0,
         };
         let host_style = match var("DOTNET_DOUBLE_HOST_STYLE").as_deref() {
+            Some("netcore3") => HostStyle::NetCore3,
             None | Some("net5") => HostStyle::Net5,
             Some("net6") => HostStyle::Net6,
             Some("net8") => HostStyle::Net8,
             Some(other) => {
-                return Err(format!("DOTNET_DOUBLE_HOST_STYLE must be net5, net6 or net8, not '{other}'"));
+                return Err(format!("DOTNET_DOUBLE_HOST_STYLE must be netcore3, net5, net6 or net8, not '{other}'"));
             }
         };
         let test_runner = match var("DOTNET_DOUBLE_TEST_RUNNER").as_deref() {

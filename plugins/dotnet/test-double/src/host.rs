@@ -11,6 +11,7 @@ const INFO: &str = include_str!("../fixtures/host/info.txt");
 const INFO_NO_SDK: &str = include_str!("../fixtures/host/info-no-sdk.txt");
 const USAGE_MUXER: &str = include_str!("../fixtures/host/usage-muxer.txt");
 const USAGE_SHORT: &str = include_str!("../fixtures/host/usage-short.txt");
+const NO_SDK_NETCORE3: &str = include_str!("../fixtures/host/no-sdk-netcore3.txt");
 const NO_SDK_NET5: &str = include_str!("../fixtures/host/no-sdk-net5.txt");
 const NO_SDK_NET6: &str = include_str!("../fixtures/host/no-sdk-net6.txt");
 const NO_SDK_NET8: &str = include_str!("../fixtures/host/no-sdk-net8.txt");
@@ -131,6 +132,7 @@ pub fn muxer_help() -> u8 {
 /// Any SDK command without an SDK: the host's message in the configured style, exit 145.
 pub fn no_sdk(ctx: &Ctx, command: &str) -> u8 {
     let fixture = match ctx.host_style {
+        HostStyle::NetCore3 => NO_SDK_NETCORE3,
         HostStyle::Net5 => NO_SDK_NET5,
         HostStyle::Net6 => NO_SDK_NET6,
         HostStyle::Net8 => NO_SDK_NET8,

@@ -159,6 +159,7 @@ fn output_schema() -> Value {
     });
     let scope = json!({ "enum": ["local", "global", "toolPath"] });
     json!({
+        "type": "object",
         "anyOf": [
             success_branch(&["List"], &["scope", "tools"], json!({
                 "scope": scope, "packageId": { "type": "string" }, "tools": { "type": "array", "items": installed }

@@ -320,6 +320,7 @@ fn output_schema() -> Value {
         "properties": { "id": { "type": "string" }, "version": { "type": "string" } }
     });
     json!({
+        "type": "object",
         "anyOf": [
             success_branch(&["List", "Info"], &["workloads"], json!({
                 "workloads": { "type": "array", "items": installed },
