@@ -1,6 +1,6 @@
-//! One tool call from start to finish: the session the plugin sees while
-//! it runs, the limits that stop it (client cancel, timeout, shutdown), and
-//! the checks on what it returns.
+//! One tool call from start to finish: the check of its arguments, the
+//! session the plugin sees while it runs, the limits that stop it (client
+//! cancel, timeout, shutdown), and the checks on what it returns.
 //!
 //! Notifications a call makes (progress, log records) go through one queue
 //! per call and are flushed before the result is returned, so a client
@@ -32,7 +32,7 @@ use crate::{
     logging::{self, ClientLevel},
     plugin::{CallSession, ClientRequestError, Level},
     registry::ToolEntry,
-    server::HostState,
+    state::HostState,
 };
 
 /// Something to send to the client, in order.
@@ -165,15 +165,26 @@ enum Stop {
     Shutdown,
 }
 
-/// Runs one validated call to completion (or to its stop).
+/// Runs one call to completion (or to its stop): arguments that do not
+/// match the tool's input schema are answered with an error result naming
+/// the parameter, and the plugin never sees them.
 pub async fn run(
     state: &HostState,
     entry: Arc<ToolEntry>,
-    arguments: Value,
+    arguments: serde_json::Map<String, Value>,
     features: Vec<String>,
     level: ClientLevel,
     context: RequestContext<RoleServer>,
 ) -> CallToolResult {
+    if let Err(problem) = entry.compile() {
+        let problem = format!("Tool '{}' cannot be called: {problem}", entry.name());
+        tracing::error!("{problem}");
+        return CallToolResult::error(vec![ContentBlock::text(problem)]);
+    }
+    let arguments = Value::Object(arguments);
+    if let Err(problems) = entry.check_arguments(&arguments) {
+        return CallToolResult::error(vec![ContentBlock::text(problems)]);
+    }
     let _in_flight = state.calls.token();
     let stateless = context
         .protocol_version()

@@ -20,7 +20,7 @@ use rmcp::transport::streamable_http_server::{
     StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
 };
 
-use crate::server::{HostState, McpServer};
+use crate::{server::McpServer, state::HostState};
 
 /// Loopback names a `Host` header may carry.
 const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];

@@ -12,3 +12,5 @@ pub mod plugin;
 pub mod registry;
 pub mod server;
 pub mod settings;
+pub mod state;
+pub mod stdio;

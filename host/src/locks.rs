@@ -14,9 +14,6 @@ use std::{
     time::{Duration, Instant, SystemTime},
 };
 
-use abi_stable::std_types::RString;
-use mcp_plugin_api::abi::HeldLock;
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 
@@ -28,15 +25,17 @@ struct Holder {
     since: SystemTime,
 }
 
-/// A request as a plugin sends it.
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Request {
-    scope: Value,
-    key: String,
-    operation: String,
-    #[serde(default)]
-    wait_ms: u64,
+/// What a plugin asks for.
+#[derive(Debug, Clone)]
+pub struct LockRequest {
+    /// What the key stands for (`project`, `global`, …), reported back as `lockScope`.
+    pub scope: Value,
+    /// The canonical key.
+    pub key: String,
+    /// What the holder is doing, told to whoever it refuses.
+    pub operation: String,
+    /// How long to wait for a held key before giving up.
+    pub wait: Duration,
 }
 
 /// The locks held right now, across all plugins.
@@ -47,15 +46,11 @@ pub struct LockTable {
 }
 
 impl LockTable {
-    /// Takes the key of a JSON `request` for `plugin`. Returns the
-    /// `lockInfo` to report and, when granted, the guard that holds it.
-    pub async fn acquire(self: &Arc<Self>, plugin: &str, request: &str) -> (Value, Option<HeldKey>) {
-        let request: Request = match serde_json::from_str(request) {
-            Ok(request) => request,
-            Err(error) => return (json!({ "error": format!("malformed lock request: {error}") }), None),
-        };
+    /// Takes the key of `request` for `plugin`. Returns the `lockInfo` to
+    /// report and, when granted, the guard that holds it.
+    pub async fn acquire(self: &Arc<Self>, plugin: &str, request: LockRequest) -> (Value, Option<HeldKey>) {
         let started = Instant::now();
-        let patience = Duration::from_millis(request.wait_ms);
+        let patience = request.wait;
         loop {
             // Register interest before looking, so a release between the
             // look and the wait is not missed.
@@ -118,9 +113,10 @@ pub struct HeldKey {
     table: Arc<LockTable>,
 }
 
-impl HeldLock for HeldKey {
-    fn key(&self) -> RString {
-        RString::from(self.key.as_str())
+impl HeldKey {
+    /// The key held.
+    pub fn key(&self) -> &str {
+        &self.key
     }
 }
 
@@ -134,35 +130,40 @@ impl Drop for HeldKey {
 mod tests {
     use super::*;
 
-    fn request(key: &str, wait_ms: u64) -> String {
-        json!({ "scope": "project", "key": key, "operation": "build", "waitMs": wait_ms }).to_string()
+    fn request(key: &str, wait_ms: u64) -> LockRequest {
+        LockRequest {
+            scope: json!("project"),
+            key: key.to_owned(),
+            operation: "build".to_owned(),
+            wait: Duration::from_millis(wait_ms),
+        }
     }
 
     #[tokio::test]
     async fn a_held_key_is_refused_with_its_holder_and_freed_on_drop() {
         let table = Arc::new(LockTable::default());
-        let (info, first) = table.acquire("a", &request("/p.csproj", 0)).await;
+        let (info, first) = table.acquire("a", request("/p.csproj", 0)).await;
         assert!(first.is_some());
         assert_eq!(info["lockKey"], "/p.csproj");
         assert!(info.get("lockContended").is_none());
-        let (info, second) = table.acquire("b", &request("/p.csproj", 0)).await;
+        let (info, second) = table.acquire("b", request("/p.csproj", 0)).await;
         assert!(second.is_none());
         assert_eq!(info["lockContended"], true);
         assert_eq!(info["holder"]["plugin"], "a");
         assert_eq!(info["holder"]["operation"], "build");
         drop(first);
         assert_eq!(table.held_count(), 0);
-        let (_, third) = table.acquire("b", &request("/p.csproj", 0)).await;
+        let (_, third) = table.acquire("b", request("/p.csproj", 0)).await;
         assert!(third.is_some());
     }
 
     #[tokio::test]
     async fn a_waiting_request_gets_the_key_when_it_is_released() {
         let table = Arc::new(LockTable::default());
-        let (_, first) = table.acquire("a", &request("k", 0)).await;
+        let (_, first) = table.acquire("a", request("k", 0)).await;
         let waiter = {
             let table = Arc::clone(&table);
-            tokio::spawn(async move { table.acquire("b", &request("k", 5_000)).await })
+            tokio::spawn(async move { table.acquire("b", request("k", 5_000)).await })
         };
         tokio::time::sleep(Duration::from_millis(50)).await;
         drop(first);
@@ -174,8 +175,8 @@ mod tests {
     #[tokio::test]
     async fn a_wait_that_runs_out_reports_contention() {
         let table = Arc::new(LockTable::default());
-        let (_, _first) = table.acquire("a", &request("k", 0)).await;
-        let (info, guard) = table.acquire("b", &request("k", 30)).await;
+        let (_, _first) = table.acquire("a", request("k", 0)).await;
+        let (info, guard) = table.acquire("b", request("k", 30)).await;
         assert!(guard.is_none());
         assert_eq!(info["lockContended"], true);
         assert!(info["lockWaitedMs"].as_u64().unwrap() >= 30);

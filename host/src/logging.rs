@@ -1,5 +1,11 @@
-//! Where log records go: the host's `tracing` output on stderr, and MCP
-//! clients as `notifications/message`.
+//! Where log records go: the host's `tracing` output on stderr, and, for
+//! records a plugin logs through a call's context, the calling client as
+//! `notifications/message`.
+//!
+//! Records a plugin logs through its `PluginContext` logger (its constructor,
+//! background work) are the operator's: they go to the host's log only. With
+//! lazy creation a constructor runs during some client's first call, and
+//! that client has no business reading the plugin's start-up records.
 //!
 //! A plugin's records are re-emitted under the target `plugin::<name>`.
 //! tracing's macros need a target known at compile time, so this module
@@ -16,10 +22,7 @@ use std::{
     sync::{Arc, Mutex, OnceLock, RwLock},
 };
 
-use rmcp::{
-    Peer, RoleServer,
-    model::{LoggingLevel, LoggingMessageNotificationParam},
-};
+use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
 use tracing::Level;
 use tracing_core::{
     Callsite, Event, Interest, Kind, Metadata,
@@ -154,77 +157,26 @@ impl ClientLevel {
     }
 }
 
-/// One connected client, for records that belong to no call.
-#[derive(Clone)]
-pub struct ClientLogger {
-    peer: Peer<RoleServer>,
-    level: ClientLevel,
-    runtime: tokio::runtime::Handle,
-}
-
-impl ClientLogger {
-    /// A client reached through `peer`; sends run on `runtime`, because a
-    /// plugin may log from one of its own threads.
-    pub fn new(peer: Peer<RoleServer>, level: ClientLevel, runtime: tokio::runtime::Handle) -> Self {
-        Self { peer, level, runtime }
-    }
-
-    fn send(&self, level: Level, logger: &str, message: &str) {
-        if let Some(param) = self.level.message(level, logger, message) {
-            let peer = self.peer.clone();
-            self.runtime.spawn(async move {
-                #[allow(deprecated)]
-                let _ = peer.notify_logging_message(param).await;
-            });
-        }
-    }
-}
-
-/// Every connected client, for records that belong to no call (a plugin's
-/// lifetime logger).
-#[derive(Default)]
-pub struct Clients {
-    clients: Mutex<Vec<ClientLogger>>,
-}
-
-impl Clients {
-    /// Adds a client; clients whose transport closed are dropped on the way.
-    pub fn add(&self, client: ClientLogger) {
-        let mut clients = self.clients.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-        clients.retain(|known| !known.peer.is_transport_closed());
-        clients.push(client);
-    }
-
-    fn broadcast(&self, level: Level, logger: &str, message: &str) {
-        let clients = self.clients.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).clone();
-        for client in clients.iter().filter(|client| !client.peer.is_transport_closed()) {
-            client.send(level, logger, message);
-        }
-    }
-}
-
 /// The tracing target of plugin `name`'s records.
 pub fn plugin_target(name: &str) -> String {
     format!("plugin::{name}")
 }
 
-/// The log of one plugin: the host's tracing output under the plugin's
-/// target, and every client that listens.
+/// The lifetime log of one plugin: the host's tracing output under the
+/// plugin's target.
 #[derive(Clone)]
 pub struct PluginLog {
     target: Arc<str>,
-    clients: Arc<Clients>,
 }
 
 impl PluginLog {
     /// The log of plugin `name`.
-    pub fn new(name: &str, clients: Arc<Clients>) -> Self {
-        Self { target: Arc::from(plugin_target(name)), clients }
+    pub fn new(name: &str) -> Self {
+        Self { target: Arc::from(plugin_target(name)) }
     }
 
     /// Emits a record from the plugin's lifetime logger.
     pub fn emit(&self, level: Level, message: &str) {
         emit(&self.target, level, message);
-        self.clients.broadcast(level, &self.target, message);
     }
 }

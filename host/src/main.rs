@@ -12,9 +12,11 @@ use rmcp::ServiceExt;
 
 use mcp_plugin_host::{
     http, logging,
-    plugin::discovery::{self, Discovery, Loading, PluginReport, Shared},
-    server::{HostState, McpServer},
+    plugin::discovery::{self, Discovery, Loading, PluginReport, PluginStatus, Shared},
+    server::McpServer,
     settings::{Overrides, Settings},
+    state::HostState,
+    stdio::LineTransport,
 };
 
 /// An MCP server that loads its tools from plugin libraries.
@@ -106,7 +108,7 @@ fn main() -> ExitCode {
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
-            tracing::error!("{message}");
+            // Once, and not through tracing: a log filter must not hide why the host stopped.
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
@@ -128,7 +130,7 @@ async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
     let shared = shared(&settings);
     let loading = if settings.plugins.lazy_loading { Loading::Lazy } else { Loading::Eager };
     let Discovery { registry, reports, .. } = discovery::discover(&settings.plugins, &shared, loading);
-    let loaded = reports.iter().filter(|report| report.status == "loaded").count();
+    let loaded = reports.iter().filter(|report| report.status == PluginStatus::Loaded).count();
     tracing::info!(
         "{} tools from {loaded} plugins in {}",
         registry.entries().len(),
@@ -142,7 +144,7 @@ async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
                 .map_err(|_| format!("--http '{text}' is not an address such as 127.0.0.1:8080"))?,
         ),
     };
-    let state = Arc::new(HostState::new(settings, registry, shared.clients));
+    let state = Arc::new(HostState::new(settings, registry));
     let shutdown = state.shutdown.clone();
     tokio::spawn(async move {
         wait_for_signal().await;
@@ -159,10 +161,12 @@ async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
 
 async fn serve_stdio(state: Arc<HostState>) -> Result<(), String> {
     let shutdown = state.shutdown.clone();
+    // Non-blocking pipes when stdin/stdout are pipes (how MCP clients start servers); rmcp
+    // falls back to the blocking handles otherwise. The blocking ones cost ~55 µs a call.
+    let (stdin, stdout) = rmcp::transport::stdio_pipes();
+    let transport = LineTransport::new(stdin, stdout, state.settings.host.max_message_bytes);
     let service = McpServer::new(Arc::clone(&state))
-        // Non-blocking pipes when stdin/stdout are pipes (how MCP clients start servers); rmcp
-        // falls back to the blocking handles otherwise. The blocking ones cost ~55 µs a call.
-        .serve_with_ct(rmcp::transport::stdio_pipes(), shutdown.child_token())
+        .serve_with_ct(transport, shutdown.child_token())
         .await
         .map_err(|error| format!("the MCP session could not start: {error}"))?;
     let quit = service.waiting().await;
@@ -195,7 +199,7 @@ fn check(settings: &Settings) -> Result<(), String> {
     for report in &discovery.reports {
         problems.extend(report.problems.iter().map(|problem| format!("{}: {problem}", report.file)));
     }
-    if discovery.reports.iter().all(|report| report.status != "loaded") {
+    if discovery.reports.iter().all(|report| report.status != PluginStatus::Loaded) {
         problems.push(format!("no plugin was loaded from {}", settings.plugins.directory.display()));
     }
     if problems.is_empty() {
@@ -212,7 +216,7 @@ fn check(settings: &Settings) -> Result<(), String> {
 
 fn print_reports(reports: &[PluginReport], json: bool) {
     if json {
-        let document = serde_json::json!({ "hostAbiVersion": discovery::abi_version(), "plugins": reports });
+        let document = serde_json::json!({ "hostAbiVersion": mcp_plugin_api::abi::ABI_VERSION, "plugins": reports });
         println!("{}", serde_json::to_string_pretty(&document).unwrap_or_default());
         return;
     }
@@ -225,9 +229,9 @@ fn print_reports(reports: &[PluginReport], json: bool) {
                 report.version.clone().unwrap_or_else(|| "-".into()),
                 match &report.abi_version {
                     Some(version) => format!("{} ({version})", report.abi_status),
-                    None => report.abi_status.to_owned(),
+                    None => report.abi_status.to_string(),
                 },
-                report.status.to_owned(),
+                report.status.to_string(),
                 if report.tools.is_empty() { "-".into() } else { report.tools.join(", ") },
             ]
         })
@@ -244,5 +248,5 @@ fn print_reports(reports: &[PluginReport], json: bool) {
             println!("  {}: {problem}", report.file);
         }
     }
-    println!("host ABI: mcp-plugin-api {}", discovery::abi_version());
+    println!("host ABI: mcp-plugin-api {}", mcp_plugin_api::abi::ABI_VERSION);
 }

@@ -6,7 +6,7 @@ use std::{
     sync::{Arc, OnceLock},
 };
 
-use jsonschema::Validator;
+use mcp_plugin_api::check::ToolSchemas;
 use rmcp::model::{Prompt, Tool};
 use serde_json::{Value, value::RawValue};
 
@@ -20,14 +20,7 @@ pub struct ToolEntry {
     pub plugin: Arc<dyn PluginBackend>,
     /// Its position in the plugin's own list.
     pub index: u32,
-    validators: OnceLock<Result<Validators, String>>,
-}
-
-/// A tool's compiled schemas. Compiling is the dearest part of loading a
-/// tool, so a tool from the plugin cache compiles on its first call.
-struct Validators {
-    input: Validator,
-    output: Option<Validator>,
+    schemas: OnceLock<Result<ToolSchemas, String>>,
 }
 
 impl ToolEntry {
@@ -39,26 +32,19 @@ impl ToolEntry {
         if tool.input_schema.get("type").and_then(Value::as_str) != Some("object") {
             return Err("its inputSchema must be a schema of \"type\": \"object\"".to_owned());
         }
-        Ok(Self { tool, plugin, index, validators: OnceLock::new() })
+        Ok(Self { tool, plugin, index, schemas: OnceLock::new() })
     }
 
     /// Compiles the tool's schemas (once), or says why they do not compile.
     pub fn compile(&self) -> Result<(), String> {
-        self.validators().map(|_| ())
+        self.schemas().map(|_| ())
     }
 
-    fn validators(&self) -> Result<&Validators, String> {
-        let compiled = self.validators.get_or_init(|| {
-            let input = jsonschema::validator_for(&Value::Object((*self.tool.input_schema).clone()))
-                .map_err(|error| format!("its inputSchema is not a valid JSON Schema: {error}"))?;
-            let output = match &self.tool.output_schema {
-                Some(schema) => Some(
-                    jsonschema::validator_for(&Value::Object((**schema).clone()))
-                        .map_err(|error| format!("its outputSchema is not a valid JSON Schema: {error}"))?,
-                ),
-                None => None,
-            };
-            Ok(Validators { input, output })
+    fn schemas(&self) -> Result<&ToolSchemas, String> {
+        let compiled = self.schemas.get_or_init(|| {
+            let input = Value::Object((*self.tool.input_schema).clone());
+            let output = self.tool.output_schema.as_ref().map(|schema| Value::Object((**schema).clone()));
+            ToolSchemas::compile(&input, output.as_ref())
         });
         compiled.as_ref().map_err(Clone::clone)
     }
@@ -68,81 +54,17 @@ impl ToolEntry {
         &self.tool.name
     }
 
-    /// Checks arguments against the input schema. The error names the
+    /// Checks arguments against the input schema; the error names the
     /// parameter and the reason, for the model to correct its call.
     pub fn check_arguments(&self, arguments: &Value) -> Result<(), String> {
-        check(&self.validators()?.input, arguments, "argument")
+        self.schemas()?.check_arguments(arguments)
     }
 
     /// Checks a successful result's structured content against the output
     /// schema, if the tool declared one.
     pub fn check_output(&self, structured: Option<&Value>) -> Result<(), String> {
-        let Some(output) = &self.validators()?.output else {
-            return Ok(());
-        };
-        let Some(structured) = structured else {
-            return Err("the tool declares an outputSchema but returned no structuredContent".to_owned());
-        };
-        check(output, structured, "field")
+        self.schemas()?.check_output(structured)
     }
-}
-
-/// Checks `instance` against `validator`: the common valid case costs one
-/// pass; only an invalid instance has its errors described.
-fn check(validator: &Validator, instance: &Value, noun: &str) -> Result<(), String> {
-    if validator.is_valid(instance) {
-        return Ok(());
-    }
-    let problems = describe_errors(validator.iter_errors(instance), noun);
-    if problems.is_empty() { Ok(()) } else { Err(problems) }
-}
-
-/// One sentence per schema violation, each naming where it is.
-fn describe_errors<'a>(errors: impl Iterator<Item = jsonschema::ValidationError<'a>>, noun: &str) -> String {
-    errors
-        .take(5)
-        .map(|error| {
-            let path = error.instance_path().to_string();
-            // The validator shortens long enums ("or 11 other candidates"); the model needs them all.
-            let reason = match error.kind() {
-                jsonschema::error::ValidationErrorKind::Enum { options } => match options.as_array() {
-                    Some(values) => format!(
-                        "{} is not one of: {}",
-                        error.instance(),
-                        values
-                            .iter()
-                            .map(|value| value.as_str().map_or_else(|| value.to_string(), str::to_owned))
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                    None => error.to_string(),
-                },
-                _ => error.to_string(),
-            };
-            match parameter_of(&path) {
-                Some(parameter) => format!("{noun} '{parameter}': {reason}"),
-                None => reason,
-            }
-        })
-        .collect::<Vec<_>>()
-        .join("; ")
-}
-
-/// `/a/0/b` → `a[0].b`; the root → `None`.
-fn parameter_of(pointer: &str) -> Option<String> {
-    let mut name = String::new();
-    for segment in pointer.split('/').skip(1) {
-        let segment = segment.replace("~1", "/").replace("~0", "~");
-        if segment.bytes().all(|byte| byte.is_ascii_digit()) && !name.is_empty() {
-            name.push_str(&format!("[{segment}]"));
-        } else {
-            if !name.is_empty() {
-                name.push('.');
-            }
-            name.push_str(&segment);
-        }
-    }
-    (!name.is_empty()).then_some(name)
 }
 
 /// One served prompt.
@@ -275,29 +197,5 @@ impl Registry {
     /// All resources and templates.
     pub fn resources(&self) -> &[Arc<ResourceEntry>] {
         &self.resources
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_enum_violation_lists_every_allowed_value() {
-        let schema = serde_json::json!({
-            "type": "object",
-            "properties": { "action": { "enum": ["A", "B", "C", "D", "E", "F", "G", "H", "I", "J", "K", "L", "M"] } }
-        });
-        let validator = jsonschema::validator_for(&schema).unwrap();
-        let text = describe_errors(validator.iter_errors(&serde_json::json!({ "action": "Z" })), "argument");
-        assert_eq!(text, "argument 'action': \"Z\" is not one of: A, B, C, D, E, F, G, H, I, J, K, L, M");
-    }
-
-    #[test]
-    fn json_pointers_become_parameter_names() {
-        assert_eq!(parameter_of(""), None);
-        assert_eq!(parameter_of("/steps"), Some("steps".to_owned()));
-        assert_eq!(parameter_of("/items/0/name"), Some("items[0].name".to_owned()));
-        assert_eq!(parameter_of("/a~1b"), Some("a/b".to_owned()));
     }
 }

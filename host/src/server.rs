@@ -2,9 +2,7 @@
 //! the dynamic tool registry.
 //!
 //! One [`McpServer`] serves one client connection (stdio has one; HTTP
-//! creates one per session). All of them share the [`HostState`]: the
-//! registry, the settings and the list of clients that receive plugin
-//! logs.
+//! creates one per session). All of them share the [`HostState`].
 
 // `logging/setLevel` is deprecated in rmcp 3.9 (SEP-2577) yet still part
 // of the protocol versions most clients speak.
@@ -15,60 +13,26 @@ use std::sync::{Arc, RwLock};
 use rmcp::{
     ErrorData as McpError, RoleServer, ServerHandler,
     model::{
-        CallToolRequestParams, CallToolResponse, CallToolResult, ClientCapabilities, CompleteRequestParams,
-        CompleteResult, CompletionInfo, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult,
-        Implementation, InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
-        ListResourcesResult, ListToolsResult, LoggingLevel, PaginatedRequestParams, ReadResourceRequestParams,
-        ReadResourceResponse, ReadResourceResult, Reference, ResultType, ServerCapabilities, ServerConfig,
-        SetLevelRequestParams, SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+        CallToolRequestParams, CallToolResponse, ClientCapabilities, CompleteRequestParams, CompleteResult,
+        CompletionInfo, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
+        InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+        ListToolsResult, LoggingLevel, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+        ReadResourceResult, Reference, ResultType, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+        SubscribeRequestParams, Tool, UnsubscribeRequestParams,
     },
     service::RequestContext,
 };
 use serde_json::{Value, json};
-use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
 use crate::{
     call,
-    logging::{ClientLevel, ClientLogger, Clients},
-    registry::{Registry, ResourceAt, ResourceEntry},
-    settings::Settings,
+    logging::ClientLevel,
+    registry::{ResourceAt, ResourceEntry},
+    state::HostState,
 };
 
 /// The MCP extension id of content negotiation.
 pub const CONTENT_NEGOTIATION: &str = "io.modelcontextprotocol/content-negotiation";
-
-/// What every connection shares.
-pub struct HostState {
-    /// The configuration in force.
-    pub settings: Settings,
-    /// The tools served.
-    pub registry: Registry,
-    /// Clients that receive plugin log records.
-    pub clients: Arc<Clients>,
-    /// Fires when the host shuts down, cancelling every running call.
-    pub shutdown: CancellationToken,
-    /// The calls in flight, so shutdown can wait for them to wind down.
-    pub calls: TaskTracker,
-}
-
-impl HostState {
-    /// The state of a host serving `registry` under `settings`.
-    pub fn new(settings: Settings, registry: Registry, clients: Arc<Clients>) -> Self {
-        Self { settings, registry, clients, shutdown: CancellationToken::new(), calls: TaskTracker::new() }
-    }
-
-    /// Cancels every running call and waits until each has wound down (its
-    /// grace period, then its drop), so that no process a plugin started
-    /// outlives the host.
-    pub async fn shut_down(&self) {
-        self.shutdown.cancel();
-        self.calls.close();
-        let patience = self.settings.host.cancel_grace + std::time::Duration::from_secs(2);
-        if tokio::time::timeout(patience, self.calls.wait()).await.is_err() {
-            tracing::warn!("{} call(s) did not wind down within {patience:?}", self.calls.len());
-        }
-    }
-}
 
 /// What one connection remembers between requests.
 struct Session {
@@ -152,11 +116,6 @@ impl ServerHandler for McpServer {
         context.peer.set_peer_info(request.clone());
         *self.session.features.write().unwrap_or_else(|poisoned| poisoned.into_inner()) =
             negotiated_features(&request.capabilities);
-        self.state.clients.add(ClientLogger::new(
-            context.peer.clone(),
-            self.session.level.clone(),
-            tokio::runtime::Handle::current(),
-        ));
         tracing::info!(
             client = %request.client_info.name,
             version = %request.client_info.version,
@@ -190,19 +149,7 @@ impl ServerHandler for McpServer {
                 Some(json!({ "tool": request.name })),
             ));
         };
-        if let Err(problem) = entry.compile() {
-            let problem = format!("Tool '{}' cannot be called: {problem}", entry.name());
-            tracing::error!("{problem}");
-            return Ok(CallToolResponse::Complete(CallToolResult::error(vec![rmcp::model::ContentBlock::text(
-                problem,
-            )])));
-        }
-        let arguments = Value::Object(request.arguments.unwrap_or_default());
-        if let Err(problems) = entry.check_arguments(&arguments) {
-            return Ok(CallToolResponse::Complete(CallToolResult::error(vec![rmcp::model::ContentBlock::text(
-                format!("Invalid arguments for tool '{}': {problems}", entry.name()),
-            )])));
-        }
+        let arguments = request.arguments.unwrap_or_default();
         let level = match context.meta.log_level() {
             Some(level) => ClientLevel::new(level),
             None => self.session.level.clone(),

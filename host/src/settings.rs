@@ -22,6 +22,10 @@ use serde_json::{Map, Value};
 /// separates the prefix and each level of keys.
 pub const ENV_PREFIX: &str = "MCP_PLUGIN_HOST";
 
+/// Default for `Host.MaxMessageBytes`: 16 MiB, the limit rmcp's own transports use, so a
+/// message acceptable over HTTP is acceptable over stdio.
+pub const DEFAULT_MAX_MESSAGE_BYTES: usize = 16 * 1024 * 1024;
+
 /// Why the configuration could not be used.
 #[derive(Debug, thiserror::Error)]
 pub enum SettingsError {
@@ -68,6 +72,9 @@ pub struct HostSettings {
     /// How long a cancelled or timed-out call may take to wind down after
     /// its cancel signal before the host drops it.
     pub cancel_grace: Duration,
+    /// The longest JSON-RPC message accepted on stdio; a longer one is
+    /// answered with an error instead of being read into memory.
+    pub max_message_bytes: usize,
 }
 
 /// The streamable HTTP transport (`Http` section).
@@ -151,6 +158,7 @@ struct RawHost {
     tooltimeoutseconds: Option<f64>,
     tooltimeouts: BTreeMap<String, f64>,
     cancelgracems: Option<u64>,
+    maxmessagebytes: Option<u64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -274,6 +282,11 @@ impl Settings {
                 tool_timeout,
                 tool_timeouts,
                 cancel_grace: Duration::from_millis(raw.host.cancelgracems.unwrap_or(2000)),
+                max_message_bytes: match raw.host.maxmessagebytes {
+                    None => DEFAULT_MAX_MESSAGE_BYTES,
+                    Some(0) => return Err("Host.MaxMessageBytes must be at least 1".to_owned()),
+                    Some(bytes) => usize::try_from(bytes).unwrap_or(usize::MAX),
+                },
             },
             http: HttpSettings {
                 address,
@@ -295,7 +308,7 @@ impl Settings {
                 cache_file: match raw.plugins.cachefile {
                     Some(file) if file.is_empty() => None,
                     Some(file) => Some(base.join(file)),
-                    None => crate::plugin::cache::default_location(),
+                    None => default_cache_file(),
                 },
             },
         })
@@ -305,6 +318,19 @@ impl Settings {
     pub fn timeout_for(&self, tool: &str) -> Option<Duration> {
         self.host.tool_timeouts.get(tool).copied().or(self.host.tool_timeout)
     }
+}
+
+/// Where the plugin cache lives when `Plugins.CacheFile` does not say: the
+/// platform's cache folder for this program (`$XDG_CACHE_HOME/mcp-plugin-host`
+/// on Linux, `~/Library/Caches/mcp-plugin-host` on macOS, `%LOCALAPPDATA%` on
+/// Windows), file `plugins.json`. `None` when the platform names no home.
+pub fn default_cache_file() -> Option<PathBuf> {
+    Some(project_dirs()?.cache_dir().join("plugins.json"))
+}
+
+/// This program's folders on this platform, by the platform's conventions.
+pub fn project_dirs() -> Option<directories::ProjectDirs> {
+    directories::ProjectDirs::from("", "", env!("CARGO_PKG_NAME"))
 }
 
 /// Looks a key up without regard to ASCII case.

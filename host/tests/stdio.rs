@@ -56,6 +56,8 @@ async fn calls_a_tool_and_returns_structured_content() {
 #[tokio::test]
 async fn plugin_configuration_reaches_the_plugin_and_its_logs_reach_stderr() {
     let setup = Setup::new(&["sample"], &[], json!({ "Plugins": { "Settings": { "sample": { "Greeting": "Hej" } } } }));
+    // `check` fills the plugin cache, so the server creates the plugin lazily, inside the first call.
+    assert!(setup.run(&["check"]).status.success());
     let client = setup.stdio().await;
     let result = client.call("greet", json!({ "name": "Ada" })).await;
     assert_eq!(text_of(&result), "Hej, Ada!");
@@ -70,6 +72,14 @@ async fn plugin_configuration_reaches_the_plugin_and_its_logs_reach_stderr() {
     );
     let stderr = client.stderr();
     assert!(stderr.contains("plugin::sample") && stderr.contains("greeter ready with greeting 'Hej'"), "{stderr}");
+    // The constructor's record (logged through the PluginContext, during this client's first call
+    // when the plugin is created lazily) is the operator's: it never reaches the client.
+    let leaked: Vec<Value> = client
+        .notifications()
+        .into_iter()
+        .filter(|note| note["params"]["data"].as_str().is_some_and(|data| data.contains("greeter ready")))
+        .collect();
+    assert!(leaked.is_empty(), "a lifetime log record reached the client: {leaked:?}");
 }
 
 #[tokio::test]
@@ -89,13 +99,15 @@ async fn invalid_arguments_are_rejected_before_the_plugin_runs() {
     let client = setup.stdio().await;
     let result = client.call("countdown", json!({ "steps": "many" })).await;
     assert_eq!(result["isError"], true);
+    // One wording for the host and typed plugins: the parameter first, then the reason.
     let text = text_of(&result);
-    assert!(text.contains("argument 'steps'") && text.contains("integer"), "{text}");
+    assert!(text.starts_with("Invalid argument 'steps': ") && text.contains("integer"), "{text}");
     let missing = client.call("echo", json!({})).await;
     assert_eq!(missing["isError"], true);
-    assert!(text_of(&missing).contains("text"), "{}", text_of(&missing));
+    assert_eq!(text_of(&missing), "Invalid argument 'text': is required but missing");
     let extra = client.call("echo", json!({ "text": "x", "other": 1 })).await;
     assert_eq!(extra["isError"], true);
+    assert_eq!(text_of(&extra), "Invalid argument 'other': is not a parameter of this tool");
 }
 
 #[tokio::test]
@@ -108,13 +120,43 @@ async fn an_unknown_tool_is_a_protocol_error() {
 }
 
 #[tokio::test]
-async fn malformed_json_rpc_does_not_take_the_host_down() {
+async fn malformed_json_rpc_gets_an_answer_and_does_not_take_the_host_down() {
     let setup = Setup::new(&["sample"], &[], json!({}));
     let mut client = setup.stdio().await;
+    // Not JSON: -32700 with a null id (JSON-RPC 2.0, section 5.1).
     client.send_line("{ this is not json").await;
-    client.send_line(r#"{"jsonrpc":"2.0","id":99,"method":"tools/call","params":"oops"}"#).await;
+    let parse_error = |notes: &[Value]| notes.iter().any(|note| note["error"]["code"] == -32700);
+    assert!(client.wait_for_notifications(Duration::from_secs(10), parse_error).await, "no -32700 answer");
+    let answer = client.notifications().into_iter().find(|note| note["error"]["code"] == -32700).unwrap();
+    assert_eq!(answer["id"], Value::Null, "{answer}");
+    assert!(answer.as_object().unwrap().contains_key("id"), "the id must be present as null: {answer}");
+    // JSON, but not a valid request: -32600 with the request's id.
+    let answer = client.request_raw(99, r#"{"jsonrpc":"2.0","id":99,"method":"tools/call","params":"oops"}"#).await;
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    // A malformed notification is not answered (JSON-RPC never answers notifications).
+    client.send_line(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":"oops"}"#).await;
     let result = client.call("echo", json!({ "text": "still here" })).await;
     assert_eq!(text_of(&result), "still here");
+    let errors_without_id = client.notifications().iter().filter(|note| note.get("error").is_some()).count();
+    assert_eq!(errors_without_id, 1, "{:?}", client.notifications());
+    assert!(client.not_json().is_empty(), "{:?}", client.not_json());
+    assert!(client.is_running());
+}
+
+#[tokio::test]
+async fn a_message_over_the_size_limit_is_answered_with_its_id() {
+    let setup = Setup::new(&["sample"], &[], json!({ "Host": { "MaxMessageBytes": 4096 } }));
+    let mut client = setup.stdio().await;
+    let text = "x".repeat(10_000);
+    let line = json!({ "jsonrpc": "2.0", "id": 41, "method": "tools/call",
+                       "params": { "name": "echo", "arguments": { "id": 5, "text": text } } });
+    let answer = client.request_raw(41, &line.to_string()).await;
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    let message = answer["error"]["message"].as_str().unwrap();
+    assert!(message.contains("4096") && message.contains("Host.MaxMessageBytes"), "{message}");
+    // A message under the limit still works, and the host lives on.
+    let result = client.call("echo", json!({ "text": "small" })).await;
+    assert_eq!(text_of(&result), "small");
     assert!(client.is_running());
 }
 
@@ -298,7 +340,10 @@ async fn check_fails_on_any_problem_and_passes_when_clean() {
     let broken = Setup::new(&["sample"], &["failing_ctor"], json!({}));
     let output = broken.run(&["check"]);
     assert!(!output.status.success());
-    assert!(String::from_utf8_lossy(&output.stderr).contains("missing required setting ApiKey"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("missing required setting ApiKey"), "{stderr}");
+    // The problem list is printed once (the loading log names each refusal once more, as it happens).
+    assert_eq!(stderr.matches("problem(s):").count(), 1, "{stderr}");
 }
 
 #[tokio::test]

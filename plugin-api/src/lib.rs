@@ -47,6 +47,7 @@
 //! [mcp-plugin-host]: https://example.invalid/mcp-plugin-host
 
 pub mod abi;
+pub mod check;
 mod context;
 mod export;
 pub mod locks;

@@ -39,18 +39,8 @@ fn host_identity() -> String {
         "{} {} (mcp-plugin-api {})",
         env!("CARGO_PKG_NAME"),
         env!("CARGO_PKG_VERSION"),
-        super::dylib::host_abi_version()
+        mcp_plugin_api::abi::ABI_VERSION
     )
-}
-
-/// Where the cache lives when `Plugins.CacheFile` does not say:
-/// `$XDG_CACHE_HOME/mcp-plugin-host/plugins.json`, else
-/// `$HOME/.cache/mcp-plugin-host/plugins.json`.
-pub fn default_location() -> Option<PathBuf> {
-    let base = std::env::var_os("XDG_CACHE_HOME").filter(|dir| !dir.is_empty()).map(PathBuf::from).or_else(|| {
-        std::env::var_os("HOME").filter(|dir| !dir.is_empty()).map(|home| Path::new(&home).join(".cache"))
-    })?;
-    Some(base.join(env!("CARGO_PKG_NAME")).join("plugins.json"))
 }
 
 /// What identifies one version of a library file on disk.

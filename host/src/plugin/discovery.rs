@@ -14,17 +14,61 @@ use serde_json::value::RawValue;
 use super::{
     PluginBackend,
     cache::{CachedLibrary, Offer, PluginCache, config_hash},
-    dylib::{DylibPlugin, HostLink, Library, LoadError, host_abi_version},
+    dylib::{DylibPlugin, HostLink, Library, LoadError},
     lazy::LazyPlugin,
 };
 use rmcp::model::Prompt;
 
 use crate::{
     locks::LockTable,
-    logging::{Clients, PluginLog},
+    logging::PluginLog,
     registry::{PromptEntry, Registry, ResourceEntry, ToolEntry},
     settings::PluginSettings,
 };
+
+/// Whether a library is served.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum PluginStatus {
+    /// Its plugin serves (some of) its tools, prompts or resources.
+    Loaded,
+    /// Configuration switched it off.
+    Disabled,
+    /// It could not be served; the report's problems say why.
+    Refused,
+}
+
+/// Whether a library was built against a plugin API this host speaks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AbiStatus {
+    /// Its ABI matches.
+    Compatible,
+    /// Another major version, or a mismatched layout.
+    Incompatible,
+    /// Not known: the file is no plugin library, or could not be opened.
+    Unknown,
+}
+
+impl std::fmt::Display for PluginStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Loaded => "loaded",
+            Self::Disabled => "disabled",
+            Self::Refused => "refused",
+        })
+    }
+}
+
+impl std::fmt::Display for AbiStatus {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Self::Compatible => "compatible",
+            Self::Incompatible => "incompatible",
+            Self::Unknown => "unknown",
+        })
+    }
+}
 
 /// How a library fared, for `mcp-plugin-host plugins` and `check`.
 #[derive(Debug, Clone, Serialize)]
@@ -38,10 +82,10 @@ pub struct PluginReport {
     pub version: Option<String>,
     /// The plugin-API version the library was built against, once known.
     pub abi_version: Option<String>,
-    /// `compatible`, `incompatible` or `unknown`.
-    pub abi_status: &'static str,
-    /// `loaded`, `disabled` or `refused`.
-    pub status: &'static str,
+    /// Whether its ABI matches the host's.
+    pub abi_status: AbiStatus,
+    /// Whether it is served.
+    pub status: PluginStatus,
     /// The tools served from this plugin.
     pub tools: Vec<String>,
     /// The prompts served from this plugin.
@@ -61,8 +105,8 @@ impl PluginReport {
             plugin: None,
             version: None,
             abi_version: None,
-            abi_status: "unknown",
-            status: "refused",
+            abi_status: AbiStatus::Unknown,
+            status: PluginStatus::Refused,
             tools: Vec::new(),
             prompts: Vec::new(),
             resources: Vec::new(),
@@ -72,7 +116,7 @@ impl PluginReport {
 
     fn refuse(&mut self, problem: String) {
         tracing::error!("refused {}: {problem}", self.file);
-        self.status = "refused";
+        self.status = PluginStatus::Refused;
         self.problems.push(problem);
     }
 }
@@ -108,8 +152,6 @@ pub fn is_valid_tool_name(name: &str) -> bool {
 /// What every plugin shares with the host and the other plugins.
 #[derive(Clone, Default)]
 pub struct Shared {
-    /// Clients that receive plugin log records.
-    pub clients: Arc<Clients>,
     /// The host-wide lock table.
     pub locks: Arc<LockTable>,
     /// The server's name, for plugins that describe the server.
@@ -179,10 +221,10 @@ pub fn discover(settings: &PluginSettings, shared_services: &Shared, loading: Lo
         report.plugin = Some(name.clone());
         report.version = Some(version.clone());
         report.abi_version = Some(abi_version.clone());
-        report.abi_status = "compatible";
+        report.abi_status = AbiStatus::Compatible;
         if !settings.is_enabled(&name) {
             tracing::info!("plugin {name} ({}) is disabled by configuration", report.file);
-            report.status = "disabled";
+            report.status = PluginStatus::Disabled;
             if let Found::Opened(_) = found {
                 cache.remember(&file, &name, &version, &abi_version, None);
             }
@@ -198,7 +240,7 @@ pub fn discover(settings: &PluginSettings, shared_services: &Shared, loading: Lo
             plugin: name.clone(),
             config: settings.section(&name),
             shared: Arc::clone(&shared),
-            log: PluginLog::new(&name, Arc::clone(&shared_services.clients)),
+            log: PluginLog::new(&name),
             locks: Arc::clone(&shared_services.locks),
             runtime: tokio::runtime::Handle::current(),
             catalog: Arc::clone(&catalog),
@@ -238,9 +280,9 @@ pub fn discover(settings: &PluginSettings, shared_services: &Shared, loading: Lo
         }
         let serves_nothing = report.tools.is_empty() && report.prompts.is_empty() && report.resources.is_empty();
         if serves_nothing && !report.problems.is_empty() {
-            report.status = "refused";
+            report.status = PluginStatus::Refused;
         } else {
-            report.status = "loaded";
+            report.status = PluginStatus::Loaded;
             tracing::info!(
                 "{} plugin {name} {version} from {} with tools: {}",
                 if from_cache { "serving (created on first use)" } else { "loaded" },
@@ -282,7 +324,7 @@ fn open(file: &Path, report: &mut PluginReport) -> Option<Library> {
             if let LoadError::IncompatibleAbi { plugin: version, .. }
             | LoadError::LayoutMismatch { declared: version, .. } = &error
             {
-                report.abi_status = "incompatible";
+                report.abi_status = AbiStatus::Incompatible;
                 report.abi_version = Some(version.clone());
             }
             report.refuse(error.to_string());
@@ -295,7 +337,7 @@ fn open(file: &Path, report: &mut PluginReport) -> Option<Library> {
 fn host_info(server_name: &str, reports: &[PluginReport]) -> serde_json::Value {
     let plugins: Vec<serde_json::Value> = reports
         .iter()
-        .filter(|report| report.status == "loaded")
+        .filter(|report| report.status == PluginStatus::Loaded)
         .map(|report| {
             serde_json::json!({
                 "name": report.plugin,
@@ -311,7 +353,7 @@ fn host_info(server_name: &str, reports: &[PluginReport]) -> serde_json::Value {
     serde_json::json!({
         "serverName": server_name,
         "hostVersion": env!("CARGO_PKG_VERSION"),
-        "pluginApiVersion": host_abi_version(),
+        "pluginApiVersion": mcp_plugin_api::abi::ABI_VERSION,
         "protocolVersions": protocols,
         "plugins": plugins,
     })
@@ -401,9 +443,4 @@ fn register_tools(
         registry.insert(entry);
         report.tools.push(name);
     }
-}
-
-/// The host's plugin-API version, for reports.
-pub fn abi_version() -> &'static str {
-    host_abi_version()
 }

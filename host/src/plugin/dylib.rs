@@ -20,13 +20,16 @@ use abi_stable::{
 use async_ffi::FfiFuture;
 use futures::{FutureExt, future::BoxFuture};
 use mcp_plugin_api::abi::{
-    self, CallServices, CallServices_TO, HeldLock_TO, HostServices, HostServices_TO, LockOutcome, PluginInstanceBox,
-    PluginModuleRef,
+    self, CallServices, CallServices_TO, HeldLock, HeldLock_TO, HostServices, HostServices_TO, LockOutcome,
+    PluginInstanceBox, PluginModuleRef,
 };
 use serde_json::{Map, Value, json, value::RawValue};
 
 use super::{CallSession, ClientRequestError, Level, PluginBackend};
-use crate::{locks::LockTable, logging::PluginLog};
+use crate::{
+    locks::{HeldKey, LockRequest, LockTable},
+    logging::PluginLog,
+};
 
 /// Why a library could not be loaded as a plugin.
 #[derive(Debug, thiserror::Error)]
@@ -62,11 +65,6 @@ pub enum LoadError {
     Create(String),
 }
 
-/// The host's plugin-API version, as abi_stable compares it.
-pub fn host_abi_version() -> &'static str {
-    abi::ABI_VERSION
-}
-
 /// A library whose root module passed the ABI check, before the plugin is created.
 pub struct Library {
     module: PluginModuleRef,
@@ -83,13 +81,13 @@ impl Library {
         })?;
         let declared = header.version_strings().version.to_string();
         let incompatible =
-            || LoadError::IncompatibleAbi { plugin: declared.clone(), host: host_abi_version().to_owned() };
+            || LoadError::IncompatibleAbi { plugin: declared.clone(), host: abi::ABI_VERSION.to_owned() };
         match header.init_root_module::<PluginModuleRef>() {
             Ok(module) => Ok(Self { module, abi_version: declared.clone() }),
             Err(LibraryError::IncompatibleVersionNumber { .. }) => Err(incompatible()),
             Err(LibraryError::AbiInstability(details)) => {
                 tracing::debug!(file = %path.display(), "ABI layout mismatch:\n{details}");
-                Err(LoadError::LayoutMismatch { declared: declared.clone(), host: host_abi_version().to_owned() })
+                Err(LoadError::LayoutMismatch { declared: declared.clone(), host: abi::ABI_VERSION.to_owned() })
             }
             Err(other) => Err(LoadError::Open(first_line(&other.to_string()))),
         }
@@ -166,20 +164,62 @@ impl HostServices for HostLink {
     }
 
     fn acquire_lock(&self, request: RString) -> FfiFuture<LockOutcome> {
+        let refused = |message: String| LockOutcome {
+            info: RString::from(json!({ "error": message }).to_string()),
+            guard: RNone,
+        };
+        let request = match serde_json::from_str::<WireLockRequest>(request.as_str()) {
+            Ok(request) => request.into_request(),
+            Err(error) => {
+                let outcome = refused(format!("malformed lock request: {error}"));
+                return FfiFuture::new(async move { outcome });
+            }
+        };
         let table = Arc::clone(&self.locks);
         let plugin = self.plugin.clone();
-        let acquiring = self.runtime.spawn(async move { table.acquire(&plugin, request.as_str()).await });
+        let acquiring = self.runtime.spawn(async move { table.acquire(&plugin, request).await });
         FfiFuture::new(async move {
             match acquiring.await {
                 Ok((info, held)) => LockOutcome {
                     info: RString::from(info.to_string()),
-                    guard: held.map(|held| HeldLock_TO::from_value(held, TD_Opaque)).into(),
+                    guard: held.map(|held| HeldLock_TO::from_value(AbiHeldKey(held), TD_Opaque)).into(),
                 },
                 Err(error) => {
                     LockOutcome { info: RString::from(json!({ "error": error.to_string() }).to_string()), guard: RNone }
                 }
             }
         })
+    }
+}
+
+/// A lock request as it crosses the ABI: JSON `{scope, key, operation, waitMs}`.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireLockRequest {
+    scope: Value,
+    key: String,
+    operation: String,
+    #[serde(default)]
+    wait_ms: u64,
+}
+
+impl WireLockRequest {
+    fn into_request(self) -> LockRequest {
+        LockRequest {
+            scope: self.scope,
+            key: self.key,
+            operation: self.operation,
+            wait: std::time::Duration::from_millis(self.wait_ms),
+        }
+    }
+}
+
+/// A granted key as the ABI's held-lock object; the plugin drops it to release the key.
+struct AbiHeldKey(HeldKey);
+
+impl HeldLock for AbiHeldKey {
+    fn key(&self) -> RString {
+        RString::from(self.0.key())
     }
 }
 

@@ -262,6 +262,14 @@ impl Client {
         stdin.flush().await.unwrap();
     }
 
+    /// Sends a raw line the caller says carries request id `id`, and waits for the answer to it.
+    pub async fn request_raw(&self, id: u64, line: &str) -> Value {
+        let (sender, receiver) = oneshot::channel();
+        self.inbox.lock().unwrap().pending.insert(id, sender);
+        self.send_line(line).await;
+        wait(receiver, &format!("the raw request with id {id}"), self).await
+    }
+
     /// Sends a notification.
     pub async fn notify(&self, method: &str, params: Value) {
         self.send_line(&json!({ "jsonrpc": "2.0", "method": method, "params": params }).to_string()).await;

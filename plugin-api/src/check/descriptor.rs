@@ -1,0 +1,1 @@
+//! Placeholder while the descriptor rules are written.
