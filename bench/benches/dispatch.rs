@@ -26,7 +26,7 @@ use futures::future::BoxFuture;
 use mcp_plugin_api::{Tool, testkit::TestCall};
 use mcp_plugin_host::{
     locks::LockTable,
-    logging::{Clients, PluginLog},
+    logging::PluginLog,
     plugin::{
         CallSession, ClientRequestError, Level, PluginBackend,
         dylib::{HostLink, Library},
@@ -81,7 +81,7 @@ fn dispatch(c: &mut Criterion) {
         plugin: "sample".to_owned(),
         config: json!({}),
         shared: Arc::new(Map::new()),
-        log: PluginLog::new("sample", Arc::new(Clients::default())),
+        log: PluginLog::new("sample"),
         locks: Arc::new(LockTable::default()),
         runtime: runtime.handle().clone(),
         catalog: Arc::new(OnceLock::new()),

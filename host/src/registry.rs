@@ -29,9 +29,6 @@ impl ToolEntry {
     pub fn new(plugin: Arc<dyn PluginBackend>, index: u32, descriptor: &RawValue) -> Result<Self, String> {
         let tool: Tool = serde_json::from_str(descriptor.get())
             .map_err(|error| format!("its descriptor is not an MCP tool: {error}"))?;
-        if tool.input_schema.get("type").and_then(Value::as_str) != Some("object") {
-            return Err("its inputSchema must be a schema of \"type\": \"object\"".to_owned());
-        }
         Ok(Self { tool, plugin, index, schemas: OnceLock::new() })
     }
 

@@ -294,13 +294,59 @@ async fn broken_plugins_are_refused_one_line_each_and_the_rest_serve() {
         ("libfailing_ctor", "missing required setting ApiKey"),
         ("libpanicking_ctor", "panicked"),
         ("libsample", "tool 'echo' of plugin 'sample' is refused: plugin 'duplicate' already provides"),
-        ("libbad_name", "tool name 'has space/slash' is invalid"),
+        (
+            "libbad_name",
+            "tool 'has space/slash' of plugin 'bad_name' is refused, because MCP clients would reject it: field `name`",
+        ),
     ];
     for (file, message) in expect {
         let lines: Vec<_> = refused.iter().filter(|line| line.contains(file)).collect();
         assert_eq!(lines.len(), 1, "one line for {file} in:\n{stderr}");
         assert!(lines[0].contains(message), "{file}: {}", lines[0]);
     }
+}
+
+#[tokio::test]
+async fn descriptors_a_client_would_reject_are_refused_one_line_each_and_the_rest_serve() {
+    let setup = Setup::new(&["sample"], &["bad_descriptor"], json!({}));
+    // `check` says what is wrong, item by item, and fails.
+    let output = setup.run(&["check"]);
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    let refused: Vec<&str> = stderr.lines().filter(|line| line.contains("ERROR") && line.contains("refused")).collect();
+    let expect = [
+        ("tool 'bad_descriptor_any_of'", "field `outputSchema.type`: is required and must be \"object\""),
+        ("tool 'bad_descriptor_boolean_property'", "field `inputSchema.properties.anything`"),
+        ("prompt 'bad_descriptor_prompt'", "field `arguments[1].name`: the argument \"arg\" is declared twice"),
+        ("resource \"not a uri\"", "field `uri`"),
+    ];
+    assert_eq!(refused.len(), expect.len(), "{stderr}");
+    for (item, field) in expect {
+        let lines: Vec<_> = refused.iter().filter(|line| line.contains(item)).collect();
+        assert_eq!(lines.len(), 1, "one line for {item} in:\n{stderr}");
+        assert!(
+            lines[0].contains("refused libbad_descriptor.so:") && lines[0].contains("of plugin 'bad_descriptor'"),
+            "the line names the library and the plugin: {}",
+            lines[0]
+        );
+        assert!(lines[0].contains(field), "{item}: {}", lines[0]);
+    }
+    // `plugins --json` shows the reasons; the valid items are served.
+    let output = setup.run(&["plugins", "--json"]);
+    let report: Value = serde_json::from_slice(&output.stdout).unwrap();
+    let plugin =
+        report["plugins"].as_array().unwrap().iter().find(|p| p["plugin"] == "bad_descriptor").unwrap().clone();
+    assert_eq!(plugin["status"], "loaded");
+    assert_eq!(plugin["tools"], json!(["bad_descriptor_ok"]));
+    assert_eq!(plugin["prompts"], json!(["bad_descriptor_good_prompt"]));
+    assert_eq!(plugin["resources"], json!(["fixture://good"]));
+    assert_eq!(plugin["problems"].as_array().unwrap().len(), 4, "{plugin}");
+    // Over MCP, only what every client accepts is listed.
+    let client = setup.stdio().await;
+    let mut names = tool_names(&client.request("tools/list", json!({})).await);
+    names.sort();
+    assert_eq!(names, ["bad_descriptor_ok", "countdown", "echo", "greet"]);
+    assert_eq!(text_of(&client.call("bad_descriptor_ok", json!({})).await), "ok");
 }
 
 #[tokio::test]

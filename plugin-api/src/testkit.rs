@@ -9,6 +9,7 @@
 //! | cancel a call | [`TestCall::cancel_handle`] |
 //! | content negotiation, client requests | [`TestCall::with_features`], [`TestCall::with_client`] |
 //! | test initialisation, configuration, locks | [`TestPluginContext`] |
+//! | the host's checks (descriptor, arguments, output) | applied by every [`TestCall`]; [`assert_descriptor_accepted`] |
 //! | the real host, over MCP | [`host::HostUnderTest`] |
 //!
 //! Enable it for tests only:
@@ -54,8 +55,9 @@ use cancel_flag::CancelFlag;
 use serde_json::{Map, Value};
 
 use crate::{
-    CallContext, ClientError, Level, Logger, PluginContext, Tool, ToolResult,
+    CallContext, ClientError, Level, Logger, PluginContext, Tool, ToolResult, ToolSpec,
     abi::{HeldLock, HeldLock_TO, LockOutcome},
+    check::ToolSchemas,
 };
 
 /// One progress report as the tool made it.
@@ -121,9 +123,19 @@ impl CancelHandle {
 }
 
 /// One call of a tool in process, with recording services.
+///
+/// A call is checked the way the host checks it ([`crate::check`]): the
+/// tool's descriptor must be one every MCP client accepts (else the call
+/// panics, as the host would refuse the tool), arguments that do not match
+/// the input schema are answered with the host's error result without
+/// running the tool, and a successful result whose `structuredContent` does
+/// not match the output schema panics (the host would replace it with an
+/// error naming the plugin). [`TestCall::unchecked`] turns the argument
+/// check off, to test a tool's own handling of input the host refuses.
 pub struct TestCall {
     services: Arc<KitServices>,
     features: Vec<String>,
+    check_arguments: bool,
 }
 
 impl Default for TestCall {
@@ -143,7 +155,17 @@ impl TestCall {
                 client: Mutex::new(None),
             }),
             features: Vec::new(),
+            check_arguments: true,
         }
+    }
+
+    /// Hands the tool its arguments as given, without the host's check
+    /// against the input schema: for testing the tool's own checks of input
+    /// that the host would never let through. The descriptor and output
+    /// checks still apply.
+    pub fn unchecked(mut self) -> Self {
+        self.check_arguments = false;
+        self
     }
 
     /// Sets the client's feature tags (content negotiation).
@@ -172,29 +194,42 @@ impl TestCall {
         CallContext::from_kit(Arc::clone(&self.services), self.features.clone())
     }
 
-    /// Runs the tool to completion on a fresh tokio runtime, the way the
-    /// host would (an `Err` becomes an error result).
+    /// Runs the tool to completion on a fresh tokio runtime, checked the way
+    /// the host checks it (an `Err` becomes an error result).
     pub fn run(&self, tool: &impl Tool, args: Value) -> ToolResult {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(1)
             .enable_all()
             .build()
             .expect("a tokio runtime for the test call");
-        runtime.block_on(async {
-            match tool.call(args, self.context()).await {
-                Ok(result) => result,
-                Err(error) => error.into_result(),
-            }
-        })
+        runtime.block_on(self.call(tool, args))
     }
 
     /// Runs the tool to completion on the caller's tokio runtime: the form
     /// for `#[tokio::test]`, where [`Self::run`] cannot start a runtime.
     pub async fn call(&self, tool: &impl Tool, args: Value) -> ToolResult {
-        match tool.call(args, self.context()).await {
+        let spec = tool.spec();
+        let schemas = checked_schemas(&spec);
+        if self.check_arguments
+            && let Err(problems) = schemas.check_arguments(&args)
+        {
+            return ToolResult::error(problems);
+        }
+        let result = match tool.call(args, self.context()).await {
             Ok(result) => result,
             Err(error) => error.into_result(),
+        };
+        if !result.is_error
+            && let Err(problem) = schemas.check_output(result.structured_content.as_ref())
+        {
+            panic!(
+                "tool '{}' returned structured content that does not match its outputSchema, so the host would \
+                 replace the result with an error: {problem}\nstructuredContent: {}",
+                spec.name(),
+                result.structured_content.as_ref().map_or_else(|| "(none)".to_owned(), Value::to_string)
+            );
         }
+        result
     }
 
     /// Every progress report, in order.
@@ -206,6 +241,30 @@ impl TestCall {
     pub fn logs(&self) -> Vec<(Level, String)> {
         lock(&self.services.logs).clone()
     }
+}
+
+/// Checks a tool's descriptor as the host does at load, and compiles its
+/// schemas; panics with every problem when the host would refuse the tool.
+///
+/// [`TestCall`] applies it to every call; call it directly to check a tool
+/// that a test does not call.
+pub fn assert_descriptor_accepted(spec: &ToolSpec) {
+    checked_schemas(spec);
+}
+
+fn checked_schemas(spec: &ToolSpec) -> ToolSchemas {
+    let descriptor = serde_json::to_value(spec).expect("a tool spec serializes to JSON");
+    let problems = crate::check::descriptor::check_tool(&descriptor);
+    if !problems.is_empty() {
+        let problems: Vec<String> = problems.iter().map(ToString::to_string).collect();
+        panic!(
+            "the host would refuse tool '{}', because MCP clients would reject its descriptor:\n  {}",
+            spec.name(),
+            problems.join("\n  ")
+        );
+    }
+    ToolSchemas::compile(spec.get_input_schema(), spec.get_output_schema())
+        .unwrap_or_else(|problem| panic!("the host would refuse tool '{}': {problem}", spec.name()))
 }
 
 /// The in-memory services behind a [`TestPluginContext`]: shared

@@ -709,10 +709,48 @@ mod tests {
 
         #[test]
         fn bad_arguments_never_reach_the_tool() {
+            // The host's schema check answers first, in the same words as the typed adapter.
             let result = TestCall::new().run(&Repeat, json!({ "text": ["not", "text"] }));
             assert!(result.is_error);
+            assert!(result.joined_text().starts_with("Invalid argument 'text': "), "{}", result.joined_text());
+            assert!(result.structured_content.is_none());
+            // Past the host's check, the typed adapter refuses it too, naming the parameter the same way.
+            let result = TestCall::new().unchecked().run(&Repeat, json!({ "text": ["not", "text"] }));
             assert!(result.joined_text().starts_with("Invalid argument 'text': invalid type: sequence"));
             assert!(result.structured_content.is_none());
+        }
+
+        #[test]
+        #[should_panic(expected = "does not match its outputSchema")]
+        fn structured_content_that_breaks_the_output_schema_fails_the_test() {
+            struct Liar;
+            impl crate::Tool for Liar {
+                fn spec(&self) -> crate::ToolSpec {
+                    crate::ToolSpec::new("liar", "Claims a number, returns text.").output_schema(json!({
+                        "type": "object", "required": ["n"], "properties": { "n": { "type": "integer" } }
+                    }))
+                }
+                async fn call(&self, _args: Value, _ctx: crate::CallContext) -> crate::ToolOutcome {
+                    Ok(crate::ToolResult::text("n").with_structured(json!({ "n": "one" })))
+                }
+            }
+            TestCall::new().run(&Liar, json!({}));
+        }
+
+        #[test]
+        #[should_panic(expected = "field `outputSchema.type`")]
+        fn a_descriptor_clients_would_reject_fails_the_test() {
+            struct RootAnyOf;
+            impl crate::Tool for RootAnyOf {
+                fn spec(&self) -> crate::ToolSpec {
+                    crate::ToolSpec::new("root_any_of", "An output schema without a root type.")
+                        .output_schema(json!({ "anyOf": [ { "type": "object" } ] }))
+                }
+                async fn call(&self, _args: Value, _ctx: crate::CallContext) -> crate::ToolOutcome {
+                    Ok(crate::ToolResult::text("unreachable"))
+                }
+            }
+            TestCall::new().run(&RootAnyOf, json!({}));
         }
 
         #[test]

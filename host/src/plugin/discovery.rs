@@ -9,7 +9,7 @@ use std::{
 };
 
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
+use serde_json::{Value, value::RawValue};
 
 use super::{
     PluginBackend,
@@ -17,6 +17,7 @@ use super::{
     dylib::{DylibPlugin, HostLink, Library, LoadError},
     lazy::LazyPlugin,
 };
+use mcp_plugin_api::check::descriptor::{self, Problem};
 use rmcp::model::Prompt;
 
 use crate::{
@@ -143,12 +144,6 @@ pub fn library_files(directory: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// Whether `name` is a valid MCP tool name: 1–128 of `A-Z a-z 0-9 _ - .`.
-pub fn is_valid_tool_name(name: &str) -> bool {
-    (1..=128).contains(&name.len())
-        && name.bytes().all(|byte| byte.is_ascii_alphanumeric() || matches!(byte, b'_' | b'-' | b'.'))
-}
-
 /// What every plugin shares with the host and the other plugins.
 #[derive(Clone, Default)]
 pub struct Shared {
@@ -273,7 +268,7 @@ pub fn discover(settings: &PluginSettings, shared_services: &Shared, loading: Lo
         };
         plugin_files.insert(name.clone(), report.file.clone());
         register_tools(&mut registry, &plugin, &offer.tools, !from_cache, &mut report);
-        register_extras(&mut registry, &plugin, &offer, &mut report);
+        register_extras(&mut registry, &plugin, &offer, !from_cache, &mut report);
         if !from_cache {
             let clean = report.problems.is_empty();
             cache.remember(&file, &name, &version, &abi_version, clean.then_some((config_hash, offer)));
@@ -359,14 +354,28 @@ fn host_info(server_name: &str, reports: &[PluginReport]) -> serde_json::Value {
     })
 }
 
-/// Adds a plugin's prompts and resources, refusing each one that is
-/// malformed or whose name or URI another plugin already took.
-fn register_extras(registry: &mut Registry, plugin: &Arc<dyn PluginBackend>, offer: &Offer, report: &mut PluginReport) {
+/// Adds a plugin's prompts and resources, refusing each one that a client
+/// would reject (when `check` asks for it: what comes from the plugin cache
+/// passed when it was cached) or whose name or URI another plugin took.
+fn register_extras(
+    registry: &mut Registry,
+    plugin: &Arc<dyn PluginBackend>,
+    offer: &Offer,
+    check: bool,
+    report: &mut PluginReport,
+) {
     for (index, descriptor) in offer.prompts.iter().enumerate() {
+        let label = format!("prompt '{}'", descriptor.get("name").and_then(Value::as_str).unwrap_or_default());
+        if check && refused(report, plugin, &label, descriptor::check_prompt(descriptor)) {
+            continue;
+        }
         let prompt = match Prompt::deserialize(descriptor) {
             Ok(prompt) => prompt,
             Err(error) => {
-                report.refuse(format!("a prompt is refused: its descriptor is not an MCP prompt: {error}"));
+                report.refuse(format!(
+                    "{label} of plugin '{}' is refused: it is not an MCP prompt: {error}",
+                    plugin.name()
+                ));
                 continue;
             }
         };
@@ -381,10 +390,22 @@ fn register_extras(registry: &mut Registry, plugin: &Arc<dyn PluginBackend>, off
         }
     }
     for (index, descriptor) in offer.resources.iter().enumerate() {
+        let (label, problems) = match descriptor.get("uriTemplate") {
+            Some(template) => {
+                (format!("resource template {template}"), descriptor::check_resource_template(descriptor))
+            }
+            None => (
+                format!("resource {}", descriptor.get("uri").unwrap_or(&Value::Null)),
+                descriptor::check_resource(descriptor),
+            ),
+        };
+        if check && refused(report, plugin, &label, problems) {
+            continue;
+        }
         let entry = match ResourceEntry::new(Arc::clone(plugin), index as u32, descriptor.clone()) {
             Ok(entry) => entry,
             Err(error) => {
-                report.refuse(format!("a resource is refused: {error}"));
+                report.refuse(format!("{label} of plugin '{}' is refused: {error}", plugin.name()));
                 continue;
             }
         };
@@ -399,17 +420,41 @@ fn register_extras(registry: &mut Registry, plugin: &Arc<dyn PluginBackend>, off
     }
 }
 
+/// Refuses an item of a plugin whose descriptor has `problems`, with one
+/// line naming the plugin, the item and every field at fault.
+fn refused(report: &mut PluginReport, plugin: &Arc<dyn PluginBackend>, item: &str, problems: Vec<Problem>) -> bool {
+    if problems.is_empty() {
+        return false;
+    }
+    let reasons: Vec<String> = problems.iter().map(Problem::to_string).collect();
+    report.refuse(format!(
+        "{item} of plugin '{}' is refused, because MCP clients would reject it: {}",
+        plugin.name(),
+        reasons.join("; ")
+    ));
+    true
+}
+
 /// Adds a plugin's tools to the registry, refusing each tool that cannot be
-/// served (invalid name, a name another plugin already took, or, when
-/// `compile` asks for the schemas to be compiled now, an invalid schema).
+/// served: a descriptor a client would reject, a name another plugin
+/// already took, or a schema that does not compile. `check` asks for the
+/// descriptor check and the compilation now; what comes from the plugin
+/// cache passed both when it was cached, and compiles on its first call.
 fn register_tools(
     registry: &mut Registry,
     plugin: &Arc<dyn PluginBackend>,
     descriptors: &[Box<RawValue>],
-    compile: bool,
+    check: bool,
     report: &mut PluginReport,
 ) {
     for (index, descriptor) in descriptors.iter().enumerate() {
+        if check {
+            let value: Value = serde_json::from_str(descriptor.get()).unwrap_or(Value::Null);
+            let label = format!("tool '{}'", value.get("name").and_then(Value::as_str).unwrap_or_default());
+            if refused(report, plugin, &label, descriptor::check_tool(&value)) {
+                continue;
+            }
+        }
         let entry = match ToolEntry::new(Arc::clone(plugin), index as u32, descriptor) {
             Ok(entry) => entry,
             Err(error) => {
@@ -420,15 +465,11 @@ fn register_tools(
                     name: String,
                 }
                 let name = serde_json::from_str::<Named>(descriptor.get()).map(|named| named.name).unwrap_or_default();
-                report.refuse(format!("tool '{name}' is refused: {error}"));
+                report.refuse(format!("tool '{name}' of plugin '{}' is refused: {error}", plugin.name()));
                 continue;
             }
         };
         let name = entry.name().to_owned();
-        if !is_valid_tool_name(&name) {
-            report.refuse(format!("tool name '{name}' is invalid: a tool name is 1 to 128 of A-Z a-z 0-9 _ - ."));
-            continue;
-        }
         if let Some(owner) = registry.owner_of(&name) {
             report.refuse(format!(
                 "tool '{name}' of plugin '{}' is refused: plugin '{owner}' already provides a tool of that name",
@@ -436,8 +477,8 @@ fn register_tools(
             ));
             continue;
         }
-        if compile && let Err(error) = entry.compile() {
-            report.refuse(format!("tool '{name}' is refused: {error}"));
+        if check && let Err(error) = entry.compile() {
+            report.refuse(format!("tool '{name}' of plugin '{}' is refused: {error}", plugin.name()));
             continue;
         }
         registry.insert(entry);

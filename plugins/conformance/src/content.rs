@@ -174,7 +174,6 @@ mod tests {
             "content": [{"type": "text", "text": "This is a simple text response for testing."}]
         });
         assert_eq!(wire(&TestSimpleText, json!({})), expected);
-        assert_eq!(wire(&TestSimpleText, Value::Null), expected);
     }
 
     #[test]

@@ -59,7 +59,7 @@ impl Setup {
     }
 
     fn call(&self, args: Value) -> ToolResult {
-        self.call_with(&TestCall::new(), args)
+        self.call_with(&TestCall::new().unchecked(), args)
     }
 
     fn call_with(&self, call: &TestCall, args: Value) -> ToolResult {
@@ -120,7 +120,7 @@ fn assert_hidden(text: &str, secrets: &[&str]) {
 fn client(roots: Vec<PathBuf>, answer: Option<Value>) -> (TestCall, Arc<Mutex<Vec<String>>>) {
     let asked = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&asked);
-    let call = TestCall::new().with_client(move |method, params| match method {
+    let call = TestCall::new().unchecked().with_client(move |method, params| match method {
         "roots/list" if !roots.is_empty() => {
             let roots: Vec<Value> =
                 roots.iter().map(|root| json!({ "uri": format!("file://{}", root.display()) })).collect();
@@ -193,7 +193,7 @@ fn scripted(dir: &Path, output: &str, code: i32) -> DevCertsTool {
 fn a_missing_or_untrusted_certificate_is_a_result_not_an_error() {
     let dir = tempfile::tempdir().unwrap();
     let call = |tool: &DevCertsTool, trust: bool| {
-        let result = TestCall::new().run(tool, json!({ "action": "CertificateCheck", "trust": trust }));
+        let result = TestCall::new().unchecked().run(tool, json!({ "action": "CertificateCheck", "trust": trust }));
         check_schema(tool, &result);
         result
     };
@@ -256,7 +256,7 @@ fn certificate_export_never_shows_the_password() {
     let password = "Export-Pw-Secret-77";
     let setup = Setup::new(Some("secrets"));
     std::fs::create_dir(setup.path().join("certs")).unwrap();
-    let call = TestCall::new().with_features(&["verbosity=verbose"]);
+    let call = TestCall::new().unchecked().with_features(&["verbosity=verbose"]);
     let result = setup.call_with(
         &call,
         json!({ "action": "CertificateExport", "path": "certs/dev.pem", "format": "PEM", "password": password }),
@@ -356,7 +356,7 @@ fn secrets_init_reads_the_id_and_takes_the_project_lock() {
 fn secrets_set_never_shows_the_value() {
     let secret = "sk_live_SetValue0123456789abcdefXYZ";
     let setup = Setup::new(None);
-    let call = TestCall::new().with_features(&["verbosity=verbose"]);
+    let call = TestCall::new().unchecked().with_features(&["verbosity=verbose"]);
     let result = setup.call_with(
         &call,
         json!({ "action": "SecretsSet", "project": "App.csproj", "key": "Stripe:ApiKey", "value": secret }),
@@ -373,7 +373,7 @@ fn secrets_set_never_shows_the_value() {
 #[test]
 fn secrets_set_takes_numbers_as_text_and_hides_them_too() {
     let setup = Setup::new(None);
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let result = setup.call_with(&call, json!({ "action": "SecretsSet", "key": "Pin", "value": 90817263 }));
     ok(&result);
     assert_eq!(setup.argv(), strings(&["user-secrets", "set", "Pin", "90817263"]));
@@ -384,7 +384,7 @@ fn secrets_set_takes_numbers_as_text_and_hides_them_too() {
 fn a_failed_secrets_set_keeps_the_value_out_of_the_error() {
     let secret = "Failing-Secret-Value-3";
     let setup = Setup::new(Some("no-project"));
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let result = setup.call_with(&call, json!({ "action": "SecretsSet", "key": "Db:Password", "value": secret }));
     assert_eq!(error_code(&result), "EXIT_1");
     let error = &structured(&result)["errors"][0];
@@ -397,7 +397,7 @@ fn a_failed_secrets_set_keeps_the_value_out_of_the_error() {
 fn secrets_list_hides_values_unless_the_operator_allows_them() {
     let secrets: Vec<&str> = SECRET_VALUES.lines().filter(|line| !line.is_empty()).collect();
     let setup = Setup::new(Some("secrets"));
-    let call = TestCall::new().with_features(&["verbosity=verbose"]);
+    let call = TestCall::new().unchecked().with_features(&["verbosity=verbose"]);
     let result = setup.call_with(&call, json!({ "action": "SecretsList", "project": "App.csproj" }));
     let value = ok(&result);
     assert_eq!(setup.argv(), strings(&["user-secrets", "list", "--project", "App.csproj", "--json"]));

@@ -63,7 +63,7 @@ impl Setup {
 
     /// Calls the tool with no client behind it (no roots, no elicitation).
     fn call(&self, args: Value) -> ToolResult {
-        self.call_with(&TestCall::new(), args)
+        self.call_with(&TestCall::new().unchecked(), args)
     }
 
     fn call_with(&self, call: &TestCall, args: Value) -> ToolResult {
@@ -130,7 +130,7 @@ fn assert_hidden(text: &str, secrets: &[&str]) {
 fn client(roots: Vec<PathBuf>, answer: Option<Value>) -> (TestCall, Arc<Mutex<Vec<String>>>) {
     let asked = Arc::new(Mutex::new(Vec::new()));
     let seen = Arc::clone(&asked);
-    let call = TestCall::new().with_client(move |method, params| match method {
+    let call = TestCall::new().unchecked().with_client(move |method, params| match method {
         "roots/list" if !roots.is_empty() => {
             let roots: Vec<Value> =
                 roots.iter().map(|root| json!({ "uri": format!("file://{}", root.display()) })).collect();
@@ -150,7 +150,7 @@ fn client(roots: Vec<PathBuf>, answer: Option<Value>) -> (TestCall, Arc<Mutex<Ve
 #[test]
 fn migrations_add_reads_the_files_from_json() {
     let setup = Setup::new(None);
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let result = setup.call_with(
         &call,
         json!({
@@ -204,7 +204,7 @@ fn migrations_add_reads_the_files_from_json() {
 #[test]
 fn migrations_list_passes_the_connection_value_and_returns_each_migration() {
     let setup = Setup::new(None);
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let result = setup.call_with(
         &call,
         json!({ "action": "MigrationsList", "project": "App.csproj", "connection": CONNECTION, "noBuild": true }),
@@ -249,7 +249,7 @@ fn migrations_list_without_connecting_does_not_know_what_is_applied() {
 #[test]
 fn migrations_remove_runs_when_the_client_cannot_ask() {
     let setup = Setup::new(None);
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let result =
         setup.call_with(&call, json!({ "action": "MigrationsRemove", "project": "App.csproj", "force": true }));
     let value = ok(&result);
@@ -306,7 +306,7 @@ fn migrations_script_returns_the_sql_or_the_file() {
 #[test]
 fn database_update_reports_the_migrations_applied_or_reverted() {
     let setup = Setup::new(None);
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let result = setup.call_with(
         &call,
         json!({ "action": "DatabaseUpdate", "project": "App.csproj", "migration": "AddCustomerEmail", "connection": CONNECTION }),
@@ -472,7 +472,7 @@ fn dbcontext_list_and_info_read_the_json() {
 fn dbcontext_scaffold_masks_the_positional_connection_string_everywhere() {
     let connection = "Data Source=scaffold-source.db;Cache=Shared";
     let setup = Setup::new(None);
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let result = setup.call_with(
         &call,
         json!({
@@ -564,7 +564,7 @@ fn secrets_in_the_output_never_reach_the_client() {
         ("DbContextInfo", json!({})),
     ] {
         let setup = Setup::new(Some("secrets"));
-        let call = TestCall::new().with_features(&["verbosity=verbose"]);
+        let call = TestCall::new().unchecked().with_features(&["verbosity=verbose"]);
         let mut args = extra.clone();
         args["action"] = json!(action);
         let result = setup.call_with(&call, args);
@@ -579,7 +579,7 @@ fn secrets_in_the_output_never_reach_the_client() {
 #[test]
 fn a_failed_run_keeps_the_connection_string_out_of_the_error() {
     let setup = Setup::new(Some("build-fail"));
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let result = setup.call_with(&call, json!({ "action": "DatabaseUpdate", "connection": CONNECTION }));
     assert_eq!(error_code(&result), "EXIT_1");
     let error = &structured(&result)["errors"][0];

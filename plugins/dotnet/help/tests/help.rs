@@ -24,7 +24,7 @@ impl Harness {
     }
 
     fn call(&self, args: Value) -> ToolResult {
-        let result = TestCall::new().run(&self.tool, args);
+        let result = TestCall::new().unchecked().run(&self.tool, args);
         assert_matches_schema(&result);
         result
     }
@@ -103,8 +103,10 @@ fn the_help_is_text_for_the_model_and_parts_for_programs() {
     assert_eq!(titles, ["sdk-options", "SDK commands", "Additional commands from bundled tools"]);
     assert_eq!(structured["commandPath"], json!([]));
 
-    let compact =
-        TestCall::new().with_features(&["verbosity=compact"]).run(&harness.tool, json!({ "command": "build" }));
+    let compact = TestCall::new()
+        .unchecked()
+        .with_features(&["verbosity=compact"])
+        .run(&harness.tool, json!({ "command": "build" }));
     assert!(!compact.joined_text().contains('\n'), "compact is the summary line: {}", compact.joined_text());
 }
 

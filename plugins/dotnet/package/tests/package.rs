@@ -54,7 +54,7 @@ impl Fixture {
     }
 
     fn call(&self, args: Value) -> ToolResult {
-        self.call_with(&TestCall::new(), args)
+        self.call_with(&TestCall::new().unchecked(), args)
     }
 
     fn call_with(&self, call: &TestCall, args: Value) -> ToolResult {
@@ -94,7 +94,7 @@ fn strings(items: &[&str]) -> Vec<String> {
 
 fn roots(dirs: &[&Path]) -> TestCall {
     let roots: Vec<Value> = dirs.iter().map(|dir| json!({ "uri": format!("file://{}", dir.display()) })).collect();
-    TestCall::new().with_client(move |method, _| match method {
+    TestCall::new().unchecked().with_client(move |method, _| match method {
         "roots/list" => Ok(json!({ "roots": roots })),
         other => Err(mcp_plugin_api::ClientError::Unsupported(other.to_owned())),
     })
@@ -322,7 +322,7 @@ fn search_returns_id_version_and_downloads() {
 #[test]
 fn add_reports_the_version_written_with_progress_and_the_lock() {
     let fixture = Fixture::new();
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let result = fixture.call_with(&call, json!({ "action": "Add", "packageId": "Serilog" }));
     let structured = ok(&result);
     let project_file = fixture.app().canonicalize().unwrap().join("App.csproj").display().to_string();
@@ -441,7 +441,7 @@ fn a_missing_project_is_found_in_the_roots() {
 #[test]
 fn two_edits_of_one_project_conflict() {
     let fixture = Fixture::with(|double| double.scenario("slow").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
-    let first_call = TestCall::new();
+    let first_call = TestCall::new().unchecked();
     let cancel = first_call.cancel_handle();
     std::thread::scope(|scope| {
         let first = scope.spawn(|| first_call.run(&fixture.tool, json!({ "action": "Add", "packageId": "Serilog" })));
@@ -492,7 +492,7 @@ fn secrets_in_the_output_never_reach_the_client() {
         json!({ "action": "Add", "packageId": "Contoso.Missing" }),
     ] {
         for features in [&[][..], &["verbosity=verbose"][..], &["format=json"][..]] {
-            let call = TestCall::new().with_features(features);
+            let call = TestCall::new().unchecked().with_features(features);
             let result = fixture.call_with(&call, args.clone());
             let progress: Vec<String> = call.progress().into_iter().filter_map(|report| report.message).collect();
             let everything = format!(
@@ -507,7 +507,7 @@ fn secrets_in_the_output_never_reach_the_client() {
         }
     }
     let verbose = fixture.call_with(
-        &TestCall::new().with_features(&["verbosity=verbose"]),
+        &TestCall::new().unchecked().with_features(&["verbosity=verbose"]),
         json!({ "action": "Add", "packageId": "Serilog" }),
     );
     assert!(verbose.joined_text().contains("[REDACTED]"), "the output is shown, redacted");
@@ -524,7 +524,8 @@ fn credentials_in_a_source_are_redacted_but_reach_dotnet() {
         json!({ "action": "Add", "packageId": "Contoso.Missing", "source": source }),
     ] {
         fixture.double.clear_log();
-        let result = fixture.call_with(&TestCall::new().with_features(&["verbosity=verbose"]), args.clone());
+        let result =
+            fixture.call_with(&TestCall::new().unchecked().with_features(&["verbosity=verbose"]), args.clone());
         let everything = format!("{}\n{}", result.joined_text(), result.structured_content.as_ref().unwrap());
         assert!(!everything.contains("Hunter2-Dbl-Url"), "{args}: {everything}");
         assert!(fixture.argvs()[0].iter().any(|arg| arg == source), "{args}: dotnet gets the real value");

@@ -65,7 +65,7 @@ impl Fixture {
     }
 
     fn call(&self, args: Value) -> ToolResult {
-        self.call_with(TestCall::new(), args)
+        self.call_with(TestCall::new().unchecked(), args)
     }
 
     fn call_with(&self, call: TestCall, args: Value) -> ToolResult {
@@ -305,7 +305,7 @@ fn publish_and_pack_report_what_they_produced() {
 #[test]
 fn build_returns_the_build_result_with_progress_from_the_output() {
     let fx = Fixture::new();
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let result = fx.call_with(call, json!({ "action": "Build", "project": "App", "configuration": "Release" }));
     assert!(!result.is_error, "{}", result.joined_text());
     let structured = result.structured_content.clone().unwrap();
@@ -321,7 +321,7 @@ fn build_returns_the_build_result_with_progress_from_the_output() {
     assert!(result.joined_text().starts_with("Build succeeded with 2 warning(s)."));
     assert!(result.joined_text().contains("CS0168"));
 
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let progress = {
         let result = call.run(&fx.tool, json!({ "action": "Build", "project": "App/App.csproj" }));
         assert!(!result.is_error);
@@ -763,7 +763,7 @@ fn a_cancelled_build_kills_the_whole_process_tree_and_releases_the_lock() {
             .env("DOTNET_DOUBLE_SLOW_SECS", "30")
             .env("DOTNET_DOUBLE_PID_FILE", &pid_file.display().to_string())
     });
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let cancel = call.cancel_handle();
     let canceller = std::thread::spawn({
         let pid_file = pid_file.clone();
@@ -805,7 +805,7 @@ fn a_timeout_stops_the_command() {
 #[test]
 fn two_calls_on_the_same_project_conflict() {
     let fx = Fixture::with(|double| double.scenario("slow").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
-    let first = TestCall::new();
+    let first = TestCall::new().unchecked();
     let cancel = first.cancel_handle();
     std::thread::scope(|scope| {
         let running = scope.spawn(|| fx.call_with(first, json!({ "action": "Build", "project": "App/App.csproj" })));
@@ -838,7 +838,7 @@ fn assert_no_secret(text: &str) {
 #[test]
 fn secrets_in_the_output_are_redacted_everywhere() {
     let fx = Fixture::with(|double| double.scenario("secrets"));
-    let call = TestCall::new().with_features(&["verbosity=verbose"]);
+    let call = TestCall::new().unchecked().with_features(&["verbosity=verbose"]);
     let result = fx.call_with(call, json!({ "action": "Build", "project": "App/App.csproj" }));
     assert!(!result.is_error);
     let text = result.joined_text();
@@ -973,7 +973,7 @@ fn dropping_the_tool_kills_its_sessions() {
 #[test]
 fn clean_asks_first_and_refuses_when_declined() {
     let fx = Fixture::new();
-    let yes = TestCall::new().with_client(|method, params| {
+    let yes = TestCall::new().unchecked().with_client(|method, params| {
         assert_eq!(method, "elicitation/create");
         assert!(params["message"].as_str().unwrap().contains("App/App.csproj"));
         Ok(json!({ "action": "accept", "content": { "confirm": true } }))
@@ -984,7 +984,7 @@ fn clean_asks_first_and_refuses_when_declined() {
     assert_eq!(fx.only_argv(), words("clean App/App.csproj"));
 
     fx.double.clear_log();
-    let no = TestCall::new().with_client(|_, _| Ok(json!({ "action": "decline" })));
+    let no = TestCall::new().unchecked().with_client(|_, _| Ok(json!({ "action": "decline" })));
     let result = fx.call_with(no, json!({ "action": "Clean", "project": "App/App.csproj" }));
     assert!(result.is_error);
     assert_eq!(code(&result.structured_content.unwrap()), "OPERATION_CANCELLED");
@@ -999,7 +999,7 @@ fn clean_asks_first_and_refuses_when_declined() {
 fn the_project_is_found_in_the_clients_roots() {
     let fx = Fixture::new();
     let root = fx.path("App");
-    let roots = TestCall::new().with_client(move |method, _| {
+    let roots = TestCall::new().unchecked().with_client(move |method, _| {
         assert_eq!(method, "roots/list");
         Ok(json!({ "roots": [{ "uri": format!("file://{}", root.display()) }] }))
     });
@@ -1012,12 +1012,14 @@ fn the_project_is_found_in_the_clients_roots() {
 fn content_negotiation_changes_the_prose_only() {
     let fx = Fixture::new();
     let compact = fx.call_with(
-        TestCall::new().with_features(&["verbosity=compact"]),
+        TestCall::new().unchecked().with_features(&["verbosity=compact"]),
         json!({ "action": "Build", "project": "App" }),
     );
     assert_eq!(compact.joined_text(), "Build succeeded with 2 warning(s).");
-    let as_json =
-        fx.call_with(TestCall::new().with_features(&["format=json"]), json!({ "action": "Build", "project": "App" }));
+    let as_json = fx.call_with(
+        TestCall::new().unchecked().with_features(&["format=json"]),
+        json!({ "action": "Build", "project": "App" }),
+    );
     let parsed: Value = serde_json::from_str(&as_json.joined_text()).unwrap();
     assert_eq!(parsed["warningCount"], 2);
     assert_eq!(

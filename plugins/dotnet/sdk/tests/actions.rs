@@ -43,8 +43,11 @@ impl Setup {
     /// validates against the advertised output schema, and prose (not JSON) for the model.
     /// `features` are the client's content-negotiation tags.
     fn call_with(&self, features: &[&str], args: Value) -> ToolResult {
-        let result = TestCall::new().with_features(features).run(&self.tool, args.clone());
-        let structured = result.structured_content.as_ref().unwrap_or_else(|| panic!("no structured content: {args}"));
+        let result = TestCall::new().unchecked().with_features(features).run(&self.tool, args.clone());
+        let structured = result
+            .structured_content
+            .as_ref()
+            .unwrap_or_else(|| panic!("no structured content: {args}: {}", result.joined_text()));
         let spec = self.tool.spec();
         let validator = jsonschema::validator_for(spec.get_output_schema().unwrap()).unwrap();
         let errors: Vec<String> = validator.iter_errors(structured).map(|error| error.to_string()).collect();
@@ -558,7 +561,7 @@ fn the_spec_declares_honest_annotations_and_a_required_action_enum() {
 fn cancellation_and_timeouts_stop_the_command() {
     // `spawn-child` keeps every command (and a child of it) alive for DOTNET_DOUBLE_SLOW_SECS.
     let s = setup_with(|double| double.scenario("spawn-child").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let cancel = call.cancel_handle();
     let stopper = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(300));
@@ -583,7 +586,7 @@ fn cancellation_and_timeouts_stop_the_command() {
 #[test]
 fn installs_report_progress_from_their_output() {
     let s = setup();
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let result =
         call.run(&s.tool, json!({ "action": "InstallTemplatePack", "templatePackage": "MudBlazor.Templates" }));
     assert!(!result.is_error);

@@ -40,7 +40,7 @@ impl Setup {
 #[test]
 fn reports_the_server_and_the_installed_sdks() {
     let s = setup_with(|double| double);
-    let (result, caps) = s.run(&TestCall::new());
+    let (result, caps) = s.run(&TestCall::new().unchecked());
     assert!(!result.is_error);
     assert_eq!(s.double.argvs(), [["--list-sdks"]]);
     assert_eq!(
@@ -81,7 +81,7 @@ fn reports_the_server_and_the_installed_sdks() {
 #[test]
 fn without_dotnet_the_capabilities_still_answer() {
     let s = setup_with(|double| double.setting("DotnetPath", json!("/nonexistent/dotnet")));
-    let (result, caps) = s.run(&TestCall::new());
+    let (result, caps) = s.run(&TestCall::new().unchecked());
     assert!(!result.is_error);
     assert_eq!(caps["dotnet"]["found"], false);
     assert!(caps["dotnet"]["reason"].as_str().unwrap().contains("/nonexistent/dotnet"));
@@ -95,7 +95,7 @@ fn without_dotnet_the_capabilities_still_answer() {
 #[test]
 fn a_runtime_only_dotnet_has_no_sdk() {
     let s = setup_with(|double| double.scenario("runtime-only"));
-    let (result, caps) = s.run(&TestCall::new());
+    let (result, caps) = s.run(&TestCall::new().unchecked());
     assert!(!result.is_error);
     assert_eq!(caps["dotnet"], json!({ "found": true, "sdkInstalled": false }));
     assert_eq!(caps["sdkVersions"]["installed"], json!([]));
@@ -106,7 +106,7 @@ fn a_runtime_only_dotnet_has_no_sdk() {
 fn a_cancelled_or_timed_out_listing_is_an_error_envelope() {
     // `spawn-child` keeps every command (and its child) alive for DOTNET_DOUBLE_SLOW_SECS.
     let s = setup_with(|double| double.scenario("spawn-child").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
-    let call = TestCall::new();
+    let call = TestCall::new().unchecked();
     let cancel = call.cancel_handle();
     let stopper = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(300));
@@ -122,7 +122,7 @@ fn a_cancelled_or_timed_out_listing_is_an_error_envelope() {
     let s = setup_with(|double| {
         double.scenario("spawn-child").env("DOTNET_DOUBLE_SLOW_SECS", "30").setting("TimeoutSeconds", json!(0.5))
     });
-    let (result, envelope) = s.run(&TestCall::new());
+    let (result, envelope) = s.run(&TestCall::new().unchecked());
     assert!(result.is_error);
     assert_eq!(envelope["errors"][0]["code"], "OPERATION_CANCELLED");
     assert!(envelope["errors"][0]["message"].as_str().unwrap().contains("timed out"));
@@ -131,9 +131,9 @@ fn a_cancelled_or_timed_out_listing_is_an_error_envelope() {
 #[test]
 fn content_negotiation_changes_the_text_not_the_data() {
     let s = setup_with(|double| double);
-    let (standard, data) = s.run(&TestCall::new());
-    let (compact, compact_data) = s.run(&TestCall::new().with_features(&["verbosity=compact"]));
-    let (markdown, markdown_data) = s.run(&TestCall::new().with_features(&["format=markdown"]));
+    let (standard, data) = s.run(&TestCall::new().unchecked());
+    let (compact, compact_data) = s.run(&TestCall::new().unchecked().with_features(&["verbosity=compact"]));
+    let (markdown, markdown_data) = s.run(&TestCall::new().unchecked().with_features(&["format=markdown"]));
     assert!(standard.joined_text().contains("Supported:\n"));
     assert!(!compact.joined_text().contains('\n'), "{}", compact.joined_text());
     assert!(markdown.joined_text().contains("### Supported"));

@@ -107,7 +107,7 @@ impl Fixture {
     }
 
     fn call(&self, args: Value) -> ToolResult {
-        self.call_with(&TestCall::new(), args)
+        self.call_with(&TestCall::new().unchecked(), args)
     }
 
     fn call_with(&self, call: &TestCall, args: Value) -> ToolResult {
@@ -147,7 +147,7 @@ fn client(dirs: &[&Path], answer: Option<Value>) -> (TestCall, Arc<Mutex<Vec<Val
     let roots: Vec<Value> = dirs.iter().map(|dir| json!({ "uri": format!("file://{}", dir.display()) })).collect();
     let asked = Arc::new(Mutex::new(Vec::new()));
     let record = Arc::clone(&asked);
-    let call = TestCall::new().with_client(move |method, params| match (method, &answer) {
+    let call = TestCall::new().unchecked().with_client(move |method, params| match (method, &answer) {
         ("roots/list", _) => Ok(json!({ "roots": roots })),
         ("elicitation/create", Some(answer)) => {
             record.lock().unwrap().push(params);
@@ -463,7 +463,7 @@ fn credentials_in_what_the_caller_passed_are_redacted() {
     let fixture = Fixture::new();
     let solution = "https://deploy:Hunter2-Dbl-Url@registry.example.com/Shop.sln";
     for features in [&[][..], &["verbosity=verbose"][..], &["format=json"][..]] {
-        let call = TestCall::new().with_features(features);
+        let call = TestCall::new().unchecked().with_features(features);
         let result = fixture.call_with(&call, json!({ "action": "List", "solution": solution }));
         let everything = format!("{}\n{}", result.joined_text(), result.structured_content.as_ref().unwrap());
         assert!(!everything.contains("Hunter2-Dbl-Url"), "{features:?}: {everything}");

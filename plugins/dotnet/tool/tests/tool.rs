@@ -73,7 +73,7 @@ impl Harness {
     }
 
     fn call(&self, args: Value) -> ToolResult {
-        self.call_with(&TestCall::new(), args)
+        self.call_with(&TestCall::new().unchecked(), args)
     }
 }
 
@@ -84,7 +84,8 @@ fn assert_matches_schema(result: &ToolResult) {
         let schema = Harness::new("").tool.spec().get_output_schema().cloned().expect("an output schema");
         jsonschema::validator_for(&schema).expect("the output schema compiles")
     });
-    let structured = result.structured_content.as_ref().expect("every result has structured content");
+    let structured =
+        result.structured_content.as_ref().unwrap_or_else(|| panic!("no structured content: {}", result.joined_text()));
     let problems: Vec<String> = validator.iter_errors(structured).map(|error| error.to_string()).collect();
     assert!(problems.is_empty(), "{problems:?}\n{structured:#}");
 }
@@ -108,7 +109,7 @@ fn parameter(result: &ToolResult) -> String {
 }
 
 fn accepting() -> TestCall {
-    TestCall::new().with_client(|method, _| {
+    TestCall::new().unchecked().with_client(|method, _| {
         assert_eq!(method, "elicitation/create");
         Ok(json!({ "action": "accept", "content": { "confirm": true } }))
     })
@@ -288,7 +289,7 @@ fn changes_report_versions_manifests_and_locks() {
 #[test]
 fn uninstall_asks_first_and_a_refusal_runs_nothing() {
     let harness = Harness::new("");
-    let declining = TestCall::new().with_client(|method, params| {
+    let declining = TestCall::new().unchecked().with_client(|method, params| {
         assert_eq!(method, "elicitation/create");
         assert!(params["message"].as_str().unwrap().contains("'csharpier'"), "{params}");
         Ok(json!({ "action": "decline" }))
@@ -342,7 +343,7 @@ fn failures_are_errors_with_the_envelope() {
 #[test]
 fn two_installs_at_once_conflict_on_the_shared_lock() {
     let harness = Harness::new("slow");
-    let first_call = Arc::new(TestCall::new());
+    let first_call = Arc::new(TestCall::new().unchecked());
     let first = {
         let (call, tool, work) = (Arc::clone(&first_call), Arc::clone(&harness.tool), harness.work());
         std::thread::spawn(move || {
@@ -403,7 +404,7 @@ fn the_clients_root_with_a_manifest_is_the_default_working_directory() {
     let harness = Harness::new("");
     let other = tempfile::tempdir().unwrap();
     let roots = |dirs: Vec<PathBuf>| {
-        TestCall::new().with_client(move |method, _| {
+        TestCall::new().unchecked().with_client(move |method, _| {
             assert_eq!(method, "roots/list");
             let roots: Vec<Value> =
                 dirs.iter().map(|dir| json!({ "uri": format!("file://{}", dir.display()) })).collect();
@@ -434,7 +435,7 @@ fn secrets_never_reach_the_client() {
         json!({ "action": "Restore" }),
         json!({ "action": "Run", "toolName": "csharpier", "args": ["--password=hunter3-arg-secret"] }),
     ] {
-        let call = TestCall::new();
+        let call = TestCall::new().unchecked();
         let result = harness.call_with(&call, args);
         let structured = ok(&result).to_string();
         let text = result.joined_text();

@@ -51,7 +51,7 @@ impl Harness {
     }
 
     fn call(&self, args: Value) -> ToolResult {
-        self.call_with(&TestCall::new(), args)
+        self.call_with(&TestCall::new().unchecked(), args)
     }
 }
 
@@ -62,7 +62,8 @@ fn assert_matches_schema(result: &ToolResult) {
         let schema = Harness::new("").tool.spec().get_output_schema().cloned().expect("an output schema");
         jsonschema::validator_for(&schema).expect("the output schema compiles")
     });
-    let structured = result.structured_content.as_ref().expect("every result has structured content");
+    let structured =
+        result.structured_content.as_ref().unwrap_or_else(|| panic!("no structured content: {}", result.joined_text()));
     let problems: Vec<String> = validator.iter_errors(structured).map(|error| error.to_string()).collect();
     assert!(problems.is_empty(), "{problems:?}\n{structured:#}");
 }
@@ -86,7 +87,7 @@ fn parameter(result: &ToolResult) -> String {
 }
 
 fn answering(answer: Value) -> TestCall {
-    TestCall::new().with_client(move |method, params| {
+    TestCall::new().unchecked().with_client(move |method, params| {
         assert_eq!(method, "elicitation/create");
         assert!(params["message"].as_str().unwrap().contains("wasm-tools"), "{params}");
         Ok(answer.clone())
@@ -241,7 +242,7 @@ fn failures_are_errors_with_the_envelope() {
 #[test]
 fn two_installs_at_once_conflict_and_progress_follows_the_output() {
     let harness = Harness::new("slow");
-    let first_call = Arc::new(TestCall::new());
+    let first_call = Arc::new(TestCall::new().unchecked());
     let first = {
         let (call, tool, dir) = (Arc::clone(&first_call), Arc::clone(&harness.tool), harness.scratch.path().to_owned());
         std::thread::spawn(move || {
@@ -281,7 +282,7 @@ fn secrets_never_reach_the_client() {
         json!({ "action": "Install", "workloadIds": ["wasm-tools"], "source": feed }),
         json!({ "action": "Update", "source": feed }),
     ] {
-        let call = TestCall::new();
+        let call = TestCall::new().unchecked();
         let result = harness.call_with(&call, args);
         let structured = ok(&result).to_string();
         let text = result.joined_text();
