@@ -59,6 +59,10 @@ pub struct LockHolder {
     pub plugin: String,
     /// When it was taken (RFC 3339, UTC).
     pub since: String,
+    /// The process id of the host that holds it, when that is another host
+    /// process (each stdio client starts its own host; locks are machine-wide).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process: Option<u32>,
 }
 
 /// What the host says about a lock, in the contract's `lockInfo` shape.
