@@ -135,7 +135,7 @@ fn shared(settings: &Settings) -> Shared {
             LockTable::default()
         }),
     };
-    Shared { server_name: settings.host.server_name.clone(), locks: Arc::new(locks), ..Shared::default() }
+    Shared { server_name: settings.host.server_name.clone(), locks: Arc::new(locks) }
 }
 
 async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
