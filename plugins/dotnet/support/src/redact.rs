@@ -199,6 +199,8 @@ const COMMANDS: &[CommandOptions] = &[
     CommandOptions { words: &["mysql"], secret: &[], glued: Some("-p"), user_password: &[] },
     CommandOptions { words: &["mysqldump"], secret: &[], glued: Some("-p"), user_password: &[] },
     CommandOptions { words: &["mariadb"], secret: &[], glued: Some("-p"), user_password: &[] },
+    CommandOptions::secret(&["redis-cli"], &["-a"]),
+    CommandOptions::secret(&["sshpass"], &["-p"]),
     CommandOptions { words: &["curl"], secret: &[], glued: None, user_password: &["-u", "--user"] },
 ];
 
@@ -413,8 +415,14 @@ fn rules(forms: Forms) -> Vec<String> {
     ]);
     if labelled {
         rules.extend([
-            // `az ... keys list` / `keyvault secret show`: a key-like "value" in JSON text.
-            r#"(?P<value_label>"value"[ \t]*:[ \t]*")(?P<value_val>[A-Za-z0-9+/=_-]{32,})""#.to_owned(),
+            // A `{"name": SECRET-NAME, ..., "value": VALUE}` pair in JSON text (`az webapp config
+            // appsettings list`, `keyvault secret show`, `ssm get-parameter`).
+            format!(
+                r#"(?P<pair>"(?i:name|key)"[ \t]*:[ \t]*"(?P<pair_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)"(?:[^{{}}]|\{{\}})*?"(?i:value)"[ \t]*:[ \t]*")(?P<pair_val>(?:[^"\\\r\n]|\\.)*)""#
+            ),
+            // A key-like value under a neutral label: `az ... keys list` ("value"), `functionapp
+            // keys list` ("default"), a Data Protection key ring (`<value>`).
+            r#"(?P<value_label>"(?i:value|default)"[ \t]*:[ \t]*"|<value>)(?P<value_val>[A-Za-z0-9+/=_-]{32,})["<]"#.to_owned(),
             // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`.
             r"(?P<signing_key>(?i:signing key(?: created)?): ')[A-Za-z0-9+/=]+".to_owned(),
             r"(?m:^)(?P<env_row>[A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|PWD|PASS|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*[ \t]{2,})(?P<env_val>[^\s][^\r\n]*)".to_owned(),
@@ -445,6 +453,10 @@ static CLI_TOKEN: LazyLock<Regex> =
 
 /// `value` replaced by [`REDACTED`], keeping the quotes or braces around it.
 fn mask(value: &str) -> String {
+    // A value a CI system already masked (`--api-key ***`) stays as it is.
+    if !value.is_empty() && value.bytes().all(|b| b == b'*') {
+        return value.to_owned();
+    }
     let bytes = value.as_bytes();
     let wrapped =
         bytes.len() >= 2 && matches!((bytes[0], bytes[bytes.len() - 1]), (b'"', b'"') | (b'\'', b'\'') | (b'{', b'}'));
@@ -544,12 +556,19 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(prefix) = prefix {
         return format!("{}{REDACTED}", prefix.as_str());
     }
+    if let Some(pair) = caps.name("pair") {
+        return match classify_key(&caps["pair_name"]) {
+            KeyClass::Secret => format!("{}{}\"", pair.as_str(), mask(&caps["pair_val"])),
+            _ => redact_with(&SHAPES, whole).into_owned(),
+        };
+    }
     if let Some(label) = caps.name("value_label") {
         let value = &caps["value_val"];
         let key_like = [u8::is_ascii_uppercase, u8::is_ascii_lowercase, u8::is_ascii_digit]
             .iter()
             .all(|class| value.bytes().any(|b| class(&b)));
-        return if key_like { format!("{}{REDACTED}\"", label.as_str()) } else { whole.to_owned() };
+        let close = &whole[whole.len() - 1..];
+        return if key_like { format!("{}{REDACTED}{close}", label.as_str()) } else { whole.to_owned() };
     }
     if let Some(label) = caps.name("signing_key") {
         return format!("{}{REDACTED}", label.as_str());
@@ -827,21 +846,32 @@ static PEM_BEGIN: LazyLock<Regex> = LazyLock::new(|| {
 static PEM_END: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----").expect("PEM end pattern is valid"));
 
-/// Redacts a stream one line at a time, for output that is kept line by line (the logs of a
-/// background session) and so never passes through [`redact`] as a whole.
+/// A line of pretty-printed JSON that holds one `"name"` / `"key"` or `"value"` field.
+static PAIR_FIELD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^[ \t]*"(?i:(?P<name>name|key)|value)"[ \t]*:[ \t]*"(?P<text>(?:[^"\\\r\n]|\\.)*)""#)
+        .expect("pair field pattern is valid")
+});
+
+/// Redacts a stream one line at a time, for output that is kept or reported line by line (the
+/// logs of a background session, progress messages) and so never passes through [`redact`] as
+/// a whole.
 ///
-/// Each line gets [`redact`]; in addition, the lines inside a PEM private-key block, which no
-/// single line shows to be secret, are swallowed: the `BEGIN` line comes back as
-/// [`redact`] renders a cut-off block (`-----BEGIN ... PRIVATE KEY-----` and a [`REDACTED`]
-/// line), the body lines as `None`, and the `END` line as it is. Joined with newlines, the kept
-/// lines read as [`redact`] renders the whole text. Use one redactor per stream.
+/// Each line gets [`redact`]; in addition, what only the lines around it show to be secret is
+/// caught too. The lines inside a PEM private-key block are swallowed: the `BEGIN` line comes back
+/// as [`redact`] renders a cut-off block (`-----BEGIN ... PRIVATE KEY-----` and a [`REDACTED`]
+/// line), the body lines as `None`, and the `END` line as it is. In pretty-printed JSON, the
+/// `"value"` line of an object whose `"name"` (or `"key"`) line names a secret is redacted, as
+/// [`redact`] does on the whole text. Joined with newlines, the kept lines read as [`redact`]
+/// renders the whole text. Use one redactor per stream.
 #[derive(Debug, Default, Clone)]
 pub struct LineRedactor {
     in_private_key: bool,
+    /// The current JSON object's name field named a secret; its value line is still to come.
+    secret_pair: bool,
 }
 
 impl LineRedactor {
-    /// A redactor outside any PEM block.
+    /// A redactor outside any PEM block or JSON object.
     pub fn new() -> Self {
         Self::default()
     }
@@ -855,6 +885,17 @@ impl LineRedactor {
         }
         if let Some(begin) = PEM_BEGIN.find(line) {
             self.in_private_key = !PEM_END.is_match(&line[begin.end()..]);
+        }
+        if let Some(field) = PAIR_FIELD.captures(line) {
+            let text = field.name("text").expect("the pattern has a text group");
+            if field.name("name").is_some() {
+                self.secret_pair = classify_key(text.as_str()) == KeyClass::Secret;
+            } else if std::mem::take(&mut self.secret_pair) && !text.as_str().is_empty() {
+                return Some(Cow::Owned(format!("{}{REDACTED}{}", &line[..text.start()], &line[text.end()..])));
+            }
+        } else if line.contains(['{', '}']) && line.replace("{}", "").contains(['{', '}']) {
+            // Another object starts or this one ends (an empty `{}` value does neither).
+            self.secret_pair = false;
         }
         Some(redact(line))
     }
@@ -1201,6 +1242,35 @@ mod tests {
             r("New signing key created: 'Zm9vYmFyYmF6MTIzNDU2Nzg5MA=='"),
             "New signing key created: '[REDACTED]'"
         );
+    }
+
+    #[test]
+    fn name_value_pairs_in_json_text() {
+        let listing = "[\n  {\n    \"name\": \"Smtp__Password\",\n    \"tags\": {},\n    \"value\": \"relay-9\"\n  },\n  {\n    \"name\": \"Logging__LogLevel\",\n    \"value\": \"Information\"\n  }\n]";
+        let expected = listing.replace("relay-9", REDACTED);
+        assert_eq!(r(listing), expected);
+        // Line by line, as progress and session logs see it, with the same result.
+        let mut redactor = LineRedactor::new();
+        let lines: Vec<String> = listing.lines().filter_map(|line| redactor.line(line)).map(Cow::into_owned).collect();
+        assert_eq!(lines.join("\n"), expected);
+        assert_eq!(
+            r(r#"{"Name": "/prod/DbPassword", "Type": "SecureString", "Value": "pw-1"}"#),
+            r#"{"Name": "/prod/DbPassword", "Type": "SecureString", "Value": "[REDACTED]"}"#
+        );
+        assert_eq!(
+            r(r#"{"functionKeys": {"default": "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bD1fH3jL5=="}}"#),
+            r#"{"functionKeys": {"default": "[REDACTED]"}}"#
+        );
+        assert_eq!(r("<value>aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bD1fH3jL5==</value>"), "<value>[REDACTED]</value>");
+    }
+
+    #[test]
+    fn values_a_ci_system_masked_stay_as_they_are() {
+        for kept in ["dotnet nuget push a.nupkg --api-key *** -s nuget.org", "DB_PASSWORD=***"] {
+            assert_eq!(r(kept), kept);
+        }
+        assert_eq!(r("redis-cli -h cache -a pw1 PING"), "redis-cli -h cache -a [REDACTED] PING");
+        assert_eq!(r("sshpass -p pw2 scp a b"), "sshpass -p [REDACTED] scp a b");
     }
 
     #[test]

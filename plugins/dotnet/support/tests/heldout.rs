@@ -119,7 +119,8 @@ fn failure_path(entry: &Entry) -> Option<Shown> {
     (!entry.text.is_empty()).then(|| {
         let envelope = ErrorResponse::from_failed_run(&["dotnet", "build"], 1, &entry.text, &entry.text);
         let value = serde_json::to_value(&envelope).expect("the envelope serializes");
-        // Whether a clean entry's lines all reach the envelope untouched.
+        // The envelope adds its own words: a clean entry is kept when each of its lines reaches
+        // the envelope untouched.
         let shown = strings(&value);
         let unchanged =
             entry.text.lines().map(str::trim).filter(|line| !line.is_empty()).all(|line| shown.contains(line));
@@ -179,8 +180,6 @@ fn no_secret_of_the_held_out_corpus_survives_any_path_and_clean_lines_stay_untou
             tally.entries += 1;
             if entry.secrets.is_empty() {
                 tally.clean += 1;
-                // The failure envelope keeps only the end of long output and adds its own words:
-                // it is judged on leaks, and on clean lines only where it shows them.
                 if !shown.unchanged {
                     tally.over_redacted.push(entry.id.clone());
                 }
@@ -209,6 +208,6 @@ fn no_secret_of_the_held_out_corpus_survives_any_path_and_clean_lines_stay_untou
         failed |= !tally.leaks.is_empty() || !tally.over_redacted.is_empty();
     }
     let _ = std::fs::remove_dir_all(&scratch);
-    println!("{report}");
     assert!(!failed, "the held-out corpus found leaks or over-redactions:\n{report}");
+    println!("{report}");
 }
