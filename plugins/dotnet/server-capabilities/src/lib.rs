@@ -11,7 +11,8 @@
 //!   (forwarded to clients that declare them), cross-plugin locks, secret redaction. Features this
 //!   server does not have (telemetry, metrics, token savings, MCP tasks) are reported `false`;
 //! - the installed .NET SDKs (`dotnet --list-sdks`, parsed), the framework recommended for new
-//!   projects, the newest LTS and the newest supported release (`dotnet_support::frameworks`).
+//!   projects, the newest LTS and the newest supported release (`dotnet_support::frameworks`),
+//!   and the day that framework table's facts were last checked (`tableAsOf`).
 //!
 //! The server's name, the protocol versions it speaks and every loaded plugin with its tools,
 //! prompts and resources come from the host (`PluginContext::host_info`). A host that predates
@@ -146,9 +147,10 @@ fn output_schema() -> Value {
                     "lts": { "type": ["string", "null"] },
                     "latest": { "type": ["string", "null"] },
                     "newerThanTable": strings,
-                    "asOf": { "type": "string", "format": "date" }
+                    "asOf": { "type": "string", "format": "date", "description": "The day support was judged on (today, UTC)." },
+                    "tableAsOf": { "type": "string", "format": "date", "description": "The day the framework table's facts were last checked." }
                 },
-                "required": ["installed", "sdks", "recommended", "recommendedInstalled", "lts", "latest", "asOf"]
+                "required": ["installed", "sdks", "recommended", "recommendedInstalled", "lts", "latest", "asOf", "tableAsOf"]
             }
         },
         "required": [
@@ -271,6 +273,7 @@ impl CapabilitiesTool {
                 "latest": latest,
                 "newerThanTable": newer,
                 "asOf": today,
+                "tableAsOf": frameworks::TABLE_AS_OF,
             },
         });
 
@@ -308,6 +311,7 @@ impl CapabilitiesTool {
             format!("Newest LTS: {}.", lts.unwrap_or("unknown")),
             format!("Newest supported release: {}.", latest.unwrap_or("unknown")),
         ];
+        dotnet_notes.push(format!("Framework facts as of {}.", frameworks::TABLE_AS_OF));
         if !newer.is_empty() {
             dotnet_notes.push(format!("SDKs newer than this server's framework table: {}.", newer.join(", ")));
         }
