@@ -17,7 +17,7 @@
 use std::{
     hint::black_box,
     path::PathBuf,
-    sync::{Arc, OnceLock},
+    sync::Arc,
     time::Duration,
 };
 
@@ -84,7 +84,7 @@ fn dispatch(c: &mut Criterion) {
         log: PluginLog::new("sample"),
         locks: Arc::new(LockTable::default()),
         runtime: runtime.handle().clone(),
-        catalog: Arc::new(OnceLock::new()),
+        catalog: Arc::default(),
     };
     let plugin = library.create(link).expect("the sample plugin starts");
     let echo_index = plugin

@@ -7,10 +7,7 @@
 //! unloaded (abi_stable never closes a library), so a refused or disabled
 //! library stays mapped but unused.
 
-use std::{
-    path::Path,
-    sync::{Arc, OnceLock},
-};
+use std::{path::Path, sync::Arc};
 
 use abi_stable::{
     library::{LibraryError, lib_header_from_path},
@@ -139,8 +136,8 @@ pub struct HostLink {
     /// The host's runtime: lock waits run there, since a plugin may poll
     /// from a thread of its own runtime.
     pub runtime: tokio::runtime::Handle,
-    /// What the host serves, filled in once every plugin has loaded.
-    pub catalog: Arc<OnceLock<Value>>,
+    /// What the host serves, replaced whenever that changes (start-up, reload).
+    pub catalog: Arc<arc_swap::ArcSwap<Value>>,
 }
 
 impl HostServices for HostLink {
@@ -160,7 +157,7 @@ impl HostServices for HostLink {
     }
 
     fn host_info(&self) -> RString {
-        RString::from(self.catalog.get().unwrap_or(&Value::Null).to_string())
+        RString::from(self.catalog.load().to_string())
     }
 
     fn acquire_lock(&self, request: RString) -> FfiFuture<LockOutcome> {
