@@ -14,12 +14,7 @@
 //! workspace. Build the workspace first (`cargo build --release --workspace`); `scripts/bench`
 //! does. `MCP_BENCH_QUICK` shortens every measurement (smoke test).
 
-use std::{
-    hint::black_box,
-    path::PathBuf,
-    sync::Arc,
-    time::Duration,
-};
+use std::{hint::black_box, path::PathBuf, sync::Arc, time::Duration};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use futures::future::BoxFuture;

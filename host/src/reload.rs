@@ -482,7 +482,6 @@ impl Default for PrivateCopies {
 }
 
 impl PrivateCopies {
-
     /// Copies `file` under a name no copy had before.
     pub fn copy(&mut self, file: &Path) -> std::io::Result<PathBuf> {
         std::fs::create_dir_all(&self.folder)?;
