@@ -5,9 +5,9 @@
 
 mod common;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-use common::{Client, Setup, text_of};
+use common::{Setup, text_of};
 use serde_json::{Value, json};
 
 fn cache_file(setup: &Setup) -> std::path::PathBuf {

@@ -4,14 +4,10 @@
 
 mod common;
 
-use std::{process::Stdio, time::Duration};
 
 use common::{Setup, text_of};
 use serde_json::{Value, json};
-use tokio::{
-    io::{AsyncBufReadExt, BufReader},
-    process::{Child, Command},
-};
+use tokio::process::Child;
 
 /// The host serving HTTP on a free loopback port.
 struct HttpHost {
