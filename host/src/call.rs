@@ -206,8 +206,8 @@ pub async fn run(
         runtime: tokio::runtime::Handle::current(),
     });
     let started = Instant::now();
-    let settings = &state.current().settings;
-    let timeout = settings.timeout_for(entry.name());
+    let (timeout, grace) =
+        state.peek(|current| (current.settings.timeout_for(entry.name()), current.settings.host.cancel_grace));
     let mut call = entry.plugin.call(entry.index, arguments.to_string(), Arc::clone(&session) as Arc<dyn CallSession>);
     let deadline = async {
         match timeout {
@@ -228,7 +228,7 @@ pub async fn run(
     // dotnet run kills its process tree and reports partial output), then
     // drop whatever is left.
     session.cancel.cancel();
-    let late = tokio::time::timeout(settings.host.cancel_grace, &mut call).await.ok();
+    let late = tokio::time::timeout(grace, &mut call).await.ok();
     drop(call);
     session.flush().await;
     let name = entry.name();

@@ -250,7 +250,7 @@ impl ServerHandler for McpServer {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.state.current().registry.get(name).map(|entry| entry.tool.clone())
+        self.state.peek(|current| current.registry.get(name).map(|entry| entry.tool.clone()))
     }
 
     async fn call_tool(
@@ -258,7 +258,7 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let Some(entry) = self.state.current().registry.get(&request.name).cloned() else {
+        let Some(entry) = self.state.peek(|current| current.registry.get(&request.name).cloned()) else {
             return Err(McpError::invalid_params(
                 format!("Unknown tool: '{}'. tools/list gives the tools this server has.", request.name),
                 Some(json!({ "tool": request.name })),

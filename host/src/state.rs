@@ -93,6 +93,13 @@ impl HostState {
         self.current.load_full()
     }
 
+    /// Reads the generation in force without holding on to it: cheaper than
+    /// [`Self::current`] (no reference count changes) for what a call looks
+    /// up before it starts.
+    pub fn peek<R>(&self, read: impl FnOnce(&Generation) -> R) -> R {
+        read(&self.current.load())
+    }
+
     /// Puts `generation` in place of the current one and tells every
     /// session which lists changed; returns them.
     pub fn publish(&self, generation: Generation) -> ListChanges {

@@ -4,7 +4,6 @@
 
 mod common;
 
-
 use common::{Setup, text_of};
 use serde_json::{Value, json};
 use tokio::process::Child;

@@ -61,9 +61,8 @@ async fn names(client: &Client) -> Vec<String> {
 
 /// Waits until the host has applied `count` reloads in all.
 async fn reloads(client: &Client, count: usize) {
-    let done = client
-        .wait_for_stderr(Duration::from_secs(30), |stderr| stderr.matches("reloaded:").count() >= count)
-        .await;
+    let done =
+        client.wait_for_stderr(Duration::from_secs(30), |stderr| stderr.matches("reloaded:").count() >= count).await;
     assert!(done, "{count} reload(s) did not happen:\n{}", client.stderr());
 }
 
@@ -133,10 +132,7 @@ async fn a_replaced_library_serves_new_calls_while_a_running_call_finishes_on_th
 
     let (started, release) = (setup.dir.path().join("started"), setup.dir.path().join("release"));
     let (_, running) = client
-        .start(
-            "tools/call",
-            json!({ "name": "reload_wait", "arguments": { "file": release, "started": started } }),
-        )
+        .start("tools/call", json!({ "name": "reload_wait", "arguments": { "file": release, "started": started } }))
         .await;
     let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
     while !started.exists() {
@@ -377,6 +373,10 @@ async fn every_http_session_hears_of_a_change() {
     let sessions = [HttpSession::open(&http, &url).await, HttpSession::open(&http, &url).await];
     std::fs::copy(fixture("reload_v1"), reload_library(&setup)).unwrap();
     for (number, session) in sessions.iter().enumerate() {
-        assert!(session.heard(LIST_CHANGED).await, "session {number} heard nothing; host log:\n{}", log.lock().unwrap());
+        assert!(
+            session.heard(LIST_CHANGED).await,
+            "session {number} heard nothing; host log:\n{}",
+            log.lock().unwrap()
+        );
     }
 }

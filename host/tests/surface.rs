@@ -76,7 +76,13 @@ async fn prefixes_let_two_plugins_serve_the_same_tool_name() {
         (json!("on-collision"), vec!["countdown", "duplicate__echo", "duplicate_unique", "greet", "sample__echo"]),
         (
             json!("plugin"),
-            vec!["duplicate__duplicate_unique", "duplicate__echo", "sample__countdown", "sample__echo", "sample__greet"],
+            vec![
+                "duplicate__duplicate_unique",
+                "duplicate__echo",
+                "sample__countdown",
+                "sample__echo",
+                "sample__greet",
+            ],
         ),
     ] {
         let setup = Setup::new(&["sample"], &["duplicate"], json!({ "Tools": { "Prefix": prefix } }));
@@ -145,7 +151,10 @@ async fn overrides_change_what_clients_see_and_defaults_fill_in_calls() {
     assert_eq!(echo["annotations"]["idempotentHint"], true, "hints not overridden stay the plugin's");
     let greet = tool(&list, "greet");
     assert_eq!(greet["inputSchema"]["properties"]["name"]["default"], "Ada", "{greet}");
-    assert!(!greet["inputSchema"]["required"].to_string().contains("name"), "a defaulted argument is optional: {greet}");
+    assert!(
+        !greet["inputSchema"]["required"].to_string().contains("name"),
+        "a defaulted argument is optional: {greet}"
+    );
 
     assert_eq!(text_of(&client.call("greet", json!({})).await), "Hello, Ada!", "the default filled in");
     assert_eq!(text_of(&client.call("greet", json!({ "name": "Bob" })).await), "Hello, Bob!", "the caller's wins");
