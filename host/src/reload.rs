@@ -41,13 +41,13 @@ use crate::{
     plugin::{
         cache::{Fingerprint, PluginCache},
         discovery::{
-            LoadContext, Loading, PluginStatus, Shared, Slot, Withdraw, Withdrawal, assemble, library_files,
+            LoadContext, Loading, PluginStatus, Shared, Slot, Withdraw, Withdrawal, assemble, folder, library_files,
             load_library,
         },
     },
     settings::{Overrides, Settings, copies_dir},
     state::{Generation, HostState},
-    status::StatusFile,
+    status::{StatusFile, is_running},
 };
 
 /// How a report's problem says that the library on disk was refused and
@@ -100,6 +100,9 @@ pub struct Reloader {
     inbox: Inbox,
     watcher: Option<(notify::RecommendedWatcher, PathBuf)>,
     status: StatusFile,
+    /// Problems of the last (re)load that concern no library: an unreadable
+    /// folder, a configuration not applied. A withdrawal keeps them.
+    problems: Vec<String>,
 }
 
 impl Reloader {
@@ -115,8 +118,11 @@ impl Reloader {
         transport: &str,
     ) -> Self {
         let mut status = StatusFile::new(&config, transport);
-        status.publish(&state.current(), false);
-        Self { state, config, overrides, shared, slots, copies: PrivateCopies::default(), inbox, watcher: None, status }
+        let current = state.current();
+        status.publish(&current, false);
+        let problems = folder(&current.settings.plugins).1;
+        let copies = PrivateCopies::default();
+        Self { state, config, overrides, shared, slots, copies, inbox, watcher: None, status, problems }
     }
 
     /// Serves reloads until the host shuts down, then removes the private
@@ -220,8 +226,8 @@ impl Reloader {
 
     /// Size and time of the configuration file and of every library.
     fn snapshot(&self) -> Vec<(PathBuf, Option<(u64, SystemTime)>)> {
-        let folder = &self.state.current().settings.plugins.directory;
-        let files = library_files(folder).unwrap_or_default();
+        let directory = &self.state.current().settings.plugins.directory;
+        let files = library_files(directory).unwrap_or_default();
         std::iter::once(self.config.clone())
             .chain(files)
             .map(|file| {
@@ -249,13 +255,15 @@ impl Reloader {
         };
         let slots = self.rescan(&settings, &mut problems);
         self.slots = slots;
-        self.publish(settings, problems, true);
+        self.problems = problems;
+        self.publish(settings, true);
         self.watch();
     }
 
     /// Builds the registry from the slots under `settings` and serves it.
-    fn publish(&mut self, settings: Settings, mut problems: Vec<String>, reloaded: bool) {
+    fn publish(&mut self, settings: Settings, reloaded: bool) {
         let assembly = assemble(&self.slots, &settings, &self.shared);
+        let mut problems = self.problems.clone();
         problems.extend(assembly.problems);
         let generation = Generation { settings, registry: assembly.registry, reports: assembly.reports, problems };
         let tools = generation.registry.entries().len();
@@ -275,12 +283,8 @@ impl Reloader {
 
     /// The slots for the folder as it is now, reusing what did not change.
     fn rescan(&mut self, settings: &Settings, problems: &mut Vec<String>) -> Vec<Slot> {
-        let files = library_files(&settings.plugins.directory).unwrap_or_else(|error| {
-            let problem = format!("plugin directory {} cannot be read: {error}", settings.plugins.directory.display());
-            tracing::error!("{problem}");
-            problems.push(problem);
-            Vec::new()
-        });
+        let (files, unreadable) = folder(&settings.plugins);
+        problems.extend(unreadable);
         let context = LoadContext::new(&settings.plugins, &self.shared, Loading::Eager);
         let mut cache = PluginCache::open(settings.plugins.cache_file.as_deref());
         let mut names = HashMap::new();
@@ -332,7 +336,7 @@ impl Reloader {
             slot.report.file
         );
         let current = self.state.current();
-        self.publish(current.settings.clone(), Vec::new(), false);
+        self.publish(current.settings.clone(), false);
     }
 }
 
@@ -500,17 +504,14 @@ impl PrivateCopies {
     }
 }
 
-/// Removes the copy folders of processes that no longer run (Linux, where
-/// a process can be looked up).
+/// Removes the copy folders of processes that no longer run (where a
+/// process can be looked up: Linux).
 fn remove_stale(base: &Path) {
-    if !cfg!(target_os = "linux") {
-        return;
-    }
     let Ok(entries) = std::fs::read_dir(base) else { return };
     for entry in entries.filter_map(Result::ok) {
         let name = entry.file_name();
         let Some(pid) = name.to_str().and_then(|name| name.parse::<u32>().ok()) else { continue };
-        if !Path::new(&format!("/proc/{pid}")).exists() {
+        if !is_running(pid, None) {
             let _ = std::fs::remove_dir_all(entry.path());
         }
     }

@@ -54,8 +54,10 @@ pub struct StatusFile {
 }
 
 impl StatusFile {
-    /// Starts describing this process, serving under `config` over `transport`.
+    /// Starts describing this process, serving under `config` over
+    /// `transport`; removes the files of hosts that no longer run.
     pub fn new(config: &Path, transport: &str) -> Self {
+        let _ = read_all();
         let pid = std::process::id();
         let now = humantime::format_rfc3339_seconds(SystemTime::now()).to_string();
         Self {
@@ -105,8 +107,15 @@ impl Drop for StatusFile {
 /// The hosts serving now under the configuration file `config`, by PID.
 pub fn serving_hosts(config: &Path) -> Vec<ServingHost> {
     let config = canonical(config);
+    let mut hosts: Vec<ServingHost> = read_all().into_iter().filter(|host| host.config == config).collect();
+    hosts.sort_by_key(|host| host.pid);
+    hosts
+}
+
+/// Every serving host's file; those of hosts that no longer run are removed.
+fn read_all() -> Vec<ServingHost> {
     let Ok(entries) = std::fs::read_dir(serving_dir()) else { return Vec::new() };
-    let mut hosts: Vec<ServingHost> = entries
+    entries
         .filter_map(Result::ok)
         .map(|entry| entry.path())
         .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
@@ -118,10 +127,7 @@ pub fn serving_hosts(config: &Path) -> Vec<ServingHost> {
             }
             Some(host)
         })
-        .filter(|host| host.config == config)
-        .collect();
-    hosts.sort_by_key(|host| host.pid);
-    hosts
+        .collect()
 }
 
 fn canonical(path: &Path) -> PathBuf {
@@ -130,12 +136,18 @@ fn canonical(path: &Path) -> PathBuf {
 
 /// Whether the host that wrote `host` still runs.
 fn alive(host: &ServingHost) -> bool {
-    if cfg!(target_os = "linux") {
-        let start = process_start(host.pid);
-        start.is_some() && (host.process_start.is_none() || start == host.process_start)
-    } else {
-        true
+    is_running(host.pid, host.process_start)
+}
+
+/// Whether process `pid` runs, and started at `started` when that is known
+/// (a PID may have been reused). Only Linux can tell; elsewhere every
+/// process counts as running.
+pub fn is_running(pid: u32, started: Option<u64>) -> bool {
+    if !cfg!(target_os = "linux") {
+        return true;
     }
+    let start = process_start(pid);
+    start.is_some() && (started.is_none() || start == started)
 }
 
 /// When process `pid` started (field 22 of `/proc/<pid>/stat`), on Linux.

@@ -177,6 +177,19 @@ pub fn library_files(directory: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// The libraries in `Plugins.Directory`, and the problem (logged) when the
+/// folder cannot be read.
+pub fn folder(plugins: &PluginSettings) -> (Vec<PathBuf>, Vec<String>) {
+    match library_files(&plugins.directory) {
+        Ok(files) => (files, Vec::new()),
+        Err(error) => {
+            let problem = format!("plugin directory {} cannot be read: {error}", plugins.directory.display());
+            tracing::error!("{problem}");
+            (Vec::new(), vec![problem])
+        }
+    }
+}
+
 /// Called when a plugin served from the cache could not be created on its
 /// first use, so that its items stop being served.
 pub type Withdraw = Arc<dyn Fn(Withdrawal) + Send + Sync>;
@@ -414,16 +427,7 @@ impl<'a> LoadContext<'a> {
 /// registry. Must run inside the host's tokio runtime (plugins' lock waits
 /// are spawned on it).
 pub fn discover(settings: &Settings, shared: &Shared, loading: Loading) -> Discovery {
-    let mut problems = Vec::new();
-    let files = match library_files(&settings.plugins.directory) {
-        Ok(files) => files,
-        Err(error) => {
-            let problem = format!("plugin directory {} cannot be read: {error}", settings.plugins.directory.display());
-            tracing::error!("{problem}");
-            problems.push(problem);
-            Vec::new()
-        }
-    };
+    let (files, mut problems) = folder(&settings.plugins);
     let context = LoadContext::new(&settings.plugins, shared, loading);
     let mut cache = PluginCache::open(settings.plugins.cache_file.as_deref());
     let mut names = HashMap::new();
