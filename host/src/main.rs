@@ -124,7 +124,8 @@ fn discover(settings: &Settings) -> Discovery {
 }
 
 async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overrides: Overrides) -> Result<(), String> {
-    let inbox = Inbox::default();
+    let mut inbox = Inbox::default();
+    inbox.watch(&settings.plugins, &config);
     let shared = Shared { withdraw: Some(inbox.withdraw_hook()), ..Shared::default() };
     let loading = if settings.plugins.lazy_loading { Loading::Lazy } else { Loading::Eager };
     let Discovery { registry, reports, problems, slots } = discovery::discover(&settings, &shared, loading);

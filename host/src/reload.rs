@@ -45,7 +45,7 @@ use crate::{
             load_library,
         },
     },
-    settings::{Overrides, Settings, copies_dir},
+    settings::{Overrides, PluginSettings, Settings, copies_dir},
     state::{Generation, HostState},
     status::{StatusFile, is_running},
 };
@@ -64,21 +64,71 @@ enum Event {
     Withdrawn(Withdrawal),
 }
 
-/// The reloader's inbox, made before discovery so that the plugins it
-/// serves from the cache can report a failed creation.
+/// The reloader's inbox, and the watcher that fills it: made before
+/// discovery, so that no change after discovery goes unseen and the plugins
+/// it serves from the cache can report a failed creation.
 pub struct Inbox {
     sender: mpsc::UnboundedSender<Event>,
     receiver: mpsc::UnboundedReceiver<Event>,
+    /// The watcher and the plugin folder it watches.
+    watcher: Option<(notify::RecommendedWatcher, PathBuf)>,
 }
 
 impl Default for Inbox {
     fn default() -> Self {
         let (sender, receiver) = mpsc::unbounded_channel();
-        Self { sender, receiver }
+        Self { sender, receiver, watcher: None }
     }
 }
 
 impl Inbox {
+    /// Watches the plugin folder and the configuration file `config`'s
+    /// folder, if `Plugins.Watch` allows (and not already that folder). Call
+    /// it before discovery, so that no change after discovery goes unseen.
+    pub fn watch(&mut self, plugins: &PluginSettings, config: &Path) {
+        let folder = plugins.directory.clone();
+        if !plugins.watch {
+            self.watcher = None;
+            return;
+        }
+        if self.watcher.as_ref().is_some_and(|(_, watched)| *watched == folder) {
+            return;
+        }
+        let sender = self.sender.clone();
+        let config_name = config.file_name().map(ToOwned::to_owned);
+        let relevant = move |path: &Path| {
+            path.file_name() == config_name.as_deref()
+                || path.extension().is_some_and(|ext| ext == std::env::consts::DLL_EXTENSION)
+        };
+        let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+            let Ok(event) = event else { return };
+            if !matches!(event.kind, notify::EventKind::Access(_)) && event.paths.iter().any(|path| relevant(path)) {
+                let _ = sender.send(Event::Changed);
+            }
+        });
+        let config_folder = match config.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+            _ => PathBuf::from("."),
+        };
+        let watched = watcher.and_then(|mut watcher| {
+            watcher.watch(&folder, RecursiveMode::NonRecursive)?;
+            if config_folder != folder {
+                watcher.watch(&config_folder, RecursiveMode::NonRecursive)?;
+            }
+            Ok(watcher)
+        });
+        match watched {
+            Ok(watcher) => {
+                tracing::info!("watching {} and {} for changes", folder.display(), config.display());
+                self.watcher = Some((watcher, folder));
+            }
+            Err(error) => {
+                tracing::warn!("cannot watch {} for changes ({error}); SIGHUP still reloads", folder.display());
+                self.watcher = None;
+            }
+        }
+    }
+
     /// The hook discovery gives plugins created on first use (`Shared::withdraw`).
     pub fn withdraw_hook(&self) -> Withdraw {
         let sender = self.sender.clone();
@@ -98,8 +148,9 @@ pub struct Reloader {
     slots: Vec<Slot>,
     copies: PrivateCopies,
     inbox: Inbox,
-    watcher: Option<(notify::RecommendedWatcher, PathBuf)>,
     status: StatusFile,
+    /// SIGHUP, taken over from its default action (ending the process) when the reloader is made.
+    hangups: Hangups,
     /// Problems of the last (re)load that concern no library: an unreadable
     /// folder, a configuration not applied. A withdrawal keeps them.
     problems: Vec<String>,
@@ -122,20 +173,18 @@ impl Reloader {
         status.publish(&current, false);
         let problems = folder(&current.settings.plugins).1;
         let copies = PrivateCopies::default();
-        Self { state, config, overrides, shared, slots, copies, inbox, watcher: None, status, problems }
+        Self { state, config, overrides, shared, slots, copies, inbox, status, hangups: hangups(), problems }
     }
 
     /// Serves reloads until the host shuts down, then removes the private
     /// copies and the status file.
     pub async fn run(mut self) {
-        self.watch();
-        let mut hangup = hangups();
         let shutdown = self.state.shutdown.clone();
         loop {
             let event = tokio::select! {
                 _ = shutdown.cancelled() => break,
                 event = self.inbox.receiver.recv() => event,
-                Some(()) = next_hangup(&mut hangup) => Some(Event::Signal),
+                Some(()) = next_hangup(&mut self.hangups) => Some(Event::Signal),
             };
             match event {
                 None => break,
@@ -149,53 +198,6 @@ impl Reloader {
             }
         }
         self.copies.clean();
-    }
-
-    /// Watches the plugin folder and the configuration file's folder, if
-    /// `Plugins.Watch` allows and not already the right folder.
-    fn watch(&mut self) {
-        let settings = &self.state.current().settings;
-        let folder = settings.plugins.directory.clone();
-        if !settings.plugins.watch {
-            self.watcher = None;
-            return;
-        }
-        if self.watcher.as_ref().is_some_and(|(_, watched)| *watched == folder) {
-            return;
-        }
-        let sender = self.inbox.sender.clone();
-        let config_name = self.config.file_name().map(ToOwned::to_owned);
-        let relevant = move |path: &Path| {
-            path.file_name() == config_name.as_deref()
-                || path.extension().is_some_and(|ext| ext == std::env::consts::DLL_EXTENSION)
-        };
-        let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-            let Ok(event) = event else { return };
-            if !matches!(event.kind, notify::EventKind::Access(_)) && event.paths.iter().any(|path| relevant(path)) {
-                let _ = sender.send(Event::Changed);
-            }
-        });
-        let config_folder = match self.config.parent() {
-            Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
-            _ => PathBuf::from("."),
-        };
-        let watched = watcher.and_then(|mut watcher| {
-            watcher.watch(&folder, RecursiveMode::NonRecursive)?;
-            if config_folder != folder {
-                watcher.watch(&config_folder, RecursiveMode::NonRecursive)?;
-            }
-            Ok(watcher)
-        });
-        match watched {
-            Ok(watcher) => {
-                tracing::info!("watching {} and {} for changes", folder.display(), self.config.display());
-                self.watcher = Some((watcher, folder));
-            }
-            Err(error) => {
-                tracing::warn!("cannot watch {} for changes ({error}); SIGHUP still reloads", folder.display());
-                self.watcher = None;
-            }
-        }
     }
 
     /// Waits until no watched file has changed size or time for the quiet
@@ -256,8 +258,8 @@ impl Reloader {
         let slots = self.rescan(&settings, &mut problems);
         self.slots = slots;
         self.problems = problems;
+        self.inbox.watch(&settings.plugins, &self.config);
         self.publish(settings, true);
-        self.watch();
     }
 
     /// Builds the registry from the slots under `settings` and serves it.

@@ -44,26 +44,25 @@ impl ListChanges {
         self.tools || self.prompts || self.resources
     }
 
-    /// What changed from `old` to `new`.
+    /// What changed from `old` to `new`: an item's description, or the plugin behind it.
     pub fn between(old: &Registry, new: &Registry) -> Self {
-        let same_tools = old.entries().len() == new.entries().len()
-            && old.entries().iter().zip(new.entries()).all(|(old, new)| {
+        Self {
+            tools: !same(old.entries(), new.entries(), |old, new| {
                 old.tool == new.tool && Arc::ptr_eq(&old.plugin, &new.plugin) && old.index == new.index
-            });
-        let same_prompts = old.prompts().len() == new.prompts().len()
-            && old
-                .prompts()
-                .iter()
-                .zip(new.prompts())
-                .all(|(old, new)| old.prompt == new.prompt && Arc::ptr_eq(&old.plugin, &new.plugin));
-        let same_resources = old.resources().len() == new.resources().len()
-            && old
-                .resources()
-                .iter()
-                .zip(new.resources())
-                .all(|(old, new)| old.descriptor == new.descriptor && Arc::ptr_eq(&old.plugin, &new.plugin));
-        Self { tools: !same_tools, prompts: !same_prompts, resources: !same_resources }
+            }),
+            prompts: !same(old.prompts(), new.prompts(), |old, new| {
+                old.prompt == new.prompt && Arc::ptr_eq(&old.plugin, &new.plugin)
+            }),
+            resources: !same(old.resources(), new.resources(), |old, new| {
+                old.descriptor == new.descriptor && Arc::ptr_eq(&old.plugin, &new.plugin)
+            }),
+        }
     }
+}
+
+/// Whether two lists hold the same items, in order.
+fn same<T>(old: &[Arc<T>], new: &[Arc<T>], equal: impl Fn(&T, &T) -> bool) -> bool {
+    old.len() == new.len() && old.iter().zip(new).all(|(old, new)| equal(old, new))
 }
 
 /// What every connection shares.

@@ -66,13 +66,6 @@ async fn reloads(client: &Client, count: usize) {
     assert!(done, "{count} reload(s) did not happen:\n{}", client.stderr());
 }
 
-/// `mcp-plugin-host plugins --json` beside the running host.
-fn plugins_json(setup: &Setup) -> Value {
-    let output = setup.run(&["plugins", "--json"]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).unwrap()
-}
-
 /// The report on `file` in a list of reports.
 fn report<'a>(reports: &'a Value, file: &str) -> &'a Value {
     let reports = reports.as_array().unwrap_or_else(|| panic!("reports: {reports}"));
@@ -81,7 +74,7 @@ fn report<'a>(reports: &'a Value, file: &str) -> &'a Value {
 
 /// What the one running host serving under `setup` reports.
 fn serving(setup: &Setup) -> Value {
-    let document = plugins_json(setup);
+    let document = setup.plugins_json();
     let hosts = document["serving"].as_array().cloned().unwrap_or_default();
     assert_eq!(hosts.len(), 1, "one host serves this configuration: {document}");
     hosts[0].clone()
@@ -181,7 +174,7 @@ async fn a_broken_library_changes_nothing_and_a_refused_replacement_leaves_the_o
     }
 
     // `plugins` tells the folder from what the host serves.
-    let document = plugins_json(&setup);
+    let document = setup.plugins_json();
     assert_eq!(report(&document["plugins"], &lib_name("reload"))["status"], "refused", "on disk: {document}");
     let host = &document["serving"][0];
     let served = report(&host["plugins"], &lib_name("reload"));
@@ -197,7 +190,7 @@ async fn a_broken_library_changes_nothing_and_a_refused_replacement_leaves_the_o
 
 #[tokio::test]
 async fn a_library_still_being_written_is_loaded_once_it_is_complete() {
-    let setup = setup_with(json!({ "Plugins": { "WatchQuietMs": 300 } }));
+    let setup = setup_with(json!({ "Plugins": { "WatchQuietMs": 1500 } }));
     let client = setup.stdio().await;
     let bytes = std::fs::read(fixture("reload_v1")).unwrap();
     // Written in place in ten pieces, 60 ms apart: the file is incomplete for

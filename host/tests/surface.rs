@@ -24,12 +24,6 @@ fn tool<'a>(tools: &'a [Value], name: &str) -> &'a Value {
     tools.iter().find(|tool| tool["name"] == name).unwrap_or_else(|| panic!("no tool {name} in {tools:?}"))
 }
 
-fn plugins_json(setup: &Setup) -> Value {
-    let output = setup.run(&["plugins", "--json"]);
-    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
-    serde_json::from_slice(&output.stdout).unwrap()
-}
-
 fn plugin<'a>(reports: &'a Value, name: &str) -> &'a Value {
     let reports = reports.as_array().unwrap_or_else(|| panic!("reports: {reports}"));
     reports.iter().find(|report| report["plugin"] == name || report["name"] == name).unwrap()
@@ -62,7 +56,7 @@ async fn prefixes_let_two_plugins_serve_the_same_tool_name() {
     assert_eq!(text_of(&client.call("echo", json!({ "text": "mine" })).await), "mine", "sample keeps its name");
     assert!(!client.stderr().contains("already provides"), "no collision left: {}", client.stderr());
 
-    let report = plugins_json(&setup);
+    let report = setup.plugins_json();
     assert_eq!(plugin(&report["plugins"], "duplicate")["renamed"], json!({ "echo": "duplicate__echo" }));
     assert_eq!(plugin(&report["plugins"], "duplicate")["tools"], json!(["duplicate__echo", "duplicate_unique"]));
 
@@ -119,7 +113,7 @@ async fn filters_hide_tools_prompts_and_resources() {
     let text = client.request("resources/read", json!({ "uri": "test://static-text" })).await;
     assert!(text.get("result").is_some(), "{text}");
 
-    let report = plugins_json(&setup);
+    let report = setup.plugins_json();
     assert_eq!(plugin(&report["plugins"], "sample")["hidden"], json!({ "tools": ["countdown"] }));
     let conformance = plugin(&report["plugins"], "conformance");
     assert_eq!(conformance["hidden"]["prompts"], json!(["test_prompt_with_arguments"]));
@@ -160,7 +154,7 @@ async fn overrides_change_what_clients_see_and_defaults_fill_in_calls() {
     assert_eq!(text_of(&client.call("greet", json!({ "name": "Bob" })).await), "Hello, Bob!", "the caller's wins");
     assert_eq!(text_of(&client.call("echo", json!({ "text": "x" })).await), "x", "the plugin runs as before");
 
-    let report = plugins_json(&setup);
+    let report = setup.plugins_json();
     assert_eq!(
         plugin(&report["plugins"], "sample")["overrides"],
         json!([

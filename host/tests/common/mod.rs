@@ -132,6 +132,13 @@ impl Setup {
             .unwrap()
     }
 
+    /// `mcp-plugin-host plugins --json`: the folder's reports, and what hosts serving now report.
+    pub fn plugins_json(&self) -> Value {
+        let output = self.run(&["plugins", "--json"]);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice(&output.stdout).unwrap()
+    }
+
     /// Starts the host over stdio and initializes a session.
     pub async fn stdio(&self) -> Client {
         self.stdio_with(&[], json!({})).await
