@@ -112,6 +112,11 @@ async fn a_library_copied_in_is_announced_and_callable_and_loaded_from_a_private
         .map(PathBuf::from)
         .unwrap_or_else(|| panic!("libreload is mapped from a private copy:\n{maps}"));
     assert!(!maps.contains(&reload_library(&setup).display().to_string()), "the folder's file itself is not mapped");
+
+    // A library removed: its tools go.
+    std::fs::remove_file(reload_library(&setup)).unwrap();
+    client.expect_notifications(LIST_CHANGED, 2).await;
+    assert_eq!(names(&client).await, before);
     assert!(client.close().await.success());
     assert!(!copy.exists(), "the private copies are removed when the host stops: {}", copy.display());
 }
@@ -186,6 +191,30 @@ async fn a_broken_library_changes_nothing_and_a_refused_replacement_leaves_the_o
     assert!(!check.status.success());
     let said = String::from_utf8_lossy(&check.stderr);
     assert!(said.contains("refused on reload by the host serving as PID"), "{said}");
+
+    // A library whose items fail the descriptor checks does not replace the one serving either.
+    install(&std::fs::read(fixture("bad_descriptor")).unwrap(), &reload_library(&setup));
+    reloads(&client, 3).await;
+    assert_eq!(text_of(&client.call("reload_version", json!({})).await), "v1");
+    let served = report(&serving(&setup)["plugins"], &lib_name("reload")).clone();
+    assert!(served["refusedOnReload"].as_str().unwrap().contains("MCP clients would reject it"), "{served}");
+    assert_eq!(client.count(LIST_CHANGED), 0);
+}
+
+#[tokio::test]
+async fn only_the_lists_that_changed_are_announced() {
+    let setup = Setup::new(&["conformance"], &[], json!({ "Plugins": { "WatchQuietMs": 100 } }));
+    let client = setup.stdio().await;
+    let mut config: Value = serde_json::from_str(&std::fs::read_to_string(setup.config()).unwrap()).unwrap();
+    config["Prompts"] = json!({ "Disabled": ["*"] });
+    std::fs::write(setup.config(), config.to_string()).unwrap();
+    client.expect_notifications("notifications/prompts/list_changed", 1).await;
+    reloads(&client, 1).await;
+    assert!(client.stderr().contains("changed: prompts\n"), "{}", client.stderr());
+    let prompts = client.request("prompts/list", json!({})).await;
+    assert_eq!(prompts["result"]["prompts"], json!([]), "declared at initialize, so an empty list: {prompts}");
+    assert_eq!(client.count(LIST_CHANGED), 0);
+    assert_eq!(client.count("notifications/resources/list_changed"), 0);
 }
 
 #[tokio::test]
