@@ -262,7 +262,8 @@ impl Reloader {
         self.publish(settings, true);
     }
 
-    /// Builds the registry from the slots under `settings` and serves it.
+    /// Builds the registry from the slots under `settings` and serves it;
+    /// `reloaded` tells a reload from a withdrawal.
     fn publish(&mut self, settings: Settings, reloaded: bool) {
         let assembly = assemble(&self.slots, &settings, &self.shared);
         let mut problems = self.problems.clone();
@@ -278,7 +279,8 @@ impl Reloader {
                 .filter_map(|(list, changed)| changed.then_some(list))
                 .collect();
         tracing::info!(
-            "reloaded: {tools} tools from {plugins} plugins; {}",
+            "{}: {tools} tools from {plugins} plugins; {}",
+            if reloaded { "reloaded" } else { "withdrawn" },
             if changed.is_empty() { "no list changed".to_owned() } else { format!("changed: {}", changed.join(", ")) }
         );
     }
@@ -286,6 +288,7 @@ impl Reloader {
     /// The slots for the folder as it is now, reusing what did not change.
     fn rescan(&mut self, settings: &Settings, problems: &mut Vec<String>) -> Vec<Slot> {
         let (files, unreadable) = folder(&settings.plugins);
+        unreadable.iter().for_each(|problem| tracing::error!("{problem}"));
         problems.extend(unreadable);
         let context = LoadContext::new(&settings.plugins, &self.shared, Loading::Eager);
         let mut cache = PluginCache::open(settings.plugins.cache_file.as_deref());

@@ -177,15 +177,13 @@ pub fn library_files(directory: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// The libraries in `Plugins.Directory`, and the problem (logged) when the
-/// folder cannot be read.
+/// The libraries in `Plugins.Directory`, and the problem when the folder
+/// cannot be read (for the caller to log).
 pub fn folder(plugins: &PluginSettings) -> (Vec<PathBuf>, Vec<String>) {
     match library_files(&plugins.directory) {
         Ok(files) => (files, Vec::new()),
         Err(error) => {
-            let problem = format!("plugin directory {} cannot be read: {error}", plugins.directory.display());
-            tracing::error!("{problem}");
-            (Vec::new(), vec![problem])
+            (Vec::new(), vec![format!("plugin directory {} cannot be read: {error}", plugins.directory.display())])
         }
     }
 }
@@ -428,6 +426,7 @@ impl<'a> LoadContext<'a> {
 /// are spawned on it).
 pub fn discover(settings: &Settings, shared: &Shared, loading: Loading) -> Discovery {
     let (files, mut problems) = folder(&settings.plugins);
+    problems.iter().for_each(|problem| tracing::error!("{problem}"));
     let context = LoadContext::new(&settings.plugins, shared, loading);
     let mut cache = PluginCache::open(settings.plugins.cache_file.as_deref());
     let mut names = HashMap::new();
