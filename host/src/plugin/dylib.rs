@@ -74,6 +74,8 @@ impl Library {
     pub fn open(path: &Path) -> Result<Self, LoadError> {
         let header = lib_header_from_path(path).map_err(|error| match error {
             LibraryError::GetSymbolError { .. } => LoadError::NotAPlugin,
+            // The loader's own words (e.g. "invalid ELF header"), not abi_stable's multi-line frame.
+            LibraryError::OpenError { err, .. } => LoadError::Open(first_line(&err.to_string())),
             other => LoadError::Open(first_line(&other.to_string())),
         })?;
         let declared = header.version_strings().version.to_string();
