@@ -8,18 +8,15 @@
 //! * `compiled_tool`: the sample plugin's `Echo` compiled in, `Value` → `ToolResult`;
 //! * `compiled_json`: the same with the JSON text contract the ABI uses, text → text;
 //! * `abi`: through the library: text → FFI future → text;
-//! * `abi_host_path`: what the host does around it: `Value` → text → `abi` → rmcp `CallToolResult`.
+//! * `abi_host_path`: what the host does around it: `Value` → text → `abi` → rmcp `CallToolResult`;
+//! * `lookup`: how a call finds its tool: the generation in force (swapped whole on reload) and the
+//!   registry's name lookup.
 //!
 //! The library is looked for in `MCP_BENCH_PLUGIN_DIR`, else in `target/release` of the
 //! workspace. Build the workspace first (`cargo build --release --workspace`); `scripts/bench`
 //! does. `MCP_BENCH_QUICK` shortens every measurement (smoke test).
 
-use std::{
-    hint::black_box,
-    path::PathBuf,
-    sync::{Arc, OnceLock},
-    time::Duration,
-};
+use std::{hint::black_box, path::PathBuf, sync::Arc, time::Duration};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use futures::future::BoxFuture;
@@ -31,6 +28,9 @@ use mcp_plugin_host::{
         CallSession, ClientRequestError, Level, PluginBackend,
         dylib::{HostLink, Library},
     },
+    registry::{Registry, ToolEntry},
+    settings::{Overrides, Settings},
+    state::{Generation, HostState},
 };
 use rmcp::model::CallToolResult;
 use sample::Echo;
@@ -84,15 +84,15 @@ fn dispatch(c: &mut Criterion) {
         log: PluginLog::new("sample"),
         locks: Arc::new(LockTable::default()),
         runtime: runtime.handle().clone(),
-        catalog: Arc::new(OnceLock::new()),
+        catalog: Arc::default(),
     };
-    let plugin = library.create(link).expect("the sample plugin starts");
-    let echo_index = plugin
-        .tools()
-        .expect("the sample plugin lists its tools")
+    let plugin: Arc<dyn PluginBackend> = Arc::new(library.create(link).expect("the sample plugin starts"));
+    let descriptors = plugin.tools().expect("the sample plugin lists its tools");
+    let echo_index = descriptors
         .iter()
         .position(|tool| serde_json::from_str::<Value>(tool.get()).is_ok_and(|tool| tool["name"] == "echo"))
         .expect("the sample plugin has echo") as u32;
+    let state = host_state(&plugin, echo_index, &descriptors[echo_index as usize]);
     let session: Arc<dyn CallSession> = Arc::new(QuietSession { cancel: CancellationToken::new() });
     let arguments = json!({ "text": "hello, world" });
     let arguments_text = arguments.to_string();
@@ -137,7 +137,22 @@ fn dispatch(c: &mut Criterion) {
             serde_json::from_str::<CallToolResult>(&answer).expect("a CallToolResult")
         })
     });
+    group.bench_function("lookup", |b| {
+        b.iter(|| state.peek(|current| current.registry.get(black_box("echo")).cloned()).expect("echo is served"))
+    });
     group.finish();
+}
+
+/// A host serving the sample plugin's echo under the default configuration.
+fn host_state(plugin: &Arc<dyn PluginBackend>, index: u32, descriptor: &serde_json::value::RawValue) -> HostState {
+    let config = std::env::temp_dir().join(format!("mcp-bench-dispatch-{}.json", std::process::id()));
+    std::fs::write(&config, "{}").expect("a scratch configuration file");
+    let settings = Settings::load_with_env(&config, &Overrides::default(), []).expect("the defaults load");
+    let _ = std::fs::remove_file(&config);
+    let mut registry = Registry::default();
+    let tool = ToolEntry::parse(descriptor).expect("echo's descriptor parses");
+    registry.insert(ToolEntry::new(Arc::clone(plugin), index, tool, Map::new()));
+    HostState::new(Generation { settings, registry, reports: Vec::new(), problems: Vec::new() })
 }
 
 criterion_group!(benches, dispatch);

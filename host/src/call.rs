@@ -165,9 +165,11 @@ enum Stop {
     Shutdown,
 }
 
-/// Runs one call to completion (or to its stop): arguments that do not
-/// match the tool's input schema are answered with an error result naming
-/// the parameter, and the plugin never sees them.
+/// Runs one call to completion (or to its stop): the operator's defaults
+/// fill in what the call left out, then arguments that do not match the
+/// tool's input schema are answered with an error result naming the
+/// parameter, and the plugin never sees them. The limits are those of the
+/// configuration in force when the call starts.
 pub async fn run(
     state: &HostState,
     entry: Arc<ToolEntry>,
@@ -181,6 +183,8 @@ pub async fn run(
         tracing::error!("{problem}");
         return CallToolResult::error(vec![ContentBlock::text(problem)]);
     }
+    let mut arguments = arguments;
+    entry.fill_defaults(&mut arguments);
     let arguments = Value::Object(arguments);
     if let Err(problems) = entry.check_arguments(&arguments) {
         return CallToolResult::error(vec![ContentBlock::text(problems)]);
@@ -202,7 +206,8 @@ pub async fn run(
         runtime: tokio::runtime::Handle::current(),
     });
     let started = Instant::now();
-    let timeout = state.settings.timeout_for(entry.name());
+    let (timeout, grace) =
+        state.peek(|current| (current.settings.timeout_for(entry.name()), current.settings.host.cancel_grace));
     let mut call = entry.plugin.call(entry.index, arguments.to_string(), Arc::clone(&session) as Arc<dyn CallSession>);
     let deadline = async {
         match timeout {
@@ -223,7 +228,7 @@ pub async fn run(
     // dotnet run kills its process tree and reports partial output), then
     // drop whatever is left.
     session.cancel.cancel();
-    let late = tokio::time::timeout(state.settings.host.cancel_grace, &mut call).await.ok();
+    let late = tokio::time::timeout(grace, &mut call).await.ok();
     drop(call);
     session.flush().await;
     let name = entry.name();

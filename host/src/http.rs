@@ -61,7 +61,8 @@ pub async fn serve(
     address: SocketAddr,
     on_ready: impl FnOnce(SocketAddr),
 ) -> Result<(), HttpError> {
-    let http = &state.settings.http;
+    let current = state.current();
+    let http = &current.settings.http;
     if !address.ip().is_loopback() && http.bearer_token.is_none() {
         return Err(HttpError::Unprotected(address));
     }

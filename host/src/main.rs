@@ -15,9 +15,11 @@ use mcp_plugin_host::{
     locks::LockTable,
     logging,
     plugin::discovery::{self, Discovery, Loading, PluginReport, PluginStatus, Shared},
+    reload::{Inbox, Reloader},
     server::McpServer,
     settings::{Overrides, Settings},
-    state::HostState,
+    state::{Generation, HostState},
+    status::{ServingHost, serving_hosts},
     stdio::LineTransport,
 };
 
@@ -95,10 +97,10 @@ fn main() -> ExitCode {
     };
     let outcome = runtime.block_on(async move {
         match cli.command.unwrap_or(Command::Serve) {
-            Command::Serve => serve(settings, cli.http).await,
+            Command::Serve => serve(settings, cli.http, cli.config, overrides).await,
             Command::Plugins { json } => {
                 let discovery = discover(&settings);
-                print_reports(&discovery.reports, json);
+                print_reports(&discovery.reports, &serving_hosts(&settings.path), json);
                 Ok(())
             }
             Command::Check => check(&settings),
@@ -120,12 +122,12 @@ fn main() -> ExitCode {
 /// Loads every plugin now, for the commands that report on them (and so
 /// refresh the plugin cache).
 fn discover(settings: &Settings) -> Discovery {
-    discovery::discover(&settings.plugins, &shared(settings), Loading::Eager)
+    discovery::discover(settings, &Shared::default(), Loading::Eager)
 }
 
-/// What the plugins of this run share.
-fn shared(settings: &Settings) -> Shared {
-    let locks = match &settings.host.lock_directory {
+/// The lock table of a serving host: machine-wide in `Host.LockDirectory`.
+fn machine_wide_locks(settings: &Settings) -> LockTable {
+    match &settings.host.lock_directory {
         None => LockTable::default(),
         Some(directory) => LockTable::machine_wide(directory.clone()).unwrap_or_else(|error| {
             tracing::warn!(
@@ -134,14 +136,19 @@ fn shared(settings: &Settings) -> Shared {
             );
             LockTable::default()
         }),
-    };
-    Shared { server_name: settings.host.server_name.clone(), locks: Arc::new(locks) }
+    }
 }
 
-async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
-    let shared = shared(&settings);
+async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overrides: Overrides) -> Result<(), String> {
+    let mut inbox = Inbox::default();
+    inbox.watch(&settings.plugins, &config);
+    let shared = Shared {
+        locks: Arc::new(machine_wide_locks(&settings)),
+        withdraw: Some(inbox.withdraw_hook()),
+        ..Shared::default()
+    };
     let loading = if settings.plugins.lazy_loading { Loading::Lazy } else { Loading::Eager };
-    let Discovery { registry, reports, .. } = discovery::discover(&settings.plugins, &shared, loading);
+    let Discovery { registry, reports, problems, slots } = discovery::discover(&settings, &shared, loading);
     let loaded = reports.iter().filter(|report| report.status == PluginStatus::Loaded).count();
     tracing::info!(
         "{} tools from {loaded} plugins in {}",
@@ -156,7 +163,10 @@ async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
                 .map_err(|_| format!("--http '{text}' is not an address such as 127.0.0.1:8080"))?,
         ),
     };
-    let state = Arc::new(HostState::new(settings, registry));
+    let state = Arc::new(HostState::new(Generation { settings, registry, reports, problems }));
+    let transport = if http_address.is_some() { "http" } else { "stdio" };
+    let reloader = Reloader::new(Arc::clone(&state), inbox, slots, shared, config, overrides, transport);
+    let reloading = tokio::spawn(reloader.run());
     let shutdown = state.shutdown.clone();
     tokio::spawn(async move {
         wait_for_signal().await;
@@ -168,6 +178,8 @@ async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {
         None => serve_stdio(Arc::clone(&state)).await,
     };
     state.shut_down().await;
+    // The reloader stops with the host and removes its private copies.
+    let _ = reloading.await;
     served
 }
 
@@ -176,7 +188,7 @@ async fn serve_stdio(state: Arc<HostState>) -> Result<(), String> {
     // Non-blocking pipes when stdin/stdout are pipes (how MCP clients start servers); rmcp
     // falls back to the blocking handles otherwise. The blocking ones cost ~55 µs a call.
     let (stdin, stdout) = rmcp::transport::stdio_pipes();
-    let transport = LineTransport::new(stdin, stdout, state.settings.host.max_message_bytes);
+    let transport = LineTransport::new(stdin, stdout, state.current().settings.host.max_message_bytes);
     let service = McpServer::new(Arc::clone(&state))
         .serve_with_ct(transport, shutdown.child_token())
         .await
@@ -206,10 +218,17 @@ async fn wait_for_signal() {
 
 fn check(settings: &Settings) -> Result<(), String> {
     let discovery = discover(settings);
-    print_reports(&discovery.reports, false);
+    let serving = serving_hosts(&settings.path);
+    print_reports(&discovery.reports, &serving, false);
     let mut problems = discovery.problems.clone();
     for report in &discovery.reports {
         problems.extend(report.problems.iter().map(|problem| format!("{}: {problem}", report.file)));
+    }
+    for host in &serving {
+        let refused = host.plugins.iter().filter_map(|report| Some((report, report.refused_on_reload.as_ref()?)));
+        problems.extend(refused.map(|(report, reason)| {
+            format!("{}: refused on reload by the host serving as PID {}: {reason}", report.file, host.pid)
+        }));
     }
     if discovery.reports.iter().all(|report| report.status != PluginStatus::Loaded) {
         problems.push(format!("no plugin was loaded from {}", settings.plugins.directory.display()));
@@ -226,12 +245,35 @@ fn check(settings: &Settings) -> Result<(), String> {
     }
 }
 
-fn print_reports(reports: &[PluginReport], json: bool) {
+/// Prints what the plugin folder holds, then what each host running under
+/// the same configuration serves now.
+fn print_reports(reports: &[PluginReport], serving: &[ServingHost], json: bool) {
     if json {
-        let document = serde_json::json!({ "hostAbiVersion": mcp_plugin_api::abi::ABI_VERSION, "plugins": reports });
+        let document = serde_json::json!({
+            "hostAbiVersion": mcp_plugin_api::abi::ABI_VERSION,
+            "plugins": reports,
+            "serving": serving,
+        });
         println!("{}", serde_json::to_string_pretty(&document).unwrap_or_default());
         return;
     }
+    print_table(reports);
+    println!("host ABI: mcp-plugin-api {}", mcp_plugin_api::abi::ABI_VERSION);
+    for host in serving {
+        println!(
+            "\nserving now: PID {} over {} since {}, {} reload(s), last change {}",
+            host.pid, host.transport, host.since, host.reloads, host.updated
+        );
+        print_table(&host.plugins);
+        for problem in &host.problems {
+            println!("  {problem}");
+        }
+    }
+}
+
+/// One row per library, then each library's problems and what the
+/// operator's rules changed.
+fn print_table(reports: &[PluginReport]) {
     let rows: Vec<[String; 6]> = reports
         .iter()
         .map(|report| {
@@ -256,9 +298,24 @@ fn print_reports(reports: &[PluginReport], json: bool) {
         println!("{}", line.join("  ").trim_end());
     }
     for report in reports {
+        for (own, served) in &report.renamed {
+            println!("  {}: tool '{own}' is served as '{served}'", report.file);
+        }
+        let hidden = [
+            ("tools", &report.hidden.tools),
+            ("prompts", &report.hidden.prompts),
+            ("resources", &report.hidden.resources),
+        ];
+        for (kind, items) in hidden.iter().filter(|(_, items)| !items.is_empty()) {
+            println!("  {}: {kind} hidden by configuration: {}", report.file, items.join(", "));
+        }
+        for overridden in &report.overrides {
+            let mut changed = overridden.fields.clone();
+            changed.extend(overridden.defaults.iter().map(|argument| format!("default {argument}")));
+            println!("  {}: tool '{}' overridden: {}", report.file, overridden.tool, changed.join(", "));
+        }
         for problem in &report.problems {
             println!("  {}: {problem}", report.file);
         }
     }
-    println!("host ABI: mcp-plugin-api {}", mcp_plugin_api::abi::ABI_VERSION);
 }

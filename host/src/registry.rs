@@ -8,28 +8,42 @@ use std::{
 
 use mcp_plugin_api::check::ToolSchemas;
 use rmcp::model::{Prompt, Tool};
-use serde_json::{Value, value::RawValue};
+use serde_json::{Map, Value, value::RawValue};
 
 use crate::plugin::PluginBackend;
 
 /// One served tool.
 pub struct ToolEntry {
-    /// The description clients see in `tools/list`.
+    /// The description clients see in `tools/list` (under its served name,
+    /// with the operator's overrides).
     pub tool: Tool,
     /// The plugin that runs it.
     pub plugin: Arc<dyn PluginBackend>,
     /// Its position in the plugin's own list.
     pub index: u32,
+    /// Argument values filled in when a call leaves them out (`Tools.Overrides`).
+    defaults: Map<String, Value>,
     schemas: OnceLock<Result<ToolSchemas, String>>,
 }
 
 impl ToolEntry {
-    /// Builds an entry from a plugin's descriptor. Its schemas are compiled
-    /// on first use; [`Self::compile`] compiles them now.
-    pub fn new(plugin: Arc<dyn PluginBackend>, index: u32, descriptor: &RawValue) -> Result<Self, String> {
-        let tool: Tool = serde_json::from_str(descriptor.get())
-            .map_err(|error| format!("its descriptor is not an MCP tool: {error}"))?;
-        Ok(Self { tool, plugin, index, schemas: OnceLock::new() })
+    /// Reads a plugin's tool descriptor.
+    pub fn parse(descriptor: &RawValue) -> Result<Tool, String> {
+        serde_json::from_str(descriptor.get()).map_err(|error| format!("its descriptor is not an MCP tool: {error}"))
+    }
+
+    /// An entry serving `tool` as tool number `index` of `plugin`, filling
+    /// in `defaults`. Its schemas are compiled on first use;
+    /// [`Self::compile`] compiles them now.
+    pub fn new(plugin: Arc<dyn PluginBackend>, index: u32, tool: Tool, defaults: Map<String, Value>) -> Self {
+        Self { tool, plugin, index, defaults, schemas: OnceLock::new() }
+    }
+
+    /// Fills in the operator's defaults for arguments the call left out.
+    pub fn fill_defaults(&self, arguments: &mut Map<String, Value>) {
+        for (name, value) in &self.defaults {
+            arguments.entry(name.clone()).or_insert_with(|| value.clone());
+        }
     }
 
     /// Compiles the tool's schemas (once), or says why they do not compile.
@@ -94,9 +108,9 @@ pub enum ResourceAt {
     Template(String),
 }
 
-impl ResourceEntry {
-    /// Builds an entry from a plugin's descriptor.
-    pub fn new(plugin: Arc<dyn PluginBackend>, index: u32, descriptor: Value) -> Result<Self, String> {
+impl ResourceAt {
+    /// Where a resource descriptor answers, or why it is no resource.
+    pub fn of(descriptor: &Value) -> Result<Self, String> {
         let address = match (descriptor.get("uri"), descriptor.get("uriTemplate")) {
             (Some(Value::String(uri)), None) => ResourceAt::Uri(uri.clone()),
             (None, Some(Value::String(template))) => ResourceAt::Template(template.clone()),
@@ -105,6 +119,14 @@ impl ResourceEntry {
         if descriptor.get("name").and_then(Value::as_str).is_none_or(str::is_empty) {
             return Err("a resource needs a name".to_owned());
         }
+        Ok(address)
+    }
+}
+
+impl ResourceEntry {
+    /// Builds an entry from a plugin's descriptor.
+    pub fn new(plugin: Arc<dyn PluginBackend>, index: u32, descriptor: Value) -> Result<Self, String> {
+        let address = ResourceAt::of(&descriptor)?;
         Ok(Self { descriptor, address, plugin, index })
     }
 

@@ -2,33 +2,42 @@
 //! the dynamic tool registry.
 //!
 //! One [`McpServer`] serves one client connection (stdio has one; HTTP
-//! creates one per session). All of them share the [`HostState`].
+//! creates one per session). All of them share the [`HostState`]; each
+//! request reads the generation served when it arrives. When a reload
+//! changes a list, every session hears of it: sessions that began with
+//! `initialize` through a `notifications/*/list_changed`, sessions of
+//! protocol 2026-07-28 on their `subscriptions/listen` streams.
 
 // `logging/setLevel` is deprecated in rmcp 3.9 (SEP-2577) yet still part
 // of the protocol versions most clients speak.
 #![allow(deprecated)]
 
-use std::sync::{Arc, RwLock};
+use std::sync::{
+    Arc, Mutex, RwLock,
+    atomic::{AtomicBool, Ordering},
+};
 
 use rmcp::{
-    ErrorData as McpError, RoleServer, ServerHandler,
+    ErrorData as McpError, Peer, RoleServer, ServerHandler,
     model::{
         CallToolRequestParams, CallToolResponse, ClientCapabilities, CompleteRequestParams, CompleteResult,
         CompletionInfo, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
         InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
         ListToolsResult, LoggingLevel, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
         ReadResourceResult, Reference, ResultType, ServerCapabilities, ServerConfig, SetLevelRequestParams,
-        SubscribeRequestParams, Tool, UnsubscribeRequestParams,
+        SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
     },
-    service::RequestContext,
+    service::{NotificationContext, RequestContext, SubscriptionContext},
 };
 use serde_json::{Value, json};
+use tokio::sync::broadcast;
+use tokio_util::sync::{CancellationToken, DropGuard};
 
 use crate::{
     call,
     logging::ClientLevel,
-    registry::{ResourceAt, ResourceEntry},
-    state::HostState,
+    registry::{Registry, ResourceAt, ResourceEntry},
+    state::{HostState, ListChanges},
 };
 
 /// The MCP extension id of content negotiation.
@@ -38,6 +47,12 @@ pub const CONTENT_NEGOTIATION: &str = "io.modelcontextprotocol/content-negotiati
 struct Session {
     level: ClientLevel,
     features: RwLock<Vec<String>>,
+    /// Whether `initialize` declared prompts and resources: the session may
+    /// use them (and hears of their changes) even if a reload empties them.
+    declared_prompts: AtomicBool,
+    declared_resources: AtomicBool,
+    /// Stops the session's announcer of list changes when the session ends.
+    announcer: Mutex<Option<DropGuard>>,
 }
 
 /// The handler of one client connection.
@@ -55,6 +70,9 @@ impl McpServer {
             session: Arc::new(Session {
                 level: ClientLevel::new(LoggingLevel::Info),
                 features: RwLock::new(Vec::new()),
+                declared_prompts: AtomicBool::new(false),
+                declared_resources: AtomicBool::new(false),
+                announcer: Mutex::new(None),
             }),
         }
     }
@@ -80,28 +98,66 @@ pub fn negotiated_features(capabilities: &ClientCapabilities) -> Vec<String> {
         .unwrap_or_default()
 }
 
+/// Tells one session (begun with `initialize`) of list changes until it ends.
+fn announce(
+    peer: Peer<RoleServer>,
+    mut changes: broadcast::Receiver<ListChanges>,
+    session: &Session,
+    stop: CancellationToken,
+) {
+    let (prompts, resources) =
+        (session.declared_prompts.load(Ordering::Relaxed), session.declared_resources.load(Ordering::Relaxed));
+    tokio::spawn(async move {
+        loop {
+            let changed = tokio::select! {
+                _ = stop.cancelled() => return,
+                received = changes.recv() => match received {
+                    Ok(changed) => changed,
+                    // Announcements were missed: every list may have changed.
+                    Err(broadcast::error::RecvError::Lagged(_)) => ListChanges::ALL,
+                    Err(broadcast::error::RecvError::Closed) => return,
+                },
+            };
+            let sent = async {
+                if changed.tools {
+                    peer.notify_tool_list_changed().await?;
+                }
+                if changed.prompts && prompts {
+                    peer.notify_prompt_list_changed().await?;
+                }
+                if changed.resources && resources {
+                    peer.notify_resource_list_changed().await?;
+                }
+                Ok::<(), rmcp::service::ServiceError>(())
+            };
+            if sent.await.is_err() {
+                // The session's transport is gone.
+                return;
+            }
+        }
+    });
+}
+
 impl ServerHandler for McpServer {
     fn get_info(&self) -> ServerConfig {
+        let current = self.state.current();
         let mut capabilities = json!({
-            "tools": { "listChanged": false },
+            "tools": { "listChanged": true },
             "logging": {},
             "experimental": { CONTENT_NEGOTIATION: {} },
             "extensions": { CONTENT_NEGOTIATION: {} }
         });
-        if !self.state.registry.prompts().is_empty() {
-            capabilities["prompts"] = json!({ "listChanged": false });
+        if !current.registry.prompts().is_empty() {
+            capabilities["prompts"] = json!({ "listChanged": true });
             capabilities["completions"] = json!({});
         }
-        if !self.state.registry.resources().is_empty() {
-            capabilities["resources"] = json!({ "subscribe": true, "listChanged": false });
+        if !current.registry.resources().is_empty() {
+            capabilities["resources"] = json!({ "subscribe": true, "listChanged": true });
         }
         let capabilities: ServerCapabilities =
             serde_json::from_value(capabilities).expect("a valid capabilities object");
         InitializeResult::new(capabilities)
-            .with_server_info(Implementation::new(
-                self.state.settings.host.server_name.clone(),
-                env!("CARGO_PKG_VERSION"),
-            ))
+            .with_server_info(Implementation::new(current.settings.host.server_name.clone(), env!("CARGO_PKG_VERSION")))
             .with_instructions(
                 "Tools are provided by plugins. Each tool's description says what it does; \
                  results carry prose in `content` and data in `structuredContent`.",
@@ -122,7 +178,66 @@ impl ServerHandler for McpServer {
             protocol = %request.protocol_version,
             "client connected"
         );
-        self.negotiate_initialize(&request)
+        let result = self.negotiate_initialize(&request)?;
+        self.session.declared_prompts.store(result.capabilities.prompts.is_some(), Ordering::Relaxed);
+        self.session.declared_resources.store(result.capabilities.resources.is_some(), Ordering::Relaxed);
+        Ok(result)
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let stop = CancellationToken::new();
+        announce(context.peer, self.state.subscribe(), &self.session, stop.clone());
+        *self.session.announcer.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(stop.drop_guard());
+    }
+
+    fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
+        // Resources never announce updates (see `subscribe`), but a stream may name those that exist.
+        let current = self.state.current();
+        let existing = requested
+            .resource_subscriptions
+            .iter()
+            .flatten()
+            .filter(|uri| current.registry.resource_for(uri).is_some());
+        Some(
+            SubscriptionFilter::builder()
+                .tools_list_changed()
+                .prompts_list_changed()
+                .resources_list_changed()
+                .resource_subscriptions(existing.cloned())
+                .build(),
+        )
+    }
+
+    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), McpError> {
+        let mut changes = self.state.subscribe();
+        let accepted = subscription.accepted().clone();
+        loop {
+            let changed = tokio::select! {
+                _ = subscription.cancelled() => return Ok(()),
+                _ = self.state.shutdown.cancelled() => return Ok(()),
+                received = changes.recv() => match received {
+                    Ok(changed) => changed,
+                    Err(broadcast::error::RecvError::Lagged(_)) => ListChanges::ALL,
+                    Err(broadcast::error::RecvError::Closed) => return Ok(()),
+                },
+            };
+            let sink = subscription.sink();
+            let sent = async {
+                if changed.tools && accepted.tools_list_changed == Some(true) {
+                    sink.notify_tool_list_changed().await?;
+                }
+                if changed.prompts && accepted.prompts_list_changed == Some(true) {
+                    sink.notify_prompt_list_changed().await?;
+                }
+                if changed.resources && accepted.resources_list_changed == Some(true) {
+                    sink.notify_resource_list_changed().await?;
+                }
+                Ok::<(), rmcp::service::SubscriptionSendError>(())
+            };
+            if sent.await.is_err() {
+                return Ok(());
+            }
+        }
     }
 
     async fn list_tools(
@@ -130,12 +245,12 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        let tools: Vec<Tool> = self.state.registry.entries().iter().map(|entry| entry.tool.clone()).collect();
+        let tools: Vec<Tool> = self.state.current().registry.entries().iter().map(|entry| entry.tool.clone()).collect();
         Ok(ListToolsResult::with_all_items(tools))
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.state.registry.get(name).map(|entry| entry.tool.clone())
+        self.state.peek(|current| current.registry.get(name).map(|entry| entry.tool.clone()))
     }
 
     async fn call_tool(
@@ -143,7 +258,7 @@ impl ServerHandler for McpServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let Some(entry) = self.state.registry.get(&request.name).cloned() else {
+        let Some(entry) = self.state.peek(|current| current.registry.get(&request.name).cloned()) else {
             return Err(McpError::invalid_params(
                 format!("Unknown tool: '{}'. tools/list gives the tools this server has.", request.name),
                 Some(json!({ "tool": request.name })),
@@ -173,9 +288,10 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, McpError> {
-        self.require(!self.state.registry.prompts().is_empty(), "prompts/list")?;
+        let current = self.state.current();
+        self.require_prompts(&current.registry, "prompts/list")?;
         Ok(ListPromptsResult::with_all_items(
-            self.state.registry.prompts().iter().map(|entry| entry.prompt.clone()).collect(),
+            current.registry.prompts().iter().map(|entry| entry.prompt.clone()).collect(),
         ))
     }
 
@@ -184,7 +300,7 @@ impl ServerHandler for McpServer {
         request: GetPromptRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
-        let Some(entry) = self.state.registry.prompt(&request.name).cloned() else {
+        let Some(entry) = self.state.current().registry.prompt(&request.name).cloned() else {
             return Err(McpError::invalid_params(
                 format!("Unknown prompt: '{}'. prompts/list gives the prompts this server has.", request.name),
                 None,
@@ -226,9 +342,10 @@ impl ServerHandler for McpServer {
         request: CompleteRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
-        self.require(!self.state.registry.prompts().is_empty(), "completion/complete")?;
+        let current = self.state.current();
+        self.require_prompts(&current.registry, "completion/complete")?;
         let mut values = match &request.r#ref {
-            Reference::Prompt(reference) => match self.state.registry.prompt(&reference.name) {
+            Reference::Prompt(reference) => match current.registry.prompt(&reference.name) {
                 Some(entry) => {
                     entry.plugin.complete_prompt(entry.index, &request.argument.name, &request.argument.value)
                 }
@@ -252,7 +369,7 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, McpError> {
-        self.require(!self.state.registry.resources().is_empty(), "resources/list")?;
+        self.require_resources(&self.state.current().registry, "resources/list")?;
         let resources = self.descriptors(|entry| matches!(entry.address, ResourceAt::Uri(_)))?;
         Ok(ListResourcesResult::with_all_items(resources))
     }
@@ -262,7 +379,7 @@ impl ServerHandler for McpServer {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, McpError> {
-        self.require(!self.state.registry.resources().is_empty(), "resources/templates/list")?;
+        self.require_resources(&self.state.current().registry, "resources/templates/list")?;
         let templates = self.descriptors(|entry| matches!(entry.address, ResourceAt::Template(_)))?;
         Ok(ListResourceTemplatesResult::with_all_items(templates))
     }
@@ -308,13 +425,26 @@ impl ServerHandler for McpServer {
 
 impl McpServer {
     /// Answers "method not found" for a feature no plugin provides, as for
-    /// a capability the server does not declare.
-    fn require(&self, provided: bool, method: &'static str) -> Result<(), McpError> {
-        if provided { Ok(()) } else { Err(McpError::new(ErrorCode::METHOD_NOT_FOUND, method, None)) }
+    /// a capability the server does not declare; a session that was told of
+    /// prompts gets an empty list when a reload took them all away.
+    fn require(&self, provided: bool, declared: &AtomicBool, method: &'static str) -> Result<(), McpError> {
+        if provided || declared.load(Ordering::Relaxed) {
+            Ok(())
+        } else {
+            Err(McpError::new(ErrorCode::METHOD_NOT_FOUND, method, None))
+        }
+    }
+
+    fn require_prompts(&self, registry: &Registry, method: &'static str) -> Result<(), McpError> {
+        self.require(!registry.prompts().is_empty(), &self.session.declared_prompts, method)
+    }
+
+    fn require_resources(&self, registry: &Registry, method: &'static str) -> Result<(), McpError> {
+        self.require(!registry.resources().is_empty(), &self.session.declared_resources, method)
     }
 
     fn resource(&self, uri: &str) -> Result<Arc<ResourceEntry>, McpError> {
-        self.state.registry.resource_for(uri).cloned().ok_or_else(|| {
+        self.state.current().registry.resource_for(uri).cloned().ok_or_else(|| {
             McpError::resource_not_found(format!("No resource at '{uri}'."), Some(json!({ "uri": uri })))
         })
     }
@@ -324,6 +454,7 @@ impl McpServer {
         keep: impl Fn(&ResourceEntry) -> bool,
     ) -> Result<Vec<T>, McpError> {
         self.state
+            .current()
             .registry
             .resources()
             .iter()

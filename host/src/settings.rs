@@ -18,6 +18,8 @@ use std::{
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
+use crate::surface::Patterns;
+
 /// The prefix of environment variables that override the file; `__`
 /// separates the prefix and each level of keys.
 pub const ENV_PREFIX: &str = "MCP_PLUGIN_HOST";
@@ -56,6 +58,9 @@ pub struct Settings {
     pub http: HttpSettings,
     /// Where plugins are and which are enabled.
     pub plugins: PluginSettings,
+    /// What of the plugins' offer is served, and under which names
+    /// (`Tools`, `Prompts` and `Resources` sections).
+    pub surface: SurfaceSettings,
 }
 
 /// Server identity, logging and call limits (`Host` section).
@@ -114,6 +119,100 @@ pub struct PluginSettings {
     /// The plugin cache file (`Plugins.CacheFile`; default under the user's
     /// cache folder; an empty string turns the cache off).
     pub cache_file: Option<PathBuf>,
+    /// Whether the serving host watches the plugin folder and the
+    /// configuration file and applies changes without a restart
+    /// (`Plugins.Watch`, default true; SIGHUP reloads either way).
+    pub watch: bool,
+    /// How long the watched files must stay unchanged (size and time)
+    /// before a change is applied, so a library still being copied in is
+    /// not taken for a broken one (`Plugins.WatchQuietMs`, default 300).
+    pub watch_quiet: Duration,
+}
+
+/// The operator's control of what is served (`Tools`, `Prompts`,
+/// `Resources` sections); see `crate::surface` for how it applies.
+#[derive(Debug, Clone, Default)]
+pub struct SurfaceSettings {
+    /// Which tools are served (`Tools.Enabled`, `Tools.Disabled`).
+    pub tools: ItemFilter,
+    /// How tool names are prefixed with their plugin's name (`Tools.Prefix`).
+    pub prefix: PrefixSettings,
+    /// Title, description, annotations and argument defaults per tool
+    /// (`Tools.Overrides`), keyed by served name or `<plugin>/<tool>`.
+    pub overrides: BTreeMap<String, ToolOverride>,
+    /// Which prompts are served (`Prompts.Enabled`, `Prompts.Disabled`).
+    pub prompts: ItemFilter,
+    /// Which resources and templates are served (`Resources.Enabled`, `Resources.Disabled`).
+    pub resources: ItemFilter,
+}
+
+/// Glob patterns that select items: served when some `enabled` pattern
+/// matches and no `disabled` one does.
+#[derive(Debug, Clone, Default)]
+pub struct ItemFilter {
+    /// `None` serves every item.
+    pub enabled: Option<Patterns>,
+    /// Never served.
+    pub disabled: Patterns,
+}
+
+/// Whether a plugin's tools are served under `<plugin>__<tool>`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum PrefixMode {
+    /// Never: a tool whose name another plugin took first is refused.
+    #[default]
+    None,
+    /// Always.
+    Plugin,
+    /// Only a tool whose name another served plugin's tool also has.
+    OnCollision,
+}
+
+/// `Tools.Prefix`: one mode for all plugins, or one per plugin name.
+#[derive(Debug, Clone, Default)]
+pub struct PrefixSettings {
+    /// The mode of plugins not named in [`Self::per_plugin`] (`"*"` in the map form).
+    pub default: PrefixMode,
+    /// Modes by plugin name (matched without regard to case).
+    pub per_plugin: BTreeMap<String, PrefixMode>,
+}
+
+impl PrefixSettings {
+    /// The mode for plugin `name`.
+    pub fn mode_for(&self, name: &str) -> PrefixMode {
+        self.per_plugin
+            .iter()
+            .find(|(plugin, _)| plugin.eq_ignore_ascii_case(name))
+            .map_or(self.default, |(_, mode)| *mode)
+    }
+}
+
+/// What the operator changes in one tool's description (`Tools.Overrides.<tool>`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct ToolOverride {
+    /// Replaces the tool's `title`.
+    pub title: Option<String>,
+    /// Replaces the tool's `description`.
+    pub description: Option<String>,
+    /// Replaces these annotation hints; the others stay as the plugin set them.
+    pub annotations: AnnotationOverrides,
+    /// Argument values filled in when a call leaves them out, before the
+    /// arguments are validated; listed as `default` in the input schema.
+    pub defaults: Map<String, Value>,
+}
+
+/// The MCP tool annotation hints an operator may set.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct AnnotationOverrides {
+    /// `readOnlyHint`.
+    pub read_only: Option<bool>,
+    /// `destructiveHint`.
+    pub destructive: Option<bool>,
+    /// `idempotentHint`.
+    pub idempotent: Option<bool>,
+    /// `openWorldHint`.
+    pub open_world: Option<bool>,
 }
 
 impl PluginSettings {
@@ -151,6 +250,33 @@ struct Raw {
     host: RawHost,
     http: RawHttp,
     plugins: RawPlugins,
+    tools: RawTools,
+    prompts: RawFilter,
+    resources: RawFilter,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "lowercase")]
+struct RawTools {
+    enabled: Option<StringList>,
+    disabled: Option<StringList>,
+    prefix: Option<RawPrefix>,
+    overrides: Map<String, Value>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "lowercase")]
+struct RawFilter {
+    enabled: Option<StringList>,
+    disabled: Option<StringList>,
+}
+
+/// `Tools.Prefix`: a mode, or a map from plugin name (or `*`) to mode.
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum RawPrefix {
+    All(String),
+    PerPlugin(BTreeMap<String, String>),
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -184,6 +310,8 @@ struct RawPlugins {
     config: Map<String, Value>,
     lazyloading: Option<bool>,
     cachefile: Option<String>,
+    watch: Option<bool>,
+    watchquietms: Option<u64>,
 }
 
 /// A list given either as a JSON array or, from an environment variable,
@@ -319,6 +447,37 @@ impl Settings {
                     Some(file) => Some(base.join(file)),
                     None => default_cache_file(),
                 },
+                watch: raw.plugins.watch.unwrap_or(true),
+                watch_quiet: Duration::from_millis(raw.plugins.watchquietms.unwrap_or(300)),
+            },
+            surface: SurfaceSettings {
+                tools: ItemFilter::from_raw("Tools", raw.tools.enabled, raw.tools.disabled)?,
+                prefix: match raw.tools.prefix {
+                    None => PrefixSettings::default(),
+                    Some(RawPrefix::All(mode)) => {
+                        PrefixSettings { default: prefix_mode("Tools.Prefix", &mode)?, per_plugin: BTreeMap::new() }
+                    }
+                    Some(RawPrefix::PerPlugin(modes)) => {
+                        let mut prefix = PrefixSettings::default();
+                        for (plugin, mode) in modes {
+                            let mode = prefix_mode(&format!("Tools.Prefix.{plugin}"), &mode)?;
+                            if plugin == "*" {
+                                prefix.default = mode;
+                            } else {
+                                prefix.per_plugin.insert(plugin, mode);
+                            }
+                        }
+                        prefix
+                    }
+                },
+                overrides: raw
+                    .tools
+                    .overrides
+                    .into_iter()
+                    .map(|(tool, value)| Ok((tool.clone(), tool_override(&tool, value)?)))
+                    .collect::<Result<_, String>>()?,
+                prompts: ItemFilter::from_raw("Prompts", raw.prompts.enabled, raw.prompts.disabled)?,
+                resources: ItemFilter::from_raw("Resources", raw.resources.enabled, raw.resources.disabled)?,
             },
         })
     }
@@ -327,6 +486,73 @@ impl Settings {
     pub fn timeout_for(&self, tool: &str) -> Option<Duration> {
         self.host.tool_timeouts.get(tool).copied().or(self.host.tool_timeout)
     }
+}
+
+impl ItemFilter {
+    fn from_raw(section: &str, enabled: Option<StringList>, disabled: Option<StringList>) -> Result<Self, String> {
+        let enabled = enabled.map(StringList::into_vec).filter(|patterns| !patterns.iter().any(|p| p == "*"));
+        Ok(Self {
+            enabled: enabled.map(|patterns| Patterns::new(&format!("{section}.Enabled"), patterns)).transpose()?,
+            disabled: Patterns::new(
+                &format!("{section}.Disabled"),
+                disabled.map(StringList::into_vec).unwrap_or_default(),
+            )?,
+        })
+    }
+}
+
+fn prefix_mode(key: &str, text: &str) -> Result<PrefixMode, String> {
+    match text.to_ascii_lowercase().as_str() {
+        "none" => Ok(PrefixMode::None),
+        "plugin" => Ok(PrefixMode::Plugin),
+        "on-collision" => Ok(PrefixMode::OnCollision),
+        _ => Err(format!("{key} must be \"none\", \"plugin\" or \"on-collision\", not \"{text}\"")),
+    }
+}
+
+/// Reads `Tools.Overrides.<tool>`, its keys matched without regard to case
+/// (but not the argument names under `Defaults`, which are the plugin's).
+fn tool_override(tool: &str, value: Value) -> Result<ToolOverride, String> {
+    let key = |field: &str| format!("Tools.Overrides.{tool}.{field}");
+    let Value::Object(fields) = value else {
+        return Err(format!("Tools.Overrides.{tool} must be an object, not {value}"));
+    };
+    let text = |field: &str| match get_ci(&fields, field) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(text)) => Ok(Some(text.clone())),
+        Some(other) => Err(format!("{} must be a string, not {other}", key(field))),
+    };
+    let mut annotations = AnnotationOverrides::default();
+    match get_ci(&fields, "Annotations") {
+        None | Some(Value::Null) => {}
+        Some(Value::Object(hints)) => {
+            for (hint, value) in hints {
+                let slot = match hint.to_ascii_lowercase().as_str() {
+                    "readonlyhint" => &mut annotations.read_only,
+                    "destructivehint" => &mut annotations.destructive,
+                    "idempotenthint" => &mut annotations.idempotent,
+                    "openworldhint" => &mut annotations.open_world,
+                    _ => {
+                        return Err(format!(
+                            "{} is not an annotation an operator may set (readOnlyHint, destructiveHint, \
+                             idempotentHint, openWorldHint)",
+                            key(&format!("Annotations.{hint}"))
+                        ));
+                    }
+                };
+                *slot = Some(value.as_bool().ok_or_else(|| {
+                    format!("{} must be true or false, not {value}", key(&format!("Annotations.{hint}")))
+                })?);
+            }
+        }
+        Some(other) => return Err(format!("{} must be an object, not {other}", key("Annotations"))),
+    }
+    let defaults = match get_ci(&fields, "Defaults") {
+        None | Some(Value::Null) => Map::new(),
+        Some(Value::Object(defaults)) => defaults.clone(),
+        Some(other) => return Err(format!("{} must be an object, not {other}", key("Defaults"))),
+    };
+    Ok(ToolOverride { title: text("Title")?, description: text("Description")?, annotations, defaults })
 }
 
 /// Where the plugin cache lives when `Plugins.CacheFile` does not say: the
@@ -343,6 +569,25 @@ pub fn default_cache_file() -> Option<PathBuf> {
 pub fn default_lock_directory() -> Option<PathBuf> {
     let dirs = project_dirs()?;
     Some(dirs.runtime_dir().map_or_else(|| dirs.cache_dir().join("locks"), |runtime| runtime.join("locks")))
+}
+
+/// Where serving hosts say what they serve, one file each, for the
+/// `plugins` and `check` commands: the platform's runtime folder for this
+/// program (`$XDG_RUNTIME_DIR/mcp-plugin-host` on Linux), else its cache
+/// folder, else the temporary folder; then `serving/`.
+pub fn serving_dir() -> PathBuf {
+    let dirs = project_dirs();
+    let base = dirs.as_ref().and_then(|dirs| dirs.runtime_dir().map(Path::to_owned));
+    let base = base.or_else(|| dirs.as_ref().map(|dirs| dirs.cache_dir().join("run")));
+    base.unwrap_or_else(|| std::env::temp_dir().join(env!("CARGO_PKG_NAME"))).join("serving")
+}
+
+/// Where a serving host puts the private copies of libraries it loads on
+/// reload: the platform's cache folder for this program, then `copies/`
+/// (not the runtime or temporary folder, which may not allow running code).
+pub fn copies_dir() -> PathBuf {
+    let base = project_dirs().map(|dirs| dirs.cache_dir().to_owned());
+    base.unwrap_or_else(|| std::env::temp_dir().join(env!("CARGO_PKG_NAME"))).join("copies")
 }
 
 /// This program's folders on this platform, by the platform's conventions.

@@ -4,14 +4,9 @@
 
 mod common;
 
-use std::{process::Stdio, time::Duration};
-
 use common::{Setup, text_of};
 use serde_json::{Value, json};
-use tokio::{
-    io::{AsyncBufReadExt, BufReader},
-    process::{Child, Command},
-};
+use tokio::process::Child;
 
 /// The host serving HTTP on a free loopback port.
 struct HttpHost {
@@ -25,29 +20,7 @@ struct HttpHost {
 
 impl HttpHost {
     async fn start(setup: &Setup) -> Self {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-plugin-host"))
-            .arg("--config")
-            .arg(setup.config())
-            .args(["--http", "127.0.0.1:0"])
-            .env_remove("RUST_LOG")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .kill_on_drop(true)
-            .spawn()
-            .unwrap();
-        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-        let url = tokio::time::timeout(Duration::from_secs(30), async {
-            while let Some(line) = lines.next_line().await.unwrap() {
-                if let Some((_, url)) = line.split_once("streamable HTTP at ") {
-                    return url.trim().to_owned();
-                }
-            }
-            panic!("the host exited before listening");
-        })
-        .await
-        .expect("the host starts listening");
-        tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+        let (child, url, _log) = common::spawn_http(&setup.config(), &[]).await;
         let authority = url.trim_start_matches("http://").trim_end_matches("/mcp").to_owned();
         Self { _child: child, url, authority, http: reqwest::Client::new(), session: None, token: None }
     }

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Setup, process_alive, text_of};
+use common::{Setup, text_of};
 use serde_json::{Value, json};
 
 #[tokio::test]
@@ -170,7 +170,7 @@ async fn two_host_processes_contend_for_one_project_lock() {
     let shared = tempfile::tempdir().unwrap();
     let config = json!({ "Host": { "LockDirectory": shared.path() } });
     let (first, second) = (Setup::new(&[], &["locker"], config.clone()), Setup::new(&[], &["locker"], config));
-    let mut holder = first.stdio().await;
+    let holder = first.stdio().await;
     let other = second.stdio().await;
     let key = "/work/app/app.csproj";
 
@@ -196,13 +196,8 @@ async fn two_host_processes_contend_for_one_project_lock() {
     assert!(text_of(&other.call("locker_try", json!({ "key": key })).await).starts_with("contended"));
     let pid = holder.pid();
     std::process::Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap();
-    for _ in 0..50 {
-        if !process_alive(pid) {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
-    assert!(!holder.is_running());
+    let status = holder.wait_exit().await;
+    assert!(!status.success(), "{status}");
     assert_eq!(text_of(&other.call("locker_try", json!({ "key": key })).await), "granted");
 }
 

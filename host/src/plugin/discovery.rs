@@ -1,34 +1,45 @@
-//! Finds plugin libraries, loads the enabled ones and builds the tool
-//! registry, refusing what cannot be served with one error line each while
-//! the rest still serve.
+//! Finds plugin libraries, loads the enabled ones and builds the registry,
+//! refusing what cannot be served with one error line each while the rest
+//! still serve.
+//!
+//! Two steps, so that a reload can redo the second alone: [`load_library`]
+//! turns each file into a [`Slot`] (identity, status, the created plugin
+//! and its offer, each offered item checked once), and [`assemble`] builds
+//! the registry from the slots under the operator's surface rules
+//! (filters, prefixes, overrides; see [`crate::surface`]).
 
 use std::{
-    collections::HashMap,
+    collections::{BTreeMap, HashMap, HashSet},
     path::{Path, PathBuf},
-    sync::{Arc, OnceLock},
+    sync::{Arc, Weak},
 };
 
+use arc_swap::ArcSwap;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, value::RawValue};
+use serde_json::{Map, Value};
 
 use super::{
     PluginBackend,
-    cache::{CachedLibrary, Offer, PluginCache, config_hash},
+    cache::{CachedLibrary, Fingerprint, Offer, PluginCache, config_hash},
     dylib::{DylibPlugin, HostLink, Library, LoadError},
     lazy::LazyPlugin,
 };
-use mcp_plugin_api::check::descriptor::{self, Problem};
+use mcp_plugin_api::check::{
+    ToolSchemas,
+    descriptor::{self, Problem},
+};
 use rmcp::model::Prompt;
 
 use crate::{
     locks::LockTable,
     logging::PluginLog,
-    registry::{PromptEntry, Registry, ResourceEntry, ToolEntry},
-    settings::PluginSettings,
+    registry::{PromptEntry, Registry, ResourceAt, ResourceEntry, ToolEntry},
+    settings::{PluginSettings, Settings},
+    surface::{self, Candidate, Hidden, Overridden},
 };
 
 /// Whether a library is served.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum PluginStatus {
     /// Its plugin serves (some of) its tools, prompts or resources.
@@ -40,7 +51,7 @@ pub enum PluginStatus {
 }
 
 /// Whether a library was built against a plugin API this host speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AbiStatus {
     /// Its ABI matches.
@@ -72,7 +83,7 @@ impl std::fmt::Display for AbiStatus {
 }
 
 /// How a library fared, for `mcp-plugin-host plugins` and `check`.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PluginReport {
     /// The library's file name.
@@ -90,11 +101,24 @@ pub struct PluginReport {
     /// The tools served from this plugin.
     pub tools: Vec<String>,
     /// The prompts served from this plugin.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub prompts: Vec<String>,
     /// The resources (URIs and templates) served from this plugin.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
     pub resources: Vec<String>,
+    /// Tools served under another name than the plugin's own (`Tools.Prefix`): own name → served name.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty", default)]
+    pub renamed: BTreeMap<String, String>,
+    /// Items the operator's filters keep from being served (`Tools`, `Prompts`, `Resources`).
+    #[serde(skip_serializing_if = "Hidden::is_empty", default)]
+    pub hidden: Hidden,
+    /// What the operator changed in served tools (`Tools.Overrides`).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub overrides: Vec<Overridden>,
+    /// Why the library now on disk was not put in place of the version
+    /// that goes on serving (set by a reload only).
+    #[serde(skip_serializing_if = "Option::is_none", default)]
+    pub refused_on_reload: Option<String>,
     /// Problems: why the plugin or some of its tools were refused.
     pub problems: Vec<String>,
 }
@@ -111,11 +135,17 @@ impl PluginReport {
             tools: Vec::new(),
             prompts: Vec::new(),
             resources: Vec::new(),
+            renamed: BTreeMap::new(),
+            hidden: Hidden::default(),
+            overrides: Vec::new(),
+            refused_on_reload: None,
             problems: Vec::new(),
         }
     }
 
-    fn refuse(&mut self, problem: String) {
+    /// Records a problem that keeps the plugin, or one of its items, from
+    /// being served, and logs it as one line.
+    pub fn refuse(&mut self, problem: String) {
         tracing::error!("refused {}: {problem}", self.file);
         self.status = PluginStatus::Refused;
         self.problems.push(problem);
@@ -124,12 +154,15 @@ impl PluginReport {
 
 /// The outcome of discovery.
 pub struct Discovery {
-    /// The tools to serve.
+    /// The tools, prompts and resources to serve.
     pub registry: Registry,
     /// One report per library found.
     pub reports: Vec<PluginReport>,
-    /// Problems that concern no single library (a missing directory).
+    /// Problems that concern no single library (a missing directory, an
+    /// override that matches no tool).
     pub problems: Vec<String>,
+    /// Each library as loading left it, for a reload to start from.
+    pub slots: Vec<Slot>,
 }
 
 /// The plugin libraries in `directory`: files with this platform's
@@ -144,20 +177,49 @@ pub fn library_files(directory: &Path) -> std::io::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// What every plugin shares with the host and the other plugins.
+/// The libraries in `Plugins.Directory`, and the problem when the folder
+/// cannot be read (for the caller to log).
+pub fn folder(plugins: &PluginSettings) -> (Vec<PathBuf>, Vec<String>) {
+    match library_files(&plugins.directory) {
+        Ok(files) => (files, Vec::new()),
+        Err(error) => {
+            (Vec::new(), vec![format!("plugin directory {} cannot be read: {error}", plugins.directory.display())])
+        }
+    }
+}
+
+/// Called when a plugin served from the cache could not be created on its
+/// first use, so that its items stop being served.
+pub type Withdraw = Arc<dyn Fn(Withdrawal) + Send + Sync>;
+
+/// A plugin whose creation on first use failed.
+#[derive(Debug, Clone)]
+pub struct Withdrawal {
+    /// Its library, in the plugin folder.
+    pub file: PathBuf,
+    /// The offer it stood for: whatever has replaced the plugin since (a
+    /// reload) has another, and is not withdrawn.
+    pub offer: Weak<Offer>,
+    /// Why it failed.
+    pub problem: String,
+}
+
+/// What every plugin shares with the host and the other plugins, across reloads.
 #[derive(Clone, Default)]
 pub struct Shared {
     /// The host-wide lock table.
     pub locks: Arc<LockTable>,
-    /// The server's name, for plugins that describe the server.
-    pub server_name: String,
+    /// What plugins read through `PluginContext::host_info`, replaced on every assembly.
+    pub catalog: Arc<ArcSwap<Value>>,
+    /// Told when a plugin created on first use fails; `None` outside a serving host.
+    pub withdraw: Option<Withdraw>,
 }
 
 /// How discovery treats a library it has loaded before.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Loading {
     /// Open and create every enabled plugin now, and refresh the plugin
-    /// cache (the `plugins` and `check` commands, `Plugins.LazyLoading: false`).
+    /// cache (the `plugins` and `check` commands, `Plugins.LazyLoading: false`, reloads).
     Eager,
     /// Serve a library the plugin cache knows, unchanged, from the cache and
     /// create it on first use ([`super::lazy`]); load the others now.
@@ -179,122 +241,323 @@ impl Found {
     }
 }
 
-/// Loads every enabled plugin in the configured directory. Must run inside
-/// the host's tokio runtime (plugins' lock waits are spawned on it).
-pub fn discover(settings: &PluginSettings, shared_services: &Shared, loading: Loading) -> Discovery {
-    let mut registry = Registry::default();
-    let mut reports = Vec::new();
-    let mut problems = Vec::new();
-    let files = match library_files(&settings.directory) {
-        Ok(files) => files,
-        Err(error) => {
-            let problem = format!("plugin directory {} cannot be read: {error}", settings.directory.display());
-            tracing::error!("{problem}");
-            problems.push(problem);
-            Vec::new()
-        }
-    };
-    let mut cache = PluginCache::open(settings.cache_file.as_deref());
-    let shared = Arc::new(settings.shared.clone());
-    let catalog = Arc::new(OnceLock::new());
-    let mut plugin_files: HashMap<String, String> = HashMap::new();
-    for file in files {
-        let mut report = PluginReport::new(&file);
-        let cached = if loading == Loading::Lazy { cache.get(&file).cloned() } else { None };
-        let found = match cached {
-            Some(entry) => Found::Cached(entry),
-            None => match open(&file, &mut report) {
-                Some(library) => Found::Opened(library),
-                None => {
-                    cache.forget(&file);
-                    reports.push(report);
-                    continue;
-                }
-            },
-        };
-        let (name, version, abi_version) = found.identity();
-        report.plugin = Some(name.clone());
-        report.version = Some(version.clone());
-        report.abi_version = Some(abi_version.clone());
-        report.abi_status = AbiStatus::Compatible;
-        if !settings.is_enabled(&name) {
-            tracing::info!("plugin {name} ({}) is disabled by configuration", report.file);
-            report.status = PluginStatus::Disabled;
-            if let Found::Opened(_) = found {
-                cache.remember(&file, &name, &version, &abi_version, None);
-            }
-            reports.push(report);
-            continue;
-        }
-        if let Some(first) = plugin_files.get(&name) {
-            report.refuse(format!("a plugin named '{name}' was already loaded from {first}"));
-            reports.push(report);
-            continue;
-        }
-        let link = HostLink {
-            plugin: name.clone(),
-            config: settings.section(&name),
-            shared: Arc::clone(&shared),
-            log: PluginLog::new(&name),
-            locks: Arc::clone(&shared_services.locks),
-            runtime: tokio::runtime::Handle::current(),
-            catalog: Arc::clone(&catalog),
-        };
-        let config_hash = config_hash(&link.config, &shared);
-        let cached_offer = match &found {
-            Found::Cached(entry) => entry.offer_for(&config_hash),
-            Found::Opened(_) => None,
-        };
-        let (plugin, offer, from_cache): (Arc<dyn PluginBackend>, Arc<Offer>, bool) = match (cached_offer, found) {
-            (Some(offer), _) => {
-                let lazy = LazyPlugin::new(
-                    name.clone(),
-                    version.clone(),
-                    file.clone(),
-                    Arc::clone(&offer),
-                    settings.cache_file.clone(),
-                    link,
-                );
-                (Arc::new(lazy), offer, true)
-            }
-            (None, found) => match create_now(&file, found, link, &mut report) {
-                Some((plugin, offer)) => (Arc::new(plugin), offer, false),
-                None => {
-                    cache.forget(&file);
-                    reports.push(report);
-                    continue;
-                }
-            },
-        };
-        plugin_files.insert(name.clone(), report.file.clone());
-        register_tools(&mut registry, &plugin, &offer.tools, !from_cache, &mut report);
-        register_extras(&mut registry, &plugin, &offer, !from_cache, &mut report);
-        if !from_cache {
-            let clean = report.problems.is_empty();
-            cache.remember(&file, &name, &version, &abi_version, clean.then_some((config_hash, offer)));
-        }
-        let serves_nothing = report.tools.is_empty() && report.prompts.is_empty() && report.resources.is_empty();
-        if serves_nothing && !report.problems.is_empty() {
-            report.status = PluginStatus::Refused;
-        } else {
-            report.status = PluginStatus::Loaded;
-            tracing::info!(
-                "{} plugin {name} {version} from {} with tools: {}",
-                if from_cache { "serving (created on first use)" } else { "loaded" },
-                report.file,
-                report.tools.join(", ")
-            );
-        }
-        reports.push(report);
-    }
-    cache.retain_existing();
-    cache.save();
-    let _ = catalog.set(host_info(&shared_services.server_name, &reports));
-    Discovery { registry, reports, problems }
+/// One library in the plugin folder, as loading left it.
+#[derive(Clone)]
+pub struct Slot {
+    /// The file in the plugin folder.
+    pub file: PathBuf,
+    /// The file's fingerprint when it was loaded.
+    pub fingerprint: Option<Fingerprint>,
+    /// The hash of the configuration its plugin was (or would be) created with.
+    pub config_hash: Option<String>,
+    /// Identity, status and the problems of loading; [`assemble`] adds what is served.
+    pub report: PluginReport,
+    /// The plugin, when it serves.
+    pub serving: Option<Serving>,
+    /// Refused because another library of the same plugin came first: worth
+    /// another try when that one goes.
+    pub duplicate: bool,
 }
 
-/// Creates a plugin now (opening its library first if the cache stood in
-/// for it) and reads its offer, or records in `report` why it cannot be.
+impl Slot {
+    /// The slot of `file` before anything is known of it.
+    pub fn new(file: &Path) -> Self {
+        Self {
+            file: file.to_owned(),
+            fingerprint: Fingerprint::of(file),
+            config_hash: None,
+            report: PluginReport::new(file),
+            serving: None,
+            duplicate: false,
+        }
+    }
+
+    /// This (unchanged) library's plugin, now disabled by configuration:
+    /// known by name, not opened again.
+    pub fn disabled(&self) -> Self {
+        let mut slot = Self::new(&self.file);
+        slot.config_hash = self.config_hash.clone();
+        slot.report.plugin = self.report.plugin.clone();
+        slot.report.version = self.report.version.clone();
+        slot.report.abi_version = self.report.abi_version.clone();
+        slot.report.abi_status = self.report.abi_status;
+        slot.report.status = PluginStatus::Disabled;
+        slot
+    }
+
+    /// Refuses this library because the plugin `name` is served from `first`.
+    pub fn refuse_duplicate(&mut self, name: &str, first: &str) {
+        self.serving = None;
+        self.duplicate = true;
+        self.report.refuse(duplicate(name, first));
+    }
+}
+
+fn duplicate(name: &str, first: &str) -> String {
+    format!("a plugin named '{name}' was already loaded from {first}")
+}
+
+/// A created (or ready to be created) plugin and what it offers.
+#[derive(Clone)]
+pub struct Serving {
+    /// The plugin.
+    pub plugin: Arc<dyn PluginBackend>,
+    /// Its tools, prompts and resources, as it gave them.
+    pub offer: Arc<Offer>,
+    /// Which of them may be served.
+    pub verdicts: Arc<Verdicts>,
+}
+
+/// For each item of an offer, in order: `None` when it may be served, or
+/// why it is refused. Computed once, when the plugin is created.
+#[derive(Debug, Default)]
+pub struct Verdicts {
+    tools: Vec<Option<String>>,
+    prompts: Vec<Option<String>>,
+    resources: Vec<Option<String>>,
+}
+
+impl Verdicts {
+    /// The verdicts on an offer the plugin cache stands for: it passed every check when it was cached.
+    fn passed(offer: &Offer) -> Self {
+        Self {
+            tools: vec![None; offer.tools.len()],
+            prompts: vec![None; offer.prompts.len()],
+            resources: vec![None; offer.resources.len()],
+        }
+    }
+
+    /// Checks every item `plugin` offers: a descriptor a client would
+    /// reject, one that does not parse, or a schema that does not compile.
+    pub fn check(plugin: &str, offer: &Offer) -> Self {
+        let refused = |item: &str, problems: Vec<Problem>| {
+            (!problems.is_empty()).then(|| {
+                let reasons: Vec<String> = problems.iter().map(Problem::to_string).collect();
+                format!(
+                    "{item} of plugin '{plugin}' is refused, because MCP clients would reject it: {}",
+                    reasons.join("; ")
+                )
+            })
+        };
+        let tools = offer
+            .tools
+            .iter()
+            .map(|descriptor| {
+                let value: Value = serde_json::from_str(descriptor.get()).unwrap_or(Value::Null);
+                let name = value.get("name").and_then(Value::as_str).unwrap_or_default();
+                let label = format!("tool '{name}'");
+                refused(&label, descriptor::check_tool(&value)).or_else(|| {
+                    let problem = ToolEntry::parse(descriptor).and_then(|tool| {
+                        let input = Value::Object((*tool.input_schema).clone());
+                        let output = tool.output_schema.as_ref().map(|schema| Value::Object((**schema).clone()));
+                        ToolSchemas::compile(&input, output.as_ref()).map(drop)
+                    });
+                    problem.err().map(|error| format!("{label} of plugin '{plugin}' is refused: {error}"))
+                })
+            })
+            .collect();
+        let prompts = offer
+            .prompts
+            .iter()
+            .map(|prompt| {
+                let label = format!("prompt '{}'", prompt.get("name").and_then(Value::as_str).unwrap_or_default());
+                refused(&label, descriptor::check_prompt(prompt)).or_else(|| {
+                    Prompt::deserialize(prompt).err().map(|error| {
+                        format!("{label} of plugin '{plugin}' is refused: it is not an MCP prompt: {error}")
+                    })
+                })
+            })
+            .collect();
+        let resources = offer
+            .resources
+            .iter()
+            .map(|resource| {
+                let (label, problems) = match resource.get("uriTemplate") {
+                    Some(template) => {
+                        (format!("resource template {template}"), descriptor::check_resource_template(resource))
+                    }
+                    None => (
+                        format!("resource {}", resource.get("uri").unwrap_or(&Value::Null)),
+                        descriptor::check_resource(resource),
+                    ),
+                };
+                refused(&label, problems).or_else(|| {
+                    ResourceAt::of(resource)
+                        .err()
+                        .map(|error| format!("{label} of plugin '{plugin}' is refused: {error}"))
+                })
+            })
+            .collect();
+        Self { tools, prompts, resources }
+    }
+
+    /// Why items were refused, in offer order.
+    pub fn problems(&self) -> impl Iterator<Item = &String> {
+        self.tools.iter().chain(&self.prompts).chain(&self.resources).flatten()
+    }
+}
+
+/// What loading a library needs besides the file.
+pub struct LoadContext<'a> {
+    /// The `Plugins` section in force.
+    pub plugins: &'a PluginSettings,
+    /// What the plugins share with the host.
+    pub shared: &'a Shared,
+    /// `Plugins.Config`, shared by every plugin's link.
+    pub config: Arc<Map<String, Value>>,
+    /// Whether an unchanged library known to the cache is created on first use.
+    pub loading: Loading,
+}
+
+impl<'a> LoadContext<'a> {
+    /// The context for loading under `plugins`.
+    pub fn new(plugins: &'a PluginSettings, shared: &'a Shared, loading: Loading) -> Self {
+        Self { plugins, shared, config: Arc::new(plugins.shared.clone()), loading }
+    }
+
+    /// The hash of what plugin `name` is configured with.
+    pub fn config_hash(&self, name: &str) -> String {
+        config_hash(&self.plugins.section(name), &self.config)
+    }
+}
+
+/// Loads every enabled plugin in the configured directory and builds the
+/// registry. Must run inside the host's tokio runtime (plugins' lock waits
+/// are spawned on it).
+pub fn discover(settings: &Settings, shared: &Shared, loading: Loading) -> Discovery {
+    let (files, mut problems) = folder(&settings.plugins);
+    problems.iter().for_each(|problem| tracing::error!("{problem}"));
+    let context = LoadContext::new(&settings.plugins, shared, loading);
+    let mut cache = PluginCache::open(settings.plugins.cache_file.as_deref());
+    let mut names = HashMap::new();
+    let slots: Vec<Slot> =
+        files.iter().map(|file| load_library(file, file, &context, &mut cache, &mut names)).collect();
+    cache.retain_existing();
+    cache.save();
+    let assembly = assemble(&slots, settings, shared);
+    problems.extend(assembly.problems);
+    Discovery { registry: assembly.registry, reports: assembly.reports, problems, slots }
+}
+
+/// Loads the library `file` (opening it from `open_from`: the file itself, or
+/// a private copy on reload) into a slot. `names` holds the plugins loaded
+/// so far by name: a second library of the same plugin is refused.
+pub fn load_library(
+    file: &Path,
+    open_from: &Path,
+    context: &LoadContext,
+    cache: &mut PluginCache,
+    names: &mut HashMap<String, String>,
+) -> Slot {
+    let mut slot = Slot::new(file);
+    let report = &mut slot.report;
+    let cached = if context.loading == Loading::Lazy { cache.get(file).cloned() } else { None };
+    let found = match cached {
+        Some(entry) => Found::Cached(entry),
+        None => match open(open_from, report) {
+            Some(library) => Found::Opened(library),
+            None => {
+                cache.forget(file);
+                return slot;
+            }
+        },
+    };
+    let (name, version, abi_version) = found.identity();
+    report.plugin = Some(name.clone());
+    report.version = Some(version.clone());
+    report.abi_version = Some(abi_version.clone());
+    report.abi_status = AbiStatus::Compatible;
+    let config_hash = context.config_hash(&name);
+    slot.config_hash = Some(config_hash.clone());
+    if !context.plugins.is_enabled(&name) {
+        tracing::info!("plugin {name} ({}) is disabled by configuration", report.file);
+        report.status = PluginStatus::Disabled;
+        if let Found::Opened(_) = found {
+            cache.remember(file, &name, &version, &abi_version, None);
+        }
+        return slot;
+    }
+    if let Some(first) = names.get(&name) {
+        slot.duplicate = true;
+        report.refuse(duplicate(&name, first));
+        return slot;
+    }
+    let link = HostLink {
+        plugin: name.clone(),
+        config: context.plugins.section(&name),
+        shared: Arc::clone(&context.config),
+        log: PluginLog::new(&name),
+        locks: Arc::clone(&context.shared.locks),
+        runtime: tokio::runtime::Handle::current(),
+        catalog: Arc::clone(&context.shared.catalog),
+    };
+    let cached_offer = match &found {
+        Found::Cached(entry) => entry.offer_for(&config_hash),
+        Found::Opened(_) => None,
+    };
+    let (serving, from_cache) = match (cached_offer, found) {
+        (Some(offer), _) => {
+            let withdraw = context.shared.withdraw.clone().map(|withdraw| {
+                let (file, stood_for) = (file.to_owned(), Arc::downgrade(&offer));
+                Box::new(move |problem: String| {
+                    withdraw(Withdrawal { file: file.clone(), offer: stood_for.clone(), problem })
+                }) as Box<dyn Fn(String) + Send + Sync>
+            });
+            let lazy = LazyPlugin::new(
+                name.clone(),
+                version.clone(),
+                file.to_owned(),
+                Arc::clone(&offer),
+                context.plugins.cache_file.clone(),
+                link,
+                withdraw,
+            );
+            let verdicts = Arc::new(Verdicts::passed(&offer));
+            (Serving { plugin: Arc::new(lazy), offer, verdicts }, true)
+        }
+        (None, found) => match create_now(open_from, found, link, report) {
+            Some((plugin, offer)) => {
+                let verdicts = Verdicts::check(&name, &offer);
+                for problem in verdicts.problems() {
+                    report.refuse(problem.clone());
+                }
+                let clean = report.problems.is_empty();
+                cache.remember(file, &name, &version, &abi_version, clean.then(|| (config_hash, Arc::clone(&offer))));
+                (Serving { plugin: Arc::new(plugin), offer, verdicts: Arc::new(verdicts) }, false)
+            }
+            None => {
+                cache.forget(file);
+                return slot;
+            }
+        },
+    };
+    names.insert(name.clone(), report.file.clone());
+    report.status = PluginStatus::Loaded;
+    let offered: Vec<String> = serving
+        .offer
+        .tools
+        .iter()
+        .filter_map(|tool| serde_json::from_str::<Named>(tool.get()).ok().map(|named| named.name))
+        .collect();
+    tracing::info!(
+        "{} plugin {name} {version} from {} offering tools: {}",
+        if from_cache { "serving (created on first use)" } else { "loaded" },
+        report.file,
+        offered.join(", ")
+    );
+    slot.serving = Some(serving);
+    slot
+}
+
+/// Just the name of a descriptor, for messages.
+#[derive(Deserialize)]
+struct Named {
+    #[serde(default)]
+    name: String,
+}
+
+/// Creates a plugin now (opening its library at `file` first if the cache
+/// stood in for it) and reads its offer, or records in `report` why it cannot be.
 fn create_now(
     file: &Path,
     found: Found,
@@ -328,58 +591,137 @@ fn open(file: &Path, report: &mut PluginReport) -> Option<Library> {
     }
 }
 
-/// What plugins learn of the host through `PluginContext::host_info`.
-fn host_info(server_name: &str, reports: &[PluginReport]) -> serde_json::Value {
-    let plugins: Vec<serde_json::Value> = reports
-        .iter()
-        .filter(|report| report.status == PluginStatus::Loaded)
-        .map(|report| {
-            serde_json::json!({
-                "name": report.plugin,
-                "version": report.version,
-                "tools": report.tools,
-                "prompts": report.prompts,
-                "resources": report.resources,
-            })
-        })
-        .collect();
-    let protocols: Vec<&str> =
-        rmcp::model::ProtocolVersion::KNOWN_VERSIONS.iter().map(|version| version.as_str()).collect();
-    serde_json::json!({
-        "serverName": server_name,
-        "hostVersion": env!("CARGO_PKG_VERSION"),
-        "pluginApiVersion": mcp_plugin_api::abi::ABI_VERSION,
-        "protocolVersions": protocols,
-        "plugins": plugins,
-    })
+/// What [`assemble`] built.
+pub struct Assembly {
+    /// What is served.
+    pub registry: Registry,
+    /// One report per slot, with what it serves.
+    pub reports: Vec<PluginReport>,
+    /// Problems with the operator's rules that concern no single plugin.
+    pub problems: Vec<String>,
 }
 
-/// Adds a plugin's prompts and resources, refusing each one that a client
-/// would reject (when `check` asks for it: what comes from the plugin cache
-/// passed when it was cached) or whose name or URI another plugin took.
-fn register_extras(
-    registry: &mut Registry,
-    plugin: &Arc<dyn PluginBackend>,
-    offer: &Offer,
-    check: bool,
-    report: &mut PluginReport,
-) {
-    for (index, descriptor) in offer.prompts.iter().enumerate() {
-        let label = format!("prompt '{}'", descriptor.get("name").and_then(Value::as_str).unwrap_or_default());
-        if check && refused(report, plugin, &label, descriptor::check_prompt(descriptor)) {
-            continue;
+/// A tool admitted by the filters, waiting for its served name.
+struct Pending {
+    slot: usize,
+    index: u32,
+    tool: rmcp::model::Tool,
+}
+
+/// Builds the registry from the slots, in order, under the operator's
+/// surface rules: filters first, then names (prefixes, then the first-come
+/// rule for what still collides), then overrides. Updates what plugins
+/// read through `host_info`.
+pub fn assemble(slots: &[Slot], settings: &Settings, shared: &Shared) -> Assembly {
+    let surface = &settings.surface;
+    let mut registry = Registry::default();
+    let mut reports: Vec<PluginReport> = slots.iter().map(|slot| slot.report.clone()).collect();
+    let serving = |at: usize| slots[at].serving.as_ref().expect("only serving slots have candidates");
+
+    let mut pending = Vec::new();
+    let mut candidates = Vec::new();
+    for (at, slot) in slots.iter().enumerate() {
+        let Some(serving) = &slot.serving else { continue };
+        let plugin = serving.plugin.name();
+        for (index, descriptor) in serving.offer.tools.iter().enumerate() {
+            if serving.verdicts.tools.get(index).is_some_and(Option::is_some) {
+                continue;
+            }
+            let tool = match ToolEntry::parse(descriptor) {
+                Ok(tool) => tool,
+                Err(error) => {
+                    reports[at].refuse(format!("a tool of plugin '{plugin}' is refused: {error}"));
+                    continue;
+                }
+            };
+            if !surface.tools.admits(plugin, &tool.name) {
+                reports[at].hidden.tools.push(tool.name.to_string());
+                continue;
+            }
+            candidates.push(Candidate { plugin: plugin.to_owned(), name: tool.name.to_string() });
+            pending.push(Pending { slot: at, index: index as u32, tool });
         }
-        let prompt = match Prompt::deserialize(descriptor) {
-            Ok(prompt) => prompt,
-            Err(error) => {
-                report.refuse(format!(
-                    "{label} of plugin '{}' is refused: it is not an MCP prompt: {error}",
-                    plugin.name()
-                ));
+    }
+    let mut used_overrides = HashSet::new();
+    for (Pending { slot: at, index, mut tool }, served) in
+        pending.into_iter().zip(surface::served_names(&candidates, surface))
+    {
+        let plugin = Arc::clone(&serving(at).plugin);
+        let report = &mut reports[at];
+        let own = tool.name.to_string();
+        let served = match served {
+            Ok(served) => served,
+            Err(reason) => {
+                report.refuse(format!("tool '{own}' of plugin '{}' is refused: {reason}", plugin.name()));
                 continue;
             }
         };
+        if let Some(owner) = registry.owner_of(&served) {
+            report.refuse(format!(
+                "tool '{served}' of plugin '{}' is refused: plugin '{owner}' already provides a tool of that name",
+                plugin.name()
+            ));
+            continue;
+        }
+        tool.name = served.clone().into();
+        let mut defaults = Map::new();
+        if let Some((key, change)) = surface::override_for(surface, plugin.name(), &own, &served) {
+            used_overrides.insert(key.to_owned());
+            let (overridden, applied, problem) = surface::apply_override(&mut tool, key, change);
+            if let Some(problem) = problem {
+                tracing::error!("{problem}");
+                report.problems.push(problem);
+            }
+            report.overrides.push(overridden);
+            defaults = applied;
+        }
+        if served != own {
+            report.renamed.insert(own, served.clone());
+        }
+        registry.insert(ToolEntry::new(plugin, index, tool, defaults));
+        report.tools.push(served);
+    }
+
+    for (at, slot) in slots.iter().enumerate() {
+        let Some(serving) = &slot.serving else { continue };
+        register_extras(&mut registry, serving, settings, &mut reports[at]);
+    }
+
+    let mut problems = Vec::new();
+    for key in surface.overrides.keys().filter(|key| !used_overrides.contains(*key)) {
+        let problem = format!("Tools.Overrides.{key} matches no served tool (give a served name or <plugin>/<tool>)");
+        tracing::warn!("{problem}");
+        problems.push(problem);
+    }
+    for (report, slot) in reports.iter_mut().zip(slots) {
+        if slot.serving.is_some() {
+            let serves_nothing = report.tools.is_empty() && report.prompts.is_empty() && report.resources.is_empty();
+            report.status = if serves_nothing && !report.problems.is_empty() {
+                PluginStatus::Refused
+            } else {
+                PluginStatus::Loaded
+            };
+        }
+    }
+    shared.catalog.store(Arc::new(host_info(settings, &reports)));
+    Assembly { registry, reports, problems }
+}
+
+/// Adds a plugin's prompts and resources that passed their checks and the
+/// operator's filters, refusing each whose name or URI another plugin took.
+fn register_extras(registry: &mut Registry, serving: &Serving, settings: &Settings, report: &mut PluginReport) {
+    let plugin = &serving.plugin;
+    let surface = &settings.surface;
+    for (index, descriptor) in serving.offer.prompts.iter().enumerate() {
+        if serving.verdicts.prompts.get(index).is_some_and(Option::is_some) {
+            continue;
+        }
+        let Ok(prompt) = Prompt::deserialize(descriptor) else { continue };
         let name = prompt.name.clone();
+        if !surface.prompts.admits(plugin.name(), &name) {
+            report.hidden.prompts.push(name);
+            continue;
+        }
         let entry = PromptEntry { prompt, plugin: Arc::clone(plugin), index: index as u32 };
         match registry.insert_prompt(entry) {
             Ok(()) => report.prompts.push(name),
@@ -389,27 +731,16 @@ fn register_extras(
             )),
         }
     }
-    for (index, descriptor) in offer.resources.iter().enumerate() {
-        let (label, problems) = match descriptor.get("uriTemplate") {
-            Some(template) => {
-                (format!("resource template {template}"), descriptor::check_resource_template(descriptor))
-            }
-            None => (
-                format!("resource {}", descriptor.get("uri").unwrap_or(&Value::Null)),
-                descriptor::check_resource(descriptor),
-            ),
-        };
-        if check && refused(report, plugin, &label, problems) {
+    for (index, descriptor) in serving.offer.resources.iter().enumerate() {
+        if serving.verdicts.resources.get(index).is_some_and(Option::is_some) {
             continue;
         }
-        let entry = match ResourceEntry::new(Arc::clone(plugin), index as u32, descriptor.clone()) {
-            Ok(entry) => entry,
-            Err(error) => {
-                report.refuse(format!("{label} of plugin '{}' is refused: {error}", plugin.name()));
-                continue;
-            }
-        };
+        let Ok(entry) = ResourceEntry::new(Arc::clone(plugin), index as u32, descriptor.clone()) else { continue };
         let key = entry.key().to_owned();
+        if !surface.resources.admits(plugin.name(), &key) {
+            report.hidden.resources.push(key);
+            continue;
+        }
         match registry.insert_resource(entry) {
             Ok(()) => report.resources.push(key),
             Err(owner) => report.refuse(format!(
@@ -420,68 +751,34 @@ fn register_extras(
     }
 }
 
-/// Refuses an item of a plugin whose descriptor has `problems`, with one
-/// line naming the plugin, the item and every field at fault.
-fn refused(report: &mut PluginReport, plugin: &Arc<dyn PluginBackend>, item: &str, problems: Vec<Problem>) -> bool {
-    if problems.is_empty() {
-        return false;
-    }
-    let reasons: Vec<String> = problems.iter().map(Problem::to_string).collect();
-    report.refuse(format!(
-        "{item} of plugin '{}' is refused, because MCP clients would reject it: {}",
-        plugin.name(),
-        reasons.join("; ")
-    ));
-    true
-}
-
-/// Adds a plugin's tools to the registry, refusing each tool that cannot be
-/// served: a descriptor a client would reject, a name another plugin
-/// already took, or a schema that does not compile. `check` asks for the
-/// descriptor check and the compilation now; what comes from the plugin
-/// cache passed both when it was cached, and compiles on its first call.
-fn register_tools(
-    registry: &mut Registry,
-    plugin: &Arc<dyn PluginBackend>,
-    descriptors: &[Box<RawValue>],
-    check: bool,
-    report: &mut PluginReport,
-) {
-    for (index, descriptor) in descriptors.iter().enumerate() {
-        if check {
-            let value: Value = serde_json::from_str(descriptor.get()).unwrap_or(Value::Null);
-            let label = format!("tool '{}'", value.get("name").and_then(Value::as_str).unwrap_or_default());
-            if refused(report, plugin, &label, descriptor::check_tool(&value)) {
-                continue;
-            }
-        }
-        let entry = match ToolEntry::new(Arc::clone(plugin), index as u32, descriptor) {
-            Ok(entry) => entry,
-            Err(error) => {
-                /// Just the name of a descriptor that is not a whole tool, for the message.
-                #[derive(Deserialize)]
-                struct Named {
-                    #[serde(default)]
-                    name: String,
-                }
-                let name = serde_json::from_str::<Named>(descriptor.get()).map(|named| named.name).unwrap_or_default();
-                report.refuse(format!("tool '{name}' of plugin '{}' is refused: {error}", plugin.name()));
-                continue;
-            }
-        };
-        let name = entry.name().to_owned();
-        if let Some(owner) = registry.owner_of(&name) {
-            report.refuse(format!(
-                "tool '{name}' of plugin '{}' is refused: plugin '{owner}' already provides a tool of that name",
-                plugin.name()
-            ));
-            continue;
-        }
-        if check && let Err(error) = entry.compile() {
-            report.refuse(format!("tool '{name}' of plugin '{}' is refused: {error}", plugin.name()));
-            continue;
-        }
-        registry.insert(entry);
-        report.tools.push(name);
-    }
+/// What plugins learn of the host through `PluginContext::host_info`: the
+/// plugins served, each with its served tool names and what the operator's
+/// rules changed, and the rules themselves.
+fn host_info(settings: &Settings, reports: &[PluginReport]) -> Value {
+    let plugins: Vec<Value> = reports
+        .iter()
+        .filter(|report| report.status == PluginStatus::Loaded)
+        .map(|report| {
+            serde_json::json!({
+                "name": report.plugin,
+                "version": report.version,
+                "tools": report.tools,
+                "prompts": report.prompts,
+                "resources": report.resources,
+                "renamed": report.renamed,
+                "hidden": report.hidden,
+                "overrides": report.overrides,
+            })
+        })
+        .collect();
+    let protocols: Vec<&str> =
+        rmcp::model::ProtocolVersion::KNOWN_VERSIONS.iter().map(|version| version.as_str()).collect();
+    serde_json::json!({
+        "serverName": settings.host.server_name,
+        "hostVersion": env!("CARGO_PKG_VERSION"),
+        "pluginApiVersion": mcp_plugin_api::abi::ABI_VERSION,
+        "protocolVersions": protocols,
+        "plugins": plugins,
+        "surface": surface::describe(&settings.surface),
+    })
 }

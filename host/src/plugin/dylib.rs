@@ -7,10 +7,7 @@
 //! unloaded (abi_stable never closes a library), so a refused or disabled
 //! library stays mapped but unused.
 
-use std::{
-    path::Path,
-    sync::{Arc, OnceLock},
-};
+use std::{path::Path, sync::Arc};
 
 use abi_stable::{
     library::{LibraryError, lib_header_from_path},
@@ -77,6 +74,8 @@ impl Library {
     pub fn open(path: &Path) -> Result<Self, LoadError> {
         let header = lib_header_from_path(path).map_err(|error| match error {
             LibraryError::GetSymbolError { .. } => LoadError::NotAPlugin,
+            // The loader's own words (e.g. "invalid ELF header"), not abi_stable's multi-line frame.
+            LibraryError::OpenError { err, .. } => LoadError::Open(first_line(&err.to_string())),
             other => LoadError::Open(first_line(&other.to_string())),
         })?;
         let declared = header.version_strings().version.to_string();
@@ -139,8 +138,8 @@ pub struct HostLink {
     /// The host's runtime: lock waits run there, since a plugin may poll
     /// from a thread of its own runtime.
     pub runtime: tokio::runtime::Handle,
-    /// What the host serves, filled in once every plugin has loaded.
-    pub catalog: Arc<OnceLock<Value>>,
+    /// What the host serves, replaced whenever that changes (start-up, reload).
+    pub catalog: Arc<arc_swap::ArcSwap<Value>>,
 }
 
 impl HostServices for HostLink {
@@ -160,7 +159,7 @@ impl HostServices for HostLink {
     }
 
     fn host_info(&self) -> RString {
-        RString::from(self.catalog.get().unwrap_or(&Value::Null).to_string())
+        RString::from(self.catalog.load().to_string())
     }
 
     fn acquire_lock(&self, request: RString) -> FfiFuture<LockOutcome> {

@@ -8,8 +8,9 @@
 //! straight to the created plugin. If the library cannot be loaded any
 //! more, or offers something else than the cache said (a plugin whose offer
 //! does not depend only on its file and configuration), each use fails with
-//! a message saying so, and the cache entry is dropped so the next start
-//! loads the library afresh.
+//! a message saying so, the cache entry is dropped so the next start loads
+//! the library afresh, and a serving host withdraws the plugin's items
+//! (see `crate::reload`) until its library changes.
 
 use std::{
     path::PathBuf,
@@ -35,10 +36,13 @@ pub struct LazyPlugin {
     cache_entry: Option<(PathBuf, String)>,
     link: Mutex<Option<HostLink>>,
     created: OnceLock<Result<DylibPlugin, String>>,
+    on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
 }
 
 impl LazyPlugin {
     /// A plugin named `name` in `file` that offered `offer` when last loaded.
+    /// `on_failure` hears why, if its creation fails (a serving host then
+    /// stops listing its items).
     pub fn new(
         name: String,
         version: String,
@@ -46,9 +50,19 @@ impl LazyPlugin {
         offer: Arc<Offer>,
         cache_file: Option<PathBuf>,
         link: HostLink,
+        on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
     ) -> Self {
         let cache_entry = cache_file.map(|cache_file| (cache_file, cache::key(&file)));
-        Self { name, version, file, offer, cache_entry, link: Mutex::new(Some(link)), created: OnceLock::new() }
+        Self {
+            name,
+            version,
+            file,
+            offer,
+            cache_entry,
+            link: Mutex::new(Some(link)),
+            created: OnceLock::new(),
+            on_failure,
+        }
     }
 
     /// The created plugin, creating it on the first call.
@@ -68,6 +82,9 @@ impl LazyPlugin {
                     if let Some((cache_file, key)) = &self.cache_entry {
                         PluginCache::forget_on_disk(cache_file, key);
                     }
+                    if let Some(on_failure) = &self.on_failure {
+                        on_failure(problem.clone());
+                    }
                 }
             }
             created
@@ -80,14 +97,19 @@ impl LazyPlugin {
             |problem: String| format!("plugin {} ({}) could not be loaded: {problem}", self.name, self.file.display());
         let library = Library::open(&self.file).map_err(|error| failed(error.to_string()))?;
         if library.name() != self.name {
-            return Err(failed(format!("the library now holds plugin '{}'; restart the host", library.name())));
+            return Err(failed(format!(
+                "the library now holds plugin '{}'; it is withdrawn until its library changes or the host restarts",
+                library.name()
+            )));
         }
         let link = self.link.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
         let link = link.ok_or_else(|| failed("an earlier attempt failed".to_owned()))?;
         let plugin = library.create(link).map_err(|error| failed(error.to_string()))?;
         if !Offer::of(&plugin).map_err(failed)?.same_as(&self.offer) {
             return Err(failed(
-                "it offers other tools, prompts or resources than when the host started; restart the host".to_owned(),
+                "it offers other tools, prompts or resources than when the host started; it is withdrawn until its \
+                 library changes or the host restarts"
+                    .to_owned(),
             ));
         }
         Ok(plugin)

@@ -133,6 +133,13 @@ impl Setup {
             .unwrap()
     }
 
+    /// `mcp-plugin-host plugins --json`: the folder's reports, and what hosts serving now report.
+    pub fn plugins_json(&self) -> Value {
+        let output = self.run(&["plugins", "--json"]);
+        assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+        serde_json::from_slice(&output.stdout).unwrap()
+    }
+
     /// Starts the host over stdio and initializes a session.
     pub async fn stdio(&self) -> Client {
         self.stdio_with(&[], json!({})).await
@@ -335,6 +342,34 @@ impl Client {
         }
     }
 
+    /// Waits until the host's stderr satisfies `predicate`, at most `limit`.
+    pub async fn wait_for_stderr(&self, limit: Duration, predicate: impl Fn(&str) -> bool) -> bool {
+        let deadline = tokio::time::Instant::now() + limit;
+        while tokio::time::Instant::now() < deadline {
+            if predicate(&self.stderr()) {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        predicate(&self.stderr())
+    }
+
+    /// How many notifications of `method` arrived so far.
+    pub fn count(&self, method: &str) -> usize {
+        self.notifications().iter().filter(|notification| notification["method"] == method).count()
+    }
+
+    /// Waits (at most 30 s) until `count` notifications of `method` have
+    /// arrived; panics with the host's stderr otherwise.
+    pub async fn expect_notifications(&self, method: &str, count: usize) {
+        let arrived = self
+            .wait_for_notifications(Duration::from_secs(30), |notifications| {
+                notifications.iter().filter(|notification| notification["method"] == method).count() >= count
+            })
+            .await;
+        assert!(arrived, "{count} × {method} did not arrive; host stderr:\n{}", self.stderr());
+    }
+
     /// The host's process id.
     pub fn pid(&self) -> u32 {
         self.child.id().expect("the host is running")
@@ -358,6 +393,44 @@ impl Client {
             .expect("the host exits when stdin closes")
             .unwrap()
     }
+}
+
+/// Starts the host over streamable HTTP on a free loopback port with
+/// `args` after `--config FILE`; returns the process and the `/mcp` URL.
+/// Its stderr is drained in the background, and kept in the returned log.
+pub async fn spawn_http(config: &Path, args: &[&str]) -> (Child, String, Arc<Mutex<String>>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-plugin-host"))
+        .arg("--config")
+        .arg(config)
+        .args(["--http", "127.0.0.1:0"])
+        .args(args)
+        .env_remove("RUST_LOG")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+    let log = Arc::new(Mutex::new(String::new()));
+    let url = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            log.lock().unwrap().push_str(&format!("{line}\n"));
+            if let Some((_, url)) = line.split_once("streamable HTTP at ") {
+                return url.trim().to_owned();
+            }
+        }
+        panic!("the host exited before listening: {}", log.lock().unwrap());
+    })
+    .await
+    .expect("the host starts listening");
+    let sink = Arc::clone(&log);
+    tokio::spawn(async move {
+        while let Ok(Some(line)) = lines.next_line().await {
+            sink.lock().unwrap().push_str(&format!("{line}\n"));
+        }
+    });
+    (child, url, log)
 }
 
 async fn wait(receiver: oneshot::Receiver<Value>, what: &str, client: &Client) -> Value {

@@ -1,0 +1,523 @@
+//! Hot reload: a serving host applies a new or changed plugin library, a
+//! removed one, or a changed configuration file without a restart.
+//!
+//! The [`Reloader`] watches `Plugins.Directory` and the configuration file
+//! (unless `Plugins.Watch` is false) and reloads on SIGHUP. After a change
+//! it waits until every watched file has kept its size and time for
+//! `Plugins.WatchQuietMs`, so a library still being copied in is not taken
+//! for a broken one; then it reads the configuration again and rescans the
+//! folder:
+//!
+//! * a library whose file and configuration are unchanged keeps its plugin
+//!   (created or not yet: the plugin cache's lazy creation goes on working);
+//! * a new or changed library, or one whose configuration changed, is
+//!   loaded from a private copy under a new file name ([`PrivateCopies`]):
+//!   loading the same path again would only return the library already
+//!   mapped, and nothing is ever unloaded, so the old copy stays mapped but
+//!   unused;
+//! * a replacement that fails (not a library, wrong ABI, its constructor
+//!   fails, an item fails the descriptor checks) leaves the version that was
+//!   serving in place, and says so in the reports (`refusedOnReload`); a
+//!   configuration file that does not parse leaves the configuration in
+//!   force; either logs one line.
+//!
+//! The new [`Generation`] is then put in place at once: calls already
+//! running hold on to the plugin they started on and finish there, new
+//! calls go to the new one, and every session is told which lists changed.
+//! A plugin the cache served whose creation on first use fails is
+//! withdrawn the same way, until its library or configuration changes.
+
+use std::{
+    collections::HashMap,
+    path::{Path, PathBuf},
+    sync::{Arc, Weak},
+    time::SystemTime,
+};
+
+use notify::{RecursiveMode, Watcher};
+use tokio::sync::mpsc;
+
+use crate::{
+    plugin::{
+        cache::{Fingerprint, PluginCache},
+        discovery::{
+            LoadContext, Loading, PluginStatus, Shared, Slot, Withdraw, Withdrawal, assemble, folder, library_files,
+            load_library,
+        },
+    },
+    settings::{Overrides, PluginSettings, Settings, copies_dir},
+    state::{Generation, HostState},
+    status::{StatusFile, is_running},
+};
+
+/// How a report's problem says that the library on disk was refused and
+/// an older version goes on serving.
+const REFUSED_ON_RELOAD: &str = "refused on reload (the version loaded before goes on serving): ";
+
+/// What sets a reload going.
+enum Event {
+    /// A watched file changed.
+    Changed,
+    /// The operator sent SIGHUP.
+    Signal,
+    /// A plugin's creation on first use failed.
+    Withdrawn(Withdrawal),
+}
+
+/// The reloader's inbox, and the watcher that fills it: made before
+/// discovery, so that no change after discovery goes unseen and the plugins
+/// it serves from the cache can report a failed creation.
+pub struct Inbox {
+    sender: mpsc::UnboundedSender<Event>,
+    receiver: mpsc::UnboundedReceiver<Event>,
+    /// The watcher and the plugin folder it watches.
+    watcher: Option<(notify::RecommendedWatcher, PathBuf)>,
+}
+
+impl Default for Inbox {
+    fn default() -> Self {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        Self { sender, receiver, watcher: None }
+    }
+}
+
+impl Inbox {
+    /// Watches the plugin folder and the configuration file `config`'s
+    /// folder, if `Plugins.Watch` allows (and not already that folder). Call
+    /// it before discovery, so that no change after discovery goes unseen.
+    pub fn watch(&mut self, plugins: &PluginSettings, config: &Path) {
+        let folder = plugins.directory.clone();
+        if !plugins.watch {
+            self.watcher = None;
+            return;
+        }
+        if self.watcher.as_ref().is_some_and(|(_, watched)| *watched == folder) {
+            return;
+        }
+        let sender = self.sender.clone();
+        let config_name = config.file_name().map(ToOwned::to_owned);
+        let relevant = move |path: &Path| {
+            path.file_name() == config_name.as_deref()
+                || path.extension().is_some_and(|ext| ext == std::env::consts::DLL_EXTENSION)
+        };
+        let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+            let Ok(event) = event else { return };
+            if !matches!(event.kind, notify::EventKind::Access(_)) && event.paths.iter().any(|path| relevant(path)) {
+                let _ = sender.send(Event::Changed);
+            }
+        });
+        let config_folder = match config.parent() {
+            Some(parent) if !parent.as_os_str().is_empty() => parent.to_owned(),
+            _ => PathBuf::from("."),
+        };
+        let watched = watcher.and_then(|mut watcher| {
+            watcher.watch(&folder, RecursiveMode::NonRecursive)?;
+            if config_folder != folder {
+                watcher.watch(&config_folder, RecursiveMode::NonRecursive)?;
+            }
+            Ok(watcher)
+        });
+        match watched {
+            Ok(watcher) => {
+                tracing::info!("watching {} and {} for changes", folder.display(), config.display());
+                self.watcher = Some((watcher, folder));
+            }
+            Err(error) => {
+                tracing::warn!("cannot watch {} for changes ({error}); SIGHUP still reloads", folder.display());
+                self.watcher = None;
+            }
+        }
+    }
+
+    /// The hook discovery gives plugins created on first use (`Shared::withdraw`).
+    pub fn withdraw_hook(&self) -> Withdraw {
+        let sender = self.sender.clone();
+        Arc::new(move |withdrawal| {
+            let _ = sender.send(Event::Withdrawn(withdrawal));
+        })
+    }
+}
+
+/// Keeps what a serving host serves in step with its plugin folder and
+/// configuration file.
+pub struct Reloader {
+    state: Arc<HostState>,
+    config: PathBuf,
+    overrides: Overrides,
+    shared: Shared,
+    slots: Vec<Slot>,
+    copies: PrivateCopies,
+    inbox: Inbox,
+    status: StatusFile,
+    /// SIGHUP, taken over from its default action (ending the process) when the reloader is made.
+    hangups: Hangups,
+    /// Problems of the last (re)load that concern no library: an unreadable
+    /// folder, a configuration not applied. A withdrawal keeps them.
+    problems: Vec<String>,
+}
+
+impl Reloader {
+    /// A reloader for the host `state` started from `slots` (discovery's),
+    /// whose configuration came from `config` and the command line's `overrides`.
+    pub fn new(
+        state: Arc<HostState>,
+        inbox: Inbox,
+        slots: Vec<Slot>,
+        shared: Shared,
+        config: PathBuf,
+        overrides: Overrides,
+        transport: &str,
+    ) -> Self {
+        let mut status = StatusFile::new(&config, transport);
+        let current = state.current();
+        status.publish(&current, false);
+        let problems = folder(&current.settings.plugins).1;
+        let copies = PrivateCopies::default();
+        Self { state, config, overrides, shared, slots, copies, inbox, status, hangups: hangups(), problems }
+    }
+
+    /// Serves reloads until the host shuts down, then removes the private
+    /// copies and the status file.
+    pub async fn run(mut self) {
+        let shutdown = self.state.shutdown.clone();
+        loop {
+            let event = tokio::select! {
+                _ = shutdown.cancelled() => break,
+                event = self.inbox.receiver.recv() => event,
+                Some(()) = next_hangup(&mut self.hangups) => Some(Event::Signal),
+            };
+            match event {
+                None => break,
+                Some(Event::Withdrawn(withdrawal)) => self.withdraw(withdrawal),
+                Some(Event::Changed | Event::Signal) => {
+                    if !self.settle().await {
+                        break;
+                    }
+                    tokio::task::block_in_place(|| self.reload());
+                }
+            }
+        }
+        self.copies.clean();
+    }
+
+    /// Waits until no watched file has changed size or time for the quiet
+    /// period. Withdrawals that arrive meanwhile are applied. `false` when
+    /// the host shuts down meanwhile.
+    async fn settle(&mut self) -> bool {
+        let quiet = self.state.current().settings.plugins.watch_quiet;
+        let mut before = self.snapshot();
+        loop {
+            tokio::select! {
+                _ = self.state.shutdown.cancelled() => return false,
+                _ = tokio::time::sleep(quiet) => {}
+            }
+            let mut changed = false;
+            while let Ok(event) = self.inbox.receiver.try_recv() {
+                match event {
+                    Event::Withdrawn(withdrawal) => self.withdraw(withdrawal),
+                    Event::Changed | Event::Signal => changed = true,
+                }
+            }
+            let after = self.snapshot();
+            if !changed && after == before {
+                return true;
+            }
+            before = after;
+        }
+    }
+
+    /// Size and time of the configuration file and of every library.
+    fn snapshot(&self) -> Vec<(PathBuf, Option<(u64, SystemTime)>)> {
+        let directory = &self.state.current().settings.plugins.directory;
+        let files = library_files(directory).unwrap_or_default();
+        std::iter::once(self.config.clone())
+            .chain(files)
+            .map(|file| {
+                let stat = std::fs::metadata(&file).ok().and_then(|meta| Some((meta.len(), meta.modified().ok()?)));
+                (file, stat)
+            })
+            .collect()
+    }
+
+    /// Reads the configuration again, rescans the folder and serves the result.
+    fn reload(&mut self) {
+        let current = self.state.current();
+        let mut problems = Vec::new();
+        let settings = match Settings::load(&self.config, &self.overrides) {
+            Ok(settings) => {
+                warn_of_restart(&current.settings, &settings);
+                settings
+            }
+            Err(error) => {
+                let problem = format!("the configuration was not applied, the one in force stays: {error}");
+                tracing::error!("{problem}");
+                problems.push(problem);
+                current.settings.clone()
+            }
+        };
+        let slots = self.rescan(&settings, &mut problems);
+        self.slots = slots;
+        self.problems = problems;
+        self.inbox.watch(&settings.plugins, &self.config);
+        self.publish(settings, true);
+    }
+
+    /// Builds the registry from the slots under `settings` and serves it;
+    /// `reloaded` tells a reload from a withdrawal.
+    fn publish(&mut self, settings: Settings, reloaded: bool) {
+        let assembly = assemble(&self.slots, &settings, &self.shared);
+        let mut problems = self.problems.clone();
+        problems.extend(assembly.problems);
+        let generation = Generation { settings, registry: assembly.registry, reports: assembly.reports, problems };
+        let tools = generation.registry.entries().len();
+        let plugins = generation.reports.iter().filter(|report| report.status == PluginStatus::Loaded).count();
+        self.status.publish(&generation, reloaded);
+        let changes = self.state.publish(generation);
+        let changed: Vec<&str> =
+            [("tools", changes.tools), ("prompts", changes.prompts), ("resources", changes.resources)]
+                .into_iter()
+                .filter_map(|(list, changed)| changed.then_some(list))
+                .collect();
+        tracing::info!(
+            "{}: {tools} tools from {plugins} plugins; {}",
+            if reloaded { "reloaded" } else { "withdrawn" },
+            if changed.is_empty() { "no list changed".to_owned() } else { format!("changed: {}", changed.join(", ")) }
+        );
+    }
+
+    /// The slots for the folder as it is now, reusing what did not change.
+    fn rescan(&mut self, settings: &Settings, problems: &mut Vec<String>) -> Vec<Slot> {
+        let (files, unreadable) = folder(&settings.plugins);
+        unreadable.iter().for_each(|problem| tracing::error!("{problem}"));
+        problems.extend(unreadable);
+        let context = LoadContext::new(&settings.plugins, &self.shared, Loading::Eager);
+        let mut cache = PluginCache::open(settings.plugins.cache_file.as_deref());
+        let mut names = HashMap::new();
+        let mut previous: HashMap<PathBuf, Slot> =
+            std::mem::take(&mut self.slots).into_iter().map(|slot| (slot.file.clone(), slot)).collect();
+        let mut slots = Vec::with_capacity(files.len());
+        for file in files {
+            let before = previous.remove(&file);
+            let fingerprint = Fingerprint::of(&file);
+            let slot = match before {
+                Some(before)
+                    if fingerprint.is_some() && before.fingerprint == fingerprint && unchanged(&before, &context) =>
+                {
+                    keep(before, &mut names)
+                }
+                before => load(&mut self.copies, &file, before, &context, &mut cache, &mut names),
+            };
+            slots.push(slot);
+        }
+        for gone in previous.values().filter(|slot| slot.serving.is_some()) {
+            tracing::info!(
+                "{} was removed: plugin {} is no longer served",
+                gone.report.file,
+                gone.report.plugin.as_deref().unwrap_or("?")
+            );
+        }
+        cache.retain_existing();
+        cache.save();
+        slots
+    }
+
+    /// Withdraws the plugin a failed creation on first use stood for, if it
+    /// is still the one serving.
+    fn withdraw(&mut self, withdrawal: Withdrawal) {
+        let stood_for = |slot: &Slot| {
+            slot.file == withdrawal.file
+                && slot
+                    .serving
+                    .as_ref()
+                    .is_some_and(|serving| Weak::ptr_eq(&Arc::downgrade(&serving.offer), &withdrawal.offer))
+        };
+        let Some(slot) = self.slots.iter_mut().find(|slot| stood_for(slot)) else { return };
+        slot.serving = None;
+        slot.report.status = PluginStatus::Refused;
+        slot.report.problems.push(withdrawal.problem);
+        tracing::warn!(
+            "plugin {} ({}) is withdrawn until its library or configuration changes",
+            slot.report.plugin.as_deref().unwrap_or("?"),
+            slot.report.file
+        );
+        let current = self.state.current();
+        self.publish(current.settings.clone(), false);
+    }
+}
+
+/// Loads `file` from a private copy; keeps `before` serving if it
+/// served and the new library is refused.
+fn load(
+    copies: &mut PrivateCopies,
+    file: &Path,
+    before: Option<Slot>,
+    context: &LoadContext,
+    cache: &mut PluginCache,
+    names: &mut HashMap<String, String>,
+) -> Slot {
+    if let Some(before) = &before
+        && before.fingerprint == Fingerprint::of(file)
+        && before.report.plugin.as_ref().is_some_and(|name| !context.plugins.is_enabled(name))
+    {
+        tracing::info!(
+            "plugin {} ({}) is disabled by configuration",
+            before.report.plugin.as_deref().unwrap_or("?"),
+            before.report.file
+        );
+        return before.disabled();
+    }
+    let fresh = match copies.copy(file) {
+        Ok(copy) => load_library(file, &copy, context, cache, names),
+        Err(error) => {
+            let mut slot = Slot::new(file);
+            slot.report.refuse(format!("it could not be copied for loading: {error}"));
+            slot
+        }
+    };
+    let Some(mut kept) = before.filter(|before| before.serving.is_some()) else { return fresh };
+    let refused = match &fresh.serving {
+        None => fresh.report.status != PluginStatus::Disabled,
+        Some(serving) => serving.verdicts.problems().next().is_some(),
+    };
+    let name = kept.report.plugin.clone().unwrap_or_default();
+    let taken = names.get(&name).is_some_and(|first| *first != kept.report.file);
+    if !refused || taken {
+        return fresh;
+    }
+    names.insert(name.clone(), kept.report.file.clone());
+    let reason = fresh.report.problems.join("; ");
+    tracing::info!(
+        "{}: plugin {name} {} loaded before goes on serving",
+        kept.report.file,
+        kept.report.version.as_deref().unwrap_or_default()
+    );
+    kept.fingerprint = fresh.fingerprint;
+    kept.config_hash = fresh.config_hash.or(kept.config_hash);
+    kept.report.problems.retain(|problem| !problem.starts_with(REFUSED_ON_RELOAD));
+    kept.report.problems.push(format!("{REFUSED_ON_RELOAD}{reason}"));
+    kept.report.refused_on_reload = Some(reason);
+    kept
+}
+
+/// Whether a slot still stands for its (unchanged) file under the
+/// configuration in `context`.
+fn unchanged(before: &Slot, context: &LoadContext) -> bool {
+    let Some(name) = &before.report.plugin else {
+        // Still the same file that is no plugin library.
+        return true;
+    };
+    if before.duplicate {
+        return false;
+    }
+    let enabled = context.plugins.is_enabled(name);
+    match before.report.status {
+        PluginStatus::Disabled => !enabled,
+        _ => enabled && before.config_hash.as_deref() == Some(context.config_hash(name).as_str()),
+    }
+}
+
+/// Keeps a slot as it was, unless another library of its plugin came first.
+fn keep(mut slot: Slot, names: &mut HashMap<String, String>) -> Slot {
+    if let (Some(name), true) = (slot.report.plugin.clone(), slot.serving.is_some()) {
+        match names.get(&name) {
+            Some(first) => slot.refuse_duplicate(&name, &first.clone()),
+            None => {
+                names.insert(name, slot.report.file.clone());
+            }
+        }
+    }
+    slot
+}
+
+/// Logs the settings that changed but apply only at the next start.
+fn warn_of_restart(old: &Settings, new: &Settings) {
+    let changed: Vec<&str> = [
+        ("Host.LogLevel", old.host.log_level != new.host.log_level),
+        ("Host.MaxMessageBytes", old.host.max_message_bytes != new.host.max_message_bytes),
+        ("Http.Address", old.http.address != new.http.address),
+        ("Http.AllowedHosts", old.http.allowed_hosts != new.http.allowed_hosts),
+        ("Http.AllowedOrigins", old.http.allowed_origins != new.http.allowed_origins),
+        ("Http.BearerToken", old.http.bearer_token != new.http.bearer_token),
+    ]
+    .into_iter()
+    .filter_map(|(key, changed)| changed.then_some(key))
+    .collect();
+    if !changed.is_empty() {
+        tracing::warn!("{} changed; they apply at the next start", changed.join(", "));
+    }
+}
+
+/// SIGHUP, where there is such a thing.
+#[cfg(unix)]
+type Hangups = Option<tokio::signal::unix::Signal>;
+#[cfg(not(unix))]
+type Hangups = Option<()>;
+
+#[cfg(unix)]
+fn hangups() -> Hangups {
+    tokio::signal::unix::signal(tokio::signal::unix::SignalKind::hangup()).ok()
+}
+
+#[cfg(not(unix))]
+fn hangups() -> Hangups {
+    None
+}
+
+/// The next SIGHUP; never, without a handler.
+async fn next_hangup(hangups: &mut Hangups) -> Option<()> {
+    #[cfg(unix)]
+    if let Some(signal) = hangups {
+        return signal.recv().await;
+    }
+    let _ = hangups;
+    std::future::pending().await
+}
+
+/// Private copies of plugin libraries, one folder per host process, so
+/// that a changed library can be loaded beside the version already mapped.
+pub struct PrivateCopies {
+    folder: PathBuf,
+    made: u64,
+}
+
+impl Default for PrivateCopies {
+    /// The copies of this process; the folder is made on the first copy.
+    /// Folders that hosts no longer running left behind are removed.
+    fn default() -> Self {
+        let base = copies_dir();
+        remove_stale(&base);
+        Self { folder: base.join(std::process::id().to_string()), made: 0 }
+    }
+}
+
+impl PrivateCopies {
+    /// Copies `file` under a name no copy had before.
+    pub fn copy(&mut self, file: &Path) -> std::io::Result<PathBuf> {
+        std::fs::create_dir_all(&self.folder)?;
+        self.made += 1;
+        let stem = file.file_stem().unwrap_or_default().to_string_lossy();
+        let copy = self.folder.join(format!("{stem}.{}.{}", self.made, std::env::consts::DLL_EXTENSION));
+        std::fs::copy(file, &copy)?;
+        Ok(copy)
+    }
+
+    /// Removes every copy (a mapped library stays mapped; the file goes).
+    pub fn clean(&self) {
+        if self.made > 0 {
+            let _ = std::fs::remove_dir_all(&self.folder);
+        }
+    }
+}
+
+/// Removes the copy folders of processes that no longer run (where a
+/// process can be looked up: Linux).
+fn remove_stale(base: &Path) {
+    let Ok(entries) = std::fs::read_dir(base) else { return };
+    for entry in entries.filter_map(Result::ok) {
+        let name = entry.file_name();
+        let Some(pid) = name.to_str().and_then(|name| name.parse::<u32>().ok()) else { continue };
+        if !is_running(pid, None) {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
