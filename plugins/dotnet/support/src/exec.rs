@@ -10,7 +10,7 @@ use mcp_plugin_api::CallContext;
 
 use crate::{
     errors::{ErrorResponse, ErrorResult},
-    redact::{LineRedactor, mask_known},
+    redact::{LineRedactor, mask_known, redact},
     runner::{Invocation, RunEnd, RunOutcome, Stream},
     settings::DotnetSettings,
 };
@@ -241,7 +241,10 @@ pub async fn run(settings: &DotnetSettings, ctx: &CallContext, command: Command)
     if let Some(timeout) = settings.timeout {
         invocation = invocation.timeout(timeout);
     }
-    ctx.progress(0.0, None, Some(&command.description));
+    // The description names what the caller passed (a package, a source URL), so it is masked
+    // and redacted like every later message: no progress message leaves unredacted.
+    let description = mask_known(&command.description, secrets);
+    ctx.progress(0.0, None, Some(&redact(&description)));
     let mut reader = ProgressReader::new(command.progress);
     // One redactor per stream: a line inside a private key is secret only in its block's context,
     // and `ProgressKind::Lines` reports every line.

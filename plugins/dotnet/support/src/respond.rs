@@ -9,7 +9,7 @@
 //! details) or `verbose` (also the command's output).
 
 use mcp_plugin_api::{CallContext, Content, ToolResult, locks::LockGuard};
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 use crate::errors::ErrorResponse;
 
@@ -78,6 +78,8 @@ pub struct Section {
     pub heading: String,
     /// The lines.
     pub lines: Vec<String>,
+    /// Whether the lines are shown as they are, unredacted (see [`Reply::verbatim_section`]).
+    pub verbatim: bool,
 }
 
 /// What an action has to say.
@@ -86,7 +88,8 @@ pub struct Reply {
     summary: String,
     sections: Vec<Section>,
     output: Option<String>,
-    structured: Option<Value>,
+    pub(crate) structured: Option<Value>,
+    verbatim: Map<String, Value>,
 }
 
 impl Reply {
@@ -98,9 +101,50 @@ impl Reply {
     /// Adds a section (omitted when it has no lines).
     pub fn section(mut self, heading: impl Into<String>, lines: Vec<String>) -> Self {
         if !lines.is_empty() {
-            self.sections.push(Section { heading: heading.into(), lines });
+            self.sections.push(Section { heading: heading.into(), lines, verbatim: false });
         }
         self
+    }
+
+    /// Adds a section that is shown unredacted. Only for what the operator explicitly allowed to
+    /// show (secret values with `ShowSecretValues`): everything else in a reply is redacted.
+    pub fn verbatim_section(mut self, heading: impl Into<String>, lines: Vec<String>) -> Self {
+        if !lines.is_empty() {
+            self.sections.push(Section { heading: heading.into(), lines, verbatim: true });
+        }
+        self
+    }
+
+    /// Sets a field of the structured content that is not redacted: data the action has made
+    /// safe itself or the operator allowed to show (a secrets listing, whose keys a redaction by
+    /// field name would hide). Everything else in the structured content is redacted.
+    pub fn verbatim(mut self, key: &str, value: Value) -> Self {
+        self.verbatim.insert(key.to_owned(), value);
+        self
+    }
+
+    /// Redacts the summary, the sections, the output and the structured content, then sets the
+    /// verbatim fields: what the kit does to every reply before it leaves the plugin.
+    pub(crate) fn redact(&mut self) {
+        let clean = |text: &mut String| {
+            if let std::borrow::Cow::Owned(redacted) = crate::redact::redact(text) {
+                *text = redacted;
+            }
+        };
+        clean(&mut self.summary);
+        for section in self.sections.iter_mut().filter(|section| !section.verbatim) {
+            clean(&mut section.heading);
+            section.lines.iter_mut().for_each(clean);
+        }
+        if let Some(output) = self.output.as_mut() {
+            clean(output);
+        }
+        if let Some(structured) = self.structured.as_mut() {
+            crate::redact::redact_json(structured);
+            if let Value::Object(fields) = structured {
+                fields.extend(std::mem::take(&mut self.verbatim));
+            }
+        }
     }
 
     /// Attaches the command's (redacted) output, shown at `verbosity=verbose`, or at standard
@@ -170,6 +214,12 @@ pub struct Failure {
     pub error: ErrorResponse,
     /// Fields merged into the structured content.
     pub extra: Option<Value>,
+}
+
+impl From<crate::errors::ErrorResult> for Failure {
+    fn from(error: crate::errors::ErrorResult) -> Self {
+        Self { error: ErrorResponse::from(error), extra: None }
+    }
 }
 
 impl From<ErrorResponse> for Failure {
