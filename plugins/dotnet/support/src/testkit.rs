@@ -245,6 +245,19 @@ pub fn check_result(result: &ToolResult) {
     assert!(!text.trim().is_empty(), "every result has prose for the model");
 }
 
+/// The structured content of a result that must be a success.
+pub fn succeeded(result: &ToolResult) -> &Value {
+    let structured = result.structured_content.as_ref().expect("every result carries structuredContent");
+    assert!(!result.is_error, "{}\n{structured:#}", result.joined_text());
+    structured
+}
+
+/// The error envelope of a result that must be a failure.
+pub fn failed(result: &ToolResult) -> &Value {
+    assert!(result.is_error, "{}", result.joined_text());
+    result.structured_content.as_ref().expect("a failure carries the error envelope")
+}
+
 /// The code of an envelope's first error.
 pub fn code(envelope: &Value) -> &str {
     envelope["errors"][0]["code"].as_str().unwrap_or_default()
