@@ -325,8 +325,8 @@ pub fn assert_hidden(text: &str, secrets: &[&str]) {
 }
 
 /// `args` with every other parameter of the tool set to the default a form-filling client sends
-/// for it (`false`, `""`, `[]`, `{}`), where the input schema admits that default (not for enums,
-/// patterns, or minimum lengths and counts).
+/// for it (`false`, `""`, `[]`, `{}`; for a parameter of several types, the first one's), where
+/// the input schema admits that default (not for enums, patterns, or minimum lengths and counts).
 pub fn with_defaults(tool: &impl Tool, args: &Value) -> Value {
     let spec = tool.spec();
     let mut filled = args.clone();
@@ -337,7 +337,11 @@ pub fn with_defaults(tool: &impl Tool, args: &Value) -> Value {
         }
         let strict =
             ["enum", "pattern", "minLength", "minItems", "minProperties"].iter().any(|key| schema.get(key).is_some());
-        let default = match schema["type"].as_str() {
+        let kind = match &schema["type"] {
+            Value::Array(kinds) => kinds.first().and_then(Value::as_str),
+            kind => kind.as_str(),
+        };
+        let default = match kind {
             _ if strict => continue,
             Some("boolean") => json!(false),
             Some("string") => json!(""),

@@ -1,156 +1,41 @@
 //! The `dotnet_ef` tool called in process against the real dotnet test double: the exact argument
-//! vector of every action, every structured result against the advertised outputSchema, the
-//! redaction of connection strings (arguments, output, the echoed command, errors, progress),
-//! the missing dotnet-ef tool, confirmation through elicitation, roots discovery and locks.
+//! vector of every action, the redaction of connection strings (arguments, output, the echoed
+//! command, errors, progress), the missing dotnet-ef tool, confirmation through elicitation, roots
+//! discovery, locks and read-only service. The test kit checks every result against the
+//! advertised schemas, as the host does.
 
-use std::{
-    path::{Path, PathBuf},
-    sync::{Arc, Mutex},
-    time::Duration,
-};
+use std::{path::Path, time::Duration};
 
-use dotnet_ef::{EfTool, INSTALL_COMMAND};
+use dotnet_ef::{DotnetEf, INSTALL_COMMAND};
 use dotnet_support::{
     locking::{self, LockTarget},
-    testkit::Double,
+    testkit::{Harness, assert_hidden, client, code, failed, secret_values, strings, succeeded, visible},
 };
-use mcp_plugin_api::{
-    ClientError, Tool, ToolResult,
-    testkit::{TestCall, TestPluginContext},
-};
+use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
-use tempfile::TempDir;
-
-/// The fake secrets the double's `secrets` scenario prints, one per line.
-const SECRET_VALUES: &str = include_str!("../../test-double/fixtures/secrets/values.txt");
 
 /// A connection string with a password, passed with `--connection`.
 const CONNECTION: &str =
     "Server=db.internal;Database=app;User Id=sa;Password=Conn-Arg-Pw-91;TrustServerCertificate=True";
 
-/// A project folder, the double logging into it, and the tool configured to run the double.
-struct Setup {
-    dir: TempDir,
-    double: Double,
-    plugin: TestPluginContext,
-    tool: EfTool,
-}
+/// A project folder (`App.csproj`), the double logging into it, and the tool configured to run
+/// the double there.
+type Setup = Harness<DotnetEf>;
 
-impl Setup {
-    fn new(scenario: Option<&str>) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("App.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />").unwrap();
-        let double = Double::new(dir.path());
-        let double = match scenario {
+fn plain(scenario: Option<&'static str>) -> Setup {
+    Setup::with(|dir, double| {
+        std::fs::write(dir.join("App.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />").unwrap();
+        match scenario {
             Some(names) => double.scenario(names),
             None => double,
-        };
-        let plugin = double.context();
-        let tool = EfTool::new(plugin.context()).unwrap();
-        Self { dir, double, plugin, tool }
-    }
-
-    fn path(&self) -> &Path {
-        self.dir.path()
-    }
-
-    /// Arguments with the working directory set to the project folder.
-    fn args(&self, args: Value) -> Value {
-        let mut args = args;
-        args["workingDirectory"] = json!(self.path().display().to_string());
-        args
-    }
-
-    /// Calls the tool with no client behind it (no roots, no elicitation).
-    fn call(&self, args: Value) -> ToolResult {
-        self.call_with(&TestCall::new().unchecked(), args)
-    }
-
-    fn call_with(&self, call: &TestCall, args: Value) -> ToolResult {
-        let result = call.run(&self.tool, self.args(args));
-        check_schema(&self.tool, &result);
-        result
-    }
-
-    /// The one argument vector the double received.
-    fn argv(&self) -> Vec<String> {
-        let argvs = self.double.argvs();
-        assert_eq!(argvs.len(), 1, "expected exactly one invocation: {argvs:?}");
-        argvs.into_iter().next().unwrap()
-    }
-}
-
-/// Every result, success or failure, carries structured content that the advertised
-/// outputSchema accepts.
-fn check_schema(tool: &EfTool, result: &ToolResult) {
-    let spec = tool.spec();
-    let schema = spec.get_output_schema().expect("the tool advertises an outputSchema");
-    let validator = jsonschema::validator_for(schema).expect("the outputSchema compiles");
-    let structured = result.structured_content.as_ref().expect("every result has structuredContent");
-    let errors: Vec<String> = validator.iter_errors(structured).map(|error| error.to_string()).collect();
-    assert!(errors.is_empty(), "{errors:?}\n{structured:#}");
-}
-
-fn structured(result: &ToolResult) -> &Value {
-    result.structured_content.as_ref().unwrap()
-}
-
-fn ok(result: &ToolResult) -> &Value {
-    assert!(!result.is_error, "{}\n{:#}", result.joined_text(), structured(result));
-    let value = structured(result);
-    assert_eq!(value["success"], true);
-    value
-}
-
-fn error_code(result: &ToolResult) -> String {
-    assert!(result.is_error, "{}", result.joined_text());
-    let value = structured(result);
-    assert_eq!(value["success"], false);
-    value["errors"][0]["code"].as_str().unwrap().to_owned()
-}
-
-fn strings(list: &[&str]) -> Vec<String> {
-    list.iter().map(|item| (*item).to_owned()).collect()
-}
-
-/// Everything a client could see of a call: the result and the progress messages.
-fn visible(call: &TestCall, result: &ToolResult) -> String {
-    let progress: Vec<String> = call.progress().into_iter().filter_map(|report| report.message).collect();
-    format!("{}\n{}", serde_json::to_string(result).unwrap(), progress.join("\n"))
-}
-
-fn assert_hidden(text: &str, secrets: &[&str]) {
-    for secret in secrets {
-        assert!(!text.contains(secret), "'{secret}' leaked:\n{text}");
-    }
-}
-
-/// A client that answers `roots/list` with `roots` (none: unsupported) and elicitation with
-/// `answer` (none: unsupported), recording the elicitation messages it gets.
-fn client(roots: Vec<PathBuf>, answer: Option<Value>) -> (TestCall, Arc<Mutex<Vec<String>>>) {
-    let asked = Arc::new(Mutex::new(Vec::new()));
-    let seen = Arc::clone(&asked);
-    let call = TestCall::new().unchecked().with_client(move |method, params| match method {
-        "roots/list" if !roots.is_empty() => {
-            let roots: Vec<Value> =
-                roots.iter().map(|root| json!({ "uri": format!("file://{}", root.display()) })).collect();
-            Ok(json!({ "roots": roots }))
         }
-        "elicitation/create" if answer.is_some() => {
-            seen.lock().unwrap().push(params["message"].as_str().unwrap_or_default().to_owned());
-            Ok(answer.clone().unwrap())
-        }
-        other => Err(ClientError::Unsupported(other.to_owned())),
-    });
-    (call, asked)
+    })
 }
-
-// --- every action: argument vector, structured result, schema --------------------------
 
 #[test]
 fn migrations_add_reads_the_files_from_json() {
-    let setup = Setup::new(None);
-    let call = TestCall::new().unchecked();
+    let setup = plain(None);
+    let call = TestCall::new();
     let result = setup.call_with(
         &call,
         json!({
@@ -163,9 +48,9 @@ fn migrations_add_reads_the_files_from_json() {
             "outputDir": "Data/Migrations"
         }),
     );
-    let value = ok(&result);
+    let value = succeeded(&result);
     assert_eq!(
-        setup.argv(),
+        setup.only_argv(),
         strings(&[
             "ef",
             "migrations",
@@ -203,15 +88,15 @@ fn migrations_add_reads_the_files_from_json() {
 
 #[test]
 fn migrations_list_passes_the_connection_value_and_returns_each_migration() {
-    let setup = Setup::new(None);
-    let call = TestCall::new().unchecked();
+    let setup = plain(None);
+    let call = TestCall::new();
     let result = setup.call_with(
         &call,
         json!({ "action": "MigrationsList", "project": "App.csproj", "connection": CONNECTION, "noBuild": true }),
     );
-    let value = ok(&result);
+    let value = succeeded(&result);
     assert_eq!(
-        setup.argv(),
+        setup.only_argv(),
         strings(&[
             "ef",
             "migrations",
@@ -238,22 +123,22 @@ fn migrations_list_passes_the_connection_value_and_returns_each_migration() {
 
 #[test]
 fn migrations_list_without_connecting_does_not_know_what_is_applied() {
-    let setup = Setup::new(None);
+    let setup = plain(None);
     let result = setup.call(json!({ "action": "MigrationsList", "noConnect": true }));
-    let value = ok(&result);
-    assert_eq!(setup.argv(), strings(&["ef", "migrations", "list", "--no-connect", "--json"]));
+    let value = succeeded(&result);
+    assert_eq!(setup.only_argv(), strings(&["ef", "migrations", "list", "--no-connect", "--json"]));
     assert_eq!(value["pendingCount"], Value::Null);
     assert_eq!(value["migrations"][0]["applied"], Value::Null);
 }
 
 #[test]
 fn migrations_remove_runs_when_the_client_cannot_ask() {
-    let setup = Setup::new(None);
-    let call = TestCall::new().unchecked();
+    let setup = plain(None);
+    let call = TestCall::new();
     let result =
         setup.call_with(&call, json!({ "action": "MigrationsRemove", "project": "App.csproj", "force": true }));
-    let value = ok(&result);
-    assert_eq!(setup.argv(), strings(&["ef", "migrations", "remove", "--project", "App.csproj", "--force"]));
+    let value = succeeded(&result);
+    assert_eq!(setup.only_argv(), strings(&["ef", "migrations", "remove", "--project", "App.csproj", "--force"]));
     assert_eq!(value["removedMigration"], "20250301080000_AddCustomerEmail");
     assert_eq!(value["force"], true);
     let progress: Vec<String> = call.progress().into_iter().filter_map(|report| report.message).collect();
@@ -263,7 +148,7 @@ fn migrations_remove_runs_when_the_client_cannot_ask() {
 
 #[test]
 fn migrations_script_returns_the_sql_or_the_file() {
-    let setup = Setup::new(None);
+    let setup = plain(None);
     let result = setup.call(json!({
         "action": "MigrationsScript",
         "project": "App.csproj",
@@ -271,9 +156,9 @@ fn migrations_script_returns_the_sql_or_the_file() {
         "to": "AddOrders",
         "idempotent": true
     }));
-    let value = ok(&result);
+    let value = succeeded(&result);
     assert_eq!(
-        setup.argv(),
+        setup.only_argv(),
         strings(&[
             "ef",
             "migrations",
@@ -295,25 +180,25 @@ fn migrations_script_returns_the_sql_or_the_file() {
     );
     assert!(result.joined_text().contains("CREATE TABLE \"Customers\""), "{}", result.joined_text());
 
-    let setup = Setup::new(None);
+    let setup = plain(None);
     let result = setup.call(json!({ "action": "MigrationsScript", "to": "AddOrders", "output": "out.sql" }));
-    let value = ok(&result);
-    assert_eq!(setup.argv(), strings(&["ef", "migrations", "script", "0", "AddOrders", "--output", "out.sql"]));
+    let value = succeeded(&result);
+    assert_eq!(setup.only_argv(), strings(&["ef", "migrations", "script", "0", "AddOrders", "--output", "out.sql"]));
     assert_eq!(value["outputFile"], setup.path().join("out.sql").display().to_string());
     assert!(value.get("script").is_none());
 }
 
 #[test]
 fn database_update_reports_the_migrations_applied_or_reverted() {
-    let setup = Setup::new(None);
-    let call = TestCall::new().unchecked();
+    let setup = plain(None);
+    let call = TestCall::new();
     let result = setup.call_with(
         &call,
         json!({ "action": "DatabaseUpdate", "project": "App.csproj", "migration": "AddCustomerEmail", "connection": CONNECTION }),
     );
-    let value = ok(&result);
+    let value = succeeded(&result);
     assert_eq!(
-        setup.argv(),
+        setup.only_argv(),
         strings(&[
             "ef",
             "database",
@@ -345,20 +230,21 @@ fn database_update_reports_the_migrations_applied_or_reverted() {
     );
     assert_hidden(&visible(&call, &result), &[CONNECTION, "Conn-Arg-Pw-91"]);
 
-    let setup = Setup::new(None);
-    let value = ok(&setup.call(json!({ "action": "DatabaseUpdate", "migration": "0", "noBuild": true }))).clone();
-    assert_eq!(setup.argv(), strings(&["ef", "database", "update", "0", "--no-build"]));
+    let setup = plain(None);
+    let value =
+        succeeded(&setup.call(json!({ "action": "DatabaseUpdate", "migration": "0", "noBuild": true }))).clone();
+    assert_eq!(setup.only_argv(), strings(&["ef", "database", "update", "0", "--no-build"]));
     assert_eq!(value["revertedMigrations"], json!(["20250201141500_AddOrders", "20250110093000_InitialCreate"]));
 }
 
 #[test]
 fn database_drop_dry_run_needs_no_confirmation_and_takes_no_lock() {
-    let setup = Setup::new(None);
-    let (call, asked) = client(Vec::new(), Some(json!({ "action": "decline" })));
+    let setup = plain(None);
+    let (call, asked) = client(&[], Some(json!({ "action": "decline" })));
     let result = setup
         .call_with(&call, json!({ "action": "DatabaseDrop", "project": "App.csproj", "dryRun": true, "force": true }));
-    let value = ok(&result);
-    assert_eq!(setup.argv(), strings(&["ef", "database", "drop", "--project", "App.csproj", "--dry-run"]));
+    let value = succeeded(&result);
+    assert_eq!(setup.only_argv(), strings(&["ef", "database", "drop", "--project", "App.csproj", "--dry-run"]));
     assert!(asked.lock().unwrap().is_empty(), "a dry run asks nothing");
     assert_eq!(
         (value["dryRun"].as_bool(), value["dropped"].as_bool(), value["database"].as_str(), value["server"].as_str()),
@@ -369,13 +255,13 @@ fn database_drop_dry_run_needs_no_confirmation_and_takes_no_lock() {
 
 #[test]
 fn database_drop_asks_and_forces_only_after_a_yes() {
-    let setup = Setup::new(None);
-    let (call, asked) = client(Vec::new(), Some(json!({ "action": "accept", "content": { "confirm": true } })));
+    let setup = plain(None);
+    let (call, asked) = client(&[], Some(json!({ "action": "accept", "content": { "confirm": true } })));
     let result =
         setup.call_with(&call, json!({ "action": "DatabaseDrop", "project": "App.csproj", "context": "AppDbContext" }));
-    let value = ok(&result);
+    let value = succeeded(&result);
     assert_eq!(
-        setup.argv(),
+        setup.only_argv(),
         strings(&["ef", "database", "drop", "--project", "App.csproj", "--context", "AppDbContext", "--force"])
     );
     assert_eq!((value["dropped"].as_bool(), value["database"].as_str()), (Some(true), Some("main")));
@@ -392,10 +278,10 @@ fn database_drop_declined_runs_nothing() {
         json!({ "action": "cancel" }),
         json!({ "action": "accept", "content": { "confirm": false } }),
     ] {
-        let setup = Setup::new(None);
-        let (call, _) = client(Vec::new(), Some(answer.clone()));
+        let setup = plain(None);
+        let (call, _) = client(&[], Some(answer.clone()));
         let result = setup.call_with(&call, json!({ "action": "DatabaseDrop", "force": true }));
-        assert_eq!(error_code(&result), "OPERATION_CANCELLED", "{answer}");
+        assert_eq!(code(failed(&result)), "OPERATION_CANCELLED", "{answer}");
         assert!(result.joined_text().contains("not run"), "{}", result.joined_text());
         assert!(setup.double.argvs().is_empty(), "nothing ran after {answer}");
     }
@@ -403,39 +289,42 @@ fn database_drop_declined_runs_nothing() {
 
 #[test]
 fn database_drop_without_a_way_to_ask_needs_force() {
-    let setup = Setup::new(None);
+    let setup = plain(None);
     let result = setup.call(json!({ "action": "DatabaseDrop" }));
-    assert_eq!(error_code(&result), "INVALID_PARAMS");
-    assert_eq!(structured(&result)["errors"][0]["data"]["additionalData"]["parameter"], "force");
+    assert_eq!(code(failed(&result)), "INVALID_PARAMS");
+    assert_eq!(
+        result.structured_content.as_ref().unwrap()["errors"][0]["data"]["additionalData"]["parameter"],
+        "force"
+    );
     assert!(setup.double.argvs().is_empty());
 
     let result = setup.call(json!({ "action": "DatabaseDrop", "force": true }));
-    assert_eq!(ok(&result)["dropped"], true);
-    assert_eq!(setup.argv(), strings(&["ef", "database", "drop", "--force"]));
+    assert_eq!(succeeded(&result)["dropped"], true);
+    assert_eq!(setup.only_argv(), strings(&["ef", "database", "drop", "--force"]));
 }
 
 #[test]
 fn migrations_remove_asks_and_a_decline_runs_nothing() {
-    let setup = Setup::new(None);
-    let (call, asked) = client(Vec::new(), Some(json!({ "action": "decline" })));
+    let setup = plain(None);
+    let (call, asked) = client(&[], Some(json!({ "action": "decline" })));
     let result = setup.call_with(&call, json!({ "action": "MigrationsRemove", "force": true }));
-    assert_eq!(error_code(&result), "OPERATION_CANCELLED");
+    assert_eq!(code(failed(&result)), "OPERATION_CANCELLED");
     assert!(setup.double.argvs().is_empty());
     assert!(asked.lock().unwrap()[0].contains("reverted in the database"), "{:?}", asked.lock().unwrap());
 
-    let (call, _) = client(Vec::new(), Some(json!({ "action": "accept" })));
+    let (call, _) = client(&[], Some(json!({ "action": "accept" })));
     let result = setup.call_with(&call, json!({ "action": "MigrationsRemove" }));
-    assert_eq!(ok(&result)["force"], false);
-    assert_eq!(setup.argv(), strings(&["ef", "migrations", "remove"]));
+    assert_eq!(succeeded(&result)["force"], false);
+    assert_eq!(setup.only_argv(), strings(&["ef", "migrations", "remove"]));
 }
 
 #[test]
 fn dbcontext_list_and_info_read_the_json() {
-    let setup = Setup::new(None);
+    let setup = plain(None);
     let result = setup.call(json!({ "action": "DbContextList", "project": "App.csproj", "framework": "net10.0" }));
-    let value = ok(&result);
+    let value = succeeded(&result);
     assert_eq!(
-        setup.argv(),
+        setup.only_argv(),
         strings(&["ef", "dbcontext", "list", "--project", "App.csproj", "--framework", "net10.0", "--json"])
     );
     assert_eq!(
@@ -448,11 +337,11 @@ fn dbcontext_list_and_info_read_the_json() {
         }])
     );
 
-    let setup = Setup::new(None);
+    let setup = plain(None);
     let result = setup.call(json!({ "action": "DbContextInfo", "project": "App.csproj", "context": "AppDbContext" }));
-    let value = ok(&result);
+    let value = succeeded(&result);
     assert_eq!(
-        setup.argv(),
+        setup.only_argv(),
         strings(&["ef", "dbcontext", "info", "--project", "App.csproj", "--context", "AppDbContext", "--json"])
     );
     assert_eq!(
@@ -471,8 +360,8 @@ fn dbcontext_list_and_info_read_the_json() {
 #[test]
 fn dbcontext_scaffold_masks_the_positional_connection_string_everywhere() {
     let connection = "Data Source=scaffold-source.db;Cache=Shared";
-    let setup = Setup::new(None);
-    let call = TestCall::new().unchecked();
+    let setup = plain(None);
+    let call = TestCall::new();
     let result = setup.call_with(
         &call,
         json!({
@@ -489,9 +378,9 @@ fn dbcontext_scaffold_masks_the_positional_connection_string_everywhere() {
             "force": true
         }),
     );
-    let value = ok(&result);
+    let value = succeeded(&result);
     assert_eq!(
-        setup.argv(),
+        setup.only_argv(),
         strings(&[
             "ef",
             "dbcontext",
@@ -533,7 +422,7 @@ fn dbcontext_scaffold_masks_the_positional_connection_string_everywhere() {
 
 #[test]
 fn required_and_stray_parameters_are_refused_before_anything_runs() {
-    let setup = Setup::new(None);
+    let setup = plain(None);
     let cases = [
         (json!({ "action": "MigrationsAdd" }), "name"),
         (json!({ "action": "DbContextScaffold", "provider": "P" }), "connection"),
@@ -545,9 +434,14 @@ fn required_and_stray_parameters_are_refused_before_anything_runs() {
         (json!({ "action": "Migrate" }), "action"),
     ];
     for (args, parameter) in cases {
-        let result = setup.call(args.clone());
-        assert_eq!(error_code(&result), "INVALID_PARAMS", "{args}");
-        assert_eq!(structured(&result)["errors"][0]["data"]["additionalData"]["parameter"], parameter, "{args}");
+        // The tool's own check, for arguments the host's schema check would also refuse.
+        let result = setup.call_with(&TestCall::new().unchecked(), args.clone());
+        assert_eq!(code(failed(&result)), "INVALID_PARAMS", "{args}");
+        assert_eq!(
+            result.structured_content.as_ref().unwrap()["errors"][0]["data"]["additionalData"]["parameter"],
+            parameter,
+            "{args}"
+        );
     }
     assert!(setup.double.argvs().is_empty());
 }
@@ -556,19 +450,19 @@ fn required_and_stray_parameters_are_refused_before_anything_runs() {
 
 #[test]
 fn secrets_in_the_output_never_reach_the_client() {
-    let secrets: Vec<&str> = SECRET_VALUES.lines().filter(|line| !line.is_empty()).collect();
+    let secrets = secret_values();
     for (action, extra) in [
         ("MigrationsList", json!({ "connection": CONNECTION })),
         ("DatabaseUpdate", json!({ "connection": CONNECTION })),
         ("MigrationsScript", json!({})),
         ("DbContextInfo", json!({})),
     ] {
-        let setup = Setup::new(Some("secrets"));
-        let call = TestCall::new().unchecked().with_features(&["verbosity=verbose"]);
+        let setup = plain(Some("secrets"));
+        let call = TestCall::new().with_features(&["verbosity=verbose"]);
         let mut args = extra.clone();
         args["action"] = json!(action);
         let result = setup.call_with(&call, args);
-        ok(&result);
+        succeeded(&result);
         let seen = visible(&call, &result);
         assert!(seen.contains("Password=[REDACTED]"), "{action}: the secrets were printed and redacted:\n{seen}");
         assert_hidden(&seen, &secrets);
@@ -578,20 +472,20 @@ fn secrets_in_the_output_never_reach_the_client() {
 
 #[test]
 fn a_failed_run_keeps_the_connection_string_out_of_the_error() {
-    let setup = Setup::new(Some("build-fail"));
-    let call = TestCall::new().unchecked();
+    let setup = plain(Some("build-fail"));
+    let call = TestCall::new();
     let result = setup.call_with(&call, json!({ "action": "DatabaseUpdate", "connection": CONNECTION }));
-    assert_eq!(error_code(&result), "EXIT_1");
-    let error = &structured(&result)["errors"][0];
+    assert_eq!(code(failed(&result)), "EXIT_1");
+    let error = &result.structured_content.as_ref().unwrap()["errors"][0];
     assert!(error["message"].as_str().unwrap().contains("Build failed"), "{error}");
     assert!(error["data"]["command"].as_str().unwrap().contains("--connection [REDACTED]"), "{error}");
-    assert_eq!(structured(&result)["lockInfo"]["lockScope"], "project");
+    assert_eq!(result.structured_content.as_ref().unwrap()["lockInfo"]["lockScope"], "project");
     assert_hidden(&visible(&call, &result), &[CONNECTION, "Conn-Arg-Pw-91"]);
 
     let connection = "Data Source=failing-scaffold.db";
-    let setup = Setup::new(Some("build-fail"));
+    let setup = plain(Some("build-fail"));
     let result = setup.call(json!({ "action": "DbContextScaffold", "connection": connection, "provider": "Microsoft.EntityFrameworkCore.Sqlite" }));
-    assert_eq!(error_code(&result), "EXIT_1");
+    assert_eq!(code(failed(&result)), "EXIT_1");
     assert_hidden(&serde_json::to_string(&result).unwrap(), &[connection, "failing-scaffold.db"]);
 }
 
@@ -599,10 +493,10 @@ fn a_failed_run_keeps_the_connection_string_out_of_the_error() {
 
 #[test]
 fn a_missing_dotnet_ef_tool_is_a_capability_error_with_the_install_command() {
-    let setup = Setup::new(Some("no-ef"));
+    let setup = plain(Some("no-ef"));
     let result = setup.call(json!({ "action": "MigrationsList", "connection": CONNECTION }));
-    assert_eq!(error_code(&result), "CAPABILITY_NOT_AVAILABLE");
-    let value = structured(&result);
+    assert_eq!(code(failed(&result)), "CAPABILITY_NOT_AVAILABLE");
+    let value = result.structured_content.as_ref().unwrap();
     let error = &value["errors"][0];
     assert_eq!(error["mcpErrorCode"], -32001);
     assert_eq!(error["category"], "Capability");
@@ -619,27 +513,27 @@ fn a_missing_dotnet_ef_tool_is_a_capability_error_with_the_install_command() {
 
 #[test]
 fn the_project_comes_from_the_roots_when_omitted() {
-    let setup = Setup::new(None);
-    let (call, _) = client(vec![setup.path().to_owned()], None);
+    let setup = plain(None);
+    let (call, _) = client(&[setup.path()], None);
     let result = setup.call_with(&call, json!({ "action": "DbContextList" }));
-    ok(&result);
+    succeeded(&result);
     let project = setup.path().join("App.csproj").display().to_string();
-    assert_eq!(setup.argv(), strings(&["ef", "dbcontext", "list", "--project", &project, "--json"]));
+    assert_eq!(setup.only_argv(), strings(&["ef", "dbcontext", "list", "--project", &project, "--json"]));
 
     let other = tempfile::tempdir().unwrap();
     std::fs::write(other.path().join("Other.csproj"), "<Project />").unwrap();
-    let (call, _) = client(vec![setup.path().to_owned(), other.path().to_owned()], None);
+    let (call, _) = client(&[setup.path(), other.path()], None);
     setup.double.clear_log();
     let result = setup.call_with(&call, json!({ "action": "DbContextList" }));
-    assert_eq!(error_code(&result), "INVALID_PARAMS");
-    let message = structured(&result)["errors"][0]["message"].as_str().unwrap().to_owned();
+    assert_eq!(code(failed(&result)), "INVALID_PARAMS");
+    let message = result.structured_content.as_ref().unwrap()["errors"][0]["message"].as_str().unwrap().to_owned();
     assert!(message.contains("App.csproj") && message.contains("Other.csproj"), "{message}");
     assert!(setup.double.argvs().is_empty());
 }
 
 #[test]
 fn a_held_project_lock_refuses_mutations_but_not_listings() {
-    let setup = Setup::new(None);
+    let setup = plain(None);
     let target = LockTarget::for_path(Some(Path::new("App.csproj")), setup.path());
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let _held = runtime
@@ -647,12 +541,47 @@ fn a_held_project_lock_refuses_mutations_but_not_listings() {
         .unwrap();
 
     let result = setup.call(json!({ "action": "MigrationsAdd", "name": "Blocked" }));
-    assert_eq!(error_code(&result), "CONCURRENCY_CONFLICT");
-    let value = structured(&result);
+    assert_eq!(code(failed(&result)), "CONCURRENCY_CONFLICT");
+    let value = result.structured_content.as_ref().unwrap();
     assert_eq!(value["lockInfo"]["lockContended"], true);
     assert_eq!(value["lockInfo"]["lockKey"], target.key);
     assert!(setup.double.argvs().is_empty());
 
     let result = setup.call(json!({ "action": "MigrationsList" }));
-    ok(&result);
+    succeeded(&result);
+}
+
+#[test]
+fn defaults_a_client_fills_in_change_nothing() {
+    let setup = plain(None);
+    let args = json!({ "action": "DbContextList", "project": "App.csproj" });
+    succeeded(&setup.call(args.clone()));
+    let plain_argv = setup.only_argv();
+    setup.double.clear_log();
+    let filled = dotnet_support::testkit::with_defaults(&setup.tool, &args);
+    assert_eq!((filled["force"].clone(), filled["tables"].clone()), (json!(false), json!([])), "{filled}");
+    succeeded(&setup.call(filled));
+    assert_eq!(setup.only_argv(), plain_argv);
+}
+
+#[test]
+fn a_read_only_server_lists_and_describes_only() {
+    let setup = Setup::with(|dir, double| {
+        std::fs::write(dir.join("App.csproj"), "<Project />").unwrap();
+        double.setting("ReadOnly", json!(true))
+    });
+    let spec = setup.tool.spec();
+    assert_eq!(
+        spec.get_input_schema()["properties"]["action"]["enum"],
+        json!(["MigrationsList", "DbContextList", "DbContextInfo"])
+    );
+    let annotations = spec.get_annotations();
+    assert_eq!(
+        (annotations.read_only, annotations.destructive, annotations.idempotent, annotations.open_world),
+        (Some(true), Some(false), Some(true), Some(true)),
+        "MigrationsList asks the database"
+    );
+    let refused = setup.call_with(&TestCall::new().unchecked(), json!({ "action": "DatabaseDrop", "force": true }));
+    assert_eq!(code(failed(&refused)), "READ_ONLY");
+    assert!(setup.double.argvs().is_empty(), "nothing ran");
 }
