@@ -1,19 +1,17 @@
 //! `dotnet_package` through the tool, in process, against the dotnet test double: the exact
-//! argument vector of every action, every structured result against the advertised
-//! outputSchema, roots discovery, lock conflicts, failures and redaction.
+//! argument vector of every action, roots discovery, lock conflicts, failures, redaction and
+//! read-only service. The test kit checks every result against the advertised schemas, as the
+//! host does.
 
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use dotnet_package::PackageTool;
+use dotnet_package::DotnetPackage;
 use dotnet_support::{
     locking::{self, LockTarget},
-    testkit::Double,
+    testkit::{Double, Harness, client, failed, secret_values, strings, succeeded},
 };
-use mcp_plugin_api::{Tool, ToolResult, testkit::TestCall, testkit::TestPluginContext};
+use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
-
-const SECRET_VALUES: &str = include_str!("../../test-double/fixtures/secrets/values.txt");
 
 /// The project every test works on: `App/App.csproj` referencing two packages.
 const APP: &str = r#"<Project Sdk="Microsoft.NET.Sdk">
@@ -24,80 +22,27 @@ const APP: &str = r#"<Project Sdk="Microsoft.NET.Sdk">
   </ItemGroup>
 </Project>"#;
 
-struct Fixture {
-    dir: tempfile::TempDir,
-    double: Double,
-    plugin: TestPluginContext,
-    tool: PackageTool,
+/// A scratch folder with `App/App.csproj`; `App` is the plugin's working directory.
+type Fixture = Harness<DotnetPackage>;
+
+fn fixture() -> Fixture {
+    fixture_with(|double| double)
 }
 
-impl Fixture {
-    fn new() -> Self {
-        Self::with(|double| double)
-    }
-
-    /// A scratch folder with `App/App.csproj`, the working directory of the plugin.
-    fn with(configure: impl FnOnce(Double) -> Double) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("App")).unwrap();
-        std::fs::write(dir.path().join("App/App.csproj"), APP).unwrap();
-        let double = configure(
-            Double::new(dir.path()).setting("WorkingDirectory", json!(dir.path().join("App").display().to_string())),
-        );
-        let plugin = double.context();
-        let tool = PackageTool::new(plugin.context()).unwrap();
-        Self { dir, double, plugin, tool }
-    }
-
-    fn app(&self) -> PathBuf {
-        self.dir.path().join("App")
-    }
-
-    fn call(&self, args: Value) -> ToolResult {
-        self.call_with(&TestCall::new().unchecked(), args)
-    }
-
-    fn call_with(&self, call: &TestCall, args: Value) -> ToolResult {
-        let result = call.run(&self.tool, args);
-        assert_matches_output_schema(&self.tool, &result);
-        result
-    }
-
-    fn argvs(&self) -> Vec<Vec<String>> {
-        self.double.argvs()
-    }
-}
-
-fn assert_matches_output_schema(tool: &PackageTool, result: &ToolResult) {
-    let schema = tool.spec().get_output_schema().cloned().expect("an outputSchema");
-    let validator = jsonschema::validator_for(&schema).expect("the outputSchema compiles");
-    let structured = result.structured_content.as_ref().expect("every result carries structuredContent");
-    let problems: Vec<String> = validator.iter_errors(structured).map(|error| error.to_string()).collect();
-    assert!(problems.is_empty(), "{problems:?}\n{structured:#}");
-}
-
-fn ok(result: &ToolResult) -> &Value {
-    assert!(!result.is_error, "{}\n{:#}", result.joined_text(), result.structured_content.as_ref().unwrap());
-    result.structured_content.as_ref().unwrap()
-}
-
-fn error(result: &ToolResult) -> &Value {
-    assert!(result.is_error, "{}", result.joined_text());
-    let structured = result.structured_content.as_ref().unwrap();
-    assert_eq!(structured["success"], false);
-    structured
-}
-
-fn strings(items: &[&str]) -> Vec<String> {
-    items.iter().map(|item| (*item).to_owned()).collect()
-}
-
-fn roots(dirs: &[&Path]) -> TestCall {
-    let roots: Vec<Value> = dirs.iter().map(|dir| json!({ "uri": format!("file://{}", dir.display()) })).collect();
-    TestCall::new().unchecked().with_client(move |method, _| match method {
-        "roots/list" => Ok(json!({ "roots": roots })),
-        other => Err(mcp_plugin_api::ClientError::Unsupported(other.to_owned())),
+fn fixture_with(configure: impl FnOnce(Double) -> Double) -> Fixture {
+    Fixture::with(|dir, double| {
+        std::fs::create_dir_all(dir.join("App")).unwrap();
+        std::fs::write(dir.join("App/App.csproj"), APP).unwrap();
+        configure(double.setting("WorkingDirectory", json!(dir.join("App").display().to_string())))
     })
+}
+
+fn app(fixture: &Fixture) -> std::path::PathBuf {
+    fixture.path().join("App")
+}
+
+fn roots(dirs: &[&std::path::Path]) -> TestCall {
+    client(dirs, None).0
 }
 
 #[test]
@@ -189,15 +134,15 @@ fn every_action_runs_exactly_its_command() {
             strings(&["nuget", "locals", "http-cache", "--clear"]),
         ),
     ];
-    let fixture = Fixture::new();
+    let fixture = fixture();
     for (args, expected) in cases {
         fixture.double.clear_log();
         let result = fixture.call(args.clone());
-        let structured = ok(&result);
+        let structured = succeeded(&result);
         let invocations = fixture.double.invocations();
         assert_eq!(invocations.len(), 1, "{args}");
         assert_eq!(invocations[0].argv, expected, "{args}");
-        assert_eq!(invocations[0].cwd, fixture.app().canonicalize().unwrap(), "{args}");
+        assert_eq!(invocations[0].cwd, app(&fixture).canonicalize().unwrap(), "{args}");
         assert_eq!(structured["action"], args["action"]);
         assert_eq!(structured["command"], format!("dotnet {}", expected.join(" ")), "{args}");
     }
@@ -205,7 +150,7 @@ fn every_action_runs_exactly_its_command() {
 
 #[test]
 fn the_spec_is_honest_and_action_is_a_required_enum() {
-    let spec = Fixture::new().tool.spec();
+    let spec = fixture().tool.spec();
     assert_eq!(spec.name(), "dotnet_package");
     let input = spec.get_input_schema();
     assert_eq!(input["required"], json!(["action"]));
@@ -219,9 +164,9 @@ fn the_spec_is_honest_and_action_is_a_required_enum() {
 
 #[test]
 fn list_returns_packages_per_project_and_framework_with_vulnerabilities() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let result = fixture.call(json!({ "action": "List", "vulnerable": true, "includeTransitive": true }));
-    let structured = ok(&result);
+    let structured = succeeded(&result);
     assert_eq!(structured["report"], "vulnerable");
     assert_eq!(structured["sources"], json!(["https://api.nuget.org/v3/index.json"]));
     let project = &structured["projects"][0];
@@ -243,15 +188,15 @@ fn list_returns_packages_per_project_and_framework_with_vulnerabilities() {
 
 #[test]
 fn list_reports_latest_versions_and_deprecations() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let outdated = fixture.call(json!({ "action": "List", "outdated": true }));
-    let packages = &ok(&outdated)["projects"][0]["frameworks"][0]["topLevelPackages"];
+    let packages = &succeeded(&outdated)["projects"][0]["frameworks"][0]["topLevelPackages"];
     assert_eq!(
         packages[0],
         json!({ "id": "Microsoft.EntityFrameworkCore.Sqlite", "requestedVersion": "9.0.0", "resolvedVersion": "9.0.0", "latestVersion": "10.0.0" })
     );
     let deprecated = fixture.call(json!({ "action": "List", "deprecated": true }));
-    let packages = &ok(&deprecated)["projects"][0]["frameworks"][0]["topLevelPackages"];
+    let packages = &succeeded(&deprecated)["projects"][0]["frameworks"][0]["topLevelPackages"];
     assert_eq!(packages[0]["deprecationReasons"], json!(["Legacy"]));
     assert_eq!(packages[0]["alternativePackage"], json!({ "id": "Azure.Storage.Blobs", "versionRange": "[0.0.0,)" }));
     assert!(
@@ -263,9 +208,9 @@ fn list_reports_latest_versions_and_deprecations() {
 
 #[test]
 fn list_keeps_filter_and_max_results() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let result = fixture.call(json!({ "action": "List", "filter": "SERILOG" }));
-    let structured = ok(&result);
+    let structured = succeeded(&result);
     let ids: Vec<&str> = structured["projects"][0]["frameworks"][0]["topLevelPackages"]
         .as_array()
         .unwrap()
@@ -275,7 +220,7 @@ fn list_keeps_filter_and_max_results() {
     assert_eq!(ids, ["Serilog.AspNetCore"]);
     assert_eq!(structured["filter"], "SERILOG");
     let capped = fixture.call(json!({ "action": "List", "includeTransitive": true, "maxResults": 3 }));
-    let structured = ok(&capped);
+    let structured = succeeded(&capped);
     assert_eq!((structured["totalPackages"].as_u64(), structured["shownPackages"].as_u64()), (Some(7), Some(3)));
     assert_eq!(structured["truncated"], true);
     assert_eq!(structured["maxResults"], 3);
@@ -284,7 +229,7 @@ fn list_keeps_filter_and_max_results() {
 
 #[test]
 fn list_refuses_options_nuget_cannot_combine_before_running_anything() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     for (args, parameter) in [
         (json!({ "action": "List", "outdated": true, "vulnerable": true }), "outdated"),
         (json!({ "action": "List", "prerelease": true }), "prerelease"),
@@ -292,7 +237,7 @@ fn list_refuses_options_nuget_cannot_combine_before_running_anything() {
         (json!({ "action": "List", "searchTerm": "x" }), "searchTerm"),
     ] {
         let result = fixture.call(args);
-        let structured = error(&result);
+        let structured = failed(&result);
         assert_eq!(structured["errors"][0]["code"], "INVALID_PARAMS");
         assert_eq!(structured["errors"][0]["data"]["additionalData"]["parameter"], parameter);
     }
@@ -301,9 +246,9 @@ fn list_refuses_options_nuget_cannot_combine_before_running_anything() {
 
 #[test]
 fn search_returns_id_version_and_downloads() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let result = fixture.call(json!({ "action": "Search", "searchTerm": "newtonsoft" }));
-    let structured = ok(&result);
+    let structured = succeeded(&result);
     assert_eq!(
         structured["packages"][0],
         json!({ "id": "Newtonsoft.Json", "version": "13.0.3", "downloads": 6123456789u64,
@@ -313,19 +258,19 @@ fn search_returns_id_version_and_downloads() {
     assert!(result.joined_text().starts_with("Found 2 packages for 'newtonsoft'."), "{}", result.joined_text());
     let exact = fixture.call(json!({ "action": "Search", "searchTerm": "Serilog", "exactMatch": true }));
     let versions: Vec<&str> =
-        ok(&exact)["packages"].as_array().unwrap().iter().map(|hit| hit["version"].as_str().unwrap()).collect();
+        succeeded(&exact)["packages"].as_array().unwrap().iter().map(|hit| hit["version"].as_str().unwrap()).collect();
     assert_eq!(versions, ["4.3.0", "4.2.0", "4.1.0", "4.0.0", "3.1.1"]);
     let none = fixture.call(json!({ "action": "Search", "searchTerm": "no-such-thing" }));
-    assert_eq!(ok(&none)["packages"], json!([]));
+    assert_eq!(succeeded(&none)["packages"], json!([]));
 }
 
 #[test]
 fn add_reports_the_version_written_with_progress_and_the_lock() {
-    let fixture = Fixture::new();
-    let call = TestCall::new().unchecked();
+    let fixture = fixture();
+    let call = TestCall::new();
     let result = fixture.call_with(&call, json!({ "action": "Add", "packageId": "Serilog" }));
-    let structured = ok(&result);
-    let project_file = fixture.app().canonicalize().unwrap().join("App.csproj").display().to_string();
+    let structured = succeeded(&result);
+    let project_file = app(&fixture).canonicalize().unwrap().join("App.csproj").display().to_string();
     assert_eq!(structured["version"], "4.3.0");
     assert_eq!(structured["projectFile"], project_file);
     assert_eq!(structured["lockInfo"], json!({ "lockScope": "project", "lockKey": project_file }));
@@ -341,9 +286,9 @@ fn add_reports_the_version_written_with_progress_and_the_lock() {
 
 #[test]
 fn update_reports_the_version_the_project_had() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let result = fixture.call(json!({ "action": "Update", "packageId": "newtonsoft.json" }));
-    let structured = ok(&result);
+    let structured = succeeded(&result);
     assert_eq!(
         (structured["previousVersion"].as_str(), structured["version"].as_str()),
         (Some("12.0.3"), Some("13.0.3"))
@@ -354,41 +299,41 @@ fn update_reports_the_version_the_project_had() {
         result.joined_text()
     );
     let pinned = fixture.call(json!({ "action": "Update", "packageId": "Newtonsoft.Json", "version": "13.0.1" }));
-    assert_eq!(ok(&pinned)["requestedVersion"], "13.0.1");
-    assert_eq!(ok(&pinned)["version"], "13.0.1");
+    assert_eq!(succeeded(&pinned)["requestedVersion"], "13.0.1");
+    assert_eq!(succeeded(&pinned)["version"], "13.0.1");
 }
 
 #[test]
 fn references_and_caches_are_structured() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let listed = fixture.call(json!({ "action": "ListReferences" }));
-    assert_eq!(ok(&listed)["references"], json!(["../Lib/Lib.csproj"]));
+    assert_eq!(succeeded(&listed)["references"], json!(["../Lib/Lib.csproj"]));
     assert!(
-        listed.joined_text().starts_with(&format!("The project in {} references 1 project.", fixture.app().display()))
+        listed.joined_text().starts_with(&format!("The project in {} references 1 project.", app(&fixture).display()))
     );
     let added = fixture.call(json!({ "action": "AddReference", "referencePath": "../Lib/Lib.csproj" }));
-    assert_eq!(ok(&added)["references"], json!(["../Lib/Lib.csproj"]));
-    assert_eq!(ok(&added)["lockInfo"]["lockScope"], "project");
+    assert_eq!(succeeded(&added)["references"], json!(["../Lib/Lib.csproj"]));
+    assert_eq!(succeeded(&added)["lockInfo"]["lockScope"], "project");
     let cleared = fixture.call(json!({ "action": "ClearCache", "cacheType": "global-packages" }));
-    let structured = ok(&cleared);
+    let structured = succeeded(&cleared);
     assert_eq!(structured["cleared"][0]["cache"], "NuGet global packages folder");
     assert_eq!(structured["lockInfo"], json!({ "lockScope": "global", "lockKey": "global" }));
 }
 
 #[test]
 fn failures_are_errors_with_the_envelope() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let missing = fixture.call(json!({ "action": "Add", "packageId": "Contoso.Missing" }));
-    let structured = error(&missing);
+    let structured = failed(&missing);
     assert_eq!(structured["errors"][0]["code"], "NU1101");
     assert_eq!(structured["errors"][0]["mcpErrorCode"], -32002);
     assert_eq!(structured["exitCode"], 1);
     assert_eq!(structured["lockInfo"]["lockScope"], "project", "a failed locked operation reports its lock");
     assert!(missing.joined_text().contains("Unable to find package Contoso.Missing"), "{}", missing.joined_text());
 
-    let fixture = Fixture::with(|double| double.scenario("restore-fail"));
+    let fixture = fixture_with(|double| double.scenario("restore-fail"));
     let list = fixture.call(json!({ "action": "List" }));
-    let structured = error(&list);
+    let structured = failed(&list);
     assert!(structured["errors"][0]["message"].as_str().unwrap().contains("No assets file was found"), "{structured}");
 
     for (args, parameter) in [
@@ -400,8 +345,9 @@ fn failures_are_errors_with_the_envelope() {
         (json!({ "action": "ListReferences", "workingDirectory": "nowhere" }), "workingDirectory"),
         (json!({ "action": "AddReference", "referencePath": "notes.txt" }), "referencePath"),
     ] {
-        let result = fixture.call(args.clone());
-        let structured = error(&result);
+        // The tool's own check, also of arguments the host's schema check refuses first.
+        let result = fixture.call_with(&TestCall::new().unchecked(), args.clone());
+        let structured = failed(&result);
         assert_eq!(structured["errors"][0]["code"], "INVALID_PARAMS", "{args}");
         assert_eq!(structured["errors"][0]["data"]["additionalData"]["parameter"], parameter, "{args}");
     }
@@ -409,39 +355,39 @@ fn failures_are_errors_with_the_envelope() {
 
 #[test]
 fn a_missing_project_is_found_in_the_roots() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let root = tempfile::tempdir().unwrap();
     std::fs::write(root.path().join("Api.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />").unwrap();
     let result = fixture.call_with(&roots(&[root.path()]), json!({ "action": "Remove", "packageId": "Serilog" }));
     let api = root.path().join("Api.csproj").display().to_string();
-    assert_eq!(ok(&result)["project"], api);
+    assert_eq!(succeeded(&result)["project"], api);
     assert_eq!(fixture.argvs().pop().unwrap(), strings(&["remove", &api, "package", "Serilog"]));
 
     // List also takes a solution: one beside its projects is the target.
     std::fs::write(root.path().join("Api.slnx"), "<Solution />").unwrap();
     let listed = fixture.call_with(&roots(&[root.path()]), json!({ "action": "List" }));
-    assert_eq!(ok(&listed)["projects"].as_array().unwrap().len(), 4, "the double's solution has four projects");
+    assert_eq!(succeeded(&listed)["projects"].as_array().unwrap().len(), 4, "the double's solution has four projects");
     assert_eq!(fixture.argvs().pop().unwrap()[1], root.path().join("Api.slnx").display().to_string());
 
     let other = tempfile::tempdir().unwrap();
     std::fs::write(other.path().join("Web.csproj"), "<Project />").unwrap();
     fixture.double.clear_log();
     let ambiguous = fixture.call_with(&roots(&[root.path(), other.path()]), json!({ "action": "ListReferences" }));
-    let structured = error(&ambiguous);
+    let structured = failed(&ambiguous);
     let message = structured["errors"][0]["message"].as_str().unwrap();
     assert!(message.contains("Api.csproj") && message.contains("Web.csproj"), "{message}");
     assert!(fixture.argvs().is_empty());
 
     let empty = tempfile::tempdir().unwrap();
     let default = fixture.call_with(&roots(&[empty.path()]), json!({ "action": "ListReferences" }));
-    ok(&default);
+    succeeded(&default);
     assert_eq!(fixture.argvs().pop().unwrap(), strings(&["list", "reference"]), "no candidate: the CLI's default");
 }
 
 #[test]
 fn two_edits_of_one_project_conflict() {
-    let fixture = Fixture::with(|double| double.scenario("slow").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
-    let first_call = TestCall::new().unchecked();
+    let fixture = fixture_with(|double| double.scenario("slow").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
+    let first_call = TestCall::new();
     let cancel = first_call.cancel_handle();
     std::thread::scope(|scope| {
         let first = scope.spawn(|| first_call.run(&fixture.tool, json!({ "action": "Add", "packageId": "Serilog" })));
@@ -452,39 +398,38 @@ fn two_edits_of_one_project_conflict() {
         }
         // The same project, named by its file this time.
         let second = fixture.call(json!({ "action": "Remove", "packageId": "Serilog", "project": "App.csproj" }));
-        let structured = error(&second);
+        let structured = failed(&second);
         assert_eq!(structured["errors"][0]["code"], "CONCURRENCY_CONFLICT");
-        let key = fixture.app().canonicalize().unwrap().join("App.csproj").display().to_string();
+        let key = app(&fixture).canonicalize().unwrap().join("App.csproj").display().to_string();
         assert_eq!(structured["lockInfo"]["lockKey"], key);
         assert_eq!(structured["lockInfo"]["lockContended"], true);
         cancel.cancel();
         let first = first.join().unwrap();
-        assert_matches_output_schema(&fixture.tool, &first);
-        assert_eq!(error(&first)["errors"][0]["code"], "OPERATION_CANCELLED");
+        assert_eq!(failed(&first)["errors"][0]["code"], "OPERATION_CANCELLED");
     });
     assert_eq!(fixture.argvs().len(), 1, "the refused call ran nothing");
 }
 
 #[test]
 fn an_edit_conflicts_with_a_build_of_the_same_project_and_reads_do_not_lock() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // Another plugin builds the project, naming its folder.
-    let build = LockTarget::for_path(None, &fixture.app());
+    let build = LockTarget::for_path(None, &app(&fixture));
     let _held = runtime
         .block_on(locking::acquire(fixture.plugin.context(), &build, "dotnet_project Build", Duration::ZERO))
         .unwrap();
     let refused = fixture.call(json!({ "action": "Update", "packageId": "Serilog", "project": "App.csproj" }));
-    assert_eq!(error(&refused)["errors"][0]["code"], "CONCURRENCY_CONFLICT");
-    ok(&fixture.call(json!({ "action": "List" })));
-    ok(&fixture.call(json!({ "action": "ListReferences" })));
+    assert_eq!(failed(&refused)["errors"][0]["code"], "CONCURRENCY_CONFLICT");
+    succeeded(&fixture.call(json!({ "action": "List" })));
+    succeeded(&fixture.call(json!({ "action": "ListReferences" })));
     assert_eq!(fixture.argvs().len(), 2);
 }
 
 #[test]
 fn secrets_in_the_output_never_reach_the_client() {
-    let fixture = Fixture::with(|double| double.scenario("secrets"));
-    let secrets: Vec<&str> = SECRET_VALUES.lines().filter(|line| !line.trim().is_empty()).collect();
+    let fixture = fixture_with(|double| double.scenario("secrets"));
+    let secrets = secret_values();
     for args in [
         json!({ "action": "Add", "packageId": "Serilog" }),
         json!({ "action": "List", "includeTransitive": true }),
@@ -492,7 +437,7 @@ fn secrets_in_the_output_never_reach_the_client() {
         json!({ "action": "Add", "packageId": "Contoso.Missing" }),
     ] {
         for features in [&[][..], &["verbosity=verbose"][..], &["format=json"][..]] {
-            let call = TestCall::new().unchecked().with_features(features);
+            let call = TestCall::new().with_features(features);
             let result = fixture.call_with(&call, args.clone());
             let progress: Vec<String> = call.progress().into_iter().filter_map(|report| report.message).collect();
             let everything = format!(
@@ -507,7 +452,7 @@ fn secrets_in_the_output_never_reach_the_client() {
         }
     }
     let verbose = fixture.call_with(
-        &TestCall::new().unchecked().with_features(&["verbosity=verbose"]),
+        &TestCall::new().with_features(&["verbosity=verbose"]),
         json!({ "action": "Add", "packageId": "Serilog" }),
     );
     assert!(verbose.joined_text().contains("[REDACTED]"), "the output is shown, redacted");
@@ -515,7 +460,7 @@ fn secrets_in_the_output_never_reach_the_client() {
 
 #[test]
 fn credentials_in_a_source_are_redacted_but_reach_dotnet() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let source = "https://deploy:Hunter2-Dbl-Url@feed.example/v3/index.json";
     for args in [
         json!({ "action": "Add", "packageId": "Serilog", "source": source }),
@@ -524,10 +469,36 @@ fn credentials_in_a_source_are_redacted_but_reach_dotnet() {
         json!({ "action": "Add", "packageId": "Contoso.Missing", "source": source }),
     ] {
         fixture.double.clear_log();
-        let result =
-            fixture.call_with(&TestCall::new().unchecked().with_features(&["verbosity=verbose"]), args.clone());
+        let result = fixture.call_with(&TestCall::new().with_features(&["verbosity=verbose"]), args.clone());
         let everything = format!("{}\n{}", result.joined_text(), result.structured_content.as_ref().unwrap());
         assert!(!everything.contains("Hunter2-Dbl-Url"), "{args}: {everything}");
         assert!(fixture.argvs()[0].iter().any(|arg| arg == source), "{args}: dotnet gets the real value");
     }
+}
+
+#[test]
+fn defaults_a_client_fills_in_change_nothing() {
+    let fixture = fixture();
+    for args in [json!({ "action": "List" }), json!({ "action": "Search", "searchTerm": "serilog" })] {
+        fixture.ok(args.clone());
+        let plain = fixture.argvs().pop().unwrap();
+        let filled = dotnet_support::testkit::with_defaults(&fixture.tool, &args);
+        assert_eq!((filled["outdated"].clone(), filled["version"].clone()), (json!(false), json!("")), "{filled}");
+        fixture.ok(filled);
+        assert_eq!(fixture.argvs().pop().unwrap(), plain, "{args}");
+    }
+}
+
+#[test]
+fn a_read_only_server_searches_and_lists_only() {
+    let fixture = fixture_with(|double| double.setting("ReadOnly", json!(true)));
+    let spec = fixture.tool.spec();
+    assert_eq!(spec.get_input_schema()["properties"]["action"]["enum"], json!(["Search", "List", "ListReferences"]));
+    assert!(spec.get_input_schema()["properties"].get("packageId").is_none());
+    let annotations = spec.get_annotations();
+    assert_eq!((annotations.read_only, annotations.destructive), (Some(true), Some(false)));
+    let refused =
+        fixture.call_with(&TestCall::new().unchecked(), json!({ "action": "Remove", "packageId": "Serilog" }));
+    assert_eq!(failed(&refused)["errors"][0]["code"], "READ_ONLY");
+    assert!(fixture.argvs().is_empty());
 }
