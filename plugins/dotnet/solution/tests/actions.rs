@@ -1,17 +1,17 @@
 //! `dotnet_solution` through the tool, in process, against the dotnet test double: the exact
-//! argument vector of every action, every structured result against the advertised
-//! outputSchema, .sln and .slnx, roots discovery, lock conflicts, elicitation and redaction.
+//! argument vector of every action, .sln and .slnx, roots discovery, lock conflicts,
+//! elicitation, redaction and read-only service. The test kit checks every result against the
+//! advertised schemas, as the host does.
 
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use dotnet_solution::SolutionTool;
+use dotnet_solution::DotnetSolution;
 use dotnet_support::{
     locking::{self, LockTarget},
-    testkit::Double,
+    testkit::{Double, Harness, client, failed, strings, succeeded},
 };
-use mcp_plugin_api::{ClientError, Tool, ToolResult, testkit::TestCall, testkit::TestPluginContext};
+use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
 
 /// The four projects the double lists for every solution, written as real files:
@@ -79,83 +79,24 @@ fn workspace(dir: &Path, solution_name: &str) {
     write(&dir.join(solution_name), &solution);
 }
 
-struct Fixture {
-    dir: tempfile::TempDir,
-    double: Double,
-    plugin: TestPluginContext,
-    tool: SolutionTool,
+/// A scratch folder holding `repo/` with `Shop.slnx` and its projects: the plugin's working
+/// directory.
+type Fixture = Harness<DotnetSolution>;
+
+fn fixture() -> Fixture {
+    fixture_with(|double| double)
 }
 
-impl Fixture {
-    fn new() -> Self {
-        Self::with(|double| double)
-    }
-
-    /// A scratch folder holding `Shop.slnx` and its projects: the plugin's working directory.
-    fn with(configure: impl FnOnce(Double) -> Double) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().join("repo");
+fn fixture_with(configure: impl FnOnce(Double) -> Double) -> Fixture {
+    Fixture::with(|dir, double| {
+        let root = dir.join("repo");
         workspace(&root, "Shop.slnx");
-        let double = configure(Double::new(dir.path()).setting("WorkingDirectory", json!(root.display().to_string())));
-        let plugin = double.context();
-        let tool = SolutionTool::new(plugin.context()).unwrap();
-        Self { dir, double, plugin, tool }
-    }
-
-    fn root(&self) -> PathBuf {
-        self.dir.path().join("repo")
-    }
-
-    fn call(&self, args: Value) -> ToolResult {
-        self.call_with(&TestCall::new().unchecked(), args)
-    }
-
-    fn call_with(&self, call: &TestCall, args: Value) -> ToolResult {
-        let result = call.run(&self.tool, args);
-        let schema = self.tool.spec().get_output_schema().cloned().expect("an outputSchema");
-        let validator = jsonschema::validator_for(&schema).expect("the outputSchema compiles");
-        let structured = result.structured_content.as_ref().expect("every result carries structuredContent");
-        let problems: Vec<String> = validator.iter_errors(structured).map(|error| error.to_string()).collect();
-        assert!(problems.is_empty(), "{problems:?}\n{structured:#}");
-        result
-    }
-
-    fn argvs(&self) -> Vec<Vec<String>> {
-        self.double.argvs()
-    }
+        configure(double.setting("WorkingDirectory", json!(root.display().to_string())))
+    })
 }
 
-fn ok(result: &ToolResult) -> &Value {
-    assert!(!result.is_error, "{}\n{:#}", result.joined_text(), result.structured_content.as_ref().unwrap());
-    result.structured_content.as_ref().unwrap()
-}
-
-fn error(result: &ToolResult) -> &Value {
-    assert!(result.is_error, "{}", result.joined_text());
-    let structured = result.structured_content.as_ref().unwrap();
-    assert_eq!(structured["success"], false);
-    structured
-}
-
-fn strings(items: &[&str]) -> Vec<String> {
-    items.iter().map(|item| (*item).to_owned()).collect()
-}
-
-/// A client that lists `dirs` as its roots and answers elicitation with `answer`, recording
-/// the elicitation requests it got.
-fn client(dirs: &[&Path], answer: Option<Value>) -> (TestCall, Arc<Mutex<Vec<Value>>>) {
-    let roots: Vec<Value> = dirs.iter().map(|dir| json!({ "uri": format!("file://{}", dir.display()) })).collect();
-    let asked = Arc::new(Mutex::new(Vec::new()));
-    let record = Arc::clone(&asked);
-    let call = TestCall::new().unchecked().with_client(move |method, params| match (method, &answer) {
-        ("roots/list", _) => Ok(json!({ "roots": roots })),
-        ("elicitation/create", Some(answer)) => {
-            record.lock().unwrap().push(params);
-            Ok(answer.clone())
-        }
-        (other, _) => Err(ClientError::Unsupported(other.to_owned())),
-    });
-    (call, asked)
+fn root(fixture: &Fixture) -> PathBuf {
+    fixture.path().join("repo")
 }
 
 #[test]
@@ -184,18 +125,18 @@ fn every_action_runs_exactly_its_command() {
         (json!({ "action": "Dependencies", "solution": "Shop.slnx" }), None),
         (json!({ "action": "Validate", "solution": "." }), None),
     ];
-    let fixture = Fixture::new();
+    let fixture = fixture();
     for (args, expected) in cases {
         fixture.double.clear_log();
         let result = fixture.call(args.clone());
-        let structured = ok(&result);
+        let structured = succeeded(&result);
         assert_eq!(structured["action"], args["action"]);
         let invocations = fixture.double.invocations();
         match expected {
             Some(expected) => {
                 assert_eq!(invocations.len(), 1, "{args}");
                 assert_eq!(invocations[0].argv, expected, "{args}");
-                assert_eq!(invocations[0].cwd, fixture.root().canonicalize().unwrap(), "{args}");
+                assert_eq!(invocations[0].cwd, root(&fixture).canonicalize().unwrap(), "{args}");
                 assert_eq!(structured["command"], format!("dotnet {}", expected.join(" ")), "{args}");
             }
             None => assert!(invocations.is_empty(), "{args} reads files and runs nothing"),
@@ -205,7 +146,7 @@ fn every_action_runs_exactly_its_command() {
 
 #[test]
 fn the_spec_is_honest_and_action_is_a_required_enum() {
-    let spec = Fixture::new().tool.spec();
+    let spec = fixture().tool.spec();
     assert_eq!(spec.name(), "dotnet_solution");
     assert_eq!(spec.get_input_schema()["required"], json!(["action"]));
     assert_eq!(
@@ -221,21 +162,21 @@ fn the_spec_is_honest_and_action_is_a_required_enum() {
 
 #[test]
 fn create_add_and_list_report_what_happened() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let created = fixture.call(json!({ "action": "Create", "name": "Store", "format": "slnx" }));
-    let store = fixture.root().join("Store.slnx").display().to_string();
-    assert_eq!(ok(&created)["solution"], store);
-    assert_eq!(ok(&created)["lockInfo"]["lockScope"], "solution");
+    let store = root(&fixture).join("Store.slnx").display().to_string();
+    assert_eq!(succeeded(&created)["solution"], store);
+    assert_eq!(succeeded(&created)["lockInfo"]["lockScope"], "solution");
     assert_eq!(created.joined_text().lines().next().unwrap(), format!("Created solution {store}."));
 
     let added = fixture.call(json!({ "action": "Add", "projects": ["src/Web/Web.csproj"] }));
-    let structured = ok(&added);
+    let structured = succeeded(&added);
     assert_eq!(structured["added"], json!(["src/Web/Web.csproj"]));
-    let key = fixture.root().canonicalize().unwrap().join("Shop.slnx").display().to_string();
+    let key = root(&fixture).canonicalize().unwrap().join("Shop.slnx").display().to_string();
     assert_eq!(structured["lockInfo"], json!({ "lockScope": "solution", "lockKey": key }));
 
     let listed = fixture.call(json!({ "action": "List" }));
-    let structured = ok(&listed);
+    let structured = succeeded(&listed);
     assert_eq!(structured["projects"][0], json!({ "path": "src/App/App.csproj", "name": "App", "language": "C#" }));
     assert_eq!(structured["projects"].as_array().unwrap().len(), 4);
     assert!(listed.joined_text().contains("lists 4 projects."), "{}", listed.joined_text());
@@ -244,13 +185,13 @@ fn create_add_and_list_report_what_happened() {
 #[test]
 fn analyze_reports_types_frameworks_and_packages_for_sln_and_slnx() {
     for solution in ["Shop.slnx", "Shop.sln"] {
-        let fixture = Fixture::new();
+        let fixture = fixture();
         if solution == "Shop.sln" {
-            std::fs::remove_file(fixture.root().join("Shop.slnx")).unwrap();
-            workspace(&fixture.root(), "Shop.sln");
+            std::fs::remove_file(root(&fixture).join("Shop.slnx")).unwrap();
+            workspace(&root(&fixture), "Shop.sln");
         }
         let result = fixture.call(json!({ "action": "Analyze" }));
-        let structured = ok(&result);
+        let structured = succeeded(&result);
         assert_eq!(structured["format"], solution.rsplit('.').next().unwrap());
         assert_eq!(structured["projectCount"], 4);
         assert_eq!(structured["projectTypes"], json!({ "console": 1, "library": 1, "test": 2 }));
@@ -283,9 +224,9 @@ fn analyze_reports_types_frameworks_and_packages_for_sln_and_slnx() {
 
 #[test]
 fn dependencies_give_the_graph_and_a_build_order() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let result = fixture.call(json!({ "action": "Dependencies" }));
-    let structured = ok(&result);
+    let structured = succeeded(&result);
     assert_eq!(structured["buildOrder"], json!(["Lib", "App", "App.Tests", "Lib.Tests"]));
     assert_eq!(
         structured["edges"],
@@ -298,43 +239,42 @@ fn dependencies_give_the_graph_and_a_build_order() {
 
 #[test]
 fn validate_reports_errors_warnings_and_advice() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let clean = fixture.call(json!({ "action": "Validate" }));
-    let structured = ok(&clean);
+    let structured = succeeded(&clean);
     assert_eq!(structured["valid"], true);
     assert_eq!(structured["warningCount"], 1, "the xunit version conflict");
     // Break it: Lib moves to net8.0 (App.Tests is fine, App on net10.0 too), Lib.Tests goes missing,
     // and Lib now references App, closing a cycle.
     write(
-        &fixture.root().join("src/Lib/Lib.csproj"),
+        &root(&fixture).join("src/Lib/Lib.csproj"),
         r#"<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup>
            <ItemGroup><ProjectReference Include="../App/App.csproj" /></ItemGroup></Project>"#,
     );
-    std::fs::remove_file(fixture.root().join("tests/Lib.Tests/Lib.Tests.csproj")).unwrap();
+    std::fs::remove_file(root(&fixture).join("tests/Lib.Tests/Lib.Tests.csproj")).unwrap();
     let broken = fixture.call(json!({ "action": "Validate" }));
-    let structured = ok(&broken);
+    let structured = succeeded(&broken);
     assert_eq!(structured["valid"], false);
     let codes: Vec<&str> =
         structured["issues"].as_array().unwrap().iter().map(|i| i["code"].as_str().unwrap()).collect();
     assert_eq!(codes, ["INCOMPATIBLE_FRAMEWORK", "PROJECT_NOT_FOUND", "REFERENCE_CYCLE"]);
     assert!(broken.joined_text().starts_with("Shop.slnx has 3 errors and 0 warnings."), "{}", broken.joined_text());
     let dependencies = fixture.call(json!({ "action": "Dependencies" }));
-    assert_eq!(ok(&dependencies)["cycles"], json!([["App", "Lib"]]));
+    assert_eq!(succeeded(&dependencies)["cycles"], json!([["App", "Lib"]]));
 }
 
 #[test]
 fn remove_asks_and_runs_only_on_a_clear_yes() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let args = json!({ "action": "Remove", "projects": ["src/Lib/Lib.csproj"] });
 
     let (accepting, asked) = client(&[], Some(json!({ "action": "accept", "content": { "confirm": true } })));
     let removed = fixture.call_with(&accepting, args.clone());
-    let structured = ok(&removed);
+    let structured = succeeded(&removed);
     assert_eq!(structured["confirmation"], "confirmed");
     assert_eq!(structured["removed"], json!(["src/Lib/Lib.csproj"]));
-    let request = asked.lock().unwrap()[0].clone();
-    assert!(request["message"].as_str().unwrap().contains("src/Lib/Lib.csproj"), "{request}");
-    assert_eq!(request["requestedSchema"]["properties"]["confirm"]["type"], "boolean");
+    let question = asked.lock().unwrap()[0].clone();
+    assert!(question.contains("src/Lib/Lib.csproj"), "{question}");
     assert_eq!(fixture.argvs().len(), 1);
 
     for answer in [
@@ -345,14 +285,14 @@ fn remove_asks_and_runs_only_on_a_clear_yes() {
         fixture.double.clear_log();
         let (call, _) = client(&[], Some(answer.clone()));
         let refused = fixture.call_with(&call, args.clone());
-        let structured = error(&refused);
+        let structured = failed(&refused);
         assert_eq!(structured["errors"][0]["code"], "OPERATION_CANCELLED", "{answer}");
         assert!(refused.joined_text().contains("Nothing was changed"), "{}", refused.joined_text());
         assert!(fixture.argvs().is_empty(), "{answer}: nothing ran");
     }
 
     let unknown = fixture.call(json!({ "action": "Remove", "projects": ["src/Nope/Nope.csproj"] }));
-    let structured = ok(&unknown);
+    let structured = succeeded(&unknown);
     assert_eq!(structured["confirmation"], "notAsked");
     assert_eq!(structured["notFound"], json!(["src/Nope/Nope.csproj"]));
     assert!(unknown.joined_text().contains("Not in the solution: src/Nope/Nope.csproj."), "{}", unknown.joined_text());
@@ -360,44 +300,47 @@ fn remove_asks_and_runs_only_on_a_clear_yes() {
 
 #[test]
 fn a_missing_solution_is_found_in_the_roots() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let elsewhere = tempfile::tempdir().unwrap();
     workspace(elsewhere.path(), "Other.sln");
     let other = elsewhere.path().join("Other.sln").display().to_string();
 
     let (call, _) = client(&[elsewhere.path()], None);
     let listed = fixture.call_with(&call, json!({ "action": "List" }));
-    assert_eq!(ok(&listed)["solution"], other);
+    assert_eq!(succeeded(&listed)["solution"], other);
     assert_eq!(fixture.argvs().pop().unwrap(), strings(&["sln", &other, "list"]));
     let (call, _) = client(&[elsewhere.path()], None);
     let analyzed = fixture.call_with(&call, json!({ "action": "Analyze" }));
     assert_eq!(
-        ok(&analyzed)["solution"],
+        succeeded(&analyzed)["solution"],
         elsewhere.path().canonicalize().unwrap().join("Other.sln").display().to_string()
     );
 
     fixture.double.clear_log();
-    let (call, _) = client(&[elsewhere.path(), &fixture.root()], None);
+    let (call, _) = client(&[elsewhere.path(), &root(&fixture)], None);
     let ambiguous = fixture.call_with(&call, json!({ "action": "Add", "projects": ["x.csproj"] }));
-    let message = error(&ambiguous)["errors"][0]["message"].as_str().unwrap().to_owned();
+    let message = failed(&ambiguous)["errors"][0]["message"].as_str().unwrap().to_owned();
     assert!(message.contains("Other.sln") && message.contains("Shop.slnx"), "{message}");
     assert!(fixture.argvs().is_empty());
 
     let empty = tempfile::tempdir().unwrap();
     let (call, _) = client(&[empty.path()], None);
-    ok(&fixture.call_with(&call, json!({ "action": "List" })));
+    succeeded(&fixture.call_with(&call, json!({ "action": "List" })));
     assert_eq!(fixture.argvs().pop().unwrap(), strings(&["sln", "list"]), "no candidate: the CLI's default");
     let (call, _) = client(&[empty.path()], None);
     let analyzed = fixture.call_with(&call, json!({ "action": "Validate" }));
-    assert!(ok(&analyzed)["solution"].as_str().unwrap().ends_with("Shop.slnx"), "the working directory's solution");
+    assert!(
+        succeeded(&analyzed)["solution"].as_str().unwrap().ends_with("Shop.slnx"),
+        "the working directory's solution"
+    );
 }
 
 #[test]
 fn edits_conflict_with_other_operations_on_the_solution() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // A build of the solution (another plugin) holds it, named by its folder.
-    let build = LockTarget::for_path(None, &fixture.root());
+    let build = LockTarget::for_path(None, &root(&fixture));
     let held = runtime
         .block_on(locking::acquire(fixture.plugin.context(), &build, "dotnet_project Build", Duration::ZERO))
         .unwrap();
@@ -406,21 +349,21 @@ fn edits_conflict_with_other_operations_on_the_solution() {
         json!({ "action": "Remove", "solution": "Shop.slnx", "projects": ["src/Lib/Lib.csproj"] }),
     ] {
         let refused = fixture.call(args.clone());
-        let structured = error(&refused);
+        let structured = failed(&refused);
         assert_eq!(structured["errors"][0]["code"], "CONCURRENCY_CONFLICT", "{args}");
         assert_eq!(structured["lockInfo"]["lockScope"], "solution");
         assert_eq!(structured["lockInfo"]["lockContended"], true);
     }
-    ok(&fixture.call(json!({ "action": "List" })));
-    ok(&fixture.call(json!({ "action": "Analyze" })));
+    succeeded(&fixture.call(json!({ "action": "List" })));
+    succeeded(&fixture.call(json!({ "action": "Analyze" })));
     assert_eq!(fixture.argvs(), [strings(&["sln", "list"])], "only the read ran");
     drop(held);
-    ok(&fixture.call(json!({ "action": "Add", "projects": ["src/Web/Web.csproj"] })));
+    succeeded(&fixture.call(json!({ "action": "Add", "projects": ["src/Web/Web.csproj"] })));
 }
 
 #[test]
 fn failures_are_errors_with_the_envelope() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     for (args, parameter) in [
         (json!({ "action": "Rename" }), "action"),
         (json!({ "action": "Create" }), "name"),
@@ -436,38 +379,65 @@ fn failures_are_errors_with_the_envelope() {
         (json!({ "action": "Analyze", "solution": "src" }), "solution"),
         (json!({ "action": "Validate", "workingDirectory": "nowhere" }), "workingDirectory"),
     ] {
-        let result = fixture.call(args.clone());
-        let structured = error(&result);
+        // The tool's own check, also of arguments the host's schema check refuses first.
+        let result = fixture.call_with(&TestCall::new().unchecked(), args.clone());
+        let structured = failed(&result);
         assert_eq!(structured["errors"][0]["code"], "INVALID_PARAMS", "{args}");
         assert_eq!(structured["errors"][0]["data"]["additionalData"]["parameter"], parameter, "{args}");
     }
     assert!(fixture.argvs().is_empty());
 
-    write(&fixture.root().join("Broken.slnx"), "<Solution><Project Path='a.csproj'>");
+    write(&root(&fixture).join("Broken.slnx"), "<Solution><Project Path='a.csproj'>");
     let broken = fixture.call(json!({ "action": "Analyze", "solution": "Broken.slnx" }));
     assert!(
-        error(&broken)["errors"][0]["message"].as_str().unwrap().contains("not closed"),
+        failed(&broken)["errors"][0]["message"].as_str().unwrap().contains("not closed"),
         "{}",
         broken.joined_text()
     );
 
-    let fixture = Fixture::with(|double| double.scenario("no-project"));
-    let failed = fixture.call(json!({ "action": "List" }));
-    let structured = error(&failed);
+    let fixture = fixture_with(|double| double.scenario("no-project"));
+    let listed = fixture.call(json!({ "action": "List" }));
+    let structured = failed(&listed);
     assert_eq!(structured["errors"][0]["code"], "EXIT_1");
     assert!(structured["errors"][0]["message"].as_str().unwrap().contains("no solution file"), "{structured}");
 }
 
 #[test]
 fn credentials_in_what_the_caller_passed_are_redacted() {
-    let fixture = Fixture::new();
+    let fixture = fixture();
     let solution = "https://deploy:Hunter2-Dbl-Url@registry.example.com/Shop.sln";
     for features in [&[][..], &["verbosity=verbose"][..], &["format=json"][..]] {
-        let call = TestCall::new().unchecked().with_features(features);
+        let call = TestCall::new().with_features(features);
         let result = fixture.call_with(&call, json!({ "action": "List", "solution": solution }));
         let everything = format!("{}\n{}", result.joined_text(), result.structured_content.as_ref().unwrap());
         assert!(!everything.contains("Hunter2-Dbl-Url"), "{features:?}: {everything}");
         assert!(everything.contains("[REDACTED]"), "{everything}");
     }
     assert_eq!(fixture.argvs()[0][1], solution, "dotnet itself gets the real value");
+}
+
+#[test]
+fn defaults_a_client_fills_in_change_nothing() {
+    let fixture = fixture();
+    fixture.ok(json!({ "action": "List" }));
+    let filled = dotnet_support::testkit::with_defaults(&fixture.tool, &json!({ "action": "List" }));
+    assert_eq!((filled["inRoot"].clone(), filled["projects"].clone()), (json!(false), json!([])), "{filled}");
+    fixture.ok(filled);
+    let argvs = fixture.argvs();
+    assert_eq!(argvs[0], argvs[1]);
+}
+
+#[test]
+fn a_read_only_server_lists_and_analyzes_only() {
+    let fixture = fixture_with(|double| double.setting("ReadOnly", json!(true)));
+    let spec = fixture.tool.spec();
+    assert_eq!(
+        spec.get_input_schema()["properties"]["action"]["enum"],
+        json!(["List", "Analyze", "Dependencies", "Validate"])
+    );
+    let annotations = spec.get_annotations();
+    assert_eq!((annotations.read_only, annotations.destructive), (Some(true), Some(false)));
+    let refused = fixture.call_with(&TestCall::new().unchecked(), json!({ "action": "Create", "name": "X" }));
+    assert_eq!(failed(&refused)["errors"][0]["code"], "READ_ONLY");
+    assert!(fixture.argvs().is_empty());
 }
