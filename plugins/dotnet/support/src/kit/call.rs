@@ -70,6 +70,12 @@ impl<'a> Call<'a> {
         &self.cwd
     }
 
+    /// The plugin's side of the host: shared configuration, and what the host serves
+    /// ([`PluginContext::host_info`]).
+    pub fn plugin(&self) -> &'a PluginContext {
+        self.plugin
+    }
+
     /// The plugin's settings.
     pub fn settings(&self) -> &'a DotnetSettings {
         self.settings

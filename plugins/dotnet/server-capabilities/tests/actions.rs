@@ -1,46 +1,29 @@
-//! `dotnet_server_capabilities` in process against the dotnet test double: what it runs, that
-//! its structured content matches its advertised output schema, and how it answers without
-//! dotnet, without an SDK, when cancelled and when timed out.
+//! `dotnet_server_capabilities` in process against the dotnet test double: what it runs, and how
+//! it answers without dotnet, without an SDK, when cancelled and when timed out. The test kit
+//! checks every result against the advertised schemas, as the host does.
 
-use dotnet_server_capabilities::CapabilitiesTool;
-use dotnet_support::testkit::Double;
+use dotnet_server_capabilities::DotnetServerCapabilities;
+use dotnet_support::testkit::{Double, Harness};
 use mcp_plugin_api::{Tool, ToolResult, testkit::TestCall};
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-struct Setup {
-    _dir: TempDir,
-    double: Double,
-    tool: CapabilitiesTool,
-}
+type Setup = Harness<DotnetServerCapabilities>;
 
 fn setup_with(configure: impl FnOnce(Double) -> Double) -> Setup {
-    let dir = tempfile::tempdir().unwrap();
-    let double =
-        configure(Double::new(dir.path()).setting("WorkingDirectory", json!(dir.path().display().to_string())));
-    let plugin = double.context();
-    let tool = CapabilitiesTool::new(plugin.context()).unwrap();
-    Setup { _dir: dir, double, tool }
+    Setup::with(|_, double| configure(double))
 }
 
-impl Setup {
-    /// Runs `call` and checks the structured content against the advertised output schema.
-    fn run(&self, call: &TestCall) -> (ToolResult, Value) {
-        let result = call.run(&self.tool, json!({}));
-        let structured = result.structured_content.clone().expect("structured content");
-        let spec = self.tool.spec();
-        let validator = jsonschema::validator_for(spec.get_output_schema().unwrap()).unwrap();
-        let errors: Vec<String> = validator.iter_errors(&structured).map(|error| error.to_string()).collect();
-        assert!(errors.is_empty(), "does not match the output schema: {errors:?}\n{structured:#}");
-        assert_eq!(structured["success"], json!(!result.is_error));
-        (result, structured)
-    }
+/// Runs `call`; the result and its structured content.
+fn run(s: &Setup, call: &TestCall) -> (ToolResult, Value) {
+    let result = s.call_with(call, json!({}));
+    let structured = result.structured_content.clone().expect("checked");
+    (result, structured)
 }
 
 #[test]
 fn reports_the_server_and_the_installed_sdks() {
     let s = setup_with(|double| double);
-    let (result, caps) = s.run(&TestCall::new().unchecked());
+    let (result, caps) = run(&s, &TestCall::new());
     assert!(!result.is_error);
     assert_eq!(s.double.argvs(), [["--list-sdks"]]);
     assert_eq!(
@@ -81,7 +64,7 @@ fn reports_the_server_and_the_installed_sdks() {
 #[test]
 fn without_dotnet_the_capabilities_still_answer() {
     let s = setup_with(|double| double.setting("DotnetPath", json!("/nonexistent/dotnet")));
-    let (result, caps) = s.run(&TestCall::new().unchecked());
+    let (result, caps) = run(&s, &TestCall::new());
     assert!(!result.is_error);
     assert_eq!(caps["dotnet"]["found"], false);
     assert!(caps["dotnet"]["reason"].as_str().unwrap().contains("/nonexistent/dotnet"));
@@ -95,7 +78,7 @@ fn without_dotnet_the_capabilities_still_answer() {
 #[test]
 fn a_runtime_only_dotnet_has_no_sdk() {
     let s = setup_with(|double| double.scenario("runtime-only"));
-    let (result, caps) = s.run(&TestCall::new().unchecked());
+    let (result, caps) = run(&s, &TestCall::new());
     assert!(!result.is_error);
     assert_eq!(caps["dotnet"], json!({ "found": true, "sdkInstalled": false }));
     assert_eq!(caps["sdkVersions"]["installed"], json!([]));
@@ -106,14 +89,14 @@ fn a_runtime_only_dotnet_has_no_sdk() {
 fn a_cancelled_or_timed_out_listing_is_an_error_envelope() {
     // `spawn-child` keeps every command (and its child) alive for DOTNET_DOUBLE_SLOW_SECS.
     let s = setup_with(|double| double.scenario("spawn-child").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
-    let call = TestCall::new().unchecked();
+    let call = TestCall::new();
     let cancel = call.cancel_handle();
     let stopper = std::thread::spawn(move || {
         std::thread::sleep(std::time::Duration::from_millis(300));
         cancel.cancel();
     });
     let started = std::time::Instant::now();
-    let (result, envelope) = s.run(&call);
+    let (result, envelope) = run(&s, &call);
     stopper.join().unwrap();
     assert!(result.is_error);
     assert_eq!(envelope["errors"][0]["code"], "OPERATION_CANCELLED");
@@ -122,7 +105,7 @@ fn a_cancelled_or_timed_out_listing_is_an_error_envelope() {
     let s = setup_with(|double| {
         double.scenario("spawn-child").env("DOTNET_DOUBLE_SLOW_SECS", "30").setting("TimeoutSeconds", json!(0.5))
     });
-    let (result, envelope) = s.run(&TestCall::new().unchecked());
+    let (result, envelope) = run(&s, &TestCall::new());
     assert!(result.is_error);
     assert_eq!(envelope["errors"][0]["code"], "OPERATION_CANCELLED");
     assert!(envelope["errors"][0]["message"].as_str().unwrap().contains("timed out"));
@@ -131,9 +114,9 @@ fn a_cancelled_or_timed_out_listing_is_an_error_envelope() {
 #[test]
 fn content_negotiation_changes_the_text_not_the_data() {
     let s = setup_with(|double| double);
-    let (standard, data) = s.run(&TestCall::new().unchecked());
-    let (compact, compact_data) = s.run(&TestCall::new().unchecked().with_features(&["verbosity=compact"]));
-    let (markdown, markdown_data) = s.run(&TestCall::new().unchecked().with_features(&["format=markdown"]));
+    let (standard, data) = run(&s, &TestCall::new());
+    let (compact, compact_data) = run(&s, &TestCall::new().with_features(&["verbosity=compact"]));
+    let (markdown, markdown_data) = run(&s, &TestCall::new().with_features(&["format=markdown"]));
     assert!(standard.joined_text().contains("Supported:\n"));
     assert!(!compact.joined_text().contains('\n'), "{}", compact.joined_text());
     assert!(markdown.joined_text().contains("### Supported"));
@@ -152,4 +135,8 @@ fn the_tool_is_read_only_and_takes_no_arguments() {
     );
     assert_eq!(spec["inputSchema"]["additionalProperties"], false);
     assert_eq!(spec["outputSchema"]["type"], "object");
+    let supports = &spec["outputSchema"]["anyOf"][0]["properties"]["supports"];
+    assert_eq!(supports["required"].as_array().unwrap().len(), 16, "every support flag is required");
+    let stray = s.call_with(&TestCall::new().unchecked(), json!({ "verbose": true }));
+    assert_eq!(stray.structured_content.unwrap()["errors"][0]["data"]["additionalData"]["parameter"], "verbose");
 }
