@@ -1,8 +1,8 @@
 //! Every action of `dotnet_project`, run in process through the tool against the dotnet test
 //! double: the exact argument vector, the parsed results, every error category the tool
-//! produces, cancellation and timeouts that leave no process behind, locks, redaction and
-//! background sessions. Every structured result is validated against the advertised
-//! outputSchema.
+//! produces, cancellation and timeouts that leave no process behind, locks, redaction,
+//! background sessions and read-only service. The test kit checks every result against the
+//! advertised schemas, as the host does.
 #![cfg(target_os = "linux")]
 
 use std::{
@@ -10,9 +10,9 @@ use std::{
     time::{Duration, Instant},
 };
 
-use dotnet_project::ProjectTool;
-use dotnet_support::testkit::Double;
-use mcp_plugin_api::{Tool, ToolResult, testkit::TestCall};
+use dotnet_project::DotnetProject;
+use dotnet_support::testkit::{Double, Harness, code};
+use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
 
 /// Generous bound for things that happen in well under a second.
@@ -33,74 +33,30 @@ const PROJECT: &str = r#"<Project Sdk="Microsoft.NET.Sdk">
 </Project>
 "#;
 
-/// A scratch folder with `App/App.csproj`, a double and the plugin configured to run it.
-struct Fixture {
-    dir: tempfile::TempDir,
-    double: Double,
-    tool: ProjectTool,
+/// A scratch folder with `App/App.csproj` (the plugin's working directory), a double and the
+/// plugin configured to run it.
+type Fixture = Harness<DotnetProject>;
+
+fn fixture() -> Fixture {
+    fixture_with(|double| double)
 }
 
-impl Fixture {
-    fn new() -> Self {
-        Self::with(|double| double)
-    }
+fn fixture_with(configure: impl FnOnce(Double) -> Double) -> Fixture {
+    Fixture::with(|dir, double| {
+        std::fs::create_dir_all(dir.join("App")).unwrap();
+        std::fs::write(dir.join("App/App.csproj"), PROJECT).unwrap();
+        configure(double)
+    })
+}
 
-    fn with(configure: impl FnOnce(Double) -> Double) -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("App")).unwrap();
-        std::fs::write(dir.path().join("App/App.csproj"), PROJECT).unwrap();
-        let double =
-            configure(Double::new(dir.path()).setting("WorkingDirectory", json!(dir.path().display().to_string())));
-        let tool = ProjectTool::new(double.context().context()).unwrap();
-        Self { dir, double, tool }
-    }
+/// A path inside the scratch folder.
+fn at(fx: &Fixture, relative: &str) -> PathBuf {
+    fx.path().join(relative)
+}
 
-    fn path(&self, relative: &str) -> PathBuf {
-        self.dir.path().join(relative)
-    }
-
-    /// The canonical path of the project file.
-    fn app(&self) -> String {
-        self.path("App/App.csproj").canonicalize().unwrap().display().to_string()
-    }
-
-    fn call(&self, args: Value) -> ToolResult {
-        self.call_with(TestCall::new().unchecked(), args)
-    }
-
-    fn call_with(&self, call: TestCall, args: Value) -> ToolResult {
-        let result = call.run(&self.tool, args);
-        assert_valid(&self.tool, &result);
-        result
-    }
-
-    /// Calls and expects success; returns the structured content.
-    fn ok(&self, args: Value) -> Value {
-        let result = self.call(args.clone());
-        assert!(!result.is_error, "{args} failed: {}", result.joined_text());
-        result.structured_content.unwrap()
-    }
-
-    /// Calls and expects failure; returns the structured content (the envelope).
-    fn err(&self, args: Value) -> Value {
-        let result = self.call(args.clone());
-        assert!(result.is_error, "{args} succeeded: {}", result.joined_text());
-        let structured = result.structured_content.clone().unwrap();
-        assert_eq!(structured["success"], false);
-        assert!(!result.joined_text().contains("\"errors\""), "the prose is not the JSON: {}", result.joined_text());
-        structured
-    }
-
-    fn argvs(&self) -> Vec<Vec<String>> {
-        self.double.argvs()
-    }
-
-    /// The argument vector of the only invocation so far.
-    fn only_argv(&self) -> Vec<String> {
-        let argvs = self.argvs();
-        assert_eq!(argvs.len(), 1, "{argvs:?}");
-        argvs.into_iter().next().unwrap()
-    }
+/// The canonical path of the project file.
+fn app(fx: &Fixture) -> String {
+    at(fx, "App/App.csproj").canonicalize().unwrap().display().to_string()
 }
 
 /// An argument vector from words separated by single spaces (for arguments without spaces).
@@ -110,36 +66,6 @@ fn words(line: &str) -> Vec<String> {
 
 fn argv(items: &[&str]) -> Vec<String> {
     items.iter().map(|item| (*item).to_owned()).collect()
-}
-
-/// Checks the result's structured content against the advertised outputSchema; on failure,
-/// shows the errors of the branch that should have matched.
-fn assert_valid(tool: &ProjectTool, result: &ToolResult) {
-    let schema = tool.spec().get_output_schema().cloned().expect("an outputSchema");
-    let structured = result.structured_content.clone().expect("structured content");
-    let validator = jsonschema::validator_for(&schema).expect("the outputSchema compiles");
-    if validator.is_valid(&structured) {
-        return;
-    }
-    let branches = schema["anyOf"].as_array().unwrap();
-    let branch = if structured["success"] == true {
-        branches.iter().find(|branch| {
-            branch["properties"]["action"]["enum"].as_array().is_some_and(|names| names.contains(&structured["action"]))
-        })
-    } else {
-        branches.last()
-    };
-    let details: Vec<String> = branch
-        .map(|branch| {
-            let validator = jsonschema::validator_for(branch).unwrap();
-            validator.iter_errors(&structured).map(|error| format!("{} at {}", error, error.instance_path())).collect()
-        })
-        .unwrap_or_default();
-    panic!("structured content does not match the outputSchema: {details:?}\n{structured:#}");
-}
-
-fn code(structured: &Value) -> &str {
-    structured["errors"][0]["code"].as_str().unwrap()
 }
 
 fn is_dead(pid: u32) -> bool {
@@ -182,7 +108,7 @@ fn read_pid(path: &Path) -> u32 {
 
 #[test]
 fn new_passes_every_option_as_its_own_argument() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let structured = fx.ok(json!({
         "action": "New", "template": "console", "name": "My App", "output": "src/MyApp", "framework": "net10.0",
         "noRestore": true, "additionalOptions": ["--use-program-main", "--langVersion=preview"]
@@ -206,7 +132,7 @@ fn new_passes_every_option_as_its_own_argument() {
     assert_eq!(structured["summary"], "The template \"Console App\" was created successfully.");
     assert_eq!(structured["template"], "console");
     assert_eq!(structured["lockInfo"]["lockScope"], "workingDirectory");
-    assert_eq!(structured["lockInfo"]["lockKey"], fx.path("src/MyApp").display().to_string());
+    assert_eq!(structured["lockInfo"]["lockKey"], at(&fx, "src/MyApp").display().to_string());
     assert!(structured["command"].as_str().unwrap().starts_with("dotnet new console -n \"My App\""));
     // A string of template options is split on whitespace.
     fx.double.clear_log();
@@ -216,7 +142,7 @@ fn new_passes_every_option_as_its_own_argument() {
 
 #[test]
 fn new_with_an_unknown_template_points_to_the_template_search() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let structured = fx.err(json!({ "action": "New", "template": "nosuch" }));
     assert_eq!(structured["exitCode"], 103);
     assert_eq!(code(&structured), "EXIT_103");
@@ -226,7 +152,7 @@ fn new_with_an_unknown_template_points_to_the_template_search() {
 
 #[test]
 fn restore_build_publish_pack_clean_and_format_argv() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let cases = [
         (
             json!({ "action": "Restore", "project": "App/App.csproj", "runtime": "linux-musl-arm64", "verbosity": "minimal", "source": "https://api.nuget.org/v3/index.json", "lockedMode": true, "configFile": "NuGet.config" }),
@@ -279,7 +205,7 @@ fn restore_build_publish_pack_clean_and_format_argv() {
         fx.double.clear_log();
         let structured = fx.ok(args.clone());
         assert_eq!(fx.only_argv(), expected, "{args}");
-        assert_eq!(structured["lockInfo"]["lockKey"], fx.app(), "{args}");
+        assert_eq!(structured["lockInfo"]["lockKey"], app(&fx), "{args}");
         assert_eq!(structured["lockInfo"]["lockScope"], "project");
         assert_eq!(structured["exitCode"], 0);
     }
@@ -287,7 +213,7 @@ fn restore_build_publish_pack_clean_and_format_argv() {
 
 #[test]
 fn publish_and_pack_report_what_they_produced() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let published = fx.ok(json!({ "action": "Publish", "project": "App/App.csproj", "runtime": "linux-x64" }));
     let outputs = published["outputs"].as_array().unwrap();
     assert_eq!(outputs.len(), 1);
@@ -304,9 +230,9 @@ fn publish_and_pack_report_what_they_produced() {
 
 #[test]
 fn build_returns_the_build_result_with_progress_from_the_output() {
-    let fx = Fixture::new();
-    let call = TestCall::new().unchecked();
-    let result = fx.call_with(call, json!({ "action": "Build", "project": "App", "configuration": "Release" }));
+    let fx = fixture();
+    let call = TestCall::new();
+    let result = fx.call_with(&call, json!({ "action": "Build", "project": "App", "configuration": "Release" }));
     assert!(!result.is_error, "{}", result.joined_text());
     let structured = result.structured_content.clone().unwrap();
     assert_eq!(fx.only_argv(), words("build App -c Release"));
@@ -317,11 +243,11 @@ fn build_returns_the_build_result_with_progress_from_the_output() {
     assert_eq!(structured["warnings"][0]["code"], "CS0168");
     assert_eq!(structured["warnings"][0]["line"], 12);
     assert_eq!(structured["summary"], "Build succeeded with 2 warning(s).");
-    assert_eq!(structured["lockInfo"]["lockKey"], fx.app(), "a folder locks as its one project");
+    assert_eq!(structured["lockInfo"]["lockKey"], app(&fx), "a folder locks as its one project");
     assert!(result.joined_text().starts_with("Build succeeded with 2 warning(s)."));
     assert!(result.joined_text().contains("CS0168"));
 
-    let call = TestCall::new().unchecked();
+    let call = TestCall::new();
     let progress = {
         let result = call.run(&fx.tool, json!({ "action": "Build", "project": "App/App.csproj" }));
         assert!(!result.is_error);
@@ -333,7 +259,7 @@ fn build_returns_the_build_result_with_progress_from_the_output() {
 
 #[test]
 fn a_failed_build_is_an_error_with_deduplicated_diagnostics_and_counts() {
-    let fx = Fixture::with(|double| double.scenario("build-fail"));
+    let fx = fixture_with(|double| double.scenario("build-fail"));
     let result = fx.call(json!({ "action": "Build", "project": "App/App.csproj" }));
     assert!(result.is_error);
     let structured = result.structured_content.clone().unwrap();
@@ -349,13 +275,13 @@ fn a_failed_build_is_an_error_with_deduplicated_diagnostics_and_counts() {
     assert_eq!(warnings.len(), structured["warningCount"].as_u64().unwrap() as usize);
     assert!(warnings.contains(&"NU1603") && warnings.contains(&"CS8618"));
     assert_eq!(structured["summary"], "Build failed with 3 error(s) and 3 warning(s).");
-    assert_eq!(structured["lockInfo"]["lockKey"], fx.app());
+    assert_eq!(structured["lockInfo"]["lockKey"], app(&fx));
     assert!(result.joined_text().contains("CS0246"));
 }
 
 #[test]
 fn run_in_the_foreground_passes_app_arguments_after_the_separator() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let structured = fx.ok(json!({
         "action": "Run", "project": "App/App.csproj", "configuration": "Release", "framework": "net10.0",
         "noRestore": true, "appArgs": ["--port", "5000", "two words"]
@@ -378,7 +304,7 @@ fn run_in_the_foreground_passes_app_arguments_after_the_separator() {
         ])
     );
     assert!(structured["output"].as_str().unwrap().contains("Hello, World!"));
-    assert_eq!(structured["lockInfo"]["lockKey"], fx.app());
+    assert_eq!(structured["lockInfo"]["lockKey"], app(&fx));
     fx.double.clear_log();
     fx.ok(json!({ "action": "Run", "noBuild": true, "appArgs": "a b" }));
     assert_eq!(fx.only_argv(), words("run --no-build -- a b"));
@@ -388,13 +314,13 @@ fn run_in_the_foreground_passes_app_arguments_after_the_separator() {
 
 #[test]
 fn vstest_counts_are_summed_over_every_assembly_of_a_solution() {
-    let fx = Fixture::with(|double| double.scenario("test-fail"));
-    std::fs::write(fx.path("Shop.sln"), "").unwrap();
+    let fx = fixture_with(|double| double.scenario("test-fail"));
+    std::fs::write(at(&fx, "Shop.sln"), "").unwrap();
     let structured = fx.err(json!({ "action": "Test", "project": "Shop.sln" }));
-    let solution = fx.path("Shop.sln").canonicalize().unwrap().display().to_string();
+    let solution = at(&fx, "Shop.sln").canonicalize().unwrap().display().to_string();
     let invocation = fx.double.invocations().pop().unwrap();
     assert_eq!(invocation.argv, argv(&["test", &solution]));
-    assert_eq!(invocation.cwd, fx.dir.path().canonicalize().unwrap());
+    assert_eq!(invocation.cwd, fx.path().canonicalize().unwrap());
     assert_eq!((structured["passed"].as_u64(), structured["failed"].as_u64()), (Some(58), Some(2)));
     assert_eq!((structured["skipped"].as_u64(), structured["total"].as_u64()), (Some(1), Some(61)));
     assert_eq!(structured["durationMs"], 5000);
@@ -412,18 +338,18 @@ fn vstest_counts_are_summed_over_every_assembly_of_a_solution() {
 
 #[test]
 fn vstest_options_and_runner_metadata() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let structured = fx.ok(json!({
         "action": "Test", "project": "App/App.csproj", "configuration": "Debug", "framework": "net10.0",
         "filter": "Category=Unit&Priority!=2", "collect": "XPlat Code Coverage", "resultsDirectory": "results",
         "logger": "trx;LogFileName=out.trx", "noBuild": true, "noRestore": true, "verbosity": "minimal", "blame": true
     }));
-    let results = fx.path("results").display().to_string();
+    let results = at(&fx, "results").display().to_string();
     assert_eq!(
         fx.only_argv(),
         argv(&[
             "test",
-            &fx.app(),
+            &app(&fx),
             "-c",
             "Debug",
             "-f",
@@ -457,11 +383,11 @@ fn vstest_options_and_runner_metadata() {
 
 #[test]
 fn microsoft_testing_platform_from_global_json_uses_project_and_its_options() {
-    let fx = Fixture::new();
-    std::fs::write(fx.path("global.json"), r#"{ "test": { "runner": "Microsoft.Testing.Platform" } }"#).unwrap();
+    let fx = fixture();
+    std::fs::write(at(&fx, "global.json"), r#"{ "test": { "runner": "Microsoft.Testing.Platform" } }"#).unwrap();
     let structured =
         fx.ok(json!({ "action": "Test", "project": "App/App.csproj", "logger": "trx", "collect": "Code Coverage" }));
-    assert_eq!(fx.only_argv(), argv(&["test", "--project", &fx.app(), "--coverage", "--report-trx"]));
+    assert_eq!(fx.only_argv(), argv(&["test", "--project", &app(&fx), "--coverage", "--report-trx"]));
     assert_eq!(structured["metadata"]["selectedTestRunner"], "microsoft-testing-platform");
     assert_eq!(structured["metadata"]["projectArgumentStyle"], "--project");
     assert_eq!(structured["metadata"]["selectionSource"], "global.json");
@@ -475,13 +401,13 @@ fn microsoft_testing_platform_from_global_json_uses_project_and_its_options() {
     assert_eq!(refused["errors"][0]["data"]["additionalData"]["parameter"], "blame");
     fx.double.clear_log();
     let forced = fx.ok(json!({ "action": "Test", "project": "App/App.csproj", "testRunner": "VSTest" }));
-    assert_eq!(fx.only_argv(), argv(&["test", &fx.app()]));
+    assert_eq!(fx.only_argv(), argv(&["test", &app(&fx)]));
     assert_eq!(forced["metadata"]["selectionSource"], "testRunner-parameter");
 }
 
 #[test]
 fn failing_mtp_tests_carry_the_runner_metadata_in_the_envelope() {
-    let fx = Fixture::with(|double| double.scenario("test-fail").env("DOTNET_DOUBLE_TEST_RUNNER", "mtp"));
+    let fx = fixture_with(|double| double.scenario("test-fail").env("DOTNET_DOUBLE_TEST_RUNNER", "mtp"));
     let structured =
         fx.err(json!({ "action": "Test", "project": "App/App.csproj", "testRunner": "MicrosoftTestingPlatform" }));
     assert_eq!(structured["metadata"]["selectedTestRunner"], "microsoft-testing-platform");
@@ -492,7 +418,7 @@ fn failing_mtp_tests_carry_the_runner_metadata_in_the_envelope() {
 
 #[test]
 fn forcing_a_runner_the_sdk_does_not_use_fails_with_its_metadata() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let structured =
         fx.err(json!({ "action": "Test", "project": "App/App.csproj", "testRunner": "MicrosoftTestingPlatform" }));
     assert_eq!(code(&structured), "MSB1001");
@@ -502,7 +428,7 @@ fn forcing_a_runner_the_sdk_does_not_use_fails_with_its_metadata() {
 
 #[test]
 fn listed_tests_are_returned() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let structured = fx.ok(json!({ "action": "Test", "project": "App/App.csproj", "listTests": true }));
     assert_eq!(structured["tests"].as_array().unwrap().len(), 4);
     assert_eq!(structured["total"], 0);
@@ -512,9 +438,9 @@ fn listed_tests_are_returned() {
 
 #[test]
 fn analyze_dependencies_and_validate_ask_the_sdk() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let analysis = fx.ok(json!({ "action": "Analyze", "project": "App" }));
-    let mut expected = vec!["msbuild".to_owned(), fx.app()];
+    let mut expected = vec!["msbuild".to_owned(), app(&fx)];
     expected.extend(
         [
             "TargetFramework",
@@ -557,7 +483,7 @@ fn analyze_dependencies_and_validate_ask_the_sdk() {
         fx.only_argv(),
         argv(&[
             "msbuild",
-            &fx.app(),
+            &app(&fx),
             "-getProperty:TargetFramework",
             "-getProperty:TargetFrameworks",
             "-getProperty:ManagePackageVersionsCentrally",
@@ -576,10 +502,10 @@ fn analyze_dependencies_and_validate_ask_the_sdk() {
 
 #[test]
 fn get_property_and_list_items() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let property =
         fx.ok(json!({ "action": "GetProperty", "project": "App/App.csproj", "propertyName": "TargetFramework" }));
-    assert_eq!(fx.only_argv(), argv(&["msbuild", &fx.app(), "-getProperty:TargetFramework"]));
+    assert_eq!(fx.only_argv(), argv(&["msbuild", &app(&fx), "-getProperty:TargetFramework"]));
     assert_eq!((property["propertyValue"].as_str(), property["isSet"].as_bool()), (Some("net10.0"), Some(true)));
     let unset =
         fx.ok(json!({ "action": "GetProperty", "project": "App/App.csproj", "propertyName": "NoSuchProperty" }));
@@ -587,7 +513,7 @@ fn get_property_and_list_items() {
 
     fx.double.clear_log();
     let compile = fx.ok(json!({ "action": "ListItems", "project": "App/App.csproj", "itemType": "Compile" }));
-    assert_eq!(fx.only_argv(), argv(&["msbuild", &fx.app(), "-getItem:Compile"]));
+    assert_eq!(fx.only_argv(), argv(&["msbuild", &app(&fx), "-getItem:Compile"]));
     assert_eq!(compile["count"], 2);
     assert_eq!(compile["items"][0]["include"], "Program.cs");
     assert_eq!(compile["items"][0]["metadata"], json!({}));
@@ -595,7 +521,7 @@ fn get_property_and_list_items() {
     fx.double.clear_log();
     let all = fx.ok(json!({ "action": "ListItems", "project": "App" }));
     let types = ["Compile", "PackageReference", "ProjectReference", "Content", "None", "EmbeddedResource", "Using"];
-    let mut expected = vec!["msbuild".to_owned(), fx.app()];
+    let mut expected = vec!["msbuild".to_owned(), app(&fx)];
     expected.extend(types.map(|name| format!("-getItem:{name}")));
     assert_eq!(fx.only_argv(), expected);
     assert_eq!(all["count"], 5);
@@ -604,7 +530,7 @@ fn get_property_and_list_items() {
 
 #[test]
 fn template_options_are_parsed() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let structured = fx.ok(json!({ "action": "ListTemplateOptions", "template": "console" }));
     assert_eq!(fx.only_argv(), words("new console --help"));
     let options: Vec<&str> =
@@ -618,11 +544,11 @@ fn template_options_are_parsed() {
 
 #[test]
 fn property_and_item_edits_keep_the_file_as_written_and_run_no_dotnet() {
-    let fx = Fixture::new();
-    let file = fx.path("App/App.csproj");
+    let fx = fixture();
+    let file = at(&fx, "App/App.csproj");
     let set = fx.ok(json!({ "action": "SetProperty", "project": "App/App.csproj", "propertyName": "TargetFramework", "propertyValue": "net8.0" }));
     assert_eq!((set["changed"].as_bool(), set["previousValue"].as_str()), (Some(true), Some("net10.0")));
-    assert_eq!(set["lockInfo"]["lockKey"], fx.app());
+    assert_eq!(set["lockInfo"]["lockKey"], app(&fx));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), PROJECT.replace("net10.0", "net8.0"));
 
     let added =
@@ -652,18 +578,18 @@ fn property_and_item_edits_keep_the_file_as_written_and_run_no_dotnet() {
 
 #[test]
 fn edits_refuse_bad_names_broken_files_and_solutions() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let bad = fx.err(
         json!({ "action": "SetProperty", "project": "App/App.csproj", "propertyName": "a.b", "propertyValue": "x" }),
     );
     assert_eq!(bad["errors"][0]["data"]["additionalData"]["parameter"], "propertyName");
     let missing = fx.err(json!({ "action": "SetProperty", "project": "App/App.csproj", "propertyName": "A" }));
     assert_eq!(missing["errors"][0]["data"]["additionalData"]["reason"], "required");
-    std::fs::write(fx.path("Shop.sln"), "").unwrap();
+    std::fs::write(at(&fx, "Shop.sln"), "").unwrap();
     let solution =
         fx.err(json!({ "action": "AddItem", "project": "Shop.sln", "itemType": "None", "include": "a.txt" }));
     assert_eq!(code(&solution), "INVALID_PARAMS");
-    std::fs::write(fx.path("App/App.csproj"), "<Project><PropertyGroup></Project>").unwrap();
+    std::fs::write(at(&fx, "App/App.csproj"), "<Project><PropertyGroup></Project>").unwrap();
     let broken = fx.err(json!({ "action": "RemoveProperty", "project": "App/App.csproj", "propertyName": "A" }));
     assert_eq!((code(&broken), broken["errors"][0]["category"].as_str()), ("MSB4025", Some("Build")));
     assert!(broken["lockInfo"].is_object());
@@ -673,8 +599,14 @@ fn edits_refuse_bad_names_broken_files_and_solutions() {
 
 #[test]
 fn invalid_parameters_are_refused_before_anything_runs() {
-    let fx = Fixture::new();
-    let unknown = fx.err(json!({ "action": "Deploy" }));
+    let fx = fixture();
+    // The tool's own checks, also of arguments the host's schema check refuses first.
+    let refused = |args: Value| {
+        let result = fx.call_with(&TestCall::new().unchecked(), args.clone());
+        assert!(result.is_error, "{args} succeeded: {}", result.joined_text());
+        result.structured_content.unwrap()
+    };
+    let unknown = refused(json!({ "action": "Deploy" }));
     assert!(unknown["errors"][0]["message"].as_str().unwrap().contains("New, Restore, Build"));
     assert_eq!(unknown["errors"][0]["mcpErrorCode"], -32602);
     for (args, parameter, reason) in [
@@ -703,7 +635,7 @@ fn invalid_parameters_are_refused_before_anything_runs() {
         ),
         (json!({ "action": "GetProperty", "propertyName": "A", "project": "Nowhere" }), "project", "not found"),
     ] {
-        let structured = fx.err(args.clone());
+        let structured = refused(args.clone());
         let data = &structured["errors"][0]["data"]["additionalData"];
         assert_eq!((data["parameter"].as_str(), data["reason"].as_str()), (Some(parameter), Some(reason)), "{args}");
         assert_eq!(structured["errors"][0]["category"], "Validation");
@@ -714,7 +646,7 @@ fn invalid_parameters_are_refused_before_anything_runs() {
 
 #[test]
 fn a_missing_dotnet_is_a_capability_error_with_alternatives() {
-    let fx = Fixture::with(|double| double.setting("DotnetPath", json!("/nonexistent/dotnet")));
+    let fx = fixture_with(|double| double.setting("DotnetPath", json!("/nonexistent/dotnet")));
     for args in [json!({ "action": "Build" }), json!({ "action": "Run", "startMode": "Background" })] {
         let structured = fx.err(args);
         assert_eq!(code(&structured), "CAPABILITY_NOT_AVAILABLE");
@@ -726,7 +658,7 @@ fn a_missing_dotnet_is_a_capability_error_with_alternatives() {
 
 #[test]
 fn a_runtime_only_dotnet_says_the_sdk_is_missing() {
-    let fx = Fixture::with(|double| double.scenario("runtime-only"));
+    let fx = fixture_with(|double| double.scenario("runtime-only"));
     let structured = fx.err(json!({ "action": "Build", "project": "App/App.csproj" }));
     assert_eq!(code(&structured), "SDK_NOT_FOUND");
     assert_eq!(structured["errors"][0]["category"], "Capability");
@@ -735,7 +667,7 @@ fn a_runtime_only_dotnet_says_the_sdk_is_missing() {
 
 #[test]
 fn a_failed_restore_is_a_package_error() {
-    let fx = Fixture::with(|double| double.scenario("restore-fail"));
+    let fx = fixture_with(|double| double.scenario("restore-fail"));
     let structured = fx.err(json!({ "action": "Restore" }));
     assert_eq!(code(&structured), "NU1101");
     assert_eq!(structured["errors"][0]["category"], "Package");
@@ -745,7 +677,7 @@ fn a_failed_restore_is_a_package_error() {
 
 #[test]
 fn no_project_is_a_build_error() {
-    let fx = Fixture::with(|double| double.scenario("no-project"));
+    let fx = fixture_with(|double| double.scenario("no-project"));
     let structured = fx.err(json!({ "action": "Build" }));
     assert_eq!(code(&structured), "MSB1003");
     assert_eq!(structured["errors"][0]["category"], "Build");
@@ -757,13 +689,13 @@ fn no_project_is_a_build_error() {
 fn a_cancelled_build_kills_the_whole_process_tree_and_releases_the_lock() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("double.pid");
-    let fx = Fixture::with(|double| {
+    let fx = fixture_with(|double| {
         double
             .scenario("slow,spawn-child")
             .env("DOTNET_DOUBLE_SLOW_SECS", "30")
             .env("DOTNET_DOUBLE_PID_FILE", &pid_file.display().to_string())
     });
-    let call = TestCall::new().unchecked();
+    let call = TestCall::new();
     let cancel = call.cancel_handle();
     let canceller = std::thread::spawn({
         let pid_file = pid_file.clone();
@@ -775,14 +707,14 @@ fn a_cancelled_build_kills_the_whole_process_tree_and_releases_the_lock() {
         }
     });
     let started = Instant::now();
-    let result = fx.call_with(call, json!({ "action": "Build", "project": "App/App.csproj" }));
+    let result = fx.call_with(&call, json!({ "action": "Build", "project": "App/App.csproj" }));
     let double_pid = canceller.join().unwrap();
     assert!(started.elapsed() < Duration::from_secs(20), "the cancel did not stop the build");
     assert!(result.is_error);
     let structured = result.structured_content.clone().unwrap();
     assert_eq!(code(&structured), "OPERATION_CANCELLED");
     assert_eq!(structured["errors"][0]["category"], "Cancellation");
-    assert_eq!(structured["lockInfo"]["lockKey"], fx.app());
+    assert_eq!(structured["lockInfo"]["lockKey"], app(&fx));
     let child = child_pid(structured["errors"][0]["rawOutput"].as_str().unwrap());
     assert_dies(double_pid);
     assert_dies(child);
@@ -792,7 +724,7 @@ fn a_cancelled_build_kills_the_whole_process_tree_and_releases_the_lock() {
 
 #[test]
 fn a_timeout_stops_the_command() {
-    let fx = Fixture::with(|double| {
+    let fx = fixture_with(|double| {
         double.scenario("slow").env("DOTNET_DOUBLE_SLOW_SECS", "30").setting("TimeoutSeconds", json!(1))
     });
     let started = Instant::now();
@@ -804,17 +736,17 @@ fn a_timeout_stops_the_command() {
 
 #[test]
 fn two_calls_on_the_same_project_conflict() {
-    let fx = Fixture::with(|double| double.scenario("slow").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
-    let first = TestCall::new().unchecked();
+    let fx = fixture_with(|double| double.scenario("slow").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
+    let first = TestCall::new();
     let cancel = first.cancel_handle();
     std::thread::scope(|scope| {
-        let running = scope.spawn(|| fx.call_with(first, json!({ "action": "Build", "project": "App/App.csproj" })));
+        let running = scope.spawn(|| fx.call_with(&first, json!({ "action": "Build", "project": "App/App.csproj" })));
         wait_for("the first build to start", || !fx.argvs().is_empty());
         // The same project, named by its folder, from another action.
         let refused = fx.err(json!({ "action": "Test", "project": "App" }));
         assert_eq!(code(&refused), "CONCURRENCY_CONFLICT");
         assert_eq!(refused["errors"][0]["category"], "Concurrency");
-        assert_eq!(refused["lockInfo"]["lockKey"], fx.app());
+        assert_eq!(refused["lockInfo"]["lockKey"], app(&fx));
         assert_eq!(refused["lockInfo"]["lockContended"], true);
         assert_eq!(fx.argvs().len(), 1, "the refused call ran nothing");
         cancel.cancel();
@@ -837,15 +769,15 @@ fn assert_no_secret(text: &str) {
 
 #[test]
 fn secrets_in_the_output_are_redacted_everywhere() {
-    let fx = Fixture::with(|double| double.scenario("secrets"));
-    let call = TestCall::new().unchecked().with_features(&["verbosity=verbose"]);
-    let result = fx.call_with(call, json!({ "action": "Build", "project": "App/App.csproj" }));
+    let fx = fixture_with(|double| double.scenario("secrets"));
+    let call = TestCall::new().with_features(&["verbosity=verbose"]);
+    let result = fx.call_with(&call, json!({ "action": "Build", "project": "App/App.csproj" }));
     assert!(!result.is_error);
     let text = result.joined_text();
     assert!(text.contains("[REDACTED]"), "{text}");
     assert_no_secret(&text);
     assert_no_secret(&result.structured_content.unwrap().to_string());
-    let failed = Fixture::with(|double| double.scenario("secrets,build-fail"));
+    let failed = fixture_with(|double| double.scenario("secrets,build-fail"));
     let result = failed.call(json!({ "action": "Build", "project": "App/App.csproj" }));
     assert!(result.is_error);
     assert_no_secret(&result.joined_text());
@@ -858,7 +790,7 @@ fn secrets_in_the_output_are_redacted_everywhere() {
 fn background_run_then_logs_then_stop() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("double.pid");
-    let fx = Fixture::with(|double| {
+    let fx = fixture_with(|double| {
         double
             .scenario("slow,spawn-child,secrets")
             .env("DOTNET_DOUBLE_SLOW_SECS", "30")
@@ -868,7 +800,7 @@ fn background_run_then_logs_then_stop() {
     let id = started["sessionId"].as_str().unwrap().to_owned();
     assert_eq!(started["status"], "running");
     assert_eq!(started["operation"], "run");
-    assert_eq!(started["lockInfo"]["lockKey"], fx.app());
+    assert_eq!(started["lockInfo"]["lockKey"], app(&fx));
     let double_pid = read_pid(&pid_file);
     assert_eq!(started["pid"], double_pid);
     wait_for("the argv log", || !fx.argvs().is_empty());
@@ -921,7 +853,7 @@ fn background_run_then_logs_then_stop() {
 
 #[test]
 fn an_ended_session_keeps_its_output_and_exit_code() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let started = fx.ok(json!({ "action": "Run", "startMode": "Background" }));
     let id = started["sessionId"].as_str().unwrap().to_owned();
     wait_for("the app to exit", || fx.ok(json!({ "action": "Logs", "sessionId": id }))["status"] == "exited");
@@ -934,7 +866,7 @@ fn an_ended_session_keeps_its_output_and_exit_code() {
 
 #[test]
 fn watch_always_runs_in_the_background() {
-    let fx = Fixture::with(|double| double.env("DOTNET_DOUBLE_SLOW_SECS", "30"));
+    let fx = fixture_with(|double| double.env("DOTNET_DOUBLE_SLOW_SECS", "30"));
     let started = fx.ok(json!({ "action": "Watch", "project": "App/App.csproj", "watchAction": "test", "filter": "Category=Unit", "configuration": "Debug" }));
     assert_eq!(started["operation"], "watch");
     wait_for("the argv log", || !fx.argvs().is_empty());
@@ -955,7 +887,7 @@ fn watch_always_runs_in_the_background() {
 fn dropping_the_tool_kills_its_sessions() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("double.pid");
-    let fx = Fixture::with(|double| {
+    let fx = fixture_with(|double| {
         double
             .scenario("slow")
             .env("DOTNET_DOUBLE_SLOW_SECS", "30")
@@ -972,20 +904,20 @@ fn dropping_the_tool_kills_its_sessions() {
 
 #[test]
 fn clean_asks_first_and_refuses_when_declined() {
-    let fx = Fixture::new();
-    let yes = TestCall::new().unchecked().with_client(|method, params| {
+    let fx = fixture();
+    let yes = TestCall::new().with_client(|method, params| {
         assert_eq!(method, "elicitation/create");
         assert!(params["message"].as_str().unwrap().contains("App/App.csproj"));
         Ok(json!({ "action": "accept", "content": { "confirm": true } }))
     });
-    let result = fx.call_with(yes, json!({ "action": "Clean", "project": "App/App.csproj" }));
+    let result = fx.call_with(&yes, json!({ "action": "Clean", "project": "App/App.csproj" }));
     assert!(!result.is_error);
     assert_eq!(result.structured_content.unwrap()["consent"], "confirmed");
     assert_eq!(fx.only_argv(), words("clean App/App.csproj"));
 
     fx.double.clear_log();
-    let no = TestCall::new().unchecked().with_client(|_, _| Ok(json!({ "action": "decline" })));
-    let result = fx.call_with(no, json!({ "action": "Clean", "project": "App/App.csproj" }));
+    let no = TestCall::new().with_client(|_, _| Ok(json!({ "action": "decline" })));
+    let result = fx.call_with(&no, json!({ "action": "Clean", "project": "App/App.csproj" }));
     assert!(result.is_error);
     assert_eq!(code(&result.structured_content.unwrap()), "OPERATION_CANCELLED");
     assert!(fx.argvs().is_empty(), "nothing ran");
@@ -997,29 +929,27 @@ fn clean_asks_first_and_refuses_when_declined() {
 
 #[test]
 fn the_project_is_found_in_the_clients_roots() {
-    let fx = Fixture::new();
-    let root = fx.path("App");
-    let roots = TestCall::new().unchecked().with_client(move |method, _| {
+    let fx = fixture();
+    let root = at(&fx, "App");
+    let roots = TestCall::new().with_client(move |method, _| {
         assert_eq!(method, "roots/list");
         Ok(json!({ "roots": [{ "uri": format!("file://{}", root.display()) }] }))
     });
-    let result = fx.call_with(roots, json!({ "action": "Build" }));
+    let result = fx.call_with(&roots, json!({ "action": "Build" }));
     assert!(!result.is_error);
-    assert_eq!(fx.only_argv(), argv(&["build", &fx.path("App/App.csproj").display().to_string()]));
+    assert_eq!(fx.only_argv(), argv(&["build", &at(&fx, "App/App.csproj").display().to_string()]));
 }
 
 #[test]
 fn content_negotiation_changes_the_prose_only() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let compact = fx.call_with(
-        TestCall::new().unchecked().with_features(&["verbosity=compact"]),
+        &TestCall::new().with_features(&["verbosity=compact"]),
         json!({ "action": "Build", "project": "App" }),
     );
     assert_eq!(compact.joined_text(), "Build succeeded with 2 warning(s).");
-    let as_json = fx.call_with(
-        TestCall::new().unchecked().with_features(&["format=json"]),
-        json!({ "action": "Build", "project": "App" }),
-    );
+    let as_json =
+        fx.call_with(&TestCall::new().with_features(&["format=json"]), json!({ "action": "Build", "project": "App" }));
     let parsed: Value = serde_json::from_str(&as_json.joined_text()).unwrap();
     assert_eq!(parsed["warningCount"], 2);
     assert_eq!(
@@ -1030,7 +960,7 @@ fn content_negotiation_changes_the_prose_only() {
 
 #[test]
 fn the_tool_is_described_honestly() {
-    let fx = Fixture::new();
+    let fx = fixture();
     let spec = fx.tool.spec();
     assert_eq!(spec.name(), "dotnet_project");
     let annotations = spec.get_annotations();
@@ -1039,5 +969,48 @@ fn the_tool_is_described_honestly() {
         (Some(false), Some(true), Some(false), Some(true))
     );
     assert_eq!(spec.get_input_schema()["required"], json!(["action"]));
-    jsonschema::validator_for(spec.get_input_schema()).expect("the input schema compiles");
+    mcp_plugin_api::testkit::assert_descriptor_accepted(&spec);
+}
+
+#[test]
+fn defaults_a_client_fills_in_change_nothing() {
+    let fx = fixture();
+    let args = json!({ "action": "Build", "project": "App/App.csproj" });
+    fx.ok(args.clone());
+    let filled = dotnet_support::testkit::with_defaults(&fx.tool, &args);
+    assert_eq!((filled["noBuild"].clone(), filled["sessionId"].clone()), (json!(false), json!("")), "{filled}");
+    fx.ok(filled);
+    let argvs = fx.argvs();
+    assert_eq!(argvs[0], argvs[1]);
+}
+
+#[test]
+fn a_read_only_server_evaluates_and_reads_sessions_only() {
+    let fx = fixture_with(|double| double.setting("ReadOnly", json!(true)));
+    let spec = fx.tool.spec();
+    assert_eq!(
+        spec.get_input_schema()["properties"]["action"]["enum"],
+        json!([
+            "Analyze",
+            "Dependencies",
+            "Validate",
+            "GetProperty",
+            "ListItems",
+            "ListTemplateOptions",
+            "Logs",
+            "ListSessions"
+        ])
+    );
+    let annotations = spec.get_annotations();
+    assert_eq!(
+        (annotations.read_only, annotations.destructive, annotations.idempotent, annotations.open_world),
+        (Some(true), Some(false), Some(true), Some(false))
+    );
+    fx.ok(json!({ "action": "GetProperty", "propertyName": "TargetFramework", "project": "App/App.csproj" }));
+    let refused = fx.call_with(&TestCall::new().unchecked(), json!({ "action": "Build" }));
+    assert_eq!(code(refused.structured_content.as_ref().unwrap()), "READ_ONLY");
+    let edit = json!({ "action": "SetProperty", "propertyName": "Nullable", "propertyValue": "disable" });
+    assert!(fx.call_with(&TestCall::new().unchecked(), edit).is_error);
+    assert_eq!(std::fs::read_to_string(at(&fx, "App/App.csproj")).unwrap(), PROJECT, "the file is untouched");
+    assert_eq!(fx.argvs().len(), 1, "only the evaluation ran");
 }
