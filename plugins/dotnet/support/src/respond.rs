@@ -8,7 +8,7 @@
 //! `verbosity=compact` (the summary line), `standard` (default: summary and
 //! details) or `verbose` (also the command's output).
 
-use mcp_plugin_api::{CallContext, Content, ToolResult, locks::LockGuard};
+use mcp_plugin_api::{CallContext, ToolResult};
 use serde_json::{Map, Value, json};
 
 use crate::errors::ErrorResponse;
@@ -228,43 +228,10 @@ impl From<ErrorResponse> for Failure {
     }
 }
 
-impl Failure {
-    /// A failure of an action that held a lock: the envelope with that `lockInfo`.
-    pub fn with_lock(error: ErrorResponse, lock_info: Option<&Value>) -> Self {
-        Self { error, extra: lock_info.map(|info| json!({ "lockInfo": info })) }
-    }
-
-    /// Turns the errors of an action that holds `guard` into failures carrying its `lockInfo`
-    /// (for `map_err`).
-    pub fn holding(guard: &LockGuard) -> impl Fn(ErrorResponse) -> Self + '_ {
-        move |error| Self::with_lock(error, Some(&crate::locking::lock_info_json(guard.info())))
-    }
-}
-
-/// Redacts the prose of a result's text blocks: it names what the caller passed (paths,
-/// sources), which may carry credentials.
-pub fn redact_text(result: &mut ToolResult) {
-    for block in &mut result.content {
-        if let Content::Text { text } = block
-            && let std::borrow::Cow::Owned(redacted) = crate::redact::redact(text)
-        {
-            *text = redacted;
-        }
-    }
-}
-
 impl From<(ErrorResponse, Value)> for Failure {
     /// A refused lock: the envelope and its `lockInfo` (as [`crate::locking::acquire`] returns them).
     fn from((error, extra): (ErrorResponse, Value)) -> Self {
         Self { error, extra: Some(extra).filter(|extra| !extra.is_null()) }
-    }
-}
-
-/// The tool result of an action: its reply, or its failure.
-pub fn finish(outcome: Result<Reply, Failure>, presentation: Presentation) -> ToolResult {
-    match outcome {
-        Ok(reply) => reply.into_result(presentation),
-        Err(failed) => failure(failed.error, failed.extra, presentation),
     }
 }
 
@@ -303,24 +270,6 @@ fn prose_summary(error: &ErrorResponse) -> String {
         Some(first) => format!("{count} errors; the first: {}", first.message),
         None => format!("The command failed with exit code {}.", error.exit_code),
     }
-}
-
-/// The schema of a successful result of a command-running action: the fields every such
-/// success has (`success`, `action` fixed to `action`, the redacted `command`, `exitCode`,
-/// optional `lockInfo`) and the action's own `properties`, of which `required` must be present.
-pub fn success_schema(action: &str, properties: Value, required: &[&str]) -> Value {
-    let mut all = serde_json::Map::new();
-    all.insert("success".into(), json!({ "const": true }));
-    all.insert("action".into(), json!({ "const": action }));
-    all.insert("command".into(), json!({ "type": "string", "description": "The command that ran, redacted." }));
-    all.insert("exitCode".into(), json!({ "type": "integer" }));
-    all.insert("lockInfo".into(), crate::locking::lock_info_schema());
-    if let Value::Object(own) = properties {
-        all.extend(own);
-    }
-    let mut needed = vec!["success", "action", "command", "exitCode"];
-    needed.extend_from_slice(required);
-    json!({ "type": "object", "properties": all, "required": needed })
 }
 
 #[cfg(test)]

@@ -63,15 +63,14 @@ impl Act<'_, '_> {
     ) -> Result<(PathBuf, projfile::Outcome), Failure> {
         let project = self.project_file().await?;
         let _guard = self.lock(Some(&project)).await?;
-        let with_lock = Failure::from;
         let text = std::fs::read_to_string(&project).map_err(|error| {
-            with_lock(ErrorResult::new(
+            Failure::from(ErrorResult::new(
                 "EXIT_-1",
                 &format!("The project file '{}' cannot be read: {error}", project.display()),
             ))
         })?;
         let parsed = ProjectText::parse(&text).map_err(|problem| {
-            with_lock(
+            Failure::from(
                 ErrorResult::new(
                     "MSB4025",
                     &format!("The project file '{}' could not be loaded: {problem}", project.display()),
@@ -82,7 +81,7 @@ impl Act<'_, '_> {
         let outcome = edit(&parsed);
         if let Some(new_text) = &outcome.text {
             std::fs::write(&project, new_text).map_err(|error| {
-                with_lock(ErrorResult::new(
+                Failure::from(ErrorResult::new(
                     "EXIT_-1",
                     &format!("The project file '{}' cannot be written: {error}", project.display()),
                 ))
