@@ -61,7 +61,15 @@ impl Family for DotnetPackage {
     type Action = Action;
 
     fn declare() -> Declaration<Action> {
-        const ADD: [&str; 6] = ["version", "project", "prerelease", "source", "framework", "noRestore"];
+        // Add and Update are one command (`add package`), so one declaration.
+        let add = |action| {
+            ActionSpec::writes(action)
+                .open_world()
+                .locks(Lock::Target)
+                .requires(&["packageId"])
+                .takes(&["version", "project", "prerelease", "source", "framework", "noRestore"])
+                .returns(packages::added_shape())
+        };
         let string = Param::string;
         let flag = Param::flag;
         Declaration::new(
@@ -103,14 +111,7 @@ impl Family for DotnetPackage {
         ))
         .param(string("workingDirectory", "Folder to run in (relative paths are relative to it)."))
         .common(&["workingDirectory"])
-        .action(
-            ActionSpec::writes(Action::Add)
-                .open_world()
-                .locks(Lock::Target)
-                .requires(&["packageId"])
-                .takes(&ADD)
-                .returns(packages::added_shape()),
-        )
+        .action(add(Action::Add))
         .action(
             ActionSpec::destroys(Action::Remove)
                 .idempotent()
@@ -126,14 +127,7 @@ impl Family for DotnetPackage {
                 .takes(&["take", "skip", "prerelease", "exactMatch", "source"])
                 .returns(listing::found_shape()),
         )
-        .action(
-            ActionSpec::writes(Action::Update)
-                .open_world()
-                .locks(Lock::Target)
-                .requires(&["packageId"])
-                .takes(&ADD)
-                .returns(packages::added_shape()),
-        )
+        .action(add(Action::Update))
         .action(
             ActionSpec::reads(Action::List)
                 .open_world()

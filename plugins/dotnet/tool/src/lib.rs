@@ -61,7 +61,17 @@ impl Family for DotnetTool {
     fn declare() -> Declaration<Action> {
         const SCOPE: [&str; 3] = ["global", "toolPath", "manifest"];
         const SOURCES: [&str; 2] = ["source", "configFile"];
-        const VERSIONS: [&str; 4] = ["version", "framework", "prerelease", "allowDowngrade"];
+        // Install and Update take the same options and report the same change.
+        let install = |action| {
+            ActionSpec::writes(action)
+                .open_world()
+                .locks(Lock::Target)
+                .requires(&["packageId"])
+                .takes(&SCOPE)
+                .takes(&["version", "framework", "prerelease", "allowDowngrade"])
+                .takes(&SOURCES)
+                .returns(actions::change::changed_shape())
+        };
         Declaration::new(
             "dotnet_tool",
             ".NET Tool Manager",
@@ -107,31 +117,13 @@ impl Family for DotnetTool {
         .param(Param::string("output", "Folder to create the .config/dotnet-tools.json manifest in (CreateManifest)."))
         .param(Param::flag("force", "Overwrite an existing manifest (CreateManifest)."))
         .common(&["workingDirectory"])
-        .action(
-            ActionSpec::writes(Action::Install)
-                .open_world()
-                .locks(Lock::Target)
-                .requires(&["packageId"])
-                .takes(&SCOPE)
-                .takes(&VERSIONS)
-                .takes(&SOURCES)
-                .returns(actions::change::changed_shape()),
-        )
+        .action(install(Action::Install))
         .action(
             ActionSpec::reads(Action::List)
                 .takes(&["packageId", "global", "toolPath"])
                 .returns(actions::list::listed_shape()),
         )
-        .action(
-            ActionSpec::writes(Action::Update)
-                .open_world()
-                .locks(Lock::Target)
-                .requires(&["packageId"])
-                .takes(&SCOPE)
-                .takes(&VERSIONS)
-                .takes(&SOURCES)
-                .returns(actions::change::changed_shape()),
-        )
+        .action(install(Action::Update))
         .action(
             ActionSpec::destroys(Action::Uninstall)
                 .idempotent()

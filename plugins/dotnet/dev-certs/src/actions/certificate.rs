@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
-    kit::{Call, Outcome, Shape},
+    kit::{Call, Outcome, Shape, ran_fields},
     locking::{LockTarget, lock_info_schema},
     params::{Kind, Params},
     respond::Reply,
@@ -13,7 +13,7 @@ use dotnet_support::{
 use mcp_plugin_api::locks::LockScope;
 use serde_json::{Value, json};
 
-use super::{messages_schema, ran_fields, secret_text};
+use super::{messages_schema, secret_text};
 use crate::{Action, CERTIFICATE_LOCK_KEY, parse};
 
 /// `dev-certs https --check`: no valid certificate.

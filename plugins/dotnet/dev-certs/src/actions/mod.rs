@@ -8,18 +8,8 @@ use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
     exec::Ran,
     params::Params,
-    redact::redacted_command_line,
 };
-use serde_json::{Map, Value, json};
-
-/// The structured content every success starts with: the command as run (secrets masked) and its
-/// exit code.
-fn ran_fields(ran: &Ran) -> Map<String, Value> {
-    let mut fields = Map::new();
-    fields.insert("command".into(), json!(redacted_command_line(&ran.argv[0], &ran.argv[1..])));
-    fields.insert("exitCode".into(), json!(ran.exit_code()));
-    fields
-}
+use serde_json::{Value, json};
 
 fn messages_schema() -> Value {
     json!({ "type": "array", "items": { "type": "string" } })

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use dotnet_support::{
     errors::ErrorResult,
-    kit::{Call, Outcome, Shape},
+    kit::{Call, Outcome, Shape, ran_fields},
     locking::{LockTarget, lock_info_schema},
     params::Kind,
     redact::REDACTED,
@@ -14,7 +14,7 @@ use dotnet_support::{
 };
 use serde_json::{Value, json};
 
-use super::{messages_schema, ran_fields, secret_text, unreadable};
+use super::{messages_schema, secret_text, unreadable};
 use crate::{Action, parse};
 
 fn project_schema() -> Value {

@@ -11,14 +11,14 @@ use std::path::Path;
 use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
     exec::{ProgressKind, Ran},
-    kit::{Call, Consent, Outcome},
+    kit::{Call, Consent, Outcome, ran_fields},
     locking::LockTarget,
     params::Kind,
     redact::redacted_command_line,
     respond::Failure,
     workspace::{self, Target},
 };
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 
 use crate::{Action, INSTALL_COMMAND, parse, request::Request};
 
@@ -49,9 +49,7 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
     if !ran.succeeded() {
         return Err(failure_of(&ran).into());
     }
-    let mut structured = Map::new();
-    structured.insert("command".into(), json!(redacted_command_line(&ran.argv[0], &ran.argv[1..])));
-    structured.insert("exitCode".into(), json!(ran.exit_code()));
+    let mut structured = ran_fields(&ran);
     let replied = match action {
         Action::MigrationsAdd | Action::MigrationsList | Action::MigrationsRemove | Action::MigrationsScript => {
             migrations::reply(&request, &ran, call.cwd(), &mut structured)

@@ -10,11 +10,11 @@ use dotnet_support::{
 use serde_json::{Value, json};
 
 use super::{
-    fields_of, invalid, language, plural, run, sentence_start, solution_file, solution_for_cli, strings_of, target_name,
+    fields_of, invalid, plural, run, sentence_start, solution_file, solution_for_cli, strings_of, target_name,
 };
 use crate::{
     Action,
-    analysis::{self, Solution},
+    analysis::{self, Solution, language},
     command,
 };
 

@@ -26,15 +26,6 @@ fn plural(count: usize, one: &str, many: &str) -> String {
     format!("{count} {}", if count == 1 { one } else { many })
 }
 
-fn language(path: &str) -> &'static str {
-    match Path::new(path).extension().and_then(|ext| ext.to_str()).map(str::to_ascii_lowercase).as_deref() {
-        Some("csproj") => "C#",
-        Some("fsproj") => "F#",
-        Some("vbproj") => "VB",
-        _ => "other",
-    }
-}
-
 /// The `solution` parameter: a `.sln` or `.slnx` file, or a folder.
 fn solution_param<'a>(call: &Call<'a>) -> Result<Option<&'a str>, ErrorResponse> {
     let Some(solution) = call.params().opt("solution", Kind::ProjectPath)? else { return Ok(None) };

@@ -5,6 +5,8 @@
 
 use serde_json::{Map, Value, json};
 
+use crate::{exec::Ran, redact::redacted_command_line};
+
 /// An action enum, as [`crate::actions!`] declares it: wire names in declaration order.
 pub trait ActionEnum: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
     /// Every action's wire name, in declaration order.
@@ -110,6 +112,15 @@ impl Shape {
         }
         self
     }
+}
+
+/// The values of the fields [`Shape::ran`] declares: the command as it ran (values declared
+/// secret masked, the rest redacted) and its exit code.
+pub fn ran_fields(ran: &Ran) -> Map<String, Value> {
+    let mut fields = Map::new();
+    fields.insert("command".into(), json!(redacted_command_line(&ran.argv[0], &ran.argv[1..])));
+    fields.insert("exitCode".into(), json!(ran.exit_code()));
+    fields
 }
 
 /// One action: what it does, takes, needs, locks and returns.

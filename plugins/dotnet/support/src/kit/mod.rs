@@ -26,5 +26,5 @@ pub mod schema;
 mod tool;
 
 pub use call::{Call, Consent};
-pub use declare::{ActionEnum, ActionSpec, Declaration, Effect, Lock, Param, Shape};
+pub use declare::{ActionEnum, ActionSpec, Declaration, Effect, Lock, Param, Shape, ran_fields};
 pub use tool::{ActionTool, Family, Outcome};

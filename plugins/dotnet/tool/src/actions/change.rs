@@ -3,14 +3,14 @@
 
 use dotnet_support::{
     exec::{Command, ProgressKind},
-    kit::{Call, Consent, Outcome, Shape},
+    kit::{Call, Consent, Outcome, Shape, ran_fields},
     locking::lock_info_schema,
     params::{Kind, Params},
     respond::Reply,
 };
 use serde_json::{Value, json};
 
-use super::{count, installed_schema, ran_fields, scope_schema};
+use super::{count, installed_schema, scope_schema};
 use crate::{
     Action, parse,
     scope::{self, Scope},
@@ -128,7 +128,7 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
     let command = Command::new(args.clone(), &cwd, description).progress(ProgressKind::Lines);
     let ran = call.run_ok(command).await?;
     let stdout = &ran.outcome.stdout;
-    let mut structured = ran_fields(&args, &ran);
+    let mut structured = ran_fields(&ran);
     structured.insert("scope".into(), json!(scope.name()));
     let reply = if action == Action::Restore {
         let tools = parse::restored(stdout);
@@ -195,7 +195,7 @@ async fn create_manifest(call: &Call<'_>, cwd: &std::path::Path) -> Outcome {
     let _guard = call.lock(&scope::folder_lock(&folder.join(".config"))).await?;
     let description = format!("creating a tool manifest in {}", folder.display());
     let ran = call.run_ok(Command::new(args.clone(), cwd, description)).await?;
-    let mut structured = ran_fields(&args, &ran);
+    let mut structured = ran_fields(&ran);
     structured.insert("manifest".into(), json!(manifest));
     Ok(Reply::new(format!("Created the tool manifest {manifest}."))
         .output(ran.outcome.transcript.clone())

@@ -2,13 +2,13 @@
 
 use dotnet_support::{
     exec::Command,
-    kit::{Call, Outcome, Shape},
+    kit::{Call, Outcome, Shape, ran_fields},
     params::Kind,
     respond::Reply,
 };
 use serde_json::{Value, json};
 
-use super::{count, installed_schema, ran_fields, scope_schema};
+use super::{count, installed_schema, scope_schema};
 use crate::{parse, scope};
 
 /// List: the tools of a scope.
@@ -67,18 +67,18 @@ pub async fn list(call: &Call<'_>) -> Outcome {
     let description = format!("listing the tools installed {}", scope.describe());
     let mut json_args = args.clone();
     json_args.extend(["--format".to_owned(), "json".to_owned()]);
-    let ran = call.run(Command::new(json_args.clone(), &cwd, description.clone())).await?;
-    let (args, ran, tools) = if !ran.succeeded() && ran.outcome.transcript.contains(FORMAT_UNKNOWN) {
-        let ran = call.run_ok(Command::new(args.clone(), &cwd, description)).await?;
+    let ran = call.run(Command::new(json_args, &cwd, description.clone())).await?;
+    let (ran, tools) = if !ran.succeeded() && ran.outcome.transcript.contains(FORMAT_UNKNOWN) {
+        let ran = call.run_ok(Command::new(args, &cwd, description)).await?;
         let tools = parse::list(&ran.outcome.stdout);
-        (args, ran, tools)
+        (ran, tools)
     } else if ran.succeeded() {
         let tools = parse::list_json(&ran.outcome.stdout).map_err(|reason| parse::unreadable(&ran, &reason))?;
-        (json_args, ran, tools)
+        (ran, tools)
     } else {
         return Err(ran.failure().into());
     };
-    let mut structured = ran_fields(&args, &ran);
+    let mut structured = ran_fields(&ran);
     structured.insert("scope".into(), json!(scope.name()));
     if let Some(id) = id {
         structured.insert("packageId".into(), json!(id));
@@ -117,7 +117,7 @@ pub async fn search(call: &Call<'_>) -> Outcome {
     let description = format!("searching nuget.org for tools matching '{term}'");
     let ran = call.run_ok(call.command(args.clone(), description)).await?;
     let found = parse::search(&ran.outcome.stdout);
-    let mut structured = ran_fields(&args, &ran);
+    let mut structured = ran_fields(&ran);
     structured.insert("searchTerm".into(), json!(term));
     let lines = found
         .iter()

@@ -3,14 +3,14 @@
 
 use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
-    kit::{Call, Outcome, Shape},
+    kit::{Call, Outcome, Shape, ran_fields},
     params::{Kind, Params},
     redact::redact_args,
     respond::Reply,
 };
 use serde_json::{Value, json};
 
-use super::{ran_fields, string_list};
+use super::string_list;
 use crate::scope;
 
 /// Run: the tool and its arguments (redacted).
@@ -112,7 +112,7 @@ pub async fn run(call: &Call<'_>) -> Outcome {
     }
     let description = format!("running the local tool {command}");
     let ran = call.run_ok(dotnet_support::exec::Command::new(args.clone(), &cwd, description)).await?;
-    let mut structured = ran_fields(&args, &ran);
+    let mut structured = ran_fields(&ran);
     structured.insert("toolName".into(), json!(command));
     structured.insert("args".into(), json!(redact_args(&tool_args)));
     Ok(Reply::new(format!("The local tool '{command}' ran and exited with code 0."))

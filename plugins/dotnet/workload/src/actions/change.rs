@@ -3,14 +3,14 @@
 use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
     exec::ProgressKind,
-    kit::{Call, Outcome, Shape},
+    kit::{Call, Outcome, Shape, ran_fields},
     locking::{LockTarget, lock_info_schema},
     params::{Kind, Params},
     respond::Reply,
 };
 use serde_json::{Value, json};
 
-use super::{count, ran_fields};
+use super::count;
 use crate::{Action, MAX_WORKLOAD_ID_CHARS, MAX_WORKLOAD_IDS, parse};
 
 fn strings() -> Value {
@@ -158,7 +158,7 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
     let _guard = call.lock(&LockTarget::global()).await?;
     let ran = call.run_ok(call.command(args.clone(), description).progress(ProgressKind::Lines)).await?;
     let stdout = &ran.outcome.stdout;
-    let mut structured = ran_fields(&args, &ran);
+    let mut structured = ran_fields(&ran);
     let reply = match (action, consent) {
         (Action::Install, _) => {
             let packs = parse::packs(stdout);

@@ -1,13 +1,13 @@
 //! List, Info and Search: what is installed, and what could be.
 
 use dotnet_support::{
-    kit::{Call, Outcome, Shape},
+    kit::{Call, Outcome, Shape, ran_fields},
     params::Kind,
     respond::Reply,
 };
 use serde_json::{Value, json};
 
-use super::{count, ran_fields};
+use super::count;
 use crate::{Action, parse};
 
 /// List and Info: the installed workloads.
@@ -69,7 +69,7 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
     };
     let ran = call.run_ok(call.command(args.clone(), description)).await?;
     let stdout = &ran.outcome.stdout;
-    let mut structured = ran_fields(&args, &ran);
+    let mut structured = ran_fields(&ran);
     let reply = if action == Action::Search {
         let found = parse::search(stdout);
         let lines = found.iter().map(|workload| format!("{}: {}", workload.id, workload.description)).collect();
