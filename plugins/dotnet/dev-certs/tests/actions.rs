@@ -4,11 +4,9 @@
 //! elicitation, roots discovery, locks and read-only service. The test kit checks every result
 //! against the advertised schemas, as the host does.
 
-use std::time::Duration;
-
 use dotnet_dev_certs::{CERTIFICATE_LOCK_KEY, DotnetDevCerts};
 use dotnet_support::{
-    locking::{self, LockTarget},
+    locking::LockTarget,
     testkit::{Harness, assert_hidden, client, code, failed, secret_values, strings, succeeded, visible},
 };
 use mcp_plugin_api::{Tool, locks::LockScope, testkit::TestCall};
@@ -410,10 +408,8 @@ fn stray_and_missing_parameters_are_refused() {
 #[test]
 fn held_locks_refuse_with_lock_info() {
     let setup = plain(None);
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     let certificates = LockTarget { scope: LockScope::Global, key: CERTIFICATE_LOCK_KEY.to_owned() };
-    let held =
-        runtime.block_on(locking::acquire(setup.plugin.context(), &certificates, "other", Duration::ZERO)).unwrap();
+    let held = setup.hold(&certificates, "other");
     let result = setup.call(json!({ "action": "CertificateTrust" }));
     assert_eq!(code(failed(&result)), "CONCURRENCY_CONFLICT");
     assert_eq!(result.structured_content.as_ref().unwrap()["lockInfo"]["lockContended"], true);
@@ -421,9 +417,7 @@ fn held_locks_refuse_with_lock_info() {
     drop(held);
 
     let project = LockTarget::for_path(None, setup.path());
-    let _build = runtime
-        .block_on(locking::acquire(setup.plugin.context(), &project, "dotnet_project Run", Duration::ZERO))
-        .unwrap();
+    let _build = setup.hold(&project, "dotnet_project Run");
     assert_eq!(code(failed(&setup.call(json!({ "action": "SecretsInit" })))), "CONCURRENCY_CONFLICT");
     succeeded(&setup.call(json!({ "action": "SecretsSet", "key": "A", "value": "b" })));
 }

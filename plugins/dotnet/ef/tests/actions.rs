@@ -4,11 +4,11 @@
 //! discovery, locks and read-only service. The test kit checks every result against the
 //! advertised schemas, as the host does.
 
-use std::{path::Path, time::Duration};
+use std::path::Path;
 
 use dotnet_ef::{DotnetEf, INSTALL_COMMAND};
 use dotnet_support::{
-    locking::{self, LockTarget},
+    locking::LockTarget,
     testkit::{Harness, assert_hidden, client, code, failed, secret_values, strings, succeeded, visible},
 };
 use mcp_plugin_api::{Tool, testkit::TestCall};
@@ -535,10 +535,7 @@ fn the_project_comes_from_the_roots_when_omitted() {
 fn a_held_project_lock_refuses_mutations_but_not_listings() {
     let setup = plain(None);
     let target = LockTarget::for_path(Some(Path::new("App.csproj")), setup.path());
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let _held = runtime
-        .block_on(locking::acquire(setup.plugin.context(), &target, "dotnet_project Build", Duration::ZERO))
-        .unwrap();
+    let _held = setup.hold(&target, "dotnet_project Build");
 
     let result = setup.call(json!({ "action": "MigrationsAdd", "name": "Blocked" }));
     assert_eq!(code(failed(&result)), "CONCURRENCY_CONFLICT");

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use dotnet_package::DotnetPackage;
 use dotnet_support::{
-    locking::{self, LockTarget},
+    locking::LockTarget,
     testkit::{Double, Harness, client, failed, secret_values, strings, succeeded},
 };
 use mcp_plugin_api::{Tool, testkit::TestCall};
@@ -413,12 +413,8 @@ fn two_edits_of_one_project_conflict() {
 #[test]
 fn an_edit_conflicts_with_a_build_of_the_same_project_and_reads_do_not_lock() {
     let fixture = fixture();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // Another plugin builds the project, naming its folder.
-    let build = LockTarget::for_path(None, &app(&fixture));
-    let _held = runtime
-        .block_on(locking::acquire(fixture.plugin.context(), &build, "dotnet_project Build", Duration::ZERO))
-        .unwrap();
+    let _held = fixture.hold(&LockTarget::for_path(None, &app(&fixture)), "dotnet_project Build");
     let refused = fixture.call(json!({ "action": "Update", "packageId": "Serilog", "project": "App.csproj" }));
     assert_eq!(failed(&refused)["errors"][0]["code"], "CONCURRENCY_CONFLICT");
     succeeded(&fixture.call(json!({ "action": "List" })));

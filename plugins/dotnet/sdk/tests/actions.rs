@@ -8,7 +8,7 @@
 
 use dotnet_sdk::DotnetSdk;
 use dotnet_support::{
-    locking::{self, LockTarget},
+    locking::LockTarget,
     testkit::{Double, Harness, code, failed, parameter, secret_values},
 };
 use mcp_plugin_api::{Tool, ToolResult, testkit::TestCall};
@@ -255,13 +255,7 @@ fn template_pack_arguments_are_checked_before_anything_runs() {
 #[test]
 fn a_held_global_lock_refuses_installs_without_running_anything() {
     let s = setup();
-    let held = tokio_free_block_on(locking::acquire(
-        s.plugin.context(),
-        &LockTarget::global(),
-        "dotnet_workload Install",
-        std::time::Duration::ZERO,
-    ));
-    let _held = held.unwrap();
+    let _held = s.hold(&LockTarget::global(), "dotnet_workload Install");
     for action in ["InstallTemplatePack", "UninstallTemplatePack"] {
         let envelope = s.err(json!({ "action": action, "templatePackage": "MudBlazor.Templates" }));
         assert_eq!(code(&envelope), "CONCURRENCY_CONFLICT");
@@ -271,19 +265,6 @@ fn a_held_global_lock_refuses_installs_without_running_anything() {
     let envelope = s.err(json!({ "action": "ClearTemplateCache" }));
     assert_eq!(code(&envelope), "CONCURRENCY_CONFLICT");
     assert_ran(&s, &[]);
-}
-
-/// Runs a future to completion on a fresh single-threaded runtime (the lock service is
-/// synchronous in the test kit, so no reactor is needed).
-fn tokio_free_block_on<F: std::future::Future>(future: F) -> F::Output {
-    let mut future = std::pin::pin!(future);
-    let waker = std::task::Waker::noop();
-    let mut context = std::task::Context::from_waker(waker);
-    loop {
-        if let std::task::Poll::Ready(value) = future.as_mut().poll(&mut context) {
-            return value;
-        }
-    }
 }
 
 #[test]

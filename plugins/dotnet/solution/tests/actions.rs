@@ -4,11 +4,10 @@
 //! advertised schemas, as the host does.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use dotnet_solution::DotnetSolution;
 use dotnet_support::{
-    locking::{self, LockTarget},
+    locking::LockTarget,
     testkit::{Double, Harness, client, failed, strings, succeeded},
 };
 use mcp_plugin_api::{Tool, testkit::TestCall};
@@ -338,12 +337,8 @@ fn a_missing_solution_is_found_in_the_roots() {
 #[test]
 fn edits_conflict_with_other_operations_on_the_solution() {
     let fixture = fixture();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
     // A build of the solution (another plugin) holds it, named by its folder.
-    let build = LockTarget::for_path(None, &root(&fixture));
-    let held = runtime
-        .block_on(locking::acquire(fixture.plugin.context(), &build, "dotnet_project Build", Duration::ZERO))
-        .unwrap();
+    let held = fixture.hold(&LockTarget::for_path(None, &root(&fixture)), "dotnet_project Build");
     for args in [
         json!({ "action": "Add", "projects": ["src/Web/Web.csproj"] }),
         json!({ "action": "Remove", "solution": "Shop.slnx", "projects": ["src/Lib/Lib.csproj"] }),

@@ -213,6 +213,19 @@ impl Ran {
     pub fn failure(&self) -> ErrorResponse {
         ErrorResponse::from_failed_run(&self.argv, self.exit_code(), &self.outcome.stdout, &self.outcome.stderr)
     }
+
+    /// The error of a run that succeeded but printed something the plugin cannot read (an older
+    /// SDK without the machine-readable form, an unexpected layout): `EXIT_<n>` with `reason`,
+    /// what to check (`hint`), and the output it could not read.
+    pub fn unreadable(&self, reason: &str, hint: &str) -> ErrorResponse {
+        let mut error = ErrorResult::new(
+            format!("EXIT_{}", self.exit_code()),
+            &format!("The command succeeded, but its output could not be read: {reason}."),
+        )
+        .with_hint(hint);
+        error.raw_output = self.outcome.stdout.clone();
+        ErrorResponse::new(error, self.exit_code())
+    }
 }
 
 /// `dotnet ARGS` in `cwd` as the settings configure it: the dotnet path, the output cap, the

@@ -24,15 +24,20 @@ use std::{
     path::{Path, PathBuf},
     process::{Command, Stdio},
     sync::{Arc, Mutex, OnceLock},
+    time::Duration,
 };
 
 use mcp_plugin_api::{
     ClientError, Tool, ToolResult,
+    locks::LockGuard,
     testkit::{TestCall, TestPluginContext},
 };
 use serde_json::{Map, Value, json};
 
-use crate::kit::{ActionTool, Family};
+use crate::{
+    kit::{ActionTool, Family},
+    locking::{self, LockTarget},
+};
 
 /// The test double's executable (`target/debug/dotnet-double`), built on first use with the
 /// cargo that is running the tests. Panics, with cargo's messages on stderr, if it cannot be
@@ -229,6 +234,15 @@ impl<F: Family + Default> Harness<F> {
     /// How many times dotnet ran.
     pub fn runs(&self) -> usize {
         self.double.invocations().len()
+    }
+
+    /// Takes the lock on `target` in the plugin's lock table, as another plugin's `operation`
+    /// would; calls that need it are refused until the guard is dropped.
+    pub fn hold(&self, target: &LockTarget, operation: &str) -> LockGuard {
+        let runtime = tokio::runtime::Builder::new_current_thread().build().expect("a runtime to take a lock");
+        runtime
+            .block_on(locking::acquire(self.plugin.context(), target, operation, Duration::ZERO))
+            .unwrap_or_else(|(error, _)| panic!("{target:?} is free: {:?}", error.errors[0].message))
     }
 }
 

@@ -5,11 +5,7 @@
 //! The table parsers go by header names, not positions, so the `Manifest` column that only local
 //! listings have, and columns added by later SDKs, do not disturb them.
 
-use dotnet_support::{
-    errors::{ErrorResponse, ErrorResult},
-    exec::Ran,
-    table,
-};
+use dotnet_support::table;
 use serde::{Deserialize, Serialize};
 
 /// One installed tool, from `dotnet tool list` or `dotnet tool restore`. Its fields are those of
@@ -117,17 +113,6 @@ pub fn list_json(stdout: &str) -> Result<Vec<InstalledTool>, String> {
         1 => Ok(listing.data),
         other => Err(format!("the JSON listing has version {other}, and this plugin reads version 1")),
     }
-}
-
-/// The error of a run that succeeded but printed something this plugin cannot read.
-pub fn unreadable(ran: &Ran, reason: &str) -> ErrorResponse {
-    let mut error = ErrorResult::new(
-        format!("EXIT_{}", ran.exit_code()),
-        &format!("The command succeeded, but its output could not be read: {reason}."),
-    )
-    .with_hint("Check the .NET SDK version (dotnet --version); run the command in a terminal to see its output.");
-    error.raw_output = ran.outcome.stdout.clone();
-    ErrorResponse::new(error, ran.exit_code())
 }
 
 /// The packages of `dotnet tool search`: its table, or its `--detail` blocks.

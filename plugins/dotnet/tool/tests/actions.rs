@@ -9,7 +9,7 @@ use std::{
 };
 
 use dotnet_support::{
-    locking::{self, LockTarget},
+    locking::LockTarget,
     testkit::{
         Double, Harness, assert_hidden, client, code, failed, parameter, secret_values, succeeded, visible,
         with_defaults,
@@ -350,15 +350,7 @@ fn local_tools_lock_the_manifest_folder_however_they_are_reached() {
     let harness = scenario("");
     let work = work(&harness);
     std::fs::create_dir_all(work.join("src/App")).unwrap();
-    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
-    let held = runtime
-        .block_on(locking::acquire(
-            harness.plugin.context(),
-            &LockTarget::for_path(Some(Path::new(".config")), &work),
-            "a build elsewhere",
-            Duration::ZERO,
-        ))
-        .unwrap();
+    let held = harness.hold(&LockTarget::for_path(Some(Path::new(".config")), &work), "a build elsewhere");
     let from_below = json!({ "action": "Install", "packageId": "dotnetsay", "workingDirectory": work.join("src/App") });
     assert_eq!(code(failed(&harness.call(from_below))), "CONCURRENCY_CONFLICT");
     let by_manifest = json!({ "action": "Restore", "manifest": ".config/dotnet-tools.json" });

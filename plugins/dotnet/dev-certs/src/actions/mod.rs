@@ -6,7 +6,6 @@ pub mod secrets;
 
 use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
-    exec::Ran,
     params::Params,
 };
 use serde_json::{Value, json};
@@ -37,17 +36,6 @@ fn secret_text(params: &Params<'_>, name: &str) -> Result<Option<String>, ErrorR
         return invalid("invalid characters", format!("Parameter '{name}' contains a NUL character."));
     }
     Ok(Some(text))
-}
-
-/// The error of a run that succeeded but printed something this plugin cannot read.
-fn unreadable(ran: &Ran, reason: &str) -> ErrorResponse {
-    let mut error = ErrorResult::new(
-        format!("EXIT_{}", ran.exit_code()),
-        &format!("The command succeeded, but its output could not be read: {reason}."),
-    )
-    .with_hint("Check the .NET SDK version (dotnet --version); user-secrets list --json needs .NET Core 3.0 or later.");
-    error.raw_output = ran.outcome.stdout.clone();
-    ErrorResponse::new(error, ran.exit_code())
 }
 
 #[cfg(test)]

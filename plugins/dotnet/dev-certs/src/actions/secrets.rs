@@ -14,7 +14,7 @@ use dotnet_support::{
 };
 use serde_json::{Value, json};
 
-use super::{messages_schema, secret_text, unreadable};
+use super::{messages_schema, secret_text};
 use crate::{Action, parse};
 
 fn project_schema() -> Value {
@@ -151,7 +151,9 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
         Action::SecretsList => {
             let show = call.settings().show_secret_values;
             let raw = ran.revealed_stdout.as_deref().unwrap_or_default();
-            let secrets = parse::secrets(raw).map_err(|reason| Failure::from(unreadable(&ran, &reason)))?;
+            let hint =
+                "Check the .NET SDK version (dotnet --version); user-secrets list --json needs .NET Core 3.0 or later.";
+            let secrets = parse::secrets(raw).map_err(|reason| Failure::from(ran.unreadable(&reason, hint)))?;
             let listed: Vec<Value> = secrets
                 .iter()
                 .map(|(key, value)| json!({ "key": key, "value": if show { value.as_str() } else { REDACTED } }))

@@ -59,7 +59,9 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
             dbcontext::reply(&request, &ran, call.cwd(), &mut structured)
         }
     };
-    let reply = replied.map_err(|reason| Failure::from(unreadable(&ran, &reason)))?;
+    let hint = "Check the version of dotnet-ef (dotnet ef --version); this plugin reads the --json output of EF \
+                Core 5 and later.";
+    let reply = replied.map_err(|reason| Failure::from(ran.unreadable(&reason, hint)))?;
     Ok(reply.structured(Value::Object(structured)))
 }
 
@@ -137,17 +139,6 @@ fn failure_of(ran: &Ran) -> ErrorResponse {
         data.additional_data.get_or_insert_with(Default::default).insert("installCommand".into(), install.into());
     }
     ErrorResponse::from(error)
-}
-
-/// The error of a run that succeeded but printed something this plugin cannot read.
-fn unreadable(ran: &Ran, reason: &str) -> ErrorResponse {
-    let mut error = ErrorResult::new(
-        format!("EXIT_{}", ran.exit_code()),
-        &format!("dotnet ef succeeded, but its output could not be read: {reason}."),
-    )
-    .with_hint("Check the version of dotnet-ef (dotnet ef --version); this plugin reads the --json output of EF Core 5 and later.");
-    error.raw_output = ran.outcome.stdout.clone();
-    ErrorResponse::new(error, ran.exit_code())
 }
 
 /// Sets one field of the structured content.

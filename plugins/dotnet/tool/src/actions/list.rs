@@ -73,7 +73,8 @@ pub async fn list(call: &Call<'_>) -> Outcome {
         let tools = parse::list(&ran.outcome.stdout);
         (ran, tools)
     } else if ran.succeeded() {
-        let tools = parse::list_json(&ran.outcome.stdout).map_err(|reason| parse::unreadable(&ran, &reason))?;
+        let hint = "Check the .NET SDK version (dotnet --version); run the command in a terminal to see its output.";
+        let tools = parse::list_json(&ran.outcome.stdout).map_err(|reason| ran.unreadable(&reason, hint))?;
         (ran, tools)
     } else {
         return Err(ran.failure().into());
