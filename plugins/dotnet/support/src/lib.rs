@@ -70,7 +70,7 @@ pub mod runner;
 pub mod settings;
 pub mod table;
 pub mod template_help;
-#[cfg(feature = "testkit")]
+#[cfg(all(unix, feature = "testkit"))]
 pub mod testkit;
 pub mod workspace;
 pub mod xml;
