@@ -274,9 +274,22 @@ fn finish(entry: &ToolEntry, json: &str) -> CallToolResult {
     // Plugins speak the protocol-neutral shape; rmcp strips the discriminator
     // again for clients of protocol versions before 2026-07-28.
     result.result_type.get_or_insert(ResultType::COMPLETE);
-    if result.is_error != Some(true)
-        && let Err(problem) = entry.check_output(result.structured_content.as_ref())
-    {
+    if result.is_error == Some(true) {
+        // The TypeScript SDK client checks an error's structuredContent against the outputSchema too
+        // and rejects the whole answer on a mismatch: an error keeps its text, and loses data that
+        // does not fit.
+        if result.structured_content.is_some()
+            && let Err(problem) = entry.check_output(result.structured_content.as_ref())
+        {
+            tracing::error!(
+                tool = entry.name(),
+                "an error result's structured content does not match the outputSchema and was dropped: {problem}"
+            );
+            result.structured_content = None;
+        }
+        return result;
+    }
+    if let Err(problem) = entry.check_output(result.structured_content.as_ref()) {
         tracing::error!(tool = entry.name(), "structured content does not match the outputSchema: {problem}");
         return CallToolResult::error(vec![ContentBlock::text(format!(
             "The tool '{}' returned structured content that does not match its outputSchema ({problem}); this is \

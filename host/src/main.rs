@@ -11,7 +11,9 @@ use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;
 
 use mcp_plugin_host::{
-    http, logging,
+    http,
+    locks::LockTable,
+    logging,
     plugin::discovery::{self, Discovery, Loading, PluginReport, PluginStatus, Shared},
     server::McpServer,
     settings::{Overrides, Settings},
@@ -123,7 +125,17 @@ fn discover(settings: &Settings) -> Discovery {
 
 /// What the plugins of this run share.
 fn shared(settings: &Settings) -> Shared {
-    Shared { server_name: settings.host.server_name.clone(), ..Shared::default() }
+    let locks = match &settings.host.lock_directory {
+        None => LockTable::default(),
+        Some(directory) => LockTable::machine_wide(directory.clone()).unwrap_or_else(|error| {
+            tracing::warn!(
+                "the lock directory {} cannot be created ({error}); plugins' locks hold within this process only",
+                directory.display()
+            );
+            LockTable::default()
+        }),
+    };
+    Shared { server_name: settings.host.server_name.clone(), locks: Arc::new(locks) }
 }
 
 async fn serve(settings: Settings, http: Option<String>) -> Result<(), String> {

@@ -75,6 +75,9 @@ pub struct HostSettings {
     /// The longest JSON-RPC message accepted on stdio; a longer one is
     /// answered with an error instead of being read into memory.
     pub max_message_bytes: usize,
+    /// Where the lock files that plugins' locks take live, shared by every
+    /// host process of the user; `None` keeps locks within this process.
+    pub lock_directory: Option<PathBuf>,
 }
 
 /// The streamable HTTP transport (`Http` section).
@@ -159,6 +162,7 @@ struct RawHost {
     tooltimeouts: BTreeMap<String, f64>,
     cancelgracems: Option<u64>,
     maxmessagebytes: Option<u64>,
+    lockdirectory: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -287,6 +291,11 @@ impl Settings {
                     Some(0) => return Err("Host.MaxMessageBytes must be at least 1".to_owned()),
                     Some(bytes) => usize::try_from(bytes).unwrap_or(usize::MAX),
                 },
+                lock_directory: match raw.host.lockdirectory {
+                    Some(directory) if directory.is_empty() => None,
+                    Some(directory) => Some(base.join(directory)),
+                    None => default_lock_directory(),
+                },
             },
             http: HttpSettings {
                 address,
@@ -326,6 +335,14 @@ impl Settings {
 /// Windows), file `plugins.json`. `None` when the platform names no home.
 pub fn default_cache_file() -> Option<PathBuf> {
     Some(project_dirs()?.cache_dir().join("plugins.json"))
+}
+
+/// Where lock files live when `Host.LockDirectory` does not say: the user's
+/// runtime folder (`$XDG_RUNTIME_DIR/mcp-plugin-host`, emptied at logout) where
+/// the platform has one, else `locks` in the cache folder.
+pub fn default_lock_directory() -> Option<PathBuf> {
+    let dirs = project_dirs()?;
+    Some(dirs.runtime_dir().map_or_else(|| dirs.cache_dir().join("locks"), |runtime| runtime.join("locks")))
 }
 
 /// This program's folders on this platform, by the platform's conventions.

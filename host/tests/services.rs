@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Setup, text_of};
+use common::{Setup, process_alive, text_of};
 use serde_json::{Value, json};
 
 #[tokio::test]
@@ -162,6 +162,48 @@ async fn locks_conflict_across_plugins_and_are_released_on_every_path() {
     client.notify("notifications/cancelled", json!({ "requestId": id })).await;
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(text_of(&client.call("slow_try_lock", json!({ "key": key })).await), "granted");
+}
+
+#[tokio::test]
+async fn two_host_processes_contend_for_one_project_lock() {
+    // Two clients on one machine each start their own host; the lock directory is what they share.
+    let shared = tempfile::tempdir().unwrap();
+    let config = json!({ "Host": { "LockDirectory": shared.path() } });
+    let (first, second) = (Setup::new(&[], &["locker"], config.clone()), Setup::new(&[], &["locker"], config));
+    let mut holder = first.stdio().await;
+    let other = second.stdio().await;
+    let key = "/work/app/app.csproj";
+
+    let (_, holding) =
+        holder.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 1500 } })).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let refused = other.call("locker_try", json!({ "key": key })).await;
+    assert!(text_of(&refused).starts_with("contended"), "{refused}");
+    let info = &refused["structuredContent"];
+    assert_eq!(info["lockContended"], true);
+    assert_eq!(info["holder"]["plugin"], "locker");
+    assert_eq!(info["holder"]["operation"], "hold");
+    assert_eq!(info["holder"]["process"], holder.pid(), "the refusal names the other host process");
+    // A wait across processes ends when the holder is done.
+    let waited = other.call("locker_try", json!({ "key": key, "waitMs": 10000 })).await;
+    assert_eq!(text_of(&waited), "granted", "{waited}");
+    holding.await.unwrap();
+
+    // A holder killed outright (no cleanup at all) releases its keys with its process.
+    let (_, _held) =
+        holder.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 60000 } })).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(text_of(&other.call("locker_try", json!({ "key": key })).await).starts_with("contended"));
+    let pid = holder.pid();
+    std::process::Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap();
+    for _ in 0..50 {
+        if !process_alive(pid) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(!holder.is_running());
+    assert_eq!(text_of(&other.call("locker_try", json!({ "key": key })).await), "granted");
 }
 
 #[tokio::test]

@@ -350,6 +350,24 @@ async fn descriptors_a_client_would_reject_are_refused_one_line_each_and_the_res
 }
 
 #[tokio::test]
+async fn structured_content_that_breaks_the_output_schema_never_reaches_a_client() {
+    let setup = Setup::new(&[], &["bad_descriptor"], json!({}));
+    let client = setup.stdio().await;
+    let good = client.call("bad_descriptor_ok", json!({ "answer": "good" })).await;
+    assert_eq!(good["structuredContent"], json!({ "ok": true }));
+    // A success that breaks the schema becomes an error naming the plugin.
+    let bad = client.call("bad_descriptor_ok", json!({ "answer": "bad-success" })).await;
+    assert_eq!(bad["isError"], true);
+    assert!(bad.get("structuredContent").is_none(), "{bad}");
+    assert!(text_of(&bad).contains("does not match its outputSchema") && text_of(&bad).contains("'bad_descriptor'"));
+    // An error keeps its text and loses the data that does not fit (the TypeScript client checks errors too).
+    let bad = client.call("bad_descriptor_ok", json!({ "answer": "bad-error" })).await;
+    assert_eq!(bad["isError"], true);
+    assert_eq!(text_of(&bad), "it failed");
+    assert!(bad.get("structuredContent").is_none(), "{bad}");
+}
+
+#[tokio::test]
 async fn disabled_and_not_enabled_plugins_are_not_served() {
     let setup = Setup::new(&["sample", "conformance"], &[], json!({ "Plugins": { "Disabled": ["conformance"] } }));
     let client = setup.stdio().await;

@@ -59,6 +59,10 @@ pub struct LockHolder {
     pub plugin: String,
     /// When it was taken (RFC 3339, UTC).
     pub since: String,
+    /// The process id of the host that holds it, when that is another host
+    /// process (each stdio client starts its own host; locks are machine-wide).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub process: Option<u32>,
 }
 
 /// What the host says about a lock, in the contract's `lockInfo` shape.
@@ -115,6 +119,9 @@ pub enum LockError {
 }
 
 /// Decodes the host's answer to a lock request.
+// A contended lock is an ordinary answer, returned once per call, and its `LockInfo` is what the
+// caller reports; boxing it would change the variant plugins match on.
+#[allow(clippy::result_large_err)]
 pub(crate) fn decode(info: RString, guard: ROption<HeldLockBox>) -> Result<LockGuard, LockError> {
     let info: LockInfo = match serde_json::from_str(info.as_str()) {
         Ok(info) => info,

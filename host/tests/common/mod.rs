@@ -108,7 +108,8 @@ impl Setup {
             std::os::unix::fs::symlink(source.join(&name), plugins.join(&name)).unwrap();
         }
         let mut settings = json!({
-            "Host": { "LogLevel": "info" },
+            // Each test's own lock directory: tests run at once, and lock keys are machine-wide.
+            "Host": { "LogLevel": "info", "LockDirectory": "locks" },
             "Plugins": { "Directory": "plugins", "CacheFile": "plugin-cache.json" }
         });
         merge(&mut settings, config);

@@ -9,7 +9,7 @@
 use std::{collections::BTreeMap, path::Path};
 
 use dotnet_support::{
-    frameworks::{self, Status},
+    frameworks::{self, NaiveDate, Status},
     project_file::ProjectFile,
 };
 use serde_json::{Map, Value, json};
@@ -321,12 +321,12 @@ pub fn dependencies(project: &Path, evaluation: &Evaluation) -> Map<String, Valu
 
 /// Validate's structured content (without `success` and `action`): errors make the project
 /// invalid, warnings and recommendations do not. `file` is the project file as read from disk,
-/// `today` the date that decides support (ISO 8601).
+/// `today` the date that decides support.
 pub fn validate(
     project: &Path,
     evaluation: &Evaluation,
     file: Result<&ProjectFile, &str>,
-    today: &str,
+    today: &NaiveDate,
 ) -> Map<String, Value> {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
@@ -352,14 +352,14 @@ pub fn validate(
         match framework.status(today) {
             Status::EndOfSupport => warnings.push(format!(
                 "{tfm} is out of support since {}: it gets no security fixes. Move to {}.",
-                framework.end_of_support.unwrap_or("its end of support"),
+                framework.end_of_support.map_or("its end of support".to_owned(), |day| day.to_string()),
                 newest_lts.unwrap_or("a supported release")
             )),
             Status::Preview => warnings.push(format!("{tfm} is not released yet (preview).")),
             Status::Supported if framework.release_type == Some(frameworks::ReleaseType::Sts) => {
                 recommendations.push(format!(
                     "{tfm} is a Standard Term Support release (support ends {}); {} is the current LTS release.",
-                    framework.end_of_support.unwrap_or("sooner than LTS"),
+                    framework.end_of_support.map_or("sooner than LTS".to_owned(), |day| day.to_string()),
                     newest_lts.unwrap_or("an LTS release")
                 ));
             }
@@ -473,17 +473,17 @@ mod tests {
     #[test]
     fn validation_judges_frameworks_nullable_and_versions() {
         let file = ProjectFile { sdk: Some("Microsoft.NET.Sdk".into()), ..ProjectFile::default() };
-        let result = validate(Path::new("/src/App.csproj"), &evaluation(), Ok(&file), "2026-01-01");
+        let result = validate(Path::new("/src/App.csproj"), &evaluation(), Ok(&file), &"2026-01-01".parse().unwrap());
         assert_eq!(result["isValid"], true);
         let recommendations = result["recommendations"].to_string();
         assert!(recommendations.contains("net9.0 is a Standard Term Support") && recommendations.contains("Nullable"));
         assert!(result["warnings"].to_string().contains("'Serilog' has no version"));
         let old = parse("{\"Properties\":{\"TargetFramework\":\"net6.0\",\"Nullable\":\"enable\"}}", &["A", "B"], &[])
             .unwrap();
-        let result = validate(Path::new("/x.csproj"), &old, Ok(&file), "2026-01-01");
+        let result = validate(Path::new("/x.csproj"), &old, Ok(&file), &"2026-01-01".parse().unwrap());
         assert!(result["warnings"][0].as_str().unwrap().starts_with("net6.0 is out of support"), "{result:?}");
         let none = parse("{\"Properties\":{}}", &["A", "B"], &[]).unwrap();
-        let result = validate(Path::new("/x.csproj"), &none, Err("line 1: broken"), "2026-01-01");
+        let result = validate(Path::new("/x.csproj"), &none, Err("line 1: broken"), &"2026-01-01".parse().unwrap());
         assert_eq!(result["isValid"], false);
         assert_eq!(result["errors"].as_array().unwrap().len(), 2);
     }

@@ -11,7 +11,8 @@
 //!   (forwarded to clients that declare them), cross-plugin locks, secret redaction. Features this
 //!   server does not have (telemetry, metrics, token savings, MCP tasks) are reported `false`;
 //! - the installed .NET SDKs (`dotnet --list-sdks`, parsed), the framework recommended for new
-//!   projects, the newest LTS and the newest supported release (`dotnet_support::frameworks`).
+//!   projects, the newest LTS and the newest supported release (`dotnet_support::frameworks`),
+//!   and the day that framework table's facts were last checked (`tableAsOf`).
 //!
 //! The server's name, the protocol versions it speaks and every loaded plugin with its tools,
 //! prompts and resources come from the host (`PluginContext::host_info`). A host that predates

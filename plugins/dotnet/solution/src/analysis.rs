@@ -11,6 +11,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Component, Path, PathBuf};
 
 use dotnet_support::{
+    listings::compare_versions,
     locking::canonical,
     project_file::{self, ProjectFile},
 };
@@ -296,20 +297,23 @@ impl Solution {
         uses.into_values().collect()
     }
 
-    /// Packages used by two projects or more: `{id, projects, versions}`.
+    /// Packages used by two projects or more: `{id, projects, versions}`, versions in version order.
     pub fn shared_packages(&self) -> Vec<Value> {
         self.package_uses()
             .into_iter()
             .filter(|package| package.uses.len() > 1)
             .map(|PackageUse { id, uses }| {
-                let versions: BTreeSet<&str> = uses.iter().filter_map(|(_, version)| version.as_deref()).collect();
+                let mut versions: Vec<&str> = uses.iter().filter_map(|(_, version)| version.as_deref()).collect();
+                versions.sort_by(|a, b| compare_versions(a, b).then_with(|| a.cmp(b)));
+                versions.dedup();
                 let projects: Vec<&str> = uses.iter().map(|(project, _)| project.as_str()).collect();
                 json!({ "id": id, "projects": projects, "versions": versions })
             })
             .collect()
     }
 
-    /// Packages referenced at different versions: `{id, versions: [{version, projects}]}`.
+    /// Packages referenced at different versions: `{id, versions: [{version, projects}]}`, in
+    /// version order (`4.2.0` before `4.10.0`).
     pub fn version_conflicts(&self) -> Vec<Value> {
         self.package_uses()
             .into_iter()
@@ -321,6 +325,8 @@ impl Solution {
                     }
                 }
                 (versions.len() > 1).then(|| {
+                    let mut versions: Vec<(&str, Vec<&str>)> = versions.into_iter().collect();
+                    versions.sort_by(|(a, _), (b, _)| compare_versions(a, b).then_with(|| a.cmp(b)));
                     let versions: Vec<Value> = versions
                         .into_iter()
                         .map(|(version, projects)| json!({ "version": version, "projects": projects }))
@@ -666,7 +672,7 @@ mod tests {
             &root.join("src/Lib/Lib.csproj"),
             &project(
                 "net10.0",
-                r#"<PackageReference Include="serilog" Version="4.3.0" /><ProjectReference Include="../Missing/Missing.csproj" />"#,
+                r#"<PackageReference Include="serilog" Version="4.10.0" /><ProjectReference Include="../Missing/Missing.csproj" />"#,
             ),
         );
         write(&root.join("External/External.csproj"), &project("net8.0", ""));
@@ -705,13 +711,13 @@ mod tests {
         assert_eq!(solution.frameworks()["net8.0"], ["App", "App.Tests"]);
         assert_eq!(
             solution.shared_packages(),
-            [json!({ "id": "Serilog", "projects": ["App", "Lib", "App.Tests"], "versions": ["4.2.0", "4.3.0"] })]
+            [json!({ "id": "Serilog", "projects": ["App", "Lib", "App.Tests"], "versions": ["4.2.0", "4.10.0"] })]
         );
         assert_eq!(
             solution.version_conflicts(),
             [json!({ "id": "Serilog", "versions": [
                 { "version": "4.2.0", "projects": ["App", "App.Tests"] },
-                { "version": "4.3.0", "projects": ["Lib"] } ] })]
+                { "version": "4.10.0", "projects": ["Lib"] } ] })]
         );
     }
 

@@ -1,9 +1,13 @@
 //! Target frameworks: a small table of facts about the target framework monikers (TFMs) people
 //! use, their support, and which one to recommend given the installed SDKs.
 //!
-//! The facts come from Microsoft's .NET support policy (dotnet.microsoft.com/platform/support/policy,
-//! last read November 2025): even-numbered releases are LTS (three years of support), odd-numbered
-//! ones STS (two years since .NET 9; 18 months before). Release and end-of-support dates:
+//! The table is dated data: [`TABLE_AS_OF`] is the day its facts were last checked against
+//! Microsoft's .NET support policy (dotnet.microsoft.com/platform/support/policy, read in
+//! November 2025; the table holds as of the end of that month). The facts are the releases and
+//! their release days; the policy is code, computed from them ([`Framework::modern`]): since
+//! .NET 5 even-numbered releases are LTS (36 months of support) and odd-numbered ones STS (24
+//! months since .NET 9, 18 before), and support ends on the Patch Tuesday (second Tuesday) of
+//! the month that many months after the release. Computed, the table reads:
 //!
 //! | TFM | release | type | end of support |
 //! |---|---|---|---|
@@ -14,19 +18,24 @@
 //! | net7.0 | 2022-11-08 | STS | 2024-05-14 |
 //! | net6.0 | 2021-11-08 | LTS | 2024-11-12 |
 //! | net5.0 | 2020-11-10 | STS | 2022-05-10 |
-//! | netcoreapp3.1 | 2019-12-03 | LTS | 2022-12-13 |
-//! | netcoreapp3.0 | 2019-09-23 | STS | 2020-03-03 |
-//! | netcoreapp2.1 | 2018-05-30 | LTS | 2021-08-21 |
 //!
-//! .NET Standard is a specification (no support dates); .NET Framework 4.6.2 and later are
-//! supported as components of the Windows versions they ship with. Whether a framework is still
-//! supported is computed from these dates and the day of the call, so the answer ages correctly;
-//! the table itself must be extended when Microsoft ships a release (net11.0 is listed as a
-//! preview until then, and an installed SDK newer than the table is reported as such by callers).
+//! .NET Core predates that policy, and its end-of-support days are recorded as they were
+//! announced: netcoreapp3.1 (LTS, 2019-12-03 to 2022-12-13), netcoreapp3.0 (2019-09-23 to
+//! 2020-03-03), netcoreapp2.1 (LTS, 2018-05-30 to 2021-08-21). .NET Standard is a specification
+//! (no support dates); .NET Framework 4.6.2 and later are supported as components of the
+//! Windows versions they ship with. Whether a framework is still supported is computed from
+//! these dates and the day of the call, so the answer ages correctly; the table itself must be
+//! extended (and [`TABLE_AS_OF`] moved) when Microsoft ships a release: net11.0 is a preview
+//! until then, and callers report an installed SDK newer than the table as such.
+//!
+//! Dates are `chrono` dates: the calendar (weekdays, month lengths, today in UTC) is the crate's.
 
-use std::time::{SystemTime, UNIX_EPOCH};
-
+use chrono::{Utc, Weekday};
 use serde_json::{Value, json};
+
+/// The date type of the table (chrono's; it serializes as ISO 8601), re-exported so that callers
+/// need no dependency of their own.
+pub use chrono::NaiveDate;
 
 use crate::listings::{is_prerelease, major};
 use ReleaseType::{Lts, Sts};
@@ -103,52 +112,83 @@ pub struct Framework {
     pub description: &'static str,
     /// LTS or STS, for .NET (Core) releases.
     pub release_type: Option<ReleaseType>,
-    /// The day of its release (ISO 8601), when released.
-    pub released: Option<&'static str>,
-    /// The last day of support (ISO 8601), when it has one.
-    pub end_of_support: Option<&'static str>,
+    /// The day of its release, when released.
+    pub released: Option<NaiveDate>,
+    /// The last day of support, when it has one.
+    pub end_of_support: Option<NaiveDate>,
 }
 
-const fn modern(
-    tfm: &'static str,
-    version: &'static str,
-    description: &'static str,
-    release_type: ReleaseType,
-    released: Option<&'static str>,
-    end_of_support: Option<&'static str>,
-) -> Framework {
-    Framework {
-        tfm,
-        family: Family::Modern,
-        version,
-        description,
-        release_type: Some(release_type),
-        released,
-        end_of_support,
+/// The day the facts of [`TABLE`] were last checked (see the module documentation).
+pub const TABLE_AS_OF: NaiveDate = date(2025, 11, 30);
+
+/// A valid day of the Gregorian calendar, for the table.
+const fn date(year: i32, month: u32, day: u32) -> NaiveDate {
+    NaiveDate::from_ymd_opt(year, month, day).expect("the table's dates are valid")
+}
+
+impl Framework {
+    /// A release of .NET 5 or later, `major` released on `released` (year, month, day) or not
+    /// yet, with its release type and end of support as the policy makes them: even majors LTS
+    /// for 36 months, odd ones STS for 24 months (18 before .NET 9), to the Patch Tuesday (second
+    /// Tuesday) of the month that many months after the release.
+    const fn modern(
+        tfm: &'static str,
+        version: &'static str,
+        major: u32,
+        description: &'static str,
+        released: Option<(i32, u32, u32)>,
+    ) -> Framework {
+        let release_type = if major.is_multiple_of(2) { Lts } else { Sts };
+        let months = match release_type {
+            Lts => 36,
+            Sts if major >= 9 => 24,
+            Sts => 18,
+        };
+        let (released, end_of_support) = match released {
+            Some((year, month, day)) => {
+                let month_index = month - 1 + months;
+                let end_year = year + (month_index / 12) as i32;
+                let end_month = month_index % 12 + 1;
+                (
+                    Some(date(year, month, day)),
+                    NaiveDate::from_weekday_of_month_opt(end_year, end_month, Weekday::Tue, 2),
+                )
+            }
+            None => (None, None),
+        };
+        Framework {
+            tfm,
+            family: Family::Modern,
+            version,
+            description,
+            release_type: Some(release_type),
+            released,
+            end_of_support,
+        }
     }
-}
 
-const fn other(tfm: &'static str, family: Family, version: &'static str, description: &'static str) -> Framework {
-    Framework { tfm, family, version, description, release_type: None, released: None, end_of_support: None }
+    const fn other(tfm: &'static str, family: Family, version: &'static str, description: &'static str) -> Framework {
+        Framework { tfm, family, version, description, release_type: None, released: None, end_of_support: None }
+    }
 }
 
 /// The table, newest first within each family.
 pub const TABLE: &[Framework] = &[
-    modern("net11.0", "11.0", ".NET 11 (planned for November 2026)", Sts, None, None),
-    modern("net10.0", "10.0", ".NET 10", Lts, Some("2025-11-11"), Some("2028-11-14")),
-    modern("net9.0", "9.0", ".NET 9", Sts, Some("2024-11-12"), Some("2026-11-10")),
-    modern("net8.0", "8.0", ".NET 8", Lts, Some("2023-11-14"), Some("2026-11-10")),
-    modern("net7.0", "7.0", ".NET 7", Sts, Some("2022-11-08"), Some("2024-05-14")),
-    modern("net6.0", "6.0", ".NET 6", Lts, Some("2021-11-08"), Some("2024-11-12")),
-    modern("net5.0", "5.0", ".NET 5", Sts, Some("2020-11-10"), Some("2022-05-10")),
+    Framework::modern("net11.0", "11.0", 11, ".NET 11 (planned for November 2026)", None),
+    Framework::modern("net10.0", "10.0", 10, ".NET 10", Some((2025, 11, 11))),
+    Framework::modern("net9.0", "9.0", 9, ".NET 9", Some((2024, 11, 12))),
+    Framework::modern("net8.0", "8.0", 8, ".NET 8", Some((2023, 11, 14))),
+    Framework::modern("net7.0", "7.0", 7, ".NET 7", Some((2022, 11, 8))),
+    Framework::modern("net6.0", "6.0", 6, ".NET 6", Some((2021, 11, 8))),
+    Framework::modern("net5.0", "5.0", 5, ".NET 5", Some((2020, 11, 10))),
     Framework {
         tfm: "netcoreapp3.1",
         family: Family::NetCore,
         version: "3.1",
         description: ".NET Core 3.1",
         release_type: Some(Lts),
-        released: Some("2019-12-03"),
-        end_of_support: Some("2022-12-13"),
+        released: Some(date(2019, 12, 3)),
+        end_of_support: Some(date(2022, 12, 13)),
     },
     Framework {
         tfm: "netcoreapp3.0",
@@ -156,8 +196,8 @@ pub const TABLE: &[Framework] = &[
         version: "3.0",
         description: ".NET Core 3.0",
         release_type: Some(Sts),
-        released: Some("2019-09-23"),
-        end_of_support: Some("2020-03-03"),
+        released: Some(date(2019, 9, 23)),
+        end_of_support: Some(date(2020, 3, 3)),
     },
     Framework {
         tfm: "netcoreapp2.1",
@@ -165,36 +205,36 @@ pub const TABLE: &[Framework] = &[
         version: "2.1",
         description: ".NET Core 2.1",
         release_type: Some(Lts),
-        released: Some("2018-05-30"),
-        end_of_support: Some("2021-08-21"),
+        released: Some(date(2018, 5, 30)),
+        end_of_support: Some(date(2021, 8, 21)),
     },
-    other(
+    Framework::other(
         "netstandard2.1",
         Family::NetStandard,
         "2.1",
         ".NET Standard 2.1: libraries for .NET Core 3.0+ and .NET 5+ (not .NET Framework)",
     ),
-    other(
+    Framework::other(
         "netstandard2.0",
         Family::NetStandard,
         "2.0",
         ".NET Standard 2.0: libraries shared between .NET Framework 4.6.2+ and .NET (Core)",
     ),
-    other("net481", Family::NetFramework, "4.8.1", ".NET Framework 4.8.1 (Windows; supported with the OS)"),
-    other("net48", Family::NetFramework, "4.8", ".NET Framework 4.8 (Windows; supported with the OS)"),
-    other("net472", Family::NetFramework, "4.7.2", ".NET Framework 4.7.2 (Windows; supported with the OS)"),
-    other("net462", Family::NetFramework, "4.6.2", ".NET Framework 4.6.2 (Windows; supported with the OS)"),
+    Framework::other("net481", Family::NetFramework, "4.8.1", ".NET Framework 4.8.1 (Windows; supported with the OS)"),
+    Framework::other("net48", Family::NetFramework, "4.8", ".NET Framework 4.8 (Windows; supported with the OS)"),
+    Framework::other("net472", Family::NetFramework, "4.7.2", ".NET Framework 4.7.2 (Windows; supported with the OS)"),
+    Framework::other("net462", Family::NetFramework, "4.6.2", ".NET Framework 4.6.2 (Windows; supported with the OS)"),
 ];
 
 impl Framework {
-    /// Where the framework stands on `today` (ISO 8601 date).
-    pub fn status(&self, today: &str) -> Status {
+    /// Where the framework stands on `today`.
+    pub fn status(&self, today: &NaiveDate) -> Status {
         match (self.family, self.released, self.end_of_support) {
             (Family::NetStandard, _, _) => Status::NotApplicable,
             (Family::NetFramework, _, _) => Status::Supported,
             (_, None, _) => Status::Preview,
-            (_, Some(released), _) if today < released => Status::Preview,
-            (_, Some(_), Some(end)) if today > end => Status::EndOfSupport,
+            (_, Some(released), _) if *today < released => Status::Preview,
+            (_, Some(_), Some(end)) if *today > end => Status::EndOfSupport,
             _ => Status::Supported,
         }
     }
@@ -212,7 +252,7 @@ impl Framework {
 
     /// The framework as structured content. `sdk_versions`, when known, adds whether an
     /// installed (stable) SDK can build for it.
-    pub fn to_json(&self, today: &str, sdk_versions: Option<&[&str]>) -> Value {
+    pub fn to_json(&self, today: &NaiveDate, sdk_versions: Option<&[&str]>) -> Value {
         let mut value = json!({
             "tfm": self.tfm,
             "family": self.family.as_str(),
@@ -222,13 +262,13 @@ impl Framework {
             "isLts": self.release_type == Some(Lts),
         });
         let optional = [
-            ("releaseType", self.release_type.map(|t| if t == Lts { "LTS" } else { "STS" })),
-            ("releaseDate", self.released),
-            ("endOfSupport", self.end_of_support),
+            ("releaseType", self.release_type.map(|t| json!(if t == Lts { "LTS" } else { "STS" }))),
+            ("releaseDate", self.released.map(|day| json!(day.to_string()))),
+            ("endOfSupport", self.end_of_support.map(|day| json!(day.to_string()))),
         ];
         for (key, field) in optional {
             if let Some(field) = field {
-                value[key] = json!(field);
+                value[key] = field;
             }
         }
         if let Some(versions) = sdk_versions {
@@ -254,7 +294,7 @@ pub fn lookup(tfm: &str) -> Option<(&'static Framework, Option<&str>)> {
 }
 
 /// The newest .NET release of `release_type` (any type when `None`) that is supported on `today`.
-pub fn newest_supported(today: &str, release_type: Option<ReleaseType>) -> Option<&'static Framework> {
+pub fn newest_supported(today: &NaiveDate, release_type: Option<ReleaseType>) -> Option<&'static Framework> {
     TABLE.iter().find(|framework| {
         framework.family == Family::Modern
             && framework.status(today) == Status::Supported
@@ -264,7 +304,7 @@ pub fn newest_supported(today: &str, release_type: Option<ReleaseType>) -> Optio
 
 /// The framework to recommend for new projects: the newest supported LTS release, and whether
 /// an installed stable SDK (of `sdk_versions`) can build for it.
-pub fn recommended(today: &str, sdk_versions: &[&str]) -> Option<(&'static Framework, bool)> {
+pub fn recommended(today: &NaiveDate, sdk_versions: &[&str]) -> Option<(&'static Framework, bool)> {
     let framework = newest_supported(today, Some(Lts))?;
     let installed = stable_majors(sdk_versions).any(|major| framework.targetable_by(major));
     Some((framework, installed))
@@ -277,25 +317,9 @@ pub fn newer_than_table<'a>(sdk_versions: &[&'a str]) -> Vec<&'a str> {
     sdk_versions.iter().copied().filter(|version| major(version).is_some_and(|major| major > newest)).collect()
 }
 
-/// Today's date in UTC, ISO 8601 (`2026-11-22`).
-pub fn today() -> String {
-    let days = SystemTime::now().duration_since(UNIX_EPOCH).map(|elapsed| elapsed.as_secs() / 86_400).unwrap_or(0);
-    let (year, month, day) = civil_from_days(days as i64);
-    format!("{year:04}-{month:02}-{day:02}")
-}
-
-/// The proleptic Gregorian date of a day count since 1970-01-01 (H. Hinnant's algorithm).
-fn civil_from_days(days: i64) -> (i64, u32, u32) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z.rem_euclid(146_097);
-    let year_of_era = (day_of_era - day_of_era / 1_460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let shifted_month = (5 * day_of_year + 2) / 153;
-    let day = (day_of_year - (153 * shifted_month + 2) / 5 + 1) as u32;
-    let month = if shifted_month < 10 { shifted_month + 3 } else { shifted_month - 9 } as u32;
-    let year = year_of_era + era * 400 + i64::from(month <= 2);
-    (year, month, day)
+/// Today's date in UTC, the day support is judged on.
+pub fn today() -> NaiveDate {
+    Utc::now().date_naive()
 }
 
 /// The JSON Schema of [`Framework::to_json`].
@@ -321,15 +345,47 @@ pub fn framework_schema() -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chrono::Datelike;
 
     #[test]
     fn support_status_follows_the_dates() {
         let (net8, _) = lookup("net8.0").unwrap();
-        assert_eq!(net8.status("2026-11-10"), Status::Supported);
-        assert_eq!(net8.status("2026-11-11"), Status::EndOfSupport);
-        assert_eq!(lookup("net11.0").unwrap().0.status("2026-11-22"), Status::Preview);
-        assert_eq!(lookup("netstandard2.0").unwrap().0.status("2026-11-22"), Status::NotApplicable);
-        assert_eq!(lookup("net48").unwrap().0.status("2030-01-01"), Status::Supported);
+        assert_eq!(net8.status(&date(2026, 11, 10)), Status::Supported);
+        assert_eq!(net8.status(&date(2026, 11, 11)), Status::EndOfSupport);
+        assert_eq!(lookup("net11.0").unwrap().0.status(&date(2026, 11, 22)), Status::Preview);
+        assert_eq!(lookup("netstandard2.0").unwrap().0.status(&date(2026, 11, 22)), Status::NotApplicable);
+        assert_eq!(lookup("net48").unwrap().0.status(&date(2030, 1, 1)), Status::Supported);
+    }
+
+    #[test]
+    fn the_policy_computes_release_types_and_ends_of_support_from_release_days() {
+        // The days Microsoft announced, for every release under the policy.
+        for (tfm, kind, end) in [
+            ("net10.0", Lts, date(2028, 11, 14)),
+            ("net9.0", Sts, date(2026, 11, 10)),
+            ("net8.0", Lts, date(2026, 11, 10)),
+            ("net7.0", Sts, date(2024, 5, 14)),
+            ("net6.0", Lts, date(2024, 11, 12)),
+            ("net5.0", Sts, date(2022, 5, 10)),
+        ] {
+            let (framework, _) = lookup(tfm).unwrap();
+            assert_eq!((framework.release_type, framework.end_of_support), (Some(kind), Some(end)), "{tfm}");
+            assert_eq!(framework.end_of_support.unwrap().weekday(), Weekday::Tue, "{tfm}");
+        }
+        let (net11, _) = lookup("net11.0").unwrap();
+        assert_eq!((net11.release_type, net11.end_of_support), (Some(Sts), None));
+        // A release late in the year ends in a later year: December + 18 months is June.
+        let december = Framework::modern("netX", "7.0", 7, "", Some((2022, 12, 1)));
+        assert_eq!(december.end_of_support, Some(date(2024, 6, 11)));
+    }
+
+    #[test]
+    fn versions_and_majors_agree_and_the_table_is_dated() {
+        for framework in TABLE.iter().filter(|framework| framework.family == Family::Modern) {
+            let version_major = major(framework.version).unwrap();
+            assert_eq!(framework.release_type == Some(Lts), version_major.is_multiple_of(2), "{}", framework.tfm);
+            assert!(framework.released.is_none_or(|day| day <= TABLE_AS_OF), "{}", framework.tfm);
+        }
     }
 
     #[test]
@@ -342,15 +398,16 @@ mod tests {
 
     #[test]
     fn the_recommendation_is_the_newest_supported_lts() {
-        assert_eq!(recommended("2026-06-01", &["8.0.416"]).map(|(f, ok)| (f.tfm, ok)), Some(("net10.0", false)));
+        let (june, november) = (date(2026, 6, 1), date(2026, 11, 22));
+        assert_eq!(recommended(&june, &["8.0.416"]).map(|(f, ok)| (f.tfm, ok)), Some(("net10.0", false)));
         assert_eq!(
-            recommended("2026-11-22", &["8.0.416", "10.0.100"]).map(|(f, ok)| (f.tfm, ok)),
+            recommended(&november, &["8.0.416", "10.0.100"]).map(|(f, ok)| (f.tfm, ok)),
             Some(("net10.0", true))
         );
-        assert_eq!(recommended("2026-11-22", &["10.0.100-rc.2"]).map(|(f, ok)| (f.tfm, ok)), Some(("net10.0", false)));
-        assert_eq!(newest_supported("2026-06-01", Some(ReleaseType::Sts)).map(|f| f.tfm), Some("net9.0"));
-        assert_eq!(newest_supported("2026-11-22", None).map(|f| f.tfm), Some("net10.0"));
-        assert_eq!(newest_supported("2024-01-01", Some(ReleaseType::Lts)).map(|f| f.tfm), Some("net8.0"));
+        assert_eq!(recommended(&november, &["10.0.100-rc.2"]).map(|(f, ok)| (f.tfm, ok)), Some(("net10.0", false)));
+        assert_eq!(newest_supported(&june, Some(ReleaseType::Sts)).map(|f| f.tfm), Some("net9.0"));
+        assert_eq!(newest_supported(&november, None).map(|f| f.tfm), Some("net10.0"));
+        assert_eq!(newest_supported(&date(2024, 1, 1), Some(ReleaseType::Lts)).map(|f| f.tfm), Some("net8.0"));
     }
 
     #[test]
@@ -361,20 +418,18 @@ mod tests {
     #[test]
     fn json_carries_dates_and_targetability() {
         let (net10, _) = lookup("net10.0").unwrap();
-        let value = net10.to_json("2026-11-22", Some(&["8.0.416"]));
+        let value = net10.to_json(&date(2026, 11, 22), Some(&["8.0.416"]));
         assert_eq!(value["status"], "supported");
         assert_eq!(value["releaseType"], "LTS");
+        assert_eq!(value["releaseDate"], "2025-11-11");
         assert_eq!(value["endOfSupport"], "2028-11-14");
         assert_eq!(value["targetableByInstalledSdk"], false);
-        let standard = lookup("netstandard2.0").unwrap().0.to_json("2026-11-22", None);
+        let standard = lookup("netstandard2.0").unwrap().0.to_json(&date(2026, 11, 22), None);
         assert!(standard.get("releaseType").is_none() && standard.get("targetableByInstalledSdk").is_none());
     }
 
     #[test]
-    fn days_become_dates() {
-        assert_eq!(civil_from_days(0), (1970, 1, 1));
-        assert_eq!(civil_from_days(20_403), (2025, 11, 11));
-        assert_eq!(civil_from_days(11_016), (2000, 2, 29));
-        assert_eq!(today().len(), 10);
+    fn today_is_a_day_after_the_table() {
+        assert!(today() > TABLE_AS_OF);
     }
 }

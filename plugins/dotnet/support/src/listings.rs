@@ -15,6 +15,8 @@
 
 use std::cmp::Ordering;
 
+use semver::Prerelease;
+
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -70,14 +72,25 @@ pub fn parse_runtimes(text: &str) -> Vec<Runtime> {
         .collect()
 }
 
-/// Orders two .NET versions: numerically part by part, and a release after its prereleases
-/// (`10.0.100-rc.2.25502.107` < `10.0.100` < `10.0.101`). Prerelease labels compare as text.
+/// Orders two .NET or NuGet versions by precedence: the release parts numerically, as many as
+/// there are (`8.0.416`, NuGet's `4.0.0.1`; a missing part counts as 0, so `8.0` = `8.0.0`), then
+/// a release after its prereleases, and prereleases by SemVer 2.0 precedence as the `semver`
+/// crate implements it: `10.0.100-preview.7` < `10.0.100-rc.2.25502.107` < `10.0.100-rc.10` <
+/// `10.0.100`. Build metadata (`+sha`) does not count. A label SemVer cannot read (`rc.01`) is
+/// compared as text.
 pub fn compare_versions(a: &str, b: &str) -> Ordering {
-    fn key(version: &str) -> (Vec<u64>, bool, &str) {
-        let (core, pre) = version.split_once('-').unwrap_or((version, ""));
-        (core.split('.').map(|part| part.parse().unwrap_or(0)).collect(), pre.is_empty(), pre)
+    fn parts(version: &str) -> (Vec<u64>, &str) {
+        let version = version.split_once('+').map_or(version, |(version, _build)| version);
+        let (release, pre) = version.split_once('-').unwrap_or((version, ""));
+        (release.split('.').map(|part| part.parse().unwrap_or(0)).collect(), pre)
     }
-    key(a).cmp(&key(b))
+    let ((release_a, pre_a), (release_b, pre_b)) = (parts(a), parts(b));
+    let len = release_a.len().max(release_b.len());
+    let padded = |release: Vec<u64>| release.into_iter().chain(std::iter::repeat(0)).take(len);
+    padded(release_a).cmp(padded(release_b)).then_with(|| match (Prerelease::new(pre_a), Prerelease::new(pre_b)) {
+        (Ok(pre_a), Ok(pre_b)) => pre_a.cmp(&pre_b),
+        _ => (pre_a.is_empty(), pre_a).cmp(&(pre_b.is_empty(), pre_b)),
+    })
 }
 
 /// The major version (`10` of `10.0.100`).
@@ -160,5 +173,40 @@ mod tests {
         assert_eq!(newest(["8.0.416", "10.0.100"]), Some("10.0.100"));
         assert_eq!(major("10.0.100-rc.2"), Some(10));
         assert!(is_prerelease("11.0.100-preview.1") && !is_prerelease("10.0.100"));
+    }
+
+    #[test]
+    fn prereleases_follow_semver_precedence() {
+        let mut versions = vec![
+            "10.0.100",
+            "10.0.100-rc.10",
+            "10.0.100-rc.2.25502.107",
+            "10.0.100-preview.7.25380.108",
+            "10.0.100-rc.2",
+            "10.0.100-rc.1.25451.107",
+        ];
+        versions.sort_by(|a, b| compare_versions(a, b));
+        assert_eq!(
+            versions,
+            [
+                "10.0.100-preview.7.25380.108",
+                "10.0.100-rc.1.25451.107",
+                "10.0.100-rc.2",
+                "10.0.100-rc.2.25502.107",
+                "10.0.100-rc.10",
+                "10.0.100",
+            ]
+        );
+        assert_eq!(newest(["10.0.100-rc.2.25502.107", "10.0.100-rc.10.1"]), Some("10.0.100-rc.10.1"));
+    }
+
+    #[test]
+    fn nuget_four_part_versions_missing_parts_and_build_metadata() {
+        assert_eq!(compare_versions("4.0.0.1", "4.0.0"), Ordering::Greater);
+        assert_eq!(compare_versions("8.0", "8.0.0"), Ordering::Equal);
+        assert_eq!(compare_versions("8.0.22+a2266c728f", "8.0.22"), Ordering::Equal);
+        assert_eq!(compare_versions("1.10.0", "1.9.0"), Ordering::Greater);
+        // A label SemVer cannot read still orders, as text, before the release.
+        assert_eq!(compare_versions("1.0.0-rc.01", "1.0.0"), Ordering::Less);
     }
 }

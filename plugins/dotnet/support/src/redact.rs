@@ -4,26 +4,45 @@
 //! Text is scanned once by a single combined [`regex::Regex`] (one alternative per form) and
 //! rewritten by `replace_all`. The `regex` crate runs in time linear in the input, so neither
 //! huge nor hostile output can stall redaction. When two forms could start at the same place,
-//! the one listed first wins, so the more specific forms come first. The only forms that need
-//! context (`dev-certs https ... -p X`, `nuget push ... -k X`, `user-secrets set K V`) match the
-//! rest of their line as one command-line segment; its arguments are classified like
-//! [`redact_args`] does and the text between the secrets gets the same context-free pass, so
-//! every byte is still scanned once.
+//! the one listed first wins, so the more specific forms come first. The forms that need context
+//! (the short options of some commands, `user-secrets set K V`) match the rest of their line as
+//! one command-line segment; its arguments are classified like [`redact_args`] does and the text
+//! between the secrets gets the same context-free pass, so every byte is still scanned once. A
+//! match that turns out not to be secret (`bypass=`, `TokenLifetimeMinutes: 60`) keeps its label
+//! and has its value scanned again, so a token inside it is still caught.
 //!
 //! Forms covered (each keeps its label, key, scheme or quotes):
-//! - labelled secrets in `key=value`, `key: value`, JSON and connection strings, with no minimum
-//!   length: `Password=`, `Pwd=`, `api_key=`, `apikey:`, `token=`, `secret=`, `client_secret`,
-//!   `access_token`, `AccountKey=`, `SharedAccessKey=`, `sig=` (SAS), `aws_secret_access_key`...;
-//! - labelled high-entropy values under weaker labels (`SigningKey=`, `Credential:`...);
-//! - `scheme://user:password@host` URL credentials;
+//! - labelled secrets in `key=value`, `key: value`, JSON, YAML and connection strings, with no
+//!   minimum length. A key is secret when its name contains a secret word (`password`, `secret`,
+//!   `token`, `api_key`, `AccountKey`, `connection_string`...), ends in `pwd`, `pass` or `pat` after a
+//!   separator or a case change (`DB_PWD`, `SMTP_PASS`, `smtpPass`, `userPWD`, `ADO_PAT`), or
+//!   names a session (`ASP.NET_SessionId`); it is not when a describing word ends it
+//!   (`TokenLifetimeMinutes`, `PASSWORD_FILE`, `SecretName`, `SecurityTokenExpiredException`).
+//!   Under weaker labels (`*_KEY`, `InstrumentationKey`, `Credential`, `Signature`) a value is a
+//!   secret when it looks generated, and so is a key-like JSON `"value"` (`az ... keys list`);
+//! - the signing key printed by `dotnet user-jwts key` (`Signing Key: '...'`);
+//! - `NAME   value` rows of an environment listing (PowerShell's `Get-ChildItem env:`);
+//! - the values of a `Cookie:` header and the value of `Set-Cookie:` (its attributes stay);
+//! - `scheme://user:password@host` and `scheme://TOKEN@host` URL credentials (a Sentry DSN, a
+//!   personal access token as user name), and generated-looking `code=` / `appid=` query
+//!   parameters (Azure Functions keys, OAuth codes, OpenWeather ids);
 //! - `Authorization: Bearer|Basic ...` headers and bare `Bearer <token>`;
 //! - the browser token of an Aspire dashboard login link (`/login?t=...`);
-//! - PEM private-key blocks (also when cut off before the `END` line), JWTs, AWS access key ids
-//!   and other well-known prefixed tokens (GitHub, GitLab, Slack, Stripe, npm, NuGet, Google,
-//!   SendGrid, `sk-...`);
-//! - secret-bearing CLI flags (`--password x`, `--api-key=x`, `--client-secret`, `--token`,
-//!   `--connection`, `--connection-string`...), `-p` after `dev-certs https`, `-k`/`-sk` after
-//!   `nuget push|delete`, and the VALUE of `user-secrets set KEY VALUE`;
+//! - PEM private-key blocks (also when cut off before the `END` line) and JWTs;
+//! - tokens known by their shape: ASP.NET Core Data Protection payloads (`CfDJ8...`: the
+//!   authentication, session and antiforgery cookies and tokens), GitHub, GitLab, Slack, Stripe,
+//!   npm, NuGet, Google (API keys, OAuth client secrets, access and refresh tokens), AWS (access
+//!   key ids, session tokens), SendGrid, OpenAI and Anthropic (`sk-`), Hugging Face, Docker Hub,
+//!   JFrog, Octopus Deploy, New Relic, Sentry, Shopify, PyPI, SonarQube, Postman, Grafana,
+//!   DigitalOcean, Azure AD client secrets, Slack and Discord webhook URLs, Telegram bot tokens;
+//! - options whose value is secret in any tool: every `--option` or `-Option` whose name ends
+//!   in a secret word (`--password`, `-Password`, `--api-key`, `-ApiKey`, `--client-secret`,
+//!   `--sas-token`, `--certificate-password`, `-storepass`...) and `--connection`;
+//! - options that are secret in one command only: `-p` of `dev-certs https`, of `nuget add|update
+//!   source` and of every `login` (docker, podman, helm registry, az acr, az...), `-k`/`-sk` of
+//!   `nuget push|delete`, `-P` of `sqlcmd`, `/p` of `signtool sign`, the attached `-pPASSWORD`
+//!   of `mysql`, the password of `curl -u user:password`, `--value` of `keyvault secret set`,
+//!   `--body` of `secret set`, and the VALUE of `user-secrets set KEY VALUE`;
 //! - `KEY = VALUE` lines printed by `dotnet user-secrets list` and its
 //!   `Successfully saved KEY = VALUE to the secret store.` message;
 //! - NuGet.Config `<add key="ClearTextPassword" value="..."/>` and `<Password>...</Password>`.
@@ -54,32 +73,135 @@ const STRONG_KEY_WORDS: &[&str] = &[
     "authorization",
 ];
 
-/// Key names that are secret only as a whole (`Pwd=` but not `OLDPWD=`, `pass=` but not `bypass=`).
-const EXACT_KEY_WORDS: &[&str] = &["pwd", "pass", "sig"];
+/// Words that make a key name secret when they are its last word (`DB_PWD`, `SMTP_PASS`,
+/// `smtpPass`, `userPWD`, `Pwd`, `AZURE_DEVOPS_PAT`), but not inside another word (`OLDPWD`,
+/// `bypass`, `PATH`).
+const LAST_KEY_WORDS: &[&str] = &["pwd", "pass", "pat"];
+
+/// Normalised key names that are secret as a whole: the SAS signature, HTTP cookie headers,
+/// a Kubernetes registry secret.
+const EXACT_KEY_WORDS: &[&str] = &["sig", "cookie", "setcookie", "dockerconfigjson"];
+
+/// Endings of normalised key names of session identifiers (`ASP.NET_SessionId`, `PHPSESSID`).
+const SESSION_KEY_ENDINGS: &[&str] = &["sessionid", "sessid"];
 
 /// Words that make a key name suspicious: its value is redacted only when it looks generated
-/// (see [`looks_generated`]), so `KeyFile=app.snk` stays readable.
+/// (see [`looks_generated`]), so `KeyFile=app.snk` and `PARTITION_KEY=/customerId` stay readable.
 const WEAK_KEY_WORDS: &[&str] = &["key", "credential", "signature", "auth"];
 
 /// Normalised key names that contain a secret word but name public data
 /// (assembly identities, the user-secrets store id, a SAS policy name).
 const NON_SECRET_KEYS: &[&str] = &["publickeytoken", "publickey", "usersecretsid", "sharedaccesskeyname", "tokentype"];
 
-/// Long options whose value is a secret, in every dotnet command.
-const SECRET_LONG_FLAGS: &[&str] = &[
-    "--password",
-    "--pwd",
-    "--api-key",
-    "--apikey",
-    "--symbol-api-key",
-    "--client-secret",
-    "--secret",
-    "--token",
-    "--access-token",
-    "--auth-token",
-    "--connection",
-    "--connection-string",
-    "--certificate-password",
+/// Last words that make a key name describe a secret rather than hold one:
+/// `TokenLifetimeMinutes`, `PASSWORD_MIN_LENGTH`, `MYSQL_PASSWORD_FILE`, `KeyVault:SecretName`.
+const DESCRIBING_WORDS: &[&str] = &[
+    "length",
+    "lifetime",
+    "minutes",
+    "seconds",
+    "hours",
+    "days",
+    "expiry",
+    "expiration",
+    "timeout",
+    "count",
+    "type",
+    "url",
+    "uri",
+    "endpoint",
+    "path",
+    "file",
+    "dir",
+    "directory",
+    "folder",
+    "location",
+    "name",
+    "header",
+    "policy",
+    "enabled",
+    "required",
+    "format",
+    "algorithm",
+    "version",
+    "provider",
+    "prefix",
+    "scheme",
+    // .NET type names that carry a secret word (`DenyAnonymousAuthorizationRequirement:`,
+    // `SecurityTokenExpiredException:`, `PasswordHasherOptions`).
+    "requirement",
+    "exception",
+    "handler",
+    "options",
+    "validator",
+    "hasher",
+    "parameters",
+    "service",
+    "middleware",
+];
+
+/// Last words of option names whose value is a secret in every tool (`_` as in
+/// [`STRONG_KEY_WORDS`]): `--password`, `-Password`, `--api-key`, `-SymbolApiKey`,
+/// `--client-secret`, `--sas-token`, `-storepass`, `--cookie`... `--password-stdin` ends in
+/// another word, so it stays a plain switch.
+const SECRET_OPTION_ENDINGS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "pwd",
+    "secret",
+    "token",
+    "api_key",
+    "access_key",
+    "account_key",
+    "secret_key",
+    "storepass",
+    "keypass",
+    "passin",
+    "passout",
+    "cookie",
+    "connection",
+    "connection_string",
+];
+
+/// A command whose own options give some arguments a secret meaning.
+#[derive(Debug, PartialEq, Eq)]
+struct CommandOptions {
+    /// The words that start it, in order (`nuget add source`).
+    words: &'static [&'static str],
+    /// Options whose value (the next argument, or the part after `=` / `:`) is secret.
+    secret: &'static [&'static str],
+    /// An option glued to its secret value (`mysql -pPASSWORD`).
+    glued: Option<&'static str>,
+    /// Options whose value is `user:password`, the part after the first `:` secret (`curl -u`).
+    user_password: &'static [&'static str],
+}
+
+impl CommandOptions {
+    const fn secret(words: &'static [&'static str], secret: &'static [&'static str]) -> Self {
+        Self { words, secret, glued: None, user_password: &[] }
+    }
+}
+
+/// The commands whose short options carry secrets. `login` stands for every registry and cloud
+/// login that takes `-p` (docker, podman, buildah, helm registry, oras, az acr, az).
+const COMMANDS: &[CommandOptions] = &[
+    CommandOptions::secret(&["dev-certs", "https"], &["-p"]),
+    CommandOptions::secret(&["nuget", "push"], &["-k", "-sk"]),
+    CommandOptions::secret(&["nuget", "delete"], &["-k", "-sk"]),
+    CommandOptions::secret(&["nuget", "add", "source"], &["-p"]),
+    CommandOptions::secret(&["nuget", "update", "source"], &["-p"]),
+    CommandOptions::secret(&["login"], &["-p"]),
+    CommandOptions::secret(&["sqlcmd"], &["-P"]),
+    CommandOptions::secret(&["signtool", "sign"], &["/p"]),
+    CommandOptions::secret(&["keyvault", "secret", "set"], &["--value"]),
+    CommandOptions::secret(&["secret", "set"], &["-b", "--body"]),
+    CommandOptions { words: &["mysql"], secret: &[], glued: Some("-p"), user_password: &[] },
+    CommandOptions { words: &["mysqldump"], secret: &[], glued: Some("-p"), user_password: &[] },
+    CommandOptions { words: &["mariadb"], secret: &[], glued: Some("-p"), user_password: &[] },
+    CommandOptions::secret(&["redis-cli"], &["-a"]),
+    CommandOptions::secret(&["sshpass"], &["-p"]),
+    CommandOptions { words: &["curl"], secret: &[], glued: None, user_password: &["-u", "--user"] },
 ];
 
 /// `dotnet user-secrets` options that take a value, so that value is not mistaken for KEY.
@@ -96,13 +218,55 @@ enum KeyClass {
     Plain,
 }
 
+/// The words of a name, lower-cased: split at separators and case changes (`DB_PWD` → db, pwd;
+/// `smtpPass` → smtp, pass; `APIKey` → api, key).
+fn key_words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut words = Vec::new();
+    let mut word = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            continue;
+        }
+        let after_lower = i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
+        let ends_acronym =
+            i > 0 && chars[i - 1].is_ascii_uppercase() && chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
+        if c.is_ascii_uppercase() && !word.is_empty() && (after_lower || ends_acronym) {
+            words.push(std::mem::take(&mut word));
+        }
+        word.push(c.to_ascii_lowercase());
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// `name` lower-cased, letters and digits only.
+fn normalize(name: &str) -> String {
+    name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
+}
+
 fn classify_key(name: &str) -> KeyClass {
-    let normalized: String = name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect();
+    let normalized = normalize(name);
     if NON_SECRET_KEYS.contains(&normalized.as_str()) {
         return KeyClass::Plain;
     }
-    let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
-    if strong || EXACT_KEY_WORDS.contains(&normalized.as_str()) {
+    let words = key_words(name);
+    // A trailing number does not change what a name holds: `DB_PWD_2` is a password.
+    let mut named = words.iter().map(String::as_str).rev().skip_while(|w| w.bytes().all(|b| b.is_ascii_digit()));
+    let last = named.next().unwrap_or_default();
+    if named.next().is_some() && DESCRIBING_WORDS.contains(&last) {
+        return KeyClass::Plain;
+    }
+    let secret = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")))
+        || LAST_KEY_WORDS.contains(&last)
+        || EXACT_KEY_WORDS.contains(&normalized.as_str())
+        || SESSION_KEY_ENDINGS.iter().any(|ending| normalized.ends_with(ending));
+    if secret {
         KeyClass::Secret
     } else if WEAK_KEY_WORDS.iter().any(|w| normalized.contains(w)) {
         KeyClass::Weak
@@ -112,7 +276,7 @@ fn classify_key(name: &str) -> KeyClass {
 }
 
 /// Whether a key, property, option or variable name says its value is secret
-/// (`password`, `pwd`, `secret`, `token`, `apiKey`, `connectionString`, `AccountKey`...),
+/// (`password`, `DB_PWD`, `secret`, `token`, `apiKey`, `connectionString`, `AccountKey`...),
 /// so callers can hide values they show by name (environment, MSBuild properties, settings).
 pub fn is_secret_key(name: &str) -> bool {
     classify_key(name) == KeyClass::Secret
@@ -138,69 +302,161 @@ fn words_pattern(words: &[&str]) -> String {
 /// A value after a label: quoted, braced (ODBC), bracketed, or a bare run up to a delimiter.
 const VALUE: &str = r#""(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{[^}\r\n]*\}|\[[^\]\r\n]*\]|[^\s;"'&<>=\[{][^\s;"'&<>]*"#;
 
-/// A command-line token: quoted, or a bare run that does not start an option.
-const CLI_VALUE: &str = r#""(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"'-][^\s"']*|-[^\s"'-][^\s"']*"#;
+/// A command-line token: quoted, or a bare run that does not start an option or a redirection.
+const CLI_VALUE: &str = r#""(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"'<>|&-][^\s"']*|-[^\s"'-][^\s"']*"#;
+
+/// Prefixes of tokens known by their shape; the prefix stays visible, the rest is redacted.
+const TOKEN_PREFIXES: &[&str] = &[
+    "CfDJ8",       // ASP.NET Core Data Protection payload (auth, session, antiforgery)
+    "gh[pousr]_",  // GitHub
+    "github_pat_", // GitHub fine-grained
+    "gl(?:pat|dt|rt|ptt|cbt|imt|soat|ft|oas|agent|ffct)-", // GitLab
+    "GR1348941",   // GitLab runner registration
+    "xox[abeposr]-", // Slack
+    "xapp-",       // Slack app-level
+    "[rs]k_(?:live|test)_", // Stripe secret and restricted keys
+    "whsec_",      // Stripe webhook secret
+    "sk-",         // OpenAI, Anthropic and others
+    "npm_",        // npm
+    "oy2",         // NuGet.org API key
+    "AIza",        // Google API key
+    "GOCSPX-",     // Google OAuth client secret
+    r"ya29\.",     // Google OAuth access token
+    "1//0",        // Google OAuth refresh token
+    "AKIA",        // AWS access key id
+    "ASIA",        // AWS temporary access key id
+    "IQoJb3JpZ2lu", // AWS session token
+    "FwoGZXIvYXdz", // AWS session token (older)
+    "hf_",         // Hugging Face
+    "api_org_",    // Hugging Face organisation
+    "dckr_(?:pat|oat)_", // Docker Hub
+    "AKCp",        // JFrog API key
+    "cmVmdGtu",    // JFrog reference token
+    "NR(?:AK|II|AA|JS|RA)-", // New Relic
+    "sntry[su]_",  // Sentry
+    "shp(?:at|ss|ca|pa)_", // Shopify
+    "pypi-",       // PyPI
+    "sq[upa]_",    // SonarQube
+    "PMAK-",       // Postman
+    "gl(?:c|sa)_", // Grafana
+    "do[op]_v1_",  // DigitalOcean
+];
+
+/// Which forms a pattern holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Forms {
+    /// Every form.
+    All,
+    /// Every form but the command-line segments: used inside a segment, so it cannot recurse.
+    ContextFree,
+    /// The forms known by their shape alone, which never scan their match again: used on a value
+    /// whose label turned out not to be secret, so a rescan cannot recurse either.
+    Shapes,
+}
 
 /// One alternative of the combined pattern per form, most specific first.
-/// `with_segments` adds the command-line form that needs context (see [`redact_segment`]).
-fn rules(with_segments: bool) -> Vec<String> {
+fn rules(forms: Forms) -> Vec<String> {
     let strong = words_pattern(STRONG_KEY_WORDS);
-    let exact = words_pattern(EXACT_KEY_WORDS);
+    let last = words_pattern(LAST_KEY_WORDS);
     let weak = words_pattern(WEAK_KEY_WORDS);
-    let flags = SECRET_LONG_FLAGS.iter().map(|f| regex::escape(f)).collect::<Vec<_>>().join("|");
+    let options = words_pattern(SECRET_OPTION_ENDINGS);
+    let prefixes = TOKEN_PREFIXES.join("|");
+    let labelled = forms != Forms::Shapes;
     let mut rules = vec![
         // PEM private key, to its END line or, when cut off, to the end of the input.
         r"-----BEGIN (?P<pem_kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----(?s:.*?)(?:(?P<pem_end>-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)|\z)".to_owned(),
-        // `dotnet user-secrets set` confirmation.
-        r"(?P<saved_pre>Successfully saved [^\r\n]*? = )[^\r\n]*?(?P<saved_post> to the secret store\.)".to_owned(),
-        // `dotnet user-secrets list` line: `KEY = VALUE`.
-        r"(?m:^)(?P<list_key>[A-Za-z0-9_.:-]+ = )[^\r\n]+".to_owned(),
     ];
-    if with_segments {
-        rules.push(
-            r"(?P<segment>(?-u:\b)(?:dev-certs[ \t]+https|nuget[ \t]+(?:push|delete)|user-secrets)(?:[ \t][^\r\n]*)?)"
-                .to_owned(),
-        );
+    if labelled {
+        rules.extend([
+            // `dotnet user-secrets set` confirmation.
+            r"(?P<saved_pre>Successfully saved [^\r\n]*? = )[^\r\n]*?(?P<saved_post> to the secret store\.)".to_owned(),
+            // `dotnet user-secrets list` line: `KEY = VALUE`.
+            r"(?m:^)(?P<list_key>[A-Za-z0-9_.:-]+ = )[^\r\n]+".to_owned(),
+        ]);
+    }
+    if forms == Forms::All {
+        let commands = COMMANDS
+            .iter()
+            .map(|command| command.words.iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("[ \t]+"))
+            .collect::<Vec<_>>()
+            .join("|");
+        rules.push(format!(r"(?P<segment>(?-u:\b)(?:{commands}|user-secrets)[ \t][^\r\n]*)"));
+    }
+    if labelled {
+        rules.extend([
+            r#"(?P<cookie>(?-u:\b)(?i:set-cookie|cookie)"?[ \t]*:[ \t]*"?)(?P<cookie_val>[^\r\n"]*)"#.to_owned(),
+            format!(r"(?P<flag>(?-u:\B)--?[A-Za-z0-9-]*?(?i:{options})(?:[ \t]+|=|:))(?P<flag_val>{CLI_VALUE})"),
+        ]);
     }
     rules.extend([
-        format!(r"(?P<flag>(?i:{flags})(?:[ \t]+|=|:))(?P<flag_val>{CLI_VALUE})"),
         r#"(?P<hdr>(?i:(?:proxy-)?authorization)"?[ \t]*[:=][ \t]*"?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature)[ \t]+)?[^\s"',;]+"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
         r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?#@"'<>]+@"#.to_owned(),
-        format!(
-            r#"(?P<xml_kv>(?i:key)[ \t]*=[ \t]*"[^"\r\n]*(?i:{strong})[^"\r\n]*"[ \t]+(?i:value)[ \t]*=[ \t]*")[^"\r\n]+""#
-        ),
-        format!(
-            r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?i:{strong})[A-Za-z0-9_.:-]*)>[^<\r\n]+</"
-        ),
+        r"(?P<url_user>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://)(?P<url_token>[A-Za-z0-9._~%+-]{16,})@".to_owned(),
+    ]);
+    if labelled {
+        rules.extend([
+            r#"(?P<query>[?&#](?i:code|appid|app_id)=)(?P<query_val>[^\s&#"'<>]+)"#.to_owned(),
+            format!(
+                r#"(?P<xml_kv>(?i:key)[ \t]*=[ \t]*"[^"\r\n]*(?i:{strong})[^"\r\n]*"[ \t]+(?i:value)[ \t]*=[ \t]*")[^"\r\n]+""#
+            ),
+            format!(r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?i:{strong})[A-Za-z0-9_.:-]*)>[^<\r\n]+</"),
+        ]);
+    }
+    rules.extend([
         r"(?P<login>/login\?t=)[A-Za-z0-9_-]+".to_owned(),
         r"(?P<jwt>(?-u:\b)eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)".to_owned(),
-        r"(?-u:\b)(?P<tok_prefix>gh[pousr]_|github_pat_|glpat-|xox[abposr]-|[rs]k_(?:live|test)_|sk-|npm_|oy2|AIza|AKIA|ASIA)[A-Za-z0-9_-]{16,}".to_owned(),
+        r"(?P<webhook>hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]+/[A-Za-z0-9]+/|discord(?:app)?\.com/api/webhooks/[0-9]+/)[A-Za-z0-9_-]{16,}".to_owned(),
+        format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
+        r"(?-u:\b)(?P<octopus>API-)[A-Z0-9]{25,32}(?-u:\b)".to_owned(),
         r"(?-u:\b)(?P<sendgrid>SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}".to_owned(),
-        format!(
-            r#"(?P<key>[A-Za-z0-9_.-]*(?i:{strong})[A-Za-z0-9_-]*|(?-u:\b)(?i:{exact}))(?P<key_sep>"?[ \t]*[:=][ \t]*)(?P<key_val>{VALUE})"#
-        ),
-        format!(
-            r#"(?P<weak>[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*"?[ \t]*[:=][ \t]*"?)(?P<weak_val>[A-Za-z0-9+/_.=-]{{16,}})"#
-        ),
+        r"(?-u:\b)(?P<telegram>[0-9]{8,10}:)AA[A-Za-z0-9_-]{30,}".to_owned(),
+        r"(?P<aad>(?-u:\b)[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})".to_owned(),
     ]);
+    if labelled {
+        rules.extend([
+            // A `{"name": SECRET-NAME, ..., "value": VALUE}` pair in JSON text (`az webapp config
+            // appsettings list`, `keyvault secret show`, `ssm get-parameter`).
+            format!(
+                r#"(?P<pair>"(?i:name|key)"[ \t]*:[ \t]*"(?P<pair_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)"(?:[^{{}}]|\{{\}})*?"(?i:value)"[ \t]*:[ \t]*")(?P<pair_val>(?:[^"\\\r\n]|\\.)*)""#
+            ),
+            // A key-like value under a neutral label: `az ... keys list` ("value"), `functionapp
+            // keys list` ("default"), a Data Protection key ring (`<value>`).
+            r#"(?P<value_label>"(?i:value|default)"[ \t]*:[ \t]*"|<value>)(?P<value_val>[A-Za-z0-9+/=_-]{32,})["<]"#.to_owned(),
+            // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`.
+            r"(?P<signing_key>(?i:signing key(?: created)?): ')[A-Za-z0-9+/=]+".to_owned(),
+            r"(?m:^)(?P<env_row>[A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|PWD|PASS|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*[ \t]{2,})(?P<env_val>[^\s][^\r\n]*)".to_owned(),
+            format!(
+                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>"?[ \t]*[:=][ \t]*)(?P<key_val>{VALUE})"#
+            ),
+            format!(
+                r#"(?P<weak>[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*["']?[ \t]*[:=][ \t]*["']?)(?P<weak_val>[A-Za-z0-9+/_.=-]{{16,}})"#
+            ),
+        ]);
+    }
     rules
 }
 
-fn compile(with_segments: bool) -> Regex {
-    Regex::new(&rules(with_segments).join("|")).expect("redaction pattern is valid")
+fn compile(forms: Forms) -> Regex {
+    Regex::new(&rules(forms).join("|")).expect("redaction pattern is valid")
 }
 
 /// Every form, including command lines that need context.
-static FULL: LazyLock<Regex> = LazyLock::new(|| compile(true));
-/// Every form except command lines: used inside a command line, so it cannot recurse.
-static CONTEXT_FREE: LazyLock<Regex> = LazyLock::new(|| compile(false));
+static FULL: LazyLock<Regex> = LazyLock::new(|| compile(Forms::All));
+/// Every form except command lines (see [`Forms::ContextFree`]).
+static CONTEXT_FREE: LazyLock<Regex> = LazyLock::new(|| compile(Forms::ContextFree));
+/// The forms known by their shape (see [`Forms::Shapes`]).
+static SHAPES: LazyLock<Regex> = LazyLock::new(|| compile(Forms::Shapes));
 /// One command-line token (quoted parts stay inside the token); a stray quote is its own token.
 static CLI_TOKEN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?:"[^"]*"|'[^']*'|[^\s"'])+|["']"#).expect("token pattern is valid"));
 
 /// `value` replaced by [`REDACTED`], keeping the quotes or braces around it.
 fn mask(value: &str) -> String {
+    // A value a CI system already masked (`--api-key ***`) stays as it is.
+    if !value.is_empty() && value.bytes().all(|b| b == b'*') {
+        return value.to_owned();
+    }
     let bytes = value.as_bytes();
     let wrapped =
         bytes.len() >= 2 && matches!((bytes[0], bytes[bytes.len() - 1]), (b'"', b'"') | (b'\'', b'\'') | (b'{', b'}'));
@@ -211,7 +467,29 @@ fn text<'h>(caps: &Captures<'h>, name: &str) -> &'h str {
     caps.name(name).map_or("", |m| m.as_str())
 }
 
-/// The replacement for one match of [`FULL`] or [`CONTEXT_FREE`].
+/// A label that turned out not to be secret, kept, with its value scanned again.
+fn keep(label: &str, value: &str) -> String {
+    format!("{label}{}", redact_with(&SHAPES, value))
+}
+
+/// The pairs of a cookie header with their values redacted: every pair of `Cookie:`, the first
+/// of `Set-Cookie:` (the attributes after it stay). Names and parts without a value are scanned
+/// again: a Data Protection payload can be a cookie's name (`.AspNetCore.OpenIdConnect.Nonce.CfDJ8...`).
+fn mask_cookies(pairs: &str, first_only: bool) -> String {
+    pairs
+        .split(';')
+        .enumerate()
+        .map(|(i, pair)| match pair.split_once('=') {
+            Some((name, value)) if (i == 0 || !first_only) && !value.trim().is_empty() => {
+                format!("{}={REDACTED}", redact_with(&SHAPES, name))
+            }
+            _ => redact_with(&SHAPES, pair).into_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// The replacement for one match of [`FULL`], [`CONTEXT_FREE`] or [`SHAPES`].
 fn replace(caps: &Captures<'_>) -> String {
     let whole = &caps[0];
     if let Some(kind) = caps.name("pem_kind") {
@@ -226,6 +504,10 @@ fn replace(caps: &Captures<'_>) -> String {
     }
     if let Some(segment) = caps.name("segment") {
         return redact_segment(segment.as_str());
+    }
+    if let Some(header) = caps.name("cookie") {
+        let set = header.as_str().to_ascii_lowercase().starts_with("set");
+        return format!("{}{}", header.as_str(), mask_cookies(&caps["cookie_val"], set));
     }
     if let Some(flag) = caps.name("flag") {
         return format!("{}{}", flag.as_str(), mask(&caps["flag_val"]));
@@ -243,6 +525,18 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(url) = caps.name("url") {
         return format!("{}{REDACTED}@", url.as_str());
     }
+    if let Some(scheme) = caps.name("url_user") {
+        let user = &caps["url_token"];
+        return if looks_generated(user) { format!("{}{REDACTED}@", scheme.as_str()) } else { whole.to_owned() };
+    }
+    if let Some(name) = caps.name("query") {
+        let value = &caps["query_val"];
+        return if looks_generated(value) {
+            format!("{}{REDACTED}", name.as_str())
+        } else {
+            keep(name.as_str(), value)
+        };
+    }
     if let Some(key) = caps.name("xml_kv") {
         return format!("{}{REDACTED}\"", key.as_str());
     }
@@ -255,17 +549,45 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(login) = caps.name("login") {
         return format!("{}{REDACTED}", login.as_str());
     }
-    if caps.name("jwt").is_some() {
+    if caps.name("jwt").is_some() || caps.name("aad").is_some() {
         return REDACTED.to_owned();
     }
-    if let Some(prefix) = caps.name("tok_prefix").or_else(|| caps.name("sendgrid")) {
+    let prefix = ["webhook", "tok_prefix", "octopus", "sendgrid", "telegram"].iter().find_map(|name| caps.name(name));
+    if let Some(prefix) = prefix {
         return format!("{}{REDACTED}", prefix.as_str());
     }
+    if let Some(pair) = caps.name("pair") {
+        return match classify_key(&caps["pair_name"]) {
+            KeyClass::Secret => format!("{}{}\"", pair.as_str(), mask(&caps["pair_val"])),
+            _ => redact_with(&SHAPES, whole).into_owned(),
+        };
+    }
+    if let Some(label) = caps.name("value_label") {
+        let value = &caps["value_val"];
+        let key_like = [u8::is_ascii_uppercase, u8::is_ascii_lowercase, u8::is_ascii_digit]
+            .iter()
+            .all(|class| value.bytes().any(|b| class(&b)));
+        let close = &whole[whole.len() - 1..];
+        return if key_like { format!("{}{REDACTED}{close}", label.as_str()) } else { whole.to_owned() };
+    }
+    if let Some(label) = caps.name("signing_key") {
+        return format!("{}{REDACTED}", label.as_str());
+    }
+    if let Some(row) = caps.name("env_row") {
+        let value = &caps["env_val"];
+        return match classify_key(row.as_str().trim_end()) {
+            KeyClass::Secret => format!("{}{REDACTED}", row.as_str()),
+            KeyClass::Weak if looks_generated(value.trim_end()) => format!("{}{REDACTED}", row.as_str()),
+            _ => keep(row.as_str(), value),
+        };
+    }
     if let Some(key) = caps.name("key") {
+        let label = &whole[..caps["key_sep"].len() + key.len()];
+        let value = &caps["key_val"];
         if classify_key(key.as_str()) == KeyClass::Plain {
-            return whole.to_owned();
+            return keep(label, value);
         }
-        return format!("{}{}{}", key.as_str(), &caps["key_sep"], mask(&caps["key_val"]));
+        return format!("{label}{}", mask(value));
     }
     // Only the weak-label alternative is left.
     let label = &caps["weak"];
@@ -273,7 +595,7 @@ fn replace(caps: &Captures<'_>) -> String {
     if classify_key(label) != KeyClass::Plain && looks_generated(value) {
         format!("{label}{REDACTED}")
     } else {
-        whole.to_owned()
+        keep(label, value)
     }
 }
 
@@ -297,19 +619,17 @@ pub fn redact(input: &str) -> Cow<'_, str> {
 enum ArgAction {
     /// Apply text redaction only.
     Text,
-    /// The bytes `start..end` of the argument are a secret: all of it for a flag's value,
-    /// the part after `=` / `:` for `--flag=value` (inside the quotes when the token is quoted).
+    /// The bytes `start..end` of the argument are a secret: all of it for an option's value,
+    /// the part after `=` / `:` for `--option=value` (inside the quotes when the token is quoted).
     Secret { start: usize, end: usize },
 }
 
-/// The command whose options give short flags or positionals a secret meaning.
+/// The command whose options give short options or positionals a secret meaning.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Context {
     None,
-    /// `dev-certs https`: `-p` is the password.
-    DevCertsHttps,
-    /// `nuget push|delete`: `-k` / `-sk` are API keys.
-    NugetKey,
+    /// One of [`COMMANDS`].
+    Command(&'static CommandOptions),
     /// `user-secrets`; counts positionals after `set` (KEY is the first, VALUE the second).
     UserSecrets {
         after_set: Option<usize>,
@@ -325,38 +645,60 @@ fn unquote(arg: &str) -> &str {
     }
 }
 
+/// Whether `option` (with its dashes) takes a secret value in any tool.
+fn is_secret_option(option: &str) -> bool {
+    let name = option.trim_start_matches('-');
+    option.starts_with('-')
+        && !name.is_empty()
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+        && SECRET_OPTION_ENDINGS.iter().any(|ending| normalize(name).ends_with(&ending.replace('_', "")))
+}
+
 fn is_secret_flag(flag: &str, context: Context) -> bool {
-    SECRET_LONG_FLAGS.iter().any(|f| f.eq_ignore_ascii_case(flag))
-        || (context == Context::DevCertsHttps && flag == "-p")
-        || (context == Context::NugetKey && (flag == "-k" || flag == "-sk"))
+    is_secret_option(flag) || matches!(context, Context::Command(command) if command.secret.contains(&flag))
 }
 
 /// Decides, for each argument of a command line, which parts are secret.
 fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
     let word = |i: usize| args.get(i).map_or("", |a| unquote(a.as_ref()));
+    let starts = |i: usize, words: &[&str]| words.iter().enumerate().all(|(k, w)| word(i + k) == *w);
     let mut actions = vec![ArgAction::Text; args.len()];
     let mut context = Context::None;
     let mut i = 0;
     while i < args.len() {
         let arg = word(i);
-        match arg {
-            "dev-certs" if word(i + 1) == "https" => context = Context::DevCertsHttps,
-            "nuget" if matches!(word(i + 1), "push" | "delete") => context = Context::NugetKey,
-            "user-secrets" => context = Context::UserSecrets { after_set: None },
-            _ => {}
+        // `arg` is `args[i]` without its quotes, if it had any.
+        let quote = (args[i].as_ref().len() - arg.len()) / 2;
+        if arg == "user-secrets" {
+            context = Context::UserSecrets { after_set: None };
+        } else if let Some(command) = COMMANDS.iter().find(|command| starts(i, command.words)) {
+            context = Context::Command(command);
+            i += command.words.len();
+            continue;
         }
-        if arg.starts_with('-') {
+        if let Context::Command(command) = context {
+            if let Some(glued) = command.glued.filter(|glued| arg.len() > glued.len() && arg.starts_with(glued)) {
+                actions[i] = ArgAction::Secret { start: quote + glued.len(), end: quote + arg.len() };
+                i += 1;
+                continue;
+            }
+            if command.user_password.contains(&arg) {
+                if let Some(colon) = word(i + 1).find(':') {
+                    let quote = (args[i + 1].as_ref().len() - word(i + 1).len()) / 2;
+                    actions[i + 1] = ArgAction::Secret { start: quote + colon + 1, end: quote + word(i + 1).len() };
+                }
+                i += 2;
+                continue;
+            }
+        }
+        if arg.starts_with('-') || matches!(context, Context::Command(command) if command.secret.contains(&arg)) {
             let (flag, attached) = match arg.find(['=', ':']) {
                 Some(at) => (&arg[..at], Some(at)),
                 None => (arg, None),
             };
             if is_secret_flag(flag, context) {
                 match attached {
-                    Some(at) => {
-                        // `arg` is `args[i]` without its quotes, if it had any.
-                        let quote = (args[i].as_ref().len() - arg.len()) / 2;
-                        actions[i] = ArgAction::Secret { start: quote + at + 1, end: quote + arg.len() };
-                    }
+                    Some(at) => actions[i] = ArgAction::Secret { start: quote + at + 1, end: quote + arg.len() },
                     None if i + 1 < args.len() && !word(i + 1).starts_with("--") => {
                         actions[i + 1] = ArgAction::Secret { start: 0, end: args[i + 1].as_ref().len() };
                         i += 1;
@@ -385,7 +727,6 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
     }
     actions
 }
-
 /// Redacts a command-line segment (to the end of its line) that starts with a command whose
 /// flags or positionals are secret only in context; the rest gets context-free redaction.
 fn redact_segment(segment: &str) -> String {
@@ -444,7 +785,9 @@ pub fn redacted_command_line<S: AsRef<str>>(program: &str, args: &[S]) -> String
 
 /// Redacts a JSON value in place: every string is text-redacted, every string under a key whose
 /// name says secret ([`is_secret_key`]) is replaced whole (also inside nested objects and arrays),
-/// and a generated-looking string under a weakly named key (`subscriptionKey`) too. Empty strings,
+/// and a generated-looking string under a weakly named key (`subscriptionKey`) too. The `value`
+/// of a `{"name": ..., "value": ...}` (or `key`) pair counts as named by its `name`, as listings
+/// of settings and variables write them. Empty strings,
 /// numbers, booleans and object keys are kept. Iterative, so deep documents cannot overflow the stack.
 pub fn redact_json(value: &mut Value) {
     let mut pending: Vec<(&mut Value, KeyClass)> = vec![(value, KeyClass::Plain)];
@@ -460,10 +803,18 @@ pub fn redact_json(value: &mut Value) {
                 }
             }
             Value::Array(items) => pending.extend(items.iter_mut().map(|v| (v, class))),
-            Value::Object(map) => pending.extend(map.iter_mut().map(|(k, v)| {
-                let own = classify_key(k);
-                (v, if class == KeyClass::Secret { class } else { own })
-            })),
+            Value::Object(map) => {
+                // A `{"name"|"key": NAME, "value": VALUE}` pair: VALUE is as secret as NAME says.
+                let pair =
+                    ["name", "key"].iter().find_map(|field| map.get(*field)).and_then(Value::as_str).map(classify_key);
+                pending.extend(map.iter_mut().map(|(k, v)| {
+                    let own = match pair {
+                        Some(named) if k == "value" && named != KeyClass::Plain => named,
+                        _ => classify_key(k),
+                    };
+                    (v, if class == KeyClass::Secret { class } else { own })
+                }))
+            }
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
         }
     }
@@ -495,21 +846,32 @@ static PEM_BEGIN: LazyLock<Regex> = LazyLock::new(|| {
 static PEM_END: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----").expect("PEM end pattern is valid"));
 
-/// Redacts a stream one line at a time, for output that is kept line by line (the logs of a
-/// background session) and so never passes through [`redact`] as a whole.
+/// A line of pretty-printed JSON that holds one `"name"` / `"key"` or `"value"` field.
+static PAIR_FIELD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^[ \t]*"(?i:(?P<name>name|key)|value)"[ \t]*:[ \t]*"(?P<text>(?:[^"\\\r\n]|\\.)*)""#)
+        .expect("pair field pattern is valid")
+});
+
+/// Redacts a stream one line at a time, for output that is kept or reported line by line (the
+/// logs of a background session, progress messages) and so never passes through [`redact`] as
+/// a whole.
 ///
-/// Each line gets [`redact`]; in addition, the lines inside a PEM private-key block, which no
-/// single line shows to be secret, are swallowed: the `BEGIN` line comes back as
-/// [`redact`] renders a cut-off block (`-----BEGIN ... PRIVATE KEY-----` and a [`REDACTED`]
-/// line), the body lines as `None`, and the `END` line as it is. Joined with newlines, the kept
-/// lines read as [`redact`] renders the whole text. Use one redactor per stream.
+/// Each line gets [`redact`]; in addition, what only the lines around it show to be secret is
+/// caught too. The lines inside a PEM private-key block are swallowed: the `BEGIN` line comes back
+/// as [`redact`] renders a cut-off block (`-----BEGIN ... PRIVATE KEY-----` and a [`REDACTED`]
+/// line), the body lines as `None`, and the `END` line as it is. In pretty-printed JSON, the
+/// `"value"` line of an object whose `"name"` (or `"key"`) line names a secret is redacted, as
+/// [`redact`] does on the whole text. Joined with newlines, the kept lines read as [`redact`]
+/// renders the whole text. Use one redactor per stream.
 #[derive(Debug, Default, Clone)]
 pub struct LineRedactor {
     in_private_key: bool,
+    /// The current JSON object's name field named a secret; its value line is still to come.
+    secret_pair: bool,
 }
 
 impl LineRedactor {
-    /// A redactor outside any PEM block.
+    /// A redactor outside any PEM block or JSON object.
     pub fn new() -> Self {
         Self::default()
     }
@@ -523,6 +885,17 @@ impl LineRedactor {
         }
         if let Some(begin) = PEM_BEGIN.find(line) {
             self.in_private_key = !PEM_END.is_match(&line[begin.end()..]);
+        }
+        if let Some(field) = PAIR_FIELD.captures(line) {
+            let text = field.name("text").expect("the pattern has a text group");
+            if field.name("name").is_some() {
+                self.secret_pair = classify_key(text.as_str()) == KeyClass::Secret;
+            } else if std::mem::take(&mut self.secret_pair) && !text.as_str().is_empty() {
+                return Some(Cow::Owned(format!("{}{REDACTED}{}", &line[..text.start()], &line[text.end()..])));
+            }
+        } else if line.contains(['{', '}']) && line.replace("{}", "").contains(['{', '}']) {
+            // Another object starts or this one ends (an empty `{}` value does neither).
+            self.secret_pair = false;
         }
         Some(redact(line))
     }
@@ -674,6 +1047,240 @@ mod tests {
         assert_eq!(r("key sk-proj-abcdefghijklmnop1234"), "key sk-[REDACTED]");
         assert_eq!(r("oy2abcdefghijklmnopqrstuvwxyz0123456789abcdefgh"), "oy2[REDACTED]");
         assert_eq!(r("SG.abcdefghijklmnop.qrstuvwxyz012345"), "SG.[REDACTED]");
+    }
+
+    // --- issue 13: the classes that used to get through -----------------------------------
+
+    #[test]
+    fn key_names_ending_in_a_secret_word() {
+        for (input, expected) in [
+            ("DB_PWD=orders-7", "DB_PWD=[REDACTED]"),
+            ("SMTP_PASS=relay!", "SMTP_PASS=[REDACTED]"),
+            ("smtpPass: relay", "smtpPass: [REDACTED]"),
+            (r#"userPWD="Abc123""#, r#"userPWD="[REDACTED]""#),
+            ("DB_PWD_2=q", "DB_PWD_2=[REDACTED]"),
+            ("JwtSecret=long-enough-signing-secret", "JwtSecret=[REDACTED]"),
+            ("AzureAd__ClientSecret=abc", "AzureAd__ClientSecret=[REDACTED]"),
+            ("ASP.NET_SessionId=x4bq0vj2", "ASP.NET_SessionId=[REDACTED]"),
+            ("ENCRYPTION_KEY=9f8e7d6c5b4a39281706f5e4d3c2b1a0", "ENCRYPTION_KEY=[REDACTED]"),
+            ("ADO_PAT=abcdefghijklmnopqrstuvwxyz234567", "ADO_PAT=[REDACTED]"),
+            (
+                "APPINSIGHTS_INSTRUMENTATIONKEY=0b6e3c1a-52f7-4d2e-9a8b-7c6d5e4f3a2b",
+                "APPINSIGHTS_INSTRUMENTATIONKEY=[REDACTED]",
+            ),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        for kept in [
+            "OLDPWD=/home/dev",
+            "bypass=1",
+            "DEFAULT_SORT_KEY=createdAt",
+            "COSMOS_PARTITION_KEY=/tenantId",
+            "TokenLifetimeMinutes: 60",
+            "PASSWORD_MIN_LENGTH=12",
+            "MYSQL_PASSWORD_FILE=/run/secrets/db",
+            "KeyVault__SecretName=DbPassword",
+            "PATH=/usr/bin",
+            "DenyAnonymousAuthorizationRequirement: Requires an authenticated user.",
+            "Microsoft.IdentityModel.Tokens.SecurityTokenExpiredException: IDX10223: Lifetime validation failed.",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+        // A name that turns out not to be secret still has its value scanned.
+        assert_eq!(r("TokenEndpoint=https://ci:hunter2@id.example"), "TokenEndpoint=https://ci:[REDACTED]@id.example");
+    }
+
+    #[test]
+    fn short_password_options_of_every_command_that_takes_one() {
+        for (input, expected) in [
+            (
+                "dotnet nuget add source https://feed/v3/index.json -n feed -u me -p pw1 --store-password-in-clear-text",
+                "dotnet nuget add source https://feed/v3/index.json -n feed -u me -p [REDACTED] --store-password-in-clear-text",
+            ),
+            ("dotnet nuget update source feed -u me -p pw2", "dotnet nuget update source feed -u me -p [REDACTED]"),
+            ("docker login -u me -p pw3 registry.example", "docker login -u me -p [REDACTED] registry.example"),
+            ("az acr login -n reg -u me -p pw4", "az acr login -n reg -u me -p [REDACTED]"),
+            ("helm registry login reg.example -u me -p pw5", "helm registry login reg.example -u me -p [REDACTED]"),
+            ("sqlcmd -S . -U sa -P pw6 -Q \"SELECT 1\"", "sqlcmd -S . -U sa -P [REDACTED] -Q \"SELECT 1\""),
+            ("mysql -u root -ppw7 shop", "mysql -u root -p[REDACTED] shop"),
+            ("curl -u admin:pw8 https://api.example", "curl -u admin:[REDACTED] https://api.example"),
+            ("signtool sign /f a.pfx /p pw9 app.exe", "signtool sign /f a.pfx /p [REDACTED] app.exe"),
+            (
+                "nuget.exe push a.nupkg -ApiKey k10 -Source feed",
+                "nuget.exe push a.nupkg -ApiKey [REDACTED] -Source feed",
+            ),
+            (
+                "keytool -genkey -storepass pw11 -keypass pw12",
+                "keytool -genkey -storepass [REDACTED] -keypass [REDACTED]",
+            ),
+            (
+                "az keyvault secret set --vault-name kv -n Db --value pw13",
+                "az keyvault secret set --vault-name kv -n Db --value [REDACTED]",
+            ),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        for kept in [
+            "aws ecr get-login-password | docker login --username AWS --password-stdin 123.dkr.ecr.eu-west-1.amazonaws.com",
+            "docker run -d -p 8080:80 web:1.0",
+            "dotnet build -p:Version=1.2.3",
+            "mysql -u root -p shop",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+        assert_eq!(args(&["login", "-u", "me", "-p", "pw"]), ["login", "-u", "me", "-p", "[REDACTED]"],);
+        assert_eq!(
+            args(&["nuget", "add", "source", "U", "-p", "pw"]),
+            ["nuget", "add", "source", "U", "-p", "[REDACTED]"]
+        );
+    }
+
+    #[test]
+    fn cookies_and_session_tokens() {
+        assert_eq!(
+            r("Cookie: .AspNetCore.Cookies=chunks-2; .AspNetCore.CookiesC1=abc; .AspNetCore.CookiesC2=def"),
+            "Cookie: .AspNetCore.Cookies=[REDACTED]; .AspNetCore.CookiesC1=[REDACTED]; .AspNetCore.CookiesC2=[REDACTED]"
+        );
+        assert_eq!(
+            r("set-cookie: .AspNetCore.Session=xyz; path=/; samesite=lax; httponly"),
+            "set-cookie: .AspNetCore.Session=[REDACTED]; path=/; samesite=lax; httponly"
+        );
+        let cleared = "Set-Cookie: .AspNetCore.Identity.Application=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/";
+        assert_eq!(r(cleared), cleared);
+        // Data Protection payloads (auth, session and antiforgery cookies and tokens) wherever they are.
+        assert_eq!(
+            r("__RequestVerificationToken=CfDJ8Nq3x_AbCdEfGhIjKlMnOpQrStUv&x=1"),
+            "__RequestVerificationToken=[REDACTED]&x=1"
+        );
+        assert_eq!(
+            r("nonce .AspNetCore.OpenIdConnect.Nonce.CfDJ8AbCdEfGhIjKlMnOpQr=N"),
+            "nonce .AspNetCore.OpenIdConnect.Nonce.CfDJ8[REDACTED]=N"
+        );
+        assert_eq!(
+            r("Set-Cookie: .AspNetCore.OpenIdConnect.Nonce.CfDJ8AbCdEfGhIjKlMnOpQr=N; path=/signin-oidc"),
+            "Set-Cookie: .AspNetCore.OpenIdConnect.Nonce.CfDJ8[REDACTED]=[REDACTED]; path=/signin-oidc"
+        );
+        assert_eq!(r(r#"{"Cookie": "sid=42; theme=dark"}"#), r#"{"Cookie": "sid=[REDACTED]; theme=[REDACTED]"}"#);
+        assert_eq!(r("CookieAuthenticationHandler signed in"), "CookieAuthenticationHandler signed in");
+    }
+
+    #[test]
+    fn token_prefixes_of_the_services_dotnet_developers_use() {
+        let body = "Ab3dEfGh1jKlMn0pQrStUvWx";
+        for prefix in [
+            "CfDJ8",
+            "gho_",
+            "github_pat_",
+            "glpat-",
+            "gldt-",
+            "glrt-",
+            "glptt-",
+            "xoxb-",
+            "xapp-",
+            "sk_live_",
+            "whsec_",
+            "sk-proj-",
+            "sk-ant-api03-",
+            "npm_",
+            "oy2",
+            "AIza",
+            "GOCSPX-",
+            "ya29.",
+            "AKIA",
+            "IQoJb3JpZ2lu",
+            "hf_",
+            "dckr_pat_",
+            "AKCp",
+            "NRAK-",
+            "sntrys_",
+            "shpat_",
+            "pypi-",
+            "squ_",
+            "PMAK-",
+            "glsa_",
+            "dop_v1_",
+        ] {
+            let token = format!("{prefix}{body}");
+            assert!(!r(&format!("using {token} now")).contains(body), "{token}");
+        }
+        assert_eq!(r("--apiKey API-ABCDEFGHIJKLMNOPQRSTUVWXYZ1"), "--apiKey [REDACTED]");
+        assert_eq!(r("key API-ABCDEFGHIJKLMNOPQRSTUVWXYZ1"), "key API-[REDACTED]");
+        assert_eq!(r("SG.abcdefghijklmnop.qrstuvwxyz012345"), "SG.[REDACTED]");
+        assert_eq!(r("bot 123456789:AAbcdefghijklmnopqrstuvwxyz0123456"), "bot 123456789:[REDACTED]");
+        assert_eq!(r("secret Ab18Q~abcdefghijklmnopqrstuvwxyz012345"), "secret [REDACTED]");
+        assert_eq!(
+            r("https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx"),
+            "https://hooks.slack.com/services/T0001/B0002/[REDACTED]"
+        );
+        for kept in ["API-Management-Gateway-Service", "risk-assessment-model-v2", "task-0123456789abcdef"] {
+            assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
+    fn url_tokens_as_user_and_generated_query_codes() {
+        assert_eq!(
+            r("https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/42"),
+            "https://[REDACTED]@o1.ingest.sentry.io/42"
+        );
+        assert_eq!(r("GET /api/run?code=aB3dE5gH7jK9mN1pQ3sT5v=="), "GET /api/run?code=[REDACTED]");
+        for kept in ["ssh://git@github.com/org/repo", "https://build@contoso.com/feed", "?code=CS0103&x=1"] {
+            assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
+    fn key_like_json_values_and_user_jwts_signing_keys() {
+        assert_eq!(r(r#"  "value": "Zm9vYmFyQmF6MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u==""#), r#"  "value": "[REDACTED]""#);
+        for kept in
+            [r#""value": "C:\Users\me\source\repos\App1""#, r#""value": "0b6e3c1a-52f7-4d2e-9a8b-7c6d5e4f3a2b""#]
+        {
+            assert_eq!(r(kept), kept);
+        }
+        assert_eq!(r("Signing Key: 'Zm9vYmFyYmF6MTIzNDU2Nzg5MA=='"), "Signing Key: '[REDACTED]'");
+        assert_eq!(
+            r("New signing key created: 'Zm9vYmFyYmF6MTIzNDU2Nzg5MA=='"),
+            "New signing key created: '[REDACTED]'"
+        );
+    }
+
+    #[test]
+    fn name_value_pairs_in_json_text() {
+        let listing = "[\n  {\n    \"name\": \"Smtp__Password\",\n    \"tags\": {},\n    \"value\": \"relay-9\"\n  },\n  {\n    \"name\": \"Logging__LogLevel\",\n    \"value\": \"Information\"\n  }\n]";
+        let expected = listing.replace("relay-9", REDACTED);
+        assert_eq!(r(listing), expected);
+        // Line by line, as progress and session logs see it, with the same result.
+        let mut redactor = LineRedactor::new();
+        let lines: Vec<String> = listing.lines().filter_map(|line| redactor.line(line)).map(Cow::into_owned).collect();
+        assert_eq!(lines.join("\n"), expected);
+        assert_eq!(
+            r(r#"{"Name": "/prod/DbPassword", "Type": "SecureString", "Value": "pw-1"}"#),
+            r#"{"Name": "/prod/DbPassword", "Type": "SecureString", "Value": "[REDACTED]"}"#
+        );
+        assert_eq!(
+            r(r#"{"functionKeys": {"default": "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bD1fH3jL5=="}}"#),
+            r#"{"functionKeys": {"default": "[REDACTED]"}}"#
+        );
+        assert_eq!(r("<value>aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bD1fH3jL5==</value>"), "<value>[REDACTED]</value>");
+    }
+
+    #[test]
+    fn values_a_ci_system_masked_stay_as_they_are() {
+        for kept in ["dotnet nuget push a.nupkg --api-key *** -s nuget.org", "DB_PASSWORD=***"] {
+            assert_eq!(r(kept), kept);
+        }
+        assert_eq!(r("redis-cli -h cache -a pw1 PING"), "redis-cli -h cache -a [REDACTED] PING");
+        assert_eq!(r("sshpass -p pw2 scp a b"), "sshpass -p [REDACTED] scp a b");
+    }
+
+    #[test]
+    fn environment_listing_rows() {
+        assert_eq!(r("DB_PASSWORD                    s3cr3t!"), "DB_PASSWORD                    [REDACTED]");
+        assert_eq!(
+            r("DOTNET_ROOT                    /usr/share/dotnet"),
+            "DOTNET_ROOT                    /usr/share/dotnet"
+        );
+        assert_eq!(r("CACHE_KEY                      products"), "CACHE_KEY                      products");
     }
 
     #[test]
@@ -937,6 +1544,24 @@ Time Elapsed 00:00:03.45";
                 "emptySecret": "",
                 "name": "app"
             })
+        );
+    }
+
+    #[test]
+    fn json_name_value_pairs_are_as_secret_as_their_name() {
+        let mut value = json!({ "settings": [
+            { "name": "SMTP_PASS", "value": "relay" },
+            { "key": "Logging:LogLevel", "value": "Information" },
+            { "Name": "x", "value": "kept" },
+        ]});
+        redact_json(&mut value);
+        assert_eq!(
+            value,
+            json!({ "settings": [
+                { "name": "SMTP_PASS", "value": "[REDACTED]" },
+                { "key": "Logging:LogLevel", "value": "Information" },
+                { "Name": "x", "value": "kept" },
+            ]})
         );
     }
 

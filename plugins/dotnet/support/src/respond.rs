@@ -90,6 +90,7 @@ pub struct Reply {
     output: Option<String>,
     pub(crate) structured: Option<Value>,
     verbatim: Map<String, Value>,
+    identifiers: Vec<&'static str>,
 }
 
 impl Reply {
@@ -123,8 +124,18 @@ impl Reply {
         self
     }
 
-    /// Redacts the summary, the sections, the output and the structured content, then sets the
-    /// verbatim fields: what the kit does to every reply before it leaves the plugin.
+    /// Names a field whose values, wherever they are in the structured content, are identifiers
+    /// this plugin made itself (a background session's id) and are kept as they are: a redaction
+    /// by field name would take `sessionId` for a web session's cookie (`ASP.NET_SessionId`).
+    /// Everything else in the structured content is redacted.
+    pub fn identifier(mut self, field: &'static str) -> Self {
+        self.identifiers.push(field);
+        self
+    }
+
+    /// Redacts the summary, the sections, the output and the structured content (but for its
+    /// [identifiers](Self::identifier)), then sets the verbatim fields: what the kit does to every
+    /// reply before it leaves the plugin.
     pub(crate) fn redact(&mut self) {
         let clean = |text: &mut String| {
             if let std::borrow::Cow::Owned(redacted) = crate::redact::redact(text) {
@@ -140,7 +151,11 @@ impl Reply {
             clean(output);
         }
         if let Some(structured) = self.structured.as_mut() {
+            let original = (!self.identifiers.is_empty()).then(|| structured.clone());
             crate::redact::redact_json(structured);
+            if let Some(original) = original {
+                keep_identifiers(&original, structured, &self.identifiers);
+            }
             if let Value::Object(fields) = structured {
                 fields.extend(std::mem::take(&mut self.verbatim));
             }
@@ -272,6 +287,28 @@ fn prose_summary(error: &ErrorResponse) -> String {
     }
 }
 
+/// Puts back into `redacted` the values of the `fields` named in `original`; redaction changes
+/// strings only, so both have the same shape.
+fn keep_identifiers(original: &Value, redacted: &mut Value, fields: &[&str]) {
+    match (original, redacted) {
+        (Value::Object(before), Value::Object(after)) => {
+            for (key, value) in after.iter_mut() {
+                match before.get(key) {
+                    Some(kept) if fields.contains(&key.as_str()) => *value = kept.clone(),
+                    Some(kept) => keep_identifiers(kept, value, fields),
+                    None => {}
+                }
+            }
+        }
+        (Value::Array(before), Value::Array(after)) => {
+            for (kept, value) in before.iter().zip(after.iter_mut()) {
+                keep_identifiers(kept, value, fields);
+            }
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -313,5 +350,25 @@ mod tests {
         assert_eq!(structured["lockInfo"]["lockKey"], "/x");
         let text = result.joined_text();
         assert!(text.starts_with("Parameter 'project' is required.") && !text.contains("\"errors\""), "{text}");
+    }
+
+    #[test]
+    fn identifiers_the_plugin_made_survive_redaction_wherever_they_are() {
+        let id = "0b5c8e2a-41d7-4f0e-9a63-7d2f1c9e8b40";
+        let structured = json!({
+            "sessionId": id,
+            "sessions": [{ "sessionId": id, "command": "dotnet run --password hunter2" }],
+            "password": "hunter2",
+        });
+        let mut marked = Reply::new("s").structured(structured.clone()).identifier("sessionId");
+        marked.redact();
+        let marked = marked.structured.unwrap();
+        assert_eq!((marked["sessionId"].as_str(), marked["sessions"][0]["sessionId"].as_str()), (Some(id), Some(id)));
+        assert_eq!(marked["password"], crate::redact::REDACTED);
+        assert!(!marked["sessions"][0]["command"].as_str().unwrap().contains("hunter2"), "{marked}");
+        // Unmarked, the same field is redacted by its name.
+        let mut unmarked = Reply::new("s").structured(structured);
+        unmarked.redact();
+        assert_eq!(unmarked.structured.unwrap()["sessionId"], crate::redact::REDACTED);
     }
 }

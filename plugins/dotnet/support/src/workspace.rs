@@ -10,6 +10,7 @@
 use std::path::{Path, PathBuf};
 
 use mcp_plugin_api::{CallContext, ClientError};
+use url::Url;
 
 use crate::errors::{ErrorResponse, ErrorResult};
 
@@ -107,27 +108,12 @@ pub async fn discover(ctx: &CallContext, target: Target, parameter: &str) -> Res
     }
 }
 
-/// The local path of a `file://` URI (percent-decoded), or `None` for another scheme.
+/// The local path of a `file://` URI, or `None` for another scheme or a URI that names no path
+/// on this machine. The `url` crate reads it as the platform does: percent-decoding (to bytes,
+/// so a non-UTF-8 name survives on Unix), `file://localhost/`, and on Windows drive letters
+/// (`file:///C:/src` is `C:\src`) and UNC shares (`file://server/share` is `\\server\share`).
 pub fn file_uri_path(uri: &str) -> Option<PathBuf> {
-    let rest = uri.strip_prefix("file://")?;
-    // `file:///path` and `file://localhost/path`.
-    let path = rest.strip_prefix("localhost").unwrap_or(rest);
-    let mut bytes = Vec::with_capacity(path.len());
-    let raw = path.as_bytes();
-    let mut index = 0;
-    while index < raw.len() {
-        if raw[index] == b'%'
-            && index + 2 < raw.len()
-            && let Ok(byte) = u8::from_str_radix(&path[index + 1..index + 3], 16)
-        {
-            bytes.push(byte);
-            index += 3;
-            continue;
-        }
-        bytes.push(raw[index]);
-        index += 1;
-    }
-    String::from_utf8(bytes).ok().map(PathBuf::from)
+    Url::parse(uri).ok().filter(|url| url.scheme() == "file").and_then(|url| url.to_file_path().ok())
 }
 
 #[cfg(test)]
@@ -138,9 +124,31 @@ mod tests {
 
     #[test]
     fn file_uris_become_paths() {
+        assert_eq!(file_uri_path("https://example.com"), None);
+        assert_eq!(file_uri_path("not a uri"), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn unix_file_uris() {
+        use std::os::unix::ffi::OsStrExt;
         assert_eq!(file_uri_path("file:///work/My%20App"), Some(PathBuf::from("/work/My App")));
         assert_eq!(file_uri_path("file://localhost/x"), Some(PathBuf::from("/x")));
-        assert_eq!(file_uri_path("https://example.com"), None);
+        assert_eq!(file_uri_path("FILE:///x"), Some(PathBuf::from("/x")));
+        assert_eq!(file_uri_path("file:///caf%C3%A9/%23tag"), Some(PathBuf::from("/café/#tag")));
+        // Percent-decoding gives bytes: a name that is not UTF-8 still has its path.
+        let latin1 = file_uri_path("file:///caf%E9").unwrap();
+        assert_eq!(latin1.as_os_str().as_bytes(), b"/caf\xe9");
+        // A share on another machine is no local path here.
+        assert_eq!(file_uri_path("file://server/share/src"), None);
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn windows_file_uris() {
+        assert_eq!(file_uri_path("file:///C:/src/My%20App"), Some(PathBuf::from(r"C:\src\My App")));
+        assert_eq!(file_uri_path("file:///c%3A/src"), Some(PathBuf::from(r"c:\src")));
+        assert_eq!(file_uri_path("file://server/share/src"), Some(PathBuf::from(r"\\server\share\src")));
     }
 
     fn with_roots(dirs: &[&Path]) -> TestCall {

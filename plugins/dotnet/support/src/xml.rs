@@ -1,16 +1,21 @@
-//! A small XML reader for the files the dotnet plugins read without running dotnet: MSBuild
+//! The element tree of the XML files the dotnet plugins read without running dotnet: MSBuild
 //! project files (`.csproj`, `Directory.Build.props`, `Directory.Packages.props`) and XML
 //! solutions (`.slnx`).
 //!
-//! It builds a tree of elements, attributes and text, and understands what those files use:
-//! the XML declaration and other processing instructions, comments, `<!DOCTYPE>`, CDATA
-//! sections, single- and double-quoted attributes, self-closing tags, the five predefined
-//! entities and numeric character references. Namespaces are not resolved (a prefixed name is
-//! kept as written). It is not a validating parser: it refuses what it cannot read
-//! (unbalanced tags, an unterminated construct) with the line of the problem, and nothing else.
+//! quick-xml (the crate the project plugin also edits project files with) reads the document;
+//! this module keeps what those readers query: elements, their attributes and their text,
+//! with entities, character references and CDATA decoded. Names are compared without regard
+//! to ASCII case, as MSBuild compares them; namespaces are not resolved (a prefixed name is kept
+//! as written). A document that is not well-formed is refused with the line of the problem.
 //! Nesting is limited to [`MAX_DEPTH`] levels, so a hostile file cannot exhaust the stack.
 
 use std::fmt;
+
+use quick_xml::{
+    Reader,
+    escape::{resolve_predefined_entity, unescape},
+    events::{BytesStart, Event},
+};
 
 /// One element: its name, its attributes in document order and its children.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -100,153 +105,97 @@ impl Element {
     }
 }
 
-/// Reads a document and returns its root element.
+/// Reads a document and returns its root element. quick-xml tokenizes it (and refuses what is
+/// not well-formed: unquoted attributes, mismatched end tags, unknown entities); this function
+/// only builds the tree, with the checks quick-xml leaves to its caller: one root element, every
+/// element closed, nesting within [`MAX_DEPTH`].
 pub fn parse(text: &str) -> Result<Element, XmlError> {
-    Reader { text: text.strip_prefix('\u{feff}').unwrap_or(text), pos: 0 }.document()
+    let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let at = |position: u64, message: String| XmlError { line: line_of(body, position as usize), message };
+    let mut reader = Reader::from_str(body);
+    reader.config_mut().trim_text(false);
+    // Open elements; the bottom one is a synthetic holder of the root.
+    let mut stack: Vec<Element> = vec![Element::default()];
+    loop {
+        let event = reader.read_event().map_err(|error| at(reader.error_position(), error.to_string()))?;
+        let here = reader.buffer_position();
+        match event {
+            Event::Start(tag) | Event::Empty(tag) if stack.len() == 1 && stack[0].elements().next().is_some() => {
+                return Err(at(here, format!("a second root element <{}>", tag.name().as_ref())));
+            }
+            Event::Start(tag) if stack.len() > MAX_DEPTH => {
+                return Err(at(
+                    here,
+                    format!("<{}>: elements nested deeper than {MAX_DEPTH} levels", tag.name().as_ref()),
+                ));
+            }
+            Event::Start(tag) => stack.push(element(&tag).map_err(|message| at(here, message))?),
+            Event::Empty(tag) => {
+                let element = element(&tag).map_err(|message| at(here, message))?;
+                push_child(&mut stack, Node::Element(element));
+            }
+            Event::End(tag) => {
+                if stack.len() == 1 {
+                    return Err(at(here, format!("unexpected end tag </{}>", tag.name().as_ref())));
+                }
+                let open = stack.pop().unwrap_or_default();
+                push_child(&mut stack, Node::Element(open));
+            }
+            Event::Text(text) if stack.len() > 1 => push_text(&mut stack, &text.xml10_content()),
+            Event::CData(data) if stack.len() > 1 => push_text(&mut stack, &data.xml10_content()),
+            Event::GeneralRef(reference) if stack.len() > 1 => {
+                let name: &str = &reference;
+                let resolved = match reference.resolve_char_ref() {
+                    Ok(Some(c)) => c.to_string(),
+                    _ => resolve_predefined_entity(name)
+                        .map(str::to_owned)
+                        .ok_or_else(|| at(here, format!("unknown entity '&{name};'")))?,
+                };
+                push_text(&mut stack, &resolved);
+            }
+            Event::Eof => break,
+            // The declaration, processing instructions, comments, the DOCTYPE, and what lies
+            // outside the root.
+            _ => {}
+        }
+    }
+    if stack.len() > 1 {
+        let open = &stack[stack.len() - 1].name;
+        return Err(at(reader.buffer_position(), format!("element <{open}> is not closed")));
+    }
+    stack
+        .pop()
+        .unwrap_or_default()
+        .children
+        .into_iter()
+        .find_map(|node| match node {
+            Node::Element(root) => Some(root),
+            Node::Text(_) => None,
+        })
+        .ok_or_else(|| at(reader.buffer_position(), "the document has no root element".to_owned()))
 }
 
 /// How deeply elements may nest. Project and solution files use a handful of levels; the limit
 /// keeps the recursive `Drop`, `Clone` and comparison of the tree within any thread's stack.
 pub const MAX_DEPTH: usize = 256;
 
-struct Reader<'a> {
-    text: &'a str,
-    pos: usize,
+/// The 1-based line of byte `position` in `text`.
+fn line_of(text: &str, position: usize) -> usize {
+    text.as_bytes()[..position.min(text.len())].iter().filter(|&&b| b == b'\n').count() + 1
 }
 
-impl<'a> Reader<'a> {
-    fn error(&self, message: impl Into<String>) -> XmlError {
-        let line = self.text[..self.pos.min(self.text.len())].matches('\n').count() + 1;
-        XmlError { line, message: message.into() }
-    }
-
-    fn rest(&self) -> &'a str {
-        &self.text[self.pos..]
-    }
-
-    /// Moves past `end`, which must follow; `what` names the construct for the error.
-    fn skip_past(&mut self, end: &str, what: &str) -> Result<usize, XmlError> {
-        match self.rest().find(end) {
-            Some(offset) => {
-                let start = self.pos;
-                self.pos += offset + end.len();
-                Ok(start + offset)
-            }
-            None => Err(self.error(format!("unterminated {what}"))),
-        }
-    }
-
-    fn document(mut self) -> Result<Element, XmlError> {
-        // Open elements; the bottom one is a synthetic holder of the root.
-        let mut stack: Vec<Element> = vec![Element::default()];
-        loop {
-            let Some(offset) = self.rest().find('<') else {
-                if stack.len() > 1 {
-                    return Err(self.error(format!("element <{}> is not closed", stack[stack.len() - 1].name)));
-                }
-                break;
-            };
-            if offset > 0 && stack.len() > 1 {
-                let raw = &self.rest()[..offset];
-                let text = decode(raw).map_err(|message| self.error(message))?;
-                push_child(&mut stack, Node::Text(text));
-            }
-            self.pos += offset;
-            let rest = self.rest();
-            if rest.starts_with("<!--") {
-                self.skip_past("-->", "comment")?;
-            } else if rest.starts_with("<![CDATA[") {
-                self.pos += "<![CDATA[".len();
-                let start = self.pos;
-                let end = self.skip_past("]]>", "CDATA section")?;
-                let text = self.text[start..end].to_owned();
-                push_child(&mut stack, Node::Text(text));
-            } else if rest.starts_with("<?") {
-                self.skip_past("?>", "processing instruction")?;
-            } else if rest.starts_with("<!") {
-                self.skip_past(">", "declaration")?;
-            } else if rest.starts_with("</") {
-                self.pos += 2;
-                let start = self.pos;
-                let end = self.skip_past(">", "end tag")?;
-                let name = self.text[start..end].trim().to_owned();
-                if stack.len() == 1 {
-                    return Err(self.error(format!("unexpected end tag </{name}>")));
-                }
-                let open = stack.pop().unwrap_or_default();
-                if open.name != name {
-                    return Err(self.error(format!("end tag </{name}> does not close <{}>", open.name)));
-                }
-                push_child(&mut stack, Node::Element(open));
-            } else {
-                let (element, self_closing) = self.start_tag()?;
-                if stack.len() == 1 && stack[0].elements().next().is_some() {
-                    return Err(self.error(format!("a second root element <{}>", element.name)));
-                }
-                if self_closing {
-                    push_child(&mut stack, Node::Element(element));
-                } else if stack.len() > MAX_DEPTH {
-                    return Err(self.error(format!("elements nested deeper than {MAX_DEPTH} levels")));
-                } else {
-                    stack.push(element);
-                }
-            }
-        }
-        let holder = stack.pop().unwrap_or_default();
-        holder
-            .children
-            .into_iter()
-            .find_map(|node| match node {
-                Node::Element(root) => Some(root),
-                Node::Text(_) => None,
-            })
-            .ok_or_else(|| self.error("the document has no root element"))
-    }
-
-    /// Reads `<name attr="value" ...>` or `<name ... />` at the current position.
-    fn start_tag(&mut self) -> Result<(Element, bool), XmlError> {
-        self.pos += 1;
-        let name_end = self.rest().find(|c: char| c.is_whitespace() || c == '>' || c == '/').unwrap_or(0);
-        if name_end == 0 {
-            return Err(self.error("a tag without a name"));
-        }
-        let name = self.rest()[..name_end].to_owned();
-        self.pos += name_end;
-        let mut element = Element { name, ..Element::default() };
-        loop {
-            let trimmed = self.rest().trim_start();
-            self.pos = self.text.len() - trimmed.len();
-            if let Some(after) = trimmed.strip_prefix("/>") {
-                self.pos = self.text.len() - after.len();
-                return Ok((element, true));
-            }
-            if let Some(after) = trimmed.strip_prefix('>') {
-                self.pos = self.text.len() - after.len();
-                return Ok((element, false));
-            }
-            if trimmed.is_empty() {
-                return Err(self.error(format!("unterminated tag <{}>", element.name)));
-            }
-            let Some(eq) = trimmed.find('=') else {
-                return Err(self.error(format!("an attribute without a value in <{}>", element.name)));
-            };
-            let key = trimmed[..eq].trim().to_owned();
-            if key.is_empty() || key.contains(|c: char| c.is_whitespace() || c == '<' || c == '>') {
-                return Err(self.error(format!("a malformed attribute in <{}>", element.name)));
-            }
-            self.pos += eq + 1;
-            let value_start = self.rest().trim_start();
-            self.pos = self.text.len() - value_start.len();
-            let Some(quote) = value_start.chars().next().filter(|c| *c == '"' || *c == '\'') else {
-                return Err(self.error(format!("attribute '{key}' of <{}> is not quoted", element.name)));
-            };
-            self.pos += 1;
-            let start = self.pos;
-            let end = self.skip_past(&quote.to_string(), "attribute value")?;
-            let value = decode(&self.text[start..end]).map_err(|message| self.error(message))?;
-            element.attributes.push((key, value));
-        }
-    }
+/// An element with its attributes (values unescaped), from its start tag.
+fn element(tag: &BytesStart<'_>) -> Result<Element, String> {
+    let name = tag.name().as_ref().to_owned();
+    let attributes = tag
+        .attributes()
+        .map(|attribute| {
+            let attribute = attribute.map_err(|error| format!("<{name}>: {error}"))?;
+            let value = unescape(&attribute.value).map_err(|error| format!("<{name}>: {error}"))?;
+            Ok((attribute.key.as_ref().to_owned(), value.into_owned()))
+        })
+        .collect::<Result<_, String>>()?;
+    Ok(Element { name, attributes, children: Vec::new() })
 }
 
 fn push_child(stack: &mut [Element], node: Node) {
@@ -255,39 +204,15 @@ fn push_child(stack: &mut [Element], node: Node) {
     }
 }
 
-/// Decodes the predefined entities and numeric character references of `raw`.
-fn decode(raw: &str) -> Result<String, String> {
-    if !raw.contains('&') {
-        return Ok(raw.to_owned());
+/// Appends text to the open element, joined to the text just before it: quick-xml reports
+/// `a &amp; b` as three pieces.
+fn push_text(stack: &mut [Element], text: &str) {
+    if let Some(parent) = stack.last_mut() {
+        match parent.children.last_mut() {
+            Some(Node::Text(previous)) => previous.push_str(text),
+            _ => parent.children.push(Node::Text(text.to_owned())),
+        }
     }
-    let mut out = String::with_capacity(raw.len());
-    let mut rest = raw;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        let after = &rest[amp + 1..];
-        let Some(semi) = after.find(';').filter(|semi| *semi <= 10) else {
-            return Err("an '&' that starts no entity".to_owned());
-        };
-        let entity = &after[..semi];
-        let decoded = match entity {
-            "lt" => '<',
-            "gt" => '>',
-            "amp" => '&',
-            "quot" => '"',
-            "apos" => '\'',
-            _ => {
-                let number = match entity.strip_prefix("#x").or_else(|| entity.strip_prefix("#X")) {
-                    Some(hex) => u32::from_str_radix(hex, 16).ok(),
-                    None => entity.strip_prefix('#').and_then(|dec| dec.parse().ok()),
-                };
-                number.and_then(char::from_u32).ok_or_else(|| format!("unknown entity '&{entity};'"))?
-            }
-        };
-        out.push(decoded);
-        rest = &after[semi + 1..];
-    }
-    out.push_str(rest);
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -333,14 +258,14 @@ mod tests {
     #[test]
     fn malformed_documents_are_refused_with_their_line() {
         for (text, needle) in [
-            ("<a>\n<b></a>", "does not close"),
+            ("<a>\n<b></a>", "expected `</b>`, but `</a>` was found"),
             ("<a>\n<b>", "not closed"),
-            ("<a x=1/>", "not quoted"),
+            ("<a x=1/>", "must be enclosed in"),
             ("<a>&bogus;</a>", "unknown entity"),
-            ("<!-- open", "unterminated comment"),
+            ("<!-- open", "comment not closed"),
             ("", "no root element"),
             ("<a/><b/>", "second root"),
-            ("</a>", "unexpected end tag"),
+            ("</a>", "does not match any open tag"),
         ] {
             let error = parse(text).unwrap_err();
             assert!(error.to_string().contains(needle), "{text:?}: {error}");

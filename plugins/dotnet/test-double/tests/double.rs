@@ -483,6 +483,12 @@ fn msbuild_evaluation_prints_values_or_json() {
     let sln_dir = temp_dir("msbuild-sln");
     fs::write(sln_dir.join("Shop.sln"), "").unwrap();
     assert_eq!(run(&sln_dir, &["msbuild", "-getProperty:X"], &[]).code, 1);
+    // An absolute project path is the project, not a '/' switch, even where the folder alone
+    // would be ambiguous (two solutions).
+    fs::write(sln_dir.join("Other.slnx"), "").unwrap();
+    let project = dir.join("App.csproj").display().to_string();
+    let absolute = run(&sln_dir, &["msbuild", &project, "-getProperty:TargetFramework"], &[]);
+    assert_eq!((absolute.code, absolute.stdout.as_str()), (0, "net10.0\n"));
 }
 
 #[test]

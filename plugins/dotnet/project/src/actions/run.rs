@@ -189,7 +189,7 @@ impl Act<'_, '_> {
         );
         let mut structured = session.describe();
         structured["summary"] = json!(summary);
-        Ok(Reply::new(summary).structured(structured))
+        Ok(Reply::new(summary).structured(structured).identifier("sessionId"))
     }
 
     pub(super) async fn watch(&self) -> Outcome {
@@ -285,7 +285,7 @@ impl Act<'_, '_> {
         if let Some(code) = exit_code {
             structured["exitCode"] = json!(code);
         }
-        Ok(Reply::new(summary).output(text).structured(structured))
+        Ok(Reply::new(summary).output(text).structured(structured).identifier("sessionId"))
     }
 
     pub(super) async fn stop(&self) -> Outcome {
@@ -309,7 +309,7 @@ impl Act<'_, '_> {
         if let Some(code) = exit_code {
             structured["exitCode"] = json!(code);
         }
-        Ok(Reply::new(summary).structured(structured))
+        Ok(Reply::new(summary).structured(structured).identifier("sessionId"))
     }
 
     pub(super) fn list_sessions(&self) -> Reply {
@@ -331,7 +331,10 @@ impl Act<'_, '_> {
         let running = sessions.iter().filter(|session| session.status().0 == sessions::Status::Running).count();
         let summary = format!("{} session(s), {running} running.", sessions.len());
         let described: Vec<Value> = sessions.iter().map(|session| session.describe()).collect();
-        Reply::new(summary).section("Sessions", lines).structured(json!({ "sessions": described }))
+        Reply::new(summary)
+            .section("Sessions", lines)
+            .structured(json!({ "sessions": described }))
+            .identifier("sessionId")
     }
 }
 

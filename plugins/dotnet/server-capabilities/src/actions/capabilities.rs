@@ -94,9 +94,10 @@ pub fn shape() -> Shape {
                     "lts": { "type": ["string", "null"] },
                     "latest": { "type": ["string", "null"] },
                     "newerThanTable": strings,
-                    "asOf": { "type": "string", "format": "date" }
+                    "asOf": { "type": "string", "format": "date", "description": "The day support was judged on (today, UTC)." },
+                    "tableAsOf": { "type": "string", "format": "date", "description": "The day the framework table's facts were last checked." }
                 },
-                "required": ["installed", "sdks", "recommended", "recommendedInstalled", "lts", "latest", "asOf"]
+                "required": ["installed", "sdks", "recommended", "recommendedInstalled", "lts", "latest", "asOf", "tableAsOf"]
             }
         }),
         &[
@@ -194,6 +195,7 @@ pub async fn run(call: &Call<'_>) -> Outcome {
             "latest": latest,
             "newerThanTable": newer,
             "asOf": today,
+            "tableAsOf": frameworks::TABLE_AS_OF,
         },
     });
 
@@ -230,6 +232,7 @@ pub async fn run(call: &Call<'_>) -> Outcome {
         format!("Newest LTS: {}.", lts.unwrap_or("unknown")),
         format!("Newest supported release: {}.", latest.unwrap_or("unknown")),
     ];
+    dotnet_notes.push(format!("Framework facts as of {}.", frameworks::TABLE_AS_OF));
     if !newer.is_empty() {
         dotnet_notes.push(format!("SDKs newer than this server's framework table: {}.", newer.join(", ")));
     }

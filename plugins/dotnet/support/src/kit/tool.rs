@@ -5,7 +5,8 @@
 //! Finishing: a success's structured content gets `success: true`, its `action` and the
 //! `lockInfo` of the lock the call took; a failure is the error envelope with that `lockInfo`
 //! merged in. Then the prose and the structured content are redacted, whatever the action
-//! produced, apart from the fields an action marked verbatim ([`Reply::verbatim`]). Progress
+//! produced, apart from the fields an action marked verbatim ([`Reply::verbatim`]) and the
+//! identifiers it made itself ([`Reply::identifier`], a background session's id). Progress
 //! messages are redacted where they are sent ([`crate::exec::run`], the only sender).
 
 use std::{future::Future, path::PathBuf, sync::Mutex};

@@ -33,6 +33,12 @@ struct Switches {
 fn parse(args: &[String]) -> Switches {
     let mut s = Switches::default();
     for a in args {
+        // An absolute Unix path starts with '/', MSBuild's other switch prefix: one naming a
+        // project, a solution or a folder is the project, as MSBuild on Unix takes it.
+        if a.starts_with('/') && target::positional_target(std::slice::from_ref(a)).is_some() {
+            s.project.get_or_insert_with(|| a.clone());
+            continue;
+        }
         let body = a.strip_prefix("--").or_else(|| a.strip_prefix('-')).or_else(|| a.strip_prefix('/'));
         let Some(body) = body else {
             s.project.get_or_insert_with(|| a.clone());

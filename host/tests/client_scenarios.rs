@@ -1,0 +1,89 @@
+//! The calls of the client matrix (`scripts/client-matrix/scenarios.json`, run through the
+//! official MCP clients by `scripts/clients`) cover everything the default configuration serves:
+//! every tool, and every value of each tool's `action` enum, has a call expected to succeed and a
+//! call expected to fail whether or not the client can be asked to confirm (elicitation). This
+//! runs in `cargo test`, so an action added without scenarios fails here even where no client
+//! can be installed.
+
+mod common;
+
+use std::collections::BTreeSet;
+
+use common::Setup;
+use serde_json::{Value, json};
+
+fn read_json(relative: &str) -> Value {
+    let path = common::workspace_root().join(relative);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|error| panic!("{}: {error}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
+}
+
+/// The tools the host serves with the repository's appsettings.json (its plugin selection and
+/// plugin settings) and every workspace plugin built, as scripts/clients runs it.
+async fn served_tools() -> Vec<Value> {
+    let defaults = read_json("appsettings.json");
+    let plugins = &defaults["Plugins"];
+    let selection = json!({ "Plugins": {
+        "Directory": common::workspace_plugins(),
+        "Enabled": plugins["Enabled"], "Disabled": plugins["Disabled"], "Settings": plugins["Settings"]
+    } });
+    let setup = Setup::new(&[], &[], selection);
+    let client = setup.stdio().await;
+    let answer = client.request("tools/list", json!({})).await;
+    client.close().await;
+    answer["result"]["tools"].as_array().unwrap_or_else(|| panic!("tools/list failed: {answer}")).clone()
+}
+
+/// A call's expectation without conditions (`expect` is a string or has a `default`).
+fn default_expectation(call: &Value) -> &str {
+    call["expect"].as_str().or_else(|| call["expect"]["default"].as_str()).unwrap_or_default()
+}
+
+#[tokio::test]
+async fn every_action_of_every_served_tool_has_a_success_and_a_failure_call() {
+    let scenarios = read_json("scripts/client-matrix/scenarios.json");
+    let calls = scenarios["calls"].as_array().expect("scenarios.json has a calls array");
+    let mut problems = Vec::new();
+
+    let mut ids = BTreeSet::new();
+    for call in calls {
+        let id = call["id"].as_str().unwrap_or_default();
+        if !ids.insert(id) {
+            problems.push(format!("the id {id:?} is used twice"));
+        }
+        if default_expectation(call).is_empty() {
+            problems.push(format!("{id}: no expectation (expect, or expect.default)"));
+        }
+    }
+
+    let tools = served_tools().await;
+    let mut served = BTreeSet::new();
+    for tool in &tools {
+        let name = tool["name"].as_str().unwrap();
+        let actions: Vec<Option<&str>> = match tool["inputSchema"]["properties"]["action"]["enum"].as_array() {
+            Some(values) => values.iter().map(|value| value.as_str()).collect(),
+            None => vec![None],
+        };
+        for action in actions {
+            served.insert((name, action));
+            let of_action = |call: &&Value| call["tool"] == name && call["arguments"]["action"].as_str() == action;
+            let label = action.map_or_else(|| name.to_owned(), |action| format!("{name} {action}"));
+            if !calls.iter().filter(of_action).any(|call| default_expectation(call) == "ok") {
+                problems.push(format!("{label}: no call expected to succeed"));
+            }
+            // Failing for every client: also for one that cannot be asked (see "about" in the file).
+            let fails = |call: &&Value| default_expectation(call) != "ok" && call["expect"]["noElicitation"] != "ok";
+            if !calls.iter().filter(of_action).any(|call| fails(&call)) {
+                problems.push(format!("{label}: no call expected to fail, with and without elicitation"));
+            }
+        }
+    }
+    for call in calls {
+        // A tool without an action enum takes any arguments here (a failure path may pass a bad one).
+        let (tool, action) = (call["tool"].as_str().unwrap_or_default(), call["arguments"]["action"].as_str());
+        if !served.contains(&(tool, action)) && !served.contains(&(tool, None)) {
+            problems.push(format!("{}: the host serves no such tool or action", call["id"]));
+        }
+    }
+    assert!(problems.is_empty(), "scripts/client-matrix/scenarios.json:\n{}", problems.join("\n"));
+}

@@ -1,0 +1,213 @@
+//! The held-out corpus (`tests/heldout/corpus.jsonl`; who wrote it and how: its README) through
+//! every path by which a dotnet plugin's output reaches a client:
+//!
+//! - `text`: [`redact::redact`], what tool text, `RunOutcome::into_redacted` and the error
+//!   envelope's messages use;
+//! - `structured`: [`redact::redact_json`] on the entry's structured form (or its text as a string
+//!   field), what structuredContent goes through;
+//! - `progress`: [`exec::run`] on a real process (`cat` printing the entry) with line progress:
+//!   every progress message and the run's redacted stdout;
+//! - `session log`: [`redact::LineRedactor`] line by line, what background sessions keep and
+//!   their logs action returns;
+//! - `failure`: [`ErrorResponse::from_failed_run`] with the entry as the failed command's output,
+//!   what a failing command's envelope carries.
+//!
+//! (No dotnet plugin sends MCP log notifications: none calls the context's logger. A plugin that
+//! starts to must pass its messages through `redact` first; the `text` path measures that.)
+//!
+//! A leak is a listed secret substring that survives on a path; an over-redaction is a clean
+//! entry (no secrets listed) that a path changes. The test prints both per path and fails on any.
+
+#![cfg(unix)]
+
+use std::path::Path;
+
+use dotnet_support::{
+    errors::ErrorResponse,
+    exec::{self, Command, ProgressKind},
+    redact::{LineRedactor, redact, redact_json},
+    settings::DotnetSettings,
+};
+use serde_json::{Value, json};
+
+const CORPUS: &str = include_str!("heldout/corpus.jsonl");
+
+struct Entry {
+    id: String,
+    text: String,
+    json: Option<Value>,
+    secrets: Vec<String>,
+}
+
+fn corpus() -> Vec<Entry> {
+    CORPUS
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .map(|line| {
+            let value: Value =
+                serde_json::from_str(line).unwrap_or_else(|error| panic!("bad corpus line {line}: {error}"));
+            Entry {
+                id: value["id"].as_str().expect("id").to_owned(),
+                text: value["text"].as_str().expect("text").to_owned(),
+                json: value.get("json").cloned(),
+                secrets: value["secrets"]
+                    .as_array()
+                    .expect("secrets")
+                    .iter()
+                    .map(|s| s.as_str().expect("secret").to_owned())
+                    .collect(),
+            }
+        })
+        .collect()
+}
+
+/// Every string in a JSON value (keys too), one per line.
+fn strings(value: &Value) -> String {
+    let mut out = String::new();
+    let mut pending = vec![value];
+    while let Some(value) = pending.pop() {
+        match value {
+            Value::String(s) => {
+                out.push_str(s);
+                out.push('\n');
+            }
+            Value::Array(items) => pending.extend(items),
+            Value::Object(map) => {
+                for (key, value) in map {
+                    out.push_str(key);
+                    out.push('\n');
+                    pending.push(value);
+                }
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
+/// What one path made of one entry: everything it shows, and whether it kept a clean entry as is.
+struct Shown {
+    text: String,
+    unchanged: bool,
+}
+
+fn text_path(entry: &Entry) -> Option<Shown> {
+    (!entry.text.is_empty()).then(|| {
+        let out = redact(&entry.text);
+        Shown { unchanged: out == entry.text, text: out.into_owned() }
+    })
+}
+
+fn structured_path(entry: &Entry) -> Option<Shown> {
+    let before = entry.json.clone().unwrap_or_else(|| json!({ "stdout": entry.text }));
+    let mut after = before.clone();
+    redact_json(&mut after);
+    Some(Shown { text: strings(&after), unchanged: after == before })
+}
+
+fn session_log_path(entry: &Entry) -> Option<Shown> {
+    (!entry.text.is_empty()).then(|| {
+        let mut redactor = LineRedactor::new();
+        let kept: Vec<String> =
+            entry.text.lines().filter_map(|line| redactor.line(line)).map(|line| line.into_owned()).collect();
+        let text = kept.join("\n");
+        Shown { unchanged: text == entry.text.lines().collect::<Vec<_>>().join("\n"), text }
+    })
+}
+
+fn failure_path(entry: &Entry) -> Option<Shown> {
+    (!entry.text.is_empty()).then(|| {
+        let envelope = ErrorResponse::from_failed_run(&["dotnet", "build"], 1, &entry.text, &entry.text);
+        let value = serde_json::to_value(&envelope).expect("the envelope serializes");
+        // The envelope adds its own words: a clean entry is kept when each of its lines reaches
+        // the envelope untouched.
+        let shown = strings(&value);
+        let unchanged =
+            entry.text.lines().map(str::trim).filter(|line| !line.is_empty()).all(|line| shown.contains(line));
+        Shown { text: shown, unchanged }
+    })
+}
+
+/// `cat` stands in for dotnet: the runner reads its lines, `exec::run` masks, redacts and reports
+/// each one as progress, then redacts the kept output.
+fn progress_path(entry: &Entry, scratch: &Path, runtime: &tokio::runtime::Runtime) -> Option<Shown> {
+    if entry.text.is_empty() {
+        return None;
+    }
+    let file = scratch.join(format!("{}.txt", entry.id));
+    std::fs::write(&file, &entry.text).expect("the entry is written");
+    let settings = DotnetSettings { dotnet_path: Some("/bin/cat".into()), ..DotnetSettings::default() };
+    let command = Command::new(vec![file.display().to_string()], scratch, "printing").progress(ProgressKind::Lines);
+    let call = mcp_plugin_api::testkit::TestCall::new();
+    let ran = runtime.block_on(exec::run(&settings, &call.context(), command)).expect("cat runs");
+    assert!(ran.succeeded(), "{}: cat failed", entry.id);
+    let messages: Vec<String> = call.progress().into_iter().skip(1).filter_map(|report| report.message).collect();
+    let expected: Vec<&str> = entry.text.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
+    let unchanged = messages == expected && ran.outcome.stdout.trim_end() == entry.text.trim_end();
+    Some(Shown { text: format!("{}\n{}", messages.join("\n"), ran.outcome.stdout), unchanged })
+}
+
+#[derive(Default)]
+struct Tally {
+    entries: usize,
+    secrets: usize,
+    leaks: Vec<String>,
+    clean: usize,
+    over_redacted: Vec<String>,
+}
+
+#[test]
+fn no_secret_of_the_held_out_corpus_survives_any_path_and_clean_lines_stay_untouched() {
+    let corpus = corpus();
+    let scratch = std::env::temp_dir().join(format!("dotnet-support-heldout-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+
+    type Path_<'a> = Box<dyn Fn(&Entry) -> Option<Shown> + 'a>;
+    let paths: Vec<(&str, Path_)> = vec![
+        ("text", Box::new(text_path)),
+        ("structured", Box::new(structured_path)),
+        ("progress", Box::new(|entry| progress_path(entry, &scratch, &runtime))),
+        ("session log", Box::new(session_log_path)),
+        ("failure", Box::new(failure_path)),
+    ];
+    let mut report = String::new();
+    let mut failed = false;
+    for (name, path) in &paths {
+        let mut tally = Tally::default();
+        for entry in &corpus {
+            let Some(shown) = path(entry) else { continue };
+            tally.entries += 1;
+            if entry.secrets.is_empty() {
+                tally.clean += 1;
+                if !shown.unchanged {
+                    tally.over_redacted.push(entry.id.clone());
+                }
+            }
+            for secret in &entry.secrets {
+                tally.secrets += 1;
+                if shown.text.contains(secret.as_str()) {
+                    tally.leaks.push(format!("{} ({secret})", entry.id));
+                }
+            }
+        }
+        report.push_str(&format!(
+            "{name:>12}: {} entries, {} secrets, {} leaked; {} clean entries, {} over-redacted\n",
+            tally.entries,
+            tally.secrets,
+            tally.leaks.len(),
+            tally.clean,
+            tally.over_redacted.len()
+        ));
+        for leak in &tally.leaks {
+            report.push_str(&format!("{:>12}  leak: {leak}\n", ""));
+        }
+        for id in &tally.over_redacted {
+            report.push_str(&format!("{:>12}  over-redacted: {id}\n", ""));
+        }
+        failed |= !tally.leaks.is_empty() || !tally.over_redacted.is_empty();
+    }
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert!(!failed, "the held-out corpus found leaks or over-redactions:\n{report}");
+    println!("{report}");
+}
