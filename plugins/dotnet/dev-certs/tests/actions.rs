@@ -7,7 +7,7 @@
 use dotnet_dev_certs::{CERTIFICATE_LOCK_KEY, DotnetDevCerts};
 use dotnet_support::{
     locking::LockTarget,
-    testkit::{Harness, assert_hidden, client, code, failed, secret_values, strings, succeeded, visible},
+    testkit::{Harness, assert_hidden, client, code, failed, parameter, secret_values, strings, succeeded, visible},
 };
 use mcp_plugin_api::{Tool, locks::LockScope, testkit::TestCall};
 use serde_json::{Value, json};
@@ -393,14 +393,10 @@ fn stray_and_missing_parameters_are_refused() {
         (json!({ "action": "SecretsList", "value": "x" }), "value"),
         (json!({ "action": "SecretsSet", "key": "--id", "value": "v" }), "key"),
     ];
-    for (args, parameter) in cases {
+    for (args, named) in cases {
         let result = setup.call(args.clone());
         assert_eq!(code(failed(&result)), "INVALID_PARAMS", "{args}");
-        assert_eq!(
-            result.structured_content.as_ref().unwrap()["errors"][0]["data"]["additionalData"]["parameter"],
-            parameter,
-            "{args}"
-        );
+        assert_eq!(parameter(failed(&result)), named, "{args}");
     }
     assert!(setup.double.argvs().is_empty());
 }

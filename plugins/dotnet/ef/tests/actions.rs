@@ -9,7 +9,7 @@ use std::path::Path;
 use dotnet_ef::{DotnetEf, INSTALL_COMMAND};
 use dotnet_support::{
     locking::LockTarget,
-    testkit::{Harness, assert_hidden, client, code, failed, secret_values, strings, succeeded, visible},
+    testkit::{Harness, assert_hidden, client, code, failed, parameter, secret_values, strings, succeeded, visible},
 };
 use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
@@ -292,10 +292,7 @@ fn database_drop_without_a_way_to_ask_needs_force() {
     let setup = plain(None);
     let result = setup.call(json!({ "action": "DatabaseDrop" }));
     assert_eq!(code(failed(&result)), "INVALID_PARAMS");
-    assert_eq!(
-        result.structured_content.as_ref().unwrap()["errors"][0]["data"]["additionalData"]["parameter"],
-        "force"
-    );
+    assert_eq!(parameter(failed(&result)), "force");
     assert!(setup.double.argvs().is_empty());
 
     let result = setup.call(json!({ "action": "DatabaseDrop", "force": true }));
@@ -433,15 +430,11 @@ fn required_and_stray_parameters_are_refused_before_anything_runs() {
         (json!({ "action": "MigrationsList", "connection": "--no-build" }), "connection"),
         (json!({ "action": "Migrate" }), "action"),
     ];
-    for (args, parameter) in cases {
+    for (args, named) in cases {
         // The tool's own check, for arguments the host's schema check would also refuse.
         let result = setup.call_with(&TestCall::new().unchecked(), args.clone());
         assert_eq!(code(failed(&result)), "INVALID_PARAMS", "{args}");
-        assert_eq!(
-            result.structured_content.as_ref().unwrap()["errors"][0]["data"]["additionalData"]["parameter"],
-            parameter,
-            "{args}"
-        );
+        assert_eq!(parameter(failed(&result)), named, "{args}");
     }
     assert!(setup.double.argvs().is_empty());
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use dotnet_package::DotnetPackage;
 use dotnet_support::{
     locking::LockTarget,
-    testkit::{Double, Harness, client, failed, secret_values, strings, succeeded},
+    testkit::{Double, Harness, client, code, failed, parameter, secret_values, strings, succeeded},
 };
 use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
@@ -230,7 +230,7 @@ fn list_keeps_filter_and_max_results() {
 #[test]
 fn list_refuses_options_nuget_cannot_combine_before_running_anything() {
     let fixture = fixture();
-    for (args, parameter) in [
+    for (args, named) in [
         (json!({ "action": "List", "outdated": true, "vulnerable": true }), "outdated"),
         (json!({ "action": "List", "prerelease": true }), "prerelease"),
         (json!({ "action": "List", "source": "https://example.invalid/index.json" }), "source"),
@@ -238,8 +238,8 @@ fn list_refuses_options_nuget_cannot_combine_before_running_anything() {
     ] {
         let result = fixture.call(args);
         let structured = failed(&result);
-        assert_eq!(structured["errors"][0]["code"], "INVALID_PARAMS");
-        assert_eq!(structured["errors"][0]["data"]["additionalData"]["parameter"], parameter);
+        assert_eq!(code(structured), "INVALID_PARAMS");
+        assert_eq!(parameter(structured), named);
     }
     assert!(fixture.argvs().is_empty());
 }
@@ -336,7 +336,7 @@ fn failures_are_errors_with_the_envelope() {
     let structured = failed(&list);
     assert!(structured["errors"][0]["message"].as_str().unwrap().contains("No assets file was found"), "{structured}");
 
-    for (args, parameter) in [
+    for (args, named) in [
         (json!({ "action": "Deploy" }), "action"),
         (json!({ "action": "Add" }), "packageId"),
         (json!({ "action": "Add", "packageId": "--interactive" }), "packageId"),
@@ -348,8 +348,8 @@ fn failures_are_errors_with_the_envelope() {
         // The tool's own check, also of arguments the host's schema check refuses first.
         let result = fixture.call_with(&TestCall::new().unchecked(), args.clone());
         let structured = failed(&result);
-        assert_eq!(structured["errors"][0]["code"], "INVALID_PARAMS", "{args}");
-        assert_eq!(structured["errors"][0]["data"]["additionalData"]["parameter"], parameter, "{args}");
+        assert_eq!(code(structured), "INVALID_PARAMS", "{args}");
+        assert_eq!(parameter(structured), named, "{args}");
     }
 }
 

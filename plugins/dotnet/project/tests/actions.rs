@@ -11,7 +11,7 @@ use std::{
 };
 
 use dotnet_project::DotnetProject;
-use dotnet_support::testkit::{Double, Harness, code};
+use dotnet_support::testkit::{Double, Harness, assert_dies, code, is_dead, parameter, strings};
 use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
 
@@ -64,25 +64,6 @@ fn words(line: &str) -> Vec<String> {
     line.split(' ').map(str::to_owned).collect()
 }
 
-fn argv(items: &[&str]) -> Vec<String> {
-    items.iter().map(|item| (*item).to_owned()).collect()
-}
-
-fn is_dead(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()) == Some("Z"),
-    }
-}
-
-fn assert_dies(pid: u32) {
-    let deadline = Instant::now() + BOUND;
-    while !is_dead(pid) {
-        assert!(Instant::now() < deadline, "process {pid} is still alive");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
-
 /// Waits until `ready` holds.
 fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
     let deadline = Instant::now() + BOUND;
@@ -115,7 +96,7 @@ fn new_passes_every_option_as_its_own_argument() {
     }));
     assert_eq!(
         fx.only_argv(),
-        argv(&[
+        strings(&[
             "new",
             "console",
             "-n",
@@ -162,7 +143,7 @@ fn restore_build_publish_pack_clean_and_format_argv() {
         ),
         (
             json!({ "action": "Build", "project": "App/App.csproj", "configuration": "Staging", "framework": "net10.0", "runtime": "browser-wasm", "noRestore": true, "verbosity": "q", "output": "out dir" }),
-            argv(&[
+            strings(&[
                 "build",
                 "App/App.csproj",
                 "-c",
@@ -288,7 +269,7 @@ fn run_in_the_foreground_passes_app_arguments_after_the_separator() {
     }));
     assert_eq!(
         fx.only_argv(),
-        argv(&[
+        strings(&[
             "run",
             "--project",
             "App/App.csproj",
@@ -319,7 +300,7 @@ fn vstest_counts_are_summed_over_every_assembly_of_a_solution() {
     let structured = fx.err(json!({ "action": "Test", "project": "Shop.sln" }));
     let solution = at(&fx, "Shop.sln").canonicalize().unwrap().display().to_string();
     let invocation = fx.double.invocations().pop().unwrap();
-    assert_eq!(invocation.argv, argv(&["test", &solution]));
+    assert_eq!(invocation.argv, strings(&["test", &solution]));
     assert_eq!(invocation.cwd, fx.path().canonicalize().unwrap());
     assert_eq!((structured["passed"].as_u64(), structured["failed"].as_u64()), (Some(58), Some(2)));
     assert_eq!((structured["skipped"].as_u64(), structured["total"].as_u64()), (Some(1), Some(61)));
@@ -347,7 +328,7 @@ fn vstest_options_and_runner_metadata() {
     let results = at(&fx, "results").display().to_string();
     assert_eq!(
         fx.only_argv(),
-        argv(&[
+        strings(&[
             "test",
             &app(&fx),
             "-c",
@@ -387,7 +368,7 @@ fn microsoft_testing_platform_from_global_json_uses_project_and_its_options() {
     std::fs::write(at(&fx, "global.json"), r#"{ "test": { "runner": "Microsoft.Testing.Platform" } }"#).unwrap();
     let structured =
         fx.ok(json!({ "action": "Test", "project": "App/App.csproj", "logger": "trx", "collect": "Code Coverage" }));
-    assert_eq!(fx.only_argv(), argv(&["test", "--project", &app(&fx), "--coverage", "--report-trx"]));
+    assert_eq!(fx.only_argv(), strings(&["test", "--project", &app(&fx), "--coverage", "--report-trx"]));
     assert_eq!(structured["metadata"]["selectedTestRunner"], "microsoft-testing-platform");
     assert_eq!(structured["metadata"]["projectArgumentStyle"], "--project");
     assert_eq!(structured["metadata"]["selectionSource"], "global.json");
@@ -398,10 +379,10 @@ fn microsoft_testing_platform_from_global_json_uses_project_and_its_options() {
     assert_eq!(structured["durationMs"], 4210);
     // VSTest-only options are refused under MTP, and an explicit runner wins over global.json.
     let refused = fx.err(json!({ "action": "Test", "project": "App/App.csproj", "blame": true }));
-    assert_eq!(refused["errors"][0]["data"]["additionalData"]["parameter"], "blame");
+    assert_eq!(parameter(&refused), "blame");
     fx.double.clear_log();
     let forced = fx.ok(json!({ "action": "Test", "project": "App/App.csproj", "testRunner": "VSTest" }));
-    assert_eq!(fx.only_argv(), argv(&["test", &app(&fx)]));
+    assert_eq!(fx.only_argv(), strings(&["test", &app(&fx)]));
     assert_eq!(forced["metadata"]["selectionSource"], "testRunner-parameter");
 }
 
@@ -481,7 +462,7 @@ fn analyze_dependencies_and_validate_ask_the_sdk() {
         fx.ok(json!({ "action": "Dependencies", "projectPath": "App/App.csproj", "configuration": "Release" }));
     assert_eq!(
         fx.only_argv(),
-        argv(&[
+        strings(&[
             "msbuild",
             &app(&fx),
             "-getProperty:TargetFramework",
@@ -505,7 +486,7 @@ fn get_property_and_list_items() {
     let fx = fixture();
     let property =
         fx.ok(json!({ "action": "GetProperty", "project": "App/App.csproj", "propertyName": "TargetFramework" }));
-    assert_eq!(fx.only_argv(), argv(&["msbuild", &app(&fx), "-getProperty:TargetFramework"]));
+    assert_eq!(fx.only_argv(), strings(&["msbuild", &app(&fx), "-getProperty:TargetFramework"]));
     assert_eq!((property["propertyValue"].as_str(), property["isSet"].as_bool()), (Some("net10.0"), Some(true)));
     let unset =
         fx.ok(json!({ "action": "GetProperty", "project": "App/App.csproj", "propertyName": "NoSuchProperty" }));
@@ -513,7 +494,7 @@ fn get_property_and_list_items() {
 
     fx.double.clear_log();
     let compile = fx.ok(json!({ "action": "ListItems", "project": "App/App.csproj", "itemType": "Compile" }));
-    assert_eq!(fx.only_argv(), argv(&["msbuild", &app(&fx), "-getItem:Compile"]));
+    assert_eq!(fx.only_argv(), strings(&["msbuild", &app(&fx), "-getItem:Compile"]));
     assert_eq!(compile["count"], 2);
     assert_eq!(compile["items"][0]["include"], "Program.cs");
     assert_eq!(compile["items"][0]["metadata"], json!({}));
@@ -582,7 +563,7 @@ fn edits_refuse_bad_names_broken_files_and_solutions() {
     let bad = fx.err(
         json!({ "action": "SetProperty", "project": "App/App.csproj", "propertyName": "a.b", "propertyValue": "x" }),
     );
-    assert_eq!(bad["errors"][0]["data"]["additionalData"]["parameter"], "propertyName");
+    assert_eq!(parameter(&bad), "propertyName");
     let missing = fx.err(json!({ "action": "SetProperty", "project": "App/App.csproj", "propertyName": "A" }));
     assert_eq!(missing["errors"][0]["data"]["additionalData"]["reason"], "required");
     std::fs::write(at(&fx, "Shop.sln"), "").unwrap();
@@ -937,7 +918,7 @@ fn the_project_is_found_in_the_clients_roots() {
     });
     let result = fx.call_with(&roots, json!({ "action": "Build" }));
     assert!(!result.is_error);
-    assert_eq!(fx.only_argv(), argv(&["build", &at(&fx, "App/App.csproj").display().to_string()]));
+    assert_eq!(fx.only_argv(), strings(&["build", &at(&fx, "App/App.csproj").display().to_string()]));
 }
 
 #[test]

@@ -9,7 +9,7 @@
 use dotnet_sdk::DotnetSdk;
 use dotnet_support::{
     locking::LockTarget,
-    testkit::{Double, Harness, code, failed, parameter, secret_values},
+    testkit::{Double, Harness, cancel_after, code, failed, parameter, secret_values},
 };
 use mcp_plugin_api::{Tool, ToolResult, testkit::TestCall};
 use serde_json::{Value, json};
@@ -499,11 +499,7 @@ fn cancellation_and_timeouts_stop_the_command() {
     // `spawn-child` keeps every command (and a child of it) alive for DOTNET_DOUBLE_SLOW_SECS.
     let s = setup_with(|double| double.scenario("spawn-child").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
     let call = TestCall::new();
-    let cancel = call.cancel_handle();
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        cancel.cancel();
-    });
+    let stopper = cancel_after(&call, std::time::Duration::from_millis(300));
     let result = call.run(&s.tool, json!({ "action": "ListTemplates" }));
     stopper.join().unwrap();
     let envelope = result.structured_content.unwrap();

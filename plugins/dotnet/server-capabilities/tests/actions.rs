@@ -3,7 +3,7 @@
 //! checks every result against the advertised schemas, as the host does.
 
 use dotnet_server_capabilities::DotnetServerCapabilities;
-use dotnet_support::testkit::{Double, Harness};
+use dotnet_support::testkit::{Double, Harness, cancel_after, failed, parameter};
 use mcp_plugin_api::{Tool, ToolResult, testkit::TestCall};
 use serde_json::{Value, json};
 
@@ -94,11 +94,7 @@ fn a_cancelled_or_timed_out_listing_is_an_error_envelope() {
     // `spawn-child` keeps every command (and its child) alive for DOTNET_DOUBLE_SLOW_SECS.
     let s = setup_with(|double| double.scenario("spawn-child").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
     let call = TestCall::new();
-    let cancel = call.cancel_handle();
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        cancel.cancel();
-    });
+    let stopper = cancel_after(&call, std::time::Duration::from_millis(300));
     let started = std::time::Instant::now();
     let (result, envelope) = run(&s, &call);
     stopper.join().unwrap();
@@ -142,5 +138,5 @@ fn the_tool_is_read_only_and_takes_no_arguments() {
     let supports = &spec["outputSchema"]["anyOf"][0]["properties"]["supports"];
     assert_eq!(supports["required"].as_array().unwrap().len(), 16, "every support flag is required");
     let stray = s.call_with(&TestCall::new().unchecked(), json!({ "verbose": true }));
-    assert_eq!(stray.structured_content.unwrap()["errors"][0]["data"]["additionalData"]["parameter"], "verbose");
+    assert_eq!(parameter(failed(&stray)), "verbose");
 }

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use dotnet_solution::DotnetSolution;
 use dotnet_support::{
     locking::LockTarget,
-    testkit::{Double, Harness, client, failed, strings, succeeded},
+    testkit::{Double, Harness, client, code, failed, parameter, strings, succeeded},
 };
 use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
@@ -359,7 +359,7 @@ fn edits_conflict_with_other_operations_on_the_solution() {
 #[test]
 fn failures_are_errors_with_the_envelope() {
     let fixture = fixture();
-    for (args, parameter) in [
+    for (args, named) in [
         (json!({ "action": "Rename" }), "action"),
         (json!({ "action": "Create" }), "name"),
         (json!({ "action": "Create", "name": "X", "format": "json" }), "format"),
@@ -377,8 +377,8 @@ fn failures_are_errors_with_the_envelope() {
         // The tool's own check, also of arguments the host's schema check refuses first.
         let result = fixture.call_with(&TestCall::new().unchecked(), args.clone());
         let structured = failed(&result);
-        assert_eq!(structured["errors"][0]["code"], "INVALID_PARAMS", "{args}");
-        assert_eq!(structured["errors"][0]["data"]["additionalData"]["parameter"], parameter, "{args}");
+        assert_eq!(code(structured), "INVALID_PARAMS", "{args}");
+        assert_eq!(parameter(structured), named, "{args}");
     }
     assert!(fixture.argvs().is_empty());
 

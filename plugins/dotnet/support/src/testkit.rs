@@ -3,7 +3,8 @@
 //! it, and its invocation log ([`Double`]); the harness every family's tests share
 //! ([`Harness`]: a family served on the double in a scratch folder, every result checked as a
 //! client sees it); a client that lists roots and answers elicitation ([`client`]); and the
-//! checks that no secret reaches a client ([`visible`], [`assert_hidden`]).
+//! checks that no secret reaches a client ([`visible`], [`assert_hidden`]); and the check that a
+//! process ended ([`assert_dies`]).
 //!
 //! The host's own checks (arguments against the input schema, structured content against the
 //! output schema, the tool descriptor) are applied by `mcp_plugin_api::testkit::TestCall`.
@@ -24,7 +25,7 @@ use std::{
     path::{Path, PathBuf},
     process::{Command, Stdio},
     sync::{Arc, Mutex, OnceLock},
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use mcp_plugin_api::{
@@ -366,4 +367,33 @@ pub fn with_defaults(tool: &impl Tool, args: &Value) -> Value {
         filled[name] = default;
     }
     filled
+}
+
+/// Whether process `pid` has ended: no `/proc` entry any more, or a zombie waiting for its new
+/// parent to reap it. Linux: where there is no `/proc`, every process counts as ended.
+pub fn is_dead(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()) == Some("Z"),
+    }
+}
+
+/// Waits for process `pid` to end ([`is_dead`]); panics if it is still alive after 30 seconds,
+/// a bound only a hang reaches.
+pub fn assert_dies(pid: u32) {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !is_dead(pid) {
+        assert!(Instant::now() < deadline, "process {pid} is still alive");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Cancels `call` after `delay`, from another thread, as a client's `notifications/cancelled`
+/// would; join the handle once the call has returned.
+pub fn cancel_after(call: &TestCall, delay: Duration) -> std::thread::JoinHandle<()> {
+    let cancel = call.cancel_handle();
+    std::thread::spawn(move || {
+        std::thread::sleep(delay);
+        cancel.cancel();
+    })
 }
