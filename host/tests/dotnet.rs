@@ -2,7 +2,7 @@
 //! against the dotnet test double: every tool is served, locks conflict
 //! across plugins, a cancel or a timeout leaves no process behind, a
 //! missing dotnet or SDK is a clear error, content negotiation reaches the
-//! plugins, and no secret leaves the server.
+//! plugins, no secret leaves the server, and `ReadOnly` narrows every tool.
 //!
 //! Each plugin's own tests cover the argument vector and parsing of every
 //! action in process; these cover what only the whole server can show.
@@ -38,16 +38,18 @@ fn double() -> PathBuf {
 /// A host with every dotnet plugin, pointed at the double; `per_plugin` adds
 /// settings (an `Environment` with scenarios, a timeout) for single plugins.
 fn setup(project: &Path, per_plugin: Value) -> Setup {
+    setup_config(project, json!({ "Plugins": { "Settings": per_plugin } }))
+}
+
+/// As [`setup`], with `patch` merged into the whole configuration (`Plugins.Config` keys).
+fn setup_config(project: &Path, patch: Value) -> Setup {
     let mut settings = json!({});
     for plugin in DOTNET_PLUGINS {
         settings[plugin] = json!({ "WorkingDirectory": project, "Environment": { "DOTNET_DOUBLE_SLOW_SECS": "20" } });
     }
-    common::merge(&mut settings, per_plugin);
-    Setup::new(
-        &DOTNET_PLUGINS,
-        &[],
-        json!({ "Plugins": { "Settings": settings, "Config": { "DotnetPath": double() } } }),
-    )
+    let mut config = json!({ "Plugins": { "Settings": settings, "Config": { "DotnetPath": double() } } });
+    common::merge(&mut config, patch);
+    Setup::new(&DOTNET_PLUGINS, &[], config)
 }
 
 /// A folder with one project file.
@@ -304,4 +306,72 @@ async fn no_secret_leaves_the_server() {
         }
         assert!(!wire.contains("hunter2-hunter2"), "{tool} leaked the value it was given");
     }
+}
+
+/// The argument vectors the double logged to `log`, in order.
+fn logged(log: &Path) -> Vec<Vec<String>> {
+    std::fs::read_to_string(log)
+        .unwrap_or_default()
+        .lines()
+        .filter_map(|line| serde_json::from_str::<Value>(line).ok())
+        .map(|record| serde_json::from_value(record["argv"].clone()).unwrap_or_default())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_read_only_server_offers_only_what_reads_and_refuses_the_rest() {
+    let dir = project_dir();
+    let log = dir.path().join("double.log");
+    let mut per_plugin = json!({});
+    for plugin in DOTNET_PLUGINS {
+        per_plugin[plugin] = json!({ "Environment": { "DOTNET_DOUBLE_LOG": log } });
+    }
+    // `ReadOnly` in Plugins.Config holds for every dotnet plugin.
+    let setup =
+        setup_config(dir.path(), json!({ "Plugins": { "Settings": per_plugin, "Config": { "ReadOnly": true } } }));
+    let client = setup.stdio().await;
+    let list = client.request("tools/list", json!({})).await;
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let tool = |name: &str| tools.iter().find(|tool| tool["name"] == name).unwrap_or_else(|| panic!("{name}")).clone();
+    for plugin in DOTNET_PLUGINS {
+        let annotations = &tool(plugin)["annotations"];
+        assert_eq!(annotations["readOnlyHint"], true, "{plugin}: {annotations}");
+        assert_eq!(annotations["destructiveHint"], false, "{plugin}: {annotations}");
+        assert_eq!(annotations["idempotentHint"], true, "{plugin}: {annotations}");
+    }
+    let workload = tool("dotnet_workload");
+    assert_eq!(workload["inputSchema"]["properties"]["action"]["enum"], json!(["List", "Info", "Search"]));
+    assert!(workload["inputSchema"]["properties"].get("workloadIds").is_none(), "no parameter of a hidden action");
+    let actions = tool("dotnet_project")["inputSchema"]["properties"]["action"]["enum"].clone();
+    assert!(!actions.as_array().unwrap().contains(&json!("Build")), "{actions}");
+    assert!(actions.as_array().unwrap().contains(&json!("Analyze")), "{actions}");
+    let branches = workload["outputSchema"]["anyOf"].as_array().unwrap().len();
+    assert_eq!(branches, 3, "two success shapes (List/Info, Search) and the error envelope");
+
+    let listed = client.call("dotnet_workload", json!({ "action": "List" })).await;
+    assert_ne!(listed["isError"], true, "{listed}");
+    assert_eq!(listed["structuredContent"]["success"], true);
+
+    // A client that names a mutating action anyway is refused before anything runs: the host
+    // checks the narrowed enum (the plugin would answer READ_ONLY to a host that did not).
+    let refused = client.call("dotnet_workload", json!({ "action": "Install", "workloadIds": ["ios"] })).await;
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert!(text_of(&refused).contains("List, Info, Search"), "{}", text_of(&refused));
+    let built = client.call("dotnet_project", json!({ "action": "Build" })).await;
+    assert_eq!(built["isError"], true, "{built}");
+    assert_eq!(logged(&log), [vec!["workload".to_owned(), "list".to_owned()]], "only the listing ran");
+    client.close().await;
+
+    // In one plugin's own section, it narrows that plugin only.
+    let setup = self::setup(dir.path(), json!({ "dotnet_tool": { "ReadOnly": true } }));
+    let client = setup.stdio().await;
+    let list = client.request("tools/list", json!({})).await;
+    let tools = list["result"]["tools"].as_array().unwrap();
+    let hints = |name: &str| {
+        let tool = tools.iter().find(|tool| tool["name"] == name).unwrap();
+        (tool["annotations"]["readOnlyHint"].clone(), tool["inputSchema"]["properties"]["action"]["enum"].clone())
+    };
+    assert_eq!(hints("dotnet_tool"), (json!(true), json!(["List", "Search"])));
+    assert_eq!(hints("dotnet_sdk").0, json!(false), "the others keep every action");
+    client.close().await;
 }

@@ -21,7 +21,7 @@
 //! | Pack | `pack [<project>] [-c] [-o] [--include-symbols] [--include-source] [--no-build] [--no-restore] [-v] [-p:PackageVersion=<v>]` | project |
 //! | Watch | `watch [--project <project>] [--no-hot-reload] <run\|test\|build> [-c] [-f] [--filter] [-- <appArgs>...]`, always a background session | project, while it runs |
 //! | Format | `format [<project>] [--verify-no-changes] [--include-generated] [--diagnostics <id>...] [--severity <s>] [-v]` | project |
-//! | Analyze, Dependencies, Validate, GetProperty, ListItems | `msbuild <project> -getProperty:<name>... -getItem:<type>... [-p:Configuration=<cfg>] [-p:TargetFramework=<fw>]` | none (read-only) |
+//! | Analyze, Dependencies, Validate, GetProperty, ListItems | `msbuild <project> -getProperty:<name>... -getItem:<type>... [-p:Configuration=<cfg>] [-p:TargetFramework=<fw>]` | none |
 //! | SetProperty, RemoveProperty, AddItem, RemoveItem | none: the project file is edited in place (module `projfile`) | project |
 //! | ListTemplateOptions | `new <template> --help` | none |
 //! | Logs, Stop, ListSessions | none: background sessions (module `sessions`) | none |
@@ -32,14 +32,20 @@
 //! `success: true` and the `action`; every failure returns `isError: true`, the contract's
 //! `ErrorResponse` envelope (`success: false`, `errors[]`, `exitCode`, `metadata?`) as
 //! `structuredContent` plus `lockInfo` and, for Build and Test, the counts. The advertised
-//! `outputSchema` is an `anyOf` of every success shape and the envelope (module `schema`).
+//! `outputSchema` is an `anyOf` of every success shape and the envelope; each shape is declared
+//! next to the action that builds it (module `actions`).
 //!
 //! # Decisions
 //!
-//! - Annotations: the tool mixes read-only actions (Analyze, GetProperty, Logs) with actions
-//!   that change files (New, SetProperty, Clean deletes build output) and reach the network
-//!   (Restore and every implicit restore), so it is marked not read-only, destructive, not
-//!   idempotent and open-world. Clients that confirm destructive tools ask before any call.
+//! - Annotations, per action: Analyze, Dependencies, Validate, GetProperty, ListItems,
+//!   ListTemplateOptions, Logs and ListSessions read (closed-world). New, Restore, Build, Test,
+//!   Publish and Pack write and restore from NuGet feeds (open-world; all but New are idempotent).
+//!   Format and AddItem write files (idempotent). Clean, SetProperty (it overwrites a value),
+//!   RemoveProperty, RemoveItem and Stop (it kills a process) destroy, idempotently. Run and Watch
+//!   start the user's application, which may do anything: destructive, open-world, not
+//!   idempotent. So the tool is destructive, not idempotent and open-world; with `ReadOnly` it
+//!   is read-only, idempotent and closed-world. Clients that confirm destructive tools ask before
+//!   any call.
 //! - Clean asks the user through elicitation when the client supports it and refuses when the
 //!   user declines; a client without elicitation is not asked (build output is recreated by the
 //!   next build, and the destructive annotation already told the client to confirm).
@@ -52,21 +58,17 @@
 mod actions;
 mod evaluate;
 mod projfile;
-mod schema;
 mod sessions;
 mod testrun;
 
-use dotnet_support::{
-    respond::{self, Presentation},
-    settings::DotnetSettings,
-};
-use mcp_plugin_api::{CallContext, InitError, PluginContext, Tool, ToolOutcome, ToolSpec, export_plugin};
-use serde_json::Value;
+use dotnet_support::kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param};
+use mcp_plugin_api::export_plugin;
+use serde_json::{Value, json};
 
 export_plugin! {
     name: "dotnet_project",
     version: env!("CARGO_PKG_VERSION"),
-    tools: |ctx| Ok(vec![ProjectTool::new(ctx)?.into()]),
+    tools: |ctx| Ok(vec![ActionTool::new(DotnetProject::default(), ctx)?.into()]),
 }
 
 dotnet_support::actions! {
@@ -78,43 +80,338 @@ dotnet_support::actions! {
     }
 }
 
-/// The `dotnet_project` tool. Dropping it (the plugin being dropped) kills every background
+/// The `dotnet_project` family. Dropping it (the plugin being dropped) kills every background
 /// session it started.
-pub struct ProjectTool {
-    settings: DotnetSettings,
-    plugin: PluginContext,
+#[derive(Default)]
+pub struct DotnetProject {
     sessions: sessions::Sessions,
 }
 
-impl ProjectTool {
-    /// Reads the dotnet settings of the plugin's section; a bad value refuses the plugin.
-    pub fn new(ctx: &PluginContext) -> Result<Self, InitError> {
-        let settings = DotnetSettings::from_context(ctx)?;
-        Ok(Self { settings, plugin: ctx.clone(), sessions: sessions::Sessions::default() })
-    }
+fn string_or_list(name: &'static str, description: &str) -> Param {
+    Param::new(
+        name,
+        json!({
+            "description": description,
+            "anyOf": [
+                { "type": "string" },
+                { "type": "array", "items": { "type": "string" } }
+            ]
+        }),
+    )
 }
 
-impl Tool for ProjectTool {
-    fn spec(&self) -> ToolSpec {
-        ToolSpec::new(
+/// The parameters of `dotnet_project`.
+fn parameters() -> Vec<Param> {
+    let string = Param::string;
+    let flag = Param::flag;
+    vec![
+        string(
+            "project",
+            "Project or solution file (.csproj, .fsproj, .vbproj, .sln, .slnx, a file-based app .cs) or a folder \
+             holding one, relative to workingDirectory. When omitted: the one project (or solution) at the top of \
+             the client's roots, else the working directory. Evaluation and edit actions need a project file.",
+        ),
+        string("projectPath", "Deprecated alias of 'project'."),
+        string(
+            "workingDirectory",
+            "Folder the command runs in (relative to the configured WorkingDirectory); it must exist.",
+        ),
+        string(
+            "template",
+            "New, ListTemplateOptions: the template's short name (console, classlib, webapi, xunit...).",
+        ),
+        string("name", "New: the name of the project created (-n)."),
+        string("output", "New, Build, Publish, Pack, Clean: the output folder (-o)."),
+        string("framework", "Target framework (-f), for example net10.0."),
+        string("configuration", "Build configuration (-c): Debug, Release or any custom one."),
+        string("runtime", "Runtime identifier (-r), for example linux-x64, win-arm64, browser-wasm."),
+        string_or_list(
+            "additionalOptions",
+            "New: template options (for example ['--use-program-main', '--aot']); a string is split on whitespace. \
+             Letters, digits and _ . = : + - only.",
+        ),
+        flag("noRestore", "Skip the implicit restore (--no-restore)."),
+        flag("noBuild", "Skip the build (--no-build)."),
+        Param::choice(
+            "verbosity",
+            &["q", "quiet", "m", "minimal", "n", "normal", "d", "detailed", "diag", "diagnostic"],
+            "MSBuild verbosity (-v).",
+        ),
+        string("source", "Restore: a NuGet source to use (--source)."),
+        flag("lockedMode", "Restore: fail when the lock file would change (--locked-mode)."),
+        string("configFile", "Restore: the NuGet.config to use (--configfile)."),
+        string_or_list(
+            "appArgs",
+            "Run, Watch (run): arguments for the application, passed after '--'. Use the list form for arguments \
+             that contain spaces; a string is split on whitespace.",
+        ),
+        Param::choice(
+            "startMode",
+            &["Foreground", "Background"],
+            "Run: Foreground (default) waits for the app to exit; Background starts a session and returns its sessionId. Watch always runs in the background.",
+        ),
+        string("filter", "Test, Watch (test): test filter expression (--filter)."),
+        string(
+            "collect",
+            "Test: data collector (--collect), for example 'XPlat Code Coverage'. Under Microsoft.Testing.Platform a code-coverage collector becomes --coverage.",
+        ),
+        string("resultsDirectory", "Test: folder for test results (--results-directory)."),
+        string(
+            "logger",
+            "Test: logger (--logger), for example trx. Under Microsoft.Testing.Platform only trx is supported (--report-trx).",
+        ),
+        flag("blame", "Test: run in blame mode to find crashing tests (--blame; VSTest only)."),
+        flag("listTests", "Test: list the tests instead of running them (--list-tests)."),
+        Param::choice(
+            "testRunner",
+            &["Auto", "MicrosoftTestingPlatform", "VSTest"],
+            "Test: the runner. Auto (default) reads test.runner from the nearest global.json, else VSTest.",
+        ),
+        flag("useLegacyProjectArgument", "Test: deprecated; true selects VSTest (the project passed positionally)."),
+        flag("selfContained", "Publish: --self-contained true|false (omit for the SDK's default)."),
+        string("arch", "Publish: target architecture (--arch), for example x64, arm64."),
+        string("os", "Publish: target operating system (--os), for example linux, win, osx."),
+        flag("includeSymbols", "Pack: also create a symbols package (--include-symbols)."),
+        flag("includeSource", "Pack: include source files in the symbols package (--include-source)."),
+        string(
+            "packageVersion",
+            "Pack: the package version (-p:PackageVersion=...), for example 1.2.3 or 2.0.0-beta.1.",
+        ),
+        Param::choice(
+            "watchAction",
+            &["run", "test", "build"],
+            "Watch: what dotnet watch runs on each change (default run).",
+        ),
+        flag("noHotReload", "Watch (run): restart instead of hot reload (--no-hot-reload)."),
+        flag("verify", "Format: only check, change nothing (--verify-no-changes)."),
+        flag("includeGenerated", "Format: also format generated code (--include-generated)."),
+        string_or_list(
+            "diagnostics",
+            "Format: diagnostic ids to fix (--diagnostics), for example ['IDE0005', 'CA1822'].",
+        ),
+        Param::choice("severity", &["info", "warn", "error"], "Format: lowest severity to fix (--severity)."),
+        string("sessionId", "Logs, Stop: the session id that Run or Watch with startMode Background returned."),
+        Param::new(
+            "tailLines",
+            json!({ "type": "integer", "minimum": 1, "maximum": 2000, "description": "Logs: how many of the last lines to return (default 200)." }),
+        ),
+        string(
+            "since",
+            "Logs: only lines at or after this time: RFC 3339 (2026-01-15T10:00:00Z) or a duration back from now (30s, 5m, 1h).",
+        ),
+        string("propertyName", "GetProperty, SetProperty, RemoveProperty: the MSBuild property."),
+        string("propertyValue", "SetProperty: the value (may be empty)."),
+        string(
+            "itemType",
+            "AddItem, RemoveItem, ListItems: the item type (PackageReference, Compile, None...). ListItems without it lists the common types and those the project declares.",
+        ),
+        string("include", "AddItem, RemoveItem: the item's Include."),
+        Param::new(
+            "metadata",
+            json!({ "type": "object", "additionalProperties": { "type": "string" }, "description": "AddItem: metadata written as attributes, for example {\"Version\": \"1.0.0\"}." }),
+        ),
+    ]
+}
+
+impl Family for DotnetProject {
+    type Action = Action;
+
+    fn declare() -> Declaration<Action> {
+        /// What names the project, and how it is built.
+        const TARGET: [&str; 2] = ["project", "projectPath"];
+        const BUILD: [&str; 3] = ["configuration", "framework", "runtime"];
+        const EVALUATE: [&str; 4] = ["project", "projectPath", "configuration", "framework"];
+        let declaration = Declaration::new(
             "dotnet_project",
+            ".NET Project",
             "Work on a .NET project or solution with the dotnet CLI: New, Restore, Build, Run, Test, Publish, \
              Clean, Pack, Watch, Format; evaluate it (Analyze, Dependencies, Validate, GetProperty, ListItems); edit \
              its project file (SetProperty, RemoveProperty, AddItem, RemoveItem); template options \
              (ListTemplateOptions); background sessions (Run or Watch with startMode Background, then Logs, Stop, \
              ListSessions). Build and Test return diagnostics and summed test counts as structured content.",
-        )
-        .title(".NET Project")
-        .input_schema(schema::input())
-        .output_schema(schema::output())
-        .read_only(false)
-        .destructive(true)
-        .idempotent(false)
-        .open_world(true)
+        );
+        let declaration = parameters().into_iter().fold(declaration, Declaration::param);
+        let mut failure_fields = actions::build_fields();
+        if let (Some(fields), Value::Object(test)) = (failure_fields.as_object_mut(), actions::test_fields()) {
+            // The envelope's own `metadata` (a string map) already covers the test runner's.
+            fields.extend(test.into_iter().filter(|(key, _)| key != "metadata" && key != "summary"));
+        }
+        let declaration = match failure_fields {
+            Value::Object(fields) => {
+                fields.into_iter().fold(declaration, |d, (name, schema)| d.failure_field(&name, schema))
+            }
+            _ => declaration,
+        };
+        declaration
+            .common(&["workingDirectory"])
+            .action(
+                ActionSpec::writes(Action::New)
+                    .open_world()
+                    .locks(Lock::Target)
+                    .requires(&["template"])
+                    .takes(&["name", "output", "framework", "noRestore", "additionalOptions"])
+                    .returns(actions::command_shape()),
+            )
+            .action(
+                ActionSpec::writes(Action::Restore)
+                    .idempotent()
+                    .open_world()
+                    .locks(Lock::Target)
+                    .takes(&TARGET)
+                    .takes(&["runtime", "verbosity", "source", "lockedMode", "configFile"])
+                    .returns(actions::command_shape()),
+            )
+            .action(
+                ActionSpec::writes(Action::Build)
+                    .idempotent()
+                    .open_world()
+                    .locks(Lock::Target)
+                    .takes(&TARGET)
+                    .takes(&BUILD)
+                    .takes(&["noRestore", "verbosity", "output"])
+                    .returns(actions::build_shape()),
+            )
+            .action(
+                ActionSpec::destroys(Action::Run)
+                    .open_world()
+                    .locks(Lock::Target)
+                    .takes(&TARGET)
+                    .takes(&BUILD)
+                    .takes(&["noBuild", "noRestore", "appArgs", "startMode"])
+                    .returns(actions::command_shape())
+                    .returns(actions::started_shape()),
+            )
+            .action(
+                ActionSpec::writes(Action::Test)
+                    .idempotent()
+                    .open_world()
+                    .locks(Lock::Target)
+                    .takes(&TARGET)
+                    .takes(&["configuration", "framework", "filter", "collect", "resultsDirectory", "logger"])
+                    .takes(&["noBuild", "noRestore", "verbosity", "blame", "listTests", "testRunner"])
+                    .takes(&["useLegacyProjectArgument"])
+                    .returns(actions::test_shape()),
+            )
+            .action(
+                ActionSpec::writes(Action::Publish)
+                    .idempotent()
+                    .open_world()
+                    .locks(Lock::Target)
+                    .takes(&TARGET)
+                    .takes(&BUILD)
+                    .takes(&["output", "noRestore", "noBuild", "selfContained", "arch", "os", "verbosity"])
+                    .returns(actions::command_shape()),
+            )
+            .action(
+                ActionSpec::destroys(Action::Clean)
+                    .idempotent()
+                    .locks(Lock::Target)
+                    .takes(&TARGET)
+                    .takes(&BUILD)
+                    .takes(&["output", "verbosity"])
+                    .returns(actions::command_shape()),
+            )
+            .action(
+                ActionSpec::writes(Action::Pack)
+                    .idempotent()
+                    .open_world()
+                    .locks(Lock::Target)
+                    .takes(&TARGET)
+                    .takes(&["configuration", "output", "includeSymbols", "includeSource", "noBuild", "noRestore"])
+                    .takes(&["verbosity", "packageVersion"])
+                    .returns(actions::command_shape()),
+            )
+            .action(
+                ActionSpec::destroys(Action::Watch)
+                    .open_world()
+                    .locks(Lock::Target)
+                    .takes(&TARGET)
+                    .takes(&[
+                        "watchAction",
+                        "appArgs",
+                        "noHotReload",
+                        "filter",
+                        "configuration",
+                        "framework",
+                        "startMode",
+                    ])
+                    .returns(actions::started_shape()),
+            )
+            .action(
+                ActionSpec::writes(Action::Format)
+                    .idempotent()
+                    .locks(Lock::Target)
+                    .takes(&TARGET)
+                    .takes(&["verify", "includeGenerated", "diagnostics", "severity", "verbosity"])
+                    .returns(actions::command_shape()),
+            )
+            .action(ActionSpec::reads(Action::Analyze).takes(&EVALUATE).returns(actions::analyze_shape()))
+            .action(ActionSpec::reads(Action::Dependencies).takes(&EVALUATE).returns(actions::dependencies_shape()))
+            .action(ActionSpec::reads(Action::Validate).takes(&EVALUATE).returns(actions::validate_shape()))
+            .action(
+                ActionSpec::reads(Action::GetProperty)
+                    .requires(&["propertyName"])
+                    .takes(&EVALUATE)
+                    .returns(actions::property_value_shape()),
+            )
+            .action(
+                ActionSpec::destroys(Action::SetProperty)
+                    .idempotent()
+                    .locks(Lock::Target)
+                    .requires(&["propertyName"])
+                    .takes(&TARGET)
+                    .takes(&["propertyValue"])
+                    .returns(actions::property_shape()),
+            )
+            .action(
+                ActionSpec::destroys(Action::RemoveProperty)
+                    .idempotent()
+                    .locks(Lock::Target)
+                    .requires(&["propertyName"])
+                    .takes(&TARGET)
+                    .returns(actions::property_shape()),
+            )
+            .action(
+                ActionSpec::writes(Action::AddItem)
+                    .idempotent()
+                    .locks(Lock::Target)
+                    .requires(&["itemType", "include"])
+                    .takes(&TARGET)
+                    .takes(&["metadata"])
+                    .returns(actions::item_shape()),
+            )
+            .action(
+                ActionSpec::destroys(Action::RemoveItem)
+                    .idempotent()
+                    .locks(Lock::Target)
+                    .requires(&["itemType", "include"])
+                    .takes(&TARGET)
+                    .returns(actions::item_shape()),
+            )
+            .action(
+                ActionSpec::reads(Action::ListItems)
+                    .takes(&EVALUATE)
+                    .takes(&["itemType"])
+                    .returns(actions::items_shape()),
+            )
+            .action(
+                ActionSpec::reads(Action::ListTemplateOptions)
+                    .requires(&["template"])
+                    .returns(actions::options_shape()),
+            )
+            .action(
+                ActionSpec::reads(Action::Logs)
+                    .requires(&["sessionId"])
+                    .takes(&["tailLines", "since"])
+                    .returns(actions::logs_shape()),
+            )
+            .action(
+                ActionSpec::destroys(Action::Stop).idempotent().requires(&["sessionId"]).returns(actions::stop_shape()),
+            )
+            .action(ActionSpec::reads(Action::ListSessions).returns(actions::list_sessions_shape()))
     }
 
-    async fn call(&self, args: Value, ctx: CallContext) -> ToolOutcome {
-        let presentation = Presentation::of(&ctx);
-        Ok(respond::finish(actions::dispatch(self, &args, &ctx).await, presentation))
+    async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {
+        actions::run(self, action, call).await
     }
 }

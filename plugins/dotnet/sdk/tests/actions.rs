@@ -1,103 +1,51 @@
 //! Every action of `dotnet_sdk`, run in process against the dotnet test double: the exact
-//! argument vector it ran, the structured content (checked against the tool's advertised output
-//! schema, failures included), and the error model (no dotnet, runtime only, invalid and
-//! smuggling parameters, lock conflicts), redaction and content negotiation.
+//! argument vector it ran, the structured content (the test kit checks it against the advertised
+//! schemas, as the host does), and the error model (no dotnet, runtime only, invalid and
+//! smuggling parameters, lock conflicts), redaction, content negotiation and read-only service.
 //!
 //! Each test has its own scratch folder, invocation log and settings (the double's variables
 //! travel in the plugin's `Environment` setting), so tests share no process state.
 
-use std::path::Path;
-
-use dotnet_sdk::SdkTool;
+use dotnet_sdk::DotnetSdk;
 use dotnet_support::{
-    locking::{self, LockTarget},
-    testkit::Double,
+    locking::LockTarget,
+    testkit::{Double, Harness, cancel_after, code, failed, parameter, secret_values},
 };
-use mcp_plugin_api::{Tool, ToolResult, testkit::TestCall, testkit::TestPluginContext};
+use mcp_plugin_api::{Tool, ToolResult, testkit::TestCall};
 use serde_json::{Value, json};
-use tempfile::TempDir;
 
-/// A tool wired to the double, in its own scratch folder.
-struct Setup {
-    dir: TempDir,
-    double: Double,
-    plugin: TestPluginContext,
-    tool: SdkTool,
+/// The family on the double, in its own scratch folder (its working directory).
+type Sdk = Harness<DotnetSdk>;
+
+fn setup() -> Sdk {
+    Sdk::new()
 }
 
-fn setup_with(configure: impl FnOnce(Double) -> Double) -> Setup {
-    let dir = tempfile::tempdir().unwrap();
-    let double =
-        configure(Double::new(dir.path()).setting("WorkingDirectory", json!(dir.path().display().to_string())));
-    let plugin = double.context();
-    let tool = SdkTool::new(plugin.context()).unwrap();
-    Setup { dir, double, plugin, tool }
+fn setup_with(configure: impl FnOnce(Double) -> Double) -> Sdk {
+    Sdk::with(|_, double| configure(double))
 }
 
-fn setup() -> Setup {
-    setup_with(|double| double)
+/// Calls with the client's content-negotiation tags `features`; the prose is not JSON unless the
+/// client asked for it.
+fn call_with(s: &Sdk, features: &[&str], args: Value) -> ToolResult {
+    let result = s.call_with(&TestCall::new().with_features(features), args);
+    if !features.contains(&"format=json") {
+        assert!(!result.joined_text().starts_with('{'), "prose for the model, not JSON: {}", result.joined_text());
+    }
+    result
 }
 
-impl Setup {
-    /// Calls the tool and checks what every result must satisfy: structured content that
-    /// validates against the advertised output schema, and prose (not JSON) for the model.
-    /// `features` are the client's content-negotiation tags.
-    fn call_with(&self, features: &[&str], args: Value) -> ToolResult {
-        let result = TestCall::new().unchecked().with_features(features).run(&self.tool, args.clone());
-        let structured = result
-            .structured_content
-            .as_ref()
-            .unwrap_or_else(|| panic!("no structured content: {args}: {}", result.joined_text()));
-        let spec = self.tool.spec();
-        let validator = jsonschema::validator_for(spec.get_output_schema().unwrap()).unwrap();
-        let errors: Vec<String> = validator.iter_errors(structured).map(|error| error.to_string()).collect();
-        assert!(
-            errors.is_empty(),
-            "{args}: structured content does not match the output schema: {errors:?}\n{structured:#}"
-        );
-        assert_eq!(structured["success"], json!(!result.is_error), "{structured}");
-        if !features.contains(&"format=json") {
-            assert!(!result.joined_text().starts_with('{'), "prose for the model, not JSON: {}", result.joined_text());
-        }
-        result
-    }
-
-    fn call(&self, args: Value) -> ToolResult {
-        self.call_with(&[], args)
-    }
-
-    /// Calls and expects success; returns the structured content.
-    fn ok(&self, args: Value) -> Value {
-        let result = self.call(args.clone());
-        assert!(!result.is_error, "{args} failed: {}", result.joined_text());
-        result.structured_content.unwrap()
-    }
-
-    /// Calls and expects a failure; returns the envelope.
-    fn err(&self, args: Value) -> Value {
-        let result = self.call(args.clone());
-        assert!(result.is_error, "{args} succeeded: {}", result.joined_text());
-        result.structured_content.unwrap()
-    }
-
-    fn argvs(&self) -> Vec<Vec<String>> {
-        self.double.argvs()
-    }
-
-    fn assert_ran(&self, expected: &[&[&str]]) {
-        let expected: Vec<Vec<String>> =
-            expected.iter().map(|argv| argv.iter().map(|arg| (*arg).to_owned()).collect()).collect();
-        assert_eq!(self.argvs(), expected);
-        self.double.clear_log();
-    }
+/// Calls with arguments the host would refuse, to see the tool's own check; returns the envelope.
+fn refused(s: &Sdk, args: Value) -> Value {
+    failed(&s.call_with(&TestCall::new().unchecked(), args)).clone()
 }
 
-fn code(envelope: &Value) -> &str {
-    envelope["errors"][0]["code"].as_str().unwrap_or_default()
-}
-
-fn parameter(envelope: &Value) -> &str {
-    envelope["errors"][0]["data"]["additionalData"]["parameter"].as_str().unwrap_or_default()
+/// Checks what ran since the last check, in order.
+fn assert_ran(s: &Sdk, expected: &[&[&str]]) {
+    let expected: Vec<Vec<String>> =
+        expected.iter().map(|argv| argv.iter().map(|arg| (*arg).to_owned()).collect()).collect();
+    assert_eq!(s.argvs(), expected);
+    s.double.clear_log();
 }
 
 #[test]
@@ -105,7 +53,7 @@ fn version_info_and_listings_run_the_host_commands() {
     let s = setup();
     let version = s.ok(json!({ "action": "Version" }));
     assert_eq!(version, json!({ "action": "Version", "success": true, "version": "10.0.100" }));
-    s.assert_ran(&[&["--version"]]);
+    assert_ran(&s, &[&["--version"]]);
 
     let info = s.ok(json!({ "action": "Info" }));
     assert_eq!(info["sdkVersion"], "10.0.100");
@@ -114,19 +62,19 @@ fn version_info_and_listings_run_the_host_commands() {
     assert_eq!(info["sdks"].as_array().unwrap().len(), 2);
     assert_eq!(info["runtimes"].as_array().unwrap().len(), 4);
     assert_eq!(info["globalJson"], Value::Null);
-    s.assert_ran(&[&["--info"]]);
+    assert_ran(&s, &[&["--info"]]);
 
     let sdks = s.ok(json!({ "action": "ListSdks" }));
     assert_eq!(sdks["sdks"][0], json!({ "version": "8.0.416", "path": "/usr/share/dotnet/sdk" }));
     assert_eq!(sdks["latest"], "10.0.100");
-    s.assert_ran(&[&["--list-sdks"]]);
+    assert_ran(&s, &[&["--list-sdks"]]);
 
     let runtimes = s.ok(json!({ "action": "ListRuntimes" }));
     assert_eq!(
         runtimes["runtimes"][3],
         json!({ "name": "Microsoft.NETCore.App", "version": "10.0.0", "path": "/usr/share/dotnet/shared/Microsoft.NETCore.App" })
     );
-    s.assert_ran(&[&["--list-runtimes"]]);
+    assert_ran(&s, &[&["--list-runtimes"]]);
 }
 
 #[test]
@@ -140,7 +88,7 @@ fn list_templates_passes_filters_and_cuts_to_max_results() {
     assert_eq!(console["defaultLanguage"], "C#");
     assert_eq!(console["type"], "project");
     assert_eq!(console["tags"], json!(["Common", "Console"]));
-    s.assert_ran(&[&["new", "list", "--columns-all"]]);
+    assert_ran(&s, &[&["new", "list", "--columns-all"]]);
 
     let some = s.ok(json!({
         "action": "ListTemplates", "filter": "web", "language": "C#", "type": "project", "tag": "Web",
@@ -150,25 +98,28 @@ fn list_templates_passes_filters_and_cuts_to_max_results() {
     assert_eq!(some["truncated"], true);
     assert_eq!(some["filter"], "web");
     assert!(some["totalCount"].as_u64().unwrap() > 2);
-    s.assert_ran(&[&[
-        "new",
-        "list",
-        "web",
-        "--language",
-        "C#",
-        "--type",
-        "project",
-        "--tag",
-        "Web",
-        "--author",
-        "Microsoft",
-        "--columns-all",
-        "--debug:rebuild-cache",
-    ]]);
+    assert_ran(
+        &s,
+        &[&[
+            "new",
+            "list",
+            "web",
+            "--language",
+            "C#",
+            "--type",
+            "project",
+            "--tag",
+            "Web",
+            "--author",
+            "Microsoft",
+            "--columns-all",
+            "--debug:rebuild-cache",
+        ]],
+    );
 
     let none = s.ok(json!({ "action": "ListTemplates", "filter": "zzz-no-such" }));
     assert_eq!((none["totalCount"].as_u64(), none["templates"].as_array().map(Vec::len)), (Some(0), Some(0)));
-    s.assert_ran(&[&["new", "list", "zzz-no-such", "--columns-all"]]);
+    assert_ran(&s, &[&["new", "list", "zzz-no-such", "--columns-all"]]);
 }
 
 #[test]
@@ -182,15 +133,15 @@ fn search_templates_asks_nuget_org() {
     assert_eq!(found["templates"][0]["package"], "Avalonia.Templates");
     assert_eq!(found["templates"][0]["downloads"], "2M");
     assert_eq!(found["templates"][0]["source"], "NuGet.org");
-    s.assert_ran(&[&["new", "search", "avalonia", "--language", "F#", "--columns-all"]]);
+    assert_ran(&s, &[&["new", "search", "avalonia", "--language", "F#", "--columns-all"]]);
 
     let none = s.ok(json!({ "action": "SearchTemplates", "searchTerm": "nothing-like-this" }));
     assert_eq!(none["totalCount"], 0);
-    s.assert_ran(&[&["new", "search", "nothing-like-this", "--columns-all"]]);
+    assert_ran(&s, &[&["new", "search", "nothing-like-this", "--columns-all"]]);
 
     let missing = s.err(json!({ "action": "SearchTemplates" }));
     assert_eq!((code(&missing), parameter(&missing)), ("INVALID_PARAMS", "searchTerm"));
-    s.assert_ran(&[]);
+    assert_ran(&s, &[]);
 }
 
 #[test]
@@ -207,7 +158,7 @@ fn template_info_reads_the_template_options() {
     assert_eq!(framework["dataType"], "choice");
     assert_eq!(framework["defaultValue"], "net10.0");
     assert_eq!(framework["choices"].as_array().unwrap().len(), 3);
-    s.assert_ran(&[&["new", "console", "--help", "--language", "C#", "--debug:rebuild-cache"]]);
+    assert_ran(&s, &[&["new", "console", "--help", "--language", "C#", "--debug:rebuild-cache"]]);
 
     let unknown = s.call(json!({ "action": "TemplateInfo", "templateShortName": "no-such-template" }));
     assert!(unknown.is_error);
@@ -215,7 +166,7 @@ fn template_info_reads_the_template_options() {
     assert_eq!((code(&envelope), envelope["exitCode"].as_i64()), ("EXIT_103", Some(103)));
     assert!(envelope["errors"][0]["hint"].as_str().unwrap().contains("SearchTemplates"));
     assert!(unknown.joined_text().contains("SearchTemplates"), "{}", unknown.joined_text());
-    s.assert_ran(&[&["new", "no-such-template", "--help"]]);
+    assert_ran(&s, &[&["new", "no-such-template", "--help"]]);
 }
 
 #[test]
@@ -225,7 +176,7 @@ fn template_packs_are_listed_installed_and_uninstalled_under_the_global_lock() {
     assert_eq!(packs["packs"][0]["id"], "Avalonia.Templates");
     assert_eq!(packs["packs"][0]["version"], "11.2.3");
     assert_eq!(packs["packs"][0]["templates"].as_array().unwrap().len(), 3);
-    s.assert_ran(&[&["new", "uninstall"]]);
+    assert_ran(&s, &[&["new", "uninstall"]]);
 
     let installed = s.ok(json!({
         "action": "InstallTemplatePack", "templatePackage": "MudBlazor.Templates", "templateVersion": "8.2.0",
@@ -236,24 +187,27 @@ fn template_packs_are_listed_installed_and_uninstalled_under_the_global_lock() {
     assert_eq!(installed["alreadyInstalled"], false);
     assert_eq!(installed["templates"][0]["shortNames"], json!(["mudblazor"]));
     assert_eq!(installed["lockInfo"], json!({ "lockScope": "global", "lockKey": "global" }));
-    s.assert_ran(&[&[
-        "new",
-        "install",
-        "MudBlazor.Templates::8.2.0",
-        "--nuget-source",
-        "https://nuget.example.invalid/v3/index.json",
-        "--interactive",
-        "--force",
-    ]]);
+    assert_ran(
+        &s,
+        &[&[
+            "new",
+            "install",
+            "MudBlazor.Templates::8.2.0",
+            "--nuget-source",
+            "https://nuget.example.invalid/v3/index.json",
+            "--interactive",
+            "--force",
+        ]],
+    );
 
     let again = s.ok(json!({ "action": "InstallTemplatePack", "templatePackage": "Avalonia.Templates@11.2.3" }));
     assert_eq!((again["alreadyInstalled"].as_bool(), again["version"].as_str()), (Some(true), Some("11.2.3")));
-    s.assert_ran(&[&["new", "install", "Avalonia.Templates::11.2.3"]]);
+    assert_ran(&s, &[&["new", "install", "Avalonia.Templates::11.2.3"]]);
 
     let unknown = s.err(json!({ "action": "InstallTemplatePack", "templatePackage": "No.Such.Templates" }));
     assert_eq!(code(&unknown), "EXIT_103");
     assert_eq!(unknown["lockInfo"]["lockKey"], "global");
-    s.assert_ran(&[&["new", "install", "No.Such.Templates"]]);
+    assert_ran(&s, &[&["new", "install", "No.Such.Templates"]]);
 
     let removed = s.ok(json!({ "action": "UninstallTemplatePack", "templatePackage": "Avalonia.Templates" }));
     assert_eq!(
@@ -261,20 +215,20 @@ fn template_packs_are_listed_installed_and_uninstalled_under_the_global_lock() {
         (Some("Avalonia.Templates"), Some("11.2.3"))
     );
     assert_eq!(removed["lockInfo"]["lockScope"], "global");
-    s.assert_ran(&[&["new", "uninstall", "Avalonia.Templates"]]);
+    assert_ran(&s, &[&["new", "uninstall", "Avalonia.Templates"]]);
 
     let absent = s.err(json!({ "action": "UninstallTemplatePack", "templatePackage": "MudBlazor.Templates" }));
     assert!(absent["errors"][0]["hint"].as_str().unwrap().contains("ListTemplatePacks"));
-    s.assert_ran(&[&["new", "uninstall", "MudBlazor.Templates"]]);
+    assert_ran(&s, &[&["new", "uninstall", "MudBlazor.Templates"]]);
 }
 
 #[test]
 fn template_pack_arguments_are_checked_before_anything_runs() {
     let s = setup();
-    std::fs::create_dir(s.dir.path().join("my-templates")).unwrap();
+    std::fs::create_dir(s.path().join("my-templates")).unwrap();
     let local = s.ok(json!({ "action": "InstallTemplatePack", "templatePackage": "./my-templates" }));
     assert_eq!(local["alreadyInstalled"], false);
-    s.assert_ran(&[&["new", "install", "./my-templates"]]);
+    assert_ran(&s, &[&["new", "install", "./my-templates"]]);
 
     for (args, name) in [
         (json!({ "action": "InstallTemplatePack" }), "templatePackage"),
@@ -295,19 +249,13 @@ fn template_pack_arguments_are_checked_before_anything_runs() {
         assert_eq!((code(&envelope), parameter(&envelope)), ("INVALID_PARAMS", name), "{args}");
         assert_eq!(envelope["errors"][0]["mcpErrorCode"], -32602);
     }
-    s.assert_ran(&[]);
+    assert_ran(&s, &[]);
 }
 
 #[test]
 fn a_held_global_lock_refuses_installs_without_running_anything() {
     let s = setup();
-    let held = tokio_free_block_on(locking::acquire(
-        s.plugin.context(),
-        &LockTarget::global(),
-        "dotnet_workload Install",
-        std::time::Duration::ZERO,
-    ));
-    let _held = held.unwrap();
+    let _held = s.hold(&LockTarget::global(), "dotnet_workload Install");
     for action in ["InstallTemplatePack", "UninstallTemplatePack"] {
         let envelope = s.err(json!({ "action": action, "templatePackage": "MudBlazor.Templates" }));
         assert_eq!(code(&envelope), "CONCURRENCY_CONFLICT");
@@ -316,20 +264,7 @@ fn a_held_global_lock_refuses_installs_without_running_anything() {
     }
     let envelope = s.err(json!({ "action": "ClearTemplateCache" }));
     assert_eq!(code(&envelope), "CONCURRENCY_CONFLICT");
-    s.assert_ran(&[]);
-}
-
-/// Runs a future to completion on a fresh single-threaded runtime (the lock service is
-/// synchronous in the test kit, so no reactor is needed).
-fn tokio_free_block_on<F: std::future::Future>(future: F) -> F::Output {
-    let mut future = std::pin::pin!(future);
-    let waker = std::task::Waker::noop();
-    let mut context = std::task::Context::from_waker(waker);
-    loop {
-        if let std::task::Poll::Ready(value) = future.as_mut().poll(&mut context) {
-            return value;
-        }
-    }
+    assert_ran(&s, &[]);
 }
 
 #[test]
@@ -343,20 +278,20 @@ fn framework_info_combines_the_table_with_the_installed_sdks() {
     assert_eq!((net10["isLts"].as_bool(), net10["targetableByInstalledSdk"].as_bool()), (Some(true), Some(true)));
     let net11 = all["frameworks"].as_array().unwrap().iter().find(|f| f["tfm"] == "net11.0").unwrap();
     assert_eq!(net11["targetableByInstalledSdk"], false);
-    s.assert_ran(&[&["--list-sdks"]]);
+    assert_ran(&s, &[&["--list-sdks"]]);
 
     let one = s.ok(json!({ "action": "FrameworkInfo", "framework": "net8.0-windows" }));
     assert_eq!(one["frameworks"].as_array().unwrap().len(), 1);
     assert_eq!((one["frameworks"][0]["tfm"].as_str(), one["platform"].as_str()), (Some("net8.0"), Some("windows")));
     assert_eq!(one["frameworks"][0]["endOfSupport"], "2026-11-10");
-    s.assert_ran(&[&["--list-sdks"]]);
+    assert_ran(&s, &[&["--list-sdks"]]);
 
     let unknown = s.err(json!({ "action": "FrameworkInfo", "framework": "net12.0" }));
     assert_eq!((code(&unknown), parameter(&unknown)), ("INVALID_PARAMS", "framework"));
     assert!(unknown["errors"][0]["message"].as_str().unwrap().contains("net10.0"));
     let malformed = s.err(json!({ "action": "FrameworkInfo", "framework": "java17" }));
     assert_eq!(parameter(&malformed), "framework");
-    s.assert_ran(&[]);
+    assert_ran(&s, &[]);
 }
 
 const COMMENTED: &str = "{\n  // Pinned for CI.\n  \"sdk\": { \"version\": \"8.0.100\" },\n  \"msbuild-sdks\": {}\n}\n";
@@ -364,12 +299,18 @@ const COMMENTED: &str = "{\n  // Pinned for CI.\n  \"sdk\": { \"version\": \"8.0
 #[test]
 fn configure_global_json_edits_in_place_and_keeps_comments() {
     let s = setup();
-    let path = s.dir.path().join("global.json");
+    let path = s.path().join("global.json");
     std::fs::write(&path, COMMENTED).unwrap();
-    let edited = s.ok(json!({
-        "action": "ConfigureGlobalJson", "sdkVersion": "10.0.100", "rollForward": "LATESTFEATURE",
-        "testRunner": "MicrosoftTestingPlatform"
-    }));
+    // The tool reads policy and runner names without regard to case, and the MTP abbreviation;
+    // the host's schema only lets the canonical spellings through.
+    let edited = s.call_with(
+        &TestCall::new().unchecked(),
+        json!({
+            "action": "ConfigureGlobalJson", "sdkVersion": "10.0.100", "rollForward": "LATESTFEATURE",
+            "testRunner": "MicrosoftTestingPlatform"
+        }),
+    );
+    let edited = edited.structured_content.unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
     assert!(text.contains("// Pinned for CI.") && text.contains("\"msbuild-sdks\": {}"), "{text}");
     assert!(
@@ -385,17 +326,17 @@ fn configure_global_json_edits_in_place_and_keeps_comments() {
     let unchanged = s.call(json!({ "action": "ConfigureGlobalJson", "sdkVersion": "10.0.100" }));
     assert!(unchanged.joined_text().contains("nothing was written"), "{}", unchanged.joined_text());
 
-    std::fs::create_dir(s.dir.path().join("sub")).unwrap();
+    std::fs::create_dir(s.path().join("sub")).unwrap();
     let created = s.ok(json!({ "action": "ConfigureGlobalJson", "globalJsonPath": "sub", "allowPrerelease": true }));
     assert_eq!(created["created"], true);
-    let new_file = s.dir.path().join("sub/global.json");
+    let new_file = s.path().join("sub/global.json");
     assert_eq!(std::fs::read_to_string(new_file).unwrap(), "{\n  \"sdk\": {\n    \"allowPrerelease\": true\n  }\n}\n");
 
-    std::fs::write(s.dir.path().join("sub/global.json"), "{ sdk: 1 }").unwrap();
+    std::fs::write(s.path().join("sub/global.json"), "{ sdk: 1 }").unwrap();
     let broken = s
         .err(json!({ "action": "ConfigureGlobalJson", "globalJsonPath": "sub/global.json", "sdkVersion": "10.0.100" }));
     assert_eq!(parameter(&broken), "globalJsonPath");
-    assert_eq!(std::fs::read_to_string(s.dir.path().join("sub/global.json")).unwrap(), "{ sdk: 1 }");
+    assert_eq!(std::fs::read_to_string(s.path().join("sub/global.json")).unwrap(), "{ sdk: 1 }");
 
     for (args, name) in [
         (json!({ "action": "ConfigureGlobalJson" }), "sdkVersion"),
@@ -408,10 +349,10 @@ fn configure_global_json_edits_in_place_and_keeps_comments() {
             "globalJsonPath",
         ),
     ] {
-        let envelope = s.err(args.clone());
+        let envelope = refused(&s, args.clone());
         assert_eq!((code(&envelope), parameter(&envelope)), ("INVALID_PARAMS", name), "{args}");
     }
-    s.assert_ran(&[]);
+    assert_ran(&s, &[]);
 }
 
 #[test]
@@ -421,7 +362,7 @@ fn clear_template_cache_rebuilds_the_template_engine_cache() {
     assert_eq!(cleared["cacheRebuilt"], true);
     assert_eq!(cleared["templateCount"], 28);
     assert_eq!(cleared["lockInfo"]["lockKey"], "global");
-    s.assert_ran(&[&["new", "list", "--columns-all", "--debug:rebuild-cache"]]);
+    assert_ran(&s, &[&["new", "list", "--columns-all", "--debug:rebuild-cache"]]);
 }
 
 #[test]
@@ -467,12 +408,12 @@ fn a_runtime_only_dotnet_is_sdk_not_found_but_still_lists() {
 #[test]
 fn invalid_actions_and_stray_or_smuggling_parameters_are_refused() {
     let s = setup();
-    let envelope = s.err(json!({ "action": "CacheMetrics" }));
+    let envelope = refused(&s, json!({ "action": "CacheMetrics" }));
     assert_eq!((code(&envelope), parameter(&envelope)), ("INVALID_PARAMS", "action"));
     let message = envelope["errors"][0]["message"].as_str().unwrap();
     assert!(message.contains("Version, Info, ListSdks") && message.contains("ClearTemplateCache"), "{message}");
 
-    let missing = s.err(json!({}));
+    let missing = refused(&s, json!({}));
     assert_eq!(parameter(&missing), "action");
 
     for (args, name) in [
@@ -487,17 +428,11 @@ fn invalid_actions_and_stray_or_smuggling_parameters_are_refused() {
         assert_eq!((code(&envelope), parameter(&envelope)), ("INVALID_PARAMS", name), "{args}");
         assert_eq!(envelope["exitCode"], -1);
     }
-    s.assert_ran(&[]);
+    assert_ran(&s, &[]);
 
     // Defaults a client filled in for parameters the action does not take ask for nothing.
-    s.ok(json!({ "action": "Version", "force": false, "filter": "", "maxResults": null }));
-    s.assert_ran(&[&["--version"]]);
-}
-
-/// Every secret value the double's `secrets` scenario prints.
-fn secret_values() -> Vec<String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-double/fixtures/secrets/values.txt");
-    std::fs::read_to_string(path).unwrap().lines().map(str::trim).filter(|l| !l.is_empty()).map(str::to_owned).collect()
+    s.ok(json!({ "action": "Version", "force": false, "filter": "" }));
+    assert_ran(&s, &[&["--version"]]);
 }
 
 #[test]
@@ -505,17 +440,17 @@ fn secrets_in_the_output_never_reach_the_client() {
     let s = setup_with(|double| double.scenario("secrets"));
     let verbose = ["verbosity=verbose"];
     let results = [
-        s.call_with(&verbose, json!({ "action": "InstallTemplatePack", "templatePackage": "MudBlazor.Templates" })),
-        s.call_with(&verbose, json!({ "action": "InstallTemplatePack", "templatePackage": "No.Such.Templates" })),
-        s.call_with(&verbose, json!({ "action": "SearchTemplates", "searchTerm": "blazor" })),
-        s.call_with(&["format=json"], json!({ "action": "SearchTemplates", "searchTerm": "blazor" })),
+        call_with(&s, &verbose, json!({ "action": "InstallTemplatePack", "templatePackage": "MudBlazor.Templates" })),
+        call_with(&s, &verbose, json!({ "action": "InstallTemplatePack", "templatePackage": "No.Such.Templates" })),
+        call_with(&s, &verbose, json!({ "action": "SearchTemplates", "searchTerm": "blazor" })),
+        call_with(&s, &["format=json"], json!({ "action": "SearchTemplates", "searchTerm": "blazor" })),
     ];
     assert!(results[0].joined_text().contains("[REDACTED]"), "the secrets were printed: {}", results[0].joined_text());
     assert!(results[1].is_error);
     for result in &results {
         let everything = serde_json::to_string(result).unwrap();
         for secret in secret_values() {
-            assert!(!everything.contains(&secret), "secret {secret:?} leaked: {everything}");
+            assert!(!everything.contains(secret), "secret {secret:?} leaked: {everything}");
         }
     }
     assert_eq!(results[2].structured_content.as_ref().unwrap()["totalCount"], 1);
@@ -525,7 +460,7 @@ fn secrets_in_the_output_never_reach_the_client() {
 fn content_negotiation_changes_the_text_not_the_data() {
     let s = setup();
     let args = json!({ "action": "ListSdks" });
-    let render = |features: &[&str]| s.call_with(features, args.clone());
+    let render = |features: &[&str]| call_with(&s, features, args.clone());
     let standard = render(&[]);
     let compact = render(&["verbosity=compact"]);
     let markdown = render(&["format=markdown"]);
@@ -538,7 +473,8 @@ fn content_negotiation_changes_the_text_not_the_data() {
     for other in [&compact, &markdown, &json_text] {
         assert_eq!(other.structured_content, standard.structured_content);
     }
-    let failure = s.call_with(&["format=markdown"], json!({ "action": "Nope" }));
+    let failure =
+        s.call_with(&TestCall::new().unchecked().with_features(&["format=markdown"]), json!({ "action": "Nope" }));
     assert!(failure.joined_text().starts_with("**Parameter 'action'"), "{}", failure.joined_text());
 }
 
@@ -551,22 +487,19 @@ fn the_spec_declares_honest_annotations_and_a_required_action_enum() {
     assert_eq!(spec["inputSchema"]["properties"]["action"]["enum"].as_array().unwrap().len(), 13);
     assert_eq!(
         spec["annotations"],
-        json!({ "readOnlyHint": false, "destructiveHint": true, "idempotentHint": true, "openWorldHint": true })
+        json!({ "readOnlyHint": false, "destructiveHint": true, "idempotentHint": false, "openWorldHint": true }),
+        "InstallTemplatePack takes the latest version, so the tool is not idempotent"
     );
     assert_eq!(spec["outputSchema"]["type"], "object");
-    jsonschema::validator_for(&spec["inputSchema"]).unwrap();
+    mcp_plugin_api::testkit::assert_descriptor_accepted(&s.tool.spec());
 }
 
 #[test]
 fn cancellation_and_timeouts_stop_the_command() {
     // `spawn-child` keeps every command (and a child of it) alive for DOTNET_DOUBLE_SLOW_SECS.
     let s = setup_with(|double| double.scenario("spawn-child").env("DOTNET_DOUBLE_SLOW_SECS", "30"));
-    let call = TestCall::new().unchecked();
-    let cancel = call.cancel_handle();
-    let stopper = std::thread::spawn(move || {
-        std::thread::sleep(std::time::Duration::from_millis(300));
-        cancel.cancel();
-    });
+    let call = TestCall::new();
+    let stopper = cancel_after(&call, std::time::Duration::from_millis(300));
     let result = call.run(&s.tool, json!({ "action": "ListTemplates" }));
     stopper.join().unwrap();
     let envelope = result.structured_content.unwrap();
@@ -586,11 +519,44 @@ fn cancellation_and_timeouts_stop_the_command() {
 #[test]
 fn installs_report_progress_from_their_output() {
     let s = setup();
-    let call = TestCall::new().unchecked();
+    let call = TestCall::new();
     let result =
         call.run(&s.tool, json!({ "action": "InstallTemplatePack", "templatePackage": "MudBlazor.Templates" }));
     assert!(!result.is_error);
     let messages: Vec<String> = call.progress().into_iter().filter_map(|report| report.message).collect();
     assert_eq!(messages[0], "dotnet new install MudBlazor.Templates");
     assert!(messages.iter().any(|m| m.starts_with("Success: MudBlazor.Templates::8.2.0")), "{messages:?}");
+}
+
+#[test]
+fn defaults_a_client_fills_in_change_nothing() {
+    let s = setup();
+    for args in [json!({ "action": "Version" }), json!({ "action": "ListTemplates", "filter": "web" })] {
+        s.ok(args.clone());
+        let plain = s.argvs();
+        s.double.clear_log();
+        let filled = dotnet_support::testkit::with_defaults(&s.tool, &args);
+        assert_eq!(filled["force"], false, "{filled}");
+        s.ok(filled);
+        assert_eq!(s.argvs(), plain, "{args}");
+        s.double.clear_log();
+    }
+}
+
+#[test]
+fn a_read_only_server_offers_the_nine_reading_actions() {
+    let s = setup_with(|double| double.setting("ReadOnly", json!(true)));
+    let spec = s.tool.spec();
+    let offered = spec.get_input_schema()["properties"]["action"]["enum"].as_array().unwrap().len();
+    assert_eq!(offered, 9);
+    assert!(spec.get_input_schema()["properties"].get("templatePackage").is_none());
+    let annotations = spec.get_annotations();
+    assert_eq!(
+        (annotations.read_only, annotations.destructive, annotations.idempotent),
+        (Some(true), Some(false), Some(true))
+    );
+    s.ok(json!({ "action": "ListSdks" }));
+    let envelope = refused(&s, json!({ "action": "ConfigureGlobalJson", "sdkVersion": "10.0.100" }));
+    assert_eq!(code(&envelope), "READ_ONLY");
+    assert!(!s.path().join("global.json").exists(), "nothing was written");
 }

@@ -22,23 +22,23 @@
 //! A missing dotnet does not make the tool fail: the server's capabilities stand without it, and
 //! `dotnet.found` is false with the reason and what to do. Only a cancelled or timed-out
 //! `dotnet --list-sdks` is an error (the contract's envelope).
+//!
+//! | action | runs | lock |
+//! |---|---|---|
+//! | (capabilities) | `dotnet --list-sdks` | none |
+//!
+//! Annotations: read-only, not destructive, idempotent, closed-world — it reports, and changes
+//! nothing. One action, so the tool has no `action` parameter.
 
-use dotnet_support::{
-    errors::{self, code},
-    exec::{self, Command},
-    frameworks, listings,
-    respond::{self, Presentation, Reply},
-    settings::DotnetSettings,
-};
-use mcp_plugin_api::{
-    CallContext, InitError, PluginContext, Tool, ToolOutcome, ToolSpec, abi::ABI_VERSION, export_plugin,
-};
-use serde_json::{Value, json};
+mod actions;
+
+use dotnet_support::kit::{ActionSpec, ActionTool, Call, Declaration, Family, Outcome};
+use mcp_plugin_api::export_plugin;
 
 export_plugin! {
     name: PLUGIN_NAME,
     version: env!("CARGO_PKG_VERSION"),
-    tools: |ctx| Ok(vec![CapabilitiesTool::new(ctx)?.into()]),
+    tools: |ctx| Ok(vec![ActionTool::new(DotnetServerCapabilities, ctx)?.into()]),
 }
 
 /// The plugin's name, as operators enable it.
@@ -51,308 +51,32 @@ pub const TOOL_NAME: &str = "dotnet_server_capabilities";
 /// rmcp 3.9: 2024-11-05 to 2026-07-28), for a host too old to say so itself.
 pub const PROTOCOL_VERSIONS: [&str; 5] = ["2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"];
 
-/// What the server supports, with a line of explanation each (for the model-facing text).
-const SUPPORTS: [(&str, bool, &str); 16] = [
-    ("structuredErrors", true, "failures carry the error envelope (code, category, hint, MCP error code) with isError"),
-    ("machineReadable", true, "structuredContent checked against each tool's outputSchema"),
-    ("cancellation", true, "a cancelled call stops its dotnet process and every process it started"),
-    ("timeouts", true, "every dotnet command runs under the configured timeout"),
-    ("progressNotifications", true, "progress read from the command's output as it arrives"),
-    ("mcpLogging", true, "plugin logs reach clients as notifications/message"),
-    ("contentNegotiation", true, "format (text, markdown, json) and verbosity (compact, standard, verbose)"),
-    ("elicitation", true, "tools may ask the user through clients that support elicitation"),
-    ("sampling", true, "tools may ask the client's model through clients that support sampling"),
-    ("roots", true, "projects are found in the client's workspace roots"),
-    ("locks", true, "operations on the same project, solution or machine-wide state exclude each other across plugins"),
-    ("secretRedaction", true, "secrets are removed from commands, output and structured content"),
-    ("telemetry", false, "no telemetry is collected"),
-    ("metrics", false, "no usage metrics are kept"),
-    ("tokenSavings", false, "no token-savings estimates"),
-    ("asyncTasks", false, "MCP tasks are not offered; long calls report progress instead"),
-];
-
-/// The `dotnet_server_capabilities` tool.
-pub struct CapabilitiesTool {
-    settings: DotnetSettings,
-    plugin: PluginContext,
+dotnet_support::actions! {
+    /// The one action of `dotnet_server_capabilities`.
+    pub enum Action { Capabilities }
 }
 
-impl CapabilitiesTool {
-    /// Reads the dotnet settings (see `dotnet_support::settings`); a malformed one refuses the plugin.
-    pub fn new(ctx: &PluginContext) -> Result<Self, InitError> {
-        Ok(Self { settings: DotnetSettings::from_context(ctx)?, plugin: ctx.clone() })
-    }
-}
+/// The `dotnet_server_capabilities` family.
+#[derive(Debug, Default)]
+pub struct DotnetServerCapabilities;
 
-/// The `format=` values of content negotiation.
-const FORMATS: [&str; 3] = ["text", "markdown", "json"];
+impl Family for DotnetServerCapabilities {
+    type Action = Action;
 
-/// The `verbosity=` values of content negotiation.
-const VERBOSITIES: [&str; 3] = ["compact", "standard", "verbose"];
-
-/// The output schema: the capabilities, or the error envelope.
-fn output_schema() -> Value {
-    let text = json!({ "type": "string" });
-    let strings = json!({ "type": "array", "items": { "type": "string" } });
-    let supports: serde_json::Map<String, Value> =
-        SUPPORTS.iter().map(|(name, _, _)| ((*name).to_owned(), json!({ "type": "boolean" }))).collect();
-    let supports_required: Vec<&str> = SUPPORTS.iter().map(|(name, _, _)| *name).collect();
-    let capabilities = json!({
-        "type": "object",
-        "properties": {
-            "success": { "const": true },
-            "serverName": { "type": "string", "description": "The server's configured name." },
-            "hostVersion": { "type": ["string", "null"] },
-            "pluginApiVersion": { "type": "string", "description": "The plugin ABI version this plugin was built against; any host of the same major loads it." },
-            "plugin": {
-                "type": "object",
-                "properties": { "name": text, "version": text, "tools": strings },
-                "required": ["name", "version", "tools"]
-            },
-            "protocolVersions": strings,
-            "supports": { "type": "object", "properties": supports, "required": supports_required },
-            "contentNegotiation": {
-                "type": "object",
-                "properties": { "extension": text, "formats": strings, "verbosities": strings },
-                "required": ["extension", "formats", "verbosities"]
-            },
-            "loadedPlugins": {
-                "type": "object",
-                "properties": {
-                    "known": strings,
-                    "complete": { "type": "boolean" },
-                    "plugins": { "type": "array", "items": { "type": "object" } },
-                    "tools": strings,
-                    "note": text
-                },
-                "required": ["known", "complete"]
-            },
-            "dotnet": {
-                "type": "object",
-                "properties": {
-                    "found": { "type": "boolean" },
-                    "sdkInstalled": { "type": "boolean" },
-                    "reason": text,
-                    "alternatives": strings
-                },
-                "required": ["found", "sdkInstalled"]
-            },
-            "sdkVersions": {
-                "type": "object",
-                "properties": {
-                    "installed": strings,
-                    "sdks": { "type": "array", "items": listings::sdk_schema() },
-                    "recommended": { "type": ["string", "null"] },
-                    "recommendedInstalled": { "type": "boolean" },
-                    "lts": { "type": ["string", "null"] },
-                    "latest": { "type": ["string", "null"] },
-                    "newerThanTable": strings,
-                    "asOf": { "type": "string", "format": "date", "description": "The day support was judged on (today, UTC)." },
-                    "tableAsOf": { "type": "string", "format": "date", "description": "The day the framework table's facts were last checked." }
-                },
-                "required": ["installed", "sdks", "recommended", "recommendedInstalled", "lts", "latest", "asOf", "tableAsOf"]
-            }
-        },
-        "required": [
-            "success", "serverName", "pluginApiVersion", "plugin", "protocolVersions", "supports",
-            "contentNegotiation", "loadedPlugins", "dotnet", "sdkVersions"
-        ]
-    });
-    json!({ "type": "object", "anyOf": [capabilities, errors::error_response_schema()] })
-}
-
-impl Tool for CapabilitiesTool {
-    fn spec(&self) -> ToolSpec {
-        ToolSpec::new(
+    fn declare() -> Declaration<Action> {
+        Declaration::new(
             TOOL_NAME,
+            "Server Capabilities",
             "What this .NET MCP server supports (structured errors, cancellation, progress, content negotiation, \
              elicitation, sampling, roots, locks...), the MCP protocol versions it speaks, and the .NET SDKs \
              installed here with the target framework to use for new projects and the newest LTS. Call it first \
              to plan; it changes nothing.",
         )
-        .title("Server Capabilities")
-        .input_schema(json!({ "type": "object", "properties": {}, "additionalProperties": false }))
-        .output_schema(output_schema())
-        .read_only(true)
-        .destructive(false)
-        .idempotent(true)
-        .open_world(false)
+        .single_action()
+        .action(ActionSpec::reads(Action::Capabilities).returns(actions::capabilities::shape()))
     }
 
-    async fn call(&self, _args: Value, ctx: CallContext) -> ToolOutcome {
-        let presentation = Presentation::of(&ctx);
-        Ok(match self.capabilities(&ctx).await {
-            Ok(reply) => reply.into_result(presentation),
-            Err(error) => respond::failure(error, None, presentation),
-        })
-    }
-}
-
-impl CapabilitiesTool {
-    /// The installed SDKs, or why dotnet could not be asked (a missing dotnet is not an error).
-    async fn sdks(
-        &self,
-        ctx: &CallContext,
-    ) -> Result<Result<Vec<listings::Sdk>, errors::ErrorResult>, errors::ErrorResponse> {
-        let cwd = std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from("/"));
-        let cwd = self.settings.working_directory.clone().filter(|dir| dir.is_dir()).unwrap_or(cwd);
-        let command = Command::new(vec!["--list-sdks".to_owned()], &cwd, "dotnet --list-sdks");
-        match exec::run(&self.settings, ctx, command).await {
-            Ok(ran) if ran.succeeded() => Ok(Ok(listings::parse_sdks(&ran.outcome.stdout))),
-            Ok(ran) => Ok(Err(ran.failure().errors.remove(0))),
-            Err(mut error) if error.errors[0].code == code::CAPABILITY_NOT_AVAILABLE => Ok(Err(error.errors.remove(0))),
-            Err(error) => Err(error),
-        }
-    }
-
-    async fn capabilities(&self, ctx: &CallContext) -> Result<Reply, errors::ErrorResponse> {
-        let sdks = self.sdks(ctx).await?;
-        let today = frameworks::today();
-        let (sdk_list, dotnet) = match sdks {
-            Ok(sdks) => {
-                let installed = !sdks.is_empty();
-                (sdks, json!({ "found": true, "sdkInstalled": installed }))
-            }
-            Err(error) => {
-                let mut dotnet = json!({ "found": false, "sdkInstalled": false, "reason": error.message });
-                if let Some(alternatives) = error.alternatives {
-                    dotnet["alternatives"] = json!(alternatives);
-                }
-                (Vec::new(), dotnet)
-            }
-        };
-        let versions: Vec<&str> = sdk_list.iter().map(|sdk| sdk.version.as_str()).collect();
-        let recommended = frameworks::recommended(&today, &versions);
-        let lts = frameworks::newest_supported(&today, Some(frameworks::ReleaseType::Lts)).map(|f| f.tfm);
-        let latest = frameworks::newest_supported(&today, None).map(|f| f.tfm);
-        let newer = frameworks::newer_than_table(&versions);
-        let supports: serde_json::Map<String, Value> =
-            SUPPORTS.iter().map(|(name, supported, _)| ((*name).to_owned(), json!(supported))).collect();
-        let host = self.plugin.host_info();
-        let loaded = match host.as_ref().and_then(|host| host["plugins"].as_array()) {
-            Some(plugins) => {
-                let names: Vec<&str> = plugins.iter().filter_map(|plugin| plugin["name"].as_str()).collect();
-                let tools: Vec<&str> = plugins
-                    .iter()
-                    .flat_map(|plugin| plugin["tools"].as_array().into_iter().flatten())
-                    .filter_map(Value::as_str)
-                    .collect();
-                json!({ "known": names, "complete": true, "plugins": plugins, "tools": tools })
-            }
-            None => json!({
-                "known": [PLUGIN_NAME],
-                "complete": false,
-                "note": "This host does not describe its plugins; the client's tools/list names every tool.",
-            }),
-        };
-        let protocols = host
-            .as_ref()
-            .and_then(|host| host.get("protocolVersions").cloned())
-            .unwrap_or_else(|| json!(PROTOCOL_VERSIONS));
-        let structured = json!({
-            "success": true,
-            "serverName": host.as_ref().and_then(|host| host["serverName"].as_str()).unwrap_or("mcp-plugin-host"),
-            "hostVersion": host.as_ref().and_then(|host| host["hostVersion"].as_str()),
-            "pluginApiVersion": ABI_VERSION,
-            "plugin": { "name": PLUGIN_NAME, "version": env!("CARGO_PKG_VERSION"), "tools": [TOOL_NAME] },
-            "protocolVersions": protocols,
-            "supports": supports,
-            "contentNegotiation": {
-                "extension": "io.modelcontextprotocol/content-negotiation",
-                "formats": FORMATS,
-                "verbosities": VERBOSITIES,
-            },
-            "loadedPlugins": loaded,
-            "dotnet": dotnet,
-            "sdkVersions": {
-                "installed": versions,
-                "sdks": sdk_list,
-                "recommended": recommended.map(|(framework, _)| framework.tfm),
-                "recommendedInstalled": recommended.is_some_and(|(_, installed)| installed),
-                "lts": lts,
-                "latest": latest,
-                "newerThanTable": newer,
-                "asOf": today,
-                "tableAsOf": frameworks::TABLE_AS_OF,
-            },
-        });
-
-        let dotnet_line = match (structured["dotnet"]["found"].as_bool(), versions.as_slice()) {
-            (Some(false), _) => format!(
-                "dotnet was not found ({}).",
-                structured["dotnet"]["reason"].as_str().unwrap_or("no reason given")
-            ),
-            (_, []) => "dotnet is installed but has no SDK (runtime only), so SDK commands cannot run.".to_owned(),
-            (_, versions) => format!("SDKs installed: {}.", versions.join(", ")),
-        };
-        let framework_line = match recommended {
-            Some((framework, true)) => format!("Use {} for new projects (the newest supported LTS).", framework.tfm),
-            Some((framework, false)) => {
-                format!(
-                    "{} is the framework to use for new projects, but no installed SDK can build for it yet.",
-                    framework.tfm
-                )
-            }
-            None => "No supported LTS framework is known to this server's table.".to_owned(),
-        };
-        let protocol_list: Vec<&str> =
-            structured["protocolVersions"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-        let loaded_count = structured["loadedPlugins"]["known"].as_array().map_or(0, Vec::len);
-        let summary = format!(
-            "{} (plugin API {ABI_VERSION}), MCP {}, {loaded_count} plugin(s) loaded. {dotnet_line} {framework_line}",
-            structured["serverName"].as_str().unwrap_or("mcp-plugin-host"),
-            protocol_list.join(", ")
-        );
-        let supported: Vec<String> =
-            SUPPORTS.iter().filter(|(_, on, _)| *on).map(|(name, _, detail)| format!("{name}: {detail}")).collect();
-        let unsupported: Vec<String> =
-            SUPPORTS.iter().filter(|(_, on, _)| !on).map(|(name, _, detail)| format!("{name}: {detail}")).collect();
-        let mut dotnet_notes = vec![
-            format!("Newest LTS: {}.", lts.unwrap_or("unknown")),
-            format!("Newest supported release: {}.", latest.unwrap_or("unknown")),
-        ];
-        dotnet_notes.push(format!("Framework facts as of {}.", frameworks::TABLE_AS_OF));
-        if !newer.is_empty() {
-            dotnet_notes.push(format!("SDKs newer than this server's framework table: {}.", newer.join(", ")));
-        }
-        if let Some(alternatives) = structured["dotnet"]["alternatives"].as_array() {
-            dotnet_notes.extend(alternatives.iter().filter_map(Value::as_str).map(|a| format!("To fix: {a}")));
-        }
-        Ok(Reply::new(summary)
-            .section("Supported", supported)
-            .section("Not offered", unsupported)
-            .section(".NET", dotnet_notes)
-            .section(
-                "Plugins",
-                structured["loadedPlugins"]["plugins"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|plugin| {
-                        let tools: Vec<&str> =
-                            plugin["tools"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-                        format!(
-                            "{} {}: {}",
-                            plugin["name"].as_str().unwrap_or("?"),
-                            plugin["version"].as_str().unwrap_or("?"),
-                            tools.join(", ")
-                        )
-                    })
-                    .collect(),
-            )
-            .structured(structured))
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_schema_requires_every_support_flag() {
-        let schema = output_schema();
-        let required = schema["anyOf"][0]["properties"]["supports"]["required"].as_array().unwrap();
-        assert_eq!(required.len(), SUPPORTS.len());
-        assert_eq!(schema["anyOf"][1]["properties"]["success"]["const"], false);
+    async fn run(&self, _action: Action, call: &Call<'_>) -> Outcome {
+        actions::capabilities::run(call).await
     }
 }

@@ -98,7 +98,7 @@ impl Issue {
 }
 
 /// The language of a project, by its extension.
-fn language(path: &str) -> &'static str {
+pub(crate) fn language(path: &str) -> &'static str {
     match Path::new(path).extension().and_then(|ext| ext.to_str()).map(str::to_ascii_lowercase).as_deref() {
         Some("csproj") => "C#",
         Some("fsproj") => "F#",

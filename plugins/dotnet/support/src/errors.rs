@@ -24,6 +24,8 @@ pub mod code {
     pub const CONCURRENCY_CONFLICT: &str = "CONCURRENCY_CONFLICT";
     /// The client cancelled the operation.
     pub const OPERATION_CANCELLED: &str = "OPERATION_CANCELLED";
+    /// The operator made the server read-only, and the action would change something.
+    pub const READ_ONLY: &str = "READ_ONLY";
     /// Prefix of `EXIT_<n>`, used when a failed run printed no diagnostic with a code.
     pub const EXIT_PREFIX: &str = "EXIT_";
 }
@@ -119,7 +121,7 @@ impl ErrorCategory {
         } else {
             match code {
                 code::INVALID_PARAMS => ErrorCategory::Validation,
-                code::CAPABILITY_NOT_AVAILABLE => ErrorCategory::Capability,
+                code::CAPABILITY_NOT_AVAILABLE | code::READ_ONLY => ErrorCategory::Capability,
                 code::CONCURRENCY_CONFLICT => ErrorCategory::Concurrency,
                 code::OPERATION_CANCELLED => ErrorCategory::Cancellation,
                 _ => ErrorCategory::Unknown,
@@ -302,6 +304,25 @@ impl ErrorResult {
         );
         error.alternatives = Some(alternatives.iter().map(|a| redact(a).into_owned()).collect());
         error
+    }
+
+    /// An action that changes something, named while the operator has made the server read-only:
+    /// `READ_ONLY`, category Capability, MCP -32001, `additionalData {action, readOnlyActions}`.
+    pub fn read_only(action: &str, offered: &[&str]) -> Self {
+        let offered = offered.join(", ");
+        ErrorResult::new(
+            code::READ_ONLY,
+            &format!(
+                "Action '{action}' changes files or the machine, and this server is read-only (its operator set \
+                 ReadOnly). The actions offered here: {offered}."
+            ),
+        )
+        .with_hint("Use one of the read-only actions, or ask the operator to turn ReadOnly off.")
+        .with_data(ErrorData {
+            exit_code: Some(-1),
+            additional_data: additional(&[("action", action), ("readOnlyActions", &offered)]),
+            ..ErrorData::default()
+        })
     }
 
     /// Another operation holds the target: `CONCURRENCY_CONFLICT`, category Concurrency,
@@ -524,7 +545,7 @@ pub fn error_response_schema() -> Value {
         "type": "object",
         "required": ["code", "message", "category", "rawOutput"],
         "properties": {
-            "code": { "type": "string", "description": "Diagnostic code (CS0103, NU1101) or INVALID_PARAMS, CAPABILITY_NOT_AVAILABLE, CONCURRENCY_CONFLICT, OPERATION_CANCELLED, EXIT_<n>." },
+            "code": { "type": "string", "description": "Diagnostic code (CS0103, NU1101) or INVALID_PARAMS, CAPABILITY_NOT_AVAILABLE, CONCURRENCY_CONFLICT, OPERATION_CANCELLED, READ_ONLY, EXIT_<n>." },
             "message": { "type": "string" },
             "category": { "type": "string", "enum": categories },
             "hint": { "type": "string" },

@@ -10,7 +10,7 @@ use mcp_plugin_api::CallContext;
 
 use crate::{
     errors::{ErrorResponse, ErrorResult},
-    redact::{LineRedactor, mask_known},
+    redact::{LineRedactor, mask_known, redact},
     runner::{Invocation, RunEnd, RunOutcome, Stream},
     settings::DotnetSettings,
 };
@@ -213,6 +213,19 @@ impl Ran {
     pub fn failure(&self) -> ErrorResponse {
         ErrorResponse::from_failed_run(&self.argv, self.exit_code(), &self.outcome.stdout, &self.outcome.stderr)
     }
+
+    /// The error of a run that succeeded but printed something the plugin cannot read (an older
+    /// SDK without the machine-readable form, an unexpected layout): `EXIT_<n>` with `reason`,
+    /// what to check (`hint`), and the output it could not read.
+    pub fn unreadable(&self, reason: &str, hint: &str) -> ErrorResponse {
+        let mut error = ErrorResult::new(
+            format!("EXIT_{}", self.exit_code()),
+            &format!("The command succeeded, but its output could not be read: {reason}."),
+        )
+        .with_hint(hint);
+        error.raw_output = self.outcome.stdout.clone();
+        ErrorResponse::new(error, self.exit_code())
+    }
 }
 
 /// `dotnet ARGS` in `cwd` as the settings configure it: the dotnet path, the output cap, the
@@ -241,7 +254,10 @@ pub async fn run(settings: &DotnetSettings, ctx: &CallContext, command: Command)
     if let Some(timeout) = settings.timeout {
         invocation = invocation.timeout(timeout);
     }
-    ctx.progress(0.0, None, Some(&command.description));
+    // The description names what the caller passed (a package, a source URL), so it is masked
+    // and redacted like every later message: no progress message leaves unredacted.
+    let description = mask_known(&command.description, secrets);
+    ctx.progress(0.0, None, Some(&redact(&description)));
     let mut reader = ProgressReader::new(command.progress);
     // One redactor per stream: a line inside a private key is secret only in its block's context,
     // and `ProgressKind::Lines` reports every line.

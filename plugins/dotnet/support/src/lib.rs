@@ -15,7 +15,11 @@
 //!
 //! The plugin side, on `mcp-plugin-api`:
 //! - [`settings`]: what operators configure (dotnet path, timeout, output cap, lock wait).
-//! - [`params`]: checking a call's action and parameters before anything runs.
+//! - [`kit`] (Unix): the action-tool kit every family is served through: a family declares its
+//!   actions as data and gets its schemas, annotations, parameter check, read-only mode and one
+//!   `Tool` implementation that finishes and redacts every result.
+//! - [`params`]: typed access to a call's parameters, and the checks of values that reach the
+//!   dotnet command line.
 //! - [`workspace`]: the working directory, and the project or solution found in the client's roots.
 //! - [`locking`]: canonical lock keys and CONCURRENCY_CONFLICT refusals, across plugins.
 //! - [`exec`] (Unix): one dotnet command for one call: cancellation, progress from the output,
@@ -24,7 +28,8 @@
 //! - [`xml`] and [`project_file`]: reading project files (frameworks, packages, references) and XML
 //!   solutions without starting dotnet.
 //! - `testkit` (feature `testkit`, tests only): the dotnet test double built once, a plugin
-//!   context pointing at it, and its invocation log.
+//!   context pointing at it, its invocation log, and the harness every family's tests share
+//!   (a family served on the double, client answers for roots and elicitation, secret checks).
 //! - [`confirm`]: asking the user, through elicitation, before a destructive action.
 //! - [`table`]: reading the fixed-width tables the CLI prints (tool, workload and template listings).
 //!
@@ -52,6 +57,8 @@ pub mod errors;
 #[cfg(unix)]
 pub mod exec;
 pub mod frameworks;
+#[cfg(unix)]
+pub mod kit;
 pub mod listings;
 pub mod locking;
 pub mod params;
@@ -63,7 +70,7 @@ pub mod runner;
 pub mod settings;
 pub mod table;
 pub mod template_help;
-#[cfg(feature = "testkit")]
+#[cfg(all(unix, feature = "testkit"))]
 pub mod testkit;
 pub mod workspace;
 pub mod xml;

@@ -11,11 +11,13 @@ use serde_json::{Map, Value};
 
 use crate::errors::{ErrorResponse, ErrorResult};
 
-/// Declares an action enum: its variants (each may carry doc comments), their wire names (the
-/// variant names, PascalCase, as the reference server spells them), parsing with an error that
-/// lists the valid actions, and the JSON Schema enum.
+/// Declares an action enum and implements [`crate::kit::ActionEnum`] for it: its variants (each
+/// may carry doc comments) and their wire names (the variant names, PascalCase, as the reference
+/// server spells them).
 ///
 /// ```
+/// use dotnet_support::kit::ActionEnum;
+///
 /// dotnet_support::actions! {
 ///     /// What the tool can do.
 ///     pub enum Act {
@@ -25,7 +27,8 @@ use crate::errors::{ErrorResponse, ErrorResult};
 ///     }
 /// }
 /// assert_eq!(Act::NAMES, ["Version", "Info"]);
-/// assert_eq!(Act::parse("info").unwrap(), Act::Info);
+/// assert_eq!(Act::from_name("info"), Some(Act::Info));
+/// assert_eq!(Act::Version.name(), "Version");
 /// ```
 #[macro_export]
 macro_rules! actions {
@@ -34,34 +37,19 @@ macro_rules! actions {
         #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
         $vis enum $name { $($(#[$variant_meta])* $variant),+ }
 
-        impl $name {
-            /// Every action's wire name, in declaration order.
-            pub const NAMES: &'static [&'static str] = &[$(stringify!($variant)),+];
+        impl $crate::kit::ActionEnum for $name {
+            const NAMES: &'static [&'static str] = &[$(stringify!($variant)),+];
 
-            /// Parses an action name without regard to case.
-            pub fn parse(text: &str) -> ::core::result::Result<Self, $crate::errors::ErrorResponse> {
-                $(if text.eq_ignore_ascii_case(stringify!($variant)) { return Ok(Self::$variant); })+
-                Err($crate::params::invalid_action(text, Self::NAMES))
+            fn name(self) -> &'static str {
+                match self { $(Self::$variant => stringify!($variant)),+ }
             }
 
-            /// The action's wire name.
-            pub fn name(self) -> &'static str {
-                match self { $(Self::$variant => stringify!($variant)),+ }
+            fn from_name(text: &str) -> ::core::option::Option<Self> {
+                $(if text.eq_ignore_ascii_case(stringify!($variant)) { return Some(Self::$variant); })+
+                None
             }
         }
     };
-}
-
-/// The INVALID_PARAMS error for an unknown action, listing the valid ones.
-pub fn invalid_action(given: &str, valid: &[&str]) -> ErrorResponse {
-    ErrorResponse::from(ErrorResult::invalid_params(
-        "action",
-        "invalid value",
-        &format!(
-            "Parameter 'action' is '{given}', which is not an action of this tool. Valid actions: {}.",
-            valid.join(", ")
-        ),
-    ))
 }
 
 /// The arguments of one call, with typed and checked access.
@@ -166,6 +154,11 @@ impl<'a> Params<'a> {
         Self { args: args.as_object().unwrap_or(&EMPTY) }
     }
 
+    /// Every argument as given, `action` included.
+    pub fn entries(&self) -> impl Iterator<Item = (&'a String, &'a Value)> + use<'a> {
+        self.args.iter()
+    }
+
     /// The raw value of a parameter.
     pub fn raw(&self, name: &str) -> Option<&'a Value> {
         self.args.get(name).filter(|value| !value.is_null())
@@ -209,65 +202,12 @@ impl<'a> Params<'a> {
     pub fn opt_u64(&self, name: &str) -> Option<u64> {
         self.raw(name).and_then(Value::as_u64)
     }
-
-    /// Refuses every parameter that `action` does not take: a value the caller set for nothing
-    /// would otherwise be ignored silently (`templateVersion` on an uninstall, `framework` on
-    /// `Version`). `action` itself always passes, and so do values that ask for nothing (`null`,
-    /// `false`, a blank string), which clients send when they fill in every parameter's default;
-    /// `allowed` lists the others the action reads. The error names the first stray parameter and
-    /// what the action takes.
-    pub fn allow_only(&self, action: &str, allowed: &[&str]) -> Result<(), ErrorResponse> {
-        let asks_nothing = |value: &Value| match value {
-            Value::Null | Value::Bool(false) => true,
-            Value::String(text) => text.trim().is_empty(),
-            _ => false,
-        };
-        let stray = self.args.iter().find(|(name, value)| {
-            name.as_str() != "action" && !asks_nothing(value) && !allowed.contains(&name.as_str())
-        });
-        match stray {
-            None => Ok(()),
-            Some((name, _)) => {
-                let takes = if allowed.is_empty() { "no other parameters".to_owned() } else { allowed.join(", ") };
-                Err(ErrorResult::invalid_params(
-                    name,
-                    "not applicable",
-                    &format!("Parameter '{name}' does not apply to action '{action}', which takes: {takes}."),
-                )
-                .into())
-            }
-        }
-    }
-
-    /// The action, parsed with `parse` (see [`actions!`]).
-    pub fn action<A>(&self, parse: impl Fn(&str) -> Result<A, ErrorResponse>) -> Result<A, ErrorResponse> {
-        parse(self.req("action", Kind::Identifier)?)
-    }
-}
-
-/// The JSON Schema of the `action` parameter: a required string enum.
-pub fn action_schema(names: &[&str], description: &str) -> Value {
-    serde_json::json!({ "type": "string", "enum": names, "description": description })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
-
-    crate::actions! {
-        /// Test actions.
-        enum Act { Build, Test }
-    }
-
-    #[test]
-    fn actions_parse_and_list_the_valid_ones() {
-        assert_eq!(Act::parse("build").unwrap(), Act::Build);
-        assert_eq!(Act::Test.name(), "Test");
-        let error = &Act::parse("Deploy").unwrap_err().errors[0];
-        assert!(error.message.contains("Build, Test"), "{}", error.message);
-        assert_eq!(error.mcp_error_code, Some(-32602));
-    }
 
     #[test]
     fn values_that_would_smuggle_options_are_refused() {
@@ -295,26 +235,6 @@ mod tests {
         assert!(check("framework", Kind::Framework, "java17").is_err());
         assert!(check("verbosity", Kind::Verbosity, "loud").is_err());
         assert!(check("packageId", Kind::PackageId, "a b").is_err());
-    }
-
-    #[test]
-    fn parameters_an_action_does_not_take_are_named() {
-        let args = json!({
-            "action": "Version", "workingDirectory": "/tmp", "framework": "net8.0",
-            "unset": null, "force": false, "filter": " "
-        });
-        let params = Params::new(&args);
-        params.allow_only("Version", &["workingDirectory", "framework"]).unwrap();
-        let error = &params.allow_only("Version", &["workingDirectory"]).unwrap_err().errors[0];
-        assert!(
-            error.message.contains("'framework'") && error.message.contains("takes: workingDirectory"),
-            "{}",
-            error.message
-        );
-        let data = error.data.as_ref().unwrap().additional_data.as_ref().unwrap();
-        assert_eq!((data["parameter"].as_str(), data["reason"].as_str()), ("framework", "not applicable"));
-        let error = &Params::new(&json!({ "x": 1 })).allow_only("Info", &[]).unwrap_err().errors[0];
-        assert!(error.message.ends_with("takes: no other parameters."), "{}", error.message);
     }
 
     #[test]

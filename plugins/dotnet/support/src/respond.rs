@@ -8,8 +8,8 @@
 //! `verbosity=compact` (the summary line), `standard` (default: summary and
 //! details) or `verbose` (also the command's output).
 
-use mcp_plugin_api::{CallContext, Content, ToolResult, locks::LockGuard};
-use serde_json::{Value, json};
+use mcp_plugin_api::{CallContext, ToolResult};
+use serde_json::{Map, Value, json};
 
 use crate::errors::ErrorResponse;
 
@@ -78,6 +78,8 @@ pub struct Section {
     pub heading: String,
     /// The lines.
     pub lines: Vec<String>,
+    /// Whether the lines are shown as they are, unredacted (see [`Reply::verbatim_section`]).
+    pub verbatim: bool,
 }
 
 /// What an action has to say.
@@ -86,7 +88,9 @@ pub struct Reply {
     summary: String,
     sections: Vec<Section>,
     output: Option<String>,
-    structured: Option<Value>,
+    pub(crate) structured: Option<Value>,
+    verbatim: Map<String, Value>,
+    identifiers: Vec<&'static str>,
 }
 
 impl Reply {
@@ -98,9 +102,64 @@ impl Reply {
     /// Adds a section (omitted when it has no lines).
     pub fn section(mut self, heading: impl Into<String>, lines: Vec<String>) -> Self {
         if !lines.is_empty() {
-            self.sections.push(Section { heading: heading.into(), lines });
+            self.sections.push(Section { heading: heading.into(), lines, verbatim: false });
         }
         self
+    }
+
+    /// Adds a section that is shown unredacted. Only for what the operator explicitly allowed to
+    /// show (secret values with `ShowSecretValues`): everything else in a reply is redacted.
+    pub fn verbatim_section(mut self, heading: impl Into<String>, lines: Vec<String>) -> Self {
+        if !lines.is_empty() {
+            self.sections.push(Section { heading: heading.into(), lines, verbatim: true });
+        }
+        self
+    }
+
+    /// Sets a field of the structured content that is not redacted: data the action has made
+    /// safe itself or the operator allowed to show (a secrets listing, whose keys a redaction by
+    /// field name would hide). Everything else in the structured content is redacted.
+    pub fn verbatim(mut self, key: &str, value: Value) -> Self {
+        self.verbatim.insert(key.to_owned(), value);
+        self
+    }
+
+    /// Names a field whose values, wherever they are in the structured content, are identifiers
+    /// this plugin made itself (a background session's id) and are kept as they are: a redaction
+    /// by field name would take `sessionId` for a web session's cookie (`ASP.NET_SessionId`).
+    /// Everything else in the structured content is redacted.
+    pub fn identifier(mut self, field: &'static str) -> Self {
+        self.identifiers.push(field);
+        self
+    }
+
+    /// Redacts the summary, the sections, the output and the structured content (but for its
+    /// [identifiers](Self::identifier)), then sets the verbatim fields: what the kit does to every
+    /// reply before it leaves the plugin.
+    pub(crate) fn redact(&mut self) {
+        let clean = |text: &mut String| {
+            if let std::borrow::Cow::Owned(redacted) = crate::redact::redact(text) {
+                *text = redacted;
+            }
+        };
+        clean(&mut self.summary);
+        for section in self.sections.iter_mut().filter(|section| !section.verbatim) {
+            clean(&mut section.heading);
+            section.lines.iter_mut().for_each(clean);
+        }
+        if let Some(output) = self.output.as_mut() {
+            clean(output);
+        }
+        if let Some(structured) = self.structured.as_mut() {
+            let original = (!self.identifiers.is_empty()).then(|| structured.clone());
+            crate::redact::redact_json(structured);
+            if let Some(original) = original {
+                keep_identifiers(&original, structured, &self.identifiers);
+            }
+            if let Value::Object(fields) = structured {
+                fields.extend(std::mem::take(&mut self.verbatim));
+            }
+        }
     }
 
     /// Attaches the command's (redacted) output, shown at `verbosity=verbose`, or at standard
@@ -172,34 +231,15 @@ pub struct Failure {
     pub extra: Option<Value>,
 }
 
+impl From<crate::errors::ErrorResult> for Failure {
+    fn from(error: crate::errors::ErrorResult) -> Self {
+        Self { error: ErrorResponse::from(error), extra: None }
+    }
+}
+
 impl From<ErrorResponse> for Failure {
     fn from(error: ErrorResponse) -> Self {
         Self { error, extra: None }
-    }
-}
-
-impl Failure {
-    /// A failure of an action that held a lock: the envelope with that `lockInfo`.
-    pub fn with_lock(error: ErrorResponse, lock_info: Option<&Value>) -> Self {
-        Self { error, extra: lock_info.map(|info| json!({ "lockInfo": info })) }
-    }
-
-    /// Turns the errors of an action that holds `guard` into failures carrying its `lockInfo`
-    /// (for `map_err`).
-    pub fn holding(guard: &LockGuard) -> impl Fn(ErrorResponse) -> Self + '_ {
-        move |error| Self::with_lock(error, Some(&crate::locking::lock_info_json(guard.info())))
-    }
-}
-
-/// Redacts the prose of a result's text blocks: it names what the caller passed (paths,
-/// sources), which may carry credentials.
-pub fn redact_text(result: &mut ToolResult) {
-    for block in &mut result.content {
-        if let Content::Text { text } = block
-            && let std::borrow::Cow::Owned(redacted) = crate::redact::redact(text)
-        {
-            *text = redacted;
-        }
     }
 }
 
@@ -207,14 +247,6 @@ impl From<(ErrorResponse, Value)> for Failure {
     /// A refused lock: the envelope and its `lockInfo` (as [`crate::locking::acquire`] returns them).
     fn from((error, extra): (ErrorResponse, Value)) -> Self {
         Self { error, extra: Some(extra).filter(|extra| !extra.is_null()) }
-    }
-}
-
-/// The tool result of an action: its reply, or its failure.
-pub fn finish(outcome: Result<Reply, Failure>, presentation: Presentation) -> ToolResult {
-    match outcome {
-        Ok(reply) => reply.into_result(presentation),
-        Err(failed) => failure(failed.error, failed.extra, presentation),
     }
 }
 
@@ -255,22 +287,26 @@ fn prose_summary(error: &ErrorResponse) -> String {
     }
 }
 
-/// The schema of a successful result of a command-running action: the fields every such
-/// success has (`success`, `action` fixed to `action`, the redacted `command`, `exitCode`,
-/// optional `lockInfo`) and the action's own `properties`, of which `required` must be present.
-pub fn success_schema(action: &str, properties: Value, required: &[&str]) -> Value {
-    let mut all = serde_json::Map::new();
-    all.insert("success".into(), json!({ "const": true }));
-    all.insert("action".into(), json!({ "const": action }));
-    all.insert("command".into(), json!({ "type": "string", "description": "The command that ran, redacted." }));
-    all.insert("exitCode".into(), json!({ "type": "integer" }));
-    all.insert("lockInfo".into(), crate::locking::lock_info_schema());
-    if let Value::Object(own) = properties {
-        all.extend(own);
+/// Puts back into `redacted` the values of the `fields` named in `original`; redaction changes
+/// strings only, so both have the same shape.
+fn keep_identifiers(original: &Value, redacted: &mut Value, fields: &[&str]) {
+    match (original, redacted) {
+        (Value::Object(before), Value::Object(after)) => {
+            for (key, value) in after.iter_mut() {
+                match before.get(key) {
+                    Some(kept) if fields.contains(&key.as_str()) => *value = kept.clone(),
+                    Some(kept) => keep_identifiers(kept, value, fields),
+                    None => {}
+                }
+            }
+        }
+        (Value::Array(before), Value::Array(after)) => {
+            for (kept, value) in before.iter().zip(after.iter_mut()) {
+                keep_identifiers(kept, value, fields);
+            }
+        }
+        _ => {}
     }
-    let mut needed = vec!["success", "action", "command", "exitCode"];
-    needed.extend_from_slice(required);
-    json!({ "type": "object", "properties": all, "required": needed })
 }
 
 #[cfg(test)]
@@ -314,5 +350,25 @@ mod tests {
         assert_eq!(structured["lockInfo"]["lockKey"], "/x");
         let text = result.joined_text();
         assert!(text.starts_with("Parameter 'project' is required.") && !text.contains("\"errors\""), "{text}");
+    }
+
+    #[test]
+    fn identifiers_the_plugin_made_survive_redaction_wherever_they_are() {
+        let id = "0b5c8e2a-41d7-4f0e-9a63-7d2f1c9e8b40";
+        let structured = json!({
+            "sessionId": id,
+            "sessions": [{ "sessionId": id, "command": "dotnet run --password hunter2" }],
+            "password": "hunter2",
+        });
+        let mut marked = Reply::new("s").structured(structured.clone()).identifier("sessionId");
+        marked.redact();
+        let marked = marked.structured.unwrap();
+        assert_eq!((marked["sessionId"].as_str(), marked["sessions"][0]["sessionId"].as_str()), (Some(id), Some(id)));
+        assert_eq!(marked["password"], crate::redact::REDACTED);
+        assert!(!marked["sessions"][0]["command"].as_str().unwrap().contains("hunter2"), "{marked}");
+        // Unmarked, the same field is redacted by its name.
+        let mut unmarked = Reply::new("s").structured(structured);
+        unmarked.redact();
+        assert_eq!(unmarked.structured.unwrap()["sessionId"], crate::redact::REDACTED);
     }
 }

@@ -12,6 +12,7 @@
 //! | `WorkingDirectory` | the host's | default folder of commands |
 //! | `ShowSecretValues` | false | let `SecretsList` return values (they are redacted otherwise) |
 //! | `Environment` | `{}` | extra environment variables for every dotnet command (e.g. `NUGET_PACKAGES`) |
+//! | `ReadOnly` | false | offer only the actions that read (see `kit`): the tool is listed read-only and refuses the others with `READ_ONLY` |
 
 use std::{path::PathBuf, time::Duration};
 
@@ -37,6 +38,8 @@ pub struct DotnetSettings {
     pub show_secret_values: bool,
     /// Extra environment variables for every command, applied after the pinned ones.
     pub environment: Vec<(String, String)>,
+    /// Whether the tool offers only its actions that read (the operator's safe mode).
+    pub read_only: bool,
 }
 
 impl Default for DotnetSettings {
@@ -49,6 +52,7 @@ impl Default for DotnetSettings {
             working_directory: None,
             show_secret_values: false,
             environment: Vec::new(),
+            read_only: false,
         }
     }
 }
@@ -83,6 +87,7 @@ impl DotnetSettings {
                 .unwrap_or_default()
                 .into_iter()
                 .collect(),
+            read_only: setting::<bool>(ctx, "ReadOnly")?.unwrap_or(false),
         })
     }
 }
@@ -117,6 +122,7 @@ mod tests {
         let mut shared = serde_json::Map::new();
         shared.insert("DotnetPath".into(), json!("/opt/dotnet/dotnet"));
         shared.insert("LockWaitSeconds".into(), json!("2.5"));
+        shared.insert("ReadOnly".into(), json!(true));
         let plugin = TestPluginContext::new(
             json!({ "timeoutseconds": 0, "ShowSecretValues": true, "Environment": { "NUGET_PACKAGES": "/cache" } }),
             shared,
@@ -126,6 +132,7 @@ mod tests {
         assert_eq!(settings.timeout, None);
         assert_eq!(settings.lock_wait, Duration::from_millis(2500));
         assert!(settings.show_secret_values);
+        assert!(settings.read_only, "ReadOnly in Plugins.Config holds for every dotnet plugin");
         assert_eq!(settings.environment, [("NUGET_PACKAGES".to_owned(), "/cache".to_owned())]);
     }
 

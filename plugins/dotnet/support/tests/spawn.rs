@@ -5,26 +5,13 @@
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::{Duration, Instant};
 
-use dotnet_support::runner::{Invocation, RunEnd, Stream};
+use dotnet_support::{
+    runner::{Invocation, RunEnd, Stream},
+    testkit::assert_dies,
+};
 
 /// Generous bound on anything that should happen at once; only a hang trips it.
 const BOUND: Duration = Duration::from_secs(30);
-
-/// Dead means: no /proc entry any more, or a zombie waiting for its new parent to reap it.
-fn is_dead(pid: u32) -> bool {
-    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
-        Err(_) => true,
-        Ok(stat) => stat.rsplit_once(')').and_then(|(_, rest)| rest.split_whitespace().next()) == Some("Z"),
-    }
-}
-
-fn assert_dies(pid: u32) {
-    let deadline = Instant::now() + BOUND;
-    while !is_dead(pid) {
-        assert!(Instant::now() < deadline, "process {pid} is still alive");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-}
 
 type Lines = Arc<Mutex<Vec<(Stream, String)>>>;
 

@@ -492,6 +492,29 @@ fn msbuild_evaluation_prints_values_or_json() {
 }
 
 #[test]
+fn tool_listing_in_json_from_sdk_9_and_refused_by_sdk_8() {
+    let dir = temp_dir("tool-json");
+    let local = run(&dir, &["tool", "list", "--format", "json"], &[]);
+    assert_eq!(local.code, 0);
+    assert_eq!(local.stdout.lines().count(), 1, "one line, as System.Text.Json writes it: {}", local.stdout);
+    let local: serde_json::Value = serde_json::from_str(&local.stdout).unwrap();
+    assert_eq!(local["version"], 1);
+    assert_eq!(local["data"][1]["packageId"], "csharpier");
+    assert_eq!(local["data"][1]["commands"], serde_json::json!(["csharpier"]));
+    assert_eq!(local["data"][1]["manifest"], format!("{}/.config/dotnet-tools.json", dir.display()));
+    let global: serde_json::Value =
+        serde_json::from_str(&run(&dir, &["tool", "list", "-g", "--format", "json"], &[]).stdout).unwrap();
+    assert_eq!(
+        global["data"],
+        serde_json::json!([{ "packageId": "dotnet-outdated-tool", "version": "4.6.8", "commands": ["dotnet-outdated"] }])
+    );
+    let old = run(&dir, &["tool", "list", "--format", "json"], &[("DOTNET_DOUBLE_SDK_VERSION", "8.0.416")]);
+    assert_eq!(old.code, 1);
+    assert!(old.stderr.contains("Unrecognized command or argument '--format'."), "{}", old.stderr);
+    assert!(old.stderr.contains("Unrecognized command or argument 'json'."), "{}", old.stderr);
+}
+
+#[test]
 fn package_listing_and_search_in_json_and_text() {
     let dir = project_dir("packages");
     let all: serde_json::Value =

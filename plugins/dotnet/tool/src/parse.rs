@@ -1,14 +1,16 @@
-//! Reading what `dotnet tool` prints: the `tool list` table, the `tool search` table and its
-//! `--detail` blocks, and the one-line messages of install, update, uninstall and restore.
+//! Reading what `dotnet tool` prints: the `tool list` JSON (SDK 9.0.100 and later) and table,
+//! the `tool search` table and its `--detail` blocks, and the one-line messages of install,
+//! update, uninstall and restore.
 //!
 //! The table parsers go by header names, not positions, so the `Manifest` column that only local
 //! listings have, and columns added by later SDKs, do not disturb them.
 
 use dotnet_support::table;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
-/// One installed tool, from `dotnet tool list` or `dotnet tool restore`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// One installed tool, from `dotnet tool list` or `dotnet tool restore`. Its fields are those of
+/// the CLI's `tool list --format json` contract (version 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct InstalledTool {
     /// The NuGet package id.
@@ -18,8 +20,15 @@ pub struct InstalledTool {
     /// The commands the tool provides.
     pub commands: Vec<String>,
     /// The manifest that lists it (local tools only).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manifest: Option<String>,
+}
+
+/// What `dotnet tool list --format json` prints: `{"version": 1, "data": [...]}`.
+#[derive(Debug, Deserialize)]
+struct Listing {
+    version: u32,
+    data: Vec<InstalledTool>,
 }
 
 /// One package found by `dotnet tool search`.
@@ -92,6 +101,18 @@ pub fn list(stdout: &str) -> Vec<InstalledTool> {
             })
         })
         .collect()
+}
+
+/// The tools of `dotnet tool list --format json`: the line holding the JSON document (anything
+/// printed before it, such as a first-run banner, is skipped). Versions other than 1 are refused
+/// rather than misread.
+pub fn list_json(stdout: &str) -> Result<Vec<InstalledTool>, String> {
+    let start = stdout.find('{').ok_or("no JSON document in the output")?;
+    let listing: Listing = serde_json::from_str(stdout[start..].trim_end()).map_err(|error| error.to_string())?;
+    match listing.version {
+        1 => Ok(listing.data),
+        other => Err(format!("the JSON listing has version {other}, and this plugin reads version 1")),
+    }
 }
 
 /// The packages of `dotnet tool search`: its table, or its `--detail` blocks.
@@ -251,6 +272,19 @@ mod tests {
         );
         assert!(list("Package Id   Version   Commands\n--------------------------------\n").is_empty());
         assert!(list("No tools installed.\n").is_empty());
+    }
+
+    #[test]
+    fn json_lists_of_sdk_9_and_later() {
+        let local = "{\"version\":1,\"data\":[{\"packageId\":\"dotnet-ef\",\"version\":\"10.0.0\",\"commands\":[\"dotnet-ef\"],\
+            \"manifest\":\"/src/My App/.config/dotnet-tools.json\"}]}\n";
+        let tools = list_json(local).unwrap();
+        assert_eq!(tools[0].manifest.as_deref(), Some("/src/My App/.config/dotnet-tools.json"));
+        assert_eq!(tools[0].commands, ["dotnet-ef"]);
+        let global = "{\"version\":1,\"data\":[{\"packageId\":\"x\",\"version\":\"1.0.0\",\"commands\":[\"x\"]}]}";
+        assert_eq!(list_json(global).unwrap()[0].manifest, None);
+        assert!(list_json("{\"version\":2,\"data\":[]}").unwrap_err().contains("version 2"));
+        assert!(list_json("Package Id   Version   Commands\n").is_err());
     }
 
     #[test]

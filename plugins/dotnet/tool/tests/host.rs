@@ -36,7 +36,7 @@ async fn the_real_host_serves_dotnet_tool() {
     assert!(!list.is_error, "{}", list.joined_text());
     assert_eq!(list.structured_content.unwrap()["tools"].as_array().unwrap().len(), 2);
     let invocation = double.invocations().pop().unwrap();
-    assert_eq!(invocation.argv, ["tool", "list"]);
+    assert_eq!(invocation.argv, ["tool", "list", "--format", "json"]);
     assert_eq!(invocation.cwd, work, "the root with the manifest is the working directory");
 
     let install =

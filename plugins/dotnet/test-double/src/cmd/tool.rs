@@ -1,6 +1,8 @@
 //! `dotnet tool install|list|update|uninstall|restore|search|run`, local (manifest in
 //! `.config/dotnet-tools.json` under the working directory) or global (`-g`). The double keeps
-//! no state: what is installed comes from `fixtures/tool/tools.json`.
+//! no state: what is installed comes from `fixtures/tool/tools.json`. `tool list --format json`
+//! prints the SDK's versioned contract (`{"version":1,"data":[{packageId, version, commands,
+//! manifest (local only)}]}`) from SDK 9 on; SDK 8 rejects the option, as the real one does.
 
 use serde::Deserialize;
 
@@ -117,26 +119,69 @@ pub fn tool(ctx: &Ctx, args: &[String]) -> u8 {
             }
         }
         "list" => {
-            let rows: Vec<Vec<String>> = data
+            let listed: Vec<&Tool> = data
                 .catalog
                 .iter()
                 .filter(|t| installed(&t.id))
                 .filter(|t| id.as_deref().is_none_or(|i| t.id.eq_ignore_ascii_case(i)))
-                .map(|t| {
-                    let mut row = vec![t.id.clone(), t.version.clone(), t.commands.join(", ")];
-                    if !global {
-                        row.push(manifest.clone());
-                    }
-                    row
-                })
                 .collect();
-            let headers: &[&str] = if global {
-                &["Package Id", "Version", "Commands"]
-            } else {
-                &["Package Id", "Version", "Commands", "Manifest"]
-            };
-            Table { headers, rows, gap: 6, rule: Rule::Full, right: &[] }.lines().iter().for_each(|l| out::line(l));
-            0
+            match args::value(rest, &["--format"]).map(|format| format.to_ascii_lowercase()) {
+                // SDK 9.0.100 added `--format` (dotnet/sdk#37394); SDK 8 rejects both tokens.
+                Some(format) if ctx.sdk_major() < 9 => help::usage_error(
+                    ctx,
+                    "tool",
+                    &[
+                        "Unrecognized command or argument '--format'.".to_owned(),
+                        format!("Unrecognized command or argument '{format}'."),
+                    ],
+                ),
+                Some(format) if format == "json" => {
+                    // The versioned contract, printed on one line as System.Text.Json writes it.
+                    let rows: Vec<serde_json::Value> = listed
+                        .iter()
+                        .map(|t| {
+                            let mut row =
+                                serde_json::json!({ "packageId": t.id, "version": t.version, "commands": t.commands });
+                            if !global {
+                                row["manifest"] = serde_json::json!(manifest);
+                            }
+                            row
+                        })
+                        .collect();
+                    out::line(&serde_json::json!({ "version": 1, "data": rows }).to_string());
+                    0
+                }
+                Some(format) if format != "table" => help::usage_error(
+                    ctx,
+                    "tool",
+                    &[format!(
+                        "Cannot parse argument '{format}' for option '--format' as expected type \
+                         'Microsoft.DotNet.Tools.Tool.List.ToolListOutputFormat'. Did you mean one of the following?"
+                    )],
+                ),
+                _ => {
+                    let rows: Vec<Vec<String>> = listed
+                        .iter()
+                        .map(|t| {
+                            let mut row = vec![t.id.clone(), t.version.clone(), t.commands.join(", ")];
+                            if !global {
+                                row.push(manifest.clone());
+                            }
+                            row
+                        })
+                        .collect();
+                    let headers: &[&str] = if global {
+                        &["Package Id", "Version", "Commands"]
+                    } else {
+                        &["Package Id", "Version", "Commands", "Manifest"]
+                    };
+                    Table { headers, rows, gap: 6, rule: Rule::Full, right: &[] }
+                        .lines()
+                        .iter()
+                        .for_each(|l| out::line(l));
+                    0
+                }
+            }
         }
         "restore" => {
             out::phase(ctx, "Restoring...", false);

@@ -1,0 +1,335 @@
+//! The HTTPS development certificate: CertificateTrust, CertificateCheck, CertificateClean and
+//! CertificateExport. The certificate store is the machine's, so changes lock its global key.
+
+use std::path::{Path, PathBuf};
+
+use dotnet_support::{
+    errors::{ErrorResponse, ErrorResult},
+    kit::{Call, Outcome, Shape, ran_fields},
+    locking::{LockTarget, lock_info_schema},
+    params::{Kind, Params},
+    respond::Reply,
+};
+use mcp_plugin_api::locks::LockScope;
+use serde_json::{Value, json};
+
+use super::{messages_schema, secret_text};
+use crate::{Action, CERTIFICATE_LOCK_KEY, parse};
+
+/// `dev-certs https --check`: no valid certificate.
+const NO_VALID_CERTIFICATE: i32 = 6;
+/// `dev-certs https --check --trust`: certificates, none of them trusted.
+const CERTIFICATE_NOT_TRUSTED: i32 = 7;
+
+/// CertificateTrust: whether the certificate is trusted, and whether it was created.
+pub fn trusted_shape() -> Shape {
+    let boolean = json!({ "type": "boolean" });
+    Shape::new(
+        json!({ "trusted": boolean, "created": boolean, "messages": messages_schema(), "lockInfo": lock_info_schema() }),
+        &["trusted", "created", "messages"],
+    )
+    .ran()
+}
+
+/// CertificateCheck: whether a valid (and trusted) certificate is there.
+pub fn checked_shape() -> Shape {
+    let string = json!({ "type": "string" });
+    let maybe_string = json!({ "type": ["string", "null"] });
+    let certificate = json!({
+        "type": "object",
+        "properties": {
+            "thumbprint": string,
+            "subject": string,
+            "validFrom": maybe_string,
+            "validTo": maybe_string,
+            "isHttpsDevelopmentCertificate": { "type": ["boolean", "null"] },
+            "isExportable": { "type": ["boolean", "null"] }
+        },
+        "required": ["thumbprint", "subject"]
+    });
+    Shape::new(
+        json!({
+            "valid": { "type": "boolean" },
+            "trusted": { "type": ["boolean", "null"], "description": "null when trust was not checked." },
+            "certificates": { "type": "array", "items": certificate },
+            "messages": messages_schema()
+        }),
+        &["valid", "trusted", "certificates", "messages"],
+    )
+    .ran()
+}
+
+/// CertificateClean: what the CLI said.
+pub fn cleaned_shape() -> Shape {
+    Shape::new(json!({ "messages": messages_schema() }), &["messages"]).ran()
+}
+
+/// CertificateExport: where the certificate went, in which format, with which key.
+pub fn exported_shape() -> Shape {
+    let boolean = json!({ "type": "boolean" });
+    Shape::new(
+        json!({
+            "path": { "type": "string" },
+            "format": { "enum": ["pfx", "pem"] },
+            "privateKeyIncluded": boolean,
+            "passwordProtected": boolean,
+            "keyFile": { "type": "string", "description": "Where a pem export put the private key." },
+            "messages": messages_schema()
+        }),
+        &["path", "format", "privateKeyIncluded", "passwordProtected", "messages"],
+    )
+    .ran()
+}
+
+/// The format of an export.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Format {
+    Pfx,
+    Pem,
+}
+
+impl Format {
+    fn name(self) -> &'static str {
+        match self {
+            Self::Pfx => "pfx",
+            Self::Pem => "pem",
+        }
+    }
+
+    /// File extensions that say the file holds this format.
+    fn extensions(self) -> &'static [&'static str] {
+        match self {
+            Self::Pfx => &["pfx", "p12"],
+            Self::Pem => &["pem", "crt", "cer"],
+        }
+    }
+}
+
+/// A checked `CertificateExport`.
+struct Export {
+    /// The path as given (passed to the CLI, relative to the working directory).
+    path: String,
+    /// The path made absolute.
+    absolute: PathBuf,
+    format: Option<Format>,
+    password: Option<String>,
+    no_password: bool,
+}
+
+impl Export {
+    fn read(params: &Params<'_>, cwd: &Path) -> Result<Self, ErrorResponse> {
+        let invalid = |name: &str, reason: &str, message: String| -> ErrorResponse {
+            ErrorResult::invalid_params(name, reason, &message).into()
+        };
+        let format = match params.opt("format", Kind::Identifier) {
+            Ok(None) => None,
+            Ok(Some(text)) if text.eq_ignore_ascii_case("pfx") => Some(Format::Pfx),
+            Ok(Some(text)) if text.eq_ignore_ascii_case("pem") => Some(Format::Pem),
+            _ => {
+                return Err(invalid(
+                    "format",
+                    "invalid value",
+                    "Parameter 'format' must be 'pfx' or 'pem'.".to_owned(),
+                ));
+            }
+        };
+        let path = params.req("path", Kind::Path)?.to_owned();
+        let absolute = cwd.join(&path);
+        if absolute.is_dir() {
+            return Err(invalid(
+                "path",
+                "is a folder",
+                format!("Parameter 'path': '{}' is a folder; name the file to export to.", absolute.display()),
+            ));
+        }
+        let folder = absolute.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(cwd);
+        if !folder.is_dir() {
+            return Err(invalid(
+                "path",
+                "not found",
+                format!(
+                    "Parameter 'path': the folder '{}' does not exist. Create it first, with permissions only you \
+                     can read: the export can hold the private key.",
+                    folder.display()
+                ),
+            ));
+        }
+        let extension =
+            absolute.extension().and_then(|ext| ext.to_str()).map(str::to_ascii_lowercase).unwrap_or_default();
+        let chosen = format.unwrap_or(Format::Pfx);
+        let other = if chosen == Format::Pfx { Format::Pem } else { Format::Pfx };
+        if other.extensions().contains(&extension.as_str()) {
+            return Err(invalid(
+                "format",
+                "format mismatch",
+                format!(
+                    "Parameter 'path' ends in .{extension}, a {} file, but the export format is {}. Set format to \
+                     '{}', or change the file name.",
+                    other.name(),
+                    chosen.name(),
+                    other.name()
+                ),
+            ));
+        }
+        let password = secret_text(params, "password")?;
+        let no_password = params.flag("noPassword");
+        if no_password && (chosen != Format::Pem || password.is_some()) {
+            return Err(invalid(
+                "noPassword",
+                "invalid combination",
+                "Parameter 'noPassword' exports an unencrypted private key: it needs format 'pem' and no password."
+                    .to_owned(),
+            ));
+        }
+        Ok(Self { path, absolute, format, password, no_password })
+    }
+
+    fn format(&self) -> Format {
+        self.format.unwrap_or(Format::Pfx)
+    }
+}
+
+/// Runs a certificate action: the argument vector, the confirmation of a clean, the machine's
+/// certificate lock for changes, the run and what it reported.
+pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
+    let params = call.params();
+    let export = match action {
+        Action::CertificateExport => Some(Export::read(params, call.cwd())?),
+        _ => None,
+    };
+    let mut argv: Vec<String> = ["dev-certs", "https"].map(str::to_owned).to_vec();
+    match action {
+        Action::CertificateTrust => argv.push("--trust".into()),
+        Action::CertificateCheck => {
+            argv.push("--check".into());
+            if params.flag("trust") {
+                argv.push("--trust".into());
+            }
+        }
+        Action::CertificateClean => argv.push("--clean".into()),
+        _ => {
+            let export = export.as_ref().expect("read above");
+            argv.extend(["--export-path".to_owned(), export.path.clone()]);
+            if let Some(format) = export.format {
+                argv.extend(["--format".to_owned(), format.name().to_owned()]);
+            }
+            if let Some(password) = &export.password {
+                argv.extend(["--password".to_owned(), password.clone()]);
+            }
+            if export.no_password {
+                argv.push("--no-password".into());
+            }
+        }
+    }
+    if action == Action::CertificateClean {
+        let question = "Remove every ASP.NET Core HTTPS development certificate from this machine? Apps served over \
+                        HTTPS locally fail until a new certificate is created (CertificateTrust or CertificateExport \
+                        creates one).";
+        call.confirm(question, "the HTTPS development certificates").await?;
+    }
+    let _guard = match action {
+        Action::CertificateCheck => None,
+        _ => Some(call.lock(&LockTarget { scope: LockScope::Global, key: CERTIFICATE_LOCK_KEY.to_owned() }).await?),
+    };
+    let mut command = call.command(argv, "dotnet dev-certs https");
+    if let Some(password) = export.as_ref().and_then(|export| export.password.as_deref()) {
+        command = command.secret(password);
+    }
+    let ran = call.run(command).await?;
+    let checked =
+        action == Action::CertificateCheck && matches!(ran.exit_code(), NO_VALID_CERTIFICATE | CERTIFICATE_NOT_TRUSTED);
+    if !ran.succeeded() && !checked {
+        return Err(ran.failure().into());
+    }
+    let messages = parse::messages(&ran.outcome.transcript);
+    let mut structured = ran_fields(&ran);
+    let reply = match action {
+        Action::CertificateTrust => {
+            let trusted = messages.iter().any(|line| line.starts_with("Successfully") && line.contains("trusted"));
+            let created = messages
+                .iter()
+                .any(|line| line.contains("was generated successfully") || line.starts_with("Successfully created"));
+            structured.insert("trusted".into(), json!(trusted));
+            structured.insert("created".into(), json!(created));
+            Reply::new(match (trusted, created) {
+                (true, true) => "Created and trusted a new HTTPS development certificate.",
+                (true, false) => "Trusted the existing HTTPS development certificate.",
+                (false, _) => "Trust was requested; read the messages for what the platform needs.",
+            })
+        }
+        Action::CertificateCheck => {
+            let certificates = parse::certificates(&ran.outcome.stdout);
+            let asked_trust = ran.argv.iter().any(|arg| arg == "--trust");
+            let (valid, trusted) = match ran.exit_code() {
+                NO_VALID_CERTIFICATE => (false, asked_trust.then_some(false)),
+                CERTIFICATE_NOT_TRUSTED => (true, Some(false)),
+                _ => (true, asked_trust.then_some(true)),
+            };
+            let summary = match (valid, trusted) {
+                (false, _) => "No valid HTTPS development certificate was found.",
+                (true, Some(true)) => "A valid, trusted HTTPS development certificate is present.",
+                (true, Some(false)) => "A valid HTTPS development certificate is present, but it is not trusted.",
+                (true, None) => "A valid HTTPS development certificate is present (trust was not checked).",
+            };
+            let lines = certificates
+                .iter()
+                .map(|cert| {
+                    let until = cert.valid_to.as_deref().map(|to| format!(", valid to {to}")).unwrap_or_default();
+                    format!("{} {}{until}", cert.thumbprint, cert.subject)
+                })
+                .collect();
+            structured.insert("valid".into(), json!(valid));
+            structured.insert("trusted".into(), json!(trusted));
+            structured.insert("certificates".into(), json!(certificates));
+            Reply::new(summary).section("Certificates", lines)
+        }
+        Action::CertificateClean => Reply::new("Removed the HTTPS development certificates from this machine."),
+        _ => {
+            let export = export.expect("an export was read");
+            let format = export.format();
+            let private_key = export.password.is_some() || export.no_password;
+            structured.insert("path".into(), json!(export.absolute.display().to_string()));
+            structured.insert("format".into(), json!(format.name()));
+            structured.insert("privateKeyIncluded".into(), json!(private_key));
+            structured.insert("passwordProtected".into(), json!(export.password.is_some()));
+            if format == Format::Pem && private_key {
+                structured.insert("keyFile".into(), json!(export.absolute.with_extension("key").display().to_string()));
+            }
+            let what = match (private_key, export.password.is_some()) {
+                (false, _) => "the certificate without its private key",
+                (true, true) => "the certificate and its password-protected private key",
+                (true, false) => "the certificate and its unencrypted private key",
+            };
+            Reply::new(format!("Exported {what} to {} ({}).", export.absolute.display(), format.name()))
+        }
+    };
+    structured.insert("messages".into(), json!(messages));
+    Ok(reply.section("Messages", messages).output(ran.outcome.transcript.clone()).structured(Value::Object(structured)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn exports_check_the_format_the_folder_and_the_key_options() {
+        let dir = std::env::temp_dir();
+        let read = |args: Value| Export::read(&Params::new(&args), &dir).map(|export| export.format());
+        let reason = |args: Value| {
+            let error = Export::read(&Params::new(&args), &dir).err().unwrap();
+            error.errors[0].data.as_ref().unwrap().additional_data.as_ref().unwrap()["reason"].clone()
+        };
+        assert_eq!(read(json!({ "path": "c.pem", "format": "PEM" })).unwrap(), Format::Pem);
+        assert_eq!(read(json!({ "path": "c.pfx" })).unwrap(), Format::Pfx);
+        assert_eq!(reason(json!({ "path": "c.pfx", "format": "der" })), "invalid value");
+        assert_eq!(reason(json!({ "path": "c.pem" })), "format mismatch");
+        assert_eq!(reason(json!({ "path": "no/such/folder/c.pfx" })), "not found");
+        assert_eq!(reason(json!({ "path": "." })), "is a folder");
+        assert_eq!(reason(json!({ "path": "c.pfx", "noPassword": true })), "invalid combination");
+        assert_eq!(
+            reason(json!({ "path": "c.pem", "format": "pem", "noPassword": true, "password": "x" })),
+            "invalid combination"
+        );
+        assert_eq!(reason(json!({ "format": "pem" })), "required");
+    }
+}

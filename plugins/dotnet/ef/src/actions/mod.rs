@@ -1,0 +1,147 @@
+//! The flow every `dotnet_ef` action shares (the request checked, the project found, the user
+//! asked, the project locked, `dotnet ef` run, a missing tool recognised), and the replies by
+//! group: migrations, the database, DbContext types.
+
+pub mod database;
+pub mod dbcontext;
+pub mod migrations;
+
+use std::path::Path;
+
+use dotnet_support::{
+    errors::{ErrorResponse, ErrorResult},
+    exec::{ProgressKind, Ran},
+    kit::{Call, Consent, Outcome, ran_fields},
+    locking::LockTarget,
+    params::Kind,
+    redact::redacted_command_line,
+    respond::Failure,
+    workspace::{self, Target},
+};
+use serde_json::{Map, Value};
+
+use crate::{Action, INSTALL_COMMAND, parse, request::Request};
+
+/// Runs one `dotnet ef` action.
+pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
+    let params = call.params();
+    let request = Request::read(action, params)?;
+    let project = match params.opt("project", Kind::ProjectPath)? {
+        Some(project) => Some(project.to_owned()),
+        None => {
+            workspace::discover(call.ctx(), Target::Project, "project").await?.map(|path| path.display().to_string())
+        }
+    };
+    let target = LockTarget::for_path(project.as_deref().map(Path::new), call.cwd());
+    confirm(&request, &target.key, call).await?;
+    let lock = match request.mutates() {
+        true => Some(call.lock(&target).await?),
+        false => None,
+    };
+    let argv = request.argv(project.as_deref());
+    let description = format!("dotnet {}", argv[..3].join(" "));
+    let mut command = call.command(argv, description).progress(ProgressKind::Ef);
+    if let Some(connection) = request.connection {
+        command = command.secret(connection);
+    }
+    let ran = call.run(command).await?;
+    drop(lock);
+    if !ran.succeeded() {
+        return Err(failure_of(&ran).into());
+    }
+    let mut structured = ran_fields(&ran);
+    let replied = match action {
+        Action::MigrationsAdd | Action::MigrationsList | Action::MigrationsRemove | Action::MigrationsScript => {
+            migrations::reply(&request, &ran, call.cwd(), &mut structured)
+        }
+        Action::DatabaseUpdate | Action::DatabaseDrop => database::reply(&request, &ran, &mut structured),
+        Action::DbContextList | Action::DbContextInfo | Action::DbContextScaffold => {
+            dbcontext::reply(&request, &ran, call.cwd(), &mut structured)
+        }
+    };
+    let hint = "Check the version of dotnet-ef (dotnet ef --version); this plugin reads the --json output of EF \
+                Core 5 and later.";
+    let reply = replied.map_err(|reason| Failure::from(ran.unreadable(&reason, hint)))?;
+    Ok(reply.structured(Value::Object(structured)))
+}
+
+/// Asks before a destructive action; `Err` when the action must not run.
+async fn confirm(request: &Request<'_>, target: &str, call: &Call<'_>) -> Result<(), Failure> {
+    let (question, needs_force) = match request.action {
+        Action::DatabaseDrop if !request.dry_run => {
+            let context = request.context.unwrap_or("the project's DbContext");
+            (
+                format!(
+                    "Drop the database of {context} used by {target}? The database and all its data are deleted; \
+                     this cannot be undone."
+                ),
+                true,
+            )
+        }
+        Action::MigrationsRemove => {
+            let revert = if request.force {
+                " Because force is set, it is also reverted in the database if it was applied."
+            } else {
+                ""
+            };
+            (
+                format!(
+                    "Remove the last migration of {target}? Its migration files are deleted and the model snapshot \
+                     is reverted.{revert}"
+                ),
+                false,
+            )
+        }
+        _ => return Ok(()),
+    };
+    match call.confirm(&question, target).await? {
+        Consent::NotAsked if needs_force && !request.force => Err(ErrorResult::invalid_params(
+            "force",
+            "confirmation required",
+            "DatabaseDrop deletes the database and all its data, and this client cannot be asked to confirm it. \
+             Ask the user, then call again with force=true; or call with dryRun=true to see which database would \
+             be dropped.",
+        )
+        .into()),
+        _ => Ok(()),
+    }
+}
+
+/// The error of a failed run: the missing dotnet-ef tool, or what the output says.
+fn failure_of(ran: &Ran) -> ErrorResponse {
+    let Some(manifest_lists_it) = parse::ef_missing(&ran.outcome.transcript) else {
+        return ran.failure();
+    };
+    let reason = if manifest_lists_it {
+        "the repository's tool manifest lists dotnet-ef, but it is not restored; run `dotnet tool restore`".to_owned()
+    } else {
+        format!("the dotnet-ef tool is not installed; install it with `{INSTALL_COMMAND}`")
+    };
+    let mut alternatives = vec![
+        format!("Install the EF Core tools for the user: {INSTALL_COMMAND}"),
+        "Or as a local tool of the repository: dotnet new tool-manifest (once), then dotnet tool install dotnet-ef"
+            .to_owned(),
+    ];
+    if manifest_lists_it {
+        alternatives.insert(0, "Restore the tools of the repository's manifest: dotnet tool restore".to_owned());
+    }
+    let mut error = ErrorResult::capability_not_available("dotnet-ef", &reason, alternatives);
+    error.hint = Some(if manifest_lists_it {
+        "Run `dotnet tool restore`, then call again.".to_owned()
+    } else {
+        format!("Run `{INSTALL_COMMAND}`, then call again.")
+    });
+    error.raw_output = ran.outcome.transcript.clone();
+    if let Some(data) = error.data.as_mut() {
+        data.command = Some(redacted_command_line(&ran.argv[0], &ran.argv[1..]));
+        data.exit_code = Some(ran.exit_code());
+        let install = if manifest_lists_it { "dotnet tool restore" } else { INSTALL_COMMAND };
+        data.additional_data.get_or_insert_with(Default::default).insert("installCommand".into(), install.into());
+    }
+    ErrorResponse::from(error)
+}
+
+/// Sets one field of the structured content.
+fn set(out: &mut Map<String, Value>, key: &str, value: Value) {
+    out.insert(key.to_owned(), value);
+}

@@ -1,0 +1,3 @@
+//! The actions of `dotnet_help`: one, the help of a command.
+
+pub mod help;

@@ -1,0 +1,232 @@
+//! The actions of `dotnet_package`, by what they touch: package references (`packages`),
+//! listings and searches (`listing`), project references (`references`) and NuGet's caches
+//! (`cache`); and what they share: the target project, runs, and the fields of every success.
+
+pub mod cache;
+pub mod listing;
+pub mod packages;
+pub mod references;
+
+use std::path::Path;
+
+use dotnet_support::{
+    errors::{ErrorResponse, ErrorResult},
+    exec::{ProgressKind, Ran},
+    kit::Call,
+    locking::{LockTarget, lock_info_schema},
+    params::Kind,
+    project_file,
+    redact::redacted_command_line,
+    respond::Failure,
+    workspace::{self, Target},
+};
+use mcp_plugin_api::locks::LockGuard;
+use serde_json::{Value, json};
+
+/// The `project` parameter, else the one `target` in the client's roots, else `None` (the
+/// CLI's default).
+async fn project(call: &Call<'_>, target: Target) -> Result<Option<String>, ErrorResponse> {
+    if let Some(project) = call.params().opt("project", Kind::ProjectPath)? {
+        return Ok(Some(project.to_owned()));
+    }
+    let found = workspace::discover(call.ctx(), target, "project").await?;
+    Ok(found.map(|path| path.display().to_string()))
+}
+
+/// How prose names the target: the project as given, or the working directory's project.
+fn target_name(call: &Call<'_>, project: Option<&str>) -> String {
+    match project {
+        Some(project) => project.to_owned(),
+        None => format!("the project in {}", call.cwd().display()),
+    }
+}
+
+/// Takes the lock on the project (as builds of it do).
+async fn lock_project(call: &Call<'_>, project: Option<&str>) -> Result<LockGuard, Failure> {
+    call.lock(&LockTarget::for_path(project.map(Path::new), call.cwd())).await
+}
+
+/// Runs dotnet; a non-zero exit is the contract's error for it.
+async fn run(call: &Call<'_>, args: Vec<String>, description: &str, progress: ProgressKind) -> Result<Ran, Failure> {
+    call.run_ok(call.command(args, description).progress(progress)).await
+}
+
+/// Runs dotnet and returns the run whatever its exit code.
+async fn run_any(
+    call: &Call<'_>,
+    args: Vec<String>,
+    description: &str,
+    progress: ProgressKind,
+) -> Result<Ran, Failure> {
+    call.run(call.command(args, description).progress(progress)).await
+}
+
+/// The structured content of a run: `fields` and the command as run (redacted), without the
+/// fields that are null.
+fn fields_of(ran: &Ran, mut fields: Value) -> Value {
+    fields["command"] = json!(redacted_command_line("dotnet", &ran.argv[1..]));
+    if let Some(object) = fields.as_object_mut() {
+        object.retain(|_, value| !value.is_null());
+    }
+    fields
+}
+
+/// The version of `id` in the project file before an update, when the file names one.
+fn version_before(call: &Call<'_>, project: Option<&str>, id: &str) -> Option<String> {
+    let path = project.map_or_else(|| call.cwd().to_owned(), |project| call.cwd().join(project));
+    let file = if path.is_dir() {
+        match workspace::candidates_in(&path, Target::Project).as_slice() {
+            [only] => only.clone(),
+            _ => return None,
+        }
+    } else {
+        path
+    };
+    project_file::read(&file).ok()?.package(id)?.version.clone()
+}
+
+/// The fields every success can carry: the command as run (redacted), the lock it held, the
+/// project; then `own`.
+fn with_common(mut own: Value) -> Value {
+    let common =
+        json!({ "command": { "type": "string" }, "lockInfo": lock_info_schema(), "project": { "type": "string" } });
+    if let (Some(target), Value::Object(common)) = (own.as_object_mut(), common) {
+        for (key, value) in common {
+            target.entry(key).or_insert(value);
+        }
+    }
+    own
+}
+
+fn strings() -> Value {
+    json!({ "type": "array", "items": { "type": "string" } })
+}
+
+fn invalid(parameter: &str, reason: &str, message: &str) -> ErrorResponse {
+    ErrorResponse::from(ErrorResult::invalid_params(parameter, reason, message))
+}
+
+/// A report that exited 0 but could not be read: the SDK lacks the machine-readable output
+/// (older than 8.0.200 for search, 7.0.200 for the package list) or printed something else.
+fn unreadable(ran: &Ran, reason: &str) -> ErrorResponse {
+    let mut error = ErrorResult::capability_not_available(
+        "NuGet JSON report",
+        reason,
+        vec![
+            "Update the .NET SDK: `--format json` needs SDK 7.0.200 (list) or 8.0.200 (search) or later.".to_owned(),
+            "Run the command in a terminal to see its output.".to_owned(),
+        ],
+    );
+    if let Some(data) = error.data.as_mut() {
+        data.command = Some(redacted_command_line("dotnet", &ran.argv[1..]));
+        data.exit_code = Some(ran.exit_code());
+    }
+    error.raw_output = ran.outcome.transcript.clone();
+    ErrorResponse::new(error, ran.exit_code())
+}
+
+/// One package in prose: `Id 1.2.3 (requested 1.2.*, latest 2.0.0; deprecated: Legacy, use X; vulnerable: High <url>)`.
+fn describe(package: &Value) -> String {
+    let field = |key: &str| package[key].as_str();
+    let mut line =
+        format!("{} {}", field("id").unwrap_or_default(), field("resolvedVersion").unwrap_or("(unresolved)"));
+    let mut notes = Vec::new();
+    if let Some(requested) = field("requestedVersion") {
+        notes.push(format!("requested {requested}"));
+    }
+    if let Some(latest) = field("latestVersion") {
+        notes.push(format!("latest {latest}"));
+    }
+    if let Some(reasons) = package["deprecationReasons"].as_array() {
+        let reasons: Vec<&str> = reasons.iter().filter_map(Value::as_str).collect();
+        let mut note = format!("deprecated: {}", reasons.join(", "));
+        if let Some(alternative) = package["alternativePackage"]["id"].as_str() {
+            note.push_str(&format!(", use {alternative}"));
+        }
+        notes.push(note);
+    }
+    for vulnerability in package["vulnerabilities"].as_array().into_iter().flatten() {
+        let severity = vulnerability["severity"].as_str().unwrap_or_default();
+        let url = vulnerability["advisoryUrl"].as_str().unwrap_or_default();
+        notes.push(format!("vulnerable: {severity} {url}"));
+    }
+    if !notes.is_empty() {
+        line.push_str(&format!(" ({})", notes.join("; ")));
+    }
+    line
+}
+
+fn file_name(path: &str) -> &str {
+    Path::new(path).file_name().and_then(|name| name.to_str()).unwrap_or(path)
+}
+
+fn plural(count: usize) -> &'static str {
+    if count == 1 { "" } else { "s" }
+}
+
+/// What `add package` said that matters beyond the version: NuGet's warnings, the framework
+/// compatibility verdict and the restore, without the `info :` / `log  :` prefixes. The full
+/// output stays available at `verbosity=verbose`.
+fn notes(stdout: &str, stderr: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .chain(stderr.lines())
+        .map(str::trim)
+        .filter_map(|line| {
+            let (level, text) = line.split_once(" : ").map_or(("", line), |(level, text)| (level.trim(), text.trim()));
+            let keep = level.eq_ignore_ascii_case("warn")
+                || text.starts_with("Restored ")
+                || (text.starts_with("Package '") && text.contains("compatible"));
+            keep.then(|| if level.eq_ignore_ascii_case("warn") { format!("warning: {text}") } else { text.to_owned() })
+        })
+        .collect()
+}
+
+/// `6123456789` → `6,123,456,789`.
+fn thousands(count: u64) -> String {
+    let digits = count.to_string();
+    let mut grouped = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    grouped
+}
+
+/// `text` with its first letter in upper case, to start a sentence.
+fn sentence_start(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn add_notes_keep_warnings_compatibility_and_the_restore() {
+        let stdout = "  Determining projects to restore...\n\
+                      info : GET https://api.nuget.org/v3/index.json\n\
+                      warn : NU1603: App depends on Serilog (>= 4.2.0) but Serilog 4.2.0 was not found.\n\
+                      info : Package 'Serilog' is compatible with all the specified frameworks in project 'App.csproj'.\n\
+                      log  : Restored /src/App/App.csproj (in 1.06 sec).\n";
+        assert_eq!(
+            notes(stdout, ""),
+            [
+                "warning: NU1603: App depends on Serilog (>= 4.2.0) but Serilog 4.2.0 was not found.",
+                "Package 'Serilog' is compatible with all the specified frameworks in project 'App.csproj'.",
+                "Restored /src/App/App.csproj (in 1.06 sec).",
+            ]
+        );
+    }
+
+    #[test]
+    fn prose_helpers() {
+        assert_eq!(thousands(6_123_456_789), "6,123,456,789");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(sentence_start("the project in /src"), "The project in /src");
+        assert_eq!(sentence_start(""), "");
+    }
+}

@@ -1,0 +1,125 @@
+//! Templates: New (`dotnet new <template>`, locking the folder it writes) and
+//! ListTemplateOptions (`dotnet new <template> --help`, parsed).
+
+use std::sync::LazyLock;
+
+use dotnet_support::{
+    errors::{ErrorResponse, ErrorResult},
+    exec::ProgressKind,
+    kit::{Outcome, Shape},
+    locking::{self, LockTarget},
+    params::Kind,
+    respond::{Failure, Reply},
+    template_help,
+};
+use mcp_plugin_api::locks::LockScope;
+use regex::Regex;
+use serde_json::json;
+
+use super::Act;
+
+/// One template option token of `dotnet new`.
+static TEMPLATE_OPTION: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.=:+\-]{1,200}$").expect("template option pattern is valid"));
+
+/// ListTemplateOptions: the template's options, as its help describes them.
+pub fn options_shape() -> Shape {
+    let help = template_help::schema();
+    let mut properties = help["properties"].clone();
+    properties["template"] = json!({ "type": "string" });
+    Shape::new(properties, &["template", "name", "options"])
+}
+
+impl Act<'_, '_> {
+    pub(super) async fn new_project(&self) -> Outcome {
+        let template = self.params.req("template", Kind::Identifier)?;
+        let mut args = vec!["new".to_owned(), template.to_owned()];
+        self.push(&mut args, "-n", "name", Kind::Text)?;
+        self.push(&mut args, "-o", "output", Kind::Path)?;
+        self.push(&mut args, "-f", "framework", Kind::Framework)?;
+        self.push_flag(&mut args, "--no-restore", "noRestore");
+        args.extend(self.list("additionalOptions", |token| {
+            if TEMPLATE_OPTION.is_match(token) {
+                Ok(())
+            } else {
+                Err(ErrorResult::invalid_params(
+                    "additionalOptions",
+                    "invalid characters",
+                    &format!("Parameter 'additionalOptions': '{token}' may hold only letters, digits and _ . = : + -."),
+                )
+                .into())
+            }
+        })?);
+        // The folder the template writes to, whether it exists yet or not.
+        let folder = locking::canonical(&self.cwd.join(self.opt("output", Kind::Path)?.unwrap_or(".")));
+        let target = LockTarget { scope: LockScope::WorkingDirectory, key: folder.display().to_string() };
+        let _guard = self.lock_target(target).await?;
+        let ran = self.run(args.clone(), format!("Creating a '{template}' project"), ProgressKind::Lines).await?;
+        if !ran.succeeded() {
+            let mut failure = Failure::from(ran.failure());
+            template_not_found(&mut failure.error, template);
+            return Err(failure);
+        }
+        let summary = ran
+            .outcome
+            .stdout
+            .lines()
+            .find(|line| line.contains("was created successfully"))
+            .map_or_else(|| format!("The '{template}' template ran."), |line| line.trim().to_owned());
+        let mut structured = self.command_result(&ran, &args, &summary);
+        structured.insert("template".into(), json!(template));
+        if let Some(name) = self.opt("name", Kind::Text)? {
+            structured.insert("name".into(), json!(name));
+        }
+        Ok(self.command_reply(&ran, summary, structured))
+    }
+
+    pub(super) async fn template_options(&self) -> Outcome {
+        let template = self.params.req("template", Kind::Identifier)?;
+        let args = vec!["new".to_owned(), template.to_owned(), "--help".to_owned()];
+        let ran = self.run(args.clone(), format!("Reading the options of '{template}'"), ProgressKind::None).await?;
+        if !ran.succeeded() {
+            let mut failure = Failure::from(ran.failure());
+            template_not_found(&mut failure.error, template);
+            return Err(failure);
+        }
+        let help = template_help::parse(&ran.outcome.stdout);
+        let lines: Vec<String> = help
+            .options
+            .iter()
+            .map(|option| {
+                let default =
+                    option.default_value.as_ref().map(|value| format!(" (default {value})")).unwrap_or_default();
+                format!("{}: {}{default}", option.option, option.description)
+            })
+            .collect();
+        let summary = format!("'{template}' ({}) has {} template option(s).", help.name, help.options.len());
+        let mut structured = serde_json::to_value(&help).unwrap_or_else(|_| json!({}));
+        structured["template"] = json!(template);
+        Ok(Reply::new(summary).section("Options", lines).structured(structured))
+    }
+}
+
+/// Adds the way out to a `dotnet new` failure for an unknown template (exit code 103).
+fn template_not_found(error: &mut ErrorResponse, template: &str) {
+    if error.exit_code != 103 {
+        return;
+    }
+    let first = &mut error.errors[0];
+    first.hint = Some(format!("No installed template is named '{template}'."));
+    first.alternatives = Some(vec![
+        "List the installed templates: dotnet_sdk with action ListTemplates.".to_owned(),
+        format!("Search NuGet.org for a template package: dotnet_sdk with action SearchTemplates and '{template}'."),
+    ]);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn template_tokens() {
+        assert!(TEMPLATE_OPTION.is_match("--use-program-main") && TEMPLATE_OPTION.is_match("--langVersion=12"));
+        assert!(!TEMPLATE_OPTION.is_match("--output=/etc") && !TEMPLATE_OPTION.is_match("a;b"));
+    }
+}

@@ -1,0 +1,225 @@
+//! ConfigureGlobalJson: global.json's SDK version, roll-forward policy, prerelease use and test
+//! runner, edited in place under the lock of its folder ([`crate::global_json`] keeps comments
+//! and formatting).
+
+use std::path::{Path, PathBuf};
+
+use dotnet_support::{
+    errors::{ErrorResponse, ErrorResult},
+    kit::{Call, Outcome, Shape},
+    locking::{self, LockTarget, lock_info_schema},
+    params::{Kind, Params},
+    respond::Reply,
+};
+use mcp_plugin_api::locks::LockScope;
+use serde_json::{Value, json};
+
+use crate::global_json;
+
+/// The values `rollForward` accepts in global.json.
+pub const ROLL_FORWARD: [&str; 9] =
+    ["patch", "feature", "minor", "major", "latestPatch", "latestFeature", "latestMinor", "latestMajor", "disable"];
+
+/// The test runners global.json's `test.runner` names.
+pub const TEST_RUNNERS: [&str; 2] = ["Microsoft.Testing.Platform", "VSTest"];
+
+/// What was written, and how each setting changed.
+pub fn shape() -> Shape {
+    let text = json!({ "type": "string" });
+    Shape::new(
+        json!({
+            "path": text,
+            "created": { "type": "boolean" },
+            "changes": { "type": "array", "items": {
+                "type": "object",
+                "properties": {
+                    "setting": text,
+                    "previous": { "type": ["string", "boolean", "null"] },
+                    "value": { "type": ["string", "boolean"] }
+                },
+                "required": ["setting", "previous", "value"]
+            } },
+            "content": text,
+            "lockInfo": lock_info_schema()
+        }),
+        &["path", "created", "changes", "content", "lockInfo"],
+    )
+}
+
+pub async fn configure_global_json(call: &Call<'_>) -> Outcome {
+    let (cwd, params) = (call.cwd(), call.params());
+    let settings = global_json_settings(params)?;
+    let path = global_json_path(cwd, params.opt("globalJsonPath", Kind::Path)?)?;
+    let folder = path.parent().map(Path::to_owned).unwrap_or_else(|| cwd.to_owned());
+    let target =
+        LockTarget { scope: LockScope::WorkingDirectory, key: locking::canonical(&folder).display().to_string() };
+    let _guard = call.lock(&target).await?;
+    let file_error = |reason: &str, message: String| ErrorResult::invalid_params("globalJsonPath", reason, &message);
+    let existing = match std::fs::read_to_string(&path) {
+        Ok(text) => Some(text),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
+        Err(error) => {
+            return Err(file_error("unreadable", format!("{} cannot be read: {error}.", path.display())).into());
+        }
+    };
+    let created = existing.is_none();
+    let edited = global_json::edit(existing.as_deref(), &settings).map_err(|reason| {
+        file_error("invalid file", format!("{} cannot be edited: {reason}. Fix or remove it first.", path.display()))
+    })?;
+    let changed = edited.changed_anything();
+    if created || changed {
+        std::fs::write(&path, &edited.text)
+            .map_err(|error| file_error("unwritable", format!("{} cannot be written: {error}.", path.display())))?;
+    }
+    let lines: Vec<String> = edited
+        .changes
+        .iter()
+        .map(|change| match (&change.previous, change.changed()) {
+            (_, false) => format!("{} stays {}", change.setting, change.value),
+            (Value::Null, true) => format!("{} set to {}", change.setting, change.value),
+            (previous, true) => format!("{}: {previous} -> {}", change.setting, change.value),
+        })
+        .collect();
+    let summary = match (created, changed) {
+        (true, _) => format!("Created {}.", path.display()),
+        (false, true) => format!("Updated {} (comments and formatting kept).", path.display()),
+        (false, false) => format!("{} already had these values; nothing was written.", path.display()),
+    };
+    let changes: Vec<Value> = edited
+        .changes
+        .iter()
+        .map(|change| json!({ "setting": change.setting, "previous": change.previous, "value": change.value }))
+        .collect();
+    let fields = json!({
+        "path": path.display().to_string(),
+        "created": created,
+        "changes": changes,
+        "content": edited.text,
+    });
+    Ok(Reply::new(summary).section("Settings", lines).output(edited.text.clone()).structured(fields))
+}
+
+/// A full SDK version: `10.0.100`, `10.0.100-rc.2.25502.107`.
+fn is_sdk_version(version: &str) -> bool {
+    let (core, pre) = version.split_once('-').map_or((version, None), |(core, pre)| (core, Some(pre)));
+    let parts: Vec<&str> = core.split('.').collect();
+    parts.len() == 3
+        && parts.iter().all(|part| !part.is_empty() && part.chars().all(|c| c.is_ascii_digit()))
+        && parts[2].len() >= 3
+        && pre
+            .is_none_or(|pre| !pre.is_empty() && pre.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-'))
+}
+
+/// The settings ConfigureGlobalJson was asked to write, checked and in canonical spelling.
+fn global_json_settings<'a>(params: &Params<'a>) -> Result<global_json::Settings<'a>, ErrorResponse> {
+    let invalid =
+        |name: &str, message: String| ErrorResponse::from(ErrorResult::invalid_params(name, "invalid value", &message));
+    let sdk_version = params.opt("sdkVersion", Kind::Version)?;
+    if let Some(version) = sdk_version.filter(|version| !is_sdk_version(version)) {
+        return Err(invalid(
+            "sdkVersion",
+            format!(
+                "Parameter 'sdkVersion' must be a full SDK version such as 10.0.100 or 10.0.100-rc.2.25502.107 (got '{version}')."
+            ),
+        ));
+    }
+    let roll_forward = match params.opt("rollForward", Kind::Identifier)? {
+        None => None,
+        Some(value) => Some(*ROLL_FORWARD.iter().find(|known| known.eq_ignore_ascii_case(value)).ok_or_else(|| {
+            invalid(
+                "rollForward",
+                format!("Parameter 'rollForward' must be one of {} (got '{value}').", ROLL_FORWARD.join(", ")),
+            )
+        })?),
+    };
+    let test_runner = match params.opt("testRunner", Kind::Identifier)? {
+        None => None,
+        Some(value) if value.eq_ignore_ascii_case("MicrosoftTestingPlatform") || value.eq_ignore_ascii_case("MTP") => {
+            Some(TEST_RUNNERS[0])
+        }
+        Some(value) => Some(*TEST_RUNNERS.iter().find(|known| known.eq_ignore_ascii_case(value)).ok_or_else(|| {
+            invalid(
+                "testRunner",
+                format!("Parameter 'testRunner' must be one of {} (got '{value}').", TEST_RUNNERS.join(", ")),
+            )
+        })?),
+    };
+    let allow_prerelease = match params.raw("allowPrerelease") {
+        None => None,
+        Some(Value::Bool(flag)) => Some(*flag),
+        Some(other) => {
+            return Err(invalid(
+                "allowPrerelease",
+                format!("Parameter 'allowPrerelease' must be true or false, not {other}."),
+            ));
+        }
+    };
+    let settings = global_json::Settings { sdk_version, roll_forward, allow_prerelease, test_runner };
+    if settings.is_empty() {
+        return Err(ErrorResult::invalid_params(
+            "sdkVersion",
+            "required",
+            "ConfigureGlobalJson needs at least one of sdkVersion, rollForward, allowPrerelease or testRunner.",
+        )
+        .into());
+    }
+    Ok(settings)
+}
+
+/// The global.json to edit: `requested` (a file named global.json, or a folder for one) relative
+/// to `cwd`, else `cwd/global.json`. Its folder must exist.
+fn global_json_path(cwd: &Path, requested: Option<&str>) -> Result<PathBuf, ErrorResponse> {
+    let invalid = |reason: &str, message: String| {
+        ErrorResponse::from(ErrorResult::invalid_params("globalJsonPath", reason, &message))
+    };
+    let path = match requested {
+        None => cwd.join("global.json"),
+        Some(requested) => {
+            let path = cwd.join(requested);
+            if path.is_dir() {
+                path.join("global.json")
+            } else if path.file_name().is_some_and(|name| name == "global.json") {
+                path
+            } else {
+                return Err(invalid(
+                    "invalid value",
+                    format!(
+                        "Parameter 'globalJsonPath' must be a file named global.json or an existing folder (got '{requested}')."
+                    ),
+                ));
+            }
+        }
+    };
+    match path.parent() {
+        Some(folder) if folder.is_dir() => Ok(path),
+        _ => Err(invalid(
+            "not found",
+            format!("Parameter 'globalJsonPath': the folder of {} does not exist.", path.display()),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sdk_versions_must_be_complete() {
+        for good in ["10.0.100", "8.0.416", "10.0.100-rc.2.25502.107", "11.0.100-preview.1"] {
+            assert!(is_sdk_version(good), "{good}");
+        }
+        for bad in ["10", "10.0", "10.0.1", "latest", "10.0.100-", "10.0.x00", "1.2.3.4"] {
+            assert!(!is_sdk_version(bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn global_json_paths_name_the_file_or_its_folder() {
+        let dir = tempfile::tempdir().unwrap();
+        assert_eq!(global_json_path(dir.path(), None).unwrap(), dir.path().join("global.json"));
+        assert_eq!(global_json_path(dir.path(), Some(".")).unwrap(), dir.path().join(".").join("global.json"));
+        assert_eq!(global_json_path(dir.path(), Some("global.json")).unwrap(), dir.path().join("global.json"));
+        assert!(global_json_path(dir.path(), Some("settings.json")).is_err());
+        assert!(global_json_path(dir.path(), Some("missing/global.json")).is_err());
+    }
+}

@@ -1,0 +1,261 @@
+//! Templates: ListTemplates, SearchTemplates, TemplateInfo and ClearTemplateCache.
+
+use dotnet_support::{
+    errors::ErrorResponse,
+    exec::{ProgressKind, Ran},
+    kit::{Call, Outcome, Shape},
+    locking::{LockTarget, lock_info_schema},
+    params::{Kind, Params},
+    respond::Reply,
+    template_help,
+};
+use serde_json::{Value, json};
+
+use super::{counted, run};
+use crate::parse;
+
+/// A template row of `dotnet new list` / `search` / `install`.
+pub(super) fn template_schema() -> Value {
+    let strings = json!({ "type": "array", "items": { "type": "string" } });
+    json!({
+        "type": "object",
+        "properties": {
+            "name": { "type": "string" },
+            "shortNames": strings,
+            "languages": strings,
+            "defaultLanguage": { "type": "string" },
+            "type": { "type": "string" },
+            "author": { "type": "string" },
+            "tags": strings,
+            "package": { "type": "string" },
+            "packageVersion": { "type": "string" },
+            "downloads": { "type": "string", "description": "As NuGet.org rounds it: 215k, 2M, <1k." },
+            "source": { "type": "string", "description": "The template source a search result came from." }
+        },
+        "required": ["name", "shortNames", "languages", "tags"]
+    })
+}
+
+/// The fields of a listing: the templates kept, the total, whether some were cut.
+fn listing(extra: Value) -> Value {
+    let mut properties = json!({
+        "templates": { "type": "array", "items": template_schema() },
+        "totalCount": { "type": "integer", "minimum": 0 },
+        "truncated": { "type": "boolean" }
+    });
+    if let (Some(properties), Value::Object(extra)) = (properties.as_object_mut(), extra) {
+        properties.extend(extra);
+    }
+    properties
+}
+
+/// ListTemplates: the installed templates.
+pub fn listed_shape() -> Shape {
+    Shape::new(listing(json!({ "filter": { "type": "string" } })), &["templates", "totalCount", "truncated"])
+}
+
+/// SearchTemplates: the templates on NuGet.org.
+pub fn found_shape() -> Shape {
+    Shape::new(
+        listing(json!({ "searchTerm": { "type": "string" } })),
+        &["searchTerm", "templates", "totalCount", "truncated"],
+    )
+}
+
+/// TemplateInfo: one template's options.
+pub fn info_shape() -> Shape {
+    Shape::new(
+        json!({ "shortName": { "type": "string" }, "template": template_help::schema() }),
+        &["shortName", "template"],
+    )
+}
+
+/// ClearTemplateCache: the cache rebuilt.
+pub fn cache_shape() -> Shape {
+    Shape::new(
+        json!({
+            "cacheRebuilt": { "const": true },
+            "templateCount": { "type": "integer", "minimum": 0 },
+            "lockInfo": lock_info_schema()
+        }),
+        &["cacheRebuilt", "templateCount", "lockInfo"],
+    )
+}
+
+/// The template filters shared by list and search, as CLI options.
+fn template_filters(params: &Params<'_>) -> Result<Vec<String>, ErrorResponse> {
+    let mut args = Vec::new();
+    for (name, option) in [("language", "--language"), ("type", "--type"), ("tag", "--tag"), ("author", "--author")] {
+        if let Some(value) = params.opt(name, Kind::Text)? {
+            args.extend([option.to_owned(), value.to_owned()]);
+        }
+    }
+    Ok(args)
+}
+
+/// Exit code 103 with "No templates found": an empty result, not a failure.
+fn no_match(ran: &Ran) -> bool {
+    ran.exit_code() == 103 && ran.outcome.transcript.contains("No templates")
+}
+
+/// The first `maxResults` templates, with the total and whether some were cut.
+fn limit(templates: Vec<Value>, params: &Params<'_>) -> (Vec<Value>, usize, bool) {
+    let total = templates.len();
+    let max = params.opt_u64("maxResults").map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
+    let kept: Vec<Value> = templates.into_iter().take(max).collect();
+    let truncated = kept.len() < total;
+    (kept, total, truncated)
+}
+
+/// One template as a line for the model.
+pub(super) fn template_line(template: &Value) -> String {
+    let short_names: Vec<&str> =
+        template["shortNames"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let languages: Vec<&str> =
+        template["languages"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
+    let mut line = format!("{}: {}", short_names.join(", "), template["name"].as_str().unwrap_or_default());
+    if !languages.is_empty() {
+        line.push_str(&format!(" [{}]", languages.join(", ")));
+    }
+    if let Some(package) = template["package"].as_str() {
+        line.push_str(&format!(" from {package}"));
+    }
+    if let Some(downloads) = template["downloads"].as_str() {
+        line.push_str(&format!(", {downloads} downloads"));
+    }
+    line
+}
+
+pub async fn list_templates(call: &Call<'_>) -> Outcome {
+    let params = call.params();
+    let filter = params.opt("filter", Kind::Text)?;
+    let mut args: Vec<String> = vec!["new".into(), "list".into()];
+    args.extend(filter.map(str::to_owned));
+    args.extend(template_filters(params)?);
+    args.push("--columns-all".into());
+    if params.flag("forceReload") {
+        args.push("--debug:rebuild-cache".into());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let ran = run(call, &args, ProgressKind::None).await?;
+    let templates = if no_match(&ran) {
+        Vec::new()
+    } else if ran.succeeded() {
+        parse::templates(&ran.outcome.stdout)
+    } else {
+        return Err(ran.failure().into());
+    };
+    let (templates, total, truncated) = limit(templates, params);
+    let mut summary = match filter {
+        Some(filter) => format!("{} installed match '{filter}'", counted(total, "template", "templates")),
+        None => format!("{} installed", counted(total, "template is", "templates are")),
+    };
+    summary.push_str(&if truncated { format!("; the first {} are listed.", templates.len()) } else { ".".into() });
+    let lines = templates.iter().map(template_line).collect();
+    let mut fields = json!({ "templates": templates, "totalCount": total, "truncated": truncated });
+    if let Some(filter) = filter {
+        fields["filter"] = json!(filter);
+    }
+    Ok(Reply::new(summary).section("Templates", lines).structured(fields))
+}
+
+pub async fn search_templates(call: &Call<'_>) -> Outcome {
+    let params = call.params();
+    let term = params.req("searchTerm", Kind::Text)?;
+    let mut args: Vec<String> = vec!["new".into(), "search".into(), term.to_owned()];
+    args.extend(template_filters(params)?);
+    args.push("--columns-all".into());
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let ran = run(call, &args, ProgressKind::Lines).await?;
+    let results = if no_match(&ran) {
+        Vec::new()
+    } else if ran.succeeded() {
+        parse::search_results(&ran.outcome.stdout)
+    } else {
+        return Err(ran.failure().into());
+    };
+    let (templates, total, truncated) = limit(results, params);
+    let mut summary = format!("{} on NuGet.org match '{term}'", counted(total, "template", "templates"));
+    summary.push_str(&if truncated { format!("; the first {} are listed.", templates.len()) } else { ".".into() });
+    if total > 0 {
+        summary.push_str(" Install one with action InstallTemplatePack and its package id.");
+    }
+    let lines = templates.iter().map(template_line).collect();
+    let fields = json!({ "searchTerm": term, "templates": templates, "totalCount": total, "truncated": truncated });
+    Ok(Reply::new(summary).section("Templates", lines).structured(fields))
+}
+
+pub async fn template_info(call: &Call<'_>) -> Outcome {
+    let params = call.params();
+    let short_name = params.req("templateShortName", Kind::Identifier)?;
+    let mut args = vec!["new", short_name, "--help"];
+    if let Some(language) = params.opt("language", Kind::Text)? {
+        args.extend(["--language", language]);
+    }
+    if params.flag("forceReload") {
+        args.push("--debug:rebuild-cache");
+    }
+    let ran = run(call, &args, ProgressKind::None).await?;
+    if !ran.succeeded() {
+        let mut error = ran.failure();
+        if ran.exit_code() == 103 {
+            error.errors[0].hint = Some(format!(
+                "No installed template has the short name '{short_name}'. Use ListTemplates to see the installed \
+                 ones, or SearchTemplates and InstallTemplatePack to get it."
+            ));
+        }
+        return Err(error.into());
+    }
+    let help = template_help::parse(&ran.outcome.stdout);
+    let mut summary = format!("{} ({short_name}", help.name);
+    if let Some(language) = &help.language {
+        summary.push_str(&format!(", {language}"));
+    }
+    summary.push(')');
+    if let Some(author) = &help.author {
+        summary.push_str(&format!(" by {author}"));
+    }
+    summary.push_str(&format!(": {}", help.description.as_deref().unwrap_or("no description")));
+    let options = help
+        .options
+        .iter()
+        .map(|option| {
+            let mut line = option.option.clone();
+            if !option.aliases.is_empty() {
+                line.push_str(&format!(" ({})", option.aliases.join(", ")));
+            }
+            if let Some(kind) = &option.data_type {
+                line.push_str(&format!(" [{kind}]"));
+            }
+            line.push_str(&format!(": {}", option.description));
+            if !line.ends_with(['.', '!', '?', ')']) {
+                line.push('.');
+            }
+            if !option.choices.is_empty() {
+                let values: Vec<&str> = option.choices.iter().map(|c| c.value.as_str()).collect();
+                line.push_str(&format!(" One of: {}.", values.join(", ")));
+            }
+            if let Some(default) = &option.default_value {
+                line.push_str(&format!(" Default: {default}."));
+            }
+            line
+        })
+        .collect();
+    let fields = json!({ "shortName": short_name, "template": help });
+    Ok(Reply::new(summary).section("Template options", options).output(ran.outcome.stdout.clone()).structured(fields))
+}
+
+pub async fn clear_template_cache(call: &Call<'_>) -> Outcome {
+    let _guard = call.lock(&LockTarget::global()).await?;
+    let ran = run(call, &["new", "list", "--columns-all", "--debug:rebuild-cache"], ProgressKind::None).await?;
+    if !ran.succeeded() {
+        return Err(ran.failure().into());
+    }
+    let count = parse::templates(&ran.outcome.stdout).len();
+    let fields = json!({ "cacheRebuilt": true, "templateCount": count });
+    Ok(Reply::new(format!(
+        "Rebuilt the template engine's cache; {} now installed.",
+        counted(count, "template is", "templates are")
+    ))
+    .structured(fields))
+}

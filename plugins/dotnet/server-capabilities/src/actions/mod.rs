@@ -1,0 +1,3 @@
+//! The one action of `dotnet_server_capabilities`.
+
+pub mod capabilities;

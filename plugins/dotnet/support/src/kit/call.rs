@@ -1,0 +1,132 @@
+//! [`Call`]: what an action gets to do its work, with the rules every family shares built in:
+//! locks named after the tool and action, whose `lockInfo` the kit reports on success and
+//! failure alike; confirmation through elicitation; dotnet runs whose every error is the
+//! contract's envelope.
+
+use std::{
+    path::{Path, PathBuf},
+    sync::Mutex,
+};
+
+use mcp_plugin_api::{CallContext, PluginContext, locks::LockGuard};
+use serde_json::Value;
+
+use super::declare::Lock;
+use crate::{
+    confirm::{self, Confirmation},
+    exec::{self, Command, Ran},
+    locking::{self, LockTarget},
+    params::Params,
+    respond::Failure,
+    settings::DotnetSettings,
+};
+
+/// What the user said to a confirmation that let the action go ahead.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Consent {
+    /// The user confirmed.
+    Confirmed,
+    /// The client cannot ask (no elicitation); the tool's `destructiveHint` was its cue.
+    NotAsked,
+}
+
+impl Consent {
+    /// The name results use: `confirmed` or `notAsked`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Consent::Confirmed => "confirmed",
+            Consent::NotAsked => "notAsked",
+        }
+    }
+}
+
+/// One call of one action, after the kit checked it.
+pub struct Call<'a> {
+    pub(crate) ctx: &'a CallContext,
+    pub(crate) params: Params<'a>,
+    pub(crate) cwd: PathBuf,
+    pub(crate) settings: &'a DotnetSettings,
+    pub(crate) plugin: &'a PluginContext,
+    pub(crate) operation: String,
+    pub(crate) action: &'static str,
+    pub(crate) lock: Lock,
+    pub(crate) lock_info: Mutex<Option<Value>>,
+}
+
+impl<'a> Call<'a> {
+    /// The client's side of the call: progress, cancellation, roots, feature tags.
+    pub fn ctx(&self) -> &'a CallContext {
+        self.ctx
+    }
+
+    /// The arguments (already checked against the action's declaration).
+    pub fn params(&self) -> &Params<'a> {
+        &self.params
+    }
+
+    /// The folder the action works in: `workingDirectory` (relative to the configured one),
+    /// else the configured one, else the server's. It exists.
+    pub fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+
+    /// The plugin's side of the host: shared configuration, and what the host serves
+    /// ([`PluginContext::host_info`]).
+    pub fn plugin(&self) -> &'a PluginContext {
+        self.plugin
+    }
+
+    /// The plugin's settings.
+    pub fn settings(&self) -> &'a DotnetSettings {
+        self.settings
+    }
+
+    /// The action's wire name.
+    pub fn action_name(&self) -> &'static str {
+        self.action
+    }
+
+    /// Takes the host-wide lock on `target` for this action (operation `<tool> <Action>`),
+    /// waiting up to `LockWaitSeconds`. While the call lasts, its `lockInfo` goes into the result,
+    /// success or failure; a refusal is CONCURRENCY_CONFLICT with the holder's `lockInfo`.
+    pub async fn lock(&self, target: &LockTarget) -> Result<LockGuard, Failure> {
+        debug_assert!(self.lock != Lock::None, "action {} is declared without a lock but takes one", self.action);
+        let guard = locking::acquire(self.plugin, target, &self.operation, self.settings.lock_wait).await?;
+        *self.lock_info.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
+            Some(locking::lock_info_json(guard.info()));
+        Ok(guard)
+    }
+
+    /// Asks the user to confirm `question` before a destructive step on `target`. Anything but a
+    /// clear yes from a client that can ask refuses the action (OPERATION_CANCELLED, nothing
+    /// ran); a client that cannot ask lets it go ahead as [`Consent::NotAsked`].
+    pub async fn confirm(&self, question: &str, target: &str) -> Result<Consent, Failure> {
+        match confirm::confirm(self.ctx, question).await {
+            Confirmation::Confirmed => Ok(Consent::Confirmed),
+            Confirmation::NotAsked => Ok(Consent::NotAsked),
+            Confirmation::Refused(reason) => Err(confirm::refused(self.action, target, &reason).into()),
+        }
+    }
+
+    /// `dotnet ARGS` in the working directory; `description` is the first progress message.
+    pub fn command(&self, args: Vec<String>, description: impl Into<String>) -> Command {
+        Command::new(args, &self.cwd, description)
+    }
+
+    /// Runs `command` for this call (cancellation, progress, redaction). Only a run that did not
+    /// end by itself (no dotnet, no SDK, cancelled, timed out) is an error here.
+    pub async fn run(&self, command: Command) -> Result<Ran, Failure> {
+        Ok(exec::run(self.settings, self.ctx, command).await?)
+    }
+
+    /// Runs `command` and requires exit code 0; another is the contract's error for it.
+    pub async fn run_ok(&self, command: Command) -> Result<Ran, Failure> {
+        let ran = self.run(command).await?;
+        if ran.succeeded() { Ok(ran) } else { Err(ran.failure().into()) }
+    }
+
+    /// The `lockInfo` of the lock this call took, if it took one.
+    pub(crate) fn take_lock_info(&self) -> Option<Value> {
+        self.lock_info.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()
+    }
+}

@@ -1,0 +1,352 @@
+//! A tool family described as data: its parameters, and for each action what it takes, what it
+//! needs, whether it reads or changes, what it locks and what a success looks like. Everything
+//! else (schemas, annotations, the per-action parameter check) is derived from it
+//! ([`super::schema`], [`super::check`]).
+
+use serde_json::{Map, Value, json};
+
+use crate::{exec::Ran, redact::redacted_command_line};
+
+/// An action enum, as [`crate::actions!`] declares it: wire names in declaration order.
+pub trait ActionEnum: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
+    /// Every action's wire name, in declaration order.
+    const NAMES: &'static [&'static str];
+
+    /// The action's wire name (PascalCase, as the reference server spells it).
+    fn name(self) -> &'static str;
+
+    /// The action named `text`, without regard to case.
+    fn from_name(text: &str) -> Option<Self>;
+}
+
+/// What an action does to the world, which decides the tool's annotations and whether a
+/// read-only server offers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// It only reads: listings, info, analysis, validation, logs, searches.
+    Reads,
+    /// It adds or updates something (a file, a package, an installation) without destroying data.
+    Writes,
+    /// It may delete or overwrite something the user cannot get back from the action itself.
+    Destroys,
+}
+
+/// What an action locks (see [`crate::locking`]). Locks are taken by the action through
+/// [`super::Call::lock`]; the declaration says which actions may take one, for the front-door
+/// table and a check at run time.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lock {
+    /// Nothing.
+    None,
+    /// Machine-wide state: SDK workloads, global tools, template packs, certificates, caches.
+    Machine,
+    /// The project, solution or folder it works on (or the machine, for a `global` tool).
+    Target,
+}
+
+/// One parameter of the tool: its name and its JSON Schema (with its description).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Param {
+    pub(crate) name: &'static str,
+    pub(crate) schema: Value,
+}
+
+impl Param {
+    /// A parameter with its own schema.
+    pub fn new(name: &'static str, schema: Value) -> Self {
+        Self { name, schema }
+    }
+
+    /// A string parameter.
+    pub fn string(name: &'static str, description: &str) -> Self {
+        Self::new(name, json!({ "type": "string", "description": description }))
+    }
+
+    /// A boolean parameter (absent and `false` mean the same).
+    pub fn flag(name: &'static str, description: &str) -> Self {
+        Self::new(name, json!({ "type": "boolean", "description": description }))
+    }
+
+    /// An array of strings.
+    pub fn strings(name: &'static str, description: &str) -> Self {
+        Self::new(name, json!({ "type": "array", "items": { "type": "string" }, "description": description }))
+    }
+
+    /// A string enum.
+    pub fn choice(name: &'static str, values: &[&str], description: &str) -> Self {
+        Self::new(name, json!({ "type": "string", "enum": values, "description": description }))
+    }
+}
+
+/// The shape of a success's structured content: the action's own fields, of which `required`
+/// must be present. The kit adds `success`, `action` and `lockInfo` to every shape.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Shape {
+    pub(crate) properties: Map<String, Value>,
+    pub(crate) required: Vec<&'static str>,
+}
+
+impl Shape {
+    /// Fields (a JSON object of property schemas) and the ones that must be present.
+    pub fn new(properties: Value, required: &[&'static str]) -> Self {
+        let properties = match properties {
+            Value::Object(map) => map,
+            other => panic!("a shape's properties are a JSON object, not {other}"),
+        };
+        for name in required {
+            assert!(properties.contains_key(*name), "required field '{name}' is not among the shape's properties");
+        }
+        Self { properties, required: required.to_vec() }
+    }
+
+    /// Adds the fields of a success that ran one dotnet command: `command` (redacted) and
+    /// `exitCode`, both required.
+    pub fn ran(mut self) -> Self {
+        self.properties
+            .insert("command".into(), json!({ "type": "string", "description": "The command that ran, redacted." }));
+        self.properties.insert("exitCode".into(), json!({ "type": "integer" }));
+        for name in ["command", "exitCode"] {
+            if !self.required.contains(&name) {
+                self.required.push(name);
+            }
+        }
+        self
+    }
+}
+
+/// The values of the fields [`Shape::ran`] declares: the command as it ran (values declared
+/// secret masked, the rest redacted) and its exit code.
+pub fn ran_fields(ran: &Ran) -> Map<String, Value> {
+    let mut fields = Map::new();
+    fields.insert("command".into(), json!(redacted_command_line(&ran.argv[0], &ran.argv[1..])));
+    fields.insert("exitCode".into(), json!(ran.exit_code()));
+    fields
+}
+
+/// One action: what it does, takes, needs, locks and returns.
+#[derive(Debug, Clone)]
+pub struct ActionSpec<A> {
+    pub(crate) action: A,
+    pub(crate) effect: Effect,
+    pub(crate) idempotent: bool,
+    pub(crate) open_world: bool,
+    pub(crate) lock: Lock,
+    pub(crate) takes: Vec<&'static str>,
+    pub(crate) requires: Vec<&'static str>,
+    pub(crate) shapes: Vec<Shape>,
+}
+
+impl<A: ActionEnum> ActionSpec<A> {
+    fn with(action: A, effect: Effect, idempotent: bool) -> Self {
+        Self {
+            action,
+            effect,
+            idempotent,
+            open_world: false,
+            lock: Lock::None,
+            takes: Vec::new(),
+            requires: Vec::new(),
+            shapes: Vec::new(),
+        }
+    }
+
+    /// An action that only reads (and so is idempotent).
+    pub fn reads(action: A) -> Self {
+        Self::with(action, Effect::Reads, true)
+    }
+
+    /// An action that adds or updates something; not idempotent unless said.
+    pub fn writes(action: A) -> Self {
+        Self::with(action, Effect::Writes, false)
+    }
+
+    /// An action that may delete or overwrite something; not idempotent unless said.
+    pub fn destroys(action: A) -> Self {
+        Self::with(action, Effect::Destroys, false)
+    }
+
+    /// Calling it again with the same arguments changes nothing more.
+    pub fn idempotent(mut self) -> Self {
+        self.idempotent = true;
+        self
+    }
+
+    /// It reaches outside the machine (NuGet feeds, nuget.org, a database server).
+    pub fn open_world(mut self) -> Self {
+        self.open_world = true;
+        self
+    }
+
+    /// What it may lock.
+    pub fn locks(mut self, lock: Lock) -> Self {
+        self.lock = lock;
+        self
+    }
+
+    /// Parameters it reads (besides the tool's common ones); any other parameter set to more
+    /// than a default is refused.
+    pub fn takes(mut self, names: &[&'static str]) -> Self {
+        self.takes.extend_from_slice(names);
+        self
+    }
+
+    /// Parameters it cannot do without (they are also taken).
+    pub fn requires(mut self, names: &[&'static str]) -> Self {
+        self.requires.extend_from_slice(names);
+        self.takes.extend_from_slice(names);
+        self
+    }
+
+    /// A shape of its successes; an action with several outcomes returns several.
+    pub fn returns(mut self, shape: Shape) -> Self {
+        self.shapes.push(shape);
+        self
+    }
+
+    /// The action.
+    pub fn action(&self) -> A {
+        self.action
+    }
+
+    /// What it does to the world.
+    pub fn effect(&self) -> Effect {
+        self.effect
+    }
+
+    /// What it may lock.
+    pub fn lock(&self) -> Lock {
+        self.lock
+    }
+
+    /// Whether it takes `parameter`.
+    pub fn takes_parameter(&self, parameter: &str) -> bool {
+        self.takes.contains(&parameter)
+    }
+}
+
+/// A whole tool: its name, prose, parameters and actions.
+#[derive(Debug, Clone)]
+pub struct Declaration<A> {
+    pub(crate) name: &'static str,
+    pub(crate) title: &'static str,
+    pub(crate) description: &'static str,
+    pub(crate) action_help: Option<&'static str>,
+    pub(crate) params: Vec<Param>,
+    pub(crate) common: Vec<&'static str>,
+    pub(crate) actions: Vec<ActionSpec<A>>,
+    pub(crate) failure_fields: Map<String, Value>,
+}
+
+impl<A: ActionEnum> Declaration<A> {
+    /// A tool with its MCP name, title and description for the model. Its input has an
+    /// `action` parameter ([`Self::action_help`] describes it) unless it is
+    /// [`Self::single_action`].
+    pub fn new(name: &'static str, title: &'static str, description: &'static str) -> Self {
+        Self {
+            name,
+            title,
+            description,
+            action_help: Some("What to do."),
+            params: Vec::new(),
+            common: Vec::new(),
+            actions: Vec::new(),
+            failure_fields: Map::new(),
+        }
+    }
+
+    /// The description of the `action` parameter.
+    pub fn action_help(mut self, help: &'static str) -> Self {
+        self.action_help = Some(help);
+        self
+    }
+
+    /// A tool that does one thing: no `action` parameter, and no `action` in its results.
+    pub fn single_action(mut self) -> Self {
+        self.action_help = None;
+        self
+    }
+
+    /// Declares a parameter.
+    pub fn param(mut self, param: Param) -> Self {
+        self.params.push(param);
+        self
+    }
+
+    /// Parameters every action takes (`workingDirectory`).
+    pub fn common(mut self, names: &[&'static str]) -> Self {
+        self.common.extend_from_slice(names);
+        self
+    }
+
+    /// Declares an action.
+    pub fn action(mut self, action: ActionSpec<A>) -> Self {
+        self.actions.push(action);
+        self
+    }
+
+    /// A field that failures of this tool may carry beside the error envelope (counts of a
+    /// failed build or test run); `lockInfo` is always there.
+    pub fn failure_field(mut self, name: &str, schema: Value) -> Self {
+        self.failure_fields.insert(name.to_owned(), schema);
+        self
+    }
+
+    /// The tool's MCP name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The declaration of `action`.
+    pub fn spec_of(&self, action: A) -> &ActionSpec<A> {
+        self.actions.iter().find(|spec| spec.action == action).expect("every action is declared (checked at load)")
+    }
+
+    /// Every declared action, in declaration order.
+    pub fn actions(&self) -> &[ActionSpec<A>] {
+        &self.actions
+    }
+
+    /// Whether the tool has an `action` parameter.
+    pub fn has_action_parameter(&self) -> bool {
+        self.action_help.is_some()
+    }
+
+    /// What is wrong with the declaration, if anything: every action of the enum declared once,
+    /// every parameter named by an action declared, every declared parameter used, a single-action
+    /// tool with one action, every action with a success shape.
+    pub fn problems(&self) -> Vec<String> {
+        let mut problems = Vec::new();
+        for name in A::NAMES {
+            let count = self.actions.iter().filter(|spec| spec.action.name() == *name).count();
+            if count != 1 {
+                problems.push(format!("action {name} is declared {count} times"));
+            }
+        }
+        let declared: Vec<&str> = self.params.iter().map(|param| param.name).collect();
+        for (index, name) in declared.iter().enumerate() {
+            if declared[..index].contains(name) || *name == "action" {
+                problems.push(format!("parameter {name} is declared twice (or is 'action')"));
+            }
+        }
+        for spec in &self.actions {
+            for name in spec.takes.iter().chain(&self.common) {
+                if !declared.contains(name) {
+                    problems.push(format!("action {} takes {name}, which is not declared", spec.action.name()));
+                }
+            }
+            if spec.shapes.is_empty() {
+                problems.push(format!("action {} declares no success shape", spec.action.name()));
+            }
+        }
+        for name in &declared {
+            let used = self.common.contains(name) || self.actions.iter().any(|spec| spec.takes.contains(name));
+            if !used {
+                problems.push(format!("parameter {name} is taken by no action"));
+            }
+        }
+        if self.action_help.is_none() && self.actions.len() != 1 {
+            problems.push("a single-action tool declares exactly one action".to_owned());
+        }
+        problems
+    }
+}

@@ -1,0 +1,147 @@
+//! List and Search: what is installed in a scope, and what nuget.org offers.
+
+use dotnet_support::{
+    exec::Command,
+    kit::{Call, Outcome, Shape, ran_fields},
+    params::Kind,
+    respond::Reply,
+};
+use serde_json::{Value, json};
+
+use super::{count, installed_schema, scope_schema};
+use crate::{parse, scope};
+
+/// List: the tools of a scope.
+pub fn listed_shape() -> Shape {
+    Shape::new(
+        json!({
+            "scope": scope_schema(),
+            "packageId": { "type": "string" },
+            "tools": { "type": "array", "items": installed_schema() }
+        }),
+        &["scope", "tools"],
+    )
+    .ran()
+}
+
+/// Search: the packages found.
+pub fn found_shape() -> Shape {
+    let found = json!({
+        "type": "object",
+        "required": ["packageId", "latestVersion", "verified"],
+        "properties": {
+            "packageId": { "type": "string" },
+            "latestVersion": { "type": "string" },
+            "authors": { "type": "string" },
+            "downloads": { "type": "integer", "minimum": 0 },
+            "verified": { "type": "boolean" },
+            "description": { "type": "string" },
+            "versions": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "required": ["version"],
+                    "properties": { "version": { "type": "string" }, "downloads": { "type": "integer", "minimum": 0 } }
+                }
+            }
+        }
+    });
+    Shape::new(
+        json!({ "searchTerm": { "type": "string" }, "packages": { "type": "array", "items": found } }),
+        &["searchTerm", "packages"],
+    )
+    .ran()
+}
+
+/// The option an SDK without `tool list --format` rejects (SDK 8).
+const FORMAT_UNKNOWN: &str = "Unrecognized command or argument '--format'";
+
+/// Lists the tools of a scope: `--format json` first, the table when the SDK predates it.
+pub async fn list(call: &Call<'_>) -> Outcome {
+    let scope = scope::Scope::read(call.params())?;
+    let cwd = scope::folder(call, scope == scope::Scope::Local(None)).await?;
+    let id = call.params().opt("packageId", Kind::PackageId)?;
+    let mut args = vec!["tool".to_owned(), "list".to_owned()];
+    args.extend(id.map(str::to_owned));
+    args.extend(scope.args());
+    let description = format!("listing the tools installed {}", scope.describe());
+    let mut json_args = args.clone();
+    json_args.extend(["--format".to_owned(), "json".to_owned()]);
+    let ran = call.run(Command::new(json_args, &cwd, description.clone())).await?;
+    let (ran, tools) = if !ran.succeeded() && ran.outcome.transcript.contains(FORMAT_UNKNOWN) {
+        let ran = call.run_ok(Command::new(args, &cwd, description)).await?;
+        let tools = parse::list(&ran.outcome.stdout);
+        (ran, tools)
+    } else if ran.succeeded() {
+        let hint = "Check the .NET SDK version (dotnet --version); run the command in a terminal to see its output.";
+        let tools = parse::list_json(&ran.outcome.stdout).map_err(|reason| ran.unreadable(&reason, hint))?;
+        (ran, tools)
+    } else {
+        return Err(ran.failure().into());
+    };
+    let mut structured = ran_fields(&ran);
+    structured.insert("scope".into(), json!(scope.name()));
+    if let Some(id) = id {
+        structured.insert("packageId".into(), json!(id));
+    }
+    let lines = tools
+        .iter()
+        .map(|tool| {
+            let manifest = tool.manifest.as_ref().map(|m| format!(", manifest {m}")).unwrap_or_default();
+            format!("{} {} (commands: {}{manifest})", tool.package_id, tool.version, tool.commands.join(", "))
+        })
+        .collect();
+    let summary = format!("{} installed {}.", count(tools.len(), "tool"), scope.describe());
+    structured.insert("tools".into(), json!(tools));
+    Ok(Reply::new(summary)
+        .section("Tools", lines)
+        .output(ran.outcome.transcript.clone())
+        .structured(Value::Object(structured)))
+}
+
+/// Searches nuget.org for tools.
+pub async fn search(call: &Call<'_>) -> Outcome {
+    let params = call.params();
+    let term = params.req("searchTerm", Kind::Text)?;
+    let mut args = vec!["tool".to_owned(), "search".to_owned(), term.to_owned()];
+    if params.flag("detail") {
+        args.push("--detail".into());
+    }
+    for name in ["take", "skip"] {
+        if let Some(count) = params.opt_u64(name) {
+            args.extend([format!("--{name}"), count.to_string()]);
+        }
+    }
+    if params.flag("prerelease") {
+        args.push("--prerelease".into());
+    }
+    let description = format!("searching nuget.org for tools matching '{term}'");
+    let ran = call.run_ok(call.command(args.clone(), description)).await?;
+    let found = parse::search(&ran.outcome.stdout);
+    let mut structured = ran_fields(&ran);
+    structured.insert("searchTerm".into(), json!(term));
+    let lines = found
+        .iter()
+        .map(|tool| {
+            let mut line = format!("{} {}", tool.package_id, tool.latest_version);
+            if let Some(authors) = &tool.authors {
+                line.push_str(&format!(" by {authors}"));
+            }
+            if let Some(downloads) = tool.downloads {
+                line.push_str(&format!(", {downloads} downloads"));
+            }
+            if tool.verified {
+                line.push_str(", verified");
+            }
+            if let Some(description) = &tool.description {
+                line.push_str(&format!(": {description}"));
+            }
+            line
+        })
+        .collect();
+    structured.insert("packages".into(), json!(found));
+    Ok(Reply::new(format!("{} found for '{term}'.", count(found.len(), "tool")))
+        .section("Tools", lines)
+        .output(ran.outcome.transcript.clone())
+        .structured(Value::Object(structured)))
+}
