@@ -229,7 +229,7 @@ fn certificate_export_validates_the_format_and_the_path_without_quoting_the_pass
         failed(&setup.call(json!({ "action": "CertificateExport", "path": "dev.pfx", "format": "der" })))["errors"][0]
             ["message"]
             .clone();
-    assert_eq!(message, "Parameter 'format' must be 'pfx' or 'pem'.");
+    assert_eq!(message, "Invalid argument 'format': must be 'pfx' or 'pem'.");
     assert!(setup.double.argvs().is_empty());
 }
 

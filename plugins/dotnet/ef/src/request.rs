@@ -19,7 +19,7 @@ fn names<'a>(params: &Params<'a>, name: &str) -> Result<Vec<&'a str>, ErrorRespo
             let mut list = Vec::new();
             for item in items {
                 let Some(text) = item.as_str() else {
-                    let message = format!("Parameter '{name}' must hold strings only, not {item}.");
+                    let message = format!("Invalid argument '{name}': must hold strings only, not {item}.");
                     return Err(ErrorResult::invalid_params(name, "invalid type", &message).into());
                 };
                 if !text.trim().is_empty() {
@@ -29,7 +29,7 @@ fn names<'a>(params: &Params<'a>, name: &str) -> Result<Vec<&'a str>, ErrorRespo
             list
         }
         Some(other) => {
-            let message = format!("Parameter '{name}' must be a list of strings, not {other}.");
+            let message = format!("Invalid argument '{name}': must be a list of strings, not {other}.");
             return Err(ErrorResult::invalid_params(name, "invalid type", &message).into());
         }
     };

@@ -164,7 +164,7 @@ pub fn words(command: Option<&str>) -> Result<Vec<String>, ErrorResponse> {
         return Err(invalid(
             "invalid value",
             format!(
-                "Parameter 'command' names a command and its subcommands only, without options (got '{option}'); \
+                "Invalid argument 'command': names a command and its subcommands only, without options (got '{option}'); \
                  '--help' is added by the tool."
             ),
         ));
@@ -173,7 +173,7 @@ pub fn words(command: Option<&str>) -> Result<Vec<String>, ErrorResponse> {
         return Err(invalid(
             "invalid characters",
             format!(
-                "Parameter 'command' holds '{word}', which is not a command word (letters, digits, '.', '_', '-')."
+                "Invalid argument 'command': holds '{word}', which is not a command word (letters, digits, '.', '_', '-')."
             ),
         ));
     }
@@ -185,12 +185,12 @@ pub fn words(command: Option<&str>) -> Result<Vec<String>, ErrorResponse> {
                 let Some(node) = nodes.iter().find(|node| node.name.eq_ignore_ascii_case(word)) else {
                     let message = if path.is_empty() {
                         format!(
-                            "Parameter 'command': '{word}' is not a dotnet command. Known commands: {}.",
+                            "Invalid argument 'command': '{word}' is not a dotnet command. Known commands: {}.",
                             names(nodes)
                         )
                     } else {
                         format!(
-                            "Parameter 'command': 'dotnet {}' has no subcommand '{word}'. Its subcommands: {}.",
+                            "Invalid argument 'command': 'dotnet {}' has no subcommand '{word}'. Its subcommands: {}.",
                             path.join(" "),
                             names(nodes)
                         )
@@ -207,7 +207,7 @@ pub fn words(command: Option<&str>) -> Result<Vec<String>, ErrorResponse> {
             Children::Leaf => {
                 return Err(invalid(
                     "invalid value",
-                    format!("Parameter 'command': 'dotnet {}' has no subcommand '{word}'.", path.join(" ")),
+                    format!("Invalid argument 'command': 'dotnet {}' has no subcommand '{word}'.", path.join(" ")),
                 ));
             }
         };

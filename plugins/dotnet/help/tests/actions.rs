@@ -101,6 +101,9 @@ fn a_missing_ef_tool_or_sdk_is_an_error_with_the_envelope() {
     let no_ef = scenario("no-ef").err(json!({ "command": "ef" }));
     assert!(no_ef["errors"][0]["message"].as_str().unwrap().contains("Could not execute"), "{no_ef}");
     assert_eq!(code(&scenario("runtime-only").err(json!({ "command": "build" }))), "SDK_NOT_FOUND");
+    // Without a command, the dotnet host answers with its own usage (exit 129): no SDK either.
+    let no_sdk = scenario("runtime-only").err(json!({}));
+    assert_eq!(code(&no_sdk), "SDK_NOT_FOUND", "{no_sdk}");
 }
 
 #[test]

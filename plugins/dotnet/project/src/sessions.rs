@@ -288,7 +288,9 @@ impl Sessions {
         Err(ErrorResult::invalid_params(
             "sessionId",
             "not found",
-            &format!("Parameter 'sessionId': no session '{id}' ({known}). Ended sessions are kept only for a while."),
+            &format!(
+                "Invalid argument 'sessionId': no session '{id}' ({known}). Ended sessions are kept only for a while."
+            ),
         )
         .into())
     }

@@ -80,7 +80,9 @@ pub fn select(explicit: Option<&str>, legacy: bool, dir: &Path) -> Result<Select
             return Err(ErrorResult::invalid_params(
                 "testRunner",
                 "invalid value",
-                &format!("Parameter 'testRunner' must be Auto, MicrosoftTestingPlatform or VSTest (got '{other}')."),
+                &format!(
+                    "Invalid argument 'testRunner': must be Auto, MicrosoftTestingPlatform or VSTest (got '{other}')."
+                ),
             )
             .into());
         }

@@ -644,6 +644,16 @@ fn a_runtime_only_dotnet_says_the_sdk_is_missing() {
     assert_eq!(code(&structured), "SDK_NOT_FOUND");
     assert_eq!(structured["errors"][0]["category"], "Capability");
     assert!(structured["lockInfo"].is_object());
+    // A background start hears it too, instead of "Started a background session".
+    for args in [
+        json!({ "action": "Run", "project": "App/App.csproj", "startMode": "Background" }),
+        json!({ "action": "Watch", "project": "App/App.csproj" }),
+    ] {
+        let structured = fx.err(args.clone());
+        assert_eq!(code(&structured), "SDK_NOT_FOUND", "{args}");
+        assert!(structured["errors"][0]["rawOutput"].as_str().unwrap().contains("SDK"), "{structured}");
+        assert!(structured.get("sessionId").is_none(), "{structured}");
+    }
 }
 
 #[test]

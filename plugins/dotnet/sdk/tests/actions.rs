@@ -475,7 +475,7 @@ fn content_negotiation_changes_the_text_not_the_data() {
     }
     let failure =
         s.call_with(&TestCall::new().unchecked().with_features(&["format=markdown"]), json!({ "action": "Nope" }));
-    assert!(failure.joined_text().starts_with("**Parameter 'action'"), "{}", failure.joined_text());
+    assert!(failure.joined_text().starts_with("**Invalid argument 'action':"), "{}", failure.joined_text());
 }
 
 #[test]

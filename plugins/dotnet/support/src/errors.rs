@@ -641,7 +641,7 @@ mod tests {
         let error = ErrorResult::invalid_params(
             "packageName",
             "required",
-            "Parameter 'packageName' is required and cannot be empty",
+            "Invalid argument 'packageName': is required and cannot be empty",
         );
         let json = serde_json::to_value(ErrorResponse::from(error)).expect("serializes");
         assert_eq!(json["success"], false);
@@ -871,7 +871,7 @@ Build FAILED.
             ErrorResponse::from(ErrorResult::invalid_params(
                 "format",
                 "invalid value",
-                "Parameter 'format' must be 'pfx' or 'pem'",
+                "Invalid argument 'format': must be 'pfx' or 'pem'",
             )),
             ErrorResponse::from(ErrorResult::capability_not_available("x", "y", vec!["z".into()]))
                 .with_metadata("k", "v"),

@@ -330,6 +330,13 @@ pub fn dotnet_missing(where_looked: &str) -> ErrorResult {
 
 /// dotnet is there, but only runtimes: no SDK.
 fn sdk_missing(outcome: &RunOutcome) -> ErrorResult {
+    sdk_not_found(&outcome.transcript)
+}
+
+/// `SDK_NOT_FOUND` with the dotnet host's own words: a runtime-only installation, or a
+/// global.json that pins an SDK that is not installed. For commands that are not run to the end
+/// (a background session that exited at once), with its output so far.
+pub fn sdk_not_found(output: &str) -> ErrorResult {
     let mut error = ErrorResult::capability_not_available(
         "dotnet SDK",
         "dotnet is installed but has no SDK (a runtime-only installation), so SDK commands cannot run",
@@ -340,7 +347,7 @@ fn sdk_missing(outcome: &RunOutcome) -> ErrorResult {
         ],
     );
     error.code = "SDK_NOT_FOUND".to_owned();
-    error.raw_output = outcome.transcript.clone();
+    error.raw_output = output.to_owned();
     error
 }
 

@@ -100,12 +100,15 @@ const PROJECT_EXTENSIONS: [&str; 10] =
 pub fn check(name: &str, kind: Kind, value: &str) -> Result<(), ErrorResponse> {
     let invalid = |reason: &str, message: String| Err(ErrorResult::invalid_params(name, reason, &message).into());
     if value.chars().any(|c| c == '\0' || c == '\n' || c == '\r') {
-        return invalid("invalid characters", format!("Parameter '{name}' contains a line break or NUL character."));
+        return invalid(
+            "invalid characters",
+            format!("Invalid argument '{name}': contains a line break or NUL character."),
+        );
     }
     if value.starts_with('-') {
         return invalid(
             "invalid characters",
-            format!("Parameter '{name}' starts with '-', which the dotnet CLI would read as an option."),
+            format!("Invalid argument '{name}': starts with '-', which the dotnet CLI would read as an option."),
         );
     }
     let pattern = match kind {
@@ -116,7 +119,7 @@ pub fn check(name: &str, kind: Kind, value: &str) -> Result<(), ErrorResponse> {
                 Some(ext) if !PROJECT_EXTENSIONS.iter().any(|known| known.eq_ignore_ascii_case(ext)) => invalid(
                     "invalid value",
                     format!(
-                        "Parameter '{name}' must be a project or solution file ({}) or a folder, not a .{ext} file.",
+                        "Invalid argument '{name}': must be a project or solution file ({}) or a folder, not a .{ext} file.",
                         PROJECT_EXTENSIONS.map(|ext| format!(".{ext}")).join(", ")
                     ),
                 ),
@@ -129,7 +132,7 @@ pub fn check(name: &str, kind: Kind, value: &str) -> Result<(), ErrorResponse> {
             } else {
                 invalid(
                     "invalid value",
-                    format!("Parameter '{name}' must be one of {} (got '{value}').", VERBOSITIES.join(", ")),
+                    format!("Invalid argument '{name}': must be one of {} (got '{value}').", VERBOSITIES.join(", ")),
                 )
             };
         }
@@ -142,7 +145,7 @@ pub fn check(name: &str, kind: Kind, value: &str) -> Result<(), ErrorResponse> {
     };
     match pattern {
         Some((pattern, expected)) if !pattern.is_match(value) => {
-            invalid("invalid value", format!("Parameter '{name}' must be {expected} (got '{value}')."))
+            invalid("invalid value", format!("Invalid argument '{name}': must be {expected} (got '{value}')."))
         }
         _ => Ok(()),
     }
@@ -173,7 +176,7 @@ impl<'a> Params<'a> {
             Some(other) => Err(ErrorResult::invalid_params(
                 name,
                 "invalid type",
-                &format!("Parameter '{name}' must be a string, not {other}."),
+                &format!("Invalid argument '{name}': must be a string, not {other}."),
             )
             .into()),
         }
@@ -182,7 +185,7 @@ impl<'a> Params<'a> {
     /// A required string parameter of `kind`.
     pub fn req(&self, name: &str, kind: Kind) -> Result<&'a str, ErrorResponse> {
         self.opt(name, kind)?.ok_or_else(|| {
-            let message = format!("Parameter '{name}' is required and cannot be empty.");
+            let message = format!("Invalid argument '{name}': is required and cannot be empty.");
             ErrorResult::invalid_params(name, "required", &message).into()
         })
     }

@@ -340,8 +340,11 @@ mod tests {
 
     #[test]
     fn failures_carry_the_envelope_and_prose() {
-        let error =
-            ErrorResponse::from(ErrorResult::invalid_params("project", "required", "Parameter 'project' is required."));
+        let error = ErrorResponse::from(ErrorResult::invalid_params(
+            "project",
+            "required",
+            "Invalid argument 'project': is required.",
+        ));
         let result = failure(error, Some(json!({ "lockInfo": { "lockKey": "/x" } })), Presentation::default());
         assert!(result.is_error);
         let structured = result.structured_content.clone().unwrap();
@@ -349,7 +352,7 @@ mod tests {
         assert_eq!(structured["errors"][0]["code"], "INVALID_PARAMS");
         assert_eq!(structured["lockInfo"]["lockKey"], "/x");
         let text = result.joined_text();
-        assert!(text.starts_with("Parameter 'project' is required.") && !text.contains("\"errors\""), "{text}");
+        assert!(text.starts_with("Invalid argument 'project': is required.") && !text.contains("\"errors\""), "{text}");
     }
 
     #[test]

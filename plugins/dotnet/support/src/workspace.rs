@@ -45,7 +45,7 @@ pub fn working_directory(requested: Option<&str>, configured: Option<&Path>) -> 
         Err(ErrorResult::invalid_params(
             "workingDirectory",
             "not found",
-            &format!("Parameter 'workingDirectory': the folder '{}' does not exist.", dir.display()),
+            &format!("Invalid argument 'workingDirectory': the folder '{}' does not exist.", dir.display()),
         )
         .into())
     }
@@ -100,7 +100,7 @@ pub async fn discover(ctx: &CallContext, target: Target, parameter: &str) -> Res
             parameter,
             "ambiguous",
             &format!(
-                "Parameter '{parameter}' was not given and the client's roots hold several candidates: {}. \
+                "Invalid argument '{parameter}': was not given and the client's roots hold several candidates: {}. \
                  Name one of them.",
                 found.iter().map(|path| path.display().to_string()).collect::<Vec<_>>().join(", ")
             ),

@@ -141,7 +141,7 @@ async fn manifest_root(call: &Call<'_>) -> Result<Option<PathBuf>, ErrorResponse
             "workingDirectory",
             "ambiguous",
             &format!(
-                "Parameter 'workingDirectory' was not given and several of the client's roots hold a tool manifest: {}. \
+                "Invalid argument 'workingDirectory': was not given and several of the client's roots hold a tool manifest: {}. \
                  Name one of them.",
                 found.iter().map(|path| path.display().to_string()).collect::<Vec<_>>().join(", ")
             ),

@@ -129,7 +129,7 @@ impl Export {
                 return Err(invalid(
                     "format",
                     "invalid value",
-                    "Parameter 'format' must be 'pfx' or 'pem'.".to_owned(),
+                    "Invalid argument 'format': must be 'pfx' or 'pem'.".to_owned(),
                 ));
             }
         };
@@ -139,7 +139,7 @@ impl Export {
             return Err(invalid(
                 "path",
                 "is a folder",
-                format!("Parameter 'path': '{}' is a folder; name the file to export to.", absolute.display()),
+                format!("Invalid argument 'path': '{}' is a folder; name the file to export to.", absolute.display()),
             ));
         }
         let folder = absolute.parent().filter(|folder| !folder.as_os_str().is_empty()).unwrap_or(cwd);
@@ -148,7 +148,7 @@ impl Export {
                 "path",
                 "not found",
                 format!(
-                    "Parameter 'path': the folder '{}' does not exist. Create it first, with permissions only you \
+                    "Invalid argument 'path': the folder '{}' does not exist. Create it first, with permissions only you \
                      can read: the export can hold the private key.",
                     folder.display()
                 ),
@@ -163,7 +163,7 @@ impl Export {
                 "format",
                 "format mismatch",
                 format!(
-                    "Parameter 'path' ends in .{extension}, a {} file, but the export format is {}. Set format to \
+                    "Invalid argument 'path': ends in .{extension}, a {} file, but the export format is {}. Set format to \
                      '{}', or change the file name.",
                     other.name(),
                     chosen.name(),
@@ -177,7 +177,7 @@ impl Export {
             return Err(invalid(
                 "noPassword",
                 "invalid combination",
-                "Parameter 'noPassword' exports an unencrypted private key: it needs format 'pem' and no password."
+                "Invalid argument 'noPassword': exports an unencrypted private key: it needs format 'pem' and no password."
                     .to_owned(),
             ));
         }

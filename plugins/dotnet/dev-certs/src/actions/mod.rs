@@ -24,16 +24,16 @@ fn secret_text(params: &Params<'_>, name: &str) -> Result<Option<String>, ErrorR
         Some(Value::String(text)) => text.clone(),
         Some(Value::Number(number)) => number.to_string(),
         Some(Value::Bool(flag)) => flag.to_string(),
-        Some(_) => return invalid("invalid type", format!("Parameter '{name}' must be text.")),
+        Some(_) => return invalid("invalid type", format!("Invalid argument '{name}': must be text.")),
     };
     if text.starts_with('-') {
         return invalid(
             "invalid characters",
-            format!("Parameter '{name}' starts with '-', which the dotnet CLI would read as an option."),
+            format!("Invalid argument '{name}': starts with '-', which the dotnet CLI would read as an option."),
         );
     }
     if text.contains('\0') {
-        return invalid("invalid characters", format!("Parameter '{name}' contains a NUL character."));
+        return invalid("invalid characters", format!("Invalid argument '{name}': contains a NUL character."));
     }
     Ok(Some(text))
 }

@@ -77,7 +77,11 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
     };
     let value = match action {
         Action::SecretsSet => Some(secret_text(params, "value")?.ok_or_else(|| {
-            ErrorResult::invalid_params("value", "required", "Parameter 'value' is required and cannot be empty.")
+            ErrorResult::invalid_params(
+                "value",
+                "required",
+                "Invalid argument 'value': is required and cannot be empty.",
+            )
         })?),
         _ => None,
     };

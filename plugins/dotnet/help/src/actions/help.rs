@@ -2,6 +2,7 @@
 
 use dotnet_support::{
     errors::ErrorResult,
+    exec,
     kit::{Call, Outcome, Shape},
     redact::redacted_command_line,
     respond::Reply,
@@ -9,6 +10,9 @@ use dotnet_support::{
 use serde_json::{Value, json};
 
 use crate::{commands, parse};
+
+/// The exit code of the dotnet host when it prints its own usage (`dotnet --help` without an SDK).
+const HOST_USAGE_EXIT: i32 = 129;
 
 /// The structured content of a help: the command words, usage lines, description and sections.
 pub fn shape() -> Shape {
@@ -42,7 +46,7 @@ pub async fn run(call: &Call<'_>) -> Outcome {
         None => None,
         Some(Value::String(command)) => Some(command.as_str()),
         Some(other) => {
-            let message = format!("Parameter 'command' must be a string of command words, not {other}.");
+            let message = format!("Invalid argument 'command': must be a string of command words, not {other}.");
             return Err(ErrorResult::invalid_params("command", "invalid type", &message).into());
         }
     };
@@ -50,7 +54,15 @@ pub async fn run(call: &Call<'_>) -> Outcome {
     let mut argv = words.clone();
     argv.push("--help".to_owned());
     let shown = if words.is_empty() { "dotnet".to_owned() } else { format!("dotnet {}", words.join(" ")) };
-    let ran = call.run_ok(call.command(argv.clone(), format!("reading the help of {shown}"))).await?;
+    let ran = call.run(call.command(argv.clone(), format!("reading the help of {shown}"))).await?;
+    if !ran.succeeded() {
+        // `dotnet --help` answered by the dotnet host alone (its own usage, exit code 129) means
+        // there is no SDK to list commands: the SDK's help always exits 0.
+        if words.is_empty() && ran.exit_code() == HOST_USAGE_EXIT {
+            return Err(exec::sdk_not_found(&ran.outcome.transcript).into());
+        }
+        return Err(ran.failure().into());
+    }
     let text = ran.outcome.stdout.clone();
     let help = parse::parse(&text);
     let usage = help.usage.first().map(|usage| format!(" Usage: {usage}")).unwrap_or_default();

@@ -37,7 +37,8 @@ pub fn shape() -> Shape {
 pub async fn clear_cache(call: &Call<'_>) -> Outcome {
     let cache = call.params().opt("cacheType", Kind::Identifier)?.unwrap_or("all");
     if !CACHE_TYPES.contains(&cache) {
-        let message = format!("Parameter 'cacheType' must be one of {} (got '{cache}').", CACHE_TYPES.join(", "));
+        let message =
+            format!("Invalid argument 'cacheType': must be one of {} (got '{cache}').", CACHE_TYPES.join(", "));
         return Err(invalid("cacheType", "invalid value", &message).into());
     }
     let _guard = call.lock(&LockTarget::global()).await?;

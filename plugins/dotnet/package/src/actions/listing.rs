@@ -198,7 +198,7 @@ pub async fn list(call: &Call<'_>) -> Outcome {
         return Err(invalid(
             "prerelease",
             "not applicable",
-            "Parameter 'prerelease' applies to List only together with outdated.",
+            "Invalid argument 'prerelease': applies to List only together with outdated.",
         )
         .into());
     }
@@ -207,7 +207,7 @@ pub async fn list(call: &Call<'_>) -> Outcome {
         return Err(invalid(
             "source",
             "not applicable",
-            "Parameter 'source' applies to List only with outdated, deprecated or vulnerable.",
+            "Invalid argument 'source': applies to List only with outdated, deprecated or vulnerable.",
         )
         .into());
     }

@@ -231,7 +231,7 @@ impl Act<'_, '_> {
                     "packageVersion",
                     "invalid value",
                     &format!(
-                        "Parameter 'packageVersion' must be a version such as 1.2.3 or 2.0.0-beta.1 (got '{version}')."
+                        "Invalid argument 'packageVersion': must be a version such as 1.2.3 or 2.0.0-beta.1 (got '{version}')."
                     ),
                 ));
             }
@@ -267,7 +267,7 @@ impl Act<'_, '_> {
                 return Err(invalid(
                     "severity",
                     "invalid value",
-                    &format!("Parameter 'severity' must be info, warn or error (got '{severity}')."),
+                    &format!("Invalid argument 'severity': must be info, warn or error (got '{severity}')."),
                 ));
             }
             args.extend(["--severity".to_owned(), severity.to_owned()]);

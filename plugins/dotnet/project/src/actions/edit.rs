@@ -99,14 +99,14 @@ impl Act<'_, '_> {
                     return Err(invalid(
                         "propertyValue",
                         "invalid value",
-                        "Parameter 'propertyValue' must be a string without NUL characters.",
+                        "Invalid argument 'propertyValue': must be a string without NUL characters.",
                     ));
                 }
                 None => {
                     return Err(invalid(
                         "propertyValue",
                         "required",
-                        "Parameter 'propertyValue' is required (it may be empty).",
+                        "Invalid argument 'propertyValue': is required (it may be empty).",
                     ));
                 }
             }
@@ -159,21 +159,25 @@ impl Act<'_, '_> {
         let mut metadata = Vec::new();
         if let Some(raw) = self.params.raw("metadata") {
             let Some(object) = raw.as_object() else {
-                return Err(invalid("metadata", "invalid type", "Parameter 'metadata' must be an object of strings."));
+                return Err(invalid(
+                    "metadata",
+                    "invalid type",
+                    "Invalid argument 'metadata': must be an object of strings.",
+                ));
             };
             for (key, value) in object {
                 let value = value.as_str().filter(|value| !value.contains('\0')).ok_or_else(|| {
                     invalid(
                         "metadata",
                         "invalid value",
-                        &format!("Parameter 'metadata': the value of '{key}' must be a string."),
+                        &format!("Invalid argument 'metadata': the value of '{key}' must be a string."),
                     )
                 })?;
                 if !MSBUILD_NAME.is_match(key) || key.eq_ignore_ascii_case("Include") {
                     return Err(invalid(
                         "metadata",
                         "invalid value",
-                        &format!("Parameter 'metadata': '{key}' is not a metadata name."),
+                        &format!("Invalid argument 'metadata': '{key}' is not a metadata name."),
                     ));
                 }
                 metadata.push((key.clone(), value.to_owned()));

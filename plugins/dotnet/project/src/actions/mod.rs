@@ -199,7 +199,7 @@ impl Act<'_, '_> {
                         invalid(
                             name,
                             "invalid type",
-                            &format!("Parameter '{name}' must be a string or a list of strings."),
+                            &format!("Invalid argument '{name}': must be a string or a list of strings."),
                         )
                     })
                 })
@@ -208,7 +208,7 @@ impl Act<'_, '_> {
                 return Err(invalid(
                     name,
                     "invalid type",
-                    &format!("Parameter '{name}' must be a string or a list of strings."),
+                    &format!("Invalid argument '{name}': must be a string or a list of strings."),
                 ));
             }
         };
@@ -225,7 +225,7 @@ impl Act<'_, '_> {
                 Err(ErrorResult::invalid_params(
                     "appArgs",
                     "invalid characters",
-                    "Parameter 'appArgs' contains a line break or NUL character.",
+                    "Invalid argument 'appArgs': contains a line break or NUL character.",
                 )
                 .into())
             } else {
@@ -244,7 +244,7 @@ impl Act<'_, '_> {
                 parameter,
                 "invalid value",
                 &format!(
-                    "Parameter '{parameter}' must be an MSBuild name: a letter or '_', then letters, digits, '_' or '-' (got '{name}')."
+                    "Invalid argument '{parameter}': must be an MSBuild name: a letter or '_', then letters, digits, '_' or '-' (got '{name}')."
                 ),
             ))
         }

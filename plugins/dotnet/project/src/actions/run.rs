@@ -20,6 +20,10 @@ use crate::sessions::{self, Start};
 /// Longest application output kept in a foreground Run's structured content (its end is kept).
 const MAX_RUN_OUTPUT: usize = 16_000;
 
+/// How long a background start waits for the dotnet host to resolve an SDK: it answers within
+/// tens of milliseconds when it finds none, long before any build output.
+const SDK_RESOLUTION_WINDOW: std::time::Duration = std::time::Duration::from_millis(300);
+
 fn integer() -> Value {
     json!({ "type": "integer" })
 }
@@ -125,7 +129,7 @@ impl Act<'_, '_> {
             Some(mode) => Err(invalid(
                 "startMode",
                 "invalid value",
-                &format!("Parameter 'startMode' must be Foreground or Background (got '{mode}')."),
+                &format!("Invalid argument 'startMode': must be Foreground or Background (got '{mode}')."),
             )),
         }
     }
@@ -147,7 +151,7 @@ impl Act<'_, '_> {
         }
         let guard = self.lock(target.as_deref().map(Path::new)).await?;
         if background {
-            return self.start_session("run", args, target, guard);
+            return self.start_session("run", args, target, guard).await;
         }
         let label = target.clone().unwrap_or_else(|| "the project in the working directory".to_owned());
         let ran = self.run(args.clone(), format!("Running {label}"), ProgressKind::Build).await?;
@@ -163,7 +167,10 @@ impl Act<'_, '_> {
         Ok(self.command_reply(&ran, summary, structured))
     }
 
-    fn start_session(
+    /// Starts a background session, and waits a moment for the dotnet host's answer: without an
+    /// SDK (or with a global.json pinning a missing one) it exits at once with code 145, and the
+    /// caller must hear that instead of "started".
+    async fn start_session(
         &self,
         operation: &'static str,
         args: Vec<String>,
@@ -181,6 +188,14 @@ impl Act<'_, '_> {
             lock: guard,
         };
         let session = self.family.sessions.start(start)?;
+        let deadline = std::time::Instant::now() + SDK_RESOLUTION_WINDOW;
+        while session.status().0 == sessions::Status::Running && std::time::Instant::now() < deadline {
+            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+        }
+        if session.status() == (sessions::Status::Exited, Some(dotnet_support::runner::HOSTFXR_NO_SDK)) {
+            let (_, output, _, _) = session.logs(sessions::MAX_LINES, None);
+            return Err(dotnet_support::exec::sdk_not_found(&dotnet_support::redact::redact(&output)).into());
+        }
         let summary = format!(
             "Started a background {operation} session for {target}: sessionId {}, pid {}. Read its output with action \
              Logs and that sessionId; end it with action Stop.",
@@ -206,7 +221,7 @@ impl Act<'_, '_> {
             return Err(invalid(
                 "watchAction",
                 "invalid value",
-                &format!("Parameter 'watchAction' must be run, test or build (got '{sub}')."),
+                &format!("Invalid argument 'watchAction': must be run, test or build (got '{sub}')."),
             ));
         }
         let only = |name: &str, wanted: &str| -> Result<(), Failure> {
@@ -214,7 +229,7 @@ impl Act<'_, '_> {
                 Err(invalid(
                     name,
                     "not applicable",
-                    &format!("Parameter '{name}' applies to watchAction '{wanted}' only."),
+                    &format!("Invalid argument '{name}': applies to watchAction '{wanted}' only."),
                 ))
             } else {
                 Ok(())
@@ -238,7 +253,7 @@ impl Act<'_, '_> {
             args.extend(app_args);
         }
         let guard = self.lock(target.as_deref().map(Path::new)).await?;
-        self.start_session("watch", args, target, guard)
+        self.start_session("watch", args, target, guard).await
     }
 
     // --- sessions -------------------------------------------------------------------------------
@@ -257,7 +272,7 @@ impl Act<'_, '_> {
                 invalid(
                     "since",
                     "invalid value",
-                    &format!("Parameter 'since' must be an RFC 3339 time (2026-01-15T10:00:00Z) or a duration such as 30s, 5m or 1h (got '{text}')."),
+                    &format!("Invalid argument 'since': must be an RFC 3339 time (2026-01-15T10:00:00Z) or a duration such as 30s, 5m or 1h (got '{text}')."),
                 )
             })?),
         };

@@ -45,7 +45,9 @@ impl Act<'_, '_> {
                 Err(ErrorResult::invalid_params(
                     "additionalOptions",
                     "invalid characters",
-                    &format!("Parameter 'additionalOptions': '{token}' may hold only letters, digits and _ . = : + -."),
+                    &format!(
+                        "Invalid argument 'additionalOptions': '{token}' may hold only letters, digits and _ . = : + -."
+                    ),
                 )
                 .into())
             }

@@ -129,7 +129,7 @@ impl Act<'_, '_> {
                         "collect",
                         "not supported",
                         &format!(
-                            "Parameter 'collect': '{collect}' is a VSTest data collector; under Microsoft.Testing.Platform only code coverage (--coverage) is available."
+                            "Invalid argument 'collect': '{collect}' is a VSTest data collector; under Microsoft.Testing.Platform only code coverage (--coverage) is available."
                         ),
                     ));
                 }
@@ -149,7 +149,7 @@ impl Act<'_, '_> {
                         "logger",
                         "not supported",
                         &format!(
-                            "Parameter 'logger': '{logger}' is a VSTest logger; under Microsoft.Testing.Platform only trx (--report-trx) is available."
+                            "Invalid argument 'logger': '{logger}' is a VSTest logger; under Microsoft.Testing.Platform only trx (--report-trx) is available."
                         ),
                     ));
                 }
@@ -163,7 +163,7 @@ impl Act<'_, '_> {
                 return Err(invalid(
                     "blame",
                     "not supported",
-                    "Parameter 'blame' is a VSTest option; under Microsoft.Testing.Platform add the crash and hang dump extensions to the test project instead.",
+                    "Invalid argument 'blame': is a VSTest option; under Microsoft.Testing.Platform add the crash and hang dump extensions to the test project instead.",
                 ));
             }
             args.push("--blame".to_owned());

@@ -119,7 +119,7 @@ fn global_json_settings<'a>(params: &Params<'a>) -> Result<global_json::Settings
         return Err(invalid(
             "sdkVersion",
             format!(
-                "Parameter 'sdkVersion' must be a full SDK version such as 10.0.100 or 10.0.100-rc.2.25502.107 (got '{version}')."
+                "Invalid argument 'sdkVersion': must be a full SDK version such as 10.0.100 or 10.0.100-rc.2.25502.107 (got '{version}')."
             ),
         ));
     }
@@ -128,7 +128,7 @@ fn global_json_settings<'a>(params: &Params<'a>) -> Result<global_json::Settings
         Some(value) => Some(*ROLL_FORWARD.iter().find(|known| known.eq_ignore_ascii_case(value)).ok_or_else(|| {
             invalid(
                 "rollForward",
-                format!("Parameter 'rollForward' must be one of {} (got '{value}').", ROLL_FORWARD.join(", ")),
+                format!("Invalid argument 'rollForward': must be one of {} (got '{value}').", ROLL_FORWARD.join(", ")),
             )
         })?),
     };
@@ -140,7 +140,7 @@ fn global_json_settings<'a>(params: &Params<'a>) -> Result<global_json::Settings
         Some(value) => Some(*TEST_RUNNERS.iter().find(|known| known.eq_ignore_ascii_case(value)).ok_or_else(|| {
             invalid(
                 "testRunner",
-                format!("Parameter 'testRunner' must be one of {} (got '{value}').", TEST_RUNNERS.join(", ")),
+                format!("Invalid argument 'testRunner': must be one of {} (got '{value}').", TEST_RUNNERS.join(", ")),
             )
         })?),
     };
@@ -150,7 +150,7 @@ fn global_json_settings<'a>(params: &Params<'a>) -> Result<global_json::Settings
         Some(other) => {
             return Err(invalid(
                 "allowPrerelease",
-                format!("Parameter 'allowPrerelease' must be true or false, not {other}."),
+                format!("Invalid argument 'allowPrerelease': must be true or false, not {other}."),
             ));
         }
     };
@@ -184,7 +184,7 @@ fn global_json_path(cwd: &Path, requested: Option<&str>) -> Result<PathBuf, Erro
                 return Err(invalid(
                     "invalid value",
                     format!(
-                        "Parameter 'globalJsonPath' must be a file named global.json or an existing folder (got '{requested}')."
+                        "Invalid argument 'globalJsonPath': must be a file named global.json or an existing folder (got '{requested}')."
                     ),
                 ));
             }
@@ -194,7 +194,7 @@ fn global_json_path(cwd: &Path, requested: Option<&str>) -> Result<PathBuf, Erro
         Some(folder) if folder.is_dir() => Ok(path),
         _ => Err(invalid(
             "not found",
-            format!("Parameter 'globalJsonPath': the folder of {} does not exist.", path.display()),
+            format!("Invalid argument 'globalJsonPath': the folder of {} does not exist.", path.display()),
         )),
     }
 }

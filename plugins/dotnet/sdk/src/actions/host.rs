@@ -163,7 +163,7 @@ pub async fn framework_info(call: &Call<'_>) -> Outcome {
                 "framework",
                 "unknown value",
                 &format!(
-                    "Parameter 'framework': '{tfm}' is not a framework this server knows. Known: {}.",
+                    "Invalid argument 'framework': '{tfm}' is not a framework this server knows. Known: {}.",
                     known.join(", ")
                 ),
             ))

@@ -93,7 +93,7 @@ fn package_spec(cwd: &Path, params: &Params<'_>) -> Result<String, ErrorResponse
             return Err(ErrorResult::invalid_params(
                 "templatePackage",
                 "not found",
-                &format!("Parameter 'templatePackage': '{package}' looks like a path, but nothing exists there (relative to {}).", cwd.display()),
+                &format!("Invalid argument 'templatePackage': '{package}' looks like a path, but nothing exists there (relative to {}).", cwd.display()),
             )
             .into());
         }
@@ -101,7 +101,7 @@ fn package_spec(cwd: &Path, params: &Params<'_>) -> Result<String, ErrorResponse
             return Err(ErrorResult::invalid_params(
                 "templateVersion",
                 "not applicable",
-                "Parameter 'templateVersion' applies to NuGet packages, not to a folder or .nupkg file.",
+                "Invalid argument 'templateVersion': applies to NuGet packages, not to a folder or .nupkg file.",
             )
             .into());
         }
@@ -182,7 +182,7 @@ pub async fn uninstall_template_pack(call: &Call<'_>) -> Outcome {
         return Err(Failure::from(ErrorResponse::from(ErrorResult::invalid_params(
             "templatePackage",
             "invalid value",
-            "Parameter 'templatePackage': an uninstall takes the package id (or the path it was installed from) \
+            "Invalid argument 'templatePackage': an uninstall takes the package id (or the path it was installed from) \
              without a version; the installed version is removed.",
         ))));
     }

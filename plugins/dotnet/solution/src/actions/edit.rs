@@ -77,7 +77,7 @@ pub async fn create(call: &Call<'_>) -> Outcome {
         Some(format) if format.eq_ignore_ascii_case("sln") => Some("sln"),
         Some(format) if format.eq_ignore_ascii_case("slnx") => Some("slnx"),
         Some(other) => {
-            let message = format!("Parameter 'format' must be sln or slnx (got '{other}').");
+            let message = format!("Invalid argument 'format': must be sln or slnx (got '{other}').");
             return Err(invalid("format", "invalid value", &message).into());
         }
     };

@@ -33,7 +33,7 @@ fn solution_param<'a>(call: &Call<'a>) -> Result<Option<&'a str>, ErrorResponse>
         Some(ext) if !ext.eq_ignore_ascii_case("sln") && !ext.eq_ignore_ascii_case("slnx") => Err(invalid(
             "solution",
             "invalid value",
-            &format!("Parameter 'solution' must be a .sln or .slnx file or a folder, not a .{ext} file."),
+            &format!("Invalid argument 'solution': must be a .sln or .slnx file or a folder, not a .{ext} file."),
         )),
         _ => Ok(Some(solution)),
     }
@@ -63,7 +63,7 @@ async fn solution_file(call: &Call<'_>) -> Result<PathBuf, ErrorResponse> {
         return Ok(path);
     }
     if !path.is_dir() {
-        let message = format!("Parameter 'solution': the file '{}' does not exist.", path.display());
+        let message = format!("Invalid argument 'solution': the file '{}' does not exist.", path.display());
         return Err(invalid("solution", "not found", &message));
     }
     match workspace::candidates_in(&path, Target::Solution).as_slice() {
@@ -95,13 +95,14 @@ fn target_name(call: &Call<'_>, solution: Option<&str>) -> String {
 
 /// The `projects` parameter: one or more project paths.
 fn projects<'a>(call: &Call<'a>) -> Result<Vec<&'a str>, ErrorResponse> {
-    let required = || invalid("projects", "required", "Parameter 'projects' is required: a list of project files.");
+    let required =
+        || invalid("projects", "required", "Invalid argument 'projects': is required: a list of project files.");
     let items = match call.params().raw("projects") {
         None => return Err(required()),
         Some(Value::Array(items)) if items.is_empty() => return Err(required()),
         Some(Value::Array(items)) => items,
         Some(other) => {
-            let message = format!("Parameter 'projects' must be a list of project files, not {other}.");
+            let message = format!("Invalid argument 'projects': must be a list of project files, not {other}.");
             return Err(invalid("projects", "invalid type", &message));
         }
     };

@@ -45,13 +45,13 @@ pub fn check<'d, A: ActionEnum>(
         takes.dedup();
         let takes = if takes.is_empty() { "no other parameters".to_owned() } else { takes.join(", ") };
         let message = match declaration.has_action_parameter() {
-            true => format!("Parameter '{parameter}' does not apply to action '{name}', which takes: {takes}."),
-            false => format!("Parameter '{parameter}' is not a parameter of this tool, which takes: {takes}."),
+            true => format!("Invalid argument '{parameter}': does not apply to action '{name}', which takes: {takes}."),
+            false => format!("Invalid argument '{parameter}': is not a parameter of this tool, which takes: {takes}."),
         };
         return Err(ErrorResult::invalid_params(parameter, "not applicable", &message).into());
     }
     if let Some(missing) = spec.requires.iter().find(|parameter| params.raw(parameter).is_none_or(is_default)) {
-        let message = format!("Parameter '{missing}' is required and cannot be empty.");
+        let message = format!("Invalid argument '{missing}': is required and cannot be empty.");
         return Err(ErrorResult::invalid_params(missing, "required", &message).into());
     }
     Ok(spec)
@@ -75,7 +75,7 @@ fn action<'d, A: ActionEnum>(
     let text = params.req("action", Kind::Identifier)?;
     let Some(action) = A::from_name(text) else {
         let message = format!(
-            "Parameter 'action' is '{text}', which is not an action of this tool. Valid actions: {}.",
+            "Invalid argument 'action': is '{text}', which is not an action of this tool. Valid actions: {}.",
             offered.join(", ")
         );
         return Err(ErrorResult::invalid_params("action", "invalid value", &message).into());
@@ -146,7 +146,7 @@ mod tests {
         let error = check(&declaration, false, &Params::new(&args)).unwrap_err();
         assert_eq!(
             error.errors[0].message,
-            "Parameter 'id' does not apply to action 'Version', which takes: no other parameters."
+            "Invalid argument 'id': does not apply to action 'Version', which takes: no other parameters."
         );
     }
 

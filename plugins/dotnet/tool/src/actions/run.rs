@@ -38,13 +38,16 @@ pub fn check_run_arg(index: usize, arg: &str) -> Result<(), ErrorResponse> {
     let name = format!("args[{index}]");
     let fail = |reason: &str, message: String| Err(invalid(&name, reason, message));
     if arg.is_empty() || arg.chars().count() > MAX_RUN_ARG_CHARS {
-        return fail("invalid value", format!("Parameter '{name}' must be 1 to {MAX_RUN_ARG_CHARS} characters long."));
+        return fail(
+            "invalid value",
+            format!("Invalid argument '{name}': must be 1 to {MAX_RUN_ARG_CHARS} characters long."),
+        );
     }
     if let Some(bad) = arg.chars().find(|c| !c.is_ascii_alphanumeric() && !RUN_ARG_PUNCTUATION.contains(*c)) {
         return fail(
             "invalid characters",
             format!(
-                "Parameter '{name}' contains {bad:?}; tool arguments may hold letters, digits and \"{RUN_ARG_PUNCTUATION}\" only."
+                "Invalid argument '{name}': contains {bad:?}; tool arguments may hold letters, digits and \"{RUN_ARG_PUNCTUATION}\" only."
             ),
         );
     }
@@ -55,7 +58,9 @@ pub fn check_run_arg(index: usize, arg: &str) -> Result<(), ErrorResponse> {
     if arg.starts_with('@') {
         return fail(
             "invalid value",
-            format!("Parameter '{name}' starts with '@', which tools read as a response file of more arguments."),
+            format!(
+                "Invalid argument '{name}': starts with '@', which tools read as a response file of more arguments."
+            ),
         );
     }
     if let Some(option) = arg.strip_prefix("--").or_else(|| arg.strip_prefix('-')) {
@@ -67,7 +72,7 @@ pub fn check_run_arg(index: usize, arg: &str) -> Result<(), ErrorResponse> {
             return fail(
                 "invalid value",
                 format!(
-                    "Parameter '{name}' ('{arg}') is not one well-formed option such as -v, --check or --format=json."
+                    "Invalid argument '{name}': ('{arg}') is not one well-formed option such as -v, --check or --format=json."
                 ),
             );
         }
@@ -79,10 +84,18 @@ pub fn check_run_arg(index: usize, arg: &str) -> Result<(), ErrorResponse> {
 fn run_args(params: &Params) -> Result<Vec<String>, ErrorResponse> {
     let Some(value) = params.raw("args") else { return Ok(Vec::new()) };
     let Some(items) = value.as_array() else {
-        return Err(invalid("args", "invalid type", "Parameter 'args' must be an array of strings.".to_owned()));
+        return Err(invalid(
+            "args",
+            "invalid type",
+            "Invalid argument 'args': must be an array of strings.".to_owned(),
+        ));
     };
     if items.len() > MAX_RUN_ARGS {
-        return Err(invalid("args", "too many", format!("Parameter 'args' holds more than {MAX_RUN_ARGS} arguments.")));
+        return Err(invalid(
+            "args",
+            "too many",
+            format!("Invalid argument 'args': holds more than {MAX_RUN_ARGS} arguments."),
+        ));
     }
     items
         .iter()
@@ -92,7 +105,7 @@ fn run_args(params: &Params) -> Result<Vec<String>, ErrorResponse> {
                 invalid(
                     &format!("args[{index}]"),
                     "invalid type",
-                    format!("Parameter 'args[{index}]' must be a string."),
+                    format!("Invalid argument 'args[{index}]': must be a string."),
                 )
             })?;
             check_run_arg(index, arg).map(|()| arg.to_owned())

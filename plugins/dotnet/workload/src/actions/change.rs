@@ -67,7 +67,7 @@ fn check_workload_id(index: usize, id: &str) -> Result<(), ErrorResponse> {
             &name,
             "invalid value",
             format!(
-                "Parameter '{name}' must be a workload id such as wasm-tools or maui-android: letters, digits, \
+                "Invalid argument '{name}': must be a workload id such as wasm-tools or maui-android: letters, digits, \
                  '_' and '-', 1 to {MAX_WORKLOAD_ID_CHARS} characters, not starting with '-' (got {id:?})."
             ),
         ))
@@ -80,14 +80,14 @@ fn workload_ids(params: &Params) -> Result<Vec<String>, ErrorResponse> {
         return Err(invalid(
             "workloadIds",
             "invalid type",
-            "Parameter 'workloadIds' must be an array of workload ids.".to_owned(),
+            "Invalid argument 'workloadIds': must be an array of workload ids.".to_owned(),
         ));
     };
     if items.len() > MAX_WORKLOAD_IDS {
         return Err(invalid(
             "workloadIds",
             "too many",
-            format!("Parameter 'workloadIds' names more than {MAX_WORKLOAD_IDS} workloads."),
+            format!("Invalid argument 'workloadIds': names more than {MAX_WORKLOAD_IDS} workloads."),
         ));
     }
     items
