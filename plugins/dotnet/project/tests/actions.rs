@@ -654,6 +654,8 @@ fn a_runtime_only_dotnet_says_the_sdk_is_missing() {
         assert!(structured["errors"][0]["rawOutput"].as_str().unwrap().contains("SDK"), "{structured}");
         assert!(structured.get("sessionId").is_none(), "{structured}");
     }
+    // No session was started as far as the client can tell.
+    assert_eq!(fx.ok(json!({ "action": "ListSessions" }))["sessions"], json!([]));
 }
 
 #[test]

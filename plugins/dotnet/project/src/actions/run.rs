@@ -194,6 +194,7 @@ impl Act<'_, '_> {
         }
         if session.status() == (sessions::Status::Exited, Some(dotnet_support::runner::HOSTFXR_NO_SDK)) {
             let (_, output, _, _) = session.logs(sessions::MAX_LINES, None);
+            self.family.sessions.forget(&session.id);
             return Err(dotnet_support::exec::sdk_not_found(&dotnet_support::redact::redact(&output)).into());
         }
         let summary = format!(
