@@ -5,6 +5,7 @@
 //! binary runs; the binary (`main.rs`) only parses the command line.
 
 pub mod call;
+pub mod cli;
 pub mod http;
 pub mod locks;
 pub mod logging;

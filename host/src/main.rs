@@ -3,14 +3,20 @@
 //! `mcp-plugin-host --config appsettings.json` serves over stdio;
 //! `--http 127.0.0.1:8080` serves streamable HTTP at `/mcp`;
 //! `plugins` lists what was found; `check` validates and exits non-zero on
-//! any problem.
+//! any problem; `init` writes a starting configuration; `client-config`
+//! prints what an MCP client needs to start this installation.
 
-use std::{net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc};
+use std::{io::IsTerminal, net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc};
 
 use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;
 
 use mcp_plugin_host::{
+    cli::{
+        client_config::{self, Client},
+        init,
+        locate::{self, Candidates},
+    },
     http,
     locks::LockTable,
     logging,
@@ -27,9 +33,10 @@ use mcp_plugin_host::{
 #[derive(Debug, Parser)]
 #[command(version, about, long_about = None)]
 struct Cli {
-    /// The configuration file.
-    #[arg(long, short, global = true, env = "MCP_PLUGIN_HOST_CONFIG", default_value = "appsettings.json")]
-    config: PathBuf,
+    /// The configuration file [default: $MCP_PLUGIN_HOST_CONFIG, else ./appsettings.json, else
+    /// appsettings.json in the user's configuration folder].
+    #[arg(long, short, global = true)]
+    config: Option<PathBuf>,
 
     /// Folder with plugin libraries (overrides Plugins.Directory).
     #[arg(long, global = true)]
@@ -67,17 +74,64 @@ enum Command {
     },
     /// Validate the configuration and every plugin; exit non-zero on any problem.
     Check,
+    /// Write a commented starting configuration to the user's configuration folder (or to
+    /// --config FILE); never overwrites.
+    Init {
+        /// The plugin folder it names [default: `plugins` beside this executable when there is
+        /// one, else `plugins` beside the configuration, created empty].
+        #[arg(long, value_name = "DIR")]
+        plugins: Option<PathBuf>,
+    },
+    /// Print what an MCP client needs to start (or reach) this installation, in its own shape.
+    ClientConfig {
+        /// The client.
+        #[arg(long, value_enum)]
+        client: Client,
+        /// Reach a running `mcp-plugin-host --http` at this URL instead of starting it over stdio.
+        #[arg(long, value_name = "URL")]
+        http: Option<String>,
+        /// The environment variable holding the bearer token the client sends over HTTP.
+        #[arg(long, value_name = "VAR", requires = "http")]
+        token_env: Option<String>,
+        /// The server's name in the client's configuration.
+        #[arg(long, default_value = "mcp-plugin-host")]
+        name: String,
+    },
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    let candidates = Candidates::from_process(cli.config.clone());
+    let setup = match cli.command {
+        Some(Command::Init { ref plugins }) => Some(init::run(&candidates, plugins.as_deref())),
+        Some(Command::ClientConfig { client, ref http, ref token_env, ref name }) => {
+            Some(client_config::run(&candidates, client, name, http.clone(), token_env.clone()))
+        }
+        _ => None,
+    };
+    if let Some(outcome) = setup {
+        return match outcome {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(message) => {
+                eprintln!("error: {message}");
+                ExitCode::FAILURE
+            }
+        };
+    }
+    let config = match locate::locate(&candidates) {
+        Ok(config) => config,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return ExitCode::from(2);
+        }
+    };
     let overrides = Overrides {
         plugin_dir: cli.plugin_dir.clone(),
         log_level: cli.log_level.clone(),
         server_name: cli.server_name.clone(),
         tool_timeout_secs: cli.tool_timeout,
     };
-    let settings = match Settings::load(&cli.config, &overrides) {
+    let settings = match Settings::load(&config.path, &overrides) {
         Ok(settings) => settings,
         Err(error) => {
             eprintln!("error: {error}");
@@ -88,6 +142,7 @@ fn main() -> ExitCode {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
+    tracing::info!("configuration {} ({})", config.path.display(), config.origin);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
@@ -97,13 +152,14 @@ fn main() -> ExitCode {
     };
     let outcome = runtime.block_on(async move {
         match cli.command.unwrap_or(Command::Serve) {
-            Command::Serve => serve(settings, cli.http, cli.config, overrides).await,
+            Command::Serve => serve(settings, cli.http, config.path.clone(), overrides).await,
             Command::Plugins { json } => {
                 let discovery = discover(&settings);
                 print_reports(&discovery.reports, &serving_hosts(&settings.path), json);
                 Ok(())
             }
             Command::Check => check(&settings),
+            Command::Init { .. } | Command::ClientConfig { .. } => unreachable!("handled before the runtime starts"),
         }
     });
     // Plugin runtimes and tasks are not waited for: nothing a plugin left
@@ -175,7 +231,14 @@ async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overri
     });
     let served = match http_address {
         Some(address) => http::serve(Arc::clone(&state), address, |_| {}).await.map_err(|error| error.to_string()),
-        None => serve_stdio(Arc::clone(&state)).await,
+        None => {
+            if std::io::stdin().is_terminal() {
+                // Started by hand: say what it waits for instead of waiting silently.
+                let program = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("mcp-plugin-host"));
+                eprintln!("{}", client_config::terminal_hint(&program, &state.current().settings.path));
+            }
+            serve_stdio(Arc::clone(&state)).await
+        }
     };
     state.shut_down().await;
     // The reloader stops with the host and removes its private copies.

@@ -6,7 +6,8 @@
 //! in the environment and `--plugin-dir` on the command line all set the
 //! same value. Relative paths are resolved against the configuration
 //! file's folder, never the working directory, so the same file works from
-//! anywhere.
+//! anywhere. Like .NET's `appsettings.json`, the file may carry `//` and
+//! `/* */` comments.
 
 use std::{
     collections::BTreeMap,
@@ -14,6 +15,8 @@ use std::{
     path::{Path, PathBuf},
     time::Duration,
 };
+
+use std::io::Read;
 
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -96,7 +99,9 @@ pub struct HttpSettings {
     /// header are accepted only from loopback origins.
     pub allowed_origins: Vec<String>,
     /// A bearer token every request must carry; required for a
-    /// non-loopback address.
+    /// non-loopback address. From `Http.BearerToken`, or read from the file
+    /// `Http.BearerTokenFile` names, so that the token need not sit in the
+    /// configuration.
     pub bearer_token: Option<String>,
 }
 
@@ -298,6 +303,7 @@ struct RawHttp {
     allowedhosts: Option<StringList>,
     allowedorigins: Option<StringList>,
     bearertoken: Option<String>,
+    bearertokenfile: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -350,8 +356,9 @@ impl Settings {
             return Err(SettingsError::Missing { path: path.to_owned() });
         }
         let invalid = |reason: String| SettingsError::Invalid { path: path.to_owned(), reason };
+        let text = read_without_comments(path).map_err(|error| invalid(error.to_string()))?;
         let mut tree: Value = config::Config::builder()
-            .add_source(config::File::from(path).format(config::FileFormat::Json))
+            .add_source(config::File::from_str(&text, config::FileFormat::Json))
             .build()
             .and_then(config::Config::try_deserialize)
             .map_err(|error| invalid(error.to_string()))?;
@@ -429,7 +436,7 @@ impl Settings {
                 address,
                 allowed_hosts: raw.http.allowedhosts.map(StringList::into_vec).unwrap_or_default(),
                 allowed_origins: raw.http.allowedorigins.map(StringList::into_vec).unwrap_or_default(),
-                bearer_token: raw.http.bearertoken.filter(|token| !token.is_empty()),
+                bearer_token: bearer_token(base, raw.http.bearertoken, raw.http.bearertokenfile)?,
             },
             plugins: PluginSettings {
                 directory: base.join(directory),
@@ -553,6 +560,33 @@ fn tool_override(tool: &str, value: Value) -> Result<ToolOverride, String> {
         Some(other) => return Err(format!("{} must be an object, not {other}", key("Defaults"))),
     };
     Ok(ToolOverride { title: text("Title")?, description: text("Description")?, annotations, defaults })
+}
+
+/// The file's text with its comments blanked out (line and column numbers
+/// are kept, so parse errors still point at the right place).
+fn read_without_comments(path: &Path) -> std::io::Result<String> {
+    let mut text = String::new();
+    json_comments::StripComments::new(std::fs::File::open(path)?).read_to_string(&mut text)?;
+    Ok(text)
+}
+
+/// The HTTP bearer token: `Http.BearerToken`, or the contents of
+/// `Http.BearerTokenFile` (surrounding whitespace, such as the final newline
+/// an editor adds, is not part of it). Naming both is an error, as is a file
+/// that cannot be read or holds no token.
+fn bearer_token(base: &Path, token: Option<String>, file: Option<String>) -> Result<Option<String>, String> {
+    let token = token.filter(|token| !token.is_empty());
+    let Some(file) = file.filter(|file| !file.is_empty()) else { return Ok(token) };
+    if token.is_some() {
+        return Err("Http.BearerToken and Http.BearerTokenFile are both set; keep one".to_owned());
+    }
+    let file = base.join(file);
+    let text = std::fs::read_to_string(&file)
+        .map_err(|error| format!("Http.BearerTokenFile {} cannot be read: {error}", file.display()))?;
+    match text.trim() {
+        "" => Err(format!("Http.BearerTokenFile {} is empty", file.display())),
+        token => Ok(Some(token.to_owned())),
+    }
 }
 
 /// Where the plugin cache lives when `Plugins.CacheFile` does not say: the
@@ -709,6 +743,38 @@ mod tests {
         let error = load(r#"{"Host": {"LogLevel": }"#, &[]).unwrap_err().to_string();
         assert!(error.contains("is invalid"), "{error}");
         assert!(error.contains("line 1"), "{error}");
+    }
+
+    #[test]
+    fn comments_are_allowed_and_error_positions_survive_them() {
+        let settings =
+            load("// a comment\n{ /* inline */ \"Host\": { \"LogLevel\": \"debug\" } // trailing\n}", &[]).unwrap();
+        assert_eq!(settings.host.log_level, "debug");
+        let error = load("// one\n// two\n{ \"Host\": }", &[]).unwrap_err().to_string();
+        assert!(error.contains("line 3"), "{error}");
+    }
+
+    #[test]
+    fn the_bearer_token_can_come_from_a_file_beside_the_configuration() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("token.txt"), "s3cret\n").unwrap();
+        let config = dir.path().join("appsettings.json");
+        std::fs::write(&config, r#"{"Http": {"BearerTokenFile": "token.txt"}}"#).unwrap();
+        let settings = Settings::load_with_env(&config, &Overrides::default(), []).unwrap();
+        assert_eq!(settings.http.bearer_token.as_deref(), Some("s3cret"));
+
+        std::fs::write(&config, r#"{"Http": {"BearerTokenFile": "missing.txt"}}"#).unwrap();
+        let error = Settings::load_with_env(&config, &Overrides::default(), []).unwrap_err().to_string();
+        assert!(error.contains("Http.BearerTokenFile") && error.contains("missing.txt"), "{error}");
+
+        std::fs::write(dir.path().join("empty.txt"), " \n").unwrap();
+        std::fs::write(&config, r#"{"Http": {"BearerTokenFile": "empty.txt"}}"#).unwrap();
+        let error = Settings::load_with_env(&config, &Overrides::default(), []).unwrap_err().to_string();
+        assert!(error.contains("is empty"), "{error}");
+
+        std::fs::write(&config, r#"{"Http": {"BearerToken": "x", "BearerTokenFile": "token.txt"}}"#).unwrap();
+        let error = Settings::load_with_env(&config, &Overrides::default(), []).unwrap_err().to_string();
+        assert!(error.contains("both set"), "{error}");
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! End-to-end tests of the real host binary over streamable HTTP: a
 //! session, calls with progress, the guards against DNS rebinding, the
-//! bearer token, and the refusal of an unprotected public address.
+//! bearer token (from the configuration or a file; its challenge), CORS for
+//! browser clients, and the refusal of an unprotected public address.
 
 mod common;
 
@@ -174,6 +175,100 @@ async fn a_configured_bearer_token_is_required() {
     host.initialize().await;
     let call = host.request(1, "tools/call", json!({ "name": "echo", "arguments": { "text": "authorized" } })).await;
     assert_eq!(text_of(&response(&call, 1)["result"]), "authorized");
+}
+
+#[tokio::test]
+async fn the_token_comes_from_a_file_any_scheme_case_works_and_a_401_says_what_to_send() {
+    let setup = Setup::new(&["sample"], &[], json!({ "Http": { "BearerTokenFile": "token.txt" } }));
+    std::fs::write(setup.config().parent().unwrap().join("token.txt"), "from-file\n").unwrap();
+    let mut host = HttpHost::start(&setup).await;
+    let ping = json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" });
+    let refused = host.http.post(&host.url).header("content-type", "application/json").body(ping.to_string());
+    let refused = refused.send().await.unwrap();
+    assert_eq!(refused.status().as_u16(), 401);
+    let challenge = refused.headers()["www-authenticate"].to_str().unwrap().to_owned();
+    assert!(challenge.starts_with("Bearer realm="), "{challenge}");
+    assert!(challenge.contains("Authorization: Bearer <token>"), "{challenge}");
+    let body = refused.text().await.unwrap();
+    assert!(body.contains("Authorization: Bearer <token>"), "{body}");
+
+    let (status, _) = host.post_with(ping.clone(), &[("authorization", "bearer wrong")]).await;
+    assert_eq!(status, 401, "a wrong token is refused whatever the scheme's case");
+    host.token = Some("from-file".into());
+    host.initialize().await;
+    host.token = None;
+    let call = json!({ "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": { "name": "echo", "arguments": { "text": "lower-case scheme" } } });
+    let (status, messages) = host.post_with(call, &[("authorization", "bearer from-file")]).await;
+    assert_eq!(status, 200, "{messages:?}");
+    assert_eq!(text_of(&response(&messages, 2)["result"]), "lower-case scheme");
+}
+
+#[tokio::test]
+async fn browser_clients_get_cors_answers_for_allowed_origins_only() {
+    let setup = Setup::new(
+        &["sample"],
+        &[],
+        json!({ "Http": { "BearerToken": "s3cret", "AllowedOrigins": ["https://app.example.com:443"] } }),
+    );
+    let mut host = HttpHost::start(&setup).await;
+    let preflight = |origin: &str| {
+        host.http
+            .request(reqwest::Method::OPTIONS, &host.url)
+            .header("origin", origin)
+            .header("access-control-request-method", "POST")
+            .header("access-control-request-headers", "authorization, content-type, mcp-session-id")
+            .send()
+    };
+    // The preflight carries no token (browsers never send one) and must still be answered.
+    let answer = preflight("https://app.example.com").await.unwrap();
+    assert!(answer.status().is_success(), "preflight status {}", answer.status());
+    let headers = answer.headers();
+    assert_eq!(headers["access-control-allow-origin"], "https://app.example.com");
+    let methods = headers["access-control-allow-methods"].to_str().unwrap().to_ascii_lowercase();
+    assert!(methods.contains("post") && methods.contains("delete"), "{methods}");
+    let allowed = headers["access-control-allow-headers"].to_str().unwrap().to_ascii_lowercase();
+    for name in ["authorization", "content-type", "mcp-session-id", "mcp-protocol-version"] {
+        assert!(allowed.contains(name), "{name} missing from {allowed}");
+    }
+
+    let refused = preflight("https://evil.example.com").await.unwrap();
+    assert!(refused.headers().get("access-control-allow-origin").is_none(), "a foreign origin gets no CORS answer");
+
+    // The actual request: the browser reads the session id through the exposed headers.
+    host.token = Some("s3cret".into());
+    let initialize = host
+        .http
+        .post(&host.url)
+        .header("origin", "https://app.example.com")
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .headers(host.auth())
+        .body(
+            json!({ "jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": { "name": "browser", "version": "1" } } })
+            .to_string(),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(initialize.status().as_u16(), 200);
+    let headers = initialize.headers();
+    assert_eq!(headers["access-control-allow-origin"], "https://app.example.com");
+    let exposed = headers["access-control-expose-headers"].to_str().unwrap().to_ascii_lowercase();
+    assert!(exposed.contains("mcp-session-id"), "{exposed}");
+    assert!(headers.contains_key("mcp-session-id"));
+
+    // A 401 carries the CORS headers too, so the page can read the challenge.
+    host.token = None;
+    host.session = None;
+    let (status, _) = host.post_with(json!({ "jsonrpc": "2.0", "id": 1, "method": "ping" }), &[]).await;
+    assert_eq!(status, 401);
+    let unauthorized =
+        host.http.post(&host.url).header("origin", "https://app.example.com").body("{}").send().await.unwrap();
+    assert_eq!(unauthorized.status().as_u16(), 401);
+    assert_eq!(unauthorized.headers()["access-control-allow-origin"], "https://app.example.com");
 }
 
 #[tokio::test]

@@ -44,7 +44,7 @@
 //! * Plugins built against 1.x load into any host built against 1.y: the
 //!   binary contract in [`abi`] only grows by appending.
 //!
-//! [mcp-plugin-host]: https://example.invalid/mcp-plugin-host
+//! [mcp-plugin-host]: https://github.com/mcp-plugin-host/mcp-plugin-host
 
 pub mod abi;
 pub mod check;

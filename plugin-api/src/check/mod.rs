@@ -6,7 +6,7 @@
 //!   plugin offers must be one that every MCP client accepts, for every
 //!   protocol version the host serves (the official SDK clients reject a
 //!   whole `tools/list` answer when one tool is malformed).
-//! * [`ToolSchemas`] (feature `validation`): a call's arguments against the
+//! * `ToolSchemas` (feature `validation`): a call's arguments against the
 //!   tool's input schema, and its `structuredContent` against its output
 //!   schema.
 

@@ -27,16 +27,20 @@
 //!
 //! # Finding the host binary
 //!
-//! [`host_binary`] looks, in order, at:
+//! [`host_binary`] finds a host the way a user has one, and never builds one
+//! in a checkout other than the crate's own. In order:
 //!
 //! 1. the environment variable `MCP_PLUGIN_HOST_BIN` (a path to the binary);
-//! 2. the host's workspace, when this copy of `mcp-plugin-api` is the one in
-//!    a checkout of mcp-plugin-host (a path dependency): it runs
-//!    `cargo build --workspace --bins` there once per test process (in that
-//!    workspace's target folder, not one set for an outside plugin's build),
-//!    which is quick when the binary is up to date and takes a few minutes the
-//!    first time;
-//! 3. `mcp-plugin-host` on `PATH`.
+//! 2. for the plugins of a checkout of mcp-plugin-host itself (the crate
+//!    under test lies inside the checkout this `mcp-plugin-api` comes from):
+//!    that checkout's own build, `cargo build --workspace --bins` there once
+//!    per test process (quick when it is up to date);
+//! 3. `mcp-plugin-host` on `PATH` (an unpacked release bundle, an install);
+//! 4. a release build already in the checkout this `mcp-plugin-api` comes
+//!    from, when it is a path dependency or patch (`target/release/`).
+//!
+//! It says on stderr which one it used; when there is none, the error is one
+//! line saying how to get one.
 //!
 //! # What it runs
 //!
@@ -149,33 +153,94 @@ pub fn host_binary() -> Result<PathBuf, HostError> {
 }
 
 fn find_host_binary() -> Result<PathBuf, String> {
-    if let Some(path) = std::env::var_os(HOST_BIN_ENV) {
-        let path = PathBuf::from(path);
-        return if path.is_file() {
-            Ok(path)
-        } else {
-            Err(format!("{HOST_BIN_ENV} is {}, which is not a file", path.display()))
-        };
-    }
-    let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    if workspace.join("host").join("Cargo.toml").is_file() && workspace.join("Cargo.toml").is_file() {
-        return build_in_workspace(&workspace);
-    }
-    let name = format!("mcp-plugin-host{}", std::env::consts::EXE_SUFFIX);
-    std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .map(|dir| dir.join(&name))
-        .find(|candidate| candidate.is_file())
-        .ok_or_else(|| {
-            format!(
-                "set {HOST_BIN_ENV} to its path (build it with `cargo build -p mcp-plugin-host` in a checkout of \
-                 mcp-plugin-host), or put it on PATH"
-            )
-        })
+    // This copy of mcp-plugin-api inside a checkout of mcp-plugin-host (a path dependency or patch)?
+    let checkout = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let checkout = (checkout.join("host").join("Cargo.toml").is_file() && checkout.join("Cargo.toml").is_file())
+        .then(|| checkout.canonicalize().unwrap_or(checkout));
+    // `cargo test` sets CARGO_MANIFEST_DIR for the test process to the crate under test.
+    let under_test = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).and_then(|dir| dir.canonicalize().ok());
+    let own_checkout =
+        checkout.as_deref().filter(|checkout| under_test.as_deref().is_some_and(|dir| dir.starts_with(checkout)));
+    let search = HostSearch {
+        variable: std::env::var_os(HOST_BIN_ENV),
+        path: std::env::var_os("PATH"),
+        own_checkout,
+        api_checkout: checkout.as_deref(),
+    };
+    let (binary, source) = search.find(build_in_workspace)?;
+    eprintln!("testkit: using the mcp-plugin-host at {} ({source})", binary.display());
+    Ok(binary)
 }
 
-/// Builds the host in its workspace and returns the executable cargo reports.
+/// Where the harness found the host binary.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum HostSource {
+    Variable,
+    OwnCheckout,
+    Path,
+    CheckoutRelease,
+}
+
+impl std::fmt::Display for HostSource {
+    fn fmt(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        formatter.write_str(match self {
+            HostSource::Variable => "from MCP_PLUGIN_HOST_BIN",
+            HostSource::OwnCheckout => "built in this checkout",
+            HostSource::Path => "found on PATH",
+            HostSource::CheckoutRelease => "the release build of the checkout mcp-plugin-api comes from",
+        })
+    }
+}
+
+/// What [`HostSearch::find`] looks at (see the [module documentation](self) for the order).
+struct HostSearch<'a> {
+    variable: Option<std::ffi::OsString>,
+    path: Option<std::ffi::OsString>,
+    /// The checkout the crate under test belongs to, if it is the one mcp-plugin-api comes from.
+    own_checkout: Option<&'a Path>,
+    /// The checkout mcp-plugin-api comes from, if any.
+    api_checkout: Option<&'a Path>,
+}
+
+impl HostSearch<'_> {
+    fn find(
+        &self,
+        build_in_checkout: impl FnOnce(&Path) -> Result<PathBuf, String>,
+    ) -> Result<(PathBuf, HostSource), String> {
+        if let Some(path) = &self.variable {
+            let path = PathBuf::from(path);
+            return if path.is_file() {
+                Ok((path, HostSource::Variable))
+            } else {
+                Err(format!("{HOST_BIN_ENV} is {}, which is not a file", path.display()))
+            };
+        }
+        if let Some(checkout) = self.own_checkout {
+            return build_in_checkout(checkout).map(|path| (path, HostSource::OwnCheckout));
+        }
+        let name = format!("mcp-plugin-host{}", std::env::consts::EXE_SUFFIX);
+        let on_path = self.path.iter().flat_map(std::env::split_paths).map(|dir| dir.join(&name));
+        if let Some(found) = on_path.into_iter().find(|candidate| candidate.is_file()) {
+            return Ok((found, HostSource::Path));
+        }
+        let release = self.api_checkout.map(|checkout| checkout.join("target").join("release").join(&name));
+        if let Some(release) = release.filter(|release| release.is_file()) {
+            return Ok((release, HostSource::CheckoutRelease));
+        }
+        let build = match self.api_checkout {
+            Some(checkout) => {
+                format!(", or build one with `cargo build --release -p mcp-plugin-host` in {}", checkout.display())
+            }
+            None => String::new(),
+        };
+        Err(format!(
+            "no mcp-plugin-host binary: set {HOST_BIN_ENV} to its path, or put it on PATH (unpack a release bundle){build}"
+        ))
+    }
+}
+
+/// Builds the host in its workspace (the crate under test's own checkout) and returns the
+/// executable cargo reports.
 fn build_in_workspace(workspace: &Path) -> Result<PathBuf, String> {
     let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
     let mut command = std::process::Command::new(cargo);
@@ -185,17 +250,6 @@ fn build_in_workspace(workspace: &Path) -> Result<PathBuf, String> {
         .args(["build", "--quiet", "--workspace", "--bins", "--message-format=json-render-diagnostics"])
         .current_dir(workspace)
         .stderr(Stdio::inherit());
-    // A target folder set for a plugin's own build outside the host's workspace is not the
-    // workspace's: there the host builds where the workspace builds. (`cargo test` sets
-    // CARGO_MANIFEST_DIR for the test process to the crate under test.)
-    let under_test = std::env::var_os("CARGO_MANIFEST_DIR").map(PathBuf::from).and_then(|dir| dir.canonicalize().ok());
-    let inside = match (under_test, workspace.canonicalize()) {
-        (Some(crate_dir), Ok(workspace)) => crate_dir.starts_with(workspace),
-        _ => false,
-    };
-    if !inside {
-        command.env_remove("CARGO_TARGET_DIR").env_remove("CARGO_BUILD_TARGET_DIR");
-    }
     let output =
         command.output().map_err(|error| format!("cargo could not run in {}: {error}", workspace.display()))?;
     if !output.status.success() {
@@ -628,5 +682,70 @@ impl HostUnderTest {
                 stderr: self.stderr(),
             }),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn never_build(_: &Path) -> Result<PathBuf, String> {
+        panic!("no build may happen here")
+    }
+
+    /// A folder with an executable-named file in `bin/` and a checkout with a release build.
+    fn layout() -> (TempDir, PathBuf, PathBuf) {
+        let dir = TempDir::new().unwrap();
+        let name = format!("mcp-plugin-host{}", std::env::consts::EXE_SUFFIX);
+        let bin = dir.0.join("bin");
+        let release = dir.0.join("checkout").join("target").join("release");
+        std::fs::create_dir_all(&bin).unwrap();
+        std::fs::create_dir_all(&release).unwrap();
+        std::fs::write(bin.join(&name), "").unwrap();
+        std::fs::write(release.join(&name), "").unwrap();
+        (dir, bin.join(&name), release.join(&name))
+    }
+
+    #[test]
+    fn the_variable_then_path_then_the_checkouts_release_build() {
+        let (dir, on_path, release) = layout();
+        let checkout = dir.0.join("checkout");
+        let mut search = HostSearch {
+            variable: Some(on_path.clone().into_os_string()),
+            path: Some(std::env::join_paths([dir.0.join("empty"), dir.0.join("bin")]).unwrap()),
+            own_checkout: None,
+            api_checkout: Some(&checkout),
+        };
+        assert_eq!(search.find(never_build).unwrap(), (on_path.clone(), HostSource::Variable));
+        search.variable = None;
+        assert_eq!(search.find(never_build).unwrap(), (on_path, HostSource::Path));
+        search.path = None;
+        assert_eq!(search.find(never_build).unwrap(), (release, HostSource::CheckoutRelease));
+    }
+
+    #[test]
+    fn a_plugin_of_another_checkout_never_builds_a_host_and_is_told_how_to_get_one() {
+        let (dir, _, _) = layout();
+        let checkout = dir.0.join("no-build-here");
+        let search = HostSearch { variable: None, path: None, own_checkout: None, api_checkout: Some(&checkout) };
+        let error = search.find(never_build).unwrap_err();
+        assert!(!error.contains('\n'), "one line: {error}");
+        assert!(error.contains(HOST_BIN_ENV) && error.contains("PATH"), "{error}");
+        assert!(error.contains(&format!("cargo build --release -p mcp-plugin-host` in {}", checkout.display())));
+        let registry = HostSearch { variable: None, path: None, own_checkout: None, api_checkout: None };
+        assert!(!registry.find(never_build).unwrap_err().contains("cargo build"));
+    }
+
+    #[test]
+    fn the_checkouts_own_plugins_use_its_own_build_and_a_bad_variable_is_named() {
+        let (dir, _, _) = layout();
+        let checkout = dir.0.join("checkout");
+        let search =
+            HostSearch { variable: None, path: None, own_checkout: Some(&checkout), api_checkout: Some(&checkout) };
+        let built = search.find(|at| Ok(at.join("built"))).unwrap();
+        assert_eq!(built, (checkout.join("built"), HostSource::OwnCheckout));
+        let bad =
+            HostSearch { variable: Some("/no/such/host".into()), path: None, own_checkout: None, api_checkout: None };
+        assert!(bad.find(never_build).unwrap_err().contains("/no/such/host"));
     }
 }

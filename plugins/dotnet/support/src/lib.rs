@@ -41,12 +41,14 @@
 //!   `serde_json::Value`.
 //! - `regex`: finite-automata matching that runs in time linear in the input, so hostile or huge
 //!   process output cannot stall redaction or parsing.
-//! - `tokio` (Unix, for [`runner`]): async child processes, pipe reading, timers and `select!`. A
+//! - `tokio` (for [`runner`]): async child processes, pipe reading, timers and `select!`. A
 //!   plugin owns its tokio runtime (a cdylib cannot use the host's), so `tokio::process` works there.
-//! - `libc` (Unix, for [`runner`]): `killpg` to kill the whole process group, and
-//!   `prctl(PR_SET_PDEATHSIG)` with `getppid` before exec; std offers none of them, and tokio
-//!   depends on libc already, so no new code enters the build. `PATH` is searched by a few lines
-//!   of [`runner`] rather than the `which` crate: one Unix rule, no extra dependencies.
+//! - `process-wrap` (for [`runner`]): the child heads a process tree that is killed whole, by each
+//!   platform's means (a process group on Unix, a job object on Windows).
+//! - `which` (for [`runner`]): `PATH` searched by each platform's rules (execute bits, `PATHEXT`).
+//! - `libc` (Unix, for [`runner`]): `waitid(WNOWAIT)` to see a background session's leader exit
+//!   without reaping it, and on Linux `prctl(PR_SET_PDEATHSIG)` with `getppid` before exec; std
+//!   offers none of them, and tokio depends on libc already.
 
 #![deny(missing_docs)]
 
@@ -54,7 +56,6 @@ pub mod codes;
 pub mod confirm;
 pub mod diagnostics;
 pub mod errors;
-#[cfg(unix)]
 pub mod exec;
 pub mod frameworks;
 #[cfg(unix)]
@@ -65,7 +66,6 @@ pub mod params;
 pub mod project_file;
 pub mod redact;
 pub mod respond;
-#[cfg(unix)]
 pub mod runner;
 pub mod settings;
 pub mod table;

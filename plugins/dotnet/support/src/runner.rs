@@ -7,20 +7,24 @@
 //! keeps a capped copy of each stream and of their interleaved transcript, and says in
 //! [`RunOutcome`] how the run ended.
 //!
-//! Ending the process tree: the child starts in a process group of its own, which its
-//! descendants join unless they leave it on purpose (`setsid`, `setpgid`). A timeout, a
-//! cancellation, or dropping the future of [`Invocation::run`] (the host's hard cancel) sends
-//! `SIGKILL` to that whole group; the first two then reap the child. On Linux the child also gets
-//! `PR_SET_PDEATHSIG`, so it dies if the thread that started it goes away (in a plugin, a worker
-//! thread of the plugin's runtime, so: the runtime shutting down or the host dying hard).
-//! A run whose child exits by itself leaves the group alone: what the SDK keeps running on
-//! purpose (MSBuild nodes, the compiler server) survives, and if such a process holds the output
-//! pipes open, reading stops [`EXIT_DRAIN`] after the child exited.
+//! Ending the process tree: the child heads a tree of its own, through `process-wrap`: on Unix a
+//! process group, which its descendants join unless they leave it on purpose (`setsid`,
+//! `setpgid`); on Windows a job object, which its descendants always join. A timeout, a
+//! cancellation, or dropping the future of [`Invocation::run`] (the host's hard cancel) kills
+//! that whole tree (`SIGKILL` to the group, or the job terminated); the first two then reap the
+//! child. If the host dies hard, the tree goes too: on Linux the child gets `PR_SET_PDEATHSIG`,
+//! so it dies if the thread that started it goes away (in a plugin, a worker thread of the
+//! plugin's runtime); on Windows the job is killed when its handle closes with the host (its
+//! descendants included). A run whose child exits by itself leaves the tree alone on Unix: what
+//! the SDK keeps running on purpose (MSBuild nodes, the compiler server) survives (on Windows the
+//! job's end takes them, the price of the kill-on-close that stands in for the parent-death
+//! signal), and if such a process holds the output pipes open, reading stops [`EXIT_DRAIN`] after
+//! the child exited.
 //!
 //! [`Invocation::spawn`] starts the same command in the background instead (a `dotnet run` or
 //! `dotnet watch` session): threads of its own read its lines and reap it, so it outlives the
-//! call that started it and needs no tokio runtime; when it exits, what is left of its process
-//! group is killed, and [`Spawned::kill`] or dropping the [`Spawned`] kills the whole group.
+//! call that started it and needs no tokio runtime; when it exits, what is left of its tree is
+//! killed, and [`Spawned::kill`] or dropping the [`Spawned`] kills the whole tree.
 //!
 //! The plugin's tokio runtime must have its I/O and time drivers enabled (`enable_all`).
 
@@ -29,9 +33,6 @@ use std::collections::VecDeque;
 use std::ffi::OsStr;
 use std::future::{Future, pending};
 use std::io;
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::PermissionsExt;
-use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::{Path, PathBuf};
 use std::pin::pin;
 use std::process::{ExitStatus, Stdio};
@@ -212,10 +213,11 @@ pub struct Invocation {
 
 impl Invocation {
     /// Runs `program` with `args`, each passed to the process as one argument, verbatim.
-    /// A `program` that contains a `/` is a path (a relative one is taken from the host's current
+    /// A `program` with a folder in it is a path (a relative one is taken from the host's current
     /// directory); a bare name is looked up in the directories of `PATH` (the `PATH` given with
-    /// [`Invocation::env`], else the host's), skipping empty entries, as the first regular file
-    /// with an execute bit.
+    /// [`Invocation::env`], else the host's), skipping empty entries, as the platform does: the
+    /// first regular file with an execute bit on Unix, the first match with a `PATHEXT` extension
+    /// (`dotnet.exe`) on Windows.
     pub fn new<I, S>(program: impl Into<PathBuf>, args: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -293,9 +295,9 @@ impl Invocation {
             Ok(prepared) => prepared,
             Err((end, program)) => return self.outcome(end, program, collector, started),
         };
-        let mut command = Command::from(command);
-        let mut child = match command.spawn() {
-            Ok(child) => child,
+        // Armed from here until the child is reaped, across every await below.
+        let mut tree = match Tree::spawn(command) {
+            Ok(tree) => tree,
             Err(error) => {
                 let end = RunEnd::FailedToStart {
                     kind: error.kind(),
@@ -304,11 +306,9 @@ impl Invocation {
                 return self.outcome(end, Some(program), collector, started);
             }
         };
-        // Armed from here until the child is reaped, across every await below.
-        let mut group = GroupGuard::new(child.id());
 
-        let mut stdout = child.stdout.take();
-        let mut stderr = child.stderr.take();
+        let mut stdout = tree.child.stdout().take();
+        let mut stderr = tree.child.stderr().take();
         let mut stdout_buf = vec![0; READ_CHUNK];
         let mut stderr_buf = vec![0; READ_CHUNK];
         let mut cancel = pin!(cancel);
@@ -335,17 +335,16 @@ impl Invocation {
                         collector.finish(Stream::Stderr);
                     }
                 },
-                exit = child.wait(), if !matches!(phase, Phase::Exited(..)) => {
-                    group.disarm();
+                exit = tree.wait(), if !matches!(phase, Phase::Exited(..)) => {
                     phase = phase.exited(exit);
                 }
                 () = &mut cancel, if matches!(phase, Phase::Running(_)) => {
-                    group.kill();
+                    tree.kill();
                     phase = Phase::Killed(RunEnd::Cancelled, Instant::now() + REAP_GRACE);
                 }
                 () = sleep_opt(phase.deadline()) => match phase {
                     Phase::Running(_) => {
-                        group.kill();
+                        tree.kill();
                         phase = Phase::Killed(RunEnd::TimedOut, Instant::now() + REAP_GRACE);
                     }
                     Phase::Killed(end, _) | Phase::Exited(end, _) => break end,
@@ -358,9 +357,9 @@ impl Invocation {
     }
 
     /// Finds the program and checks the working directory, then builds the command: arguments,
-    /// [`PINNED_ENV`] and the extra environment, empty stdin, piped stdout and stderr, a process
-    /// group of its own and (Linux) the parent-death signal. `Err` says how the run ends instead,
-    /// with the program when it was found.
+    /// [`PINNED_ENV`] and the extra environment, empty stdin, piped stdout and stderr and (Linux)
+    /// the parent-death signal; [`Tree`] and [`SpawnedTree`] add the process tree when they start
+    /// it. `Err` says how the run ends instead, with the program when it was found.
     fn prepare(&self) -> Result<(PathBuf, std::process::Command), (RunEnd, Option<PathBuf>)> {
         let path_var = match self.env.iter().rfind(|(key, _)| key == "PATH") {
             Some((_, value)) => Some(OsStr::new(value).to_owned()),
@@ -380,8 +379,7 @@ impl Invocation {
             .envs(self.env.iter().map(|(key, value)| (key, value)))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
-            .stderr(Stdio::piped())
-            .process_group(0);
+            .stderr(Stdio::piped());
         if let Some(dir) = &self.current_dir {
             command.current_dir(dir);
         }
@@ -420,10 +418,10 @@ impl Invocation {
 /// A thread of its own starts the process (so the Linux parent-death signal is tied to a thread
 /// that lives as long as the process), waits for it and reaps it; two more threads read its
 /// output. None of them needs a tokio runtime, so a session does not depend on the runtime of
-/// the call that started it. When the process exits, whatever is left of its process group is
-/// killed (nothing is orphaned), the output still in the pipes is read for up to [`EXIT_DRAIN`],
-/// and only then is the process reaped: until that moment its group id cannot name another group.
-/// [`Spawned::kill`] and dropping the `Spawned` kill the whole group.
+/// the call that started it. When the process exits, whatever is left of its tree is killed
+/// (nothing is orphaned), the output still in the pipes is read for up to [`EXIT_DRAIN`], and
+/// only then is the process reaped: until that moment its group id cannot name another group.
+/// [`Spawned::kill`] and dropping the `Spawned` kill the whole tree.
 pub struct Spawned {
     pid: u32,
     shared: Arc<SpawnShared>,
@@ -437,8 +435,8 @@ struct SpawnShared {
 
 /// Where a background process is.
 struct SpawnState {
-    /// The process group, while its leader is unreaped.
-    group: Option<libc::pid_t>,
+    /// The process, heading its tree, while it is unreaped.
+    child: Option<Box<dyn process_wrap::std::ChildWrapper>>,
     /// The leader has exited (it may not be reaped yet).
     exited: bool,
     /// [`Spawned::kill`] was called while the leader was running.
@@ -448,7 +446,7 @@ struct SpawnState {
 }
 
 impl Spawned {
-    /// The process id (also its process group id).
+    /// The process id (on Unix also its process group id).
     pub fn pid(&self) -> u32 {
         self.pid
     }
@@ -458,13 +456,13 @@ impl Spawned {
         lock(&self.shared.state).end.clone()
     }
 
-    /// Sends `SIGKILL` to the whole process group, unless the process was already reaped. A
-    /// process killed while it ran ends with [`RunEnd::Cancelled`].
+    /// Kills the whole tree, unless the process was already reaped. A process killed while it
+    /// ran ends with [`RunEnd::Cancelled`].
     pub fn kill(&self) {
         let mut state = lock(&self.shared.state);
-        if let Some(group) = state.group {
-            state.killed |= !state.exited;
-            kill_group(group);
+        state.killed |= state.child.is_some() && !state.exited;
+        if let Some(child) = state.child.as_mut() {
+            let _ = child.start_kill();
         }
     }
 
@@ -515,9 +513,9 @@ impl Invocation {
         F: FnMut(Stream, &str) + Send + 'static,
         E: FnOnce(&RunEnd) + Send + 'static,
     {
-        let (program, mut command) = self.prepare().map_err(|(end, _)| end)?;
+        let (program, command) = self.prepare().map_err(|(end, _)| end)?;
         let shared = Arc::new(SpawnShared {
-            state: Mutex::new(SpawnState { group: None, exited: false, killed: false, end: None }),
+            state: Mutex::new(SpawnState { child: None, exited: false, killed: false, end: None }),
             ended: Condvar::new(),
         });
         let (started_tx, started_rx) = mpsc::sync_channel(1);
@@ -525,7 +523,7 @@ impl Invocation {
         std::thread::Builder::new()
             .name("dotnet-session".to_owned())
             .spawn(move || {
-                let child = match command.spawn() {
+                let mut child = match spawn_tree(command) {
                     Ok(child) => child,
                     Err(error) => {
                         let message = format!("could not start {}: {error}", program.display());
@@ -534,9 +532,13 @@ impl Invocation {
                     }
                 };
                 let pid = child.id();
-                lock(&session.state).group = group_id(Some(pid));
+                let pipes = [
+                    (Stream::Stdout, child.stdout().take().map(|pipe| Box::new(pipe) as Box<dyn io::Read + Send>)),
+                    (Stream::Stderr, child.stderr().take().map(|pipe| Box::new(pipe) as Box<dyn io::Read + Send>)),
+                ];
+                lock(&session.state).child = Some(child);
                 let _ = started_tx.send(Ok(pid));
-                supervise(child, &session, on_line, on_end);
+                supervise(pid, pipes, &session, on_line, on_end);
             })
             .map_err(|error| RunEnd::FailedToStart {
                 kind: error.kind(),
@@ -553,19 +555,18 @@ impl Invocation {
     }
 }
 
+/// The output pipes of a background process, by stream.
+type Pipes = [(Stream, Option<Box<dyn io::Read + Send>>); 2];
+
 /// The session thread's work once the process runs: read its output, wait for it to exit, kill
-/// what is left of its group, drain the pipes for up to [`EXIT_DRAIN`], reap it, report the end.
-fn supervise<F, E>(mut child: std::process::Child, shared: &SpawnShared, on_line: F, on_end: E)
+/// what is left of its tree, drain the pipes for up to [`EXIT_DRAIN`], reap it, report the end.
+fn supervise<F, E>(pid: u32, pipes: Pipes, shared: &SpawnShared, on_line: F, on_end: E)
 where
     F: FnMut(Stream, &str) + Send + 'static,
     E: FnOnce(&RunEnd),
 {
     let collector = Arc::new(Mutex::new(Collector::new(on_line, 0)));
     let (done_tx, done_rx) = mpsc::channel();
-    let pipes: [(Stream, Option<Box<dyn io::Read + Send>>); 2] = [
-        (Stream::Stdout, child.stdout.take().map(|pipe| Box::new(pipe) as Box<dyn io::Read + Send>)),
-        (Stream::Stderr, child.stderr.take().map(|pipe| Box::new(pipe) as Box<dyn io::Read + Send>)),
-    ];
     let mut readers = 0;
     for (stream, pipe) in pipes {
         let Some(mut pipe) = pipe else { continue };
@@ -588,13 +589,13 @@ where
     }
     drop(done_tx);
 
-    wait_exited(child.id());
+    wait_exited(pid, shared);
     {
         let mut state = lock(&shared.state);
         state.exited = true;
-        // The leader is gone: whatever it left in its group would be orphaned.
-        if let Some(group) = state.group {
-            kill_group(group);
+        // The leader is gone: whatever it left in its tree would be orphaned.
+        if let Some(child) = state.child.as_mut() {
+            let _ = child.start_kill();
         }
     }
     let drained = std::time::Instant::now() + EXIT_DRAIN;
@@ -605,10 +606,12 @@ where
     }
     let end = {
         let mut state = lock(&shared.state);
-        // The leader has exited, so this returns at once; the group is forgotten in the same
+        // The leader has exited, so this returns at once; the child is forgotten in the same
         // critical section, so `kill` never signals a reaped id.
-        let status = child.wait();
-        state.group = None;
+        let status = match state.child.take() {
+            Some(mut child) => child.inner_mut().wait(),
+            None => Err(io::Error::other("the session's process was already reaped")),
+        };
         if state.killed { RunEnd::Cancelled } else { end_of(status) }
     };
     // Before the end is published, so whoever waits for it sees what `on_end` did.
@@ -619,7 +622,8 @@ where
 
 /// Blocks until the child `pid` has exited, without reaping it (`waitid` with `WNOWAIT`), so its
 /// process group id stays reserved.
-fn wait_exited(id: libc::id_t) {
+#[cfg(unix)]
+fn wait_exited(id: libc::id_t, _shared: &SpawnShared) {
     loop {
         // SAFETY: an all-zero siginfo_t is a valid value (a plain C struct of integers).
         let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
@@ -628,6 +632,23 @@ fn wait_exited(id: libc::id_t) {
         if result == 0 || io::Error::last_os_error().kind() != io::ErrorKind::Interrupted {
             return;
         }
+    }
+}
+
+/// Blocks until the child has exited. Windows never reuses the id of a process whose handle is
+/// open, so asking (which keeps the handle) is safe; it is asked every few milliseconds because
+/// `Spawned::kill` needs the child in between.
+#[cfg(not(unix))]
+fn wait_exited(_pid: u32, shared: &SpawnShared) {
+    loop {
+        let exited = match lock(&shared.state).child.as_mut() {
+            Some(child) => !matches!(child.inner_mut().try_wait(), Ok(None)),
+            None => true,
+        };
+        if exited {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(20));
     }
 }
 
@@ -661,8 +682,12 @@ impl Phase {
 }
 
 fn end_of(exit: io::Result<ExitStatus>) -> RunEnd {
+    #[cfg(unix)]
+    let signal = |status: &ExitStatus| std::os::unix::process::ExitStatusExt::signal(status);
+    #[cfg(not(unix))]
+    let signal = |_: &ExitStatus| None::<i32>;
     match exit {
-        Ok(status) => match (status.code(), status.signal()) {
+        Ok(status) => match (status.code(), signal(&status)) {
             (Some(code), _) => RunEnd::Exited(code),
             (None, Some(signal)) => RunEnd::Signalled(signal),
             (None, None) => RunEnd::FailedToStart {
@@ -692,10 +717,11 @@ async fn sleep_opt(deadline: Option<Instant>) {
     }
 }
 
-/// Finds the file to execute. A name with a `/` is a path and only has to exist (spawning
-/// reports a file that is not executable); a bare name is searched in `path_var`.
+/// Finds the file to execute. A name with a folder in it is a path and only has to exist
+/// (spawning reports a file that is not executable); a bare name is searched in `path_var`, its
+/// empty entries skipped (an empty entry would mean the current folder), by the `which` crate.
 fn resolve_program(program: &Path, path_var: Option<&OsStr>) -> Result<PathBuf, String> {
-    if program.as_os_str().as_bytes().contains(&b'/') {
+    if program.parent().is_some_and(|parent| !parent.as_os_str().is_empty()) {
         let path = std::path::absolute(program).unwrap_or_else(|_| program.to_owned());
         return match path.try_exists() {
             Ok(true) => Ok(path),
@@ -708,13 +734,11 @@ fn resolve_program(program: &Path, path_var: Option<&OsStr>) -> Result<PathBuf, 
     let Some(path_var) = path_var else {
         return Err(format!("`{}` was not found: PATH is not set", program.display()));
     };
-    std::env::split_paths(path_var)
-        .filter(|dir| !dir.as_os_str().is_empty())
-        .map(|dir| dir.join(program))
-        .find(|candidate| {
-            candidate.metadata().is_ok_and(|meta| meta.is_file() && meta.permissions().mode() & 0o111 != 0)
-        })
-        .ok_or_else(|| format!("`{}` was not found in any directory on PATH", program.display()))
+    let dirs = std::env::join_paths(std::env::split_paths(path_var).filter(|dir| !dir.as_os_str().is_empty()))
+        .map_err(|error| format!("PATH cannot be searched: {error}"))?;
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    which::which_in(program, Some(dirs), cwd)
+        .map_err(|_| format!("`{}` was not found in any directory on PATH", program.display()))
 }
 
 /// Checks the working directory up front, so a missing one is not mistaken for a missing program.
@@ -736,6 +760,7 @@ fn check_dir(dir: &Path) -> Result<(), RunEnd> {
 /// that dies hard takes the child with it. Its descendants are not covered; they share its group.
 #[cfg(target_os = "linux")]
 fn die_with_parent(command: &mut std::process::Command) {
+    use std::os::unix::process::CommandExt;
     let parent = std::process::id() as libc::pid_t;
     // SAFETY: the closure runs in the forked child before exec and only makes the
     // async-signal-safe system calls prctl and getppid; it allocates nothing and takes no lock.
@@ -753,49 +778,54 @@ fn die_with_parent(command: &mut std::process::Command) {
     }
 }
 
-/// The process group id of a child started with `process_group(0)`: its pid, but never 0 or 1
-/// (`killpg(0)` would signal the host's own group).
-fn group_id(pid: Option<u32>) -> Option<libc::pid_t> {
-    pid.and_then(|pid| libc::pid_t::try_from(pid).ok()).filter(|&pid| pid > 1)
+/// A child started by [`Invocation::run`] as the head of a process tree (see the module
+/// documentation), killed whole when told and when dropped, until its leader was reaped: from then
+/// on a process group id could name another group, so the tree is left alone.
+struct Tree {
+    child: Box<dyn process_wrap::tokio::ChildWrapper>,
+    reaped: bool,
 }
 
-/// Sends `SIGKILL` to a process group. Only call it while the group's leader, our child, is
-/// unreaped: until then the id cannot name another group.
-fn kill_group(group: libc::pid_t) {
-    // SAFETY: killpg only sends a signal; the caller guarantees `group` is the process group of
-    // our unreaped child (spawned with process_group(0), so its id is the child's pid).
-    unsafe {
-        libc::killpg(group, libc::SIGKILL);
-    }
-}
-
-/// Kills the child's process group when told to and when dropped, until disarmed. It is disarmed
-/// as soon as the child is reaped: until then the group id cannot name another group, because
-/// the (possibly zombie) leader still holds it.
-struct GroupGuard {
-    group: Option<libc::pid_t>,
-}
-
-impl GroupGuard {
-    fn new(pid: Option<u32>) -> Self {
-        GroupGuard { group: group_id(pid) }
+impl Tree {
+    fn spawn(command: std::process::Command) -> io::Result<Tree> {
+        let mut wrap = process_wrap::tokio::CommandWrap::from(Command::from(command));
+        #[cfg(unix)]
+        wrap.wrap(process_wrap::tokio::ProcessGroup::leader());
+        // Kill-on-close: the job dies with the host, as the Linux child does with its parent-death signal.
+        #[cfg(windows)]
+        wrap.wrap(process_wrap::tokio::KillOnDrop).wrap(process_wrap::tokio::JobObject);
+        Ok(Tree { child: wrap.spawn()?, reaped: false })
     }
 
-    fn kill(&self) {
-        if let Some(group) = self.group {
-            kill_group(group);
+    /// Waits for the leader alone (process-wrap's own `wait` would also wait for a Windows job to
+    /// empty, and MSBuild nodes can outlive a build by minutes) and reaps it.
+    async fn wait(&mut self) -> io::Result<ExitStatus> {
+        let exit = self.child.inner_mut().wait().await;
+        self.reaped = true;
+        exit
+    }
+
+    fn kill(&mut self) {
+        if !self.reaped {
+            let _ = self.child.start_kill();
         }
     }
-
-    fn disarm(&mut self) {
-        self.group = None;
-    }
 }
 
-impl Drop for GroupGuard {
+impl Drop for Tree {
     fn drop(&mut self) {
         self.kill();
     }
+}
+
+/// The std counterpart of [`Tree`], for a background session run by threads.
+fn spawn_tree(command: std::process::Command) -> io::Result<Box<dyn process_wrap::std::ChildWrapper>> {
+    let mut wrap = process_wrap::std::CommandWrap::from(command);
+    #[cfg(unix)]
+    wrap.wrap(process_wrap::std::ProcessGroup::leader());
+    #[cfg(windows)]
+    wrap.wrap(process_wrap::std::JobObject);
+    wrap.spawn()
 }
 
 /// Splits both streams into lines, hands each line to the caller, and keeps capped copies.
@@ -1066,7 +1096,9 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn path_search_skips_directories_non_executables_and_empty_entries() {
+        use std::os::unix::fs::PermissionsExt;
         let root = std::env::temp_dir().join(format!("runner-resolve-{}", std::process::id()));
         let (plain, exec) = (root.join("plain"), root.join("exec"));
         std::fs::create_dir_all(plain.join("tool")).unwrap();
@@ -1092,13 +1124,5 @@ mod tests {
         assert_eq!(RunEnd::TimedOut.exit_code(), -1);
         assert!(RunEnd::Exited(0).is_success());
         assert!(!RunEnd::Cancelled.is_success());
-    }
-
-    #[test]
-    fn guard_never_targets_the_hosts_own_group() {
-        assert_eq!(GroupGuard::new(Some(0)).group, None);
-        assert_eq!(GroupGuard::new(Some(1)).group, None);
-        assert_eq!(GroupGuard::new(None).group, None);
-        assert_eq!(GroupGuard::new(Some(u32::MAX)).group, None);
     }
 }
