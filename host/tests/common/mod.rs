@@ -282,8 +282,13 @@ impl Client {
 
     /// Sends a request and waits (at most 60 s) for its response.
     pub async fn request(&self, method: &str, params: Value) -> Value {
+        self.request_within(method, params, Duration::from_secs(60)).await
+    }
+
+    /// Sends a request and waits at most `limit` for its response.
+    pub async fn request_within(&self, method: &str, params: Value, limit: Duration) -> Value {
         let (id, receiver) = self.start(method, params).await;
-        wait(receiver, &format!("{method} (id {id})"), self).await
+        wait(receiver, &format!("{method} (id {id})"), self, limit).await
     }
 
     /// Calls a tool and returns the JSON-RPC `result` (panics on a protocol error).
@@ -351,8 +356,8 @@ impl Client {
     }
 }
 
-async fn wait(receiver: oneshot::Receiver<Value>, what: &str, client: &Client) -> Value {
-    match tokio::time::timeout(Duration::from_secs(60), receiver).await {
+async fn wait(receiver: oneshot::Receiver<Value>, what: &str, client: &Client, limit: Duration) -> Value {
+    match tokio::time::timeout(limit, receiver).await {
         Ok(Ok(answer)) => answer,
         _ => panic!("no answer to {what}; host stderr:\n{}", client.stderr()),
     }
