@@ -1,6 +1,8 @@
 # shellcheck shell=bash
 # Where this run's crates come from, decided once for every cargo invocation of every script.
-# Every script that runs cargo sources this file before its first cargo command:
+# Every script that runs cargo sources this file before its first cargo command (all but
+# scripts/vendor, which talks to the registry by design, and scripts/new-plugin, whose
+# `cargo fmt` reads no dependency):
 #
 #   source "$root/scripts/lib/cargo.sh"
 #
