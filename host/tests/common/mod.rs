@@ -59,6 +59,20 @@ const WORKSPACE_PACKAGES: [&str; 13] = [
     "dotnet-server-capabilities-plugin",
 ];
 
+/// The dotnet plugins (each serves one tool of the same name).
+pub const DOTNET_PLUGINS: [&str; 10] = [
+    "dotnet_sdk",
+    "dotnet_project",
+    "dotnet_package",
+    "dotnet_solution",
+    "dotnet_ef",
+    "dotnet_tool",
+    "dotnet_workload",
+    "dotnet_dev_certs",
+    "dotnet_help",
+    "dotnet_server_capabilities",
+];
+
 /// Builds the workspace's plugins (and the dotnet test double) once;
 /// returns the folder holding them.
 pub fn workspace_plugins() -> &'static Path {

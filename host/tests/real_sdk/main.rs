@@ -26,22 +26,8 @@ use std::{
     time::Duration,
 };
 
-use common::{Client, Setup, text_of};
+use common::{Client, DOTNET_PLUGINS, Setup, text_of};
 use serde_json::{Value, json};
-
-/// The dotnet plugins (and their tools, of the same names).
-const PLUGINS: [&str; 10] = [
-    "dotnet_sdk",
-    "dotnet_project",
-    "dotnet_package",
-    "dotnet_solution",
-    "dotnet_ef",
-    "dotnet_tool",
-    "dotnet_workload",
-    "dotnet_dev_certs",
-    "dotnet_help",
-    "dotnet_server_capabilities",
-];
 
 /// What answers as `dotnet`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -115,11 +101,11 @@ impl Runner {
             Target::RealSdk => environment = isolated_home(root),
         }
         let mut settings = json!({});
-        for plugin in PLUGINS {
+        for plugin in DOTNET_PLUGINS {
             settings[plugin] = json!({ "WorkingDirectory": root, "Environment": environment });
         }
         let setup = Setup::new(
-            &PLUGINS,
+            &DOTNET_PLUGINS,
             &[],
             json!({ "Host": { "ToolTimeoutSeconds": 900 }, "Plugins": { "Settings": settings, "Config": config } }),
         );
@@ -168,6 +154,19 @@ impl Runner {
         };
         self.record(tool, action, outcome);
         passed
+    }
+
+    /// A call whose effect, made by the CLI (a file it writes, a value it reports), `check` checks
+    /// against the real SDK only: the double writes nothing and reports its fixtures.
+    pub async fn effect(
+        &mut self,
+        tool: &str,
+        action: &str,
+        args: Value,
+        check: impl FnOnce(&Value) -> Check,
+    ) -> Option<Value> {
+        let real = self.real();
+        self.call(tool, action, args, |result| if real { check(result) } else { Ok(()) }).await
     }
 
     /// A call that must succeed, with no further check.
@@ -268,7 +267,7 @@ impl Runner {
         let mut missing = Vec::new();
         for tool in list["result"]["tools"].as_array().unwrap() {
             let name = tool["name"].as_str().unwrap();
-            if !PLUGINS.contains(&name) {
+            if !DOTNET_PLUGINS.contains(&name) {
                 continue;
             }
             let actions: Vec<&str> = match tool["inputSchema"]["properties"]["action"]["enum"].as_array() {

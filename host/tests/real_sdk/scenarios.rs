@@ -57,14 +57,13 @@ fn project_file(dir: &Path, name: &str) -> PathBuf {
 /// double, writes the project file (and source) the template would have.
 async fn new_project(runner: &mut Runner, dir: &Path, template: &str, name: &str) -> PathBuf {
     let project = project_file(dir, name);
-    let real = runner.real();
     let written = project.clone();
     runner
-        .call(
+        .effect(
             "dotnet_project",
             "New",
             json!({ "template": template, "name": name, "output": dir.join(name), "workingDirectory": dir }),
-            |_| if real { exists(&written) } else { Ok(()) },
+            |_| exists(&written),
         )
         .await;
     let tfm = tfm(runner);
@@ -217,9 +216,7 @@ async fn console_project(runner: &mut Runner) {
     let publish = dir.join("publish");
     let published = publish.join("App.dll");
     runner
-        .call("dotnet_project", "Publish", json!({ "project": p, "output": publish }), |_| {
-            if real { exists(&published) } else { Ok(()) }
-        })
+        .effect("dotnet_project", "Publish", json!({ "project": p, "output": publish }), |_| exists(&published))
         .await;
     runner.ok("dotnet_project", "Clean", json!({ "project": p })).await;
 
@@ -228,8 +225,8 @@ async fn console_project(runner: &mut Runner) {
     runner.ok("dotnet_project", "Validate", json!({ "project": p })).await;
     let tfm = tfm(runner);
     runner
-        .call("dotnet_project", "GetProperty", json!({ "project": p, "propertyName": "TargetFramework" }), |result| {
-            if real { contains(&text_of(result), &tfm) } else { Ok(()) }
+        .effect("dotnet_project", "GetProperty", json!({ "project": p, "propertyName": "TargetFramework" }), |result| {
+            contains(&text_of(result), &tfm)
         })
         .await;
     let file = project.clone();
@@ -277,25 +274,24 @@ async fn console_project(runner: &mut Runner) {
 /// A class library with a package reference and a project reference, packed.
 async fn class_library(runner: &mut Runner) {
     let dir = runner.workspace("library");
-    let real = runner.real();
     let project = new_project(runner, &dir, "classlib", "Lib").await;
     let util = new_project(runner, &dir, "classlib", "Util").await;
     let p = json!(project);
     let file = project.clone();
     runner
-        .call(
+        .effect(
             "dotnet_package",
             "Add",
             json!({ "project": p, "packageId": "Newtonsoft.Json", "version": "13.0.1" }),
-            |_| if real { file_contains(&file, "Newtonsoft.Json") } else { Ok(()) },
+            |_| file_contains(&file, "Newtonsoft.Json"),
         )
         .await;
     runner
         .call("dotnet_package", "List", json!({ "project": p }), |r| contains(&r.to_string(), "Newtonsoft.Json"))
         .await;
     runner
-        .call("dotnet_package", "Update", json!({ "project": p, "packageId": "Newtonsoft.Json" }), |_| {
-            if real { file_lacks(&file, "13.0.1") } else { Ok(()) }
+        .effect("dotnet_package", "Update", json!({ "project": p, "packageId": "Newtonsoft.Json" }), |_| {
+            file_lacks(&file, "13.0.1")
         })
         .await;
     runner
@@ -304,19 +300,19 @@ async fn class_library(runner: &mut Runner) {
         })
         .await;
     runner
-        .call("dotnet_package", "Remove", json!({ "project": p, "packageId": "Newtonsoft.Json" }), |_| {
-            if real { file_lacks(&file, "Newtonsoft.Json") } else { Ok(()) }
+        .effect("dotnet_package", "Remove", json!({ "project": p, "packageId": "Newtonsoft.Json" }), |_| {
+            file_lacks(&file, "Newtonsoft.Json")
         })
         .await;
     runner
-        .call("dotnet_package", "AddReference", json!({ "project": p, "referencePath": util }), |_| {
-            if real { file_contains(&file, "Util.csproj") } else { Ok(()) }
+        .effect("dotnet_package", "AddReference", json!({ "project": p, "referencePath": util }), |_| {
+            file_contains(&file, "Util.csproj")
         })
         .await;
     runner.ok("dotnet_package", "ListReferences", json!({ "project": p })).await;
     runner
-        .call("dotnet_package", "RemoveReference", json!({ "project": p, "referencePath": util }), |_| {
-            if real { file_lacks(&file, "Util.csproj") } else { Ok(()) }
+        .effect("dotnet_package", "RemoveReference", json!({ "project": p, "referencePath": util }), |_| {
+            file_lacks(&file, "Util.csproj")
         })
         .await;
     runner.ok("dotnet_package", "ClearCache", json!({ "cacheType": "http-cache" })).await;
@@ -324,9 +320,12 @@ async fn class_library(runner: &mut Runner) {
     let packages = dir.join("packages");
     let nupkg = packages.join("Lib.1.2.3.nupkg");
     runner
-        .call("dotnet_project", "Pack", json!({ "project": p, "packageVersion": "1.2.3", "output": packages }), |_| {
-            if real { exists(&nupkg) } else { Ok(()) }
-        })
+        .effect(
+            "dotnet_project",
+            "Pack",
+            json!({ "project": p, "packageVersion": "1.2.3", "output": packages }),
+            |_| exists(&nupkg),
+        )
         .await;
 }
 
@@ -354,7 +353,6 @@ async fn test_project(runner: &mut Runner) {
 /// and a project removed again.
 async fn solution(runner: &mut Runner) {
     let dir = runner.workspace("solution");
-    let real = runner.real();
     runner.ok("dotnet_solution", "Create", json!({ "name": "Both", "output": dir, "workingDirectory": dir })).await;
     let app = new_project(runner, &dir, "console", "App").await;
     let lib = new_project(runner, &dir, "classlib", "Lib").await;
@@ -378,8 +376,8 @@ async fn solution(runner: &mut Runner) {
     runner.ok("dotnet_project", "Build", json!({ "project": s })).await;
     let listed = solution_file.clone();
     runner
-        .call("dotnet_solution", "Remove", json!({ "solution": s, "projects": [lib] }), |_| {
-            if real { file_lacks(&listed, "Lib.csproj") } else { Ok(()) }
+        .effect("dotnet_solution", "Remove", json!({ "solution": s, "projects": [lib] }), |_| {
+            file_lacks(&listed, "Lib.csproj")
         })
         .await;
 }
@@ -391,11 +389,7 @@ async fn tool_manifest_and_ef(runner: &mut Runner) {
     let real = runner.real();
     let manifest = dir.join(".config/dotnet-tools.json");
     let written = manifest.clone();
-    runner
-        .call("dotnet_tool", "CreateManifest", json!({ "workingDirectory": dir }), |_| {
-            if real { exists(&written) } else { Ok(()) }
-        })
-        .await;
+    runner.effect("dotnet_tool", "CreateManifest", json!({ "workingDirectory": dir }), |_| exists(&written)).await;
     runner.as_the_cli_would(&manifest, "{\n  \"version\": 1,\n  \"isRoot\": true,\n  \"tools\": {}\n}\n");
     let here = json!(dir);
     runner
@@ -453,11 +447,7 @@ async fn tool_manifest_and_ef(runner: &mut Runner) {
         args
     };
     let migrations = dir.join("Data/Migrations");
-    runner
-        .call("dotnet_ef", "MigrationsAdd", ef(json!({ "name": "Initial" })), |_| {
-            if real { exists(&migrations) } else { Ok(()) }
-        })
-        .await;
+    runner.effect("dotnet_ef", "MigrationsAdd", ef(json!({ "name": "Initial" })), |_| exists(&migrations)).await;
     runner.call("dotnet_ef", "MigrationsList", ef(json!({})), |r| contains(&r.to_string(), "Initial")).await;
     runner
         .call("dotnet_ef", "MigrationsScript", ef(json!({ "idempotent": true })), |r| {
@@ -465,16 +455,19 @@ async fn tool_manifest_and_ef(runner: &mut Runner) {
         })
         .await;
     let database = dir.join("Data/blogging.db");
-    runner.call("dotnet_ef", "DatabaseUpdate", ef(json!({})), |_| if real { exists(&database) } else { Ok(()) }).await;
+    runner.effect("dotnet_ef", "DatabaseUpdate", ef(json!({})), |_| exists(&database)).await;
     runner
-        .call("dotnet_ef", "DbContextList", json!({ "project": project, "workingDirectory": dir.join("Data") }), |r| {
-            if real { contains(&r.to_string(), "BloggingContext") } else { Ok(()) }
-        })
+        .effect(
+            "dotnet_ef",
+            "DbContextList",
+            json!({ "project": project, "workingDirectory": dir.join("Data") }),
+            |r| contains(&r.to_string(), "BloggingContext"),
+        )
         .await;
     runner.ok("dotnet_ef", "DbContextInfo", ef(json!({}))).await;
     let scaffolded = dir.join("Data/Scaffolded");
     runner
-        .call(
+        .effect(
             "dotnet_ef",
             "DbContextScaffold",
             json!({
@@ -486,7 +479,7 @@ async fn tool_manifest_and_ef(runner: &mut Runner) {
                 "context": "ScaffoldedContext",
                 "force": true,
             }),
-            |_| if real { exists(&scaffolded) } else { Ok(()) },
+            |_| exists(&scaffolded),
         )
         .await;
     runner.ok("dotnet_ef", "DatabaseDrop", ef(json!({ "dryRun": true }))).await;
@@ -502,9 +495,7 @@ async fn user_secrets_and_certificates(runner: &mut Runner) {
     let p = json!(project);
     let file = project.clone();
     runner
-        .call("dotnet_dev_certs", "SecretsInit", json!({ "project": p }), |_| {
-            if real { file_contains(&file, "<UserSecretsId>") } else { Ok(()) }
-        })
+        .effect("dotnet_dev_certs", "SecretsInit", json!({ "project": p }), |_| file_contains(&file, "<UserSecretsId>"))
         .await;
     const VALUE: &str = "scenario-secret-4711";
     runner.ok("dotnet_dev_certs", "SecretsSet", json!({ "project": p, "key": "Movies:ApiKey", "value": VALUE })).await;
@@ -526,11 +517,11 @@ async fn user_secrets_and_certificates(runner: &mut Runner) {
     let certificate = dir.join("localhost.pem");
     let exported = certificate.clone();
     runner
-        .call(
+        .effect(
             "dotnet_dev_certs",
             "CertificateExport",
             json!({ "path": certificate, "format": "pem", "noPassword": true, "workingDirectory": dir }),
-            |_| if real { exists(&exported) } else { Ok(()) },
+            |_| exists(&exported),
         )
         .await;
     runner.ok("dotnet_dev_certs", "CertificateCheck", json!({})).await;
