@@ -14,21 +14,8 @@ use std::{
     time::{Duration, Instant},
 };
 
-use common::{Setup, process_alive, text_of};
+use common::{DOTNET_PLUGINS, Setup, process_alive, text_of};
 use serde_json::{Value, json};
-
-const DOTNET_PLUGINS: [&str; 10] = [
-    "dotnet_sdk",
-    "dotnet_project",
-    "dotnet_package",
-    "dotnet_solution",
-    "dotnet_ef",
-    "dotnet_tool",
-    "dotnet_workload",
-    "dotnet_dev_certs",
-    "dotnet_help",
-    "dotnet_server_capabilities",
-];
 
 /// The test double, built with the workspace plugins.
 fn double() -> PathBuf {

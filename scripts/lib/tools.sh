@@ -45,11 +45,17 @@ npm_install_pinned() {
   npm install --prefix "$dir" --no-audit --no-fund --ignore-scripts --no-package-lock >&2
 }
 
+# The registry probes (bounded, once per run, MCP_UNREACHABLE to force a skip): scripts/lib/reach.sh.
+# shellcheck source=reach.sh
+. "$(dirname "${BASH_SOURCE[0]}")/reach.sh"
+
 # Why the npm registry cannot be used, in a few words; nothing (and status 0) when it can.
 npm_unusable() {
   command -v npm > /dev/null 2>&1 || { echo "npm is not on PATH"; return 0; }
-  local registry
-  registry="$(npm config get registry 2> /dev/null || echo 'the npm registry')"
-  npm ping --fetch-timeout=15000 --fetch-retries=0 > /dev/null 2>&1 \
-    || echo "the npm registry ($registry) is unreachable (npm ping failed)"
+  reachable npm || echo "the npm registry ($(registry_url npm)) is unreachable"
+}
+
+# Why the Python package index cannot be used, in a few words; nothing when it can.
+pypi_unusable() {
+  reachable pypi || echo "the Python package index ($(registry_url pypi)) is unreachable"
 }

@@ -59,6 +59,20 @@ const WORKSPACE_PACKAGES: [&str; 13] = [
     "dotnet-server-capabilities-plugin",
 ];
 
+/// The dotnet plugins (each serves one tool of the same name).
+pub const DOTNET_PLUGINS: [&str; 10] = [
+    "dotnet_sdk",
+    "dotnet_project",
+    "dotnet_package",
+    "dotnet_solution",
+    "dotnet_ef",
+    "dotnet_tool",
+    "dotnet_workload",
+    "dotnet_dev_certs",
+    "dotnet_help",
+    "dotnet_server_capabilities",
+];
+
 /// Builds the workspace's plugins (and the dotnet test double) once;
 /// returns the folder holding them.
 pub fn workspace_plugins() -> &'static Path {
@@ -275,7 +289,7 @@ impl Client {
         let (sender, receiver) = oneshot::channel();
         self.inbox.lock().unwrap().pending.insert(id, sender);
         self.send_line(line).await;
-        wait(receiver, &format!("the raw request with id {id}"), self).await
+        wait(receiver, &format!("the raw request with id {id}"), self, Duration::from_secs(60)).await
     }
 
     /// Sends a notification.
@@ -298,8 +312,13 @@ impl Client {
 
     /// Sends a request and waits (at most 60 s) for its response.
     pub async fn request(&self, method: &str, params: Value) -> Value {
+        self.request_within(method, params, Duration::from_secs(60)).await
+    }
+
+    /// Sends a request and waits at most `limit` for its response.
+    pub async fn request_within(&self, method: &str, params: Value, limit: Duration) -> Value {
         let (id, receiver) = self.start(method, params).await;
-        wait(receiver, &format!("{method} (id {id})"), self).await
+        wait(receiver, &format!("{method} (id {id})"), self, limit).await
     }
 
     /// Calls a tool and returns the JSON-RPC `result` (panics on a protocol error).
@@ -433,8 +452,8 @@ pub async fn spawn_http(config: &Path, args: &[&str]) -> (Child, String, Arc<Mut
     (child, url, log)
 }
 
-async fn wait(receiver: oneshot::Receiver<Value>, what: &str, client: &Client) -> Value {
-    match tokio::time::timeout(Duration::from_secs(60), receiver).await {
+async fn wait(receiver: oneshot::Receiver<Value>, what: &str, client: &Client, limit: Duration) -> Value {
+    match tokio::time::timeout(limit, receiver).await {
         Ok(Ok(answer)) => answer,
         _ => panic!("no answer to {what}; host stderr:\n{}", client.stderr()),
     }
