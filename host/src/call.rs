@@ -34,7 +34,10 @@ use crate::{
     plugin::{CallSession, ClientRequestError, Level},
     registry::ToolEntry,
     state::HostState,
-    telemetry::{CallRecord, call::Outcome},
+    telemetry::{
+        CallRecord,
+        call::{Outcome, Request},
+    },
 };
 
 /// Something to send to the client, in order.
@@ -177,7 +180,7 @@ pub async fn run(
     level: ClientLevel,
     context: RequestContext<RoleServer>,
 ) -> CallToolResult {
-    let record = CallRecord::start(&entry, &context);
+    let record = CallRecord::start(&entry, &Request::of(&context));
     let result =
         execute(state, entry, arguments, features, level, context, &record).instrument(record.span().clone()).await;
     record.finish(&result);

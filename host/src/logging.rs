@@ -30,7 +30,7 @@ use std::{
 };
 
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
-use tracing::Level;
+use tracing::{Level, Subscriber};
 use tracing_core::{
     Callsite, Event, Interest, Kind, Metadata,
     callsite::{self, Identifier},
@@ -39,7 +39,10 @@ use tracing_core::{
 use tracing_subscriber::{
     EnvFilter, Layer, Registry,
     filter::LevelFilter,
-    fmt::writer::{BoxMakeWriter, MakeWriterExt},
+    fmt::{
+        MakeWriter,
+        writer::{BoxMakeWriter, MakeWriterExt},
+    },
     layer::SubscriberExt,
     util::SubscriberInitExt,
 };
@@ -51,15 +54,24 @@ use crate::settings::{HostSettings, LogFormat};
 /// (`Host.LogFormat`). `RUST_LOG`, when set, wins over the configured filter
 /// and is taken as written; the configured one is made quiet ([`quiet`]).
 pub fn init(host: &HostSettings) -> Result<(), String> {
+    let writer = match &host.log_file {
+        None => BoxMakeWriter::new(std::io::stderr),
+        Some(path) => BoxMakeWriter::new(std::io::stderr.and(open_log_file(path)?)),
+    };
+    subscriber(host, writer)?.try_init().map_err(|error| error.to_string())
+}
+
+/// The host's subscriber (its filter and format) writing to `writer`; the
+/// benchmarks measure a call's record with it.
+pub fn subscriber(
+    host: &HostSettings,
+    writer: impl for<'a> MakeWriter<'a> + Send + Sync + 'static,
+) -> Result<impl Subscriber + Send + Sync + 'static, String> {
     let filter = match std::env::var("RUST_LOG") {
         Ok(from_env) if !from_env.trim().is_empty() => EnvFilter::try_new(&from_env)
             .map_err(|error| format!("RUST_LOG '{from_env}' is not a valid filter: {error}"))?,
         _ => EnvFilter::try_new(quiet(&host.log_level))
             .map_err(|error| format!("Host.LogLevel '{}' is not a valid filter: {error}", host.log_level))?,
-    };
-    let writer = match &host.log_file {
-        None => BoxMakeWriter::new(std::io::stderr),
-        Some(path) => BoxMakeWriter::new(std::io::stderr.and(open_log_file(path)?)),
     };
     let layer = tracing_subscriber::fmt::layer().with_writer(writer).with_ansi(false);
     // Each record of a call carries the call's fields (its span), as top-level keys in JSON.
@@ -67,7 +79,7 @@ pub fn init(host: &HostSettings) -> Result<(), String> {
         LogFormat::Text => Box::new(layer),
         LogFormat::Json => Box::new(layer.json().flatten_event(true).with_current_span(true).with_span_list(false)),
     };
-    tracing_subscriber::registry().with(layer).with(filter).try_init().map_err(|error| error.to_string())
+    Ok(tracing_subscriber::registry().with(layer).with(filter))
 }
 
 /// The host's own targets: its modules and its plugins' records.

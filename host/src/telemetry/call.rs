@@ -26,7 +26,7 @@ use opentelemetry::{
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use rmcp::{
     RoleServer,
-    model::{CallToolResult, JsonObject, ProtocolVersion},
+    model::{CallToolResult, JsonObject, ProtocolVersion, RequestId},
     service::RequestContext,
 };
 use serde_json::Value;
@@ -69,6 +69,33 @@ impl Outcome {
     }
 }
 
+/// What a call's record reads of the request that made it.
+pub struct Request<'a> {
+    /// The JSON-RPC id.
+    pub id: &'a RequestId,
+    /// The request's `_meta`, which may carry the client's trace context.
+    pub meta: &'a JsonObject,
+    /// The `Mcp-Session-Id` (streamable HTTP only).
+    pub session: Option<&'a str>,
+    /// The protocol version in force, when known.
+    pub protocol: Option<&'static str>,
+}
+
+impl<'a> Request<'a> {
+    /// Reads it from rmcp's context of the request.
+    pub fn of(context: &'a RequestContext<RoleServer>) -> Self {
+        Self {
+            id: &context.id,
+            meta: &context.meta,
+            session: context
+                .extensions
+                .get::<axum::http::request::Parts>()
+                .and_then(|parts| parts.headers.get("mcp-session-id")?.to_str().ok()),
+            protocol: context.protocol_version().and_then(|version| known_version(&version)),
+        }
+    }
+}
+
 /// One call being recorded; see the module documentation.
 pub struct CallRecord {
     span: tracing::Span,
@@ -82,33 +109,24 @@ pub struct CallRecord {
 }
 
 impl CallRecord {
-    /// Starts the record of a call of `entry` made by the request in `context`.
-    pub fn start(entry: &Arc<ToolEntry>, context: &RequestContext<RoleServer>) -> Self {
-        let session = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|parts| parts.headers.get("mcp-session-id")?.to_str().ok());
+    /// Starts the record of a call of `entry` made by `request`.
+    pub fn start(entry: &Arc<ToolEntry>, request: &Request) -> Self {
         let span = tracing::info_span!(
             "call",
             tool = %entry.name(),
             plugin = %entry.plugin.name(),
-            request_id = %context.id,
+            request_id = %request.id,
             session = tracing::field::Empty,
         );
-        if let Some(session) = session {
+        if let Some(session) = request.session {
             span.record("session", tracing::field::display(session));
         }
-        let active = active();
-        let protocol = match active {
-            Some(_) => context.protocol_version().and_then(|version| known_version(&version)),
-            None => None,
-        };
-        let trace = active.and_then(|active| server_span(active, entry, context, protocol, session));
+        let trace = active().and_then(|active| server_span(active, entry, request));
         Self {
             span,
             started: Instant::now(),
             entry: Arc::clone(entry),
-            protocol,
+            protocol: request.protocol,
             stop: AtomicU8::new(0),
             trace,
             ended: false,
@@ -185,25 +203,19 @@ impl Drop for CallRecord {
 
 /// The server span of a call, child of the client's trace when its `_meta`
 /// carries a W3C `traceparent`.
-fn server_span(
-    active: &Active,
-    entry: &ToolEntry,
-    context: &RequestContext<RoleServer>,
-    protocol: Option<&'static str>,
-    session: Option<&str>,
-) -> Option<opentelemetry_sdk::trace::Span> {
+fn server_span(active: &Active, entry: &ToolEntry, request: &Request) -> Option<opentelemetry_sdk::trace::Span> {
     let tracer = active.tracer.as_ref()?;
-    let parent = TraceContextPropagator::new().extract_with_context(&Context::new(), &MetaCarrier(&context.meta));
+    let parent = TraceContextPropagator::new().extract_with_context(&Context::new(), &MetaCarrier(request.meta));
     let mut attributes = vec![
         KeyValue::new("mcp.method.name", "tools/call"),
         KeyValue::new("gen_ai.operation.name", "execute_tool"),
         KeyValue::new("gen_ai.tool.name", entry.name().to_owned()),
         KeyValue::new(PLUGIN_NAME, entry.plugin.name().to_owned()),
-        KeyValue::new("jsonrpc.request.id", context.id.to_string()),
+        KeyValue::new("jsonrpc.request.id", request.id.to_string()),
         KeyValue::new("network.transport", active.transport.as_str()),
     ];
-    attributes.extend(protocol.map(|version| KeyValue::new("mcp.protocol.version", version)));
-    attributes.extend(session.map(|session| KeyValue::new("mcp.session.id", session.to_owned())));
+    attributes.extend(request.protocol.map(|version| KeyValue::new("mcp.protocol.version", version)));
+    attributes.extend(request.session.map(|session| KeyValue::new("mcp.session.id", session.to_owned())));
     Some(
         tracer
             .span_builder(format!("tools/call {}", entry.name()))
