@@ -10,7 +10,11 @@
 //! * `abi`: through the library: text → FFI future → text;
 //! * `abi_host_path`: what the host does around it: `Value` → text → `abi` → rmcp `CallToolResult`;
 //! * `lookup`: how a call finds its tool: the generation in force (swapped whole on reload) and the
-//!   registry's name lookup.
+//!   registry's name lookup;
+//! * `record_off`, `record_logged`, `record_metrics`: what the host adds to each call to record it
+//!   (`telemetry::CallRecord`, start and finish): with no subscriber and no metrics; with the host's
+//!   default log (`info`, text) written to a sink; and with the metrics of an HTTP host (the
+//!   Prometheus reader) on top.
 //!
 //! The library is looked for in `MCP_BENCH_PLUGIN_DIR`, else in `target/release` of the
 //! workspace. Build the workspace first (`cargo build --release --workspace`); `scripts/bench`
@@ -23,7 +27,7 @@ use futures::future::BoxFuture;
 use mcp_plugin_api::{Tool, testkit::TestCall};
 use mcp_plugin_host::{
     locks::LockTable,
-    logging::PluginLog,
+    logging::{self, PluginLog},
     plugin::{
         CallSession, ClientRequestError, Level, PluginBackend,
         dylib::{HostLink, Library},
@@ -31,8 +35,9 @@ use mcp_plugin_host::{
     registry::{Registry, ToolEntry},
     settings::{Overrides, Settings},
     state::{Generation, HostState},
+    telemetry::{self, CallRecord, Transport, call::Request},
 };
-use rmcp::model::CallToolResult;
+use rmcp::model::{CallToolResult, ContentBlock, JsonObject, RequestId};
 use sample::Echo;
 use serde_json::{Map, Value, json};
 use tokio_util::sync::CancellationToken;
@@ -139,6 +144,21 @@ fn dispatch(c: &mut Criterion) {
     });
     group.bench_function("lookup", |b| {
         b.iter(|| state.peek(|current| current.registry.get(black_box("echo")).cloned()).expect("echo is served"))
+    });
+
+    let entry = state.peek(|current| current.registry.get("echo").cloned()).expect("echo is served");
+    let settings = state.peek(|current| current.settings.clone());
+    let (id, meta) = (RequestId::Number(7), JsonObject::new());
+    let request = Request { id: &id, meta: &meta, session: None, protocol: Some("2025-06-18") };
+    let answer = CallToolResult::success(vec![ContentBlock::text("hello, world")]);
+    let record = |b: &mut criterion::Bencher| b.iter(|| CallRecord::start(&entry, &request).finish(black_box(&answer)));
+    group.bench_function("record_off", record);
+    let log = logging::subscriber(&settings.host, std::io::sink).expect("the default log filter parses");
+    tracing::subscriber::with_default(log, || {
+        group.bench_function("record_logged", record);
+        // Process-wide from here on: the last bench of the process.
+        let _telemetry = telemetry::init(&settings, Transport::Http).expect("metrics start");
+        group.bench_function("record_metrics", record);
     });
     group.finish();
 }

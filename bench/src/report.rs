@@ -304,13 +304,19 @@ fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
 }
 
 /// What each dispatch benchmark measures.
-const DISPATCH: [(&str, &str); 6] = [
+const DISPATCH: [(&str, &str); 9] = [
     ("native", "echo compiled into an rmcp handler (the floor's code): arguments map → `CallToolResult`"),
     ("compiled_tool", "the sample plugin's `Echo` compiled in, called through `Tool::call`: `Value` → `ToolResult`"),
     ("compiled_json", "the same, with the plugin's JSON text contract: text → `Echo` → text, no library boundary"),
     ("abi", "through libsample.so: `PluginBackend::call` (JSON text in, FFI future, JSON text out)"),
     ("abi_host_path", "what the host does around a call: `Value` → text → `abi` → text → rmcp `CallToolResult`"),
     ("lookup", "finding the tool a call names: the generation in force (an arc-swap load) and the name lookup"),
+    (
+        "record_off",
+        "recording a call (span, closing log line, metrics: `CallRecord` start and finish), nothing listening",
+    ),
+    ("record_logged", "the same under the host's default log (`info`, text; written to a sink)"),
+    ("record_metrics", "the same with an HTTP host's metrics too (the Prometheus reader)"),
 ];
 
 /// What each output-processing benchmark measures.

@@ -12,7 +12,7 @@
 
 use std::{
     sync::{Arc, OnceLock},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use futures::future::BoxFuture;
@@ -27,12 +27,17 @@ use rmcp::{
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio_util::sync::CancellationToken;
+use tracing::Instrument;
 
 use crate::{
     logging::{self, ClientLevel},
     plugin::{CallSession, ClientRequestError, Level},
     registry::ToolEntry,
     state::HostState,
+    telemetry::{
+        CallRecord,
+        call::{Outcome, Request},
+    },
 };
 
 /// Something to send to the client, in order.
@@ -165,11 +170,8 @@ enum Stop {
     Shutdown,
 }
 
-/// Runs one call to completion (or to its stop): the operator's defaults
-/// fill in what the call left out, then arguments that do not match the
-/// tool's input schema are answered with an error result naming the
-/// parameter, and the plugin never sees them. The limits are those of the
-/// configuration in force when the call starts.
+/// Runs one call and records it: a span around it, one log line when it
+/// ends, its metrics and trace (see [`CallRecord`]).
 pub async fn run(
     state: &HostState,
     entry: Arc<ToolEntry>,
@@ -177,6 +179,27 @@ pub async fn run(
     features: Vec<String>,
     level: ClientLevel,
     context: RequestContext<RoleServer>,
+) -> CallToolResult {
+    let record = CallRecord::start(&entry, &Request::of(&context));
+    let result =
+        execute(state, entry, arguments, features, level, context, &record).instrument(record.span().clone()).await;
+    record.finish(&result);
+    result
+}
+
+/// Runs one call to completion (or to its stop): the operator's defaults
+/// fill in what the call left out, then arguments that do not match the
+/// tool's input schema are answered with an error result naming the
+/// parameter, and the plugin never sees them. The limits are those of the
+/// configuration in force when the call starts.
+async fn execute(
+    state: &HostState,
+    entry: Arc<ToolEntry>,
+    arguments: serde_json::Map<String, Value>,
+    features: Vec<String>,
+    level: ClientLevel,
+    context: RequestContext<RoleServer>,
+    record: &CallRecord,
 ) -> CallToolResult {
     if let Err(problem) = entry.compile() {
         let problem = format!("Tool '{}' cannot be called: {problem}", entry.name());
@@ -205,7 +228,6 @@ pub async fn run(
         outgoing: OnceLock::new(),
         runtime: tokio::runtime::Handle::current(),
     });
-    let started = Instant::now();
     let (timeout, grace) =
         state.peek(|current| (current.settings.timeout_for(entry.name()), current.settings.host.cancel_grace));
     let mut call = entry.plugin.call(entry.index, arguments.to_string(), Arc::clone(&session) as Arc<dyn CallSession>);
@@ -227,20 +249,18 @@ pub async fn run(
     // Ask the plugin to stop, give it the grace period to wind down (a
     // dotnet run kills its process tree and reports partial output), then
     // drop whatever is left.
+    record.stopped(match stop {
+        Stop::ClientCancelled => Outcome::Cancelled,
+        Stop::TimedOut(_) => Outcome::Timeout,
+        Stop::Shutdown => Outcome::Shutdown,
+    });
     session.cancel.cancel();
     let late = tokio::time::timeout(grace, &mut call).await.ok();
     drop(call);
     session.flush().await;
     let name = entry.name();
     let message = match stop {
-        Stop::ClientCancelled => {
-            tracing::info!(
-                tool = name,
-                elapsed_ms = started.elapsed().as_millis() as u64,
-                "call cancelled by the client"
-            );
-            format!("The call of '{name}' was cancelled by the client.")
-        }
+        Stop::ClientCancelled => format!("The call of '{name}' was cancelled by the client."),
         Stop::TimedOut(limit) => {
             tracing::warn!(tool = name, limit_secs = limit.as_secs_f64(), "call timed out");
             format!(

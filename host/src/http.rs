@@ -23,7 +23,7 @@ use rmcp::transport::streamable_http_server::{
 };
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
-use crate::{server::McpServer, state::HostState};
+use crate::{server::McpServer, settings::HttpSettings, state::HostState, telemetry};
 
 /// Loopback names a `Host` header may carry.
 const LOOPBACK_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
@@ -83,9 +83,7 @@ pub async fn serve(
         return Err(HttpError::Unprotected(address));
     }
     let config = StreamableHttpServerConfig::default()
-        .with_allowed_hosts(
-            LOOPBACK_HOSTS.iter().map(|host| host.to_string()).chain(http.allowed_hosts.iter().cloned()),
-        )
+        .with_allowed_hosts(allowed_hosts(http))
         .with_allowed_origins(
             LOOPBACK_ORIGINS.iter().map(|origin| origin.to_string()).chain(http.allowed_origins.iter().cloned()),
         )
@@ -96,7 +94,8 @@ pub async fn serve(
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let mut router = Router::new().nest_service("/mcp", service);
+    let operator = telemetry::endpoints::router(Arc::clone(&state), allowed_hosts(http));
+    let mut router = Router::new().nest_service("/mcp", service).merge(operator);
     if let Some(token) = http.bearer_token.clone() {
         let expected: Arc<str> = Arc::from(token);
         router = router.layer(middleware::from_fn(move |request: Request, next: Next| {
@@ -121,6 +120,11 @@ pub async fn serve(
         .with_graceful_shutdown(async move { shutdown.cancelled().await })
         .await
         .map_err(|source| HttpError::Io { address: bound, source })
+}
+
+/// The `Host` header values accepted: loopback names and the operator's.
+fn allowed_hosts(http: &HttpSettings) -> Vec<String> {
+    LOOPBACK_HOSTS.iter().map(|host| host.to_string()).chain(http.allowed_hosts.iter().cloned()).collect()
 }
 
 /// Rejects a request without the configured bearer token (401, with a

@@ -18,3 +18,4 @@ pub mod state;
 pub mod status;
 pub mod stdio;
 pub mod surface;
+pub mod telemetry;

@@ -1,6 +1,12 @@
-//! Where log records go: the host's `tracing` output on stderr, and, for
-//! records a plugin logs through a call's context, the calling client as
+//! Where log records go: the host's `tracing` output on stderr (and a log
+//! file, when configured), as text or JSON lines, and, for records a plugin
+//! logs through a call's context, the calling client as
 //! `notifications/message`.
+//!
+//! The default filter is quiet: `info` shows the host's own records and its
+//! plugins', not the libraries' (rmcp logs every session start and
+//! notification at `info`); naming a library in the filter brings its
+//! records back.
 //!
 //! Records a plugin logs through its `PluginContext` logger (its constructor,
 //! background work) are the operator's: they go to the host's log only. With
@@ -19,33 +25,102 @@
 
 use std::{
     collections::HashMap,
+    path::Path,
     sync::{Arc, Mutex, OnceLock, RwLock},
 };
 
 use rmcp::model::{LoggingLevel, LoggingMessageNotificationParam};
-use tracing::Level;
+use tracing::{Level, Subscriber};
 use tracing_core::{
     Callsite, Event, Interest, Kind, Metadata,
     callsite::{self, Identifier},
     field::{FieldSet, Value},
 };
-use tracing_subscriber::EnvFilter;
+use tracing_subscriber::{
+    EnvFilter, Layer, Registry,
+    filter::LevelFilter,
+    fmt::{
+        MakeWriter,
+        writer::{BoxMakeWriter, MakeWriterExt},
+    },
+    layer::SubscriberExt,
+    util::SubscriberInitExt,
+};
 
-/// Starts the host's log output on stderr (stdout carries JSON-RPC only).
-/// `RUST_LOG`, when set, wins over the configured filter.
-pub fn init(configured: &str) -> Result<(), String> {
+use crate::settings::{HostSettings, LogFormat};
+
+/// Starts the host's log output: stderr (stdout carries JSON-RPC only) and,
+/// when `Host.LogFile` names one, that file too, as text or JSON lines
+/// (`Host.LogFormat`). `RUST_LOG`, when set, wins over the configured filter
+/// and is taken as written; the configured one is made quiet ([`quiet`]).
+pub fn init(host: &HostSettings) -> Result<(), String> {
+    let writer = match &host.log_file {
+        None => BoxMakeWriter::new(std::io::stderr),
+        Some(path) => BoxMakeWriter::new(std::io::stderr.and(open_log_file(path)?)),
+    };
+    subscriber(host, writer)?.try_init().map_err(|error| error.to_string())
+}
+
+/// The host's subscriber (its filter and format) writing to `writer`; the
+/// benchmarks measure a call's record with it.
+pub fn subscriber(
+    host: &HostSettings,
+    writer: impl for<'a> MakeWriter<'a> + Send + Sync + 'static,
+) -> Result<impl Subscriber + Send + Sync + 'static, String> {
     let filter = match std::env::var("RUST_LOG") {
         Ok(from_env) if !from_env.trim().is_empty() => EnvFilter::try_new(&from_env)
             .map_err(|error| format!("RUST_LOG '{from_env}' is not a valid filter: {error}"))?,
-        _ => EnvFilter::try_new(configured)
-            .map_err(|error| format!("Host.LogLevel '{configured}' is not a valid filter: {error}"))?,
+        _ => EnvFilter::try_new(quiet(&host.log_level))
+            .map_err(|error| format!("Host.LogLevel '{}' is not a valid filter: {error}", host.log_level))?,
     };
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(filter)
-        .try_init()
-        .map_err(|error| error.to_string())
+    let layer = tracing_subscriber::fmt::layer().with_writer(writer).with_ansi(false);
+    // Each record of a call carries the call's fields (its span), as top-level keys in JSON.
+    let layer: Box<dyn Layer<Registry> + Send + Sync> = match host.log_format {
+        LogFormat::Text => Box::new(layer),
+        LogFormat::Json => Box::new(layer.json().flatten_event(true).with_current_span(true).with_span_list(false)),
+    };
+    Ok(tracing_subscriber::registry().with(layer).with(filter))
+}
+
+/// The host's own targets: its modules and its plugins' records.
+const HOST_TARGETS: [&str; 2] = ["mcp_plugin_host", "plugin"];
+
+/// Makes a configured filter quiet: a bare level (`info`) applies to the
+/// host's own records and its plugins'; libraries (rmcp, hyper, the
+/// OpenTelemetry exporter) stay at `warn` unless the filter names them
+/// (`info,rmcp=info` brings rmcp's lines back).
+pub fn quiet(configured: &str) -> String {
+    let directives: Vec<&str> = configured.split(',').map(str::trim).filter(|part| !part.is_empty()).collect();
+    let mut quieted = Vec::with_capacity(directives.len() + HOST_TARGETS.len());
+    for directive in &directives {
+        let Ok(level) = directive.parse::<LevelFilter>() else {
+            quieted.push((*directive).to_owned());
+            continue;
+        };
+        quieted.push(level.min(LevelFilter::WARN).to_string().to_ascii_lowercase());
+        for target in HOST_TARGETS {
+            let named = directives.iter().any(|other| other.split(['=', '[']).next() == Some(target));
+            if !named {
+                quieted.push(format!("{target}={level}").to_ascii_lowercase());
+            }
+        }
+    }
+    quieted.join(",")
+}
+
+/// Opens (creating it and its folder) the log file for appending: one
+/// write a record, so lines of concurrent records never interleave, and a
+/// rotation by copy-and-truncate loses nothing.
+fn open_log_file(path: &Path) -> Result<std::fs::File, String> {
+    if let Some(folder) = path.parent().filter(|folder| !folder.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .map_err(|error| format!("Host.LogFile {}: its folder cannot be created: {error}", path.display()))?;
+    }
+    std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(path)
+        .map_err(|error| format!("Host.LogFile {} cannot be opened: {error}", path.display()))
 }
 
 /// A callsite made at run time for one plugin target and level.
@@ -178,5 +253,24 @@ impl PluginLog {
     /// Emits a record from the plugin's lifetime logger.
     pub fn emit(&self, level: Level, message: &str) {
         emit(&self.target, level, message);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quiet;
+
+    #[test]
+    fn a_bare_level_applies_to_the_host_and_its_plugins_and_libraries_stay_at_warn() {
+        assert_eq!(quiet("info"), "warn,mcp_plugin_host=info,plugin=info");
+        assert_eq!(quiet("debug,rmcp=info"), "warn,mcp_plugin_host=debug,plugin=debug,rmcp=info");
+        assert_eq!(quiet("error"), "error,mcp_plugin_host=error,plugin=error");
+    }
+
+    #[test]
+    fn targets_the_filter_names_keep_their_level() {
+        assert_eq!(quiet("info,plugin=debug"), "warn,mcp_plugin_host=info,plugin=debug");
+        assert_eq!(quiet("rmcp=debug"), "rmcp=debug");
+        assert_eq!(quiet("info,plugin::sample=trace"), "warn,mcp_plugin_host=info,plugin=info,plugin::sample=trace");
     }
 }

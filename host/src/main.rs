@@ -27,6 +27,7 @@ use mcp_plugin_host::{
     state::{Generation, HostState},
     status::{ServingHost, serving_hosts},
     stdio::LineTransport,
+    telemetry::{self, Transport},
 };
 
 /// An MCP server that loads its tools from plugin libraries.
@@ -138,7 +139,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if let Err(error) = logging::init(&settings.host.log_level) {
+    if let Err(error) = logging::init(&settings.host) {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
@@ -196,6 +197,7 @@ fn machine_wide_locks(settings: &Settings) -> LockTable {
 }
 
 async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overrides: Overrides) -> Result<(), String> {
+    let telemetry = telemetry::init(&settings, if http.is_some() { Transport::Http } else { Transport::Stdio })?;
     let mut inbox = Inbox::default();
     inbox.watch(&settings.plugins, &config);
     let shared = Shared {
@@ -243,6 +245,7 @@ async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overri
     state.shut_down().await;
     // The reloader stops with the host and removes its private copies.
     let _ = reloading.await;
+    telemetry.shutdown().await;
     served
 }
 

@@ -335,6 +335,7 @@ impl Reloader {
         slot.serving = None;
         slot.report.status = PluginStatus::Refused;
         slot.report.problems.push(withdrawal.problem);
+        crate::telemetry::plugin_loaded(&slot.report);
         tracing::warn!(
             "plugin {} ({}) is withdrawn until its library or configuration changes",
             slot.report.plugin.as_deref().unwrap_or("?"),
@@ -433,6 +434,9 @@ fn keep(mut slot: Slot, names: &mut HashMap<String, String>) -> Slot {
 fn warn_of_restart(old: &Settings, new: &Settings) {
     let changed: Vec<&str> = [
         ("Host.LogLevel", old.host.log_level != new.host.log_level),
+        ("Host.LogFormat", old.host.log_format != new.host.log_format),
+        ("Host.LogFile", old.host.log_file != new.host.log_file),
+        ("Telemetry", old.telemetry != new.telemetry),
         ("Host.MaxMessageBytes", old.host.max_message_bytes != new.host.max_message_bytes),
         ("Http.Address", old.http.address != new.http.address),
         ("Http.AllowedHosts", old.http.allowed_hosts != new.http.allowed_hosts),

@@ -13,7 +13,7 @@
 #![allow(deprecated)]
 
 use std::sync::{
-    Arc, Mutex, RwLock,
+    Arc, Mutex, OnceLock, RwLock,
     atomic::{AtomicBool, Ordering},
 };
 
@@ -38,6 +38,7 @@ use crate::{
     logging::ClientLevel,
     registry::{Registry, ResourceAt, ResourceEntry},
     state::{HostState, ListChanges},
+    telemetry::{self, SessionRecord},
 };
 
 /// The MCP extension id of content negotiation.
@@ -53,6 +54,8 @@ struct Session {
     declared_resources: AtomicBool,
     /// Stops the session's announcer of list changes when the session ends.
     announcer: Mutex<Option<DropGuard>>,
+    /// The session's metrics, from `initialize` until the session ends.
+    telemetry: OnceLock<Option<SessionRecord>>,
 }
 
 /// The handler of one client connection.
@@ -73,6 +76,7 @@ impl McpServer {
                 declared_prompts: AtomicBool::new(false),
                 declared_resources: AtomicBool::new(false),
                 announcer: Mutex::new(None),
+                telemetry: OnceLock::new(),
             }),
         }
     }
@@ -179,6 +183,7 @@ impl ServerHandler for McpServer {
             "client connected"
         );
         let result = self.negotiate_initialize(&request)?;
+        let _ = self.session.telemetry.set(telemetry::session_started(result.protocol_version.as_str()));
         self.session.declared_prompts.store(result.capabilities.prompts.is_some(), Ordering::Relaxed);
         self.session.declared_resources.store(result.capabilities.resources.is_some(), Ordering::Relaxed);
         Ok(result)

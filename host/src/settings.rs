@@ -64,6 +64,8 @@ pub struct Settings {
     /// What of the plugins' offer is served, and under which names
     /// (`Tools`, `Prompts` and `Resources` sections).
     pub surface: SurfaceSettings,
+    /// Where metrics and traces are exported (`Telemetry` section).
+    pub telemetry: TelemetrySettings,
 }
 
 /// Server identity, logging and call limits (`Host` section).
@@ -86,6 +88,45 @@ pub struct HostSettings {
     /// Where the lock files that plugins' locks take live, shared by every
     /// host process of the user; `None` keeps locks within this process.
     pub lock_directory: Option<PathBuf>,
+    /// How each log record is written (`Host.LogFormat`).
+    pub log_format: LogFormat,
+    /// A file that receives the log besides stderr (`Host.LogFile`), for
+    /// clients that hide or drop a server's stderr.
+    pub log_file: Option<PathBuf>,
+}
+
+/// How log records are written.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum LogFormat {
+    /// One line of text a record (the default).
+    #[default]
+    Text,
+    /// One JSON object a line, for log collectors.
+    Json,
+}
+
+/// Where metrics and traces go (`Telemetry` section); see `crate::telemetry`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TelemetrySettings {
+    /// The OTLP/HTTP collector's base URL (`Telemetry.OtlpEndpoint`, else the
+    /// standard `OTEL_EXPORTER_OTLP_ENDPOINT`); `None` exports nothing.
+    pub otlp_endpoint: Option<String>,
+    /// How OTLP is encoded (`Telemetry.OtlpProtocol`, else the standard
+    /// `OTEL_EXPORTER_OTLP_PROTOCOL`; default `http/protobuf`).
+    pub otlp_protocol: OtlpProtocol,
+    /// How often metrics are pushed, and the longest a finished span waits
+    /// to be sent (at most 5 s) (`Telemetry.ExportIntervalSeconds`, default 60).
+    pub export_interval: Duration,
+}
+
+/// The OTLP encodings the host speaks (both over HTTP).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum OtlpProtocol {
+    /// `http/protobuf`, the OTLP default.
+    #[default]
+    HttpProtobuf,
+    /// `http/json`.
+    HttpJson,
 }
 
 /// The streamable HTTP transport (`Http` section).
@@ -258,6 +299,15 @@ struct Raw {
     tools: RawTools,
     prompts: RawFilter,
     resources: RawFilter,
+    telemetry: RawTelemetry,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(default, rename_all = "lowercase")]
+struct RawTelemetry {
+    otlpendpoint: Option<String>,
+    otlpprotocol: Option<String>,
+    exportintervalseconds: Option<f64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -294,6 +344,8 @@ struct RawHost {
     cancelgracems: Option<u64>,
     maxmessagebytes: Option<u64>,
     lockdirectory: Option<String>,
+    logformat: Option<String>,
+    logfile: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -364,6 +416,9 @@ impl Settings {
             .map_err(|error| invalid(error.to_string()))?;
         lowercase_keys(&mut tree, 0);
         let env: config::Map<String, String> = env.into_iter().collect();
+        let standard_otlp = |name: &str| env.get(name).filter(|value| !value.trim().is_empty()).cloned();
+        let (otlp_endpoint, otlp_protocol) =
+            (standard_otlp("OTEL_EXPORTER_OTLP_ENDPOINT"), standard_otlp("OTEL_EXPORTER_OTLP_PROTOCOL"));
         let from_env: Value = config::Config::builder()
             .add_source(
                 config::Environment::with_prefix(ENV_PREFIX)
@@ -376,8 +431,11 @@ impl Settings {
             .and_then(config::Config::try_deserialize)
             .map_err(|error| invalid(format!("environment override: {error}")))?;
         merge_ci(&mut tree, from_env);
-        let raw: Raw = serde_path_to_error::deserialize(tree)
+        let mut raw: Raw = serde_path_to_error::deserialize(tree)
             .map_err(|error| invalid(format!("{}: {}", error.path(), error.inner())))?;
+        // The standard OpenTelemetry variables, where the host's own keys say nothing.
+        raw.telemetry.otlpendpoint = raw.telemetry.otlpendpoint.or(otlp_endpoint);
+        raw.telemetry.otlpprotocol = raw.telemetry.otlpprotocol.or(otlp_protocol);
         let base = path.parent().unwrap_or(Path::new("."));
         Self::from_raw(path, base, raw, overrides).map_err(invalid)
     }
@@ -431,6 +489,15 @@ impl Settings {
                     Some(directory) => Some(base.join(directory)),
                     None => default_lock_directory(),
                 },
+                log_format: match raw.host.logformat.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                    None | Some("text") => LogFormat::Text,
+                    Some("json") => LogFormat::Json,
+                    Some(_) => {
+                        let text = raw.host.logformat.unwrap_or_default();
+                        return Err(format!("Host.LogFormat must be \"text\" or \"json\", not \"{text}\""));
+                    }
+                },
+                log_file: raw.host.logfile.filter(|file| !file.is_empty()).map(|file| base.join(file)),
             },
             http: HttpSettings {
                 address,
@@ -486,12 +553,46 @@ impl Settings {
                 prompts: ItemFilter::from_raw("Prompts", raw.prompts.enabled, raw.prompts.disabled)?,
                 resources: ItemFilter::from_raw("Resources", raw.resources.enabled, raw.resources.disabled)?,
             },
+            telemetry: TelemetrySettings::from_raw(raw.telemetry)?,
         })
     }
 
     /// The time limit for one call of `tool`.
     pub fn timeout_for(&self, tool: &str) -> Option<Duration> {
         self.host.tool_timeouts.get(tool).copied().or(self.host.tool_timeout)
+    }
+}
+
+impl TelemetrySettings {
+    fn from_raw(raw: RawTelemetry) -> Result<Self, String> {
+        let otlp_endpoint = match raw.otlpendpoint.map(|url| url.trim().trim_end_matches('/').to_owned()) {
+            None => None,
+            Some(url) if url.is_empty() => None,
+            Some(url) if url.starts_with("http://") => Some(url),
+            Some(url) => {
+                return Err(format!(
+                    "Telemetry.OtlpEndpoint must be an http:// URL such as http://127.0.0.1:4318, not \"{url}\" (the \
+                     host speaks OTLP over plain HTTP; for TLS, export to a local collector that forwards)"
+                ));
+            }
+        };
+        let otlp_protocol = match raw.otlpprotocol.as_deref().map(str::trim) {
+            None | Some("http/protobuf") => OtlpProtocol::HttpProtobuf,
+            Some("http/json") => OtlpProtocol::HttpJson,
+            Some(other) => {
+                return Err(format!(
+                    "Telemetry.OtlpProtocol must be \"http/protobuf\" or \"http/json\", not \"{other}\""
+                ));
+            }
+        };
+        let export_interval = match raw.exportintervalseconds {
+            None => Duration::from_secs(60),
+            Some(secs) if secs.is_finite() && secs >= 0.05 => Duration::from_secs_f64(secs),
+            Some(secs) => {
+                return Err(format!("Telemetry.ExportIntervalSeconds must be at least 0.05, not {secs}"));
+            }
+        };
+        Ok(Self { otlp_endpoint, otlp_protocol, export_interval })
     }
 }
 
@@ -783,5 +884,53 @@ mod tests {
         assert!(error.contains("tooltimeoutseconds"), "{error}");
         let error = load(r#"{"Http": {"Address": "everywhere"}}"#, &[]).unwrap_err().to_string();
         assert!(error.contains("Http.Address"), "{error}");
+    }
+
+    #[test]
+    fn log_format_and_file_are_read_and_checked() {
+        let file = write(r#"{"Host": {"LogFormat": "JSON", "LogFile": "logs/host.log"}}"#);
+        let settings = Settings::load_with_env(file.path(), &Overrides::default(), []).unwrap();
+        assert_eq!(settings.host.log_format, LogFormat::Json);
+        assert_eq!(settings.host.log_file, Some(file.path().parent().unwrap().join("logs/host.log")));
+        let defaults = load("{}", &[]).unwrap();
+        assert_eq!((defaults.host.log_format, defaults.host.log_file), (LogFormat::Text, None));
+        let error = load(r#"{"Host": {"LogFormat": "xml"}}"#, &[]).unwrap_err().to_string();
+        assert!(error.contains(r#"Host.LogFormat must be "text" or "json", not "xml""#), "{error}");
+    }
+
+    #[test]
+    fn telemetry_keys_win_over_the_standard_otel_variables() {
+        let otel =
+            [("OTEL_EXPORTER_OTLP_ENDPOINT", "http://collector:4318/"), ("OTEL_EXPORTER_OTLP_PROTOCOL", "http/json")];
+        let from_env = load("{}", &otel).unwrap().telemetry;
+        assert_eq!(from_env.otlp_endpoint.as_deref(), Some("http://collector:4318"));
+        assert_eq!(from_env.otlp_protocol, OtlpProtocol::HttpJson);
+        assert_eq!(from_env.export_interval, Duration::from_secs(60));
+        let configured = load(
+            r#"{"Telemetry": {"OtlpEndpoint": "http://127.0.0.1:4318", "OtlpProtocol": "http/protobuf",
+                "ExportIntervalSeconds": 0.5}}"#,
+            &otel,
+        )
+        .unwrap()
+        .telemetry;
+        assert_eq!(configured.otlp_endpoint.as_deref(), Some("http://127.0.0.1:4318"));
+        assert_eq!(configured.otlp_protocol, OtlpProtocol::HttpProtobuf);
+        assert_eq!(configured.export_interval, Duration::from_millis(500));
+        assert_eq!(load("{}", &[]).unwrap().telemetry.otlp_endpoint, None);
+    }
+
+    #[test]
+    fn telemetry_values_the_host_cannot_use_are_named() {
+        for (json, expected) in [
+            (r#"{"Telemetry": {"OtlpEndpoint": "https://c:4318"}}"#, "must be an http:// URL"),
+            (
+                r#"{"Telemetry": {"OtlpProtocol": "grpc"}}"#,
+                r#"Telemetry.OtlpProtocol must be "http/protobuf" or "http/json", not "grpc""#,
+            ),
+            (r#"{"Telemetry": {"ExportIntervalSeconds": 0}}"#, "Telemetry.ExportIntervalSeconds must be at least 0.05"),
+        ] {
+            let error = load(json, &[]).unwrap_err().to_string();
+            assert!(error.contains(expected), "{json}: {error}");
+        }
     }
 }

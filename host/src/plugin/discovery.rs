@@ -441,8 +441,21 @@ pub fn discover(settings: &Settings, shared: &Shared, loading: Loading) -> Disco
 
 /// Loads the library `file` (opening it from `open_from`: the file itself, or
 /// a private copy on reload) into a slot. `names` holds the plugins loaded
-/// so far by name: a second library of the same plugin is refused.
+/// so far by name: a second library of the same plugin is refused. Each
+/// load is counted in the host's metrics by how it fared.
 pub fn load_library(
+    file: &Path,
+    open_from: &Path,
+    context: &LoadContext,
+    cache: &mut PluginCache,
+    names: &mut HashMap<String, String>,
+) -> Slot {
+    let slot = load_slot(file, open_from, context, cache, names);
+    crate::telemetry::plugin_loaded(&slot.report);
+    slot
+}
+
+fn load_slot(
     file: &Path,
     open_from: &Path,
     context: &LoadContext,
