@@ -17,7 +17,7 @@ use mcp_plugin_host::{
         init,
         locate::{self, Candidates},
     },
-    http,
+    config_schema, http,
     locks::LockTable,
     logging,
     plugin::discovery::{self, Discovery, Loading, PluginReport, PluginStatus, Shared},
@@ -82,6 +82,8 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         plugins: Option<PathBuf>,
     },
+    /// Print the JSON Schema of appsettings.json (what editors complete and check keys with).
+    ConfigSchema,
     /// Print what an MCP client needs to start (or reach) this installation, in its own shape.
     ClientConfig {
         /// The client.
@@ -107,6 +109,10 @@ fn main() -> ExitCode {
         Some(Command::ClientConfig { client, ref http, ref token_env, ref name }) => {
             Some(client_config::run(&candidates, client, name, http.clone(), token_env.clone()))
         }
+        Some(Command::ConfigSchema) => {
+            println!("{}", config_schema::text());
+            Some(Ok(()))
+        }
         _ => None,
     };
     if let Some(outcome) = setup {
@@ -131,8 +137,14 @@ fn main() -> ExitCode {
         server_name: cli.server_name.clone(),
         tool_timeout_secs: cli.tool_timeout,
     };
-    let settings = match Settings::load(&config.path, &overrides) {
-        Ok(settings) => settings,
+    // `check` lists keys that are not settings with its other problems; every other command
+    // refuses to start on them.
+    let listed = match cli.command {
+        Some(Command::Check) => Settings::load_listing_unknown(&config.path, &overrides, std::env::vars()),
+        _ => Settings::load(&config.path, &overrides).map(|settings| (settings, Vec::new())),
+    };
+    let (settings, unknown_keys) = match listed {
+        Ok(listed) => listed,
         Err(error) => {
             eprintln!("error: {error}");
             return ExitCode::from(2);
@@ -158,8 +170,10 @@ fn main() -> ExitCode {
                 print_reports(&discovery.reports, &serving_hosts(&settings.path), json);
                 Ok(())
             }
-            Command::Check => check(&settings),
-            Command::Init { .. } | Command::ClientConfig { .. } => unreachable!("handled before the runtime starts"),
+            Command::Check => check(&settings, unknown_keys),
+            Command::Init { .. } | Command::ClientConfig { .. } | Command::ConfigSchema => {
+                unreachable!("handled before the runtime starts")
+            }
         }
     });
     // Plugin runtimes and tasks are not waited for: nothing a plugin left
@@ -279,11 +293,14 @@ async fn wait_for_signal() {
     }
 }
 
-fn check(settings: &Settings) -> Result<(), String> {
+/// `check`: `unknown_keys` are the configuration's keys that are not settings.
+fn check(settings: &Settings, unknown_keys: Vec<String>) -> Result<(), String> {
     let discovery = discover(settings);
     let serving = serving_hosts(&settings.path);
     print_reports(&discovery.reports, &serving, false);
-    let mut problems = discovery.problems.clone();
+    let mut problems: Vec<String> =
+        unknown_keys.into_iter().map(|key| format!("{}: {key}", settings.path.display())).collect();
+    problems.extend(discovery.problems.iter().cloned());
     for report in &discovery.reports {
         problems.extend(report.problems.iter().map(|problem| format!("{}: {problem}", report.file)));
     }
