@@ -78,6 +78,20 @@ pub fn canonicalize(tree: &mut Value, schema: &Value) -> Vec<UnknownKey> {
     unknown
 }
 
+/// What is wrong with `section`, plugin `plugin`'s settings, by the JSON Schema
+/// the plugin declares: keys matched without regard to case as the host's
+/// are (a key the schema does not allow is named with the closest one it
+/// does), then values checked by the schema, in `mcp_plugin_api::check`'s words.
+pub fn check_plugin_section(plugin: &str, schema: &Value, mut section: Value) -> Vec<String> {
+    let mut path = vec!["Plugins".to_owned(), "Settings".to_owned(), plugin.to_owned()];
+    let mut unknown = Vec::new();
+    walk(&mut section, schema, schema, &mut path, &mut unknown);
+    let mut problems: Vec<String> = unknown.iter().map(ToString::to_string).collect();
+    let values = mcp_plugin_api::check::check_settings(schema, &section).err().unwrap_or_default();
+    problems.extend(values.into_iter().map(|problem| format!("Plugins.Settings.{plugin}: {problem}")));
+    problems
+}
+
 fn walk(value: &mut Value, node: &Value, root: &Value, path: &mut Vec<String>, unknown: &mut Vec<UnknownKey>) {
     let Value::Object(map) = value else { return };
     let Some(node) = object_schema(node, root) else { return };

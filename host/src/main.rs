@@ -20,7 +20,10 @@ use mcp_plugin_host::{
     config_schema, http,
     locks::LockTable,
     logging,
-    plugin::discovery::{self, Discovery, Loading, PluginReport, PluginStatus, Shared},
+    plugin::{
+        discovery::{self, Discovery, Loading, PluginReport, PluginStatus, Shared},
+        dylib::Library,
+    },
     reload::{Inbox, Reloader},
     server::McpServer,
     settings::{Overrides, Settings},
@@ -304,6 +307,7 @@ fn check(settings: &Settings, unknown_keys: Vec<String>) -> Result<(), String> {
     for report in &discovery.reports {
         problems.extend(report.problems.iter().map(|problem| format!("{}: {problem}", report.file)));
     }
+    problems.extend(plugin_settings_problems(settings, &discovery.reports));
     for host in &serving {
         let refused = host.plugins.iter().filter_map(|report| Some((report, report.refused_on_reload.as_ref()?)));
         problems.extend(refused.map(|(report, reason)| {
@@ -323,6 +327,25 @@ fn check(settings: &Settings, unknown_keys: Vec<String>) -> Result<(), String> {
     } else {
         Err(format!("{} problem(s):\n  {}", problems.len(), problems.join("\n  ")))
     }
+}
+
+/// Each enabled plugin's section checked against the settings schema it declares.
+fn plugin_settings_problems(settings: &Settings, reports: &[PluginReport]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for report in reports.iter().filter(|report| report.status != PluginStatus::Disabled) {
+        let Some(name) = &report.plugin else { continue };
+        // Opened again: the library is mapped already, so this only finds its root module.
+        let Ok(library) = Library::open(&settings.plugins.directory.join(&report.file)) else { continue };
+        match library.settings_schema() {
+            Ok(None) => {}
+            Ok(Some(schema)) => {
+                let found = config_schema::check_plugin_section(name, &schema, settings.plugins.section(name));
+                problems.extend(found.into_iter().map(|problem| format!("{}: {problem}", report.file)));
+            }
+            Err(problem) => problems.push(format!("{}: {problem}", report.file)),
+        }
+    }
+    problems
 }
 
 /// Prints what the plugin folder holds, then what each host running under

@@ -126,3 +126,35 @@ fn the_default_configuration_and_the_one_init_writes_follow_the_schema_they_name
     let validator = jsonschema::validator_for(&schema).unwrap();
     assert!(!validator.is_valid(&misspelled), "editors flag a key that is not a setting");
 }
+
+#[test]
+fn check_validates_each_plugins_section_against_the_schema_it_declares() {
+    let setup = Setup::new(
+        &["sample", "dotnet_sdk"],
+        &[],
+        json!({ "Plugins": { "Settings": {
+            "sample": { "greeting": 5, "Greting": "Hej" },
+            "dotnet_sdk": { "readonly": true, "TimeoutSecs": 5 }
+        } } }),
+    );
+    let output = setup.run(&["check"]);
+    assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
+    let stderr = text(&output.stderr);
+    for expected in [
+        "`Plugins.Settings.sample.Greting` is not a setting; did you mean `Plugins.Settings.sample.Greeting`?",
+        "Plugins.Settings.sample: Invalid setting 'Greeting': 5 is not of type \"string\"",
+        "`Plugins.Settings.dotnet_sdk.TimeoutSecs` is not a setting; did you mean \
+         `Plugins.Settings.dotnet_sdk.TimeoutSeconds`?",
+    ] {
+        assert!(stderr.contains(expected), "missing {expected}:\n{stderr}");
+    }
+    assert!(!stderr.contains("readonly"), "keys are matched without regard to case:\n{stderr}");
+
+    let fixed = Setup::new(
+        &["sample", "dotnet_sdk"],
+        &[],
+        json!({ "Plugins": { "Settings": { "sample": { "Greeting": "Hej" }, "dotnet_sdk": { "ReadOnly": true } } } }),
+    );
+    let output = fixed.run(&["check"]);
+    assert!(output.status.success(), "{}", text(&output.stderr));
+}
