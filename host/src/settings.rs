@@ -251,12 +251,16 @@ pub struct Overrides {
 
 /// The file's shape: the single source of the settings there are.
 ///
-/// To add a setting, add a field to one of these `Raw*` structs (snake_case; the key is its
-/// PascalCase form) with a doc comment, and read it in [`Settings::from_raw`]. That is all: the
-/// key check (an unknown key is an error naming the closest known one), `config-schema` and the
-/// committed `appsettings.schema.json` all derive from these types (`scripts/test` fails until
-/// the committed schema is regenerated with `mcp-plugin-host config-schema`). Every field is
-/// optional: the defaults live in [`Settings::from_raw`].
+/// To add a setting, add a field to one of these `Raw*` structs (snake_case: `log_format` is the
+/// key `LogFormat`; a field spelled `logformat` would be `Logformat`) with a doc comment (the
+/// key's description in the schema), read it in [`Settings::from_raw`] and list it in README.md's
+/// table. That is all: the key check (an unknown key is an error naming the closest known one),
+/// `config-schema` and the committed `appsettings.schema.json` derive from these types. A new
+/// section is a field here holding a new struct with the same derives and serde attributes. Keys
+/// that belong to others (plugin or tool names) live in maps, which the key check does not judge.
+/// Then run `cargo run -p mcp-plugin-host -- config-schema > appsettings.schema.json`; the
+/// host's tests (tests/config.rs) fail until the committed schema and README match. Every field
+/// is optional: the defaults live in [`Settings::from_raw`].
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[serde(default, rename_all = "PascalCase", deny_unknown_fields)]
 #[schemars(

@@ -158,3 +158,36 @@ fn check_validates_each_plugins_section_against_the_schema_it_declares() {
     let output = fixed.run(&["check"]);
     assert!(output.status.success(), "{}", text(&output.stderr));
 }
+
+/// Every `Section.Key` the schema knows, spelled as the schema spells it.
+fn documented_keys(schema: &Value) -> Vec<String> {
+    let resolve = |node: &Value| -> Value {
+        let reference = node["$ref"]
+            .as_str()
+            .or_else(|| node["anyOf"].as_array()?.iter().find_map(|branch| branch["$ref"].as_str()));
+        match reference {
+            Some(reference) => schema.pointer(reference.trim_start_matches('#')).cloned().unwrap_or(Value::Null),
+            None => node.clone(),
+        }
+    };
+    let mut keys = Vec::new();
+    for (section, node) in schema["properties"].as_object().unwrap() {
+        if let Some(properties) = resolve(node)["properties"].as_object() {
+            keys.extend(properties.keys().map(|key| format!("{section}.{key}")));
+        }
+    }
+    keys
+}
+
+#[test]
+fn every_setting_is_in_the_readmes_table_spelled_as_the_schema_spells_it() {
+    let keys = documented_keys(&config_schema());
+    assert!(keys.contains(&"Plugins.Disabled".to_owned()) && keys.len() > 20, "{keys:?}");
+    let readme = std::fs::read_to_string(workspace_root().join("README.md")).unwrap();
+    let missing: Vec<&String> = keys.iter().filter(|key| !readme.contains(&format!("`{key}"))).collect();
+    assert!(
+        missing.is_empty(),
+        "README.md's configuration table lacks {missing:?} (a field named `logformat` is the key `Logformat`: \
+         name it `log_format`)"
+    );
+}
