@@ -95,24 +95,25 @@ impl DotnetSettings {
 /// The JSON Schema of a dotnet plugin's own section (`Plugins.Settings.<plugin>`), which every
 /// dotnet plugin declares so that `mcp-plugin-host check` names a misspelled key or a value of the
 /// wrong type. It lists exactly the keys [`DotnetSettings::from_context`] reads (a test holds the
-/// two together); the host matches the keys without regard to case, as `from_context` does.
+/// two together); the host matches the keys without regard to case, as `from_context` does, and
+/// `null` stands for an absent key.
 pub fn settings_schema() -> serde_json::Value {
-    let seconds = |what: &str| serde_json::json!({ "type": "number", "minimum": 0, "description": what });
+    let seconds = |what: &str| serde_json::json!({ "type": ["number", "null"], "minimum": 0, "description": what });
     serde_json::json!({
         "type": "object",
         "properties": {
-            "DotnetPath": { "type": "string", "description": "The dotnet executable (default: dotnet on PATH)." },
+            "DotnetPath": { "type": ["string", "null"], "description": "The dotnet executable (default: dotnet on PATH)." },
             "TimeoutSeconds": seconds("The longest one dotnet command may run (0: no limit)."),
-            "MaxOutputBytes": { "type": "integer", "minimum": 0, "description": "Output kept per stream (default: 4 MiB)." },
+            "MaxOutputBytes": { "type": ["integer", "null"], "minimum": 0, "description": "Output kept per stream (default: 4 MiB)." },
             "LockWaitSeconds": seconds("How long to wait for a target another operation holds (default: 0, fail fast)."),
             "WorkingDirectory": { "type": ["string", "null"], "description": "The default folder of commands." },
-            "ShowSecretValues": { "type": "boolean", "description": "Let SecretsList return values (default: false)." },
+            "ShowSecretValues": { "type": ["boolean", "null"], "description": "Let SecretsList return values (default: false)." },
             "Environment": {
-                "type": "object",
+                "type": ["object", "null"],
                 "additionalProperties": { "type": "string" },
                 "description": "Extra environment variables for every dotnet command."
             },
-            "ReadOnly": { "type": "boolean", "description": "Offer only the actions that read (default: false)." }
+            "ReadOnly": { "type": ["boolean", "null"], "description": "Offer only the actions that read (default: false)." }
         },
         "additionalProperties": false
     })
