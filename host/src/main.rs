@@ -17,10 +17,13 @@ use mcp_plugin_host::{
         init,
         locate::{self, Candidates},
     },
-    http,
+    config_schema, http,
     locks::LockTable,
     logging,
-    plugin::discovery::{self, Discovery, Loading, PluginReport, PluginStatus, Shared},
+    plugin::{
+        discovery::{self, Discovery, Loading, PluginReport, PluginStatus, Shared},
+        dylib::Library,
+    },
     reload::{Inbox, Reloader},
     server::McpServer,
     settings::{Overrides, Settings},
@@ -83,6 +86,8 @@ enum Command {
         #[arg(long, value_name = "DIR")]
         plugins: Option<PathBuf>,
     },
+    /// Print the JSON Schema of appsettings.json (what editors complete and check keys with).
+    ConfigSchema,
     /// Print what an MCP client needs to start (or reach) this installation, in its own shape.
     ClientConfig {
         /// The client.
@@ -108,6 +113,10 @@ fn main() -> ExitCode {
         Some(Command::ClientConfig { client, ref http, ref token_env, ref name }) => {
             Some(client_config::run(&candidates, client, name, http.clone(), token_env.clone()))
         }
+        Some(Command::ConfigSchema) => {
+            println!("{}", config_schema::text());
+            Some(Ok(()))
+        }
         _ => None,
     };
     if let Some(outcome) = setup {
@@ -132,8 +141,14 @@ fn main() -> ExitCode {
         server_name: cli.server_name.clone(),
         tool_timeout_secs: cli.tool_timeout,
     };
-    let settings = match Settings::load(&config.path, &overrides) {
-        Ok(settings) => settings,
+    // `check` lists keys that are not settings with its other problems; every other command
+    // refuses to start on them.
+    let listed = match cli.command {
+        Some(Command::Check) => Settings::load_listing_unknown(&config.path, &overrides, std::env::vars()),
+        _ => Settings::load(&config.path, &overrides).map(|settings| (settings, Vec::new())),
+    };
+    let (settings, unknown_keys) = match listed {
+        Ok(listed) => listed,
         Err(error) => {
             eprintln!("error: {error}");
             return ExitCode::from(2);
@@ -159,8 +174,10 @@ fn main() -> ExitCode {
                 print_reports(&discovery.reports, &serving_hosts(&settings.path), json);
                 Ok(())
             }
-            Command::Check => check(&settings),
-            Command::Init { .. } | Command::ClientConfig { .. } => unreachable!("handled before the runtime starts"),
+            Command::Check => check(&settings, unknown_keys),
+            Command::Init { .. } | Command::ClientConfig { .. } | Command::ConfigSchema => {
+                unreachable!("handled before the runtime starts")
+            }
         }
     });
     // Plugin runtimes and tasks are not waited for: nothing a plugin left
@@ -282,14 +299,18 @@ async fn wait_for_signal() {
     }
 }
 
-fn check(settings: &Settings) -> Result<(), String> {
+/// `check`: `unknown_keys` are the configuration's keys that are not settings.
+fn check(settings: &Settings, unknown_keys: Vec<String>) -> Result<(), String> {
     let discovery = discover(settings);
     let serving = serving_hosts(&settings.path);
     print_reports(&discovery.reports, &serving, false);
-    let mut problems = discovery.problems.clone();
+    let mut problems: Vec<String> =
+        unknown_keys.into_iter().map(|key| format!("{}: {key}", settings.path.display())).collect();
+    problems.extend(discovery.problems.iter().cloned());
     for report in &discovery.reports {
         problems.extend(report.problems.iter().map(|problem| format!("{}: {problem}", report.file)));
     }
+    problems.extend(plugin_settings_problems(settings, &discovery.reports));
     for host in &serving {
         let refused = host.plugins.iter().filter_map(|report| Some((report, report.refused_on_reload.as_ref()?)));
         problems.extend(refused.map(|(report, reason)| {
@@ -309,6 +330,25 @@ fn check(settings: &Settings) -> Result<(), String> {
     } else {
         Err(format!("{} problem(s):\n  {}", problems.len(), problems.join("\n  ")))
     }
+}
+
+/// Each enabled plugin's section checked against the settings schema it declares.
+fn plugin_settings_problems(settings: &Settings, reports: &[PluginReport]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for report in reports.iter().filter(|report| report.status != PluginStatus::Disabled) {
+        let Some(name) = &report.plugin else { continue };
+        // Opened again: the library is mapped already, so this only finds its root module.
+        let Ok(library) = Library::open(&settings.plugins.directory.join(&report.file)) else { continue };
+        match library.settings_schema() {
+            Ok(None) => {}
+            Ok(Some(schema)) => {
+                let found = config_schema::check_plugin_section(name, &schema, settings.plugins.section(name));
+                problems.extend(found.into_iter().map(|problem| format!("{}: {problem}", report.file)));
+            }
+            Err(problem) => problems.push(format!("{}: {problem}", report.file)),
+        }
+    }
+    problems
 }
 
 /// Prints what the plugin folder holds, then what each host running under

@@ -21,7 +21,9 @@ use std::io::Read;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 
-use crate::surface::Patterns;
+use schemars::JsonSchema;
+
+use crate::{config_schema, surface::Patterns};
 
 /// The prefix of environment variables that override the file; `__`
 /// separates the prefix and each level of keys.
@@ -288,93 +290,189 @@ pub struct Overrides {
     pub tool_timeout_secs: Option<u64>,
 }
 
-/// The file's shape, as the `config` crate merges it. Every field is
-/// optional: the defaults live in [`Settings::load`].
-#[derive(Debug, Default, Deserialize)]
-#[serde(default)]
-struct Raw {
+/// The file's shape: the single source of the settings there are.
+///
+/// To add a setting, add a field to one of these `Raw*` structs (snake_case: `log_format` is the
+/// key `LogFormat`; a field spelled `logformat` would be `Logformat`) with a doc comment (the
+/// key's description in the schema), read it in [`Settings::from_raw`] and list it in README.md's
+/// table. That is all: the key check (an unknown key is an error naming the closest known one),
+/// `config-schema` and the committed `appsettings.schema.json` derive from these types. A new
+/// section is a field here holding a new struct with the same derives and serde attributes. Keys
+/// that belong to others (plugin or tool names) live in maps, which the key check does not judge.
+/// Then run `cargo run -p mcp-plugin-host -- config-schema > appsettings.schema.json`; the
+/// host's tests (tests/config.rs) fail until the committed schema and README match. Every field
+/// is optional: the defaults live in [`Settings::from_raw`].
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default, rename_all = "PascalCase", deny_unknown_fields)]
+#[schemars(
+    title = "mcp-plugin-host configuration (appsettings.json)",
+    description = "Keys are matched without regard to case; environment variables \
+                   MCP_PLUGIN_HOST__<SECTION>__<KEY> override them."
+)]
+pub(crate) struct Raw {
+    /// The JSON Schema this file follows, for editors; the host ignores it.
+    #[serde(rename = "$schema")]
+    schema: Option<String>,
+    /// Server identity, logging and call limits.
     host: RawHost,
+    /// The streamable HTTP transport (`mcp-plugin-host --http`).
     http: RawHttp,
+    /// Where plugins are, which are served, and their settings.
     plugins: RawPlugins,
+    /// Which tools are served, under which names, with which overrides.
     tools: RawTools,
+    /// Which prompts are served.
     prompts: RawFilter,
+    /// Which resources and resource templates are served.
     resources: RawFilter,
+    /// Where the host's metrics and spans are exported over OTLP.
     telemetry: RawTelemetry,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "lowercase")]
+/// `Telemetry` section.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default, rename_all = "PascalCase", deny_unknown_fields)]
 struct RawTelemetry {
-    otlpendpoint: Option<String>,
-    otlpprotocol: Option<String>,
-    exportintervalseconds: Option<f64>,
+    /// An OTLP/HTTP collector's base URL, such as http://127.0.0.1:4318 (default: none, or
+    /// OTEL_EXPORTER_OTLP_ENDPOINT).
+    otlp_endpoint: Option<String>,
+    /// "http/protobuf" (default) or "http/json" (or OTEL_EXPORTER_OTLP_PROTOCOL).
+    otlp_protocol: Option<String>,
+    /// How often metrics are pushed, in seconds (default: 60).
+    export_interval_seconds: Option<f64>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "lowercase")]
+/// `Tools` section.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default, rename_all = "PascalCase", deny_unknown_fields)]
 struct RawTools {
+    /// Glob patterns over tool names; only matching tools are served ("*": all).
     enabled: Option<StringList>,
+    /// Glob patterns over tool names; matching tools are never served.
     disabled: Option<StringList>,
+    /// "none" (default), "plugin" (`<plugin>__<tool>`) or "on-collision"; or an object from
+    /// plugin name (or "*") to one of those.
     prefix: Option<RawPrefix>,
-    overrides: Map<String, Value>,
+    /// Per tool (served name or `<plugin>/<tool>`): title, description, annotations and
+    /// argument defaults.
+    overrides: BTreeMap<String, RawToolOverride>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "lowercase")]
+/// `Tools.Overrides.<tool>`.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default, rename_all = "PascalCase", deny_unknown_fields)]
+struct RawToolOverride {
+    /// Replaces the tool's title.
+    title: Option<String>,
+    /// Replaces the tool's description.
+    description: Option<String>,
+    /// Replaces these MCP annotation hints; the others stay as the plugin set them.
+    annotations: RawAnnotations,
+    /// Argument values filled in when a call leaves them out (the plugin's argument names).
+    defaults: Map<String, Value>,
+}
+
+/// `Tools.Overrides.<tool>.Annotations`: the MCP hints, under their MCP names.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default, rename_all = "camelCase", deny_unknown_fields)]
+struct RawAnnotations {
+    /// The tool does not change its environment.
+    read_only_hint: Option<bool>,
+    /// The tool may destroy data.
+    destructive_hint: Option<bool>,
+    /// Calling it twice with the same arguments does no more than once.
+    idempotent_hint: Option<bool>,
+    /// The tool reaches outside the machine.
+    open_world_hint: Option<bool>,
+}
+
+/// `Prompts` and `Resources` sections.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default, rename_all = "PascalCase", deny_unknown_fields)]
 struct RawFilter {
+    /// Glob patterns over names (URIs for resources); only matching items are served ("*": all).
     enabled: Option<StringList>,
+    /// Glob patterns over names (URIs for resources); matching items are never served.
     disabled: Option<StringList>,
 }
 
 /// `Tools.Prefix`: a mode, or a map from plugin name (or `*`) to mode.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 enum RawPrefix {
     All(String),
     PerPlugin(BTreeMap<String, String>),
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "lowercase")]
+/// `Host` section.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default, rename_all = "PascalCase", deny_unknown_fields)]
 struct RawHost {
-    servername: Option<String>,
-    loglevel: Option<String>,
-    tooltimeoutseconds: Option<f64>,
-    tooltimeouts: BTreeMap<String, f64>,
-    cancelgracems: Option<u64>,
-    maxmessagebytes: Option<u64>,
-    lockdirectory: Option<String>,
-    logformat: Option<String>,
-    logfile: Option<String>,
+    /// The name MCP clients see for this server (default: mcp-plugin-host).
+    server_name: Option<String>,
+    /// Log filter in RUST_LOG syntax (default: info); RUST_LOG overrides it.
+    log_level: Option<String>,
+    /// The longest a tool call may run, in seconds; 0 for no limit (default: 600).
+    tool_timeout_seconds: Option<f64>,
+    /// Per-tool limits in seconds, by tool name, overriding ToolTimeoutSeconds.
+    tool_timeouts: BTreeMap<String, f64>,
+    /// How long a cancelled or timed-out call may wind down before it is dropped (default: 2000).
+    cancel_grace_ms: Option<u64>,
+    /// The longest JSON-RPC message accepted on stdio (default: 16 MiB).
+    max_message_bytes: Option<u64>,
+    /// Where plugins' lock files live, shared by the user's host processes ("" keeps locks
+    /// within one process; default: the user's runtime folder).
+    lock_directory: Option<String>,
+    /// The log's format: "text" (default) or "json", one object per line.
+    log_format: Option<String>,
+    /// A file the log is written to besides stderr, relative to this file.
+    log_file: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "lowercase")]
+/// `Http` section.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default, rename_all = "PascalCase", deny_unknown_fields)]
 struct RawHttp {
+    /// Where `--http` listens when it names no address (default: 127.0.0.1:8080).
     address: Option<String>,
-    allowedhosts: Option<StringList>,
-    allowedorigins: Option<StringList>,
-    bearertoken: Option<String>,
-    bearertokenfile: Option<String>,
+    /// Extra `Host` header values accepted besides loopback names.
+    allowed_hosts: Option<StringList>,
+    /// Browser origins accepted besides loopback ones.
+    allowed_origins: Option<StringList>,
+    /// The bearer token every request must carry (required off loopback).
+    bearer_token: Option<String>,
+    /// A file holding the bearer token, relative to this file.
+    bearer_token_file: Option<String>,
 }
 
-#[derive(Debug, Default, Deserialize)]
-#[serde(default, rename_all = "lowercase")]
+/// `Plugins` section.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[serde(default, rename_all = "PascalCase", deny_unknown_fields)]
 struct RawPlugins {
+    /// The folder scanned for plugin libraries, relative to this file (default: plugins).
     directory: Option<String>,
+    /// Plugins served, by name ("*": every plugin found).
     enabled: Option<StringList>,
+    /// Plugins never served, by name.
     disabled: Option<StringList>,
+    /// Each plugin's own settings, by plugin name; each plugin declares their schema
+    /// (`mcp-plugin-host check` validates them).
     settings: Map<String, Value>,
+    /// Settings every plugin sees, e.g. DotnetPath for the dotnet plugins.
     config: Map<String, Value>,
-    lazyloading: Option<bool>,
-    cachefile: Option<String>,
+    /// Create a plugin the cache knows, unchanged, on its first use (default: true).
+    lazy_loading: Option<bool>,
+    /// The plugin cache file ("" turns the cache off; default: the user's cache folder).
+    cache_file: Option<String>,
+    /// Apply changed libraries and configuration without a restart (default: true).
     watch: Option<bool>,
-    watchquietms: Option<u64>,
+    /// How long a changed file must stay unchanged before it is applied (default: 300).
+    watch_quiet_ms: Option<u64>,
 }
 
 /// A list given either as a JSON array or, from an environment variable,
 /// as a comma-separated string.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, JsonSchema)]
 #[serde(untagged)]
 enum StringList {
     List(Vec<String>),
@@ -393,7 +491,8 @@ impl StringList {
 }
 
 impl Settings {
-    /// Reads `path`, applies the environment and then `overrides`.
+    /// Reads `path`, applies the environment and then `overrides`. A key
+    /// that is not a setting, in the file or the environment, is an error.
     pub fn load(path: &Path, overrides: &Overrides) -> Result<Self, SettingsError> {
         Self::load_with_env(path, overrides, std::env::vars())
     }
@@ -404,6 +503,21 @@ impl Settings {
         overrides: &Overrides,
         env: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Self, SettingsError> {
+        let (settings, unknown) = Self::load_listing_unknown(path, overrides, env)?;
+        if unknown.is_empty() {
+            Ok(settings)
+        } else {
+            Err(SettingsError::Invalid { path: path.to_owned(), reason: unknown.join("; ") })
+        }
+    }
+
+    /// As [`Self::load_with_env`], but keys that are not settings are left
+    /// out and described, so that `check` can list them with its other problems.
+    pub fn load_listing_unknown(
+        path: &Path,
+        overrides: &Overrides,
+        env: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<(Self, Vec<String>), SettingsError> {
         if !path.is_file() {
             return Err(SettingsError::Missing { path: path.to_owned() });
         }
@@ -414,12 +528,14 @@ impl Settings {
             .build()
             .and_then(config::Config::try_deserialize)
             .map_err(|error| invalid(error.to_string()))?;
-        lowercase_keys(&mut tree, 0);
+        let schema = config_schema::schema();
+        let mut unknown: Vec<String> =
+            config_schema::canonicalize(&mut tree, &schema).iter().map(ToString::to_string).collect();
         let env: config::Map<String, String> = env.into_iter().collect();
         let standard_otlp = |name: &str| env.get(name).filter(|value| !value.trim().is_empty()).cloned();
         let (otlp_endpoint, otlp_protocol) =
             (standard_otlp("OTEL_EXPORTER_OTLP_ENDPOINT"), standard_otlp("OTEL_EXPORTER_OTLP_PROTOCOL"));
-        let from_env: Value = config::Config::builder()
+        let mut from_env: Value = config::Config::builder()
             .add_source(
                 config::Environment::with_prefix(ENV_PREFIX)
                     .prefix_separator("__")
@@ -430,14 +546,18 @@ impl Settings {
             .build()
             .and_then(config::Config::try_deserialize)
             .map_err(|error| invalid(format!("environment override: {error}")))?;
+        unknown.extend(config_schema::canonicalize(&mut from_env, &schema).iter().map(|key| {
+            let variable: Vec<String> = key.path.iter().map(|part| part.to_ascii_uppercase()).collect();
+            format!("environment variable {ENV_PREFIX}__{}: {key}", variable.join("__"))
+        }));
         merge_ci(&mut tree, from_env);
         let mut raw: Raw = serde_path_to_error::deserialize(tree)
             .map_err(|error| invalid(format!("{}: {}", error.path(), error.inner())))?;
         // The standard OpenTelemetry variables, where the host's own keys say nothing.
-        raw.telemetry.otlpendpoint = raw.telemetry.otlpendpoint.or(otlp_endpoint);
-        raw.telemetry.otlpprotocol = raw.telemetry.otlpprotocol.or(otlp_protocol);
+        raw.telemetry.otlp_endpoint = raw.telemetry.otlp_endpoint.or(otlp_endpoint);
+        raw.telemetry.otlp_protocol = raw.telemetry.otlp_protocol.or(otlp_protocol);
         let base = path.parent().unwrap_or(Path::new("."));
-        Self::from_raw(path, base, raw, overrides).map_err(invalid)
+        Ok((Self::from_raw(path, base, raw, overrides).map_err(invalid)?, unknown))
     }
 
     fn from_raw(path: &Path, base: &Path, raw: Raw, overrides: &Overrides) -> Result<Self, String> {
@@ -448,13 +568,13 @@ impl Settings {
                 Err(format!("{key} must be a non-negative number of seconds, not {value}"))
             }
         };
-        let tool_timeout = match overrides.tool_timeout_secs.map(|secs| secs as f64).or(raw.host.tooltimeoutseconds) {
+        let tool_timeout = match overrides.tool_timeout_secs.map(|secs| secs as f64).or(raw.host.tool_timeout_seconds) {
             None => Some(Duration::from_secs(600)),
             Some(secs) => Some(seconds("Host.ToolTimeoutSeconds", secs)?).filter(|limit| !limit.is_zero()),
         };
         let tool_timeouts = raw
             .host
-            .tooltimeouts
+            .tool_timeouts
             .into_iter()
             .map(|(tool, secs)| Ok((tool.clone(), seconds(&format!("Host.ToolTimeouts.{tool}"), secs)?)))
             .collect::<Result<_, String>>()?;
@@ -473,37 +593,37 @@ impl Settings {
                 server_name: overrides
                     .server_name
                     .clone()
-                    .or(raw.host.servername)
+                    .or(raw.host.server_name)
                     .unwrap_or_else(|| env!("CARGO_PKG_NAME").to_owned()),
-                log_level: overrides.log_level.clone().or(raw.host.loglevel).unwrap_or_else(|| "info".to_owned()),
+                log_level: overrides.log_level.clone().or(raw.host.log_level).unwrap_or_else(|| "info".to_owned()),
                 tool_timeout,
                 tool_timeouts,
-                cancel_grace: Duration::from_millis(raw.host.cancelgracems.unwrap_or(2000)),
-                max_message_bytes: match raw.host.maxmessagebytes {
+                cancel_grace: Duration::from_millis(raw.host.cancel_grace_ms.unwrap_or(2000)),
+                max_message_bytes: match raw.host.max_message_bytes {
                     None => DEFAULT_MAX_MESSAGE_BYTES,
                     Some(0) => return Err("Host.MaxMessageBytes must be at least 1".to_owned()),
                     Some(bytes) => usize::try_from(bytes).unwrap_or(usize::MAX),
                 },
-                lock_directory: match raw.host.lockdirectory {
+                lock_directory: match raw.host.lock_directory {
                     Some(directory) if directory.is_empty() => None,
                     Some(directory) => Some(base.join(directory)),
                     None => default_lock_directory(),
                 },
-                log_format: match raw.host.logformat.as_deref().map(str::to_ascii_lowercase).as_deref() {
+                log_format: match raw.host.log_format.as_deref().map(str::to_ascii_lowercase).as_deref() {
                     None | Some("text") => LogFormat::Text,
                     Some("json") => LogFormat::Json,
                     Some(_) => {
-                        let text = raw.host.logformat.unwrap_or_default();
+                        let text = raw.host.log_format.unwrap_or_default();
                         return Err(format!("Host.LogFormat must be \"text\" or \"json\", not \"{text}\""));
                     }
                 },
-                log_file: raw.host.logfile.filter(|file| !file.is_empty()).map(|file| base.join(file)),
+                log_file: raw.host.log_file.filter(|file| !file.is_empty()).map(|file| base.join(file)),
             },
             http: HttpSettings {
                 address,
-                allowed_hosts: raw.http.allowedhosts.map(StringList::into_vec).unwrap_or_default(),
-                allowed_origins: raw.http.allowedorigins.map(StringList::into_vec).unwrap_or_default(),
-                bearer_token: bearer_token(base, raw.http.bearertoken, raw.http.bearertokenfile)?,
+                allowed_hosts: raw.http.allowed_hosts.map(StringList::into_vec).unwrap_or_default(),
+                allowed_origins: raw.http.allowed_origins.map(StringList::into_vec).unwrap_or_default(),
+                bearer_token: bearer_token(base, raw.http.bearer_token, raw.http.bearer_token_file)?,
             },
             plugins: PluginSettings {
                 directory: base.join(directory),
@@ -515,14 +635,14 @@ impl Settings {
                 disabled: raw.plugins.disabled.map(StringList::into_vec).unwrap_or_default(),
                 settings: raw.plugins.settings,
                 shared: raw.plugins.config,
-                lazy_loading: raw.plugins.lazyloading.unwrap_or(true),
-                cache_file: match raw.plugins.cachefile {
+                lazy_loading: raw.plugins.lazy_loading.unwrap_or(true),
+                cache_file: match raw.plugins.cache_file {
                     Some(file) if file.is_empty() => None,
                     Some(file) => Some(base.join(file)),
                     None => default_cache_file(),
                 },
                 watch: raw.plugins.watch.unwrap_or(true),
-                watch_quiet: Duration::from_millis(raw.plugins.watchquietms.unwrap_or(300)),
+                watch_quiet: Duration::from_millis(raw.plugins.watch_quiet_ms.unwrap_or(300)),
             },
             surface: SurfaceSettings {
                 tools: ItemFilter::from_raw("Tools", raw.tools.enabled, raw.tools.disabled)?,
@@ -544,12 +664,7 @@ impl Settings {
                         prefix
                     }
                 },
-                overrides: raw
-                    .tools
-                    .overrides
-                    .into_iter()
-                    .map(|(tool, value)| Ok((tool.clone(), tool_override(&tool, value)?)))
-                    .collect::<Result<_, String>>()?,
+                overrides: raw.tools.overrides.into_iter().map(|(tool, raw)| (tool, ToolOverride::from(raw))).collect(),
                 prompts: ItemFilter::from_raw("Prompts", raw.prompts.enabled, raw.prompts.disabled)?,
                 resources: ItemFilter::from_raw("Resources", raw.resources.enabled, raw.resources.disabled)?,
             },
@@ -565,7 +680,7 @@ impl Settings {
 
 impl TelemetrySettings {
     fn from_raw(raw: RawTelemetry) -> Result<Self, String> {
-        let otlp_endpoint = match raw.otlpendpoint.map(|url| url.trim().trim_end_matches('/').to_owned()) {
+        let otlp_endpoint = match raw.otlp_endpoint.map(|url| url.trim().trim_end_matches('/').to_owned()) {
             None => None,
             Some(url) if url.is_empty() => None,
             Some(url) if url.starts_with("http://") => Some(url),
@@ -576,7 +691,7 @@ impl TelemetrySettings {
                 ));
             }
         };
-        let otlp_protocol = match raw.otlpprotocol.as_deref().map(str::trim) {
+        let otlp_protocol = match raw.otlp_protocol.as_deref().map(str::trim) {
             None | Some("http/protobuf") => OtlpProtocol::HttpProtobuf,
             Some("http/json") => OtlpProtocol::HttpJson,
             Some(other) => {
@@ -585,7 +700,7 @@ impl TelemetrySettings {
                 ));
             }
         };
-        let export_interval = match raw.exportintervalseconds {
+        let export_interval = match raw.export_interval_seconds {
             None => Duration::from_secs(60),
             Some(secs) if secs.is_finite() && secs >= 0.05 => Duration::from_secs_f64(secs),
             Some(secs) => {
@@ -618,49 +733,21 @@ fn prefix_mode(key: &str, text: &str) -> Result<PrefixMode, String> {
     }
 }
 
-/// Reads `Tools.Overrides.<tool>`, its keys matched without regard to case
-/// (but not the argument names under `Defaults`, which are the plugin's).
-fn tool_override(tool: &str, value: Value) -> Result<ToolOverride, String> {
-    let key = |field: &str| format!("Tools.Overrides.{tool}.{field}");
-    let Value::Object(fields) = value else {
-        return Err(format!("Tools.Overrides.{tool} must be an object, not {value}"));
-    };
-    let text = |field: &str| match get_ci(&fields, field) {
-        None | Some(Value::Null) => Ok(None),
-        Some(Value::String(text)) => Ok(Some(text.clone())),
-        Some(other) => Err(format!("{} must be a string, not {other}", key(field))),
-    };
-    let mut annotations = AnnotationOverrides::default();
-    match get_ci(&fields, "Annotations") {
-        None | Some(Value::Null) => {}
-        Some(Value::Object(hints)) => {
-            for (hint, value) in hints {
-                let slot = match hint.to_ascii_lowercase().as_str() {
-                    "readonlyhint" => &mut annotations.read_only,
-                    "destructivehint" => &mut annotations.destructive,
-                    "idempotenthint" => &mut annotations.idempotent,
-                    "openworldhint" => &mut annotations.open_world,
-                    _ => {
-                        return Err(format!(
-                            "{} is not an annotation an operator may set (readOnlyHint, destructiveHint, \
-                             idempotentHint, openWorldHint)",
-                            key(&format!("Annotations.{hint}"))
-                        ));
-                    }
-                };
-                *slot = Some(value.as_bool().ok_or_else(|| {
-                    format!("{} must be true or false, not {value}", key(&format!("Annotations.{hint}")))
-                })?);
-            }
+impl From<RawToolOverride> for ToolOverride {
+    fn from(raw: RawToolOverride) -> Self {
+        let hints = raw.annotations;
+        Self {
+            title: raw.title,
+            description: raw.description,
+            annotations: AnnotationOverrides {
+                read_only: hints.read_only_hint,
+                destructive: hints.destructive_hint,
+                idempotent: hints.idempotent_hint,
+                open_world: hints.open_world_hint,
+            },
+            defaults: raw.defaults,
         }
-        Some(other) => return Err(format!("{} must be an object, not {other}", key("Annotations"))),
     }
-    let defaults = match get_ci(&fields, "Defaults") {
-        None | Some(Value::Null) => Map::new(),
-        Some(Value::Object(defaults)) => defaults.clone(),
-        Some(other) => return Err(format!("{} must be an object, not {other}", key("Defaults"))),
-    };
-    Ok(ToolOverride { title: text("Title")?, description: text("Description")?, annotations, defaults })
 }
 
 /// The file's text with its comments blanked out (line and column numbers
@@ -733,20 +820,6 @@ pub fn project_dirs() -> Option<directories::ProjectDirs> {
 /// Looks a key up without regard to ASCII case.
 pub fn get_ci<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     map.get(key).or_else(|| map.iter().find(|(name, _)| name.eq_ignore_ascii_case(key)).map(|(_, value)| value))
-}
-
-/// Lowercases the host's own keys (the top two levels), which it matches
-/// without regard to case. Deeper keys (plugin names, plugin settings, tool
-/// names) keep their case: they belong to the plugins.
-fn lowercase_keys(value: &mut Value, depth: usize) {
-    let Value::Object(map) = value else { return };
-    if depth >= 2 {
-        return;
-    }
-    for (key, mut child) in std::mem::take(map) {
-        lowercase_keys(&mut child, depth + 1);
-        map.insert(key.to_ascii_lowercase(), child);
-    }
 }
 
 /// Merges environment overrides (whose keys the `config` crate lowercases)
@@ -881,7 +954,7 @@ mod tests {
     #[test]
     fn a_value_of_the_wrong_type_is_named() {
         let error = load(r#"{"Host": {"ToolTimeoutSeconds": "soon"}}"#, &[]).unwrap_err().to_string();
-        assert!(error.contains("tooltimeoutseconds"), "{error}");
+        assert!(error.contains("Host.ToolTimeoutSeconds"), "{error}");
         let error = load(r#"{"Http": {"Address": "everywhere"}}"#, &[]).unwrap_err().to_string();
         assert!(error.contains("Http.Address"), "{error}");
     }
@@ -932,5 +1005,23 @@ mod tests {
             let error = load(json, &[]).unwrap_err().to_string();
             assert!(error.contains(expected), "{json}: {error}");
         }
+    }
+
+    #[test]
+    fn an_unknown_key_in_the_file_or_the_environment_is_an_error_naming_the_closest_setting() {
+        let error = load(r#"{"plugins": {"disable": ["sample"]}}"#, &[]).unwrap_err().to_string();
+        assert!(error.ends_with("`Plugins.disable` is not a setting; did you mean `Plugins.Disabled`?"), "{error}");
+        let error = load("{}", &[("MCP_PLUGIN_HOST__HOST__LOGLEVLE", "debug")]).unwrap_err().to_string();
+        assert!(
+            error.ends_with(
+                "environment variable MCP_PLUGIN_HOST__HOST__LOGLEVLE: `Host.loglevle` is not a setting; \
+                 did you mean `Host.LogLevel`?"
+            ),
+            "{error}"
+        );
+        let file = write(r#"{"Host": {"LogLevel": "debug", "Servername": "x", "Colour": 1}}"#);
+        let (settings, unknown) = Settings::load_listing_unknown(file.path(), &Overrides::default(), []).unwrap();
+        assert_eq!(settings.host.server_name, "x");
+        assert_eq!(unknown.len(), 1, "{unknown:?}");
     }
 }

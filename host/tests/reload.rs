@@ -301,6 +301,30 @@ async fn a_changed_configuration_applies_and_a_broken_one_is_not_applied() {
 }
 
 #[tokio::test]
+async fn a_configuration_with_a_key_that_is_not_a_setting_is_refused_on_reload() {
+    let setup = setup_with(json!({}));
+    let client = setup.stdio().await;
+    let before = names(&client).await;
+    let mut config: Value = serde_json::from_str(&std::fs::read_to_string(setup.config()).unwrap()).unwrap();
+    config["Tools"] = json!({ "Disable": ["greet"] });
+    std::fs::write(setup.config(), config.to_string()).unwrap();
+    let refused = client
+        .wait_for_stderr(Duration::from_secs(30), |stderr| stderr.contains("the configuration was not applied"))
+        .await;
+    assert!(refused, "{}", client.stderr());
+    let lines: Vec<String> = client
+        .stderr()
+        .lines()
+        .filter(|line| line.contains("the configuration was not applied"))
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(lines.len(), 1, "one line: {lines:?}");
+    assert!(lines[0].contains("`Tools.Disable` is not a setting; did you mean `Tools.Disabled`?"), "{lines:?}");
+    assert_eq!(names(&client).await, before, "what is served stays");
+    assert_eq!(client.count(LIST_CHANGED), 0);
+}
+
+#[tokio::test]
 async fn without_watching_sighup_reloads() {
     let setup = setup_with(json!({ "Plugins": { "Watch": false } }));
     let client = setup.stdio().await;

@@ -180,6 +180,11 @@ pub struct PluginModule {
     /// Creates the plugin; an `Err` carries a message for the operator.
     #[sabi(last_prefix_field)]
     pub create: extern "C" fn(HostServicesBox) -> RResult<PluginInstanceBox, RString>,
+    /// The JSON Schema of the plugin's own section (`Plugins.Settings.<plugin>`) as JSON text,
+    /// or `null` when the plugin declares none; `mcp-plugin-host check` validates the
+    /// operator's section against it. Appended: a library that predates it lacks the field,
+    /// which the host reads as `None`.
+    pub settings_schema: extern "C" fn() -> RString,
 }
 
 impl RootModule for PluginModuleRef {

@@ -47,6 +47,14 @@ pub trait Plugin: 'static {
     /// message and leaves the host serving the others.
     fn tools(ctx: &PluginContext) -> Result<Vec<BoxedTool>, InitError>;
 
+    /// The JSON Schema of the plugin's own section of the host's configuration
+    /// (`Plugins.Settings.<NAME>`), so that `mcp-plugin-host check` can tell the operator
+    /// about a misspelled key or a value of the wrong type before the plugin runs. `None`
+    /// (the default) declares none and leaves the section unchecked.
+    fn settings_schema() -> Option<Value> {
+        None
+    }
+
     /// Builds the plugin's prompts (none by default).
     fn prompts(ctx: &PluginContext) -> Result<Vec<BoxedPrompt>, InitError> {
         let _ = ctx;
@@ -339,12 +347,25 @@ pub extern "C" fn create<P: Plugin>(host: HostServicesBox) -> RResult<PluginInst
     }
 }
 
+/// The body of the root module's `settings_schema` for plugin `P`: the schema as JSON text,
+/// `null` when there is none (or when building it panicked, which the host then cannot check).
+#[doc(hidden)]
+pub extern "C" fn settings_schema<P: Plugin>() -> RString {
+    let schema = catch_unwind(P::settings_schema).ok().flatten().unwrap_or(Value::Null);
+    RString::from(schema.to_string())
+}
+
 /// The root module for plugin `P`, built once and leaked as abi_stable expects.
 #[doc(hidden)]
 pub fn root_module<P: Plugin>() -> crate::abi::PluginModuleRef {
     use abi_stable::prefix_type::PrefixTypeTrait;
-    crate::abi::PluginModule { name: RStr::from_str(P::NAME), version: RStr::from_str(P::VERSION), create: create::<P> }
-        .leak_into_prefix()
+    crate::abi::PluginModule {
+        name: RStr::from_str(P::NAME),
+        version: RStr::from_str(P::VERSION),
+        create: create::<P>,
+        settings_schema: settings_schema::<P>,
+    }
+    .leak_into_prefix()
 }
 
 /// Exports a plugin from a `cdylib` crate.
@@ -357,6 +378,8 @@ pub fn root_module<P: Plugin>() -> crate::abi::PluginModuleRef {
 /// }
 /// ```
 ///
+/// The optional `settings_schema` entry, before `tools`, is a `serde_json::Value`: the JSON
+/// Schema of the plugin's section of the host's configuration (see [`Plugin::settings_schema`]).
 /// `tools` receives a [`&PluginContext`](crate::PluginContext) and returns
 /// `Result<Vec<BoxedTool>, InitError>`; the optional `prompts` and
 /// `resources` entries, after it, return `BoxedPrompt`s and
@@ -368,6 +391,7 @@ macro_rules! export_plugin {
     (
         name: $name:expr,
         version: $version:expr,
+        $(settings_schema: $settings_schema:expr,)?
         tools: |$ctx:ident| $body:expr
         $(, prompts: |$prompts_ctx:ident| $prompts:expr)?
         $(, resources: |$resources_ctx:ident| $resources:expr)?
@@ -379,6 +403,11 @@ macro_rules! export_plugin {
         impl $crate::Plugin for __McpExportedPlugin {
             const NAME: &'static str = $name;
             const VERSION: &'static str = $version;
+            $(
+                fn settings_schema() -> ::core::option::Option<$crate::__private::Value> {
+                    ::core::option::Option::Some($settings_schema)
+                }
+            )?
             fn tools(
                 $ctx: &$crate::PluginContext,
             ) -> ::core::result::Result<::std::vec::Vec<$crate::BoxedTool>, $crate::InitError> {

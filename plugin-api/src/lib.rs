@@ -84,6 +84,7 @@ pub use typed::{
 pub mod __private {
     pub use crate::export::{create, root_module};
     pub use abi_stable::library::{__call_root_module_loader, CheckTypeLayout, LibHeader, RootModuleResult};
+    pub use serde_json::Value;
 }
 
 #[cfg(test)]

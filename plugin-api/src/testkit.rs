@@ -252,6 +252,13 @@ pub fn assert_descriptor_accepted(spec: &ToolSpec) {
     checked_schemas(spec);
 }
 
+/// What `mcp-plugin-host check` says of `section` as the settings of a plugin that declares
+/// `schema` ([`Plugin::settings_schema`](crate::Plugin::settings_schema)): empty when it would
+/// pass. Lets a plugin's tests pin its schema to the settings it reads.
+pub fn settings_problems(schema: &Value, section: &Value) -> Vec<String> {
+    crate::check::check_settings(schema, section).err().unwrap_or_default()
+}
+
 fn checked_schemas(spec: &ToolSpec) -> ToolSchemas {
     let descriptor = serde_json::to_value(spec).expect("a tool spec serializes to JSON");
     let problems = crate::check::descriptor::check_tool(&descriptor);

@@ -63,6 +63,11 @@ pub fn init(config: &Path, plugins: Option<&Path>, cwd: &Path, exe_dir: Option<&
         .open(&config)
         .map_err(|error| format!("could not create {}: {error}", config.display()))?;
     file.write_all(text.as_bytes()).map_err(|error| format!("could not write {}: {error}", config.display()))?;
+    // The template's `$schema` names this file beside it; it describes this version's settings,
+    // so it is refreshed even though the configuration never is.
+    let schema = folder.join(crate::config_schema::COMMITTED_PATH);
+    std::fs::write(&schema, crate::config_schema::text())
+        .map_err(|error| format!("could not write {}: {error}", schema.display()))?;
     let created_plugins = create && !plugins.exists();
     if created_plugins {
         std::fs::create_dir_all(&plugins)

@@ -102,6 +102,17 @@ impl Library {
         self.module.version().to_string()
     }
 
+    /// The JSON Schema the plugin declares for its own configuration section;
+    /// `Ok(None)` when it declares none or predates the declaration.
+    pub fn settings_schema(&self) -> Result<Option<Value>, String> {
+        let Some(schema) = self.module.settings_schema() else { return Ok(None) };
+        match serde_json::from_str(schema().as_str()) {
+            Ok(Value::Null) => Ok(None),
+            Ok(schema) => Ok(Some(schema)),
+            Err(error) => Err(format!("its settings schema is not JSON: {error}")),
+        }
+    }
+
     /// The plugin-API version the library was built against.
     pub fn abi_version(&self) -> &str {
         &self.abi_version

@@ -8,11 +8,12 @@
 //!   whole `tools/list` answer when one tool is malformed).
 //! * `ToolSchemas` (feature `validation`): a call's arguments against the
 //!   tool's input schema, and its `structuredContent` against its output
-//!   schema.
+//!   schema; `check_settings`: a plugin's section of the host's configuration
+//!   against the schema the plugin declares.
 
 pub mod descriptor;
 #[cfg(feature = "validation")]
 mod schema;
 
 #[cfg(feature = "validation")]
-pub use schema::ToolSchemas;
+pub use schema::{ToolSchemas, check_settings};

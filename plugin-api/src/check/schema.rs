@@ -77,19 +77,40 @@ impl ToolSchemas {
     }
 }
 
+/// Checks a plugin's section of the host's configuration (`Plugins.Settings.<plugin>`) against
+/// the JSON Schema the plugin declares. Each problem names the setting first, in the words of
+/// [`ToolError::invalid_argument`]: `Invalid setting 'Greeting': 5 is not of type "string"`.
+pub fn check_settings(schema: &Value, section: &Value) -> Result<(), Vec<String>> {
+    let validator = jsonschema::validator_for(schema)
+        .map_err(|error| vec![format!("its settings schema is not a valid JSON Schema: {error}")])?;
+    let problems: Vec<String> = violations_as(&validator, section, "is not a setting of this plugin")
+        .into_iter()
+        .map(|(setting, reason)| match setting {
+            Some(setting) => format!("Invalid setting '{setting}': {reason}"),
+            None => format!("Invalid settings: {reason}"),
+        })
+        .collect();
+    if problems.is_empty() { Ok(()) } else { Err(problems) }
+}
+
 /// The violations of `instance`, at most [`MAX_VIOLATIONS`], each as the
 /// parameter (or field) it concerns and the reason. The common valid case
 /// costs one pass; only an invalid instance has its errors described.
 fn violations(validator: &Validator, instance: &Value) -> Vec<(Option<String>, String)> {
+    violations_as(validator, instance, "is not a parameter of this tool")
+}
+
+/// As [`violations`], saying `unexpected` of a property the schema does not allow.
+fn violations_as(validator: &Validator, instance: &Value, unexpected: &str) -> Vec<(Option<String>, String)> {
     if validator.is_valid(instance) {
         return Vec::new();
     }
-    validator.iter_errors(instance).take(MAX_VIOLATIONS).flat_map(|error| describe(&error)).collect()
+    validator.iter_errors(instance).take(MAX_VIOLATIONS).flat_map(|error| describe(&error, unexpected)).collect()
 }
 
 /// One violation as (where, why). A missing or unexpected property is
 /// reported by the validator at the enclosing object; it is named itself.
-fn describe(error: &ValidationError<'_>) -> Vec<(Option<String>, String)> {
+fn describe(error: &ValidationError<'_>, unexpected_reason: &str) -> Vec<(Option<String>, String)> {
     let at = error.instance_path().to_string();
     let join = |name: &str| match parameter_of(&at) {
         Some(parent) => format!("{parent}.{name}"),
@@ -102,7 +123,7 @@ fn describe(error: &ValidationError<'_>) -> Vec<(Option<String>, String)> {
         }
         ValidationErrorKind::AdditionalProperties { unexpected }
         | ValidationErrorKind::UnevaluatedProperties { unexpected } => {
-            unexpected.iter().map(|name| (Some(join(name)), "is not a parameter of this tool".to_owned())).collect()
+            unexpected.iter().map(|name| (Some(join(name)), unexpected_reason.to_owned())).collect()
         }
         // The validator shortens long enums ("or 11 other candidates"); the model needs them all.
         ValidationErrorKind::Enum { options } => {

@@ -10,7 +10,20 @@ use serde_json::{Value, json};
 export_plugin! {
     name: "sample",
     version: env!("CARGO_PKG_VERSION"),
+    settings_schema: settings_schema(),
     tools: |ctx| Ok(vec![Echo.into(), Countdown.into(), Greeter::new(ctx)?.into()]),
+}
+
+/// The JSON Schema of `Plugins.Settings.sample`, which `mcp-plugin-host check` validates: the
+/// settings [`Greeter::new`] reads, and no others.
+pub fn settings_schema() -> Value {
+    json!({
+        "type": "object",
+        "properties": {
+            "Greeting": { "type": "string", "description": "What the greet tool says before the name (default: Hello)." }
+        },
+        "additionalProperties": false
+    })
 }
 
 /// Returns its input, as text for the model and as structured content.
@@ -141,7 +154,7 @@ impl Tool for Greeter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use mcp_plugin_api::testkit::{TestCall, TestPluginContext};
+    use mcp_plugin_api::testkit::{TestCall, TestPluginContext, settings_problems};
 
     #[test]
     fn echo_returns_text_and_structured_content() {
@@ -175,6 +188,19 @@ mod tests {
         assert_eq!(call.run(&greeter, json!({ "name": "Ada" })).joined_text(), "Hej, Ada!");
         assert_eq!(call.logs().len(), 1);
         assert_eq!(plugin.logs().len(), 1);
+    }
+
+    #[test]
+    fn the_settings_schema_accepts_what_the_greeter_reads_and_names_what_it_does_not() {
+        let schema = super::settings_schema();
+        assert!(settings_problems(&schema, &json!({ "Greeting": "Hej" })).is_empty());
+        assert_eq!(
+            settings_problems(&schema, &json!({ "Greeting": 42, "Greting": "Hej" })),
+            [
+                "Invalid setting 'Greeting': 42 is not of type \"string\"",
+                "Invalid setting 'Greting': is not a setting of this plugin"
+            ]
+        );
     }
 
     #[test]

@@ -60,6 +60,7 @@ use actions::{certificate, secrets};
 export_plugin! {
     name: "dotnet_dev_certs",
     version: env!("CARGO_PKG_VERSION"),
+    settings_schema: dotnet_support::settings::settings_schema(),
     tools: |ctx| Ok(vec![ActionTool::new(DotnetDevCerts, ctx)?.into()]),
 }
 

@@ -60,6 +60,7 @@ use actions::{database, dbcontext, migrations};
 export_plugin! {
     name: "dotnet_ef",
     version: env!("CARGO_PKG_VERSION"),
+    settings_schema: dotnet_support::settings::settings_schema(),
     tools: |ctx| Ok(vec![ActionTool::new(DotnetEf, ctx)?.into()]),
 }
 

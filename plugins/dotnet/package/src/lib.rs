@@ -45,6 +45,7 @@ use actions::{cache, listing, packages, references};
 export_plugin! {
     name: "dotnet_package",
     version: env!("CARGO_PKG_VERSION"),
+    settings_schema: dotnet_support::settings::settings_schema(),
     tools: |ctx| Ok(vec![ActionTool::new(DotnetPackage, ctx)?.into()]),
 }
 

@@ -68,6 +68,7 @@ use serde_json::{Value, json};
 export_plugin! {
     name: "dotnet_project",
     version: env!("CARGO_PKG_VERSION"),
+    settings_schema: dotnet_support::settings::settings_schema(),
     tools: |ctx| Ok(vec![ActionTool::new(DotnetProject::default(), ctx)?.into()]),
 }
 

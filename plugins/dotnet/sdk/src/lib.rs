@@ -56,6 +56,7 @@ use actions::{configure, host, packs, templates};
 export_plugin! {
     name: "dotnet_sdk",
     version: env!("CARGO_PKG_VERSION"),
+    settings_schema: dotnet_support::settings::settings_schema(),
     tools: |ctx| Ok(vec![ActionTool::new(DotnetSdk, ctx)?.into()]),
 }
 

@@ -38,6 +38,7 @@ use mcp_plugin_api::export_plugin;
 export_plugin! {
     name: PLUGIN_NAME,
     version: env!("CARGO_PKG_VERSION"),
+    settings_schema: dotnet_support::settings::settings_schema(),
     tools: |ctx| Ok(vec![ActionTool::new(DotnetServerCapabilities, ctx)?.into()]),
 }
 

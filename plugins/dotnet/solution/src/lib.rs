@@ -47,6 +47,7 @@ use actions::{edit, inspect};
 export_plugin! {
     name: "dotnet_solution",
     version: env!("CARGO_PKG_VERSION"),
+    settings_schema: dotnet_support::settings::settings_schema(),
     tools: |ctx| Ok(vec![ActionTool::new(DotnetSolution, ctx)?.into()]),
 }
 

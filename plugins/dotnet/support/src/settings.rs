@@ -92,6 +92,33 @@ impl DotnetSettings {
     }
 }
 
+/// The JSON Schema of a dotnet plugin's own section (`Plugins.Settings.<plugin>`), which every
+/// dotnet plugin declares so that `mcp-plugin-host check` names a misspelled key or a value of the
+/// wrong type. It lists exactly the keys [`DotnetSettings::from_context`] reads (a test holds the
+/// two together); the host matches the keys without regard to case, as `from_context` does, and
+/// `null` stands for an absent key.
+pub fn settings_schema() -> serde_json::Value {
+    let seconds = |what: &str| serde_json::json!({ "type": ["number", "null"], "minimum": 0, "description": what });
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "DotnetPath": { "type": ["string", "null"], "description": "The dotnet executable (default: dotnet on PATH)." },
+            "TimeoutSeconds": seconds("The longest one dotnet command may run (0: no limit)."),
+            "MaxOutputBytes": { "type": ["integer", "null"], "minimum": 0, "description": "Output kept per stream (default: 4 MiB)." },
+            "LockWaitSeconds": seconds("How long to wait for a target another operation holds (default: 0, fail fast)."),
+            "WorkingDirectory": { "type": ["string", "null"], "description": "The default folder of commands." },
+            "ShowSecretValues": { "type": ["boolean", "null"], "description": "Let SecretsList return values (default: false)." },
+            "Environment": {
+                "type": ["object", "null"],
+                "additionalProperties": { "type": "string" },
+                "description": "Extra environment variables for every dotnet command."
+            },
+            "ReadOnly": { "type": ["boolean", "null"], "description": "Offer only the actions that read (default: false)." }
+        },
+        "additionalProperties": false
+    })
+}
+
 /// A key of the plugin's own section (case-insensitively), else of `Plugins.Config`.
 fn setting<T: DeserializeOwned>(ctx: &PluginContext, key: &str) -> Result<Option<T>, String> {
     let own = ctx.config().as_object().and_then(|section| {
@@ -134,6 +161,30 @@ mod tests {
         assert!(settings.show_secret_values);
         assert!(settings.read_only, "ReadOnly in Plugins.Config holds for every dotnet plugin");
         assert_eq!(settings.environment, [("NUGET_PACKAGES".to_owned(), "/cache".to_owned())]);
+    }
+
+    #[test]
+    fn the_settings_schema_lists_exactly_the_keys_that_are_read() {
+        let schema = settings_schema();
+        let valid = json!({
+            "DotnetPath": "/opt/dotnet/dotnet", "TimeoutSeconds": 5, "MaxOutputBytes": 1024, "LockWaitSeconds": 1.5,
+            "WorkingDirectory": "/work", "ShowSecretValues": true, "Environment": { "A": "b" }, "ReadOnly": true
+        });
+        let properties = schema["properties"].as_object().unwrap();
+        assert_eq!(properties.len(), valid.as_object().unwrap().len(), "one example per declared key");
+        assert!(mcp_plugin_api::testkit::settings_problems(&schema, &valid).is_empty());
+        let read = DotnetSettings::from_context(TestPluginContext::new(valid.clone(), Default::default()).context());
+        assert_ne!(read.unwrap(), DotnetSettings::default());
+        // Each declared key is one from_context reads: a value of the wrong type there refuses the section.
+        for key in properties.keys() {
+            let mut wrong = valid.clone();
+            wrong[key] = json!([]);
+            let context = TestPluginContext::new(wrong.clone(), Default::default());
+            let error = DotnetSettings::from_context(context.context()).unwrap_err();
+            assert!(error.contains(key.as_str()), "{key}: {error}");
+            let problems = mcp_plugin_api::testkit::settings_problems(&schema, &wrong);
+            assert!(problems.iter().any(|problem| problem.contains(key.as_str())), "{key}: {problems:?}");
+        }
     }
 
     #[test]

@@ -43,6 +43,7 @@ use serde_json::json;
 export_plugin! {
     name: "dotnet_tool",
     version: env!("CARGO_PKG_VERSION"),
+    settings_schema: dotnet_support::settings::settings_schema(),
     tools: |ctx| Ok(vec![ActionTool::new(DotnetTool, ctx)?.into()]),
 }
 

@@ -35,6 +35,7 @@ use serde_json::json;
 export_plugin! {
     name: "dotnet_workload",
     version: env!("CARGO_PKG_VERSION"),
+    settings_schema: dotnet_support::settings::settings_schema(),
     tools: |ctx| Ok(vec![ActionTool::new(DotnetWorkload, ctx)?.into()]),
 }
 
