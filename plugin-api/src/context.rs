@@ -136,10 +136,18 @@ impl PluginContext {
 
     /// One key of the plugin's own section, deserialized.
     ///
+    /// The key is matched without regard to ASCII case (an exact match
+    /// first), as the host matches its own settings and as `check` matches a
+    /// section against the plugin's settings schema: `greeting` in
+    /// `appsettings.json` is read as `Greeting`.
+    ///
     /// `Ok(None)` when the key is absent; `Err` names the key and why its
     /// value does not fit `T`, ready to show to the operator.
     pub fn setting<T: DeserializeOwned>(&self, key: &str) -> Result<Option<T>, String> {
-        match self.config.get(key) {
+        let found = self.config.get(key).or_else(|| {
+            self.config.as_object()?.iter().find(|(name, _)| name.eq_ignore_ascii_case(key)).map(|(_, value)| value)
+        });
+        match found {
             None | Some(Value::Null) => Ok(None),
             Some(value) => T::deserialize(value).map(Some).map_err(|error| format!("setting '{key}': {error}")),
         }

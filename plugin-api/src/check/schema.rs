@@ -78,12 +78,16 @@ impl ToolSchemas {
 }
 
 /// Checks a plugin's section of the host's configuration (`Plugins.Settings.<plugin>`) against
-/// the JSON Schema the plugin declares. Each problem names the setting first, in the words of
-/// [`ToolError::invalid_argument`]: `Invalid setting 'Greeting': 5 is not of type "string"`.
+/// the JSON Schema the plugin declares. Keys are matched without regard to ASCII case, as the host
+/// matches its own settings and as [`PluginContext::setting`](crate::PluginContext::setting) reads
+/// them. Each problem names the setting first, in the words of [`ToolError::invalid_argument`]:
+/// `Invalid setting 'Greeting': 5 is not of type "string"`.
 pub fn check_settings(schema: &Value, section: &Value) -> Result<(), Vec<String>> {
     let validator = jsonschema::validator_for(schema)
         .map_err(|error| vec![format!("its settings schema is not a valid JSON Schema: {error}")])?;
-    let problems: Vec<String> = violations_as(&validator, section, "is not a setting of this plugin")
+    let mut section = section.clone();
+    spell_as_declared(&mut section, schema);
+    let problems: Vec<String> = violations_as(&validator, &section, "is not a setting of this plugin")
         .into_iter()
         .map(|(setting, reason)| match setting {
             Some(setting) => format!("Invalid setting '{setting}': {reason}"),
@@ -91,6 +95,25 @@ pub fn check_settings(schema: &Value, section: &Value) -> Result<(), Vec<String>
         })
         .collect();
     if problems.is_empty() { Ok(()) } else { Err(problems) }
+}
+
+/// Rewrites each key of `value` that the schema's `properties` name in another case in the
+/// schema's spelling, at every level the schema describes.
+fn spell_as_declared(value: &mut Value, schema: &Value) {
+    let (Value::Object(map), Some(properties)) = (value, schema.get("properties").and_then(Value::as_object)) else {
+        return;
+    };
+    for (key, mut child) in std::mem::take(map) {
+        match properties.iter().find(|(name, _)| name.eq_ignore_ascii_case(&key)) {
+            Some((name, property)) => {
+                spell_as_declared(&mut child, property);
+                map.insert(name.clone(), child);
+            }
+            None => {
+                map.insert(key, child);
+            }
+        }
+    }
 }
 
 /// The violations of `instance`, at most [`MAX_VIOLATIONS`], each as the

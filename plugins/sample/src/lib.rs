@@ -191,6 +191,14 @@ mod tests {
     }
 
     #[test]
+    fn the_greeting_key_is_read_whatever_its_case_as_check_accepts_it() {
+        let plugin = TestPluginContext::new(json!({ "greeting": "Hej" }), Default::default());
+        let greeter = Greeter::new(plugin.context()).unwrap();
+        assert_eq!(TestCall::new().run(&greeter, json!({ "name": "Ada" })).joined_text(), "Hej, Ada!");
+        assert!(settings_problems(&super::settings_schema(), &json!({ "greeting": "Hej" })).is_empty());
+    }
+
+    #[test]
     fn the_settings_schema_accepts_what_the_greeter_reads_and_names_what_it_does_not() {
         let schema = super::settings_schema();
         assert!(settings_problems(&schema, &json!({ "Greeting": "Hej" })).is_empty());
