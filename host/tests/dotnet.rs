@@ -95,6 +95,34 @@ async fn server_capabilities_lists_every_loaded_plugin_from_the_host() {
 }
 
 #[tokio::test]
+async fn server_capabilities_shows_the_operators_filters_prefixes_and_overrides() {
+    let dir = project_dir();
+    let setup = setup_config(
+        dir.path(),
+        json!({ "Tools": {
+            "Disabled": ["dotnet_workload"],
+            "Prefix": { "dotnet_help": "plugin" },
+            "Overrides": { "dotnet_sdk": { "Title": "SDKs here", "Annotations": { "ReadOnlyHint": true } } }
+        } }),
+    );
+    let client = setup.stdio().await;
+    let result = client.call("dotnet_server_capabilities", json!({})).await;
+    let plugins =
+        result["structuredContent"]["loadedPlugins"]["plugins"].as_array().unwrap_or_else(|| panic!("{result}"));
+    let plugin = |name: &str| plugins.iter().find(|plugin| plugin["name"] == name).unwrap_or_else(|| panic!("{name}"));
+    assert_eq!(plugin("dotnet_workload")["hidden"], json!({ "tools": ["dotnet_workload"] }));
+    assert_eq!(plugin("dotnet_help")["renamed"], json!({ "dotnet_help": "dotnet_help__dotnet_help" }));
+    assert_eq!(
+        plugin("dotnet_sdk")["overrides"],
+        json!([{ "tool": "dotnet_sdk", "fields": ["title", "annotations.readOnlyHint"] }])
+    );
+    let text = result["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains("(hidden: dotnet_workload)"), "{text}");
+    assert!(text.contains("(renamed: dotnet_help as dotnet_help__dotnet_help)"), "{text}");
+    assert!(text.contains("(overridden: dotnet_sdk (title, annotations.readOnlyHint))"), "{text}");
+}
+
+#[tokio::test]
 async fn background_sessions_die_with_the_host() {
     let dir = project_dir();
     let pid_file = dir.path().join("run.pid");

@@ -253,13 +253,50 @@ pub async fn run(call: &Call<'_>) -> Outcome {
                     let tools: Vec<&str> =
                         plugin["tools"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
                     format!(
-                        "{} {}: {}",
+                        "{} {}: {}{}",
                         plugin["name"].as_str().unwrap_or("?"),
                         plugin["version"].as_str().unwrap_or("?"),
-                        tools.join(", ")
+                        tools.join(", "),
+                        operator_changes(plugin)
                     )
                 })
                 .collect(),
         )
         .structured(structured))
+}
+
+/// What the operator changed in how `plugin` is served, as the host reports it in `host_info`
+/// (`Tools.Enabled`/`Disabled`, `Tools.Prefix`, `Tools.Overrides`): " (hidden: …; renamed: …;
+/// overridden: …)", or nothing when the plugin serves as it offers.
+fn operator_changes(plugin: &Value) -> String {
+    let names = |value: &Value| -> Vec<String> {
+        value.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
+    };
+    let mut changes = Vec::new();
+    let hidden: Vec<String> =
+        ["tools", "prompts", "resources"].iter().flat_map(|kind| names(&plugin["hidden"][kind])).collect();
+    if !hidden.is_empty() {
+        changes.push(format!("hidden: {}", hidden.join(", ")));
+    }
+    if let Some(renamed) = plugin["renamed"].as_object().filter(|renamed| !renamed.is_empty()) {
+        let pairs: Vec<String> =
+            renamed.iter().map(|(own, served)| format!("{own} as {}", served.as_str().unwrap_or("?"))).collect();
+        changes.push(format!("renamed: {}", pairs.join(", ")));
+    }
+    let overridden: Vec<String> = plugin["overrides"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|item| {
+            let changed: Vec<String> = names(&item["fields"])
+                .into_iter()
+                .chain(names(&item["defaults"]).into_iter().map(|argument| format!("default {argument}")))
+                .collect();
+            format!("{} ({})", item["tool"].as_str().unwrap_or("?"), changed.join(", "))
+        })
+        .collect();
+    if !overridden.is_empty() {
+        changes.push(format!("overridden: {}", overridden.join(", ")));
+    }
+    if changes.is_empty() { String::new() } else { format!(" ({})", changes.join("; ")) }
 }
