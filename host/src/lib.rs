@@ -7,6 +7,7 @@
 pub mod call;
 pub mod cli;
 pub mod config_schema;
+pub mod fatal;
 pub mod http;
 pub mod locks;
 pub mod logging;

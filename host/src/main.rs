@@ -17,7 +17,7 @@ use mcp_plugin_host::{
         init,
         locate::{self, Candidates},
     },
-    config_schema, http,
+    config_schema, fatal, http,
     locks::LockTable,
     logging,
     plugin::{
@@ -106,6 +106,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    let code = run();
+    fatal::host_exits();
+    code
+}
+
+fn run() -> ExitCode {
     let cli = Cli::parse();
     let candidates = Candidates::from_process(cli.config.clone());
     let setup = match cli.command {
@@ -158,6 +164,7 @@ fn main() -> ExitCode {
         eprintln!("error: {error}");
         return ExitCode::from(2);
     }
+    fatal::install();
     tracing::info!("configuration {} ({})", config.path.display(), config.origin);
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,

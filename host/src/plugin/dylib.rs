@@ -22,7 +22,7 @@ use mcp_plugin_api::abi::{
 };
 use serde_json::{Map, Value, json, value::RawValue};
 
-use super::{CallSession, ClientRequestError, Level, PluginBackend};
+use super::{CallSession, ClientRequestError, Level, PluginBackend, error_result, threads::CallThreads};
 use crate::{
     locks::{HeldKey, LockRequest, LockTable},
     logging::PluginLog,
@@ -124,7 +124,10 @@ impl Library {
         let version = self.version();
         let services = HostServices_TO::from_value(link, TD_Opaque);
         match (self.module.create())(services) {
-            ROk(instance) => Ok(DylibPlugin { name, version, instance }),
+            ROk(instance) => {
+                let threads = CallThreads::new(&name);
+                Ok(DylibPlugin { name, version, instance: Arc::new(instance), threads })
+            }
             RErr(message) => Err(LoadError::Create(message.into_string())),
         }
     }
@@ -248,7 +251,10 @@ pub fn level_from_abi(level: u8) -> Level {
 pub struct DylibPlugin {
     name: String,
     version: String,
-    instance: PluginInstanceBox,
+    /// Shared with the calls running on `threads`, which may outlive the plugin's last use.
+    instance: Arc<PluginInstanceBox>,
+    /// Where its futures are created and polled (never the host's workers).
+    threads: CallThreads,
 }
 
 impl PluginBackend for DylibPlugin {
@@ -269,8 +275,14 @@ impl PluginBackend for DylibPlugin {
     }
 
     fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String> {
-        let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
-        self.instance.call(index, RString::from(arguments), services).map(RString::into_string).boxed()
+        let instance = Arc::clone(&self.instance);
+        self.threads.run(
+            move || {
+                let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
+                instance.call(index, RString::from(arguments), services).map(RString::into_string)
+            },
+            |reason| error_result(&reason),
+        )
     }
 
     fn prompts(&self) -> Vec<Value> {
@@ -278,7 +290,9 @@ impl PluginBackend for DylibPlugin {
     }
 
     fn get_prompt(&self, index: u32, arguments: Value) -> BoxFuture<'static, Result<Value, String>> {
-        self.instance.get_prompt(index, RString::from(arguments.to_string())).map(decode_answer).boxed()
+        let instance = Arc::clone(&self.instance);
+        self.threads
+            .run(move || instance.get_prompt(index, RString::from(arguments.to_string())).map(decode_answer), Err)
     }
 
     fn complete_prompt(&self, index: u32, argument: &str, value: &str) -> Vec<String> {
@@ -291,13 +305,16 @@ impl PluginBackend for DylibPlugin {
     }
 
     fn read_resource(&self, index: u32, uri: String) -> BoxFuture<'static, Result<Vec<Value>, String>> {
-        self.instance
-            .read_resource(index, RString::from(uri))
-            .map(|answer| match decode_answer(answer)? {
-                Value::Array(contents) => Ok(contents),
-                other => Err(format!("the plugin answered with {other} instead of a list of contents")),
-            })
-            .boxed()
+        let instance = Arc::clone(&self.instance);
+        self.threads.run(
+            move || {
+                instance.read_resource(index, RString::from(uri)).map(|answer| match decode_answer(answer)? {
+                    Value::Array(contents) => Ok(contents),
+                    other => Err(format!("the plugin answered with {other} instead of a list of contents")),
+                })
+            },
+            Err,
+        )
     }
 }
 

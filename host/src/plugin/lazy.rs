@@ -25,6 +25,7 @@ use super::{
     CallSession, PluginBackend,
     cache::{self, Offer, PluginCache},
     dylib::{DylibPlugin, HostLink, Library},
+    error_result,
 };
 
 /// A plugin whose library is loaded on first use.
@@ -114,11 +115,6 @@ impl LazyPlugin {
         }
         Ok(plugin)
     }
-}
-
-/// A tool result saying why the call could not run.
-fn error_result(message: &str) -> String {
-    serde_json::json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()
 }
 
 impl PluginBackend for LazyPlugin {

@@ -11,6 +11,7 @@ pub mod cache;
 pub mod discovery;
 pub mod dylib;
 pub mod lazy;
+pub mod threads;
 
 use std::sync::Arc;
 
@@ -82,4 +83,9 @@ pub trait PluginBackend: Send + Sync + 'static {
     /// Reads `uri` through resource number `index`; yields MCP resource
     /// contents or a message for the client.
     fn read_resource(&self, index: u32, uri: String) -> BoxFuture<'static, Result<Vec<Value>, String>>;
+}
+
+/// A JSON tool result saying why a call could not run (the plugin never answered it).
+pub(crate) fn error_result(message: &str) -> String {
+    serde_json::json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()
 }

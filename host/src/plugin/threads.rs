@@ -1,0 +1,174 @@
+//! The threads a plugin's calls run on: a small tokio runtime per plugin,
+//! owned by the host, never the host's MCP workers.
+//!
+//! Plugin code is polled wherever its future is polled. Polled on the host's
+//! own workers, one plugin that spins or blocks inside an async call (a busy
+//! loop, `std::thread::sleep`, blocking I/O) would stall `ping`, `tools/list`,
+//! every other plugin and the call's own timeout. So every future a plugin
+//! returns (tool calls, prompts, resource reads) is created and polled on
+//! [`CallThreads`] of its own, and the host awaits only a join handle: a
+//! stuck plugin thread leaves the host's workers free, the timeout is
+//! answered on schedule, and dropping the host's side (cancel, timeout,
+//! shutdown) aborts the task, which drops the plugin's future on the
+//! plugin's thread (mcp-plugin-api drops it inside the plugin's runtime).
+//!
+//! The bound: [`CALL_THREADS`] threads per plugin, started on its first call.
+//! A call that blocks one of them leaves the others to the plugin's next
+//! calls. A call the host stopped (timed out or cancelled) whose thread has
+//! not come back is *stuck*; once every thread of a plugin is stuck, its new
+//! calls are answered at once with an error that says so, instead of queueing
+//! behind threads that may never return. Nothing can take a thread back from
+//! native code: only a restart (or `Plugins.Isolation = process`) does.
+
+use std::{
+    future::Future,
+    sync::{
+        Arc, OnceLock,
+        atomic::{AtomicIsize, AtomicU8, Ordering},
+    },
+};
+
+use futures::{FutureExt, future::BoxFuture};
+
+/// How many threads each plugin's calls run on.
+pub const CALL_THREADS: usize = 4;
+
+/// A plugin's own call threads, started on first use.
+pub struct CallThreads {
+    plugin: String,
+    runtime: OnceLock<Result<tokio::runtime::Runtime, String>>,
+    /// Calls the host stopped whose task is still running (see [`TaskState`]).
+    stuck: Arc<AtomicIsize>,
+}
+
+/// Set once the host's side of a call is dropped before the call finished.
+const ABANDONED: u8 = 1;
+/// Set once the task finished or was dropped on its thread.
+const FINISHED: u8 = 2;
+
+/// Whether the host abandoned a call and whether its task ended. Whichever comes second sees
+/// the other's bit: an abandon before the end counts the call as stuck, the end uncounts it.
+struct TaskState {
+    flags: AtomicU8,
+    stuck: Arc<AtomicIsize>,
+}
+
+impl TaskState {
+    fn abandon(&self) {
+        if self.flags.fetch_or(ABANDONED, Ordering::AcqRel) & FINISHED == 0 {
+            self.stuck.fetch_add(1, Ordering::AcqRel);
+        }
+    }
+
+    fn finish(&self) {
+        if self.flags.fetch_or(FINISHED, Ordering::AcqRel) & ABANDONED != 0 {
+            self.stuck.fetch_sub(1, Ordering::AcqRel);
+        }
+    }
+}
+
+/// Marks the task finished when the plugin's future is done or dropped, on the plugin's thread.
+struct FinishGuard(Arc<TaskState>);
+
+impl Drop for FinishGuard {
+    fn drop(&mut self) {
+        self.0.finish();
+    }
+}
+
+/// The host's side of a call: aborts the task when dropped before it finished.
+struct Handle<T> {
+    join: tokio::task::JoinHandle<T>,
+    state: Arc<TaskState>,
+    done: bool,
+}
+
+impl<T> Future for Handle<T> {
+    type Output = Result<T, String>;
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<Self::Output> {
+        let polled = self.join.poll_unpin(cx);
+        if polled.is_ready() {
+            self.done = true;
+        }
+        polled.map(|joined| joined.map_err(|error| format!("the plugin's call task ended abnormally: {error}")))
+    }
+}
+
+impl<T> Drop for Handle<T> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.join.abort();
+            self.state.abandon();
+        }
+    }
+}
+
+impl CallThreads {
+    /// The call threads of plugin `plugin`; none is started yet.
+    pub fn new(plugin: &str) -> Self {
+        Self { plugin: plugin.to_owned(), runtime: OnceLock::new(), stuck: Arc::default() }
+    }
+
+    fn runtime(&self) -> Result<&tokio::runtime::Runtime, String> {
+        let started = self.runtime.get_or_init(|| {
+            tokio::runtime::Builder::new_multi_thread()
+                .worker_threads(CALL_THREADS)
+                .thread_name(format!("calls-{}", self.plugin))
+                .enable_all()
+                .build()
+                .map_err(|error| format!("the call threads of plugin '{}' could not start: {error}", self.plugin))
+        });
+        started.as_ref().map_err(Clone::clone)
+    }
+
+    /// Runs the future `start` makes on this plugin's threads: `start` itself (which calls into
+    /// the plugin) runs there too. When the call cannot run (every thread stuck, or the threads
+    /// could not start), `unavailable` turns the reason into the call's answer.
+    pub fn run<T, F>(
+        &self,
+        start: impl FnOnce() -> F + Send + 'static,
+        unavailable: impl FnOnce(String) -> T + Send + 'static,
+    ) -> BoxFuture<'static, T>
+    where
+        T: Send + 'static,
+        F: Future<Output = T> + Send + 'static,
+    {
+        if self.stuck.load(Ordering::Acquire) >= CALL_THREADS as isize {
+            let reason = format!(
+                "plugin '{}' cannot take this call: all {CALL_THREADS} of its call threads are held by earlier calls \
+                 that were stopped (timed out or cancelled) but never returned, which means code in the plugin \
+                 blocks or spins; restart the server, or run the plugin with Plugins.Isolation = \"process\"",
+                self.plugin
+            );
+            return futures::future::ready(unavailable(reason)).boxed();
+        }
+        let runtime = match self.runtime() {
+            Ok(runtime) => runtime,
+            Err(reason) => return futures::future::ready(unavailable(reason)).boxed(),
+        };
+        let state = Arc::new(TaskState { flags: AtomicU8::new(0), stuck: Arc::clone(&self.stuck) });
+        let finish = FinishGuard(Arc::clone(&state));
+        let join = runtime.spawn(async move {
+            let _finish = finish;
+            start().await
+        });
+        Handle { join, state, done: false }.map(|joined| joined.unwrap_or_else(unavailable)).boxed()
+    }
+}
+
+impl Drop for CallThreads {
+    /// Never waits for a thread: one stuck in plugin code would hold the host's exit forever.
+    fn drop(&mut self) {
+        let stuck = self.stuck.load(Ordering::Acquire);
+        if stuck > 0 {
+            tracing::warn!(
+                "{stuck} stopped call(s) of plugin '{}' are still running on its threads and are left behind",
+                self.plugin
+            );
+        }
+        if let Some(Ok(runtime)) = self.runtime.take() {
+            runtime.shutdown_background();
+        }
+    }
+}
