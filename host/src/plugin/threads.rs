@@ -172,3 +172,83 @@ impl Drop for CallThreads {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::{
+        sync::{Mutex, mpsc},
+        time::Duration,
+    };
+
+    use super::*;
+
+    /// Records the name of the thread it is dropped on.
+    struct DropWitness(mpsc::Sender<Option<String>>);
+
+    impl Drop for DropWitness {
+        fn drop(&mut self) {
+            let _ = self.0.send(std::thread::current().name().map(str::to_owned));
+        }
+    }
+
+    #[tokio::test]
+    async fn a_call_runs_and_is_dropped_on_the_plugins_threads() {
+        let threads = CallThreads::new("witness");
+        let ran_on = threads.run(|| async { std::thread::current().name().map(str::to_owned) }, |_| None).await;
+        assert_eq!(ran_on.as_deref(), Some("calls-witness"));
+
+        let (sender, dropped) = mpsc::channel();
+        let call = threads.run(
+            move || async move {
+                let _witness = DropWitness(sender);
+                std::future::pending::<()>().await;
+            },
+            |_| (),
+        );
+        // Polled once, so the plugin's future exists; then the host gives up on it.
+        assert!(tokio::time::timeout(Duration::from_millis(50), call).await.is_err());
+        let dropped_on = dropped.recv_timeout(Duration::from_secs(10)).expect("the call's future is dropped");
+        assert_eq!(dropped_on.as_deref(), Some("calls-witness"));
+    }
+
+    #[tokio::test]
+    async fn calls_stopped_on_blocked_threads_are_counted_until_the_threads_return() {
+        let threads = CallThreads::new("stuck");
+        let (release, released) = mpsc::channel::<()>();
+        let released = Arc::new(Mutex::new(released));
+        let (started, starts) = mpsc::channel();
+        let mut calls = Vec::new();
+        for _ in 0..CALL_THREADS {
+            let (released, started) = (Arc::clone(&released), started.clone());
+            calls.push(threads.run(
+                move || async move {
+                    let _ = started.send(());
+                    // Blocks its thread, as a plugin's blocking call would.
+                    let _ = released.lock().unwrap().recv();
+                },
+                |_| (),
+            ));
+        }
+        for call in &mut calls {
+            assert!(tokio::time::timeout(Duration::from_millis(10), call).await.is_err());
+        }
+        starts.recv_timeout(Duration::from_secs(10)).expect("a blocking call started");
+        drop(calls);
+        // Every thread is held (one blocked call holds the lock the others wait on): refused at once.
+        let refused =
+            tokio::time::timeout(Duration::from_secs(10), threads.run(|| async { "ran".to_owned() }, |reason| reason))
+                .await
+                .expect("refused at once, not queued behind the blocked threads");
+        assert!(refused.contains(&format!("all {CALL_THREADS} of its call threads are held")), "{refused}");
+        drop(release);
+        let mut answer = String::new();
+        for _ in 0..500 {
+            answer = threads.run(|| async { "ran".to_owned() }, |reason| reason).await;
+            if answer == "ran" {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        assert_eq!(answer, "ran", "the threads serve again once the blocked calls return");
+    }
+}
