@@ -56,6 +56,10 @@ pub fn install() {
             "the host panicked on thread '{}' at {location}: {message}{backtrace}",
             thread.name().unwrap_or("unnamed")
         );
+        if thread.name() == Some("main") {
+            // The process exits with code 101 next: its cause is this line, not a plugin's exit().
+            host_exits();
+        }
     }));
     #[cfg(unix)]
     unix::install();
