@@ -89,6 +89,18 @@ async fn a_plugin_whose_threads_are_all_stuck_refuses_its_next_call_and_the_othe
 }
 
 #[tokio::test]
+async fn shutdown_does_not_wait_for_a_call_spinning_without_a_time_limit() {
+    let setup = Setup::new(&["sample"], &["faults"], json!({ "Host": { "CancelGraceMs": 200 } }));
+    let client = setup.stdio().await;
+    let (_, spinning) = client.start("tools/call", json!({ "name": "busy_loop", "arguments": {} })).await;
+    // The call is on the plugin's thread, spinning, when the client goes away.
+    host_answers(&client).await;
+    let status = client.close().await;
+    assert!(status.success(), "the host exits by itself, leaving the spinning thread behind: {status:?}");
+    drop(spinning);
+}
+
+#[tokio::test]
 async fn a_panic_in_a_call_costs_that_call() {
     let setup = setup();
     let mut client = setup.stdio().await;
