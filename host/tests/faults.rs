@@ -111,6 +111,28 @@ async fn a_panic_in_a_call_costs_that_call() {
     assert!(client.is_running());
 }
 
+#[tokio::test]
+async fn a_4_gib_allocation_that_fits_costs_nothing() {
+    // Touching 4 GiB on a machine without it would bring in the OOM killer, for this host or another
+    // process: only where 8 GiB are available does the test say what it means to.
+    let meminfo = std::fs::read_to_string("/proc/meminfo").unwrap_or_default();
+    let available_kib: u64 = meminfo
+        .lines()
+        .find_map(|line| line.strip_prefix("MemAvailable:"))
+        .and_then(|rest| rest.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0);
+    if available_kib < 8 << 20 {
+        eprintln!("skipped: {available_kib} KiB available, the test needs 8 GiB");
+        return;
+    }
+    let setup = setup();
+    let mut client = setup.stdio().await;
+    let result = client.call("alloc_4g", json!({})).await;
+    assert_eq!(text_of(&result), "touched 1048576 pages", "{result}");
+    host_answers(&client).await;
+    assert!(client.is_running());
+}
+
 /// Calls `tool`, which ends the process, and returns how the host ended and its stderr.
 async fn host_taken_down_by(setup: &Setup, tool: &str, cause: &str) -> (std::process::ExitStatus, String) {
     let client = setup.stdio().await;
