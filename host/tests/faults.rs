@@ -36,9 +36,14 @@ async fn host_answers(client: &Client) {
     assert_eq!(text_of(&echo["result"]), "still here", "echo: {echo}");
 }
 
-/// Calls `tool` of a plugin that never returns and checks that the host goes on serving.
-async fn blocked_call_is_timed_out_and_the_host_serves(tool: &str) {
+/// Calls `tool` of a plugin that never returns and checks that the host goes on serving. With
+/// `lazily`, the plugin cache is filled first, so the host creates the plugin on this first call
+/// (the lazy backend, which wraps the in-process one).
+async fn blocked_call_is_timed_out_and_the_host_serves(tool: &str, lazily: bool) {
     let setup = setup();
+    if lazily {
+        assert!(setup.run(&["plugins"]).status.success());
+    }
     let client = setup.stdio().await;
     let (_, blocked) = client.start("tools/call", json!({ "name": tool, "arguments": {} })).await;
     // Give the plugin's thread time to start blocking, then ask the host for other things.
@@ -53,18 +58,19 @@ async fn blocked_call_is_timed_out_and_the_host_serves(tool: &str) {
     // The plugin's other threads serve its next call while one is still stuck.
     assert_eq!(text_of(&client.call("faults_ok", json!({})).await), "ok");
     host_answers(&client).await;
+    assert_eq!(client.stderr().contains("created plugin faults"), lazily, "{}", client.stderr());
     let status = client.close().await;
     assert!(status.success(), "the host exits cleanly with a plugin thread still stuck: {status:?}");
 }
 
 #[tokio::test]
 async fn a_busy_loop_in_a_call_is_timed_out_while_the_host_keeps_serving() {
-    blocked_call_is_timed_out_and_the_host_serves("busy_loop").await;
+    blocked_call_is_timed_out_and_the_host_serves("busy_loop", false).await;
 }
 
 #[tokio::test]
-async fn a_blocking_sleep_in_a_call_is_timed_out_while_the_host_keeps_serving() {
-    blocked_call_is_timed_out_and_the_host_serves("blocking_sleep").await;
+async fn a_blocking_sleep_in_a_call_of_a_lazily_created_plugin_is_timed_out_while_the_host_keeps_serving() {
+    blocked_call_is_timed_out_and_the_host_serves("blocking_sleep", true).await;
 }
 
 #[tokio::test]
