@@ -9,39 +9,57 @@
 //! one command-line segment; its arguments are classified like [`redact_args`] does and the text
 //! between the secrets gets the same context-free pass, so every byte is still scanned once. A
 //! match that turns out not to be secret (`bypass=`, `TokenLifetimeMinutes: 60`) keeps its label
-//! and has its value scanned again, so a token inside it is still caught.
+//! and has its value scanned again, so a token inside it is still caught. A few forms span two
+//! lines (a YAML name and its value, an `expect` prompt and its answer, `terraform output NAME`
+//! and the value); [`LineRedactor`] sees them by redacting such a pair of lines together.
 //!
 //! Forms covered (each keeps its label, key, scheme or quotes):
 //! - labelled secrets in `key=value`, `key: value`, JSON, YAML and connection strings, with no
 //!   minimum length. A key is secret when its name contains a secret word (`password`, `secret`,
-//!   `token`, `api_key`, `AccountKey`, `connection_string`...), ends in `pwd`, `pass` or `pat` after a
+//!   `token`, `api_key`, `AccountKey`...), ends in `pwd`, `pass`, `pat`, `pword` or `pw` after a
 //!   separator or a case change (`DB_PWD`, `SMTP_PASS`, `smtpPass`, `userPWD`, `ADO_PAT`), or
 //!   names a session (`ASP.NET_SessionId`); it is not when a describing word ends it
 //!   (`TokenLifetimeMinutes`, `PASSWORD_FILE`, `SecretName`, `SecurityTokenExpiredException`).
-//!   Under weaker labels (`*_KEY`, `InstrumentationKey`, `Credential`, `Signature`) a value is a
-//!   secret when it looks generated, and so is a key-like JSON `"value"` (`az ... keys list`);
+//!   Under weaker labels (`*_KEY`, `Credential`, `Signature`) a value is a secret when it looks
+//!   generated (a strong-name public key does not count), and so is a key-like JSON `"value"`
+//!   (`az ... keys list`, in text and in structured content). A key that names a connection
+//!   string (`ConnectionStrings__Default`) has the parts of its value judged one by one, so a
+//!   connection string without credentials stays whole;
+//! - values that only stand in for a secret stay under any label: empty, already masked (`***`,
+//!   `*`, `(sensitive value)`), references (`${DB_PASSWORD}`, `$(DbPassword)`,
+//!   `@Microsoft.KeyVault(...)`) and placeholders (`<your-api-key>`);
+//! - name/value pairs: `{"name": "Smtp__Password", ..., "value": "..."}` in JSON, `- name: X` /
+//!   `value: ...` in YAML (Kubernetes env lists), and Terraform's `"sensitive": true` outputs;
 //! - the signing key printed by `dotnet user-jwts key` (`Signing Key: '...'`);
-//! - `NAME   value` rows of an environment listing (PowerShell's `Get-ChildItem env:`);
-//! - the values of a `Cookie:` header and the value of `Set-Cookie:` (its attributes stay);
+//! - `NAME   value` rows of a table whose name has a secret word (PowerShell's
+//!   `Get-ChildItem env:`, `vault login`, `CLIENT SECRET   ...`), but not `kubectl describe
+//!   secret`'s sizes (`DB_PASSWORD:  18 bytes`);
+//! - the value Terraform prints on the line after `terraform output [-raw|-json] NAME`, and the
+//!   answer an `expect` script `send`s to a password or passphrase prompt;
+//! - the values of a `Cookie:` header and the value of `Set-Cookie:` (its attributes stay), but
+//!   not the constant `N` of ASP.NET Core's correlation and nonce marker cookies;
 //! - `scheme://user:password@host` and `scheme://TOKEN@host` URL credentials (a Sentry DSN, a
 //!   personal access token as user name), and generated-looking `code=` / `appid=` query
 //!   parameters (Azure Functions keys, OAuth codes, OpenWeather ids);
-//! - `Authorization: Bearer|Basic ...` headers and bare `Bearer <token>`;
+//! - `Authorization: Bearer|Basic|SSWS|SharedKey ...` headers and bare `Bearer <token>`;
 //! - the browser token of an Aspire dashboard login link (`/login?t=...`);
-//! - PEM private-key blocks (also when cut off before the `END` line) and JWTs;
+//! - PEM private-key blocks (also when cut off before the `END` line), JWTs and JWEs;
 //! - tokens known by their shape: ASP.NET Core Data Protection payloads (`CfDJ8...`: the
 //!   authentication, session and antiforgery cookies and tokens), GitHub, GitLab, Slack, Stripe,
 //!   npm, NuGet, Google (API keys, OAuth client secrets, access and refresh tokens), AWS (access
 //!   key ids, session tokens), SendGrid, OpenAI and Anthropic (`sk-`), Hugging Face, Docker Hub,
 //!   JFrog, Octopus Deploy, New Relic, Sentry, Shopify, PyPI, SonarQube, Postman, Grafana,
-//!   DigitalOcean, Azure AD client secrets, Slack and Discord webhook URLs, Telegram bot tokens;
+//!   DigitalOcean, HashiCorp Vault, Azure AD client secrets, Slack and Discord webhook URLs,
+//!   Telegram bot tokens, Firebase Cloud Messaging server keys;
 //! - options whose value is secret in any tool: every `--option` or `-Option` whose name ends
 //!   in a secret word (`--password`, `-Password`, `--api-key`, `-ApiKey`, `--client-secret`,
 //!   `--sas-token`, `--certificate-password`, `-storepass`...) and `--connection`;
 //! - options that are secret in one command only: `-p` of `dev-certs https`, of `nuget add|update
 //!   source` and of every `login` (docker, podman, helm registry, az acr, az...), `-k`/`-sk` of
-//!   `nuget push|delete`, `-P` of `sqlcmd`, `/p` of `signtool sign`, the attached `-pPASSWORD`
-//!   of `mysql`, the password of `curl -u user:password`, `--value` of `keyvault secret set`,
+//!   `nuget push|delete`, `-P` of `sqlcmd`, `/p` of `signtool sign` (also run by its full path),
+//!   `-P`/`-N` of `ssh-keygen`, `-pw` of PuTTY's `plink`, `pscp` and `psftp`, `-String` or the
+//!   first positional of PowerShell's `ConvertTo-SecureString`, the attached `-pPASSWORD` of
+//!   `mysql`, the password of `curl -u user:password`, `--value` of `keyvault secret set`,
 //!   `--body` of `secret set`, and the VALUE of `user-secrets set KEY VALUE`;
 //! - `KEY = VALUE` lines printed by `dotnet user-secrets list` and its
 //!   `Successfully saved KEY = VALUE to the secret store.` message;
