@@ -2114,6 +2114,12 @@ Time Elapsed 00:00:03.45";
             "Bearer ".repeat(N),
             " = ".repeat(N),
             "\"".repeat(N),
+            "ConnectionStrings__A=".repeat(N),
+            "ConnectionStrings__A=a=b;".repeat(N),
+            "- name: Password\n".repeat(N),
+            "expect \"password\"; ".repeat(N),
+            "terraform output x\n".repeat(N),
+            "Token  Token  ".repeat(N),
         ];
         for input in &cases {
             assert!(!redact(input).is_empty());
