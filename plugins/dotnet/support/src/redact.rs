@@ -804,6 +804,8 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(prefix) = prefix {
         return format!("{}{REDACTED}", prefix.as_str());
     }
+    // A pair's value whose name is not secret gets every form: it is one line without the
+    // pair's label, so no pair can match inside it and the rescan cannot recurse deeper.
     if let Some(pair) = caps.name("pair") {
         // The fields between the name and the value are scanned too.
         let label = redact_with(&CONTEXT_FREE, pair.as_str());
