@@ -9,39 +9,57 @@
 //! one command-line segment; its arguments are classified like [`redact_args`] does and the text
 //! between the secrets gets the same context-free pass, so every byte is still scanned once. A
 //! match that turns out not to be secret (`bypass=`, `TokenLifetimeMinutes: 60`) keeps its label
-//! and has its value scanned again, so a token inside it is still caught.
+//! and has its value scanned again, so a token inside it is still caught. A few forms span two
+//! lines (a YAML name and its value, an `expect` prompt and its answer, `terraform output NAME`
+//! and the value); [`LineRedactor`] sees them by redacting such a pair of lines together.
 //!
 //! Forms covered (each keeps its label, key, scheme or quotes):
 //! - labelled secrets in `key=value`, `key: value`, JSON, YAML and connection strings, with no
 //!   minimum length. A key is secret when its name contains a secret word (`password`, `secret`,
-//!   `token`, `api_key`, `AccountKey`, `connection_string`...), ends in `pwd`, `pass` or `pat` after a
+//!   `token`, `api_key`, `AccountKey`...), ends in `pwd`, `pass`, `pat`, `pword` or `pw` after a
 //!   separator or a case change (`DB_PWD`, `SMTP_PASS`, `smtpPass`, `userPWD`, `ADO_PAT`), or
 //!   names a session (`ASP.NET_SessionId`); it is not when a describing word ends it
 //!   (`TokenLifetimeMinutes`, `PASSWORD_FILE`, `SecretName`, `SecurityTokenExpiredException`).
-//!   Under weaker labels (`*_KEY`, `InstrumentationKey`, `Credential`, `Signature`) a value is a
-//!   secret when it looks generated, and so is a key-like JSON `"value"` (`az ... keys list`);
+//!   Under weaker labels (`*_KEY`, `Credential`, `Signature`) a value is a secret when it looks
+//!   generated (a strong-name public key does not count), and so is a key-like JSON `"value"`
+//!   (`az ... keys list`, in text and in structured content). A key that names a connection
+//!   string (`ConnectionStrings__Default`) has the parts of its value judged one by one, so a
+//!   connection string without credentials stays whole;
+//! - values that only stand in for a secret stay under any label: empty, already masked (`***`,
+//!   `*`, `(sensitive value)`), references (`${DB_PASSWORD}`, `$(DbPassword)`,
+//!   `@Microsoft.KeyVault(...)`) and placeholders (`<your-api-key>`);
+//! - name/value pairs: `{"name": "Smtp__Password", ..., "value": "..."}` in JSON, `- name: X` /
+//!   `value: ...` in YAML (Kubernetes env lists), and Terraform's `"sensitive": true` outputs;
 //! - the signing key printed by `dotnet user-jwts key` (`Signing Key: '...'`);
-//! - `NAME   value` rows of an environment listing (PowerShell's `Get-ChildItem env:`);
-//! - the values of a `Cookie:` header and the value of `Set-Cookie:` (its attributes stay);
+//! - `NAME   value` rows of a table whose name has a secret word (PowerShell's
+//!   `Get-ChildItem env:`, `vault login`, `CLIENT SECRET   ...`), but not `kubectl describe
+//!   secret`'s sizes (`DB_PASSWORD:  18 bytes`);
+//! - the value Terraform prints on the line after `terraform output [-raw|-json] NAME`, and the
+//!   answer an `expect` script `send`s to a password or passphrase prompt;
+//! - the values of a `Cookie:` header and the value of `Set-Cookie:` (its attributes stay), but
+//!   not the constant `N` of ASP.NET Core's correlation and nonce marker cookies;
 //! - `scheme://user:password@host` and `scheme://TOKEN@host` URL credentials (a Sentry DSN, a
 //!   personal access token as user name), and generated-looking `code=` / `appid=` query
 //!   parameters (Azure Functions keys, OAuth codes, OpenWeather ids);
-//! - `Authorization: Bearer|Basic ...` headers and bare `Bearer <token>`;
+//! - `Authorization: Bearer|Basic|SSWS|SharedKey ...` headers and bare `Bearer <token>`;
 //! - the browser token of an Aspire dashboard login link (`/login?t=...`);
-//! - PEM private-key blocks (also when cut off before the `END` line) and JWTs;
+//! - PEM private-key blocks (also when cut off before the `END` line), JWTs and JWEs;
 //! - tokens known by their shape: ASP.NET Core Data Protection payloads (`CfDJ8...`: the
 //!   authentication, session and antiforgery cookies and tokens), GitHub, GitLab, Slack, Stripe,
 //!   npm, NuGet, Google (API keys, OAuth client secrets, access and refresh tokens), AWS (access
 //!   key ids, session tokens), SendGrid, OpenAI and Anthropic (`sk-`), Hugging Face, Docker Hub,
 //!   JFrog, Octopus Deploy, New Relic, Sentry, Shopify, PyPI, SonarQube, Postman, Grafana,
-//!   DigitalOcean, Azure AD client secrets, Slack and Discord webhook URLs, Telegram bot tokens;
+//!   DigitalOcean, HashiCorp Vault, Azure AD client secrets, Slack and Discord webhook URLs,
+//!   Telegram bot tokens, Firebase Cloud Messaging server keys;
 //! - options whose value is secret in any tool: every `--option` or `-Option` whose name ends
 //!   in a secret word (`--password`, `-Password`, `--api-key`, `-ApiKey`, `--client-secret`,
 //!   `--sas-token`, `--certificate-password`, `-storepass`...) and `--connection`;
 //! - options that are secret in one command only: `-p` of `dev-certs https`, of `nuget add|update
 //!   source` and of every `login` (docker, podman, helm registry, az acr, az...), `-k`/`-sk` of
-//!   `nuget push|delete`, `-P` of `sqlcmd`, `/p` of `signtool sign`, the attached `-pPASSWORD`
-//!   of `mysql`, the password of `curl -u user:password`, `--value` of `keyvault secret set`,
+//!   `nuget push|delete`, `-P` of `sqlcmd`, `/p` of `signtool sign` (also run by its full path),
+//!   `-P`/`-N` of `ssh-keygen`, `-pw` of PuTTY's `plink`, `pscp` and `psftp`, `-String` or the
+//!   first positional of PowerShell's `ConvertTo-SecureString`, the attached `-pPASSWORD` of
+//!   `mysql`, the password of `curl -u user:password`, `--value` of `keyvault secret set`,
 //!   `--body` of `secret set`, and the VALUE of `user-secrets set KEY VALUE`;
 //! - `KEY = VALUE` lines printed by `dotnet user-secrets list` and its
 //!   `Successfully saved KEY = VALUE to the secret store.` message;
@@ -69,14 +87,18 @@ const STRONG_KEY_WORDS: &[&str] = &[
     "account_key",
     "private_key",
     "shared_access_signature",
-    "connection_string",
     "authorization",
 ];
 
+/// Words that make a key name hold a connection string (`ConnectionStrings__Default`,
+/// `APPLICATIONINSIGHTS_CONNECTION_STRING`): its secret parts are secret, the rest of it is not
+/// (see [`redact_connection_string`]).
+const CONNECTION_KEY_WORDS: &[&str] = &["connection_string"];
+
 /// Words that make a key name secret when they are its last word (`DB_PWD`, `SMTP_PASS`,
-/// `smtpPass`, `userPWD`, `Pwd`, `AZURE_DEVOPS_PAT`), but not inside another word (`OLDPWD`,
-/// `bypass`, `PATH`).
-const LAST_KEY_WORDS: &[&str] = &["pwd", "pass", "pat"];
+/// `smtpPass`, `userPWD`, `Pwd`, `AZURE_DEVOPS_PAT`, `SDK_CONTAINER_REGISTRY_PWORD`, `SMTP_PW`),
+/// but not inside another word (`OLDPWD`, `bypass`, `PATH`).
+const LAST_KEY_WORDS: &[&str] = &["pwd", "pass", "pat", "pword", "pw"];
 
 /// Normalised key names that are secret as a whole: the SAS signature, HTTP cookie headers,
 /// a Kubernetes registry secret.
@@ -89,9 +111,19 @@ const SESSION_KEY_ENDINGS: &[&str] = &["sessionid", "sessid"];
 /// (see [`looks_generated`]), so `KeyFile=app.snk` and `PARTITION_KEY=/customerId` stay readable.
 const WEAK_KEY_WORDS: &[&str] = &["key", "credential", "signature", "auth"];
 
-/// Normalised key names that contain a secret word but name public data
-/// (assembly identities, the user-secrets store id, a SAS policy name).
-const NON_SECRET_KEYS: &[&str] = &["publickeytoken", "publickey", "usersecretsid", "sharedaccesskeyname", "tokentype"];
+/// Normalised key names that contain a secret word but name public data (assembly identities,
+/// the user-secrets store id, a SAS policy name, and the Application Insights instrumentation
+/// key, which Microsoft documents as an identifier that is not a secret and which browsers'
+/// telemetry scripts carry in the clear).
+const NON_SECRET_KEYS: &[&str] = &[
+    "publickeytoken",
+    "publickey",
+    "usersecretsid",
+    "sharedaccesskeyname",
+    "tokentype",
+    "instrumentationkey",
+    "appinsightsinstrumentationkey",
+];
 
 /// Last words that make a key name describe a secret rather than hold one:
 /// `TokenLifetimeMinutes`, `PASSWORD_MIN_LENGTH`, `MYSQL_PASSWORD_FILE`, `KeyVault:SecretName`.
@@ -102,6 +134,8 @@ const DESCRIBING_WORDS: &[&str] = &[
     "seconds",
     "hours",
     "days",
+    "duration",
+    "ttl",
     "expiry",
     "expiration",
     "timeout",
@@ -175,16 +209,24 @@ struct CommandOptions {
     glued: Option<&'static str>,
     /// Options whose value is `user:password`, the part after the first `:` secret (`curl -u`).
     user_password: &'static [&'static str],
+    /// Whether its first positional argument is secret (`ConvertTo-SecureString 'pw' -AsPlainText`).
+    first_positional: bool,
 }
 
 impl CommandOptions {
     const fn secret(words: &'static [&'static str], secret: &'static [&'static str]) -> Self {
-        Self { words, secret, glued: None, user_password: &[] }
+        Self { words, secret, glued: None, user_password: &[], first_positional: false }
+    }
+
+    const fn glued(words: &'static [&'static str], glued: &'static str) -> Self {
+        Self { words, secret: &[], glued: Some(glued), user_password: &[], first_positional: false }
     }
 }
 
 /// The commands whose short options carry secrets. `login` stands for every registry and cloud
-/// login that takes `-p` (docker, podman, buildah, helm registry, oras, az acr, az).
+/// login that takes `-p` (docker, podman, buildah, helm registry, oras, az acr, az). The first
+/// word matches without regard to case, with a directory and `.exe` before and after it
+/// (`"C:\Program Files (x86)\Windows Kits\...\signtool.exe" sign`, `plink.exe`).
 const COMMANDS: &[CommandOptions] = &[
     CommandOptions::secret(&["dev-certs", "https"], &["-p"]),
     CommandOptions::secret(&["nuget", "push"], &["-k", "-sk"]),
@@ -196,12 +238,31 @@ const COMMANDS: &[CommandOptions] = &[
     CommandOptions::secret(&["signtool", "sign"], &["/p"]),
     CommandOptions::secret(&["keyvault", "secret", "set"], &["--value"]),
     CommandOptions::secret(&["secret", "set"], &["-b", "--body"]),
-    CommandOptions { words: &["mysql"], secret: &[], glued: Some("-p"), user_password: &[] },
-    CommandOptions { words: &["mysqldump"], secret: &[], glued: Some("-p"), user_password: &[] },
-    CommandOptions { words: &["mariadb"], secret: &[], glued: Some("-p"), user_password: &[] },
+    CommandOptions::glued(&["mysql"], "-p"),
+    CommandOptions::glued(&["mysqldump"], "-p"),
+    CommandOptions::glued(&["mariadb"], "-p"),
     CommandOptions::secret(&["redis-cli"], &["-a"]),
     CommandOptions::secret(&["sshpass"], &["-p"]),
-    CommandOptions { words: &["curl"], secret: &[], glued: None, user_password: &["-u", "--user"] },
+    // The old and new passphrases of a key.
+    CommandOptions::secret(&["ssh-keygen"], &["-P", "-N"]),
+    // PuTTY's password option.
+    CommandOptions::secret(&["plink"], &["-pw"]),
+    CommandOptions::secret(&["pscp"], &["-pw"]),
+    CommandOptions::secret(&["psftp"], &["-pw"]),
+    CommandOptions {
+        words: &["ConvertTo-SecureString"],
+        secret: &["-String"],
+        glued: None,
+        user_password: &[],
+        first_positional: true,
+    },
+    CommandOptions {
+        words: &["curl"],
+        secret: &[],
+        glued: None,
+        user_password: &["-u", "--user"],
+        first_positional: false,
+    },
 ];
 
 /// `dotnet user-secrets` options that take a value, so that value is not mistaken for KEY.
@@ -212,8 +273,14 @@ const USER_SECRETS_VALUE_OPTIONS: &[&str] = &["-p", "--project", "--id", "-c", "
 enum KeyClass {
     /// The value is a secret whatever it looks like.
     Secret,
+    /// The value is a connection string: its secret parts are secret, and an opaque value is
+    /// secret whole (see [`redact_connection_string`]).
+    Connection,
     /// The value is a secret when it looks generated.
     Weak,
+    /// A neutral label (`value`, `default`): the value is a secret when it looks like a key
+    /// (see [`key_like`]).
+    Neutral,
     /// The value is not a secret.
     Plain,
 }
@@ -262,12 +329,15 @@ fn classify_key(name: &str) -> KeyClass {
     if named.next().is_some() && DESCRIBING_WORDS.contains(&last) {
         return KeyClass::Plain;
     }
-    let secret = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")))
+    let contains = |words: &[&str]| words.iter().any(|w| normalized.contains(&w.replace('_', "")));
+    let secret = contains(STRONG_KEY_WORDS)
         || LAST_KEY_WORDS.contains(&last)
         || EXACT_KEY_WORDS.contains(&normalized.as_str())
         || SESSION_KEY_ENDINGS.iter().any(|ending| normalized.ends_with(ending));
     if secret {
         KeyClass::Secret
+    } else if contains(CONNECTION_KEY_WORDS) {
+        KeyClass::Connection
     } else if WEAK_KEY_WORDS.iter().any(|w| normalized.contains(w)) {
         KeyClass::Weak
     } else {
@@ -279,15 +349,34 @@ fn classify_key(name: &str) -> KeyClass {
 /// (`password`, `DB_PWD`, `secret`, `token`, `apiKey`, `connectionString`, `AccountKey`...),
 /// so callers can hide values they show by name (environment, MSBuild properties, settings).
 pub fn is_secret_key(name: &str) -> bool {
-    classify_key(name) == KeyClass::Secret
+    matches!(classify_key(name), KeyClass::Secret | KeyClass::Connection)
 }
 
 /// Whether a value under a weak label looks machine-generated rather than a word or a path.
+/// A strong-name public key blob (`InternalsVisibleTo ... Key="0024000004800000..."`: the
+/// `PUBLICKEYBLOB` header every .NET public key starts with) is generated but public.
 fn looks_generated(value: &str) -> bool {
     value.len() >= 16
         && value.bytes().any(|b| b.is_ascii_digit())
         && value.bytes().any(|b| b.is_ascii_alphabetic())
         && !value.starts_with(['/', '.', '~'])
+        && !value.starts_with("0024000004800000")
+}
+
+/// Base64 openings of file formats that resources embed (`.resx` `<value>` data): PNG, JPEG,
+/// GIF, ICO, BMP, PDF, ZIP.
+const FILE_DATA_OPENINGS: &[&str] = &["iVBORw0KGgo", "/9j/", "R0lGOD", "AAABAA", "Qk0", "JVBERi0", "UEsDB"];
+
+/// Whether a value under a neutral label (`"value"`, `<value>`, `"default"`) looks like a key:
+/// 32 or more base64 characters mixing upper case, lower case and digits, and not the data of
+/// an embedded file (a `.resx` image).
+fn key_like(value: &str) -> bool {
+    value.len() >= 32
+        && value.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=_-".contains(&b))
+        && [u8::is_ascii_uppercase, u8::is_ascii_lowercase, u8::is_ascii_digit]
+            .iter()
+            .all(|class| value.bytes().any(|b| class(&b)))
+        && !FILE_DATA_OPENINGS.iter().any(|opening| value.starts_with(opening))
 }
 
 /// Regex fragment matching one of `words`, where `_` may be `-`, `_`, `.` or nothing.
@@ -299,8 +388,10 @@ fn words_pattern(words: &[&str]) -> String {
         .join("|")
 }
 
-/// A value after a label: quoted, braced (ODBC), bracketed, or a bare run up to a delimiter.
-const VALUE: &str = r#""(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{[^}\r\n]*\}|\[[^\]\r\n]*\]|[^\s;"'&<>=\[{][^\s;"'&<>]*"#;
+/// A value after a label: quoted, braced (ODBC, not a JSON object), bracketed, a `${VAR}`
+/// reference or Terraform's `(sensitive value)` (both may hold blanks), or a bare run up to a
+/// delimiter.
+const VALUE: &str = r#""(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{[^}"\r\n]*\}|\[[^\]\r\n]*\]|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\(sensitive(?: value)?\)|[^\s;"'&<>=\[{][^\s;"'&<>]*"#;
 
 /// A command-line token: quoted, or a bare run that does not start an option or a redirection.
 const CLI_VALUE: &str = r#""(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"'<>|&-][^\s"']*|-[^\s"'-][^\s"']*"#;
@@ -340,6 +431,7 @@ const TOKEN_PREFIXES: &[&str] = &[
     "PMAK-",       // Postman
     "gl(?:c|sa)_", // Grafana
     "do[op]_v1_",  // DigitalOcean
+    r"hv[sbr]\.",  // HashiCorp Vault service, batch and recovery tokens
 ];
 
 /// Which forms a pattern holds.
@@ -354,78 +446,130 @@ enum Forms {
     Shapes,
 }
 
-/// One alternative of the combined pattern per form, most specific first.
+/// The first lines of the forms that [`redact`] recognises over two lines, without named groups:
+/// a YAML `name:` line whose name has a secret word (its `value:` comes on the next line, as
+/// Kubernetes env lists write it), an `expect` prompt for a password or passphrase (its `send`
+/// answer may come on the next line), and a `terraform output NAME` command line (the output's
+/// value comes on the next line). [`LineRedactor`] redacts the line after one of them together
+/// with it.
+fn two_line_openers() -> [String; 3] {
+    let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
+    [
+        format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?name:[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
+        r#"(?-u:\b)expect[ \t]+(?:-[a-z]+[ \t]+)*["{][^"}\r\n]*(?i:assword|passphrase|secret|token)[^"}\r\n]*["}]"#
+            .to_owned(),
+        r"(?-u:\b)terraform[ \t]+output[ \t]+(?:-[A-Za-z-]+(?:=\S*)?[ \t]+)*[A-Za-z_][A-Za-z0-9_-]*[ \t]*".to_owned(),
+    ]
+}
+
+/// One alternative of the combined pattern per form, grouped by class, most specific first
+/// (when two forms could start at the same place, the one listed first wins).
 fn rules(forms: Forms) -> Vec<String> {
-    let strong = words_pattern(STRONG_KEY_WORDS);
+    let strong = words_pattern(&[STRONG_KEY_WORDS, CONNECTION_KEY_WORDS].concat());
     let last = words_pattern(LAST_KEY_WORDS);
     let weak = words_pattern(WEAK_KEY_WORDS);
     let options = words_pattern(SECRET_OPTION_ENDINGS);
     let prefixes = TOKEN_PREFIXES.join("|");
+    let [yaml_name, expect_prompt, terraform_output] = two_line_openers();
     let labelled = forms != Forms::Shapes;
     let mut rules = vec![
         // PEM private key, to its END line or, when cut off, to the end of the input.
         r"-----BEGIN (?P<pem_kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----(?s:.*?)(?:(?P<pem_end>-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)|\z)".to_owned(),
     ];
     if labelled {
+        // Output of a command that prints a secret without a label.
         rules.extend([
             // `dotnet user-secrets set` confirmation.
             r"(?P<saved_pre>Successfully saved [^\r\n]*? = )[^\r\n]*?(?P<saved_post> to the secret store\.)".to_owned(),
             // `dotnet user-secrets list` line: `KEY = VALUE`.
             r"(?m:^)(?P<list_key>[A-Za-z0-9_.:-]+ = )[^\r\n]+".to_owned(),
+            // The line after `terraform output [-raw|-json] NAME`: the output's value, which Terraform
+            // prints unmarked even when the output is sensitive.
+            format!(r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>[^\r\n]+)"),
+            // `expect` answering a password or passphrase prompt: the `send` string (its `\r` stays).
+            format!(
+                r#"(?P<expect_send>{expect_prompt}[^\r\n]*?(?:\r?\n[ \t]*)?send[ \t]+(?:--[ \t]+)?")(?P<send_val>(?:[^"\\\r\n]|\\[^rn\r\n])+)"#
+            ),
         ]);
     }
     if forms == Forms::All {
+        // A command line whose options or positionals are secret only for that command (see
+        // [`COMMANDS`]), optionally assigned to a PowerShell variable (`$pw = ConvertTo-SecureString ...`).
         let commands = COMMANDS
             .iter()
-            .map(|command| command.words.iter().map(|w| regex::escape(w)).collect::<Vec<_>>().join("[ \t]+"))
+            .map(|command| {
+                let (first, rest) = command.words.split_first().expect("a command has words");
+                let rest: String = rest.iter().map(|word| format!(r"[ \t]+{}", regex::escape(word))).collect();
+                format!(r#"{}(?:\.exe)?"?{rest}"#, regex::escape(first))
+            })
             .collect::<Vec<_>>()
             .join("|");
-        rules.push(format!(r"(?P<segment>(?-u:\b)(?:{commands}|user-secrets)[ \t][^\r\n]*)"));
+        rules.push(format!(
+            r"(?P<segment>(?P<assign>\$[A-Za-z_][A-Za-z0-9_:]*[ \t]*=[ \t]*)?(?-u:\b)(?i:{commands}|user-secrets)[ \t][^\r\n]*)"
+        ));
     }
     if labelled {
+        // Cookies and options whose value is secret in every tool.
         rules.extend([
             r#"(?P<cookie>(?-u:\b)(?i:set-cookie|cookie)"?[ \t]*:[ \t]*"?)(?P<cookie_val>[^\r\n"]*)"#.to_owned(),
             format!(r"(?P<flag>(?-u:\B)--?[A-Za-z0-9-]*?(?i:{options})(?:[ \t]+|=|:))(?P<flag_val>{CLI_VALUE})"),
         ]);
     }
+    // Credentials of HTTP and URLs.
     rules.extend([
-        r#"(?P<hdr>(?i:(?:proxy-)?authorization)"?[ \t]*[:=][ \t]*"?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature)[ \t]+)?[^\s"',;]+"#.to_owned(),
+        r#"(?P<hdr>(?i:(?:proxy-)?authorization)"?[ \t]*[:=][ \t]*"?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+)?(?P<hdr_val>[^\s"',;]+)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
         r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?#@"'<>]+@"#.to_owned(),
         r"(?P<url_user>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://)(?P<url_token>[A-Za-z0-9._~%+-]{16,})@".to_owned(),
     ]);
     if labelled {
+        // Query parameters and XML that name a secret.
         rules.extend([
             r#"(?P<query>[?&#](?i:code|appid|app_id)=)(?P<query_val>[^\s&#"'<>]+)"#.to_owned(),
             format!(
                 r#"(?P<xml_kv>(?i:key)[ \t]*=[ \t]*"[^"\r\n]*(?i:{strong})[^"\r\n]*"[ \t]+(?i:value)[ \t]*=[ \t]*")[^"\r\n]+""#
             ),
-            format!(r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?i:{strong})[A-Za-z0-9_.:-]*)>[^<\r\n]+</"),
+            format!(r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?i:{strong})[A-Za-z0-9_.:-]*)>(?P<xml_val>[^<\r\n]+)</"),
         ]);
     }
+    // Tokens known by their shape.
     rules.extend([
         r"(?P<login>/login\?t=)[A-Za-z0-9_-]+".to_owned(),
-        r"(?P<jwt>(?-u:\b)eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)".to_owned(),
+        // JWTs (three parts) and JWEs (five parts; the encrypted key is empty with `dir`).
+        r"(?P<jwt>(?-u:\b)eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)?)".to_owned(),
         r"(?P<webhook>hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]+/[A-Za-z0-9]+/|discord(?:app)?\.com/api/webhooks/[0-9]+/)[A-Za-z0-9_-]{16,}".to_owned(),
         format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
         r"(?-u:\b)(?P<octopus>API-)[A-Z0-9]{25,32}(?-u:\b)".to_owned(),
         r"(?-u:\b)(?P<sendgrid>SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}".to_owned(),
         r"(?-u:\b)(?P<telegram>[0-9]{8,10}:)AA[A-Za-z0-9_-]{30,}".to_owned(),
         r"(?P<aad>(?-u:\b)[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})".to_owned(),
+        // Firebase Cloud Messaging: a legacy server key (`AAAA...:APA91b...`) or a registration token.
+        r"(?P<fcm>(?-u:\b)[A-Za-z0-9_-]{11}:APA91b[A-Za-z0-9_-]{20,})".to_owned(),
     ]);
     if labelled {
+        // Values named by a label: JSON and YAML name/value pairs, tables, `key: value`.
         rules.extend([
             // A `{"name": SECRET-NAME, ..., "value": VALUE}` pair in JSON text (`az webapp config
             // appsettings list`, `keyvault secret show`, `ssm get-parameter`).
             format!(
                 r#"(?P<pair>"(?i:name|key)"[ \t]*:[ \t]*"(?P<pair_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)"(?:[^{{}}]|\{{\}})*?"(?i:value)"[ \t]*:[ \t]*")(?P<pair_val>(?:[^"\\\r\n]|\\.)*)""#
             ),
+            // The same pair in YAML, the value on the next line (`- name: X` / `  value: Y`).
+            format!(r"(?P<yaml_pair>{yaml_name}\r?\n[ \t]*value:[ \t]*)(?P<yaml_val>[^\r\n]+)"),
+            // `terraform output -json`: the `"value"` of an output marked `"sensitive": true`.
+            r#"(?P<sensitive>"sensitive"[ \t]*:[ \t]*true[ \t]*,(?:[^{}]|\{\})*?"value"[ \t]*:[ \t]*)(?P<sensitive_val>"(?:[^"\\\r\n]|\\.)*"|\[[^\[\]\r\n]*\]|\{[^{}\r\n]*\}|[^\s,{}\[\]]+)"#.to_owned(),
             // A key-like value under a neutral label: `az ... keys list` ("value"), `functionapp
             // keys list` ("default"), a Data Protection key ring (`<value>`).
             r#"(?P<value_label>"(?i:value|default)"[ \t]*:[ \t]*"|<value>)(?P<value_val>[A-Za-z0-9+/=_-]{32,})["<]"#.to_owned(),
             // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`.
             r"(?P<signing_key>(?i:signing key(?: created)?): ')[A-Za-z0-9+/=]+".to_owned(),
-            r"(?m:^)(?P<env_row>[A-Z0-9_]*(?:PASSWORD|PASSWD|PASSPHRASE|PWD|PASS|SECRET|TOKEN|KEY|CREDENTIALS?)[A-Z0-9_]*[ \t]{2,})(?P<env_val>[^\s][^\r\n]*)".to_owned(),
+            // `kubectl describe secret`: `NAME:  18 bytes` is a size, not a value.
+            r"(?m:^)(?P<k8s_size>[A-Za-z0-9_.-]+:[ \t]+[0-9]+ bytes)(?m:$)".to_owned(),
+            // A `NAME   value` row of a table: `Get-ChildItem env:`, `vault login`'s `token   hvs...`,
+            // `CLIENT SECRET   ...`. The name (up to three words) has a secret word; two blanks end it.
+            format!(
+                r"(?m:^)(?P<row>[ \t]*(?:[A-Za-z0-9_.:-]+ ){{0,2}}[A-Za-z0-9_.:-]*(?i:{strong}|{last}|{weak})[A-Za-z0-9_.:-]*(?: [A-Za-z0-9_.:-]+){{0,2}}[ \t]{{2,}})(?P<row_val>\S[^\r\n]*)"
+            ),
             format!(
                 r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>"?[ \t]*[:=][ \t]*)(?P<key_val>{VALUE})"#
             ),
@@ -451,16 +595,95 @@ static SHAPES: LazyLock<Regex> = LazyLock::new(|| compile(Forms::Shapes));
 static CLI_TOKEN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?:"[^"]*"|'[^']*'|[^\s"'])+|["']"#).expect("token pattern is valid"));
 
-/// `value` replaced by [`REDACTED`], keeping the quotes or braces around it.
-fn mask(value: &str) -> String {
-    // A value a CI system already masked (`--api-key ***`) stays as it is.
-    if !value.is_empty() && value.bytes().all(|b| b == b'*') {
-        return value.to_owned();
-    }
+/// Values that stand in for a secret without holding one, so they stay visible under any label:
+/// empty, already masked (`***` by a CI system, `*` by .NET's HTTP logging, Terraform's
+/// `(sensitive value)`), a reference to where the secret lives (`${DB_PASSWORD}`,
+/// `${KEY:?message}`, `$(DbPassword)`, `@Microsoft.KeyVault(...)`), a placeholder
+/// (`<your-api-key>`). A `${VAR:-default}` is not one: its default can be a secret.
+static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"^(?:\**|\(sensitive(?: value)?\)|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}]*)?\}|\$\([A-Za-z_][A-Za-z0-9_.]*\)|@Microsoft\.KeyVault\([^)]*\)|<[^<>]+>)$",
+    )
+    .expect("stand-in pattern is valid")
+});
+
+/// `value` without the quotes or braces around it, and those quotes or braces.
+fn unwrap(value: &str) -> (&str, &str, &str) {
     let bytes = value.as_bytes();
     let wrapped =
         bytes.len() >= 2 && matches!((bytes[0], bytes[bytes.len() - 1]), (b'"', b'"') | (b'\'', b'\'') | (b'{', b'}'));
-    if wrapped { format!("{}{REDACTED}{}", &value[..1], &value[value.len() - 1..]) } else { REDACTED.to_owned() }
+    if wrapped { (&value[..1], &value[1..value.len() - 1], &value[value.len() - 1..]) } else { ("", value, "") }
+}
+
+/// `value` replaced by [`REDACTED`], keeping the quotes or braces around it; a stand-in
+/// (see [`STAND_IN`]) stays as it is.
+fn mask(value: &str) -> String {
+    let (open, inner, close) = unwrap(value);
+    if STAND_IN.is_match(inner) { value.to_owned() } else { format!("{open}{REDACTED}{close}") }
+}
+
+/// A host, `host:port` or port between the separators of a connection string
+/// (`localhost:6379,abortConnect=false`, `Server=tcp:db.example,1433`).
+static CONNECTION_HOST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::[0-9]+)?|[A-Za-z0-9-]+:[0-9]+|[0-9]+)$")
+        .expect("connection host pattern is valid")
+});
+
+/// A connection string with only its secret parts redacted, or `None` when `value` is not one.
+/// A connection string is made of `Name=Value` pairs (at least one), URIs, hosts and ports,
+/// separated by `;`, `,`, `?` or `&` (ADO.NET, Npgsql, StackExchange.Redis, MongoDB and AMQP
+/// URIs, `UseDevelopmentStorage=true`). Each pair is judged by its name as any label is; URIs
+/// and the values of other pairs are scanned for the forms known by their shape (URL
+/// credentials). Anything else (an opaque token, a base64 key whose `=` is padding) is `None`,
+/// so the caller hides it whole.
+fn redact_connection_string(value: &str) -> Option<String> {
+    let mut out = String::with_capacity(value.len());
+    let mut described = false;
+    for part in value.split_inclusive([';', ',', '?', '&']) {
+        let body = part.trim_end_matches([';', ',', '?', '&']);
+        let separator = &part[body.len()..];
+        let pair = body.split_once('=').filter(|(name, value)| {
+            name.trim().starts_with(|c: char| c.is_ascii_alphabetic())
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b" _.".contains(&b))
+                && !value.trim_start_matches('=').is_empty()
+        });
+        if let Some((name, value)) = pair {
+            described = true;
+            // A connection string inside one is hidden whole, so hostile input cannot nest deep.
+            let class = match classify_key(name) {
+                KeyClass::Connection => KeyClass::Secret,
+                class => class,
+            };
+            let shown = redact_labelled(class, value).unwrap_or_else(|| redact_with(&SHAPES, value).into_owned());
+            out.push_str(&format!("{name}={shown}"));
+        } else if body.contains("://") {
+            described = true;
+            out.push_str(&redact_with(&SHAPES, body));
+        } else if body.trim().is_empty() || CONNECTION_HOST.is_match(body.trim()) {
+            out.push_str(body);
+        } else {
+            return None;
+        }
+        out.push_str(separator);
+    }
+    described.then_some(out)
+}
+
+/// How `value` (quoted or not) shows under a label of class `class`: `Some` with what the label
+/// makes secret replaced, or `None` when the label makes nothing of it secret (the caller scans
+/// it as ordinary text).
+fn redact_labelled(class: KeyClass, value: &str) -> Option<String> {
+    let (open, inner, close) = unwrap(value);
+    match class {
+        KeyClass::Secret => Some(mask(value)),
+        KeyClass::Connection if STAND_IN.is_match(inner) => Some(value.to_owned()),
+        KeyClass::Connection => {
+            Some(redact_connection_string(inner).map_or_else(|| mask(value), |shown| format!("{open}{shown}{close}")))
+        }
+        KeyClass::Weak if looks_generated(inner) => Some(mask(value)),
+        KeyClass::Neutral if key_like(inner) => Some(mask(value)),
+        _ => None,
+    }
 }
 
 fn text<'h>(caps: &Captures<'h>, name: &str) -> &'h str {
@@ -472,6 +695,22 @@ fn keep(label: &str, value: &str) -> String {
     format!("{label}{}", redact_with(&SHAPES, value))
 }
 
+/// A label of class `class` and its value: the value redacted as the label makes it secret,
+/// else scanned for the forms known by their shape.
+fn labelled(label: &str, class: KeyClass, value: &str) -> String {
+    match redact_labelled(class, value) {
+        Some(shown) => format!("{label}{shown}"),
+        None => keep(label, value),
+    }
+}
+
+/// Whether a cookie is one of the markers ASP.NET Core's remote authentication writes with the
+/// constant value `N` (`.AspNetCore.Correlation.*`, `.AspNetCore.OpenIdConnect.Nonce.*`): the
+/// value is not a secret, and the random part of the name is a correlation id.
+fn is_marker_cookie(name: &str, value: &str) -> bool {
+    value == "N" && [".AspNetCore.Correlation.", ".AspNetCore.OpenIdConnect.Nonce."].iter().any(|m| name.contains(m))
+}
+
 /// The pairs of a cookie header with their values redacted: every pair of `Cookie:`, the first
 /// of `Set-Cookie:` (the attributes after it stay). Names and parts without a value are scanned
 /// again: a Data Protection payload can be a cookie's name (`.AspNetCore.OpenIdConnect.Nonce.CfDJ8...`).
@@ -480,7 +719,9 @@ fn mask_cookies(pairs: &str, first_only: bool) -> String {
         .split(';')
         .enumerate()
         .map(|(i, pair)| match pair.split_once('=') {
-            Some((name, value)) if (i == 0 || !first_only) && !value.trim().is_empty() => {
+            Some((name, value))
+                if (i == 0 || !first_only) && !value.trim().is_empty() && !is_marker_cookie(name, value) =>
+            {
                 format!("{}={REDACTED}", redact_with(&SHAPES, name))
             }
             _ => redact_with(&SHAPES, pair).into_owned(),
@@ -502,8 +743,15 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(key) = caps.name("list_key") {
         return format!("{}{REDACTED}", key.as_str());
     }
+    if let Some(command) = caps.name("tf_output") {
+        return format!("{}{}", command.as_str(), mask(&caps["tf_val"]));
+    }
+    if let Some(prompt) = caps.name("expect_send") {
+        return format!("{}{}", prompt.as_str(), mask(&caps["send_val"]));
+    }
     if let Some(segment) = caps.name("segment") {
-        return redact_segment(segment.as_str());
+        let assign = text(caps, "assign");
+        return format!("{assign}{}", redact_segment(&segment.as_str()[assign.len()..]));
     }
     if let Some(header) = caps.name("cookie") {
         let set = header.as_str().to_ascii_lowercase().starts_with("set");
@@ -513,7 +761,7 @@ fn replace(caps: &Captures<'_>) -> String {
         return format!("{}{}", flag.as_str(), mask(&caps["flag_val"]));
     }
     if let Some(hdr) = caps.name("hdr") {
-        return format!("{}{}{REDACTED}", hdr.as_str(), text(caps, "hdr_scheme"));
+        return format!("{}{}{}", hdr.as_str(), text(caps, "hdr_scheme"), mask(&caps["hdr_val"]));
     }
     if let Some(bearer) = caps.name("bearer") {
         let token = &caps["bearer_val"];
@@ -538,65 +786,72 @@ fn replace(caps: &Captures<'_>) -> String {
         };
     }
     if let Some(key) = caps.name("xml_kv") {
-        return format!("{}{REDACTED}\"", key.as_str());
+        return format!("{}{}\"", key.as_str(), mask(&whole[key.len()..whole.len() - 1]));
     }
     if let Some(element) = caps.name("xml_el") {
-        if classify_key(element.as_str()) == KeyClass::Plain {
-            return whole.to_owned();
-        }
-        return format!("<{}>{REDACTED}</", element.as_str());
+        return match redact_labelled(classify_key(element.as_str()), &caps["xml_val"]) {
+            Some(shown) => format!("<{}>{shown}</", element.as_str()),
+            None => whole.to_owned(),
+        };
     }
     if let Some(login) = caps.name("login") {
         return format!("{}{REDACTED}", login.as_str());
     }
-    if caps.name("jwt").is_some() || caps.name("aad").is_some() {
+    if caps.name("jwt").is_some() || caps.name("aad").is_some() || caps.name("fcm").is_some() {
         return REDACTED.to_owned();
     }
     let prefix = ["webhook", "tok_prefix", "octopus", "sendgrid", "telegram"].iter().find_map(|name| caps.name(name));
     if let Some(prefix) = prefix {
         return format!("{}{REDACTED}", prefix.as_str());
     }
+    // A pair's value whose name is not secret gets every form: it is one line without the
+    // pair's label, so no pair can match inside it and the rescan cannot recurse deeper.
     if let Some(pair) = caps.name("pair") {
-        return match classify_key(&caps["pair_name"]) {
-            KeyClass::Secret => format!("{}{}\"", pair.as_str(), mask(&caps["pair_val"])),
-            _ => redact_with(&SHAPES, whole).into_owned(),
+        // The fields between the name and the value are scanned too.
+        let label = redact_with(&CONTEXT_FREE, pair.as_str());
+        let value = &caps["pair_val"];
+        return match redact_labelled(classify_key(&caps["pair_name"]), value) {
+            Some(shown) => format!("{label}{shown}\""),
+            None => format!("{label}{}\"", redact(value)),
         };
     }
+    if let Some(pair) = caps.name("yaml_pair") {
+        let name = pair.as_str().split_once("name:").map_or("", |(_, rest)| rest.lines().next().unwrap_or(""));
+        let value = &caps["yaml_val"];
+        return match redact_labelled(classify_key(name.trim().trim_matches(['"', '\''])), value) {
+            Some(shown) => format!("{}{shown}", pair.as_str()),
+            None => format!("{}{}", pair.as_str(), redact(value)),
+        };
+    }
+    if let Some(label) = caps.name("sensitive") {
+        return format!("{}{}", redact_with(&CONTEXT_FREE, label.as_str()), mask(&caps["sensitive_val"]));
+    }
     if let Some(label) = caps.name("value_label") {
-        let value = &caps["value_val"];
-        let key_like = [u8::is_ascii_uppercase, u8::is_ascii_lowercase, u8::is_ascii_digit]
-            .iter()
-            .all(|class| value.bytes().any(|b| class(&b)));
         let close = &whole[whole.len() - 1..];
-        return if key_like { format!("{}{REDACTED}{close}", label.as_str()) } else { whole.to_owned() };
+        return format!("{}{close}", labelled(label.as_str(), KeyClass::Neutral, &caps["value_val"]));
     }
     if let Some(label) = caps.name("signing_key") {
         return format!("{}{REDACTED}", label.as_str());
     }
-    if let Some(row) = caps.name("env_row") {
-        let value = &caps["env_val"];
-        return match classify_key(row.as_str().trim_end()) {
-            KeyClass::Secret => format!("{}{REDACTED}", row.as_str()),
-            KeyClass::Weak if looks_generated(value.trim_end()) => format!("{}{REDACTED}", row.as_str()),
-            _ => keep(row.as_str(), value),
-        };
+    if caps.name("k8s_size").is_some() {
+        return whole.to_owned();
+    }
+    if let Some(row) = caps.name("row") {
+        let value = &caps["row_val"];
+        let shown = value.trim_end();
+        return format!(
+            "{}{}",
+            labelled(row.as_str(), classify_key(row.as_str().trim()), shown),
+            &value[shown.len()..]
+        );
     }
     if let Some(key) = caps.name("key") {
         let label = &whole[..caps["key_sep"].len() + key.len()];
-        let value = &caps["key_val"];
-        if classify_key(key.as_str()) == KeyClass::Plain {
-            return keep(label, value);
-        }
-        return format!("{label}{}", mask(value));
+        return labelled(label, classify_key(key.as_str()), &caps["key_val"]);
     }
     // Only the weak-label alternative is left.
     let label = &caps["weak"];
-    let value = &caps["weak_val"];
-    if classify_key(label) != KeyClass::Plain && looks_generated(value) {
-        format!("{label}{REDACTED}")
-    } else {
-        keep(label, value)
-    }
+    labelled(label, classify_key(label), &caps["weak_val"])
 }
 
 /// One pass of `re` over `input`; borrows when no replacement changed anything
@@ -636,6 +891,17 @@ enum Context {
     },
 }
 
+/// The name a command-line word runs, for matching [`COMMANDS`]: without quotes, directory and
+/// `.exe` (`"C:\Program Files (x86)\...\signtool.exe"` → `signtool`).
+fn command_name(word: &str) -> &str {
+    let word = word.trim_matches(['"', '\'']);
+    let name = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    match name.len().checked_sub(4) {
+        Some(stem) if name.is_char_boundary(stem) && name[stem..].eq_ignore_ascii_case(".exe") => &name[..stem],
+        _ => name,
+    }
+}
+
 fn unquote(arg: &str) -> &str {
     let bytes = arg.as_bytes();
     if bytes.len() >= 2 && (bytes[0] == b'"' || bytes[0] == b'\'') && bytes[bytes.len() - 1] == bytes[0] {
@@ -661,9 +927,16 @@ fn is_secret_flag(flag: &str, context: Context) -> bool {
 /// Decides, for each argument of a command line, which parts are secret.
 fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
     let word = |i: usize| args.get(i).map_or("", |a| unquote(a.as_ref()));
-    let starts = |i: usize, words: &[&str]| words.iter().enumerate().all(|(k, w)| word(i + k) == *w);
+    let starts = |i: usize, words: &[&str]| {
+        words.iter().enumerate().all(|(k, w)| {
+            let word = if k == 0 { command_name(word(i)) } else { word(i + k) };
+            word.eq_ignore_ascii_case(w)
+        })
+    };
     let mut actions = vec![ArgAction::Text; args.len()];
     let mut context = Context::None;
+    // Positionals seen since the command of `context` started.
+    let mut positionals = 0;
     let mut i = 0;
     while i < args.len() {
         let arg = word(i);
@@ -673,6 +946,7 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
             context = Context::UserSecrets { after_set: None };
         } else if let Some(command) = COMMANDS.iter().find(|command| starts(i, command.words)) {
             context = Context::Command(command);
+            positionals = 0;
             i += command.words.len();
             continue;
         }
@@ -711,6 +985,11 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
             {
                 i += 1;
             }
+        } else if let Context::Command(command) = context {
+            if command.first_positional && positionals == 0 {
+                actions[i] = ArgAction::Secret { start: 0, end: args[i].as_ref().len() };
+            }
+            positionals += 1;
         } else if let Context::UserSecrets { after_set } = &mut context {
             match after_set {
                 None if arg == "set" => *after_set = Some(0),
@@ -730,13 +1009,18 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
 /// Redacts a command-line segment (to the end of its line) that starts with a command whose
 /// flags or positionals are secret only in context; the rest gets context-free redaction.
 fn redact_segment(segment: &str) -> String {
-    let tokens: Vec<_> = CLI_TOKEN.find_iter(segment).collect();
-    let actions = plan_args(&tokens.iter().map(|t| t.as_str()).collect::<Vec<_>>());
+    // The program is the first word up to a blank, also when it ends a quoted path
+    // (`signtool.exe" sign /p ...`).
+    let program = segment.find([' ', '\t']).unwrap_or(segment.len());
+    let tokens: Vec<(usize, &str)> = std::iter::once((0, &segment[..program]))
+        .chain(CLI_TOKEN.find_iter(&segment[program..]).map(|token| (program + token.start(), token.as_str())))
+        .collect();
+    let actions = plan_args(&tokens.iter().map(|(_, token)| *token).collect::<Vec<_>>());
     let mut out = String::with_capacity(segment.len());
     let mut done = 0;
-    for (token, action) in tokens.iter().zip(actions) {
+    for ((at, _), action) in tokens.iter().zip(actions) {
         if let ArgAction::Secret { start, end } = action {
-            let (start, end) = (token.start() + start, token.start() + end);
+            let (start, end) = (at + start, at + end);
             out.push_str(&redact_with(&CONTEXT_FREE, &segment[done..start]));
             out.push_str(&mask(&segment[start..end]));
             done = end;
@@ -793,26 +1077,38 @@ pub fn redact_json(value: &mut Value) {
     let mut pending: Vec<(&mut Value, KeyClass)> = vec![(value, KeyClass::Plain)];
     while let Some((value, class)) = pending.pop() {
         match value {
-            Value::String(s) => {
-                let hide =
-                    !s.is_empty() && (class == KeyClass::Secret || (class == KeyClass::Weak && looks_generated(s)));
-                if hide {
-                    *s = REDACTED.to_owned();
-                } else if let Cow::Owned(redacted) = redact(s) {
-                    *s = redacted;
+            Value::String(s) => match redact_labelled(class, s) {
+                Some(shown) if shown != *s => *s = shown,
+                Some(_) => {}
+                None => {
+                    if let Cow::Owned(redacted) = redact(s) {
+                        *s = redacted;
+                    }
                 }
-            }
+            },
             Value::Array(items) => pending.extend(items.iter_mut().map(|v| (v, class))),
             Value::Object(map) => {
-                // A `{"name"|"key": NAME, "value": VALUE}` pair: VALUE is as secret as NAME says.
-                let pair =
-                    ["name", "key"].iter().find_map(|field| map.get(*field)).and_then(Value::as_str).map(classify_key);
+                // A `{"name"|"key": NAME, "value": VALUE}` pair: VALUE is as secret as NAME says;
+                // a Terraform output `{"sensitive": true, "value": VALUE}`: VALUE is secret.
+                let named = if map.get("sensitive") == Some(&Value::Bool(true)) {
+                    Some(KeyClass::Secret)
+                } else {
+                    ["name", "key"].iter().find_map(|field| map.get(*field)).and_then(Value::as_str).map(classify_key)
+                };
                 pending.extend(map.iter_mut().map(|(k, v)| {
-                    let own = match pair {
-                        Some(named) if k == "value" && named != KeyClass::Plain => named,
+                    let neutral = k.eq_ignore_ascii_case("value") || k.eq_ignore_ascii_case("default");
+                    let own = match named {
+                        Some(named) if neutral && named != KeyClass::Plain => named,
+                        _ if neutral => KeyClass::Neutral,
                         _ => classify_key(k),
                     };
-                    (v, if class == KeyClass::Secret { class } else { own })
+                    // What a secret or connection-string object holds is as secret.
+                    let inherited = match (class, own) {
+                        (KeyClass::Secret, _) | (KeyClass::Connection, KeyClass::Secret) => KeyClass::Secret,
+                        (KeyClass::Connection, _) => KeyClass::Connection,
+                        _ => own,
+                    };
+                    (v, inherited)
                 }))
             }
             Value::Null | Value::Bool(_) | Value::Number(_) => {}
@@ -852,6 +1148,15 @@ static PAIR_FIELD: LazyLock<Regex> = LazyLock::new(|| {
         .expect("pair field pattern is valid")
 });
 
+/// A pretty-printed JSON line `"sensitive": true` (a Terraform output whose `"value"` is secret).
+static SENSITIVE_FIELD: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^[ \t]*"sensitive"[ \t]*:[ \t]*true[ \t]*,?[ \t]*$"#).expect("sensitive field pattern is valid")
+});
+
+/// A line that starts a form [`redact`] recognises over two lines (see [`two_line_openers`]).
+static TWO_LINE_OPENER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&two_line_openers().join("|")).expect("two-line opener pattern is valid"));
+
 /// Redacts a stream one line at a time, for output that is kept or reported line by line (the
 /// logs of a background session, progress messages) and so never passes through [`redact`] as
 /// a whole.
@@ -861,13 +1166,18 @@ static PAIR_FIELD: LazyLock<Regex> = LazyLock::new(|| {
 /// as [`redact`] renders a cut-off block (`-----BEGIN ... PRIVATE KEY-----` and a [`REDACTED`]
 /// line), the body lines as `None`, and the `END` line as it is. In pretty-printed JSON, the
 /// `"value"` line of an object whose `"name"` (or `"key"`) line names a secret is redacted, as
-/// [`redact`] does on the whole text. Joined with newlines, the kept lines read as [`redact`]
-/// renders the whole text. Use one redactor per stream.
+/// [`redact`] does on the whole text; so is the `"value"` line after a `"sensitive": true` line.
+/// A line after one that starts a two-line form (a YAML `name:` line, an `expect` password
+/// prompt, a `terraform output NAME` command) is redacted together with that line. Joined with
+/// newlines, the kept lines read as [`redact`] renders the whole text. Use one redactor per stream.
 #[derive(Debug, Default, Clone)]
 pub struct LineRedactor {
     in_private_key: bool,
-    /// The current JSON object's name field named a secret; its value line is still to come.
-    secret_pair: bool,
+    /// How secret the current JSON object's name field (or `"sensitive": true`) makes its value,
+    /// when its value line is still to come.
+    secret_pair: Option<KeyClass>,
+    /// The previous line, when it starts a two-line form.
+    opener: Option<String>,
 }
 
 impl LineRedactor {
@@ -878,6 +1188,10 @@ impl LineRedactor {
 
     /// The redacted form of the next line, or `None` when the line is part of a private key.
     pub fn line<'a>(&mut self, line: &'a str) -> Option<Cow<'a, str>> {
+        let opener = self.opener.take();
+        if TWO_LINE_OPENER.is_match(line) {
+            self.opener = Some(line.to_owned());
+        }
         if self.in_private_key {
             let end = PEM_END.find(line)?;
             self.in_private_key = false;
@@ -889,13 +1203,24 @@ impl LineRedactor {
         if let Some(field) = PAIR_FIELD.captures(line) {
             let text = field.name("text").expect("the pattern has a text group");
             if field.name("name").is_some() {
-                self.secret_pair = classify_key(text.as_str()) == KeyClass::Secret;
-            } else if std::mem::take(&mut self.secret_pair) && !text.as_str().is_empty() {
-                return Some(Cow::Owned(format!("{}{REDACTED}{}", &line[..text.start()], &line[text.end()..])));
+                let class = classify_key(text.as_str());
+                self.secret_pair = matches!(class, KeyClass::Secret | KeyClass::Connection).then_some(class);
+            } else if let Some(shown) = self.secret_pair.take().and_then(|class| redact_labelled(class, text.as_str()))
+            {
+                return Some(Cow::Owned(format!("{}{shown}{}", &line[..text.start()], &line[text.end()..])));
             }
+        } else if SENSITIVE_FIELD.is_match(line) {
+            self.secret_pair = Some(KeyClass::Secret);
         } else if line.contains(['{', '}']) && line.replace("{}", "").contains(['{', '}']) {
             // Another object starts or this one ends (an empty `{}` value does neither).
-            self.secret_pair = false;
+            self.secret_pair = None;
+        }
+        if let Some(opener) = opener {
+            // The two lines as [`redact`] renders them together; this line is what follows the
+            // first newline (the opener's part was already reported on its own).
+            if let Some((_, shown)) = redact(&format!("{opener}\n{line}")).split_once('\n') {
+                return Some(Cow::Owned(shown.to_owned()));
+            }
         }
         Some(redact(line))
     }
@@ -1064,10 +1389,7 @@ mod tests {
             ("ASP.NET_SessionId=x4bq0vj2", "ASP.NET_SessionId=[REDACTED]"),
             ("ENCRYPTION_KEY=9f8e7d6c5b4a39281706f5e4d3c2b1a0", "ENCRYPTION_KEY=[REDACTED]"),
             ("ADO_PAT=abcdefghijklmnopqrstuvwxyz234567", "ADO_PAT=[REDACTED]"),
-            (
-                "APPINSIGHTS_INSTRUMENTATIONKEY=0b6e3c1a-52f7-4d2e-9a8b-7c6d5e4f3a2b",
-                "APPINSIGHTS_INSTRUMENTATIONKEY=[REDACTED]",
-            ),
+            ("SDK_CONTAINER_REGISTRY_PWORD=pw-1", "SDK_CONTAINER_REGISTRY_PWORD=[REDACTED]"),
         ] {
             assert_eq!(r(input), expected, "{input}");
         }
@@ -1081,6 +1403,8 @@ mod tests {
             "MYSQL_PASSWORD_FILE=/run/secrets/db",
             "KeyVault__SecretName=DbPassword",
             "PATH=/usr/bin",
+            // Microsoft documents the instrumentation key as an identifier, not a secret.
+            "APPINSIGHTS_INSTRUMENTATIONKEY=0b6e3c1a-52f7-4d2e-9a8b-7c6d5e4f3a2b",
             "DenyAnonymousAuthorizationRequirement: Requires an authenticated user.",
             "Microsoft.IdentityModel.Tokens.SecurityTokenExpiredException: IDX10223: Lifetime validation failed.",
         ] {
@@ -1156,10 +1480,14 @@ mod tests {
             r("nonce .AspNetCore.OpenIdConnect.Nonce.CfDJ8AbCdEfGhIjKlMnOpQr=N"),
             "nonce .AspNetCore.OpenIdConnect.Nonce.CfDJ8[REDACTED]=N"
         );
+        // The constant `N` of the remote-authentication marker cookies is no secret.
         assert_eq!(
             r("Set-Cookie: .AspNetCore.OpenIdConnect.Nonce.CfDJ8AbCdEfGhIjKlMnOpQr=N; path=/signin-oidc"),
-            "Set-Cookie: .AspNetCore.OpenIdConnect.Nonce.CfDJ8[REDACTED]=[REDACTED]; path=/signin-oidc"
+            "Set-Cookie: .AspNetCore.OpenIdConnect.Nonce.CfDJ8[REDACTED]=N; path=/signin-oidc"
         );
+        let correlation =
+            "Set-Cookie: .AspNetCore.Correlation.BkwpW0ikHZzgfuvdhaeLCHk1VeOJsbqcRiODHL5zqJo=N; path=/signin-oidc";
+        assert_eq!(r(correlation), correlation);
         assert_eq!(r(r#"{"Cookie": "sid=42; theme=dark"}"#), r#"{"Cookie": "sid=[REDACTED]; theme=[REDACTED]"}"#);
         assert_eq!(r("CookieAuthenticationHandler signed in"), "CookieAuthenticationHandler signed in");
     }
@@ -1424,6 +1752,159 @@ pem-body-line
         }
     }
 
+    // --- held-out batch 3: the classes it found -------------------------------------------
+
+    /// Each line through [`LineRedactor`], joined: what progress messages and session logs show.
+    fn lines(text: &str) -> String {
+        let mut redactor = LineRedactor::new();
+        text.lines().filter_map(|line| redactor.line(line)).map(Cow::into_owned).collect::<Vec<_>>().join("\n")
+    }
+
+    #[test]
+    fn command_options_of_programs_named_by_path_and_of_more_tools() {
+        for (input, expected) in [
+            (
+                r#""C:\Program Files (x86)\Windows Kits\10\bin\x64\signtool.exe" sign /f "a.pfx" /p "pw1" app.exe"#,
+                r#""C:\Program Files (x86)\Windows Kits\10\bin\x64\signtool.exe" sign /f "a.pfx" /p "[REDACTED]" app.exe"#,
+            ),
+            ("  SignTool.exe sign /p pw2 /fd SHA256 a.dll", "  SignTool.exe sign /p [REDACTED] /fd SHA256 a.dll"),
+            (
+                r#"$pw = ConvertTo-SecureString -String "pw3" -Force -AsPlainText"#,
+                r#"$pw = ConvertTo-SecureString -String "[REDACTED]" -Force -AsPlainText"#,
+            ),
+            (
+                "ConvertTo-SecureString 'pw4' -AsPlainText -Force",
+                "ConvertTo-SecureString '[REDACTED]' -AsPlainText -Force",
+            ),
+            (
+                "ssh-keygen -p -f ~/.ssh/id_rsa -P 'pw5' -N \"pw6\"",
+                "ssh-keygen -p -f ~/.ssh/id_rsa -P '[REDACTED]' -N \"[REDACTED]\"",
+            ),
+            ("plink.exe -ssh deploy@host -pw pw7 -batch", "plink.exe -ssh deploy@host -pw [REDACTED] -batch"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        for kept in ["ssh-keygen -t ed25519 -N \"\" -f key", "ssh-keygen -l -f key.pub"] {
+            assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
+    fn yaml_name_value_pairs_over_two_lines() {
+        let env = "      - name: Redis__Password\n        value: pw-1\n      - name: DOTNET_ENVIRONMENT\n        value: Production";
+        let expected = env.replace("pw-1", REDACTED);
+        assert_eq!(r(env), expected);
+        assert_eq!(lines(env), expected);
+    }
+
+    #[test]
+    fn expect_answers_to_password_prompts() {
+        let one_line = r#"expect -c 'spawn ssh-add k; expect "Enter passphrase"; send "pw-1\r"; expect eof'"#;
+        assert_eq!(r(one_line), one_line.replace("pw-1", REDACTED));
+        let two_lines = "expect \"*assword:\"\nsend \"pw-2\\r\"\nexpect eof";
+        let expected = two_lines.replace("pw-2", REDACTED);
+        assert_eq!(r(two_lines), expected);
+        assert_eq!(lines(two_lines), expected);
+        let kept = "expect \"login:\"\nsend \"deploy\\r\"";
+        assert_eq!(r(kept), kept);
+    }
+
+    #[test]
+    fn terraform_output_values() {
+        let json = "{\n  \"db_password\": {\n    \"sensitive\": true,\n    \"type\": \"string\",\n    \"value\": \"pw-1\"\n  },\n  \"app_url\": {\n    \"sensitive\": false,\n    \"type\": \"string\",\n    \"value\": \"https://app.example\"\n  }\n}";
+        let expected = json.replace("pw-1", REDACTED);
+        assert_eq!(r(json), expected);
+        assert_eq!(lines(json), expected);
+        let mut value: Value = serde_json::from_str(json).unwrap();
+        redact_json(&mut value);
+        assert_eq!(value["db_password"]["value"], REDACTED);
+        assert_eq!(value["app_url"]["value"], "https://app.example");
+        // `-raw` prints the bare value: the command line before it is all that marks it.
+        let raw = "$ terraform output -raw sql_admin_password\npw-2";
+        let expected = raw.replace("pw-2", REDACTED);
+        assert_eq!(r(raw), expected);
+        assert_eq!(lines(raw), expected);
+        let plan = "      + administrator_login_password = (sensitive value)";
+        assert_eq!(r(plan), plan);
+    }
+
+    #[test]
+    fn table_rows_with_a_secret_name() {
+        for (input, expected) in [
+            ("  CLIENT SECRET   rl74BQmePSn-sDjm_D_zL4of", "  CLIENT SECRET   [REDACTED]"),
+            ("token                  s.opaque", "token                  [REDACTED]"),
+            ("AZURE_DEVOPS_EXT_PAT           3a3id4obhnee64eh", "AZURE_DEVOPS_EXT_PAT           [REDACTED]"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        for kept in
+            ["Key                    Value", "token_duration         768h", "DB_PASSWORD:                 18 bytes"]
+        {
+            assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
+    fn more_token_shapes() {
+        assert_eq!(r("authorization: SSWS 00-Q5eEcB1ma-uHRrXL_c1pX"), "authorization: SSWS [REDACTED]");
+        let jwe = "eyJhbGciOiJkaXIiLCJlbmMiOiJBMjU2R0NNIn0..ATGEVyJLGHMqZPx3.9uQqzZrFyzAGVly3a.ccRUWm69VXVnnJsI";
+        assert_eq!(r(&format!("Received access_token {jwe}")), "Received access_token [REDACTED]");
+        let fcm = "AAAA_ECkxgy:APA91bt-RAgQiU01Ly25XoLOw5xA1UiMdyVUaF6RZCBXV8zA4x7";
+        assert_eq!(r(&format!(r#"{{ "ServerKey": "{fcm}" }}"#)), r#"{ "ServerKey": "[REDACTED]" }"#);
+        assert_eq!(r("token hvs.ibMFFCVWvpLPnAT2BwwQ4Lf2 issued"), "token hvs.[REDACTED] issued");
+        // A key-like `"value"` in a structured result, as in the text.
+        let mut keys =
+            json!({ "keys": [{ "keyName": "key1", "value": "DCm+NQH60cqdx/Np6dyK4BJcZm9BSFI+BGOYS3aMnR==" }] });
+        redact_json(&mut keys);
+        assert_eq!(keys, json!({ "keys": [{ "keyName": "key1", "value": REDACTED }] }));
+    }
+
+    #[test]
+    fn connection_strings_without_credentials_stay() {
+        for kept in [
+            "ConnectionStrings__Sql=Server=tcp:db.example.net,1433;Database=app;Authentication=Active Directory Default;",
+            "ConnectionStrings__Mongo=mongodb://localhost:27017/?replicaSet=rs0&directConnection=true",
+            "ConnectionStrings__Redis=localhost:6379,abortConnect=false",
+            "ConnectionStrings__Storage=UseDevelopmentStorage=true",
+            "ConnectionStrings__Rabbit=amqp://localhost:5672/",
+            "APPLICATIONINSIGHTS_CONNECTION_STRING=InstrumentationKey=5c1c77e8-efa1-454a-aa4f-58727c0c47ac;IngestionEndpoint=https://in.example/",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+        assert_eq!(
+            r("ConnectionStrings__Redis=cache.example:6380,password=pw-1,ssl=True"),
+            "ConnectionStrings__Redis=cache.example:6380,password=[REDACTED],ssl=True"
+        );
+        assert_eq!(r("ConnectionStrings__Db=opaque-token-1"), "ConnectionStrings__Db=[REDACTED]");
+        assert_eq!(r("ConnectionStrings__Blob=dGVzdGtleQ=="), "ConnectionStrings__Blob=[REDACTED]");
+    }
+
+    #[test]
+    fn values_that_stand_in_for_a_secret_stay() {
+        for kept in [
+            "      - ConnectionStrings__Default=Host=db;Username=app;Password=${POSTGRES_PASSWORD}",
+            "      - Stripe__SecretKey=${STRIPE_SECRET_KEY:?set STRIPE_SECRET_KEY}",
+            "DbPassword: $(DbPassword)",
+            r#"    "value": "@Microsoft.KeyVault(SecretUri=https://kv.vault.azure.net/secrets/Db/)""#,
+            r#"  "Stripe": { "SecretKey": "<your-stripe-secret-key>", "WebhookSecret": "" },"#,
+            r#"  "ConnectionStrings": { "Default": "" }"#,
+            "      Authorization: *",
+            r#"dotnet nuget push "a.nupkg" --api-key "***" --source nuget.org"#,
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+        // A default after `:-` can be the secret itself.
+        assert_eq!(r("Password=${DB_PASSWORD:-pw-1}"), "Password=[REDACTED]");
+    }
+
+    #[test]
+    fn public_keys_and_embedded_files_stay() {
+        let ivt = r#"<InternalsVisibleTo Include="App.Tests" Key="0024000004800000940000000602000000240000525341310004000001000100c547cac3" />"#;
+        assert_eq!(r(ivt), ivt);
+        let png = "<value>iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAA+v8Qs71kMveF07X8</value>";
+        assert_eq!(r(png), png);
+    }
+
     // --- what must stay visible -----------------------------------------------------------
 
     #[test]
@@ -1521,7 +2002,7 @@ Time Elapsed 00:00:03.45";
     fn json_values_by_key_name_and_content() {
         let mut value = json!({
             "password": "pw",
-            "ConnectionStrings": { "Default": "Server=.;Database=x" },
+            "ConnectionStrings": { "Default": "Server=.;Database=x", "Cache": "Server=c;Password=pw", "Opaque": "x7" },
             "apiKey": ["a", "b"],
             "subscriptionKey": "0123456789abcdef0123",
             "keyFile": "app.snk",
@@ -1535,7 +2016,7 @@ Time Elapsed 00:00:03.45";
             value,
             json!({
                 "password": "[REDACTED]",
-                "ConnectionStrings": { "Default": "[REDACTED]" },
+                "ConnectionStrings": { "Default": "Server=.;Database=x", "Cache": "Server=c;Password=[REDACTED]", "Opaque": "[REDACTED]" },
                 "apiKey": ["[REDACTED]", "[REDACTED]"],
                 "subscriptionKey": "[REDACTED]",
                 "keyFile": "app.snk",
@@ -1635,6 +2116,12 @@ Time Elapsed 00:00:03.45";
             "Bearer ".repeat(N),
             " = ".repeat(N),
             "\"".repeat(N),
+            "ConnectionStrings__A=".repeat(N),
+            "ConnectionStrings__A=a=b;".repeat(N),
+            "- name: Password\n".repeat(N),
+            "expect \"password\"; ".repeat(N),
+            "terraform output x\n".repeat(N),
+            "Token  Token  ".repeat(N),
         ];
         for input in &cases {
             assert!(!redact(input).is_empty());
