@@ -191,6 +191,24 @@ impl PluginContext {
         }
     }
 
+    /// Tells the host that something the plugin serves changed, so that it tells the clients:
+    /// [`Announcement::ResourceUpdated`] reaches every session subscribed to that URI as
+    /// `notifications/resources/updated`; [`Announcement::PromptsChanged`] and
+    /// [`Announcement::ResourcesChanged`] make the host read the plugin's prompts or resources
+    /// again and send `notifications/*/list_changed` when they differ. Callable from any thread,
+    /// at any time (during a call, after it, from a watcher); it never waits. On a host that
+    /// predates announcements it does nothing but log at debug level.
+    pub fn announce(&self, announcement: Announcement) {
+        let heard = match &self.services {
+            PluginServices::Host(host) => host.announce(RString::from(announcement.to_json().to_string())),
+            #[cfg(feature = "testkit")]
+            PluginServices::Kit(kit) => kit.announce(announcement.clone()),
+        };
+        if !heard {
+            self.logger.debug(format!("the host does not take announcements; {announcement:?} is not passed on"));
+        }
+    }
+
     /// Takes a lock shared by every plugin of the host (see [`crate::locks`]).
     /// The lock is held until the returned guard is dropped.
     pub async fn lock(&self, request: &LockRequest) -> Result<LockGuard, LockError> {
@@ -201,6 +219,28 @@ impl PluginContext {
             PluginServices::Kit(kit) => kit.acquire_lock(&request),
         };
         locks::decode(outcome.info, outcome.guard)
+    }
+}
+
+/// A change of what a plugin serves, for [`PluginContext::announce`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Announcement {
+    /// The contents at this URI changed (a resource's URI, or one of a template's URIs).
+    ResourceUpdated(String),
+    /// The plugin's prompts are not the ones it offered before.
+    PromptsChanged,
+    /// The plugin's resources or resource templates are not the ones it offered before.
+    ResourcesChanged,
+}
+
+impl Announcement {
+    /// The announcement as it crosses the ABI ([`crate::abi::HostServices::announce`]).
+    fn to_json(&self) -> Value {
+        match self {
+            Announcement::ResourceUpdated(uri) => serde_json::json!({ "resourceUpdated": uri }),
+            Announcement::PromptsChanged => serde_json::json!({ "listChanged": ["prompts"] }),
+            Announcement::ResourcesChanged => serde_json::json!({ "listChanged": ["resources"] }),
+        }
     }
 }
 

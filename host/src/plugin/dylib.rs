@@ -22,10 +22,14 @@ use mcp_plugin_api::abi::{
 };
 use serde_json::{Map, Value, json, value::RawValue};
 
-use super::{CallSession, ClientRequestError, Level, PluginBackend};
+use super::{
+    CallSession, ClientRequestError, Level, PluginBackend,
+    discovery::{Relist, Relisting},
+};
 use crate::{
     locks::{HeldKey, LockRequest, LockTable},
     logging::PluginLog,
+    state::ResourceUpdates,
 };
 
 /// Why a library could not be loaded as a plugin.
@@ -151,6 +155,19 @@ pub struct HostLink {
     pub runtime: tokio::runtime::Handle,
     /// What the host serves, replaced whenever that changes (start-up, reload).
     pub catalog: Arc<arc_swap::ArcSwap<Value>>,
+    /// Where the plugin's resource updates go, to every session.
+    pub updates: ResourceUpdates,
+    /// Told when the plugin announces that its lists changed (a serving host's reloader).
+    pub relist: Option<Relist>,
+}
+
+/// An announcement as it crosses the ABI ([`HostServices::announce`]).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct WireAnnouncement {
+    resource_updated: Option<String>,
+    #[serde(default)]
+    list_changed: Vec<String>,
 }
 
 impl HostServices for HostLink {
@@ -171,6 +188,28 @@ impl HostServices for HostLink {
 
     fn host_info(&self) -> RString {
         RString::from(self.catalog.load().to_string())
+    }
+
+    fn announce(&self, announcement: RString) -> bool {
+        let announcement = match serde_json::from_str::<WireAnnouncement>(announcement.as_str()) {
+            Ok(announcement) => announcement,
+            Err(error) => {
+                tracing::warn!(plugin = %self.plugin, "a malformed announcement was ignored: {error}");
+                return true;
+            }
+        };
+        if let Some(uri) = announcement.resource_updated {
+            tracing::debug!(plugin = %self.plugin, uri, "resource updated");
+            self.updates.announce(uri);
+        }
+        let lists = &announcement.list_changed;
+        let (prompts, resources) = (lists.iter().any(|l| l == "prompts"), lists.iter().any(|l| l == "resources"));
+        if (prompts || resources)
+            && let Some(relist) = &self.relist
+        {
+            relist(Relisting { plugin: self.plugin.clone(), prompts, resources });
+        }
+        true
     }
 
     fn acquire_lock(&self, request: RString) -> FfiFuture<LockOutcome> {
@@ -290,9 +329,9 @@ impl PluginBackend for DylibPlugin {
         json_array(self.instance.resources())
     }
 
-    fn read_resource(&self, index: u32, uri: String) -> BoxFuture<'static, Result<Vec<Value>, String>> {
+    fn read_resource(&self, index: u32, uri: String, request: Value) -> BoxFuture<'static, Result<Vec<Value>, String>> {
         self.instance
-            .read_resource(index, RString::from(uri))
+            .read_resource_in(index, RString::from(uri), RString::from(request.to_string()))
             .map(|answer| match decode_answer(answer)? {
                 Value::Array(contents) => Ok(contents),
                 other => Err(format!("the plugin answered with {other} instead of a list of contents")),
