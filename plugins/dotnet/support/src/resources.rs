@@ -41,6 +41,11 @@ pub fn json_contents(uri: &str, mut value: Value) -> Vec<ResourceContents> {
     vec![ResourceContents::text(uri, JSON, text)]
 }
 
+/// The moment a read's contents were made, in RFC 3339 (UTC, whole seconds), for `generatedAt`.
+pub fn generated_at() -> String {
+    chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
+}
+
 /// Where a read runs dotnet: the configured working directory, else the host's current folder
 /// (what the listings print does not depend on it).
 fn read_directory(settings: &DotnetSettings) -> PathBuf {
