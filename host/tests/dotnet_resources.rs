@@ -73,7 +73,13 @@ async fn every_resource_is_read_every_prompt_got_and_every_argument_completed() 
     uris.sort();
     assert_eq!(
         uris,
-        ["dotnet://frameworks", "dotnet://runtime-info", "dotnet://sdk-info", "dotnet://templates", "dotnet://workspace"]
+        [
+            "dotnet://frameworks",
+            "dotnet://runtime-info",
+            "dotnet://sdk-info",
+            "dotnet://templates",
+            "dotnet://workspace"
+        ]
     );
     assert_eq!(read(&client, "dotnet://sdk-info").await["latestSdk"], "10.0.100");
     assert_eq!(read(&client, "dotnet://runtime-info").await["runtimes"].as_array().unwrap().len(), 4);
@@ -146,8 +152,9 @@ async fn a_subscription_hears_of_a_template_pack_install_and_only_of_what_it_sub
 
     let subscribed = client.request("resources/subscribe", json!({ "uri": "dotnet://templates" })).await;
     assert!(subscribed.get("result").is_some(), "{subscribed}");
-    let installed =
-        client.call("dotnet_sdk", json!({ "action": "InstallTemplatePack", "templatePackage": "MudBlazor.Templates" })).await;
+    let installed = client
+        .call("dotnet_sdk", json!({ "action": "InstallTemplatePack", "templatePackage": "MudBlazor.Templates" }))
+        .await;
     assert_eq!(installed["structuredContent"]["success"], true, "{installed}");
     client.expect_notifications(UPDATED, 1).await;
     let update = client.notifications().into_iter().find(|n| n["method"] == UPDATED).unwrap();
@@ -158,14 +165,23 @@ async fn a_subscription_hears_of_a_template_pack_install_and_only_of_what_it_sub
     // in order, so once the workspace's is there, a templates one would have come before it.
     client.request("resources/unsubscribe", json!({ "uri": "dotnet://templates" })).await;
     client.request("resources/subscribe", json!({ "uri": "dotnet://workspace" })).await;
-    client.call("dotnet_sdk", json!({ "action": "InstallTemplatePack", "templatePackage": "MudBlazor.Templates" })).await;
+    client
+        .call("dotnet_sdk", json!({ "action": "InstallTemplatePack", "templatePackage": "MudBlazor.Templates" }))
+        .await;
     let added = client
-        .call("dotnet_solution", json!({ "action": "Add", "solution": "Shop.slnx", "projects": ["src/Shop/Shop.csproj"] }))
+        .call(
+            "dotnet_solution",
+            json!({ "action": "Add", "solution": "Shop.slnx", "projects": ["src/Shop/Shop.csproj"] }),
+        )
         .await;
     assert_eq!(added["structuredContent"]["success"], true, "{added}");
     client.expect_notifications(UPDATED, 2).await;
-    let uris: Vec<Value> =
-        client.notifications().into_iter().filter(|n| n["method"] == UPDATED).map(|n| n["params"]["uri"].clone()).collect();
+    let uris: Vec<Value> = client
+        .notifications()
+        .into_iter()
+        .filter(|n| n["method"] == UPDATED)
+        .map(|n| n["params"]["uri"].clone())
+        .collect();
     assert_eq!(uris, [json!("dotnet://templates"), json!("dotnet://workspace")]);
 }
 

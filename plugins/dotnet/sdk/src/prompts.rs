@@ -120,10 +120,7 @@ impl Prompt for DotnetPrompt {
             )
             .title("New Web API with EF Core")
             .argument(PromptArgument::required("projectName", "The project's name."))
-            .argument(PromptArgument::optional(
-                "dbProvider",
-                "SqlServer (default), SQLite, PostgreSQL or InMemory.",
-            ))
+            .argument(PromptArgument::optional("dbProvider", "SqlServer (default), SQLite, PostgreSQL or InMemory."))
             .argument(output())
             .argument(framework_argument()),
             Which::AddPackageAndRestore => {
@@ -144,8 +141,14 @@ impl Prompt for DotnetPrompt {
                         "projectPath",
                         "Test project or solution (default: the one in the workspace).",
                     ))
-                    .argument(PromptArgument::optional("filter", "Test filter expression, e.g. FullyQualifiedName~Orders."))
-                    .argument(PromptArgument::optional("configuration", "Build configuration: Debug (default) or Release."))
+                    .argument(PromptArgument::optional(
+                        "filter",
+                        "Test filter expression, e.g. FullyQualifiedName~Orders.",
+                    ))
+                    .argument(PromptArgument::optional(
+                        "configuration",
+                        "Build configuration: Debug (default) or Release.",
+                    ))
                     .argument(framework_argument())
             }
         }
@@ -279,16 +282,26 @@ fn new_console_app(args: &Arguments<'_>) -> Result<String, ToolError> {
             "Create it: {}.",
             call(
                 "dotnet_project",
-                with(json!({ "action": "New", "template": "console", "name": name, "output": output }), "framework", framework)
+                with(
+                    json!({ "action": "New", "template": "console", "name": name, "output": output }),
+                    "framework",
+                    framework
+                )
             )
         ),
-        format!("Build it: {}; fix any compiler errors it reports.", call("dotnet_project", json!({ "action": "Build", "project": project }))),
+        format!(
+            "Build it: {}; fix any compiler errors it reports.",
+            call("dotnet_project", json!({ "action": "Build", "project": project }))
+        ),
         format!("Run it: {}.", call("dotnet_project", json!({ "action": "Run", "project": project }))),
     ];
     if let Some(runtime) = runtime {
         list.push(format!(
             "Publish it for {runtime}: {}.",
-            call("dotnet_project", json!({ "action": "Publish", "project": project, "runtime": runtime, "configuration": "Release" }))
+            call(
+                "dotnet_project",
+                json!({ "action": "Publish", "project": project, "runtime": runtime, "configuration": "Release" })
+            )
         ));
     }
     Ok(steps(format!("Create a new .NET console application named {name} in {output}."), list))
@@ -305,10 +318,17 @@ fn create_new_webapi(args: &Arguments<'_>) -> Result<String, ToolError> {
                 "Create it: {}.",
                 call(
                     "dotnet_project",
-                    with(json!({ "action": "New", "template": template, "name": name, "output": output }), "framework", framework)
+                    with(
+                        json!({ "action": "New", "template": template, "name": name, "output": output }),
+                        "framework",
+                        framework
+                    )
                 )
             ),
-            format!("Build it: {}; fix any errors.", call("dotnet_project", json!({ "action": "Build", "project": project }))),
+            format!(
+                "Build it: {}; fix any errors.",
+                call("dotnet_project", json!({ "action": "Build", "project": project }))
+            ),
             format!(
                 "Start it in the background: {}; it returns a sessionId.",
                 call("dotnet_project", json!({ "action": "Run", "project": project, "startMode": "Background" }))
@@ -328,14 +348,21 @@ fn new_webapi_with_ef(args: &Arguments<'_>) -> Result<String, ToolError> {
     let provider = args.opt("dbProvider", Kind::Text)?.unwrap_or("SqlServer");
     let Some((provider, package)) = PROVIDERS.iter().find(|(known, _)| known.eq_ignore_ascii_case(provider)) else {
         let known: Vec<&str> = PROVIDERS.iter().map(|(name, _)| *name).collect();
-        return Err(ToolError::invalid_argument("dbProvider", format!("'{provider}' is not one of {}", known.join(", "))));
+        return Err(ToolError::invalid_argument(
+            "dbProvider",
+            format!("'{provider}' is not one of {}", known.join(", ")),
+        ));
     };
     let mut list = vec![
         format!(
             "Create the project: {}.",
             call(
                 "dotnet_project",
-                with(json!({ "action": "New", "template": "webapi", "name": name, "output": output }), "framework", framework)
+                with(
+                    json!({ "action": "New", "template": "webapi", "name": name, "output": output }),
+                    "framework",
+                    framework
+                )
             )
         ),
         format!(
@@ -344,13 +371,18 @@ fn new_webapi_with_ef(args: &Arguments<'_>) -> Result<String, ToolError> {
         ),
         format!(
             "Add the design-time package: {}.",
-            call("dotnet_package", json!({ "action": "Add", "packageId": "Microsoft.EntityFrameworkCore.Design", "project": project }))
+            call(
+                "dotnet_package",
+                json!({ "action": "Add", "packageId": "Microsoft.EntityFrameworkCore.Design", "project": project })
+            )
         ),
         format!(
             "Make sure the EF Core tools are installed: {}.",
             call("dotnet_tool", json!({ "action": "Install", "packageId": "dotnet-ef", "global": true }))
         ),
-        format!("Write a DbContext with one entity, register it in Program.cs with {provider}, and add its connection string to appsettings.json."),
+        format!(
+            "Write a DbContext with one entity, register it in Program.cs with {provider}, and add its connection string to appsettings.json."
+        ),
         format!(
             "Add the first migration: {}.",
             call("dotnet_ef", json!({ "action": "MigrationsAdd", "name": "InitialCreate", "project": project }))
@@ -362,7 +394,10 @@ fn new_webapi_with_ef(args: &Arguments<'_>) -> Result<String, ToolError> {
             call("dotnet_ef", json!({ "action": "DatabaseUpdate", "project": project }))
         ));
     }
-    Ok(steps(format!("Create an ASP.NET Core Web API named {name} in {output} with Entity Framework Core on {provider}."), list))
+    Ok(steps(
+        format!("Create an ASP.NET Core Web API named {name} in {output} with Entity Framework Core on {provider}."),
+        list,
+    ))
 }
 
 fn add_package_and_restore(args: &Arguments<'_>) -> Result<String, ToolError> {
@@ -370,9 +405,16 @@ fn add_package_and_restore(args: &Arguments<'_>) -> Result<String, ToolError> {
     let project = args.opt("projectPath", Kind::Path)?;
     let version = args.opt("version", Kind::Version)?;
     let framework = args.opt("framework", Kind::Framework)?;
-    let add = with(with(with(json!({ "action": "Add", "packageId": package }), "project", project), "version", version), "framework", framework);
+    let add = with(
+        with(with(json!({ "action": "Add", "packageId": package }), "project", project), "version", version),
+        "framework",
+        framework,
+    );
     Ok(steps(
-        format!("Add the NuGet package {package} to {} and restore.", project.unwrap_or("the project in the workspace")),
+        format!(
+            "Add the NuGet package {package} to {} and restore.",
+            project.unwrap_or("the project in the workspace")
+        ),
         vec![
             format!("Add it: {}.", call("dotnet_package", add)),
             format!("Restore: {}.", call("dotnet_project", with(json!({ "action": "Restore" }), "project", project))),
@@ -387,7 +429,11 @@ fn run_tests_with_coverage(args: &Arguments<'_>) -> Result<String, ToolError> {
     let configuration = args.opt("configuration", Kind::Configuration)?;
     let framework = args.opt("framework", Kind::Framework)?;
     let test = json!({ "action": "Test", "collect": "XPlat Code Coverage" });
-    let test = with(with(with(with(test, "project", project), "filter", filter), "configuration", configuration), "framework", framework);
+    let test = with(
+        with(with(with(test, "project", project), "filter", filter), "configuration", configuration),
+        "framework",
+        framework,
+    );
     Ok(steps(
         format!("Run the tests of {} with code coverage.", project.unwrap_or("the workspace")),
         vec![

@@ -109,11 +109,22 @@ fn the_five_prompts_name_real_tool_calls() {
     let names: Vec<String> = prompts::all(&settings(&s)).iter().map(|p| p.spec().name().to_owned()).collect();
     assert_eq!(
         names,
-        ["new_console_app", "create_new_webapi", "new_webapi_with_ef", "add_package_and_restore", "run_tests_with_coverage"]
+        [
+            "new_console_app",
+            "create_new_webapi",
+            "new_webapi_with_ef",
+            "add_package_and_restore",
+            "run_tests_with_coverage"
+        ]
     );
 
     let console = render(&s, "new_console_app", json!({ "projectName": "Hello", "runtime": "linux-x64" })).unwrap();
-    assert!(console.contains(r#"`dotnet_project` with `{"action":"New","name":"Hello","output":"Hello","template":"console"}`"#), "{console}");
+    assert!(
+        console.contains(
+            r#"`dotnet_project` with `{"action":"New","name":"Hello","output":"Hello","template":"console"}`"#
+        ),
+        "{console}"
+    );
     assert!(console.contains(r#""action":"Publish""#) && console.contains(r#""runtime":"linux-x64""#), "{console}");
 
     let webapi = render(&s, "create_new_webapi", json!({ "projectName": "Api", "framework": "net8.0" })).unwrap();
@@ -122,15 +133,20 @@ fn the_five_prompts_name_real_tool_calls() {
     let ef = render(&s, "new_webapi_with_ef", json!({ "projectName": "Shop", "dbProvider": "sqlite" })).unwrap();
     assert!(ef.contains("Microsoft.EntityFrameworkCore.Sqlite") && ef.contains(r#""action":"MigrationsAdd""#), "{ef}");
     assert!(ef.contains(r#"`dotnet_tool` with `{"action":"Install","global":true,"packageId":"dotnet-ef"}`"#), "{ef}");
-    let in_memory = render(&s, "new_webapi_with_ef", json!({ "projectName": "Shop", "dbProvider": "InMemory" })).unwrap();
+    let in_memory =
+        render(&s, "new_webapi_with_ef", json!({ "projectName": "Shop", "dbProvider": "InMemory" })).unwrap();
     assert!(!in_memory.contains("DatabaseUpdate"), "an in-memory database is not updated: {in_memory}");
 
     let package = render(&s, "add_package_and_restore", json!({ "packageId": "Serilog", "version": "4.3.0" })).unwrap();
     assert!(package.contains(r#"{"action":"Add","packageId":"Serilog","version":"4.3.0"}"#), "{package}");
     assert!(package.contains(r#"{"action":"Restore"}"#), "{package}");
 
-    let tests = render(&s, "run_tests_with_coverage", json!({ "configuration": "Release", "filter": "Category=Unit" })).unwrap();
-    assert!(tests.contains(r#""collect":"XPlat Code Coverage""#) && tests.contains(r#""configuration":"Release""#), "{tests}");
+    let tests = render(&s, "run_tests_with_coverage", json!({ "configuration": "Release", "filter": "Category=Unit" }))
+        .unwrap();
+    assert!(
+        tests.contains(r#""collect":"XPlat Code Coverage""#) && tests.contains(r#""configuration":"Release""#),
+        "{tests}"
+    );
 }
 
 #[test]
@@ -138,7 +154,8 @@ fn prompt_arguments_are_checked_before_they_reach_a_message() {
     let s = Sdk::new();
     let smuggled = render(&s, "new_console_app", json!({ "projectName": "x --force" })).unwrap_err();
     assert!(smuggled.contains("projectName"), "{smuggled}");
-    let provider = render(&s, "new_webapi_with_ef", json!({ "projectName": "Shop", "dbProvider": "Oracle" })).unwrap_err();
+    let provider =
+        render(&s, "new_webapi_with_ef", json!({ "projectName": "Shop", "dbProvider": "Oracle" })).unwrap_err();
     assert!(provider.contains("dbProvider") && provider.contains("SQLite"), "{provider}");
     let not_text = render(&s, "add_package_and_restore", json!({ "packageId": 42 })).unwrap_err();
     assert!(not_text.contains("packageId"), "{not_text}");

@@ -442,9 +442,8 @@ fn read_workspace(fixture: &Fixture, roots: Option<Vec<&Path>>) -> Value {
     use mcp_plugin_api::{ReadRequest, Resource, Root};
     let settings = dotnet_support::settings::DotnetSettings::from_context(fixture.plugin.context()).unwrap();
     let resource = dotnet_solution::resource::WorkspaceResource::new(settings);
-    let roots = roots.map(|roots| {
-        roots.iter().map(|path| Root { uri: format!("file://{}", path.display()), name: None }).collect()
-    });
+    let roots = roots
+        .map(|roots| roots.iter().map(|path| Root { uri: format!("file://{}", path.display()), name: None }).collect());
     let request = ReadRequest { roots };
     let contents = dotnet_support::resources::block_on(resource.read_in("dotnet://workspace", &request))
         .unwrap()
@@ -462,7 +461,10 @@ fn project_names(workspace: &Value) -> Vec<&str> {
 fn the_workspace_resource_reads_the_clients_roots() {
     let fixture = fixture();
     let other = fixture.path().join("other");
-    write(&other.join("Tool/Tool.fsproj"), r#"<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"#);
+    write(
+        &other.join("Tool/Tool.fsproj"),
+        r#"<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"#,
+    );
     // Build output and hidden folders are not the workspace.
     write(&other.join("Tool/obj/Stale.csproj"), "<Project />");
     write(&other.join(".git/Hidden.csproj"), "<Project />");
