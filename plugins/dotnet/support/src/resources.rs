@@ -81,3 +81,21 @@ pub fn block_on<F: Future>(future: F) -> Option<F::Output> {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().ok()?;
     Some(runtime.block_on(future))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn contents_are_redacted_like_a_tool_result() {
+        let token = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
+        let value =
+            json!({ "projects": [{ "path": "/src/App", "note": format!("--password hunter2 token {token}") }] });
+        let contents = serde_json::to_value(json_contents(WORKSPACE, value)).unwrap();
+        let text = contents[0]["text"].as_str().unwrap();
+        assert!(!text.contains(token) && !text.contains("hunter2"), "{text}");
+        assert!(text.contains("[REDACTED]") && text.contains("/src/App"), "{text}");
+        assert_eq!((contents[0]["uri"].as_str(), contents[0]["mimeType"].as_str()), (Some(WORKSPACE), Some(JSON)));
+    }
+}
