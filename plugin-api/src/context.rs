@@ -417,3 +417,55 @@ fn decode_client_answer(answer: RResult<RString, RString>) -> Result<Value, Clie
         },
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use abi_stable::{sabi_trait::TD_Opaque, std_types::ROption};
+
+    use super::*;
+    use crate::abi::{HostServices, HostServices_TO};
+
+    /// A host that predates announcements: `announce` keeps the ABI's default body, which is
+    /// what a plugin gets from a host whose services lack the method.
+    struct OldHost {
+        logs: Arc<Mutex<Vec<(u8, String)>>>,
+    }
+
+    impl HostServices for OldHost {
+        fn plugin_config(&self) -> RString {
+            RString::from("{}")
+        }
+
+        fn shared_config(&self, _key: RStr<'_>) -> ROption<RString> {
+            ROption::RNone
+        }
+
+        fn log(&self, level: u8, message: RStr<'_>) {
+            self.logs.lock().unwrap().push((level, message.to_string()));
+        }
+    }
+
+    #[test]
+    fn an_announcement_to_a_host_that_predates_them_is_a_debug_record() {
+        let logs = Arc::new(Mutex::new(Vec::new()));
+        let host = HostServices_TO::from_value(OldHost { logs: Arc::clone(&logs) }, TD_Opaque);
+        let context = PluginContext::from_host(Arc::new(host));
+        context.announce(Announcement::ResourceUpdated("notes://1".into()));
+        let logs = logs.lock().unwrap();
+        assert_eq!(logs.len(), 1);
+        assert_eq!(logs[0].0, level::DEBUG);
+        assert!(logs[0].1.contains("does not take announcements") && logs[0].1.contains("notes://1"), "{logs:?}");
+    }
+
+    #[test]
+    fn announcements_cross_the_abi_as_json() {
+        assert_eq!(
+            Announcement::ResourceUpdated("a://b".into()).to_json(),
+            serde_json::json!({ "resourceUpdated": "a://b" })
+        );
+        assert_eq!(Announcement::PromptsChanged.to_json(), serde_json::json!({ "listChanged": ["prompts"] }));
+        assert_eq!(Announcement::ResourcesChanged.to_json(), serde_json::json!({ "listChanged": ["resources"] }));
+    }
+}

@@ -401,3 +401,49 @@ impl CallServices for CallBridge {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    fn link(relisted: Arc<Mutex<Vec<Relisting>>>) -> HostLink {
+        HostLink {
+            plugin: "notes".to_owned(),
+            config: json!({}),
+            shared: Arc::new(Map::new()),
+            log: PluginLog::new("notes"),
+            locks: Arc::default(),
+            runtime: tokio::runtime::Handle::current(),
+            catalog: Arc::default(),
+            updates: ResourceUpdates::default(),
+            relist: Some(Arc::new(move |relisting| relisted.lock().unwrap().push(relisting))),
+        }
+    }
+
+    #[tokio::test]
+    async fn announcements_go_to_the_sessions_and_the_reloader() {
+        let relisted = Arc::new(Mutex::new(Vec::new()));
+        let link = link(Arc::clone(&relisted));
+        let mut updates = link.updates.subscribe();
+        assert!(link.announce(RString::from(r#"{"resourceUpdated":"notes://1"}"#)));
+        assert_eq!(updates.try_recv().unwrap(), "notes://1");
+        assert!(link.announce(RString::from(r#"{"listChanged":["resources"]}"#)));
+        let relisted = relisted.lock().unwrap();
+        assert_eq!((relisted[0].plugin.as_str(), relisted[0].prompts, relisted[0].resources), ("notes", false, true));
+    }
+
+    #[tokio::test]
+    async fn a_malformed_announcement_is_dropped_without_harm() {
+        let relisted = Arc::new(Mutex::new(Vec::new()));
+        let link = link(Arc::clone(&relisted));
+        let mut updates = link.updates.subscribe();
+        for malformed in ["not json", r#"{"resourceUpdated":42}"#, r#"{"somethingElse":true}"#] {
+            // Heard (the host takes announcements), but nothing is passed on.
+            assert!(link.announce(RString::from(malformed)));
+        }
+        assert!(updates.try_recv().is_err());
+        assert!(relisted.lock().unwrap().is_empty());
+    }
+}
