@@ -404,8 +404,14 @@ impl ServerHandler for McpServer {
         self.require_prompts(&current.registry, "completion/complete")?;
         let mut values = match &request.r#ref {
             Reference::Prompt(reference) => match current.registry.prompt(&reference.name) {
+                // Completion is synchronous in the plugin API and may ask an outside program (the
+                // dotnet plugins list installed templates), so it runs off the async workers.
                 Some(entry) => {
-                    entry.plugin.complete_prompt(entry.index, &request.argument.name, &request.argument.value)
+                    let (plugin, index) = (Arc::clone(&entry.plugin), entry.index);
+                    let (argument, value) = (request.argument.name.clone(), request.argument.value.clone());
+                    tokio::task::spawn_blocking(move || plugin.complete_prompt(index, &argument, &value))
+                        .await
+                        .map_err(|error| McpError::internal_error(format!("completion failed: {error}"), None))?
                 }
                 None => {
                     return Err(McpError::invalid_params(format!("Unknown prompt: '{}'", reference.name), None));

@@ -19,8 +19,9 @@
 //!   answer), `configuration` Debug and Release, `runtime` the common runtime identifiers,
 //!   `dbProvider` the four providers. Matching is a case-insensitive prefix.
 //! - Completion is synchronous in the plugin API, so the two that ask dotnet (`template`,
-//!   `framework`) run it on a runtime of their own, on the host thread that asks (no cache,
-//!   like the resources).
+//!   `framework`) run it on a runtime of their own, on the thread that asks (the host asks
+//!   from its blocking pool). No cache, like the resources: each such completion runs one
+//!   listing.
 //! - Arguments are checked before they are written into the message: a project name, a package
 //!   id or a framework that could not be passed on is refused with the parameter named.
 
