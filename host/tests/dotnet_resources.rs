@@ -61,6 +61,30 @@ async fn complete(client: &Client, prompt: &str, argument: &str, value: &str) ->
     serde_json::from_value(answer["result"]["completion"]["values"].clone()).unwrap_or_else(|_| panic!("{answer}"))
 }
 
+/// The tool calls a prompt's message names, written as `` `TOOL` with `ARGUMENTS` ``.
+fn named_calls(text: &str) -> Vec<(String, Value)> {
+    text.split("`dotnet_")
+        .skip(1)
+        .filter_map(|rest| {
+            let (tool, rest) = rest.split_once("` with `")?;
+            let (arguments, _) = rest.split_once('`')?;
+            Some((format!("dotnet_{tool}"), serde_json::from_str(arguments).ok()?))
+        })
+        .collect()
+}
+
+/// Fails unless `tool` is served, `call`'s action is one of its actions and every argument one
+/// of its parameters (so a prompt cannot name a call the server would refuse by its names).
+fn assert_call_fits(tools: &Value, tool: &str, call: &Value) {
+    let served = tools.as_array().unwrap().iter().find(|t| t["name"] == tool);
+    let schema = &served.unwrap_or_else(|| panic!("a prompt names {tool}, which is not served"))["inputSchema"];
+    let actions = schema["properties"]["action"]["enum"].as_array().unwrap();
+    assert!(actions.contains(&call["action"]), "{tool} has no action {}", call["action"]);
+    for key in call.as_object().unwrap().keys() {
+        assert!(schema["properties"].get(key).is_some(), "{tool} has no parameter {key} (in {call})");
+    }
+}
+
 #[tokio::test]
 async fn every_resource_is_read_every_prompt_got_and_every_argument_completed() {
     let dir = workspace("Shop");
@@ -95,16 +119,27 @@ async fn every_resource_is_read_every_prompt_got_and_every_argument_completed() 
     let prompts = prompts["result"]["prompts"].as_array().unwrap();
     assert_eq!(prompts.len(), 5);
     let arguments = [
-        ("new_console_app", json!({ "projectName": "Hello" })),
-        ("create_new_webapi", json!({ "projectName": "Api" })),
+        ("new_console_app", json!({ "projectName": "Hello", "framework": "net10.0", "runtime": "linux-x64" })),
+        ("create_new_webapi", json!({ "projectName": "Api", "outputDirectory": "web/Api" })),
         ("new_webapi_with_ef", json!({ "projectName": "Shop", "dbProvider": "PostgreSQL" })),
-        ("add_package_and_restore", json!({ "packageId": "Serilog" })),
-        ("run_tests_with_coverage", json!({})),
+        (
+            "add_package_and_restore",
+            json!({ "packageId": "Serilog", "projectPath": "src/Shop/Shop.csproj", "version": "4.3.0", "framework": "net10.0" }),
+        ),
+        (
+            "run_tests_with_coverage",
+            json!({ "projectPath": "Shop.slnx", "filter": "A", "configuration": "Release", "framework": "net10.0" }),
+        ),
     ];
+    let tools = client.request("tools/list", json!({})).await["result"]["tools"].clone();
     for (name, arguments) in arguments {
         let got = client.request("prompts/get", json!({ "name": name, "arguments": arguments })).await;
         let text = got["result"]["messages"][0]["content"]["text"].as_str().unwrap_or_else(|| panic!("{got}"));
-        assert!(text.contains("`dotnet_"), "{name} names tool calls: {text}");
+        let calls = named_calls(text);
+        assert!(!calls.is_empty(), "{name} names tool calls: {text}");
+        for (tool, call) in calls {
+            assert_call_fits(&tools, &tool, &call);
+        }
     }
     let missing = client.request("prompts/get", json!({ "name": "new_console_app", "arguments": {} })).await;
     assert!(missing["error"]["message"].as_str().unwrap().contains("projectName"), "{missing}");
