@@ -34,7 +34,7 @@ use mcp_plugin_host::{
     },
     registry::{Registry, ToolEntry},
     settings::{Overrides, Settings},
-    state::{Generation, HostState},
+    state::{Generation, HostState, ResourceUpdates},
     telemetry::{self, CallRecord, Transport, call::Request},
 };
 use rmcp::model::{CallToolResult, ContentBlock, JsonObject, RequestId};
@@ -90,6 +90,8 @@ fn dispatch(c: &mut Criterion) {
         locks: Arc::new(LockTable::default()),
         runtime: runtime.handle().clone(),
         catalog: Arc::default(),
+        updates: ResourceUpdates::default(),
+        relist: None,
     };
     let plugin: Arc<dyn PluginBackend> = Arc::new(library.create(link).expect("the sample plugin starts"));
     let descriptors = plugin.tools().expect("the sample plugin lists its tools");
@@ -172,7 +174,10 @@ fn host_state(plugin: &Arc<dyn PluginBackend>, index: u32, descriptor: &serde_js
     let mut registry = Registry::default();
     let tool = ToolEntry::parse(descriptor).expect("echo's descriptor parses");
     registry.insert(ToolEntry::new(Arc::clone(plugin), index, tool, Map::new()));
-    HostState::new(Generation { settings, registry, reports: Vec::new(), problems: Vec::new() })
+    HostState::new(
+        Generation { settings, registry, reports: Vec::new(), problems: Vec::new() },
+        ResourceUpdates::default(),
+    )
 }
 
 criterion_group!(benches, dispatch);

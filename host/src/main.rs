@@ -227,6 +227,7 @@ async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overri
     let shared = Shared {
         locks: Arc::new(machine_wide_locks(&settings)),
         withdraw: Some(inbox.withdraw_hook()),
+        relist: Some(inbox.relist_hook()),
         ..Shared::default()
     };
     let loading = if settings.plugins.lazy_loading { Loading::Lazy } else { Loading::Eager };
@@ -245,7 +246,8 @@ async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overri
                 .map_err(|_| format!("--http '{text}' is not an address such as 127.0.0.1:8080"))?,
         ),
     };
-    let state = Arc::new(HostState::new(Generation { settings, registry, reports, problems }));
+    let updates = shared.updates.clone();
+    let state = Arc::new(HostState::new(Generation { settings, registry, reports, problems }, updates));
     let transport = if http_address.is_some() { "http" } else { "stdio" };
     let reloader = Reloader::new(Arc::clone(&state), inbox, slots, shared, config, overrides, transport);
     let reloading = tokio::spawn(reloader.run());

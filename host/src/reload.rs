@@ -39,10 +39,10 @@ use tokio::sync::mpsc;
 
 use crate::{
     plugin::{
-        cache::{Fingerprint, PluginCache},
+        cache::{Fingerprint, Offer, PluginCache},
         discovery::{
-            LoadContext, Loading, PluginStatus, Shared, Slot, Withdraw, Withdrawal, assemble, folder, library_files,
-            load_library,
+            LoadContext, Loading, PluginStatus, Relist, Relisting, Shared, Slot, Verdicts, Withdraw, Withdrawal,
+            assemble, folder, library_files, load_library,
         },
     },
     settings::{Overrides, PluginSettings, Settings, copies_dir},
@@ -62,6 +62,19 @@ enum Event {
     Signal,
     /// A plugin's creation on first use failed.
     Withdrawn(Withdrawal),
+    /// A plugin announced that its prompts or resources changed.
+    Relisted(Relisting),
+}
+
+/// Why the reloader serves a new generation.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Cause {
+    /// A watched file changed or the operator sent SIGHUP.
+    Reload,
+    /// A plugin created on first use failed.
+    Withdrawal,
+    /// A plugin announced that its lists changed.
+    Relisting,
 }
 
 /// The reloader's inbox, and the watcher that fills it: made before
@@ -136,6 +149,14 @@ impl Inbox {
             let _ = sender.send(Event::Withdrawn(withdrawal));
         })
     }
+
+    /// The hook plugins' announcements of list changes go through (`Shared::relist`).
+    pub fn relist_hook(&self) -> Relist {
+        let sender = self.sender.clone();
+        Arc::new(move |relisting| {
+            let _ = sender.send(Event::Relisted(relisting));
+        })
+    }
 }
 
 /// Keeps what a serving host serves in step with its plugin folder and
@@ -189,6 +210,7 @@ impl Reloader {
             match event {
                 None => break,
                 Some(Event::Withdrawn(withdrawal)) => self.withdraw(withdrawal),
+                Some(Event::Relisted(relisting)) => self.relist(relisting),
                 Some(Event::Changed | Event::Signal) => {
                     if !self.settle().await {
                         break;
@@ -215,6 +237,7 @@ impl Reloader {
             while let Ok(event) = self.inbox.receiver.try_recv() {
                 match event {
                     Event::Withdrawn(withdrawal) => self.withdraw(withdrawal),
+                    Event::Relisted(relisting) => self.relist(relisting),
                     Event::Changed | Event::Signal => changed = true,
                 }
             }
@@ -259,12 +282,12 @@ impl Reloader {
         self.slots = slots;
         self.problems = problems;
         self.inbox.watch(&settings.plugins, &self.config);
-        self.publish(settings, true);
+        self.publish(settings, Cause::Reload);
     }
 
-    /// Builds the registry from the slots under `settings` and serves it;
-    /// `reloaded` tells a reload from a withdrawal.
-    fn publish(&mut self, settings: Settings, reloaded: bool) {
+    /// Builds the registry from the slots under `settings` and serves it.
+    fn publish(&mut self, settings: Settings, cause: Cause) {
+        let reloaded = cause == Cause::Reload;
         let assembly = assemble(&self.slots, &settings, &self.shared);
         let mut problems = self.problems.clone();
         problems.extend(assembly.problems);
@@ -280,7 +303,11 @@ impl Reloader {
                 .collect();
         tracing::info!(
             "{}: {tools} tools from {plugins} plugins; {}",
-            if reloaded { "reloaded" } else { "withdrawn" },
+            match cause {
+                Cause::Reload => "reloaded",
+                Cause::Withdrawal => "withdrawn",
+                Cause::Relisting => "relisted",
+            },
             if changed.is_empty() { "no list changed".to_owned() } else { format!("changed: {}", changed.join(", ")) }
         );
     }
@@ -321,6 +348,31 @@ impl Reloader {
         slots
     }
 
+    /// Reads again the prompts or resources of the plugin that announced they changed, checks
+    /// them as at load, and serves them; sessions hear of the lists that differ.
+    fn relist(&mut self, relisting: Relisting) {
+        let mut found = false;
+        for serving in self.slots.iter_mut().filter_map(|slot| slot.serving.as_mut()) {
+            if serving.plugin.name() != relisting.plugin {
+                continue;
+            }
+            let mut offer = Offer::clone(&serving.offer);
+            if relisting.prompts {
+                offer.prompts = serving.plugin.prompts();
+            }
+            if relisting.resources {
+                offer.resources = serving.plugin.resources();
+            }
+            serving.verdicts = Arc::new(Verdicts::check(&relisting.plugin, &offer));
+            serving.offer = Arc::new(offer);
+            found = true;
+        }
+        if found {
+            let settings = self.state.current().settings.clone();
+            self.publish(settings, Cause::Relisting);
+        }
+    }
+
     /// Withdraws the plugin a failed creation on first use stood for, if it
     /// is still the one serving.
     fn withdraw(&mut self, withdrawal: Withdrawal) {
@@ -342,7 +394,7 @@ impl Reloader {
             slot.report.file
         );
         let current = self.state.current();
-        self.publish(current.settings.clone(), false);
+        self.publish(current.settings.clone(), Cause::Withdrawal);
     }
 }
 

@@ -6,15 +6,21 @@
 //! request reads the generation served when it arrives. When a reload
 //! changes a list, every session hears of it: sessions that began with
 //! `initialize` through a `notifications/*/list_changed`, sessions of
-//! protocol 2026-07-28 on their `subscriptions/listen` streams.
+//! protocol 2026-07-28 on their `subscriptions/listen` streams. When a
+//! plugin announces a resource updated, each session that subscribed to its
+//! URI (`resources/subscribe`, or the stream's `resourceSubscriptions`) gets
+//! `notifications/resources/updated`.
 
 // `logging/setLevel` is deprecated in rmcp 3.9 (SEP-2577) yet still part
 // of the protocol versions most clients speak.
 #![allow(deprecated)]
 
-use std::sync::{
-    Arc, Mutex, OnceLock, RwLock,
-    atomic::{AtomicBool, Ordering},
+use std::{
+    collections::HashSet,
+    sync::{
+        Arc, Mutex, OnceLock, RwLock,
+        atomic::{AtomicBool, Ordering},
+    },
 };
 
 use rmcp::{
@@ -24,8 +30,8 @@ use rmcp::{
         CompletionInfo, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
         InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
         ListToolsResult, LoggingLevel, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-        ReadResourceResult, Reference, ResultType, ServerCapabilities, ServerConfig, SetLevelRequestParams,
-        SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+        ReadResourceResult, Reference, ResourceUpdatedNotificationParam, ResultType, ServerCapabilities, ServerConfig,
+        SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
     },
     service::{NotificationContext, RequestContext, SubscriptionContext},
 };
@@ -52,6 +58,8 @@ struct Session {
     /// use them (and hears of their changes) even if a reload empties them.
     declared_prompts: AtomicBool,
     declared_resources: AtomicBool,
+    /// The resource URIs the session subscribed to (`resources/subscribe`).
+    subscribed: Mutex<HashSet<String>>,
     /// Stops the session's announcer of list changes when the session ends.
     announcer: Mutex<Option<DropGuard>>,
     /// The session's metrics, from `initialize` until the session ends.
@@ -75,6 +83,7 @@ impl McpServer {
                 features: RwLock::new(Vec::new()),
                 declared_prompts: AtomicBool::new(false),
                 declared_resources: AtomicBool::new(false),
+                subscribed: Mutex::new(HashSet::new()),
                 announcer: Mutex::new(None),
                 telemetry: OnceLock::new(),
             }),
@@ -102,25 +111,62 @@ pub fn negotiated_features(capabilities: &ClientCapabilities) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Tells one session (begun with `initialize`) of list changes until it ends.
-fn announce(
-    peer: Peer<RoleServer>,
-    mut changes: broadcast::Receiver<ListChanges>,
-    session: &Session,
-    stop: CancellationToken,
-) {
+impl Session {
+    fn subscriptions(&self) -> std::sync::MutexGuard<'_, HashSet<String>> {
+        self.subscribed.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+}
+
+/// What an announcer or a subscription stream tells its session next.
+enum News {
+    Lists(ListChanges),
+    Updated(String),
+    Over,
+}
+
+/// The next list change or resource update; `Over` when the host stops announcing.
+async fn next_news(changes: &mut broadcast::Receiver<ListChanges>, updates: &mut broadcast::Receiver<String>) -> News {
+    tokio::select! {
+        received = changes.recv() => match received {
+            Ok(changed) => News::Lists(changed),
+            // Announcements were missed: every list may have changed.
+            Err(broadcast::error::RecvError::Lagged(_)) => News::Lists(ListChanges::ALL),
+            Err(broadcast::error::RecvError::Closed) => News::Over,
+        },
+        received = updates.recv() => match received {
+            Ok(uri) => News::Updated(uri),
+            // Updates were missed; which ones is unknown, and a list change says "read again" to all.
+            Err(broadcast::error::RecvError::Lagged(_)) => {
+                News::Lists(ListChanges { tools: false, prompts: false, resources: true })
+            }
+            Err(broadcast::error::RecvError::Closed) => News::Over,
+        },
+    }
+}
+
+/// Tells one session (begun with `initialize`) of list changes and of updates of the resources
+/// it subscribed to, until it ends.
+fn announce(peer: Peer<RoleServer>, state: &HostState, session: Arc<Session>, stop: CancellationToken) {
+    let (mut changes, mut updates) = (state.subscribe(), state.updates.subscribe());
     let (prompts, resources) =
         (session.declared_prompts.load(Ordering::Relaxed), session.declared_resources.load(Ordering::Relaxed));
     tokio::spawn(async move {
         loop {
-            let changed = tokio::select! {
+            let news = tokio::select! {
                 _ = stop.cancelled() => return,
-                received = changes.recv() => match received {
-                    Ok(changed) => changed,
-                    // Announcements were missed: every list may have changed.
-                    Err(broadcast::error::RecvError::Lagged(_)) => ListChanges::ALL,
-                    Err(broadcast::error::RecvError::Closed) => return,
-                },
+                news = next_news(&mut changes, &mut updates) => news,
+            };
+            let changed = match news {
+                News::Over => return,
+                News::Lists(changed) => changed,
+                News::Updated(uri) => {
+                    if session.subscriptions().contains(&uri)
+                        && peer.notify_resource_updated(ResourceUpdatedNotificationParam::new(uri)).await.is_err()
+                    {
+                        return;
+                    }
+                    continue;
+                }
             };
             let sent = async {
                 if changed.tools {
@@ -191,12 +237,12 @@ impl ServerHandler for McpServer {
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         let stop = CancellationToken::new();
-        announce(context.peer, self.state.subscribe(), &self.session, stop.clone());
+        announce(context.peer, &self.state, Arc::clone(&self.session), stop.clone());
         *self.session.announcer.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) = Some(stop.drop_guard());
     }
 
     fn accepted_subscription_filter(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
-        // Resources never announce updates (see `subscribe`), but a stream may name those that exist.
+        // A stream hears of updates of the resources it names that exist.
         let current = self.state.current();
         let existing = requested
             .resource_subscriptions
@@ -214,19 +260,26 @@ impl ServerHandler for McpServer {
     }
 
     async fn listen(&self, subscription: SubscriptionContext) -> Result<(), McpError> {
-        let mut changes = self.state.subscribe();
+        let (mut changes, mut updates) = (self.state.subscribe(), self.state.updates.subscribe());
         let accepted = subscription.accepted().clone();
+        let watched: HashSet<&String> = accepted.resource_subscriptions.iter().flatten().collect();
         loop {
-            let changed = tokio::select! {
+            let news = tokio::select! {
                 _ = subscription.cancelled() => return Ok(()),
                 _ = self.state.shutdown.cancelled() => return Ok(()),
-                received = changes.recv() => match received {
-                    Ok(changed) => changed,
-                    Err(broadcast::error::RecvError::Lagged(_)) => ListChanges::ALL,
-                    Err(broadcast::error::RecvError::Closed) => return Ok(()),
-                },
+                news = next_news(&mut changes, &mut updates) => news,
             };
             let sink = subscription.sink();
+            let changed = match news {
+                News::Over => return Ok(()),
+                News::Lists(changed) => changed,
+                News::Updated(uri) => {
+                    if watched.contains(&uri) && sink.notify_resource_updated(uri).await.is_err() {
+                        return Ok(());
+                    }
+                    continue;
+                }
+            };
             let sent = async {
                 if changed.tools && accepted.tools_list_changed == Some(true) {
                     sink.notify_tool_list_changed().await?;
@@ -351,8 +404,14 @@ impl ServerHandler for McpServer {
         self.require_prompts(&current.registry, "completion/complete")?;
         let mut values = match &request.r#ref {
             Reference::Prompt(reference) => match current.registry.prompt(&reference.name) {
+                // Completion is synchronous in the plugin API and may ask an outside program (the
+                // dotnet plugins list installed templates), so it runs off the async workers.
                 Some(entry) => {
-                    entry.plugin.complete_prompt(entry.index, &request.argument.name, &request.argument.value)
+                    let (plugin, index) = (Arc::clone(&entry.plugin), entry.index);
+                    let (argument, value) = (request.argument.name.clone(), request.argument.value.clone());
+                    tokio::task::spawn_blocking(move || plugin.complete_prompt(index, &argument, &value))
+                        .await
+                        .map_err(|error| McpError::internal_error(format!("completion failed: {error}"), None))?
                 }
                 None => {
                     return Err(McpError::invalid_params(format!("Unknown prompt: '{}'", reference.name), None));
@@ -392,12 +451,13 @@ impl ServerHandler for McpServer {
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let entry = self.resource(&request.uri)?;
+        let about_client = json!({ "roots": client_roots(&context).await });
         let contents = entry
             .plugin
-            .read_resource(entry.index, request.uri.clone())
+            .read_resource(entry.index, request.uri.clone(), about_client)
             .await
             .map_err(|message| McpError::internal_error(message, Some(json!({ "uri": request.uri }))))?;
         let contents = serde_json::from_value(Value::Array(contents)).map_err(|error| {
@@ -406,16 +466,17 @@ impl ServerHandler for McpServer {
         Ok(ReadResourceResponse::Complete(ReadResourceResult::new(contents)))
     }
 
-    // Plugin resources do not change while the host runs (the plugin API
-    // has no way to announce a change), so a subscription is accepted for
-    // any resource that exists and never produces an update.
+    // A subscription is kept per session, for a URI some resource serves; the plugin behind it
+    // announces updates (`PluginContext::announce`) and the session's announcer passes them on.
     #[allow(deprecated)]
     async fn subscribe(
         &self,
         request: SubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        self.resource(&request.uri).map(|_| ())
+        self.resource(&request.uri)?;
+        self.session.subscriptions().insert(request.uri);
+        Ok(())
     }
 
     #[allow(deprecated)]
@@ -424,7 +485,29 @@ impl ServerHandler for McpServer {
         request: UnsubscribeRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<(), McpError> {
-        self.resource(&request.uri).map(|_| ())
+        self.resource(&request.uri)?;
+        self.session.subscriptions().remove(&request.uri);
+        Ok(())
+    }
+}
+
+/// The reading client's workspace folders, for a resource whose contents depend on them (a read
+/// has no call through which the plugin could ask). `None` when the client declares no roots,
+/// speaks 2026-07-28 (no server-to-client requests), or does not answer with a list.
+async fn client_roots(context: &RequestContext<RoleServer>) -> Option<Value> {
+    let declared = context.client_capabilities().is_some_and(|capabilities| capabilities.roots.is_some());
+    let stateless = context
+        .protocol_version()
+        .is_some_and(|version| version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str());
+    if !declared || stateless {
+        return None;
+    }
+    match context.peer.list_roots().await {
+        Ok(answer) => serde_json::to_value(answer.roots).ok(),
+        Err(error) => {
+            tracing::debug!("the client did not list its roots for a resource read: {error}");
+            None
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! What every connection of the host shares: the configuration in force and
 //! what is served (one [`Generation`], replaced whole on reload), the calls
-//! in flight, and the announcements of list changes to every session.
+//! in flight, and the announcements to every session: list changes, and the
+//! resources plugins announced updated ([`ResourceUpdates`]).
 
 use std::sync::Arc;
 
@@ -65,10 +66,36 @@ fn same<T>(old: &[Arc<T>], new: &[Arc<T>], equal: impl Fn(&T, &T) -> bool) -> bo
     old.len() == new.len() && old.iter().zip(new).all(|(old, new)| equal(old, new))
 }
 
+/// The URIs plugins announce updated, to every session (each keeps those it subscribed to).
+/// Made before the plugins are loaded, since they hold a sender from their creation on.
+#[derive(Clone)]
+pub struct ResourceUpdates(broadcast::Sender<String>);
+
+impl Default for ResourceUpdates {
+    fn default() -> Self {
+        Self(broadcast::channel(64).0)
+    }
+}
+
+impl ResourceUpdates {
+    /// Tells every session that the contents at `uri` changed; from any thread.
+    pub fn announce(&self, uri: String) {
+        // No receiver means no session is listening: nothing to tell.
+        let _ = self.0.send(uri);
+    }
+
+    /// The updates announced from now on.
+    pub fn subscribe(&self) -> broadcast::Receiver<String> {
+        self.0.subscribe()
+    }
+}
+
 /// What every connection shares.
 pub struct HostState {
     current: ArcSwap<Generation>,
     changes: broadcast::Sender<ListChanges>,
+    /// The resources plugins announce updated.
+    pub updates: ResourceUpdates,
     /// Fires when the host shuts down, cancelling every running call.
     pub shutdown: CancellationToken,
     /// The calls in flight, so shutdown can wait for them to wind down.
@@ -76,11 +103,12 @@ pub struct HostState {
 }
 
 impl HostState {
-    /// The state of a host serving `generation`.
-    pub fn new(generation: Generation) -> Self {
+    /// The state of a host serving `generation`, whose plugins announce resource updates on `updates`.
+    pub fn new(generation: Generation, updates: ResourceUpdates) -> Self {
         Self {
             current: ArcSwap::from_pointee(generation),
             changes: broadcast::channel(16).0,
+            updates,
             shutdown: CancellationToken::new(),
             calls: TaskTracker::new(),
         }

@@ -1,7 +1,8 @@
 //! The calls of the client matrix (`scripts/client-matrix/scenarios.json`, run through the
 //! official MCP clients by `scripts/clients`) cover everything the default configuration serves:
 //! every tool, and every value of each tool's `action` enum, has a call expected to succeed and a
-//! call expected to fail whether or not the client can be asked to confirm (elicitation). This
+//! call expected to fail whether or not the client can be asked to confirm (elicitation); every
+//! served prompt is got and every served resource has an expectation (`offer`). This
 //! runs in `cargo test`, so an action added without scenarios fails here even where no client
 //! can be installed.
 
@@ -18,9 +19,10 @@ fn read_json(relative: &str) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|error| panic!("{}: {error}", path.display()))
 }
 
-/// The tools the host serves with the repository's appsettings.json (its plugin selection and
-/// plugin settings) and every workspace plugin built, as scripts/clients runs it.
-async fn served_tools() -> Vec<Value> {
+/// What the host answers to `method` (`field` of its result) with the repository's
+/// appsettings.json (its plugin selection and plugin settings) and every workspace plugin built,
+/// as scripts/clients runs it.
+async fn served(method: &str, field: &str) -> Vec<Value> {
     let defaults = read_json("appsettings.json");
     let plugins = &defaults["Plugins"];
     let selection = json!({ "Plugins": {
@@ -29,9 +31,30 @@ async fn served_tools() -> Vec<Value> {
     } });
     let setup = Setup::new(&[], &[], selection);
     let client = setup.stdio().await;
-    let answer = client.request("tools/list", json!({})).await;
+    let answer = client.request(method, json!({})).await;
     client.close().await;
-    answer["result"]["tools"].as_array().unwrap_or_else(|| panic!("tools/list failed: {answer}")).clone()
+    answer["result"][field].as_array().unwrap_or_else(|| panic!("{method} failed: {answer}")).clone()
+}
+
+async fn served_tools() -> Vec<Value> {
+    served("tools/list", "tools").await
+}
+
+#[tokio::test]
+async fn every_served_prompt_and_resource_is_asked_for() {
+    let offer = &read_json("scripts/client-matrix/scenarios.json")["offer"];
+    let names = |items: Vec<Value>, key: &str| -> BTreeSet<String> {
+        items.iter().filter_map(|item| item[key].as_str().map(str::to_owned)).collect()
+    };
+    let prompts = names(served("prompts/list", "prompts").await, "name");
+    let asked: BTreeSet<String> = names(offer["prompts"].as_array().unwrap().clone(), "name");
+    assert_eq!(prompts, asked, "scenarios.json's offer.prompts gets every served prompt");
+    let completed: BTreeSet<&str> =
+        offer["completions"].as_array().unwrap().iter().filter_map(|entry| entry["prompt"].as_str()).collect();
+    assert!(completed.iter().all(|prompt| prompts.contains(*prompt)), "completions of served prompts: {completed:?}");
+    let resources = names(served("resources/list", "resources").await, "uri");
+    let expected: BTreeSet<String> = offer["resources"].as_object().unwrap().keys().cloned().collect();
+    assert_eq!(resources, expected, "scenarios.json's offer.resources names every served resource");
 }
 
 /// A call's expectation without conditions (`expect` is a string or has a `default`).

@@ -232,3 +232,27 @@ async fn roots_come_from_the_client_when_it_has_them() {
     assert_eq!(result["isError"], true);
     assert!(text_of(&result).contains("does not support"), "{}", text_of(&result));
 }
+
+#[tokio::test]
+async fn announcements_reach_the_sessions_that_asked_for_them() {
+    let setup = Setup::new(&[], &["announcer"], json!({}));
+    let client = setup.stdio().await;
+    let uris = |listed: Value| -> Vec<Value> {
+        listed["result"]["resources"].as_array().unwrap().iter().map(|r| r["uri"].clone()).collect()
+    };
+    assert_eq!(uris(client.request("resources/list", json!({})).await), [json!("test://announcer/v1")]);
+
+    // An update announced from a plugin's own thread reaches the subscribed session.
+    let subscribed = client.request("resources/subscribe", json!({ "uri": "test://announcer/v1" })).await;
+    assert!(subscribed.get("result").is_some(), "{subscribed}");
+    client.call("announcer_touch", json!({ "uri": "test://announcer/v1" })).await;
+    client.expect_notifications("notifications/resources/updated", 1).await;
+
+    // A changed list is read again and announced; the new URI is served.
+    assert_eq!(text_of(&client.call("announcer_bump", json!({})).await), "v2");
+    client.expect_notifications("notifications/resources/list_changed", 1).await;
+    assert_eq!(uris(client.request("resources/list", json!({})).await), [json!("test://announcer/v2")]);
+    let read = client.request("resources/read", json!({ "uri": "test://announcer/v2" })).await;
+    assert_eq!(read["result"]["contents"][0]["text"], "version 2", "{read}");
+    assert!(client.stderr().contains("relisted"), "{}", client.stderr());
+}

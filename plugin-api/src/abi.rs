@@ -65,6 +65,16 @@ pub trait HostServices: Send + Sync {
     fn host_info(&self) -> RString {
         RString::from("null")
     }
+
+    /// Announces a change of what the plugin serves, as JSON: `{"resourceUpdated": URI}` (the
+    /// contents at URI changed; the host tells every session that subscribed to it) or
+    /// `{"listChanged": ["prompts" | "resources", …]}` (the host reads the plugin's prompts or
+    /// resources again and tells every session when they differ). Callable from any thread at
+    /// any time. Hosts that predate it answer `false` and do nothing.
+    fn announce(&self, announcement: RString) -> bool {
+        let _ = announcement;
+        false
+    }
 }
 
 /// A held lock: dropping it releases the lock in the host.
@@ -161,6 +171,15 @@ pub trait PluginInstance: Send + Sync {
     fn read_resource(&self, index: u32, uri: RString) -> FfiFuture<RResult<RString, RString>> {
         let _ = (index, uri);
         FfiFuture::new(async { RResult::RErr(RString::from("this plugin has no resources")) })
+    }
+
+    /// Reads `uri` through resource `index` for a client: `request` is JSON `{"roots": [{uri,
+    /// name?}]}`, the reading client's workspace folders (absent when it declares none), since a
+    /// read has no call to ask them from. A plugin that predates it is read with
+    /// [`Self::read_resource`].
+    fn read_resource_in(&self, index: u32, uri: RString, request: RString) -> FfiFuture<RResult<RString, RString>> {
+        let _ = request;
+        self.read_resource(index, uri)
     }
 }
 

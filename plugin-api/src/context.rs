@@ -191,6 +191,24 @@ impl PluginContext {
         }
     }
 
+    /// Tells the host that something the plugin serves changed, so that it tells the clients:
+    /// [`Announcement::ResourceUpdated`] reaches every session subscribed to that URI as
+    /// `notifications/resources/updated`; [`Announcement::PromptsChanged`] and
+    /// [`Announcement::ResourcesChanged`] make the host read the plugin's prompts or resources
+    /// again and send `notifications/*/list_changed` when they differ. Callable from any thread,
+    /// at any time (during a call, after it, from a watcher); it never waits. On a host that
+    /// predates announcements it does nothing but log at debug level.
+    pub fn announce(&self, announcement: Announcement) {
+        let heard = match &self.services {
+            PluginServices::Host(host) => host.announce(RString::from(announcement.to_json().to_string())),
+            #[cfg(feature = "testkit")]
+            PluginServices::Kit(kit) => kit.announce(announcement.clone()),
+        };
+        if !heard {
+            self.logger.debug(format!("the host does not take announcements; {announcement:?} is not passed on"));
+        }
+    }
+
     /// Takes a lock shared by every plugin of the host (see [`crate::locks`]).
     /// The lock is held until the returned guard is dropped.
     pub async fn lock(&self, request: &LockRequest) -> Result<LockGuard, LockError> {
@@ -201,6 +219,28 @@ impl PluginContext {
             PluginServices::Kit(kit) => kit.acquire_lock(&request),
         };
         locks::decode(outcome.info, outcome.guard)
+    }
+}
+
+/// A change of what a plugin serves, for [`PluginContext::announce`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Announcement {
+    /// The contents at this URI changed (a resource's URI, or one of a template's URIs).
+    ResourceUpdated(String),
+    /// The plugin's prompts are not the ones it offered before.
+    PromptsChanged,
+    /// The plugin's resources or resource templates are not the ones it offered before.
+    ResourcesChanged,
+}
+
+impl Announcement {
+    /// The announcement as it crosses the ABI ([`crate::abi::HostServices::announce`]).
+    fn to_json(&self) -> Value {
+        match self {
+            Announcement::ResourceUpdated(uri) => serde_json::json!({ "resourceUpdated": uri }),
+            Announcement::PromptsChanged => serde_json::json!({ "listChanged": ["prompts"] }),
+            Announcement::ResourcesChanged => serde_json::json!({ "listChanged": ["resources"] }),
+        }
     }
 }
 
@@ -375,5 +415,57 @@ fn decode_client_answer(answer: RResult<RString, RString>) -> Result<Value, Clie
             Ok(failure) => Err(ClientError::Failed(failure.message)),
             Err(_) => Err(ClientError::Failed(json.into_string())),
         },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use abi_stable::{sabi_trait::TD_Opaque, std_types::ROption};
+
+    use super::*;
+    use crate::abi::{HostServices, HostServices_TO};
+
+    /// A host that predates announcements: `announce` keeps the ABI's default body, which is
+    /// what a plugin gets from a host whose services lack the method.
+    struct OldHost {
+        logs: Arc<Mutex<Vec<(u8, String)>>>,
+    }
+
+    impl HostServices for OldHost {
+        fn plugin_config(&self) -> RString {
+            RString::from("{}")
+        }
+
+        fn shared_config(&self, _key: RStr<'_>) -> ROption<RString> {
+            ROption::RNone
+        }
+
+        fn log(&self, level: u8, message: RStr<'_>) {
+            self.logs.lock().unwrap().push((level, message.to_string()));
+        }
+    }
+
+    #[test]
+    fn an_announcement_to_a_host_that_predates_them_is_a_debug_record() {
+        let logs = Arc::new(Mutex::new(Vec::new()));
+        let host = HostServices_TO::from_value(OldHost { logs: Arc::clone(&logs) }, TD_Opaque);
+        let context = PluginContext::from_host(Arc::new(host));
+        context.announce(Announcement::ResourceUpdated("notes://1".into()));
+        let logs = logs.lock().unwrap();
+        assert_eq!(logs.len(), 1);
+        assert_eq!(logs[0].0, level::DEBUG);
+        assert!(logs[0].1.contains("does not take announcements") && logs[0].1.contains("notes://1"), "{logs:?}");
+    }
+
+    #[test]
+    fn announcements_cross_the_abi_as_json() {
+        assert_eq!(
+            Announcement::ResourceUpdated("a://b".into()).to_json(),
+            serde_json::json!({ "resourceUpdated": "a://b" })
+        );
+        assert_eq!(Announcement::PromptsChanged.to_json(), serde_json::json!({ "listChanged": ["prompts"] }));
+        assert_eq!(Announcement::ResourcesChanged.to_json(), serde_json::json!({ "listChanged": ["resources"] }));
     }
 }

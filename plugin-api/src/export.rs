@@ -308,10 +308,16 @@ impl PluginInstance for Exported {
     }
 
     fn read_resource(&self, index: u32, uri: RString) -> FfiFuture<RResult<RString, RString>> {
+        self.read_resource_in(index, uri, RString::from("{}"))
+    }
+
+    fn read_resource_in(&self, index: u32, uri: RString, request: RString) -> FfiFuture<RResult<RString, RString>> {
         let resource = self.offer.resources.get(index as usize).cloned();
         self.guarded(async move {
             let resource = resource.ok_or_else(|| format!("no resource number {index}"))?;
-            let contents = resource.read(uri.into_string()).await.map_err(|error| error.to_string())?;
+            // A request the plugin cannot read costs the client-specific part, never the read.
+            let request = serde_json::from_str(request.as_str()).unwrap_or_default();
+            let contents = resource.read(uri.into_string(), request).await.map_err(|error| error.to_string())?;
             serde_json::to_string(&contents).map_err(|error| error.to_string())
         })
     }

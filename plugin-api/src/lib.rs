@@ -65,10 +65,12 @@ mod typed;
 #[doc = include_str!("../../docs/plugin-authoring.md")]
 mod plugin_authoring_guide {}
 
-pub use context::{CallContext, ClientError, ElicitResponse, Level, Logger, PluginContext, Root};
+pub use context::{Announcement, CallContext, ClientError, ElicitResponse, Level, Logger, PluginContext, Root};
 pub use export::{InitError, Plugin};
 pub use prompt::{BoxedPrompt, Prompt, PromptArgument, PromptMessage, PromptResult, PromptSpec, Role};
-pub use resource::{BoxedResource, Resource, ResourceAddress, ResourceContents, ResourceSpec, template_values};
+pub use resource::{
+    BoxedResource, ReadRequest, Resource, ResourceAddress, ResourceContents, ResourceSpec, template_values,
+};
 pub use result::{Content, EmbeddedResource, ToolResult};
 /// The schemars version typed tools derive their schemas with.
 #[cfg(feature = "typed")]

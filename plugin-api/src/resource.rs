@@ -5,10 +5,10 @@
 
 use std::{future::Future, pin::Pin, sync::Arc};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::ToolError;
+use crate::{Root, ToolError};
 
 /// Where a resource lives: one URI, or a URI template.
 #[derive(Debug, Clone, Serialize)]
@@ -119,6 +119,16 @@ impl ResourceContents {
     }
 }
 
+/// What the host knows of the client a resource is read for. A read is no call: there is no
+/// client to ask, so the host asks on the resource's behalf and hands over the answers.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize)]
+pub struct ReadRequest {
+    /// The reading client's workspace folders (`roots/list`); `None` when the client declares
+    /// no roots, did not answer, or the host predates this.
+    #[serde(default)]
+    pub roots: Option<Vec<Root>>,
+}
+
 /// A readable resource (or family of resources).
 pub trait Resource: Send + Sync + 'static {
     /// Where it lives and what it is.
@@ -127,13 +137,24 @@ pub trait Resource: Send + Sync + 'static {
     /// Reads the resource at `uri` (one of the template's URIs, for a
     /// template; [`template_values`] extracts its variables).
     fn read(&self, uri: &str) -> impl Future<Output = Result<Vec<ResourceContents>, ToolError>> + Send;
+
+    /// Reads the resource at `uri` for the client `request` describes: implement it instead of
+    /// [`Self::read`] when the contents depend on the client (its roots). By default, `read`.
+    fn read_in(
+        &self,
+        uri: &str,
+        request: &ReadRequest,
+    ) -> impl Future<Output = Result<Vec<ResourceContents>, ToolError>> + Send {
+        let _ = request;
+        self.read(uri)
+    }
 }
 
 type BoxReadFuture = Pin<Box<dyn Future<Output = Result<Vec<ResourceContents>, ToolError>> + Send + 'static>>;
 
 trait ErasedResource: Send + Sync + 'static {
     fn spec(&self) -> ResourceSpec;
-    fn read_boxed(self: Arc<Self>, uri: String) -> BoxReadFuture;
+    fn read_boxed(self: Arc<Self>, uri: String, request: ReadRequest) -> BoxReadFuture;
 }
 
 impl<T: Resource> ErasedResource for T {
@@ -141,8 +162,8 @@ impl<T: Resource> ErasedResource for T {
         Resource::spec(self)
     }
 
-    fn read_boxed(self: Arc<Self>, uri: String) -> BoxReadFuture {
-        Box::pin(async move { self.read(&uri).await })
+    fn read_boxed(self: Arc<Self>, uri: String, request: ReadRequest) -> BoxReadFuture {
+        Box::pin(async move { self.read_in(&uri, &request).await })
     }
 }
 
@@ -156,9 +177,13 @@ impl BoxedResource {
         self.0.spec()
     }
 
-    /// Reads `uri`; the future owns what it needs.
-    pub fn read(&self, uri: String) -> impl Future<Output = Result<Vec<ResourceContents>, ToolError>> + 'static {
-        Arc::clone(&self.0).read_boxed(uri)
+    /// Reads `uri` for the client `request` describes; the future owns what it needs.
+    pub fn read(
+        &self,
+        uri: String,
+        request: ReadRequest,
+    ) -> impl Future<Output = Result<Vec<ResourceContents>, ToolError>> + 'static {
+        Arc::clone(&self.0).read_boxed(uri, request)
     }
 }
 

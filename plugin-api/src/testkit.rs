@@ -9,6 +9,7 @@
 //! | cancel a call | [`TestCall::cancel_handle`] |
 //! | content negotiation, client requests | [`TestCall::with_features`], [`TestCall::with_client`] |
 //! | test initialisation, configuration, locks | [`TestPluginContext`] |
+//! | that the plugin announced a resource update or a list change | [`TestPluginContext::announcements`] |
 //! | the host's checks (descriptor, arguments, output) | applied by every [`TestCall`]; [`assert_descriptor_accepted`] |
 //! | the real host, over MCP | [`host::HostUnderTest`] |
 //!
@@ -55,7 +56,7 @@ use cancel_flag::CancelFlag;
 use serde_json::{Map, Value};
 
 use crate::{
-    CallContext, ClientError, Level, Logger, PluginContext, Tool, ToolResult, ToolSpec,
+    Announcement, CallContext, ClientError, Level, Logger, PluginContext, Tool, ToolResult, ToolSpec,
     abi::{HeldLock, HeldLock_TO, LockOutcome},
     check::ToolSchemas,
 };
@@ -280,9 +281,16 @@ pub(crate) struct KitPlugin {
     pub(crate) shared: Map<String, Value>,
     pub(crate) host_info: Option<Value>,
     locks: Arc<Mutex<HashSet<String>>>,
+    announcements: Mutex<Vec<Announcement>>,
 }
 
 impl KitPlugin {
+    /// Records an announcement, as a host that takes them would.
+    pub(crate) fn announce(&self, announcement: Announcement) -> bool {
+        lock(&self.announcements).push(announcement);
+        true
+    }
+
     /// Grants a free key at once and refuses a held one (no waiting).
     pub(crate) fn acquire_lock(&self, request: &str) -> LockOutcome {
         let request: Value = serde_json::from_str(request).unwrap_or_default();
@@ -323,6 +331,7 @@ impl Drop for KitLock {
 pub struct TestPluginContext {
     logs: Arc<Mutex<Vec<(Level, String)>>>,
     context: PluginContext,
+    kit: Arc<KitPlugin>,
 }
 
 impl TestPluginContext {
@@ -339,9 +348,9 @@ impl TestPluginContext {
 
     fn build(config: Value, shared: Map<String, Value>, host_info: Option<Value>) -> Self {
         let logs = Arc::new(Mutex::new(Vec::new()));
-        let kit = Arc::new(KitPlugin { shared, host_info, locks: Arc::default() });
-        let context = PluginContext::in_memory(config, kit, Logger::capture(Arc::clone(&logs)));
-        Self { logs, context }
+        let kit = Arc::new(KitPlugin { shared, host_info, locks: Arc::default(), announcements: Mutex::default() });
+        let context = PluginContext::in_memory(config, Arc::clone(&kit), Logger::capture(Arc::clone(&logs)));
+        Self { logs, context, kit }
     }
 
     /// The context to hand the plugin.
@@ -352,6 +361,17 @@ impl TestPluginContext {
     /// Every record logged through the context's logger.
     pub fn logs(&self) -> Vec<(Level, String)> {
         lock(&self.logs).clone()
+    }
+
+    /// Every announcement made through the context ([`PluginContext::announce`]) or a clone
+    /// of it (the one a tool keeps), in order.
+    pub fn announcements(&self) -> Vec<Announcement> {
+        lock(&self.kit.announcements).clone()
+    }
+
+    /// Forgets the announcements recorded so far, to assert on what one step announces.
+    pub fn clear_announcements(&self) {
+        lock(&self.kit.announcements).clear();
     }
 }
 

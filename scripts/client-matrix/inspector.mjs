@@ -4,7 +4,9 @@
 //
 // One Inspector process per request, as a script or an agent uses it: `--method tools/list`
 // (with --strict, so its schema portability check reports every problem), prompts/list,
-// resources/list, resources/templates/list, then `--method tools/call --tool-name NAME
+// resources/list, resources/templates/list; `--method resources/read --uri URI` for every listed
+// resource and `--method prompts/get --prompt-name NAME --prompt-args K=V...` for every prompt of
+// scenarios.json's "offer" (the CLI has no completion method: "Unsupported method"); then `--method tools/call --tool-name NAME
 // --tool-args-json JSON` for every call of scenarios.json. The Inspector checks each
 // structuredContent against the tool's outputSchema itself. A call that prints no result is
 // counted as rejected (the Inspector prints a refused answer and a JSON-RPC error answer alike,
@@ -21,7 +23,7 @@
 
 import { execFile } from "node:child_process";
 import { appendFileSync } from "node:fs";
-import { Tally, loadScenarios, oneLine, options, pool, runsAlone, substitute } from "./scenarios.mjs";
+import { Tally, loadOffer, loadScenarios, oneLine, options, pick, pool, runsAlone, substitute } from "./scenarios.mjs";
 
 const CALL_TIMEOUT_MS = 120_000;
 
@@ -64,13 +66,14 @@ async function listing(opts, tally) {
   const tools = await inspect(opts, ["--method", "tools/list", "--strict"]);
   if (!tools.answer?.result) {
     tally.reject("tools/list", complaint(tools));
-    return "listing rejected";
+    return { listed: "listing rejected" };
   }
   tally.listed(tools.answer.result.tools.map((tool) => tool.name));
   const warnings = (tools.stderr.match(/^Warning: tool /gm) ?? []).length;
   const errors = (tools.stderr.match(/^Error: tool /gm) ?? []).length;
   if (tools.code !== 0 || errors) tally.reject("tools/list --strict", `exit ${tools.code}, ${errors} schema portability errors`);
   const counts = [`${tools.answer.result.tools.length} tools`];
+  let resources;
   for (const [name, method, field] of [
     ["prompts", "prompts/list", "prompts"],
     ["resources", "resources/list", "resources"],
@@ -79,8 +82,32 @@ async function listing(opts, tally) {
     const run = await inspect(opts, ["--method", method, "-q"]);
     if (run.answer?.result?.[field]) counts.push(`${run.answer.result[field].length} ${name}`);
     else tally.reject(method, complaint(run));
+    if (field === "resources" && run.answer?.result?.resources?.length) {
+      resources = run.answer.result.resources.map((resource) => resource.uri);
+    }
   }
-  return `${counts.join(", ")} listed (schema portability: ${errors} errors, ${warnings} warnings)`;
+  return { listed: `${counts.join(", ")} listed (schema portability: ${errors} errors, ${warnings} warnings)`, resources };
+}
+
+/** Reads every listed resource and gets every prompt of `offer`, one Inspector process each; a
+ * request that prints no result is a read's "error" outcome. */
+async function offered(opts, offer, tally, resources) {
+  if (!resources) return "nothing offered beside tools";
+  const answer = (run) => run.answer?.result;
+  for (const uri of resources) {
+    const want = pick(offer.resources[uri] ?? "ok", tally.conditions, uri);
+    const read = answer(await inspect(opts, ["--method", "resources/read", "--uri", uri, "-q"]));
+    const got = !read ? "error" : read.contents?.length && read.contents[0].uri === uri ? "ok" : "empty";
+    tally.judgeOffer(`resources/read ${uri}`, want, got);
+  }
+  for (const prompt of offer.prompts) {
+    const pairs = Object.entries(prompt.arguments).map(([key, value]) => `${key}=${value}`);
+    const run = await inspect(opts, ["--method", "prompts/get", "--prompt-name", prompt.name, "--prompt-args", ...pairs, "-q"]);
+    const got = answer(run) ? (answer(run).messages?.length ? "messages" : "none") : `error ${complaint(run)}`;
+    tally.judgeOffer(`prompts/get ${prompt.name}`, "messages", got);
+  }
+  // Its CLI has no completion method (2.12.0 lists the ones it has when asked for another).
+  return `${resources.length} resources read, ${offer.prompts.length} prompts got, no completions (not in the CLI)`;
 }
 
 async function matrix(opts) {
@@ -89,7 +116,8 @@ async function matrix(opts) {
   if (opts.sweep === "runtime-only") conditions.add("runtimeOnly");
   if (opts.command) conditions.add("serverPerCall");
   const tally = new Tally(opts.label, calls, conditions);
-  const listed = await listing(opts, tally);
+  const { listed: counts, resources } = await listing(opts, tally);
+  const listed = `${counts}; ${await offered(opts, loadOffer(opts.scenarios), tally, resources)}`;
   const call = async (entry) => {
     const args = JSON.stringify(substitute(entry.arguments, tally.captured));
     tally.made += 1;

@@ -1,7 +1,9 @@
 """The Python SDK's run of the client matrix (scripts/clients), with `mcp` (the official Python SDK).
 
 Lists tools, prompts, resources and resource templates through `ClientSession` (pydantic checks
-every answer against the MCP schema; a failure raises) and makes every call of scenarios.json
+every answer against the MCP schema; a failure raises), reads every listed resource, gets every
+prompt and asks every completion of scenarios.json's "offer" (validated the same way; a JSON-RPC
+error answer is a read's "error" outcome) and makes every call of scenarios.json
 through `ClientSession.call_tool`, which checks each structuredContent against the tool's
 outputSchema on the client side. A call the SDK raises on, other than a JSON-RPC error answer
 (`MCPError`), is counted as rejected. Prints one line per problem and a summary line; exits 1
@@ -72,6 +74,14 @@ def expected(call: dict[str, Any], conditions: set[str]) -> str:
     table = call["expect"] if isinstance(call["expect"], dict) else {"default": call["expect"]}
     if table["default"] not in CHECKED_BEFORE_DOTNET:
         table = {"runtimeOnly": "SDK_NOT_FOUND", **table}
+    return pick(table, conditions, call["id"])
+
+
+def pick(table: Any, conditions: set[str], what: str) -> Any:
+    """The entry of an expectation table (`{default, condition keys...}`) under `conditions`; any
+    other value stands for itself."""
+    if not isinstance(table, dict):
+        return table
     # The most specific key whose conditions all hold; two equally specific ones are a slip in
     # the data, not a choice to make here.
     matching = sorted(
@@ -81,7 +91,7 @@ def expected(call: dict[str, Any], conditions: set[str]) -> str:
     if not matching:
         return table["default"]
     if len(matching) > 1 and len(matching[1].split("+")) == len(matching[0].split("+")):
-        raise ValueError(f"{call['id']}: expectations {matching[0]} and {matching[1]} both apply")
+        raise ValueError(f"{what}: expectations {matching[0]} and {matching[1]} both apply")
     return table[matching[0]]
 
 
@@ -118,9 +128,10 @@ def runs_alone(call: dict[str, Any]) -> bool:
 
 
 class Matrix:
-    def __init__(self, label: str, calls: list[dict[str, Any]], conditions: set[str]):
+    def __init__(self, label: str, calls: list[dict[str, Any]], offer: dict[str, Any], conditions: set[str]):
         self.label = label
         self.calls = calls
+        self.offer = offer
         self.conditions = conditions
         self.answer = "decline"  # what the elicitation callback answers; set before each lone call
         self.captured: dict[str, str] = {}
@@ -186,10 +197,60 @@ class Matrix:
                     self.say(f"UNEXPECTED {name} list: JSON-RPC error {error.code}: {error.message}")
         return ", ".join(counts) + " listed"
 
+    def judge_offer(self, what: str, want: Any, got: Any) -> None:
+        if got != want:
+            self.unexpected += 1
+            self.say(f"UNEXPECTED {what}: expected {json.dumps(want)}, got {json.dumps(got)}")
+
+    async def ask(self, what: str, request: Any) -> tuple[str, Any]:
+        """("ok", answer), ("error", message) for a JSON-RPC error, or ("rejected", None)."""
+        try:
+            return "ok", await request()
+        except MCPError as error:
+            return "error", error.message
+        except Exception as error:  # the SDK refused the answer
+            self.rejected += 1
+            self.say(f"REJECTED {what}: {type(error).__name__}: {error}")
+            return "rejected", None
+
+    async def offered(self, session: ClientSession, capabilities: types.ServerCapabilities) -> str:
+        """Reads every listed resource, gets every prompt and asks every completion of the offer."""
+        if capabilities.resources is None and capabilities.prompts is None:
+            return "nothing offered beside tools"
+        resources = (await session.list_resources()).resources
+        for resource in resources:
+            uri = str(resource.uri)
+            what = f"resources/read {uri}"
+            want = pick(self.offer["resources"].get(uri, "ok"), self.conditions, what)
+            state, answer = await self.ask(what, lambda: session.read_resource(uri))
+            if state == "rejected":
+                continue
+            got = state if state == "error" else ("ok" if answer.contents and str(answer.contents[0].uri) == uri else "empty")
+            self.judge_offer(what, want, got)
+        for prompt in self.offer["prompts"]:
+            what = f"prompts/get {prompt['name']}"
+            state, answer = await self.ask(what, lambda: session.get_prompt(prompt["name"], prompt["arguments"]))
+            if state == "rejected":
+                continue
+            got = f"error {answer}" if state == "error" else ("messages" if answer.messages else "none")
+            self.judge_offer(what, "messages", got)
+        for entry in self.offer["completions"]:
+            what = f"completion/complete {entry['prompt']}.{entry['argument']}"
+            want = pick(entry["expect"], self.conditions, what)
+            reference = types.PromptReference(type="ref/prompt", name=entry["prompt"])
+            argument = {"name": entry["argument"], "value": entry["value"]}
+            state, answer = await self.ask(what, lambda: session.complete(reference, argument))
+            if state == "rejected":
+                continue
+            self.judge_offer(what, want, f"error {answer}" if state == "error" else answer.completion.values)
+        prompts, completions = len(self.offer["prompts"]), len(self.offer["completions"])
+        return f"{len(resources)} resources read, {prompts} prompts got, {completions} completions"
+
     async def run(self, session: ClientSession) -> str:
         initialized = await session.initialize()
         try:
             listed = await self.listing(session, initialized.capabilities)
+            listed = f"{listed}; {await self.offered(session, initialized.capabilities)}"
         except Exception as error:
             self.rejected += 1
             self.say(f"REJECTED the listing: {type(error).__name__}: {error}")
@@ -230,7 +291,7 @@ async def matrix_main(args: argparse.Namespace) -> int:
     scenarios = json.loads(args.scenarios.read_text())
     make_workspace(args.workspace, scenarios["workspace"])
     conditions = {"runtimeOnly"} if args.sweep == "runtime-only" else set()
-    matrix = Matrix(args.label, scenarios["calls"], conditions)
+    matrix = Matrix(args.label, scenarios["calls"], scenarios["offer"], conditions)
     started = time.monotonic()
     listed = await connect(args, matrix, matrix.run)
     seconds = time.monotonic() - started

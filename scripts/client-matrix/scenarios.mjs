@@ -47,6 +47,13 @@ export function loadScenarios(file, workspace) {
 export function expected(call, conditions) {
   let table = typeof call.expect === "string" ? { default: call.expect } : call.expect;
   if (!CHECKED_BEFORE_DOTNET.has(table.default)) table = { runtimeOnly: "SDK_NOT_FOUND", ...table };
+  return pick(table, conditions, call.id);
+}
+
+/** The entry of an expectation table (`{default, condition keys...}`) under `conditions`; any
+ * other value stands for itself. */
+export function pick(table, conditions, id) {
+  if (table === null || typeof table !== "object" || Array.isArray(table)) return table;
   // The most specific key whose conditions all hold; two equally specific ones are a slip in
   // the data, not a choice to make here.
   const matching = Object.keys(table)
@@ -54,9 +61,14 @@ export function expected(call, conditions) {
     .sort((a, b) => b.split("+").length - a.split("+").length);
   if (!matching.length) return table.default;
   if (matching[1] && matching[1].split("+").length === matching[0].split("+").length) {
-    throw new Error(`${call.id}: expectations ${matching[0]} and ${matching[1]} both apply; add one for ${[...conditions].join("+")}`);
+    throw new Error(`${id}: expectations ${matching[0]} and ${matching[1]} both apply; add one for ${[...conditions].join("+")}`);
   }
   return table[matching[0]];
+}
+
+/** What scenarios.json asks of the server beside tool calls ("offer"). */
+export function loadOffer(file) {
+  return JSON.parse(readFileSync(file, "utf8")).offer;
 }
 
 /** The outcome of a tools/call result, in the words of `expect`. */
@@ -134,6 +146,13 @@ export class Tally {
     if (got !== want) this.surprise(call.id, `expected ${want}, got ${got}: ${firstLine(result)}`);
     const sessionId = result.structuredContent?.sessionId;
     if (call.capture && typeof sessionId === "string") this.captured.set(call.capture, sessionId);
+  }
+
+  /** Checks what a read, a prompt or a completion gave (`got`) against `want` (JSON-equal). */
+  judgeOffer(what, want, got) {
+    if (JSON.stringify(got) !== JSON.stringify(want)) {
+      this.surprise(what, `expected ${JSON.stringify(want)}, got ${JSON.stringify(got)}`);
+    }
   }
 
   /** Checks that every tool the scenarios call was listed. */

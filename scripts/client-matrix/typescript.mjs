@@ -2,7 +2,9 @@
 // (the official TypeScript SDK, on zod; the client inside most desktop and IDE clients).
 //
 // Lists tools, prompts, resources and resource templates through `Client` (zod checks every
-// answer against the MCP schema; a failure throws) and makes every call of scenarios.json through
+// answer against the MCP schema; a failure throws), reads every listed resource, gets every
+// prompt and asks every completion of scenarios.json's "offer" (zod checks those answers too;
+// a JSON-RPC error answer is a read's "error" outcome) and makes every call of scenarios.json through
 // `Client.callTool`, which checks each structuredContent against the tool's outputSchema on the
 // client side (with ajv). A call that throws although the server answered with a result is
 // counted as rejected; a JSON-RPC error answer is told apart by watching the transport. Prints
@@ -22,7 +24,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { ElicitRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { Tally, loadScenarios, oneLine, options, pool, runsAlone, substitute } from "./scenarios.mjs";
+import { Tally, loadOffer, loadScenarios, oneLine, options, pick, pool, runsAlone, substitute } from "./scenarios.mjs";
 
 const CALL_TIMEOUT_MS = 120_000;
 const CONCURRENCY = 8;
@@ -84,6 +86,45 @@ async function listing(client, tally) {
   return `${counts.join(", ")} listed`;
 }
 
+/** Reads every listed resource, gets every prompt and asks every completion of `offer`; the
+ * SDK validates each answer (a rejected answer throws and is counted as rejected). */
+async function offered(client, offer, tally) {
+  const capabilities = client.getServerCapabilities() ?? {};
+  if (!capabilities.resources && !capabilities.prompts) return "nothing offered beside tools";
+  const ask = async (what, request) => {
+    try {
+      return { answer: await request() };
+    } catch (error) {
+      if (error.code !== undefined && typeof error.code === "number") return { error };
+      tally.reject(what, describe(error));
+      return { rejected: true };
+    }
+  };
+  const { resources } = await client.listResources();
+  for (const resource of resources) {
+    const want = pick(offer.resources[resource.uri] ?? "ok", tally.conditions, resource.uri);
+    const read = await ask(`resources/read ${resource.uri}`, () => client.readResource({ uri: resource.uri }));
+    if (read.rejected) continue;
+    const got = read.error ? "error" : read.answer.contents.length && read.answer.contents[0].uri === resource.uri ? "ok" : "empty";
+    tally.judgeOffer(`resources/read ${resource.uri}`, want, got);
+  }
+  for (const prompt of offer.prompts) {
+    const got = await ask(`prompts/get ${prompt.name}`, () => client.getPrompt({ name: prompt.name, arguments: prompt.arguments }));
+    if (got.rejected) continue;
+    tally.judgeOffer(`prompts/get ${prompt.name}`, "messages", got.error ? `error ${got.error.message}` : got.answer.messages.length ? "messages" : "none");
+  }
+  for (const entry of offer.completions) {
+    const what = `completion/complete ${entry.prompt}.${entry.argument}`;
+    const want = pick(entry.expect, tally.conditions, what);
+    const got = await ask(what, () =>
+      client.complete({ ref: { type: "ref/prompt", name: entry.prompt }, argument: { name: entry.argument, value: entry.value } }),
+    );
+    if (got.rejected) continue;
+    tally.judgeOffer(what, want, got.error ? `error ${got.error.message}` : got.answer.completion.values);
+  }
+  return `${resources.length} resources read, ${offer.prompts.length} prompts got, ${offer.completions.length} completions`;
+}
+
 async function matrix(opts) {
   const calls = loadScenarios(opts.scenarios, opts.workspace);
   const tally = new Tally(opts.label, calls, new Set(opts.sweep === "runtime-only" ? ["runtimeOnly"] : []));
@@ -93,6 +134,7 @@ async function matrix(opts) {
   let listed;
   try {
     listed = await listing(client, tally);
+    listed = `${listed}; ${await offered(client, loadOffer(opts.scenarios), tally)}`;
   } catch (error) {
     tally.reject("the listing", describe(error));
     await client.close();

@@ -35,6 +35,7 @@ use crate::{
     logging::PluginLog,
     registry::{PromptEntry, Registry, ResourceAt, ResourceEntry, ToolEntry},
     settings::{PluginSettings, Settings},
+    state::ResourceUpdates,
     surface::{self, Candidate, Hidden, Overridden},
 };
 
@@ -213,6 +214,25 @@ pub struct Shared {
     pub catalog: Arc<ArcSwap<Value>>,
     /// Told when a plugin created on first use fails; `None` outside a serving host.
     pub withdraw: Option<Withdraw>,
+    /// Where plugins announce resource updates (`PluginContext::announce`).
+    pub updates: ResourceUpdates,
+    /// Told when a plugin announces that its prompts or resources changed; `None` outside a
+    /// serving host.
+    pub relist: Option<Relist>,
+}
+
+/// Called when a plugin announces that its prompts or resources changed.
+pub type Relist = Arc<dyn Fn(Relisting) + Send + Sync>;
+
+/// A plugin's announcement that its lists changed.
+#[derive(Debug, Clone)]
+pub struct Relisting {
+    /// The plugin's name.
+    pub plugin: String,
+    /// Its prompts changed.
+    pub prompts: bool,
+    /// Its resources changed.
+    pub resources: bool,
 }
 
 /// How discovery treats a library it has loaded before.
@@ -503,6 +523,8 @@ fn load_slot(
         locks: Arc::clone(&context.shared.locks),
         runtime: tokio::runtime::Handle::current(),
         catalog: Arc::clone(&context.shared.catalog),
+        updates: context.shared.updates.clone(),
+        relist: context.shared.relist.clone(),
     };
     let cached_offer = match &found {
         Found::Cached(entry) => entry.offer_for(&config_hash),

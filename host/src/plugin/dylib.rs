@@ -22,10 +22,16 @@ use mcp_plugin_api::abi::{
 };
 use serde_json::{Map, Value, json, value::RawValue};
 
-use super::{CallSession, ClientRequestError, Level, PluginBackend, error_result, threads::CallThreads};
+use super::{
+    CallSession, ClientRequestError, Level, PluginBackend,
+    discovery::{Relist, Relisting},
+    error_result,
+    threads::CallThreads,
+};
 use crate::{
     locks::{HeldKey, LockRequest, LockTable},
     logging::PluginLog,
+    state::ResourceUpdates,
 };
 
 /// Why a library could not be loaded as a plugin.
@@ -154,6 +160,19 @@ pub struct HostLink {
     pub runtime: tokio::runtime::Handle,
     /// What the host serves, replaced whenever that changes (start-up, reload).
     pub catalog: Arc<arc_swap::ArcSwap<Value>>,
+    /// Where the plugin's resource updates go, to every session.
+    pub updates: ResourceUpdates,
+    /// Told when the plugin announces that its lists changed (a serving host's reloader).
+    pub relist: Option<Relist>,
+}
+
+/// An announcement as it crosses the ABI ([`HostServices::announce`]).
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct WireAnnouncement {
+    resource_updated: Option<String>,
+    #[serde(default)]
+    list_changed: Vec<String>,
 }
 
 impl HostServices for HostLink {
@@ -174,6 +193,28 @@ impl HostServices for HostLink {
 
     fn host_info(&self) -> RString {
         RString::from(self.catalog.load().to_string())
+    }
+
+    fn announce(&self, announcement: RString) -> bool {
+        let announcement = match serde_json::from_str::<WireAnnouncement>(announcement.as_str()) {
+            Ok(announcement) => announcement,
+            Err(error) => {
+                tracing::warn!(plugin = %self.plugin, "a malformed announcement was ignored: {error}");
+                return true;
+            }
+        };
+        if let Some(uri) = announcement.resource_updated {
+            tracing::debug!(plugin = %self.plugin, uri, "resource updated");
+            self.updates.announce(uri);
+        }
+        let lists = &announcement.list_changed;
+        let (prompts, resources) = (lists.iter().any(|l| l == "prompts"), lists.iter().any(|l| l == "resources"));
+        if (prompts || resources)
+            && let Some(relist) = &self.relist
+        {
+            relist(Relisting { plugin: self.plugin.clone(), prompts, resources });
+        }
+        true
     }
 
     fn acquire_lock(&self, request: RString) -> FfiFuture<LockOutcome> {
@@ -304,13 +345,15 @@ impl PluginBackend for DylibPlugin {
         json_array(self.instance.resources())
     }
 
-    fn read_resource(&self, index: u32, uri: String) -> BoxFuture<'static, Result<Vec<Value>, String>> {
+    fn read_resource(&self, index: u32, uri: String, request: Value) -> BoxFuture<'static, Result<Vec<Value>, String>> {
         let instance = Arc::clone(&self.instance);
         self.threads.run(
             move || {
-                instance.read_resource(index, RString::from(uri)).map(|answer| match decode_answer(answer)? {
-                    Value::Array(contents) => Ok(contents),
-                    other => Err(format!("the plugin answered with {other} instead of a list of contents")),
+                instance.read_resource_in(index, RString::from(uri), RString::from(request.to_string())).map(|answer| {
+                    match decode_answer(answer)? {
+                        Value::Array(contents) => Ok(contents),
+                        other => Err(format!("the plugin answered with {other} instead of a list of contents")),
+                    }
                 })
             },
             Err,
@@ -377,5 +420,51 @@ impl CallServices for CallBridge {
                 Err(ClientRequestError::Failed(message)) => failure("failed", message),
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+
+    fn link(relisted: Arc<Mutex<Vec<Relisting>>>) -> HostLink {
+        HostLink {
+            plugin: "notes".to_owned(),
+            config: json!({}),
+            shared: Arc::new(Map::new()),
+            log: PluginLog::new("notes"),
+            locks: Arc::default(),
+            runtime: tokio::runtime::Handle::current(),
+            catalog: Arc::default(),
+            updates: ResourceUpdates::default(),
+            relist: Some(Arc::new(move |relisting| relisted.lock().unwrap().push(relisting))),
+        }
+    }
+
+    #[tokio::test]
+    async fn announcements_go_to_the_sessions_and_the_reloader() {
+        let relisted = Arc::new(Mutex::new(Vec::new()));
+        let link = link(Arc::clone(&relisted));
+        let mut updates = link.updates.subscribe();
+        assert!(link.announce(RString::from(r#"{"resourceUpdated":"notes://1"}"#)));
+        assert_eq!(updates.try_recv().unwrap(), "notes://1");
+        assert!(link.announce(RString::from(r#"{"listChanged":["resources"]}"#)));
+        let relisted = relisted.lock().unwrap();
+        assert_eq!((relisted[0].plugin.as_str(), relisted[0].prompts, relisted[0].resources), ("notes", false, true));
+    }
+
+    #[tokio::test]
+    async fn a_malformed_announcement_is_dropped_without_harm() {
+        let relisted = Arc::new(Mutex::new(Vec::new()));
+        let link = link(Arc::clone(&relisted));
+        let mut updates = link.updates.subscribe();
+        for malformed in ["not json", r#"{"resourceUpdated":42}"#, r#"{"somethingElse":true}"#] {
+            // Heard (the host takes announcements), but nothing is passed on.
+            assert!(link.announce(RString::from(malformed)));
+        }
+        assert!(updates.try_recv().is_err());
+        assert!(relisted.lock().unwrap().is_empty());
     }
 }

@@ -156,9 +156,9 @@ impl PluginBackend for LazyPlugin {
         self.offer.resources.clone()
     }
 
-    fn read_resource(&self, index: u32, uri: String) -> BoxFuture<'static, Result<Vec<Value>, String>> {
+    fn read_resource(&self, index: u32, uri: String, request: Value) -> BoxFuture<'static, Result<Vec<Value>, String>> {
         match self.created() {
-            Ok(plugin) => plugin.read_resource(index, uri),
+            Ok(plugin) => plugin.read_resource(index, uri, request),
             Err(problem) => futures::future::ready(Err(problem)).boxed(),
         }
     }

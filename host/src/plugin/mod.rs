@@ -80,9 +80,10 @@ pub trait PluginBackend: Send + Sync + 'static {
     /// The plugin's resources and resource templates (MCP objects).
     fn resources(&self) -> Vec<Value>;
 
-    /// Reads `uri` through resource number `index`; yields MCP resource
-    /// contents or a message for the client.
-    fn read_resource(&self, index: u32, uri: String) -> BoxFuture<'static, Result<Vec<Value>, String>>;
+    /// Reads `uri` through resource number `index` for a client (`request`: JSON `{roots?}`,
+    /// what the host learnt of the reading client); yields MCP resource contents or a message
+    /// for the client.
+    fn read_resource(&self, index: u32, uri: String, request: Value) -> BoxFuture<'static, Result<Vec<Value>, String>>;
 }
 
 /// A JSON tool result saying why a call could not run (the plugin never answered it).

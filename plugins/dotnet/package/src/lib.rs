@@ -19,6 +19,9 @@
 //! applied to the report.
 //!
 //! Decisions the reference left open:
+//! - Add, Update, Remove, AddReference and RemoveReference change a project file, so a success
+//!   announces `dotnet://workspace` updated (its package counts). ClearCache announces nothing:
+//!   no resource shows the NuGet caches (the reference announced nothing for it either).
 //! - A project that is not named is looked for in the client's roots (List also takes a
 //!   solution); with none found the CLI picks the one project in the working directory.
 //! - Add, Update, Remove and the reference edits lock the project, as builds of it do; ClearCache
@@ -36,7 +39,10 @@ mod actions;
 pub mod command;
 mod parse;
 
-use dotnet_support::kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param};
+use dotnet_support::{
+    kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param},
+    resources::WORKSPACE,
+};
 use mcp_plugin_api::export_plugin;
 use serde_json::json;
 
@@ -70,6 +76,7 @@ impl Family for DotnetPackage {
                 .requires(&["packageId"])
                 .takes(&["version", "project", "prerelease", "source", "framework", "noRestore"])
                 .returns(packages::added_shape())
+                .announces(WORKSPACE)
         };
         let string = Param::string;
         let flag = Param::flag;
@@ -119,7 +126,8 @@ impl Family for DotnetPackage {
                 .locks(Lock::Target)
                 .requires(&["packageId"])
                 .takes(&["project"])
-                .returns(packages::removed_shape()),
+                .returns(packages::removed_shape())
+                .announces(WORKSPACE),
         )
         .action(
             ActionSpec::reads(Action::Search)
@@ -142,7 +150,8 @@ impl Family for DotnetPackage {
                 .locks(Lock::Target)
                 .requires(&["referencePath"])
                 .takes(&["project"])
-                .returns(references::shape()),
+                .returns(references::shape())
+                .announces(WORKSPACE),
         )
         .action(
             ActionSpec::destroys(Action::RemoveReference)
@@ -150,7 +159,8 @@ impl Family for DotnetPackage {
                 .locks(Lock::Target)
                 .requires(&["referencePath"])
                 .takes(&["project"])
-                .returns(references::shape()),
+                .returns(references::shape())
+                .announces(WORKSPACE),
         )
         .action(ActionSpec::reads(Action::ListReferences).takes(&["project"]).returns(listing::references_shape()))
         .action(

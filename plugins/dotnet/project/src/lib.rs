@@ -53,6 +53,8 @@
 //!   Foreground` is refused rather than holding the call until the timeout.
 //! - Test runs in the project's folder when a project is given and no `workingDirectory`, so that
 //!   the SDK reads the same global.json the runner was chosen from.
+//! - New, SetProperty, RemoveProperty, AddItem and RemoveItem write project files, so a success
+//!   announces `dotnet://workspace` updated; builds and runs leave the project files alone.
 //! - Parameters an action does not take are refused (INVALID_PARAMS), never silently ignored.
 
 mod actions;
@@ -61,7 +63,10 @@ mod projfile;
 mod sessions;
 mod testrun;
 
-use dotnet_support::kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param};
+use dotnet_support::{
+    kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param},
+    resources::WORKSPACE,
+};
 use mcp_plugin_api::export_plugin;
 use serde_json::{Value, json};
 
@@ -251,7 +256,8 @@ impl Family for DotnetProject {
                     .locks(Lock::Target)
                     .requires(&["template"])
                     .takes(&["name", "output", "framework", "noRestore", "additionalOptions"])
-                    .returns(actions::command_shape()),
+                    .returns(actions::command_shape())
+                    .announces(WORKSPACE),
             )
             .action(
                 ActionSpec::writes(Action::Restore)
@@ -362,7 +368,8 @@ impl Family for DotnetProject {
                     .requires(&["propertyName"])
                     .takes(&TARGET)
                     .takes(&["propertyValue"])
-                    .returns(actions::property_shape()),
+                    .returns(actions::property_shape())
+                    .announces(WORKSPACE),
             )
             .action(
                 ActionSpec::destroys(Action::RemoveProperty)
@@ -370,7 +377,8 @@ impl Family for DotnetProject {
                     .locks(Lock::Target)
                     .requires(&["propertyName"])
                     .takes(&TARGET)
-                    .returns(actions::property_shape()),
+                    .returns(actions::property_shape())
+                    .announces(WORKSPACE),
             )
             .action(
                 ActionSpec::writes(Action::AddItem)
@@ -379,7 +387,8 @@ impl Family for DotnetProject {
                     .requires(&["itemType", "include"])
                     .takes(&TARGET)
                     .takes(&["metadata"])
-                    .returns(actions::item_shape()),
+                    .returns(actions::item_shape())
+                    .announces(WORKSPACE),
             )
             .action(
                 ActionSpec::destroys(Action::RemoveItem)
@@ -387,7 +396,8 @@ impl Family for DotnetProject {
                     .locks(Lock::Target)
                     .requires(&["itemType", "include"])
                     .takes(&TARGET)
-                    .returns(actions::item_shape()),
+                    .returns(actions::item_shape())
+                    .announces(WORKSPACE),
             )
             .action(
                 ActionSpec::reads(Action::ListItems)

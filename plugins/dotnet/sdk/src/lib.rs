@@ -39,6 +39,10 @@
 //! - **global.json** edits keep comments and formatting; values are checked (a full SDK version,
 //!   a known `rollForward` policy, a known test runner) and a file the SDK could not read is
 //!   refused rather than rewritten ([`global_json`]).
+//! - **Resources, prompts, completions** ([`resources`], [`prompts`]): the reference's four
+//!   installation resources (`dotnet://sdk-info`, `runtime-info`, `templates`, `frameworks`) and
+//!   its five prompts live here; `dotnet://workspace` is `dotnet_solution`'s. A template pack
+//!   install or uninstall and `ClearTemplateCache` announce `dotnet://templates` updated.
 //! - **Locks.** Template pack installs, uninstalls and cache rebuilds take the host's `global`
 //!   lock (the template engine's state is per user, shared by every SDK); a global.json edit locks
 //!   its folder.
@@ -46,8 +50,14 @@
 mod actions;
 mod global_json;
 mod parse;
+pub mod prompts;
+pub mod resources;
 
-use dotnet_support::kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param};
+use dotnet_support::{
+    kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param},
+    resources::TEMPLATES,
+    settings::DotnetSettings,
+};
 use mcp_plugin_api::export_plugin;
 use serde_json::json;
 
@@ -58,6 +68,8 @@ export_plugin! {
     version: env!("CARGO_PKG_VERSION"),
     settings_schema: dotnet_support::settings::settings_schema(),
     tools: |ctx| Ok(vec![ActionTool::new(DotnetSdk, ctx)?.into()]),
+    prompts: |ctx| Ok(prompts::all(&DotnetSettings::from_context(ctx)?)),
+    resources: |ctx| Ok(resources::all(&DotnetSettings::from_context(ctx)?)),
 }
 
 dotnet_support::actions! {
@@ -174,14 +186,16 @@ impl Family for DotnetSdk {
                 .locks(Lock::Machine)
                 .requires(&["templatePackage"])
                 .takes(&["templateVersion", "nugetSource", "interactive", "force"])
-                .returns(packs::installed_shape()),
+                .returns(packs::installed_shape())
+                .announces(TEMPLATES),
         )
         .action(
             ActionSpec::destroys(Action::UninstallTemplatePack)
                 .idempotent()
                 .locks(Lock::Machine)
                 .requires(&["templatePackage"])
-                .returns(packs::uninstalled_shape()),
+                .returns(packs::uninstalled_shape())
+                .announces(TEMPLATES),
         )
         .action(ActionSpec::reads(Action::FrameworkInfo).takes(&["framework"]).returns(host::frameworks_shape()))
         .action(
@@ -195,7 +209,8 @@ impl Family for DotnetSdk {
             ActionSpec::writes(Action::ClearTemplateCache)
                 .idempotent()
                 .locks(Lock::Machine)
-                .returns(templates::cache_shape()),
+                .returns(templates::cache_shape())
+                .announces(TEMPLATES),
         )
     }
 

@@ -15,6 +15,8 @@
 //! `solution_file` and `tfm` reads solutions and projects without dotnet.
 //!
 //! Decisions the reference left open:
+//! - The plugin serves the `dotnet://workspace` resource ([`resource`]: the solutions and
+//!   projects in the client's roots); Create, Add and Remove announce it updated.
 //! - Analyze, Dependencies and Validate read the files themselves (`.sln` text, `.slnx` XML,
 //!   project XML with `Directory.Build.props` and `Directory.Packages.props`) instead of running
 //!   dotnet once per project: they are fast, need no SDK, and change nothing. They see what the
@@ -36,10 +38,15 @@
 mod actions;
 mod analysis;
 mod command;
+pub mod resource;
 mod solution_file;
 mod tfm;
 
-use dotnet_support::kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param};
+use dotnet_support::{
+    kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param},
+    resources::WORKSPACE,
+    settings::DotnetSettings,
+};
 use mcp_plugin_api::export_plugin;
 
 use actions::{edit, inspect};
@@ -49,6 +56,7 @@ export_plugin! {
     version: env!("CARGO_PKG_VERSION"),
     settings_schema: dotnet_support::settings::settings_schema(),
     tools: |ctx| Ok(vec![ActionTool::new(DotnetSolution, ctx)?.into()]),
+    resources: |ctx| Ok(vec![resource::WorkspaceResource::new(DotnetSettings::from_context(ctx)?).into()]),
 }
 
 dotnet_support::actions! {
@@ -99,7 +107,8 @@ impl Family for DotnetSolution {
                 .locks(Lock::Target)
                 .requires(&["name"])
                 .takes(&["output", "format"])
-                .returns(edit::created_shape()),
+                .returns(edit::created_shape())
+                .announces(WORKSPACE),
         )
         .action(
             ActionSpec::writes(Action::Add)
@@ -107,7 +116,8 @@ impl Family for DotnetSolution {
                 .locks(Lock::Target)
                 .requires(&["projects"])
                 .takes(&["solution", "solutionFolder", "inRoot"])
-                .returns(edit::added_shape()),
+                .returns(edit::added_shape())
+                .announces(WORKSPACE),
         )
         .action(ActionSpec::reads(Action::List).takes(&["solution"]).returns(inspect::listed_shape()))
         .action(
@@ -116,7 +126,8 @@ impl Family for DotnetSolution {
                 .locks(Lock::Target)
                 .requires(&["projects"])
                 .takes(&["solution"])
-                .returns(edit::removed_shape()),
+                .returns(edit::removed_shape())
+                .announces(WORKSPACE),
         )
         .action(ActionSpec::reads(Action::Analyze).takes(&["solution"]).returns(inspect::analyzed_shape()))
         .action(ActionSpec::reads(Action::Dependencies).takes(&["solution"]).returns(inspect::graph_shape()))

@@ -436,3 +436,73 @@ fn a_read_only_server_lists_and_analyzes_only() {
     assert_eq!(failed(&refused)["errors"][0]["code"], "READ_ONLY");
     assert!(fixture.argvs().is_empty());
 }
+
+/// Reads `dotnet://workspace` as the host would for a client with `roots` (none: `None`).
+fn read_workspace(fixture: &Fixture, roots: Option<Vec<&Path>>) -> Value {
+    use mcp_plugin_api::{ReadRequest, Resource, Root};
+    let settings = dotnet_support::settings::DotnetSettings::from_context(fixture.plugin.context()).unwrap();
+    let resource = dotnet_solution::resource::WorkspaceResource::new(settings);
+    let roots = roots
+        .map(|roots| roots.iter().map(|path| Root { uri: format!("file://{}", path.display()), name: None }).collect());
+    let request = ReadRequest { roots };
+    let contents = dotnet_support::resources::block_on(resource.read_in("dotnet://workspace", &request))
+        .unwrap()
+        .expect("the read succeeds");
+    let contents = serde_json::to_value(contents).unwrap();
+    assert_eq!(contents[0]["mimeType"], "application/json");
+    serde_json::from_str(contents[0]["text"].as_str().unwrap()).unwrap()
+}
+
+fn project_names(workspace: &Value) -> Vec<&str> {
+    workspace["projects"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect()
+}
+
+#[test]
+fn the_workspace_resource_reads_the_clients_roots() {
+    let fixture = fixture();
+    let other = fixture.path().join("other");
+    write(
+        &other.join("Tool/Tool.fsproj"),
+        r#"<Project Sdk="Microsoft.NET.Sdk"><PropertyGroup><TargetFramework>net8.0</TargetFramework></PropertyGroup></Project>"#,
+    );
+    // Build output and hidden folders are not the workspace.
+    write(&other.join("Tool/obj/Stale.csproj"), "<Project />");
+    write(&other.join(".git/Hidden.csproj"), "<Project />");
+
+    let workspace = read_workspace(&fixture, Some(vec![&root(&fixture), &other]));
+    assert_eq!(workspace["folders"][0]["source"], "roots");
+    assert_eq!(workspace["solutions"][0]["format"], "slnx");
+    assert_eq!(workspace["solutions"][0]["projectCount"], 4);
+    assert_eq!(project_names(&workspace), ["App", "Lib", "App.Tests", "Lib.Tests", "Tool"]);
+    let app_tests = &workspace["projects"][2];
+    assert_eq!(app_tests["isTestProject"], true);
+    assert_eq!(app_tests["packageCount"], 2);
+    assert_eq!(app_tests["targetFrameworks"], json!(["net10.0"]));
+    assert_eq!(app_tests["solutions"].as_array().unwrap().len(), 1);
+    let tool = &workspace["projects"][4];
+    assert_eq!((tool["isTestProject"].clone(), tool["solutions"].clone()), (json!(false), json!([])));
+    assert_eq!(workspace["truncated"], false);
+}
+
+#[test]
+fn without_roots_the_workspace_is_the_configured_folder_and_never_the_servers() {
+    let fixture = fixture();
+    let workspace = read_workspace(&fixture, None);
+    assert_eq!(workspace["folders"][0]["source"], "workingDirectory");
+    assert_eq!(project_names(&workspace).len(), 4);
+
+    let unconfigured = Fixture::with(|_, double| double.setting("WorkingDirectory", Value::Null));
+    let empty = read_workspace(&unconfigured, Some(Vec::new()));
+    assert_eq!((empty["folders"].clone(), empty["projects"].clone()), (json!([]), json!([])));
+}
+
+#[test]
+fn solution_edits_announce_the_workspace() {
+    use mcp_plugin_api::Announcement;
+    let fixture = fixture();
+    fixture.ok(json!({ "action": "Add", "solution": "Shop.slnx", "projects": ["src/App/App.csproj"] }));
+    assert_eq!(fixture.plugin.announcements(), [Announcement::ResourceUpdated("dotnet://workspace".into())]);
+    fixture.plugin.clear_announcements();
+    fixture.ok(json!({ "action": "List", "solution": "Shop.slnx" }));
+    assert_eq!(fixture.plugin.announcements(), []);
+}

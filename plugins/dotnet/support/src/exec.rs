@@ -249,6 +249,23 @@ pub fn invocation(settings: &DotnetSettings, args: Vec<String>, cwd: &Path) -> I
 /// Runs `command` for a call: cancellation from the call, progress to the client, a
 /// redacted outcome. A run that did not end by itself is an error of the contract.
 pub async fn run(settings: &DotnetSettings, ctx: &CallContext, command: Command) -> Result<Ran, ErrorResponse> {
+    run_reporting(settings, ctx.cancelled(), |steps, message| ctx.progress(steps, None, Some(message)), command).await
+}
+
+/// Runs `command` for no call (a resource read, a completion): only the configured timeout
+/// stops it, nobody hears of its progress, and its outcome is redacted as a call's.
+pub async fn run_unattended(settings: &DotnetSettings, command: Command) -> Result<Ran, ErrorResponse> {
+    run_reporting(settings, std::future::pending::<()>(), |_, _| {}, command).await
+}
+
+/// Runs `command`, stopped when `cancelled` resolves, telling `progress` of each step (already
+/// redacted), with a redacted outcome.
+async fn run_reporting(
+    settings: &DotnetSettings,
+    cancelled: impl Future<Output = ()>,
+    progress: impl Fn(f64, &str),
+    command: Command,
+) -> Result<Ran, ErrorResponse> {
     let secrets = &command.secrets;
     let mut invocation = invocation(settings, command.args.clone(), &command.cwd);
     if let Some(timeout) = settings.timeout {
@@ -257,13 +274,13 @@ pub async fn run(settings: &DotnetSettings, ctx: &CallContext, command: Command)
     // The description names what the caller passed (a package, a source URL), so it is masked
     // and redacted like every later message: no progress message leaves unredacted.
     let description = mask_known(&command.description, secrets);
-    ctx.progress(0.0, None, Some(&redact(&description)));
+    progress(0.0, &redact(&description));
     let mut reader = ProgressReader::new(command.progress);
     // One redactor per stream: a line inside a private key is secret only in its block's context,
     // and `ProgressKind::Lines` reports every line.
     let (mut stdout_redactor, mut stderr_redactor) = (LineRedactor::new(), LineRedactor::new());
     let mut outcome = invocation
-        .run(ctx.cancelled(), |stream: Stream, line: &str| {
+        .run(cancelled, |stream: Stream, line: &str| {
             let redactor = match stream {
                 Stream::Stdout => &mut stdout_redactor,
                 Stream::Stderr => &mut stderr_redactor,
@@ -271,7 +288,7 @@ pub async fn run(settings: &DotnetSettings, ctx: &CallContext, command: Command)
             let masked = mask_known(line, secrets);
             let Some(line) = redactor.line(&masked) else { return };
             if let Some(message) = reader.step(&line) {
-                ctx.progress(reader.steps() as f64, None, Some(&message));
+                progress(reader.steps() as f64, &message);
             }
         })
         .await;

@@ -30,6 +30,8 @@
 //! - `testkit` (feature `testkit`, tests only): the dotnet test double built once, a plugin
 //!   context pointing at it, its invocation log, and the harness every family's tests share
 //!   (a family served on the double, client answers for roots and elicitation, secret checks).
+//! - [`resources`] (Unix): the URIs of the resources the plugins serve, their redacted JSON
+//!   contents, and dotnet runs for a read or a completion (no call behind them).
 //! - [`confirm`]: asking the user, through elicitation, before a destructive action.
 //! - [`table`]: reading the fixed-width tables the CLI prints (tool, workload and template listings).
 //!
@@ -65,6 +67,8 @@ pub mod locking;
 pub mod params;
 pub mod project_file;
 pub mod redact;
+#[cfg(unix)]
+pub mod resources;
 pub mod respond;
 pub mod runner;
 pub mod settings;

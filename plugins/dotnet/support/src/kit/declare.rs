@@ -134,6 +134,7 @@ pub struct ActionSpec<A> {
     pub(crate) takes: Vec<&'static str>,
     pub(crate) requires: Vec<&'static str>,
     pub(crate) shapes: Vec<Shape>,
+    pub(crate) announces: Vec<&'static str>,
 }
 
 impl<A: ActionEnum> ActionSpec<A> {
@@ -147,6 +148,7 @@ impl<A: ActionEnum> ActionSpec<A> {
             takes: Vec::new(),
             requires: Vec::new(),
             shapes: Vec::new(),
+            announces: Vec::new(),
         }
     }
 
@@ -194,6 +196,14 @@ impl<A: ActionEnum> ActionSpec<A> {
     pub fn requires(mut self, names: &[&'static str]) -> Self {
         self.requires.extend_from_slice(names);
         self.takes.extend_from_slice(names);
+        self
+    }
+
+    /// The resource (a URI of [`crate::resources`]) whose contents a success of the action
+    /// changes: the kit announces it updated after each success, so that subscribed clients
+    /// read it again.
+    pub fn announces(mut self, uri: &'static str) -> Self {
+        self.announces.push(uri);
         self
     }
 

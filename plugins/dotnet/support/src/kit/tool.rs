@@ -2,6 +2,9 @@
 //! served through: it checks the call ([`super::check`]), gives the action a [`Call`], and
 //! finishes every result the same way.
 //!
+//! After a success, the resources the action declares it changes ([`ActionSpec::announces`]) are
+//! announced updated to the host.
+//!
 //! Finishing: a success's structured content gets `success: true`, its `action` and the
 //! `lockInfo` of the lock the call took; a failure is the error envelope with that `lockInfo`
 //! merged in. Then the prose and the structured content are redacted, whatever the action
@@ -11,7 +14,9 @@
 
 use std::{future::Future, path::PathBuf, sync::Mutex};
 
-use mcp_plugin_api::{CallContext, Content, InitError, PluginContext, Tool, ToolOutcome, ToolResult, ToolSpec};
+use mcp_plugin_api::{
+    Announcement, CallContext, Content, InitError, PluginContext, Tool, ToolOutcome, ToolResult, ToolSpec,
+};
 use serde_json::{Map, Value};
 
 use super::{
@@ -125,6 +130,11 @@ impl<F: Family> Tool for ActionTool<F> {
             lock_info: Mutex::new(None),
         };
         let outcome = self.family.run(spec.action, &call).await;
+        if outcome.is_ok() {
+            for uri in &spec.announces {
+                self.plugin.announce(Announcement::ResourceUpdated((*uri).to_owned()));
+            }
+        }
         let action = self.declaration.has_action_parameter().then(|| spec.action.name());
         Ok(finish(outcome, action, call.take_lock_info(), presentation))
     }
