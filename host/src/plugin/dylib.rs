@@ -118,8 +118,9 @@ impl Library {
         &self.abi_version
     }
 
-    /// Creates the plugin with its configuration and logger.
-    pub fn create(&self, link: HostLink) -> Result<DylibPlugin, LoadError> {
+    /// Creates the plugin with its configuration and logger: the host's own
+    /// services in process, or those a worker forwards to the host.
+    pub fn create(&self, link: impl HostServices + 'static) -> Result<DylibPlugin, LoadError> {
         let name = self.name();
         let version = self.version();
         let services = HostServices_TO::from_value(link, TD_Opaque);
@@ -135,6 +136,7 @@ fn first_line(text: &str) -> String {
 }
 
 /// What the host lends a plugin for its whole life.
+#[derive(Clone)]
 pub struct HostLink {
     /// The plugin's name, to tell lock holders apart.
     pub plugin: String,
@@ -205,7 +207,7 @@ impl HostServices for HostLink {
 /// A lock request as it crosses the ABI: JSON `{scope, key, operation, waitMs}`.
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct WireLockRequest {
+pub(super) struct WireLockRequest {
     scope: Value,
     key: String,
     operation: String,
@@ -214,7 +216,7 @@ struct WireLockRequest {
 }
 
 impl WireLockRequest {
-    fn into_request(self) -> LockRequest {
+    pub(super) fn into_request(self) -> LockRequest {
         LockRequest {
             scope: self.scope,
             key: self.key,
