@@ -94,6 +94,21 @@ pub fn fixture_plugins() -> &'static Path {
     })
 }
 
+/// Builds the `faults` fixture with the `panic-abort` profile (`panic = "abort"`) once;
+/// returns the folder holding that `libfaults.so`.
+pub fn panic_abort_plugins() -> &'static Path {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
+        let target = target_dir().join("fixtures");
+        cargo_build(
+            &["--profile", "panic-abort", "-p", "faults"],
+            &workspace_root().join("host/tests/fixtures"),
+            Some(&target),
+        );
+        target.join("panic-abort")
+    })
+}
+
 /// The platform's file name of a plugin library.
 pub fn lib_name(stem: &str) -> String {
     format!("{}{stem}.{}", std::env::consts::DLL_PREFIX, std::env::consts::DLL_EXTENSION)
