@@ -1,7 +1,9 @@
 //! The messages between the host and a plugin's worker process
 //! ([`super::process`] on the host's side, [`crate::worker`] in the worker).
 //!
-//! One JSON object a line on the worker's stdin (to the worker) and on its
+//! One JSON object a line, `{"type": …, "body": …}` (the type first, so the
+//! body is read straight into its variant: tool descriptors stay raw text),
+//! on the worker's stdin (to the worker) and on its
 //! protocol pipe (from it; see [`crate::worker`] for why that is not plain
 //! stdout); the worker's stderr is its log channel. Requests carry an `id`
 //! chosen by the side that asks; the answer names the same id. Plugin
@@ -44,7 +46,7 @@ pub struct Hello {
 
 /// A message from the host to a worker.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
+#[serde(tag = "type", content = "body", rename_all = "camelCase")]
 pub enum ToWorker {
     /// Runs tool number `index`; answered by [`FromWorker::Result`].
     Call {
@@ -134,7 +136,7 @@ pub enum WireClientError {
 
 /// A message from a worker to the host.
 #[derive(Debug, Serialize, Deserialize)]
-#[serde(tag = "type", rename_all = "camelCase")]
+#[serde(tag = "type", content = "body", rename_all = "camelCase")]
 pub enum FromWorker {
     /// The plugin is created (the first message).
     Ready(Hello),

@@ -1,0 +1,186 @@
+//! `Plugins.Isolation: process` through the real binary: a plugin in a
+//! worker process serves as it does in process, a fault in the worker costs
+//! only the calls in flight in it (answered with the plugin's name and the
+//! cause) and the host goes on serving, and workers do not outlive the host.
+
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Client, Setup, text_of};
+use serde_json::{Value, json};
+
+/// Every plugin in a worker process, with room for the faults one test provokes.
+fn in_workers(extra: Value) -> Value {
+    let mut config = json!({
+        "Plugins": { "Isolation": { "*": "process" }, "Workers": { "*": { "MaxFailures": 20 } } }
+    });
+    common::merge(&mut config, extra);
+    config
+}
+
+/// The process ids of the host's children (its workers).
+fn children(host: u32) -> Vec<u32> {
+    let tasks = std::fs::read_dir(format!("/proc/{host}/task")).unwrap();
+    tasks
+        .filter_map(Result::ok)
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|children| children.split_whitespace().map(|pid| pid.parse().unwrap()).collect::<Vec<u32>>())
+        .collect()
+}
+
+/// Whether process `pid` is gone (a zombie counts as gone: it runs nothing).
+fn gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+fn is_error(result: &Value) -> bool {
+    result["isError"] == true
+}
+
+/// The host still serves: a ping, the sample's echo and the faults plugin's own `faults_ok`.
+async fn still_serving(client: &Client) {
+    assert_eq!(client.request("ping", json!({})).await["result"], json!({}), "{}", client.stderr());
+    let echo = client.call("echo", json!({ "text": "still here" })).await;
+    assert_eq!(text_of(&echo), "still here", "{}", client.stderr());
+    let ok = client.call("faults_ok", json!({})).await;
+    assert_eq!(text_of(&ok), "ok", "{}", client.stderr());
+}
+
+#[tokio::test]
+async fn the_sample_plugin_in_a_worker_answers_echo_progress_and_cancellation() {
+    let setup = Setup::new(&["sample"], &[], in_workers(json!({})));
+    let client = setup.stdio().await;
+    let echo = client.call("echo", json!({ "text": "through the pipe" })).await;
+    assert_eq!(text_of(&echo), "through the pipe");
+    assert_eq!(echo["structuredContent"]["text"], "through the pipe", "{echo}");
+    let workers = children(client.pid());
+    assert_eq!(workers.len(), 1, "one worker for the one plugin: {workers:?}");
+
+    let answer = client
+        .request(
+            "tools/call",
+            json!({ "name": "countdown", "arguments": { "steps": 3, "intervalMs": 5 }, "_meta": { "progressToken": "p" } }),
+        )
+        .await;
+    assert_eq!(answer["result"]["structuredContent"]["completed"], 3, "{answer}");
+    let progress: Vec<f64> = client
+        .notifications()
+        .iter()
+        .filter(|note| note["method"] == "notifications/progress" && note["params"]["progressToken"] == "p")
+        .map(|note| note["params"]["progress"].as_f64().unwrap())
+        .collect();
+    assert_eq!(progress, vec![1.0, 2.0, 3.0]);
+
+    // Calls run at once in the worker.
+    let echoes =
+        futures::future::join_all((0..8).map(|n| client.call("echo", json!({ "text": format!("n{n}") })))).await;
+    for (n, result) in echoes.iter().enumerate() {
+        assert_eq!(text_of(result), format!("n{n}"));
+    }
+
+    let (id, response) = client
+        .start(
+            "tools/call",
+            json!({ "name": "countdown", "arguments": { "steps": 1000, "intervalMs": 50 }, "_meta": { "progressToken": "c" } }),
+        )
+        .await;
+    assert!(
+        client
+            .wait_for_notifications(Duration::from_secs(10), |notes| notes
+                .iter()
+                .any(|note| note["params"]["progressToken"] == "c"))
+            .await
+    );
+    client.notify("notifications/cancelled", json!({ "requestId": id, "reason": "test" })).await;
+    assert!(tokio::time::timeout(Duration::from_secs(1), response).await.is_err(), "a cancelled call was answered");
+    let after = client.call("echo", json!({ "text": "after cancel" })).await;
+    assert_eq!(text_of(&after), "after cancel");
+    assert!(client.stderr().contains("call finished outcome=cancelled"), "{}", client.stderr());
+    // The cancelled call stopped in the worker: the same worker serves on.
+    assert_eq!(children(client.pid()), workers, "the worker was not replaced");
+    assert!(client.stderr().contains("file-system confinement"), "{}", client.stderr());
+}
+
+#[tokio::test]
+async fn each_fault_in_a_worker_costs_one_call_and_is_answered_with_its_cause() {
+    let setup = Setup::new(&["sample"], &["faults"], in_workers(json!({})));
+    let client = setup.stdio().await;
+    let faults = [
+        ("abort", "SIGABRT"),
+        ("null_write", "SIGSEGV"),
+        ("stack_overflow", "stack overflow"),
+        ("exit3", "exited with code 3"),
+        ("alloc_huge", "out of memory"),
+    ];
+    for (tool, cause) in faults {
+        let result = client.call(tool, json!({})).await;
+        let text = text_of(&result);
+        assert!(is_error(&result), "{tool}: {result}");
+        assert!(text.contains("'faults'") && text.contains(cause), "{tool}: {text}");
+        still_serving(&client).await;
+    }
+}
+
+#[tokio::test]
+async fn a_panic_in_a_plugin_built_with_panic_abort_costs_one_call_in_a_worker() {
+    let setup = Setup::new(&["sample"], &[], in_workers(json!({})));
+    let name = common::lib_name("faults");
+    std::os::unix::fs::symlink(common::panic_abort_plugins().join(&name), setup.dir.path().join("plugins").join(&name))
+        .unwrap();
+    let client = setup.stdio().await;
+    let result = client.call("panic", json!({})).await;
+    let text = text_of(&result);
+    assert!(is_error(&result) && text.contains("'faults'") && text.contains("SIGABRT"), "{text}");
+    assert!(client.stderr().contains("faults: panic on purpose"), "the worker's stderr reaches the host log");
+    still_serving(&client).await;
+}
+
+#[tokio::test]
+async fn an_address_space_limit_turns_a_4_gib_allocation_into_out_of_memory() {
+    let config = in_workers(json!({ "Plugins": { "Workers": { "faults": { "MemoryMb": 1024 } } } }));
+    let setup = Setup::new(&["sample"], &["faults"], config);
+    let client = setup.stdio().await;
+    let result = client.call("alloc_4g", json!({})).await;
+    let text = text_of(&result);
+    assert!(is_error(&result) && text.contains("out of memory"), "{text}");
+    assert!(client.stderr().contains("address space limited to 1024 MiB"), "{}", client.stderr());
+    still_serving(&client).await;
+}
+
+#[tokio::test]
+async fn a_call_that_blocks_its_worker_times_out_and_the_worker_is_replaced() {
+    let config = in_workers(json!({
+        "Host": { "ToolTimeouts": { "busy_loop": 2, "blocking_sleep": 2 }, "CancelGraceMs": 200 }
+    }));
+    let setup = Setup::new(&["sample"], &["faults"], config);
+    let client = setup.stdio().await;
+    for tool in ["busy_loop", "blocking_sleep"] {
+        let result = client.call(tool, json!({})).await;
+        let text = text_of(&result);
+        assert!(is_error(&result) && text.contains("timed out"), "{tool}: {text}");
+        still_serving(&client).await;
+    }
+    assert!(client.stderr().contains("its worker is killed"), "{}", client.stderr());
+}
+
+#[tokio::test]
+async fn workers_die_with_the_host_even_when_it_is_killed() {
+    let setup = Setup::new(&["sample"], &["faults"], in_workers(json!({})));
+    let client = setup.stdio().await;
+    let workers = children(client.pid());
+    assert_eq!(workers.len(), 2, "one worker per plugin: {workers:?}");
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(client.pid() as i32), nix::sys::signal::Signal::SIGKILL)
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !workers.iter().all(|pid| gone(*pid)) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let left: Vec<u32> = workers.into_iter().filter(|pid| !gone(*pid)).collect();
+    assert!(left.is_empty(), "workers outlived the host: {left:?}");
+}
