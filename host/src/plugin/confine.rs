@@ -118,7 +118,9 @@ fn landlock_rules(library: &Path, limits: &WorkerLimits) -> String {
     };
     let abi = ABI::V6;
     let mut read: Vec<PathBuf> = SYSTEM_READ.iter().map(PathBuf::from).collect();
+    // The folder the host found the library in, and the one it really is in (a link may point elsewhere).
     read.extend(library.parent().map(Path::to_owned));
+    read.extend(library.canonicalize().ok().and_then(|real| real.parent().map(Path::to_owned)));
     read.extend(std::env::current_exe().ok().and_then(|exe| exe.parent().map(Path::to_owned)));
     read.extend(dotnet_install());
     read.extend(limits.read_paths.iter().flatten().cloned());
