@@ -27,8 +27,8 @@ use std::{
     time::Duration,
 };
 
-use abi_stable::std_types::{RNone, ROption, RSome, RStr, RString};
 use abi_stable::sabi_trait::TD_Opaque;
+use abi_stable::std_types::{RNone, ROption, RSome, RStr, RString};
 use async_ffi::FfiFuture;
 use futures::future::BoxFuture;
 use mcp_plugin_api::abi::{self, HeldLock, HeldLock_TO, HostServices, LockOutcome};
@@ -351,9 +351,8 @@ impl HostServices for WorkerLink {
         self.worker.send(&FromWorker::Lock { id, request: request.into_string() });
         let worker = Arc::clone(&self.worker);
         FfiFuture::new(async move {
-            let (info, granted) = answered
-                .await
-                .unwrap_or_else(|_| (json!({ "error": "the host did not answer" }).to_string(), false));
+            let (info, granted) =
+                answered.await.unwrap_or_else(|_| (json!({ "error": "the host did not answer" }).to_string(), false));
             let guard = granted.then(|| HeldLock_TO::from_value(WorkerHeldKey { id, key, worker }, TD_Opaque));
             LockOutcome { info: RString::from(info), guard: guard.into() }
         })

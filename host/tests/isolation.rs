@@ -175,12 +175,32 @@ async fn workers_die_with_the_host_even_when_it_is_killed() {
     let client = setup.stdio().await;
     let workers = children(client.pid());
     assert_eq!(workers.len(), 2, "one worker per plugin: {workers:?}");
-    nix::sys::signal::kill(nix::unistd::Pid::from_raw(client.pid() as i32), nix::sys::signal::Signal::SIGKILL)
-        .unwrap();
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(client.pid() as i32), nix::sys::signal::Signal::SIGKILL).unwrap();
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     while !workers.iter().all(|pid| gone(*pid)) && std::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
     let left: Vec<u32> = workers.into_iter().filter(|pid| !gone(*pid)).collect();
     assert!(left.is_empty(), "workers outlived the host: {left:?}");
+}
+
+#[tokio::test]
+async fn a_plugin_whose_worker_keeps_failing_is_withdrawn_and_the_others_serve_on() {
+    let config = in_workers(json!({ "Plugins": { "Workers": { "faults": { "MaxFailures": 2 } } } }));
+    let setup = Setup::new(&["sample"], &["faults"], config);
+    let client = setup.stdio().await;
+    let first = client.call("abort", json!({})).await;
+    assert!(text_of(&first).contains("restarted on the next call"), "{first}");
+    let second = client.call("abort", json!({})).await;
+    assert!(text_of(&second).contains("withdrawn"), "{second}");
+    assert!(
+        client.wait_for_stderr(Duration::from_secs(10), |stderr| stderr.contains("(libfaults.so) is withdrawn")).await,
+        "{}",
+        client.stderr()
+    );
+    let tools = client.request("tools/list", json!({})).await;
+    let names: Vec<&str> =
+        tools["result"]["tools"].as_array().unwrap().iter().map(|tool| tool["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"echo") && !names.contains(&"abort"), "{names:?}");
+    assert_eq!(text_of(&client.call("echo", json!({ "text": "on" })).await), "on");
 }

@@ -147,7 +147,9 @@ fn landlock_rules(library: &Path, limits: &WorkerLimits) -> String {
                     format!("file-system confinement: partly enforced, as far as the kernel allows ({level})")
                 }
                 RulesetStatus::NotEnforced => {
-                    format!("file-system confinement: NOT enforced ({level}); the worker can reach every file the host can")
+                    format!(
+                        "file-system confinement: NOT enforced ({level}); the worker can reach every file the host can"
+                    )
                 }
             }
         }

@@ -42,11 +42,7 @@ use super::{
     dylib::{HostLink, WireLockRequest, level_from_abi},
     wire::{FromWorker, Hello, Init, ToWorker, WireClientError},
 };
-use crate::{
-    locks::HeldKey,
-    logging,
-    settings::WorkerLimits,
-};
+use crate::{locks::HeldKey, logging, settings::WorkerLimits};
 
 /// Failures older than this do not count towards giving a plugin up.
 pub const FAILURE_WINDOW: Duration = Duration::from_secs(60);
@@ -59,6 +55,8 @@ const START_WAIT: Duration = Duration::from_secs(30);
 /// How long a worker has to drop a call the host abandoned before it is killed
 /// (a plugin that blocks its thread never yields to be dropped).
 const DROP_WAIT: Duration = Duration::from_secs(1);
+/// Why a worker is killed when its plugin is dropped (a reload): no failure.
+const NO_LONGER_SERVED: &str = "its plugin is no longer served";
 /// The worker's last stderr lines kept to tell why it ended.
 const STDERR_TAIL: usize = 32;
 
@@ -76,16 +74,62 @@ struct Inner {
     link: HostLink,
     limits: WorkerLimits,
     offer: Arc<Offer>,
-    supervisor: tokio::sync::Mutex<Supervisor>,
+    /// The current worker; locked while a new one starts, so concurrent calls share it.
+    current: tokio::sync::Mutex<Option<Arc<Worker>>>,
+    health: Arc<Health>,
+}
+
+/// The failures of a plugin's workers, which decide when (and whether) the next one starts.
+struct Health {
+    plugin: String,
+    max_failures: usize,
+    state: Mutex<(VecDeque<Instant>, Option<String>)>,
     on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
 }
 
-/// The current worker and the failures that decide when (and whether) the next one starts.
-#[derive(Default)]
-struct Supervisor {
-    current: Option<Arc<Worker>>,
-    failures: VecDeque<Instant>,
-    given_up: Option<String>,
+impl Health {
+    /// Records a failure at `at`; at the limit, gives the plugin up and has it withdrawn.
+    fn failed(&self, at: Instant) {
+        let mut state = locked(&self.state);
+        let (failures, given_up) = &mut *state;
+        failures.push_back(at);
+        while failures.front().is_some_and(|first| at.duration_since(*first) > FAILURE_WINDOW) {
+            failures.pop_front();
+        }
+        if failures.len() >= self.max_failures && given_up.is_none() {
+            let problem = format!(
+                "plugin {}: its worker process failed {} times within {} s; the plugin is withdrawn until its \
+                 library changes or the host restarts",
+                self.plugin,
+                failures.len(),
+                FAILURE_WINDOW.as_secs()
+            );
+            drop(state);
+            self.give_up(problem);
+        }
+    }
+
+    /// Stops serving the plugin, for `problem`.
+    fn give_up(&self, problem: String) {
+        tracing::error!("{problem}");
+        locked(&self.state).1 = Some(problem.clone());
+        if let Some(on_failure) = &self.on_failure {
+            on_failure(problem);
+        }
+    }
+
+    /// Why the plugin was given up, if it was.
+    fn given_up(&self) -> Option<String> {
+        locked(&self.state).1.clone()
+    }
+
+    /// When the next worker may start: a pause after the last failure that doubles with each one in the window.
+    fn next_start(&self) -> Option<Instant> {
+        let state = locked(&self.state);
+        let last = state.0.back()?;
+        let doublings = u32::try_from(state.0.len() - 1).unwrap_or(u32::MAX).min(16);
+        Some(*last + FIRST_PAUSE.saturating_mul(1 << doublings).min(LONGEST_PAUSE))
+    }
 }
 
 impl ProcessPlugin {
@@ -97,11 +141,10 @@ impl ProcessPlugin {
         limits: WorkerLimits,
         on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
     ) -> Result<(Self, Arc<Offer>), String> {
-        let (worker, hello) = Worker::start(&file, &link, &limits)?;
+        let health = Health::new(&link.plugin, &limits, on_failure);
+        let (worker, hello) = Worker::start(&file, &link, &limits, &health)?;
         let offer = Arc::new(hello.offer);
-        let plugin = Self::new(file, link, limits, hello.version, Arc::clone(&offer), on_failure);
-        plugin.inner.supervisor.try_lock().expect("nothing else holds a new plugin's supervisor").current =
-            Some(worker);
+        let plugin = Self::with_health(file, link, limits, hello.version, Arc::clone(&offer), health, Some(worker));
         Ok((plugin, offer))
     }
 
@@ -114,25 +157,49 @@ impl ProcessPlugin {
         offer: Arc<Offer>,
         on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
     ) -> Self {
+        let health = Health::new(&link.plugin, &limits, on_failure);
+        Self::with_health(file, link, limits, version, offer, health, None)
+    }
+
+    fn with_health(
+        file: PathBuf,
+        link: HostLink,
+        limits: WorkerLimits,
+        version: String,
+        offer: Arc<Offer>,
+        health: Arc<Health>,
+        worker: Option<Arc<Worker>>,
+    ) -> Self {
         let name = link.plugin.clone();
         let inner = Arc::new(Inner {
             file,
             link,
             limits,
             offer: Arc::clone(&offer),
-            supervisor: tokio::sync::Mutex::new(Supervisor::default()),
-            on_failure,
+            current: tokio::sync::Mutex::new(worker),
+            health,
         });
         Self { name, version, offer, inner }
     }
 }
 
+impl Health {
+    fn new(plugin: &str, limits: &WorkerLimits, on_failure: Option<Box<dyn Fn(String) + Send + Sync>>) -> Arc<Self> {
+        Arc::new(Self {
+            plugin: plugin.to_owned(),
+            max_failures: limits.max_failures.unwrap_or(DEFAULT_MAX_FAILURES).max(1) as usize,
+            state: Mutex::default(),
+            on_failure,
+        })
+    }
+}
+
 impl Drop for ProcessPlugin {
     fn drop(&mut self) {
-        if let Ok(supervisor) = self.inner.supervisor.try_lock()
-            && let Some(worker) = &supervisor.current
+        if let Ok(current) = self.inner.current.try_lock()
+            && let Some(worker) = &*current
         {
-            worker.kill("its plugin is no longer served");
+            worker.kill(NO_LONGER_SERVED);
         }
     }
 }
@@ -142,51 +209,26 @@ impl Inner {
     /// any call it was told to drop, else a new one after the pause its
     /// failures call for.
     async fn worker(&self) -> Result<Arc<Worker>, String> {
-        let mut supervisor = self.supervisor.lock().await;
-        if let Some(worker) = supervisor.current.clone() {
+        let mut current = self.current.lock().await;
+        if let Some(worker) = current.clone() {
             worker.settle().await;
-            match worker.ended() {
-                None => return Ok(worker),
-                Some((cause, at)) => {
-                    tracing::warn!("plugin {}: its worker process {cause}", self.link.plugin);
-                    supervisor.current = None;
-                    supervisor.failures.push_back(at);
-                }
+            if worker.ended().is_none() {
+                return Ok(worker);
             }
+            *current = None;
         }
-        if let Some(problem) = &supervisor.given_up {
-            return Err(problem.clone());
-        }
-        let now = Instant::now();
-        while supervisor.failures.front().is_some_and(|at| now.duration_since(*at) > FAILURE_WINDOW) {
-            supervisor.failures.pop_front();
-        }
-        let max_failures = self.limits.max_failures.unwrap_or(DEFAULT_MAX_FAILURES);
-        if supervisor.failures.len() >= max_failures as usize {
-            let problem = format!(
-                "plugin {}: its worker process failed {} times within {} s; the plugin is withdrawn until its \
-                 library changes or the host restarts",
-                self.link.plugin,
-                supervisor.failures.len(),
-                FAILURE_WINDOW.as_secs()
-            );
-            tracing::error!("{problem}");
-            supervisor.given_up = Some(problem.clone());
-            if let Some(on_failure) = &self.on_failure {
-                on_failure(problem.clone());
-            }
+        if let Some(problem) = self.health.given_up() {
             return Err(problem);
         }
-        if let Some(last) = supervisor.failures.back() {
-            let doublings = u32::try_from(supervisor.failures.len() - 1).unwrap_or(u32::MAX).min(16);
-            let pause = FIRST_PAUSE.saturating_mul(1 << doublings).min(LONGEST_PAUSE);
-            tokio::time::sleep_until((*last + pause).into()).await;
+        if let Some(next_start) = self.health.next_start() {
+            tokio::time::sleep_until(next_start.into()).await;
         }
-        let (file, link, limits) = (self.file.clone(), self.link.clone(), self.limits.clone());
-        let started = tokio::task::spawn_blocking(move || Worker::start(&file, &link, &limits))
+        let (file, link, limits, health) =
+            (self.file.clone(), self.link.clone(), self.limits.clone(), Arc::clone(&self.health));
+        let started = tokio::task::spawn_blocking(move || Worker::start(&file, &link, &limits, &health))
             .await
             .map_err(|error| format!("plugin {}: its worker could not be started: {error}", self.link.plugin))?;
-        let (worker, hello) = started.inspect_err(|_| supervisor.failures.push_back(Instant::now()))?;
+        let (worker, hello) = started.inspect_err(|_| self.health.failed(Instant::now()))?;
         if !hello.offer.same_as(&self.offer) {
             worker.kill("it offers something else");
             let problem = format!(
@@ -194,13 +236,10 @@ impl Inner {
                  started; it is withdrawn until its library changes or the host restarts",
                 self.link.plugin
             );
-            supervisor.given_up = Some(problem.clone());
-            if let Some(on_failure) = &self.on_failure {
-                on_failure(problem.clone());
-            }
+            self.health.give_up(problem.clone());
             return Err(problem);
         }
-        supervisor.current = Some(Arc::clone(&worker));
+        *current = Some(Arc::clone(&worker));
         Ok(worker)
     }
 
@@ -311,6 +350,7 @@ struct Worker {
     /// Woken when an abandoned call is settled or the worker ends.
     settled: Notify,
     link: HostLink,
+    health: Arc<Health>,
 }
 
 fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -341,7 +381,12 @@ fn spawn(command: Command) -> std::io::Result<Child> {
 
 impl Worker {
     /// Starts a worker for `file` and waits until it has created the plugin.
-    fn start(file: &std::path::Path, link: &HostLink, limits: &WorkerLimits) -> Result<(Arc<Self>, Hello), String> {
+    fn start(
+        file: &std::path::Path,
+        link: &HostLink,
+        limits: &WorkerLimits,
+        health: &Arc<Health>,
+    ) -> Result<(Arc<Self>, Hello), String> {
         let plugin = &link.plugin;
         let failed = |problem: String| format!("plugin {plugin}: its worker process could not be started: {problem}");
         let started = Instant::now();
@@ -357,7 +402,8 @@ impl Worker {
             .stdout(Stdio::piped())
             .stderr(Stdio::piped());
         let mut child = spawn(command).map_err(|error| failed(error.to_string()))?;
-        let (Some(mut stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        let (Some(mut stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             return Err(failed("its pipes could not be opened".to_owned()));
         };
@@ -383,6 +429,7 @@ impl Worker {
             ended: OnceLock::new(),
             settled: Notify::new(),
             link: link.clone(),
+            health: Arc::clone(health),
         });
         let tail = Arc::new(Mutex::new(VecDeque::new()));
         let stderr_reader = {
@@ -442,7 +489,9 @@ impl Worker {
                     }
                 }
                 Ok(message) => self.handle(message),
-                Err(error) => tracing::error!("plugin {}: its worker sent a message that is not valid: {error}", self.plugin),
+                Err(error) => {
+                    tracing::error!("plugin {}: its worker sent a message that is not valid: {error}", self.plugin)
+                }
             }
         }
         let _ = stderr_reader.join();
@@ -453,10 +502,18 @@ impl Worker {
             (None, Ok(status)) => describe_exit(status, &locked(&tail)),
             (None, Err(error)) => format!("ended, and its exit status could not be read: {error}"),
         };
+        let started = ready.is_none();
         if let Some(ready) = ready.take() {
             let _ = ready.send(Err(format!("its worker process {cause}")));
         }
+        let killed_on_purpose = locked(&self.killed_because).as_deref() == Some(NO_LONGER_SERVED);
+        if started && !killed_on_purpose {
+            tracing::warn!("plugin {}: its worker process {cause}", self.plugin);
+        }
         let _ = self.ended.set((cause, Instant::now()));
+        if started && !killed_on_purpose {
+            self.health.failed(Instant::now());
+        }
         let message = self.failure_message();
         for (_, pending) in locked(&self.pending).drain() {
             match pending {
@@ -472,11 +529,13 @@ impl Worker {
     /// What a request in flight is answered with when the worker has ended.
     fn failure_message(&self) -> String {
         match self.ended.get() {
-            Some((cause, _)) => format!(
-                "The plugin '{}' failed during this request: its worker process {cause}. It is restarted on the \
-                 next call.",
-                self.plugin
-            ),
+            Some((cause, _)) => {
+                let next = match self.health.given_up() {
+                    Some(_) => "It failed too often and is withdrawn until its library changes or the host restarts.",
+                    None => "It is restarted on the next call.",
+                };
+                format!("The plugin '{}' failed during this request: its worker process {cause}. {next}", self.plugin)
+            }
             None => format!("The plugin '{}' did not answer: its worker process is gone.", self.plugin),
         }
     }
@@ -603,7 +662,8 @@ impl Worker {
                 self.link.runtime.spawn(async move {
                     let (info, granted) = match serde_json::from_str::<WireLockRequest>(&request) {
                         Ok(request) => {
-                            let (info, held) = worker.link.locks.acquire(&worker.link.plugin, request.into_request()).await;
+                            let (info, held) =
+                                worker.link.locks.acquire(&worker.link.plugin, request.into_request()).await;
                             let granted = held.is_some();
                             if let Some(held) = held
                                 && worker.ended.get().is_none()
@@ -612,7 +672,9 @@ impl Worker {
                             }
                             (info.to_string(), granted)
                         }
-                        Err(error) => (json!({ "error": format!("malformed lock request: {error}") }).to_string(), false),
+                        Err(error) => {
+                            (json!({ "error": format!("malformed lock request: {error}") }).to_string(), false)
+                        }
                     };
                     worker.send(&ToWorker::LockAnswer { id, info, granted });
                 });
