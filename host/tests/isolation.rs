@@ -204,3 +204,76 @@ async fn a_plugin_whose_worker_keeps_failing_is_withdrawn_and_the_others_serve_o
     assert!(names.contains(&"echo") && !names.contains(&"abort"), "{names:?}");
     assert_eq!(text_of(&client.call("echo", json!({ "text": "on" })).await), "on");
 }
+
+#[tokio::test]
+async fn client_requests_prompts_resources_completion_and_host_info_cross_the_pipe() {
+    let setup = Setup::new(&["conformance"], &["introspect"], in_workers(json!({})));
+    let capabilities = json!({ "elicitation": {}, "sampling": {}, "roots": { "listChanged": false } });
+    let client = setup.stdio_with(&[], capabilities).await;
+    {
+        let mut answers = client.answers.lock().unwrap();
+        answers.insert("elicitation/create".into(), json!({ "action": "accept", "content": { "username": "ada" } }));
+        answers.insert(
+            "sampling/createMessage".into(),
+            json!({ "role": "assistant", "content": { "type": "text", "text": "forty-two" }, "model": "m" }),
+        );
+        answers.insert("roots/list".into(), json!({ "roots": [{ "uri": "file:///work/app", "name": "app" }] }));
+    }
+    let elicited = client.call("test_elicitation", json!({ "message": "Who are you?" })).await;
+    assert!(text_of(&elicited).contains("action=accept") && text_of(&elicited).contains("ada"), "{elicited}");
+    let sampled = client.call("test_sampling", json!({ "prompt": "The answer?" })).await;
+    assert_eq!(text_of(&sampled), "LLM response: forty-two");
+    let roots = client.call("introspect_roots", json!({})).await;
+    assert_eq!(roots["structuredContent"]["roots"], json!(["file:///work/app"]));
+    let methods: Vec<Value> = client.server_requests().iter().map(|request| request["method"].clone()).collect();
+    assert_eq!(methods, ["elicitation/create", "sampling/createMessage", "roots/list"]);
+
+    let rendered = client
+        .request(
+            "prompts/get",
+            json!({ "name": "test_prompt_with_arguments", "arguments": { "arg1": "A", "arg2": "B" } }),
+        )
+        .await;
+    assert_eq!(rendered["result"]["messages"][0]["content"]["text"], "Prompt with arguments: arg1='A', arg2='B'");
+    let completion = client
+        .request(
+            "completion/complete",
+            json!({ "ref": { "type": "ref/prompt", "name": "test_prompt_with_arguments" }, "argument": { "name": "arg1", "value": "test" } }),
+        )
+        .await;
+    assert_eq!(completion["result"]["completion"]["values"], json!(["test", "testValue1"]));
+    let templated = client.request("resources/read", json!({ "uri": "test://template/77/data" })).await;
+    let body: Value = serde_json::from_str(templated["result"]["contents"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(body["id"], "77");
+
+    let info = client.call("introspect_host_info", json!({})).await;
+    let plugins = info["structuredContent"]["hostInfo"]["plugins"].as_array().unwrap();
+    assert!(plugins.iter().any(|plugin| plugin["name"] == "conformance"), "{info}");
+}
+
+#[tokio::test]
+async fn a_lock_held_in_a_worker_excludes_other_plugins_and_is_released_when_the_call_ends() {
+    // locker runs in a worker, slow in process: both use the host's one lock table.
+    let config = json!({ "Plugins": { "Isolation": { "locker": "process" } } });
+    let setup = Setup::new(&[], &["locker", "slow"], config);
+    let client = setup.stdio().await;
+    let key = "/work/app/app.csproj";
+    let (_, holding) =
+        client.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 1500 } })).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let refused = client.call("slow_try_lock", json!({ "key": key })).await;
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert_eq!(refused["structuredContent"]["holder"]["plugin"], "locker");
+    let waited = client.call("locker_try", json!({ "key": key, "waitMs": 10000 })).await;
+    assert_eq!(text_of(&waited), "granted");
+    assert_eq!(holding.await.unwrap()["result"]["structuredContent"]["lockKey"], key);
+
+    // Released when the call is cancelled (its future dropped in the worker).
+    let (id, _) =
+        client.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 60000 } })).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(client.call("slow_try_lock", json!({ "key": key })).await["isError"], true);
+    client.notify("notifications/cancelled", json!({ "requestId": id })).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(text_of(&client.call("slow_try_lock", json!({ "key": key })).await), "granted");
+}
