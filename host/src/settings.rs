@@ -1002,6 +1002,29 @@ mod tests {
     }
 
     #[test]
+    fn isolation_and_worker_limits_resolve_by_plugin_name_over_the_star_entry() {
+        let file = write(
+            r#"{"Plugins": {
+                "Isolation": {"*": "process", "Sample": "in-process"},
+                "Workers": {"*": {"MemoryMb": 2048, "WritePaths": ["out"]}, "faults": {"MemoryMb": 512, "CpuSeconds": 9}}
+            }}"#,
+        );
+        let settings = Settings::load_with_env(file.path(), &Overrides::default(), []).unwrap();
+        let plugins = &settings.plugins;
+        assert_eq!(plugins.isolation("sample"), Isolation::InProcess, "names match without regard to case");
+        assert_eq!(plugins.isolation("other"), Isolation::Process);
+        let faults = plugins.worker_limits("faults");
+        assert_eq!((faults.memory_mb, faults.cpu_seconds), (Some(512), Some(9)));
+        assert_eq!(faults.write_paths, Some(vec![file.path().parent().unwrap().join("out")]), "inherited from *");
+        assert_eq!(plugins.worker_limits("other").memory_mb, Some(2048));
+
+        let wrong = load(r#"{"Plugins": {"Isolation": {"*": "sandbox"}}}"#, &[]).unwrap_err().to_string();
+        assert!(wrong.contains("sandbox") && wrong.contains("in-process"), "{wrong}");
+        let unknown = load(r#"{"Plugins": {"Workers": {"*": {"MemoryLimit": 1}}}}"#, &[]).unwrap_err().to_string();
+        assert!(unknown.contains("MemoryMb"), "{unknown}");
+    }
+
+    #[test]
     fn flags_override_the_environment() {
         let file = write(r#"{}"#);
         let overrides = Overrides { log_level: Some("trace".into()), ..Overrides::default() };

@@ -28,8 +28,13 @@ const PASSED_PREFIXES: &[&str] = &["LC_", "DOTNET_", "NUGET_", "MSBUILD"];
 /// The environment of a worker: the host's variables that [`PASSED`] names
 /// or the operator lists in `Environment`, and nothing else.
 pub fn environment(limits: &WorkerLimits) -> Vec<(String, String)> {
+    passed_on(std::env::vars(), limits)
+}
+
+/// Those of `variables` a worker under `limits` gets.
+fn passed_on(variables: impl Iterator<Item = (String, String)>, limits: &WorkerLimits) -> Vec<(String, String)> {
     let listed = limits.environment.as_deref().unwrap_or_default();
-    std::env::vars()
+    variables
         .filter(|(name, _)| {
             PASSED.contains(&name.as_str())
                 || PASSED_PREFIXES.iter().any(|prefix| name.starts_with(prefix))
@@ -170,4 +175,28 @@ fn dotnet_install() -> Option<PathBuf> {
         .find(|candidate| candidate.is_file())
         .and_then(|dotnet| dotnet.canonicalize().ok())
         .and_then(|dotnet| dotnet.parent().map(Path::to_owned))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_worker_gets_what_every_process_needs_and_what_the_operator_lists_and_nothing_else() {
+        let host = [
+            ("PATH", "/usr/bin"),
+            ("HOME", "/home/me"),
+            ("LC_ALL", "C.UTF-8"),
+            ("DOTNET_ROOT", "/opt/dotnet"),
+            ("GITHUB_TOKEN", "secret"),
+            ("AWS_SECRET_ACCESS_KEY", "secret"),
+        ]
+        .map(|(name, value)| (name.to_owned(), value.to_owned()));
+        let names = |limits: &WorkerLimits| -> Vec<String> {
+            passed_on(host.clone().into_iter(), limits).into_iter().map(|(name, _)| name).collect()
+        };
+        assert_eq!(names(&WorkerLimits::default()), ["PATH", "HOME", "LC_ALL", "DOTNET_ROOT"]);
+        let listed = WorkerLimits { environment: Some(vec!["GITHUB_TOKEN".to_owned()]), ..WorkerLimits::default() };
+        assert_eq!(names(&listed), ["PATH", "HOME", "LC_ALL", "DOTNET_ROOT", "GITHUB_TOKEN"]);
+    }
 }
