@@ -217,7 +217,7 @@ impl Worker {
             }
             ToWorker::GetPrompt { id, index, arguments } => {
                 let answer = plugin.get_prompt(index, arguments);
-                self.answer(id, async move { answer.await });
+                self.answer(id, answer);
             }
             ToWorker::ReadResource { id, index, uri } => {
                 let answer = plugin.read_resource(index, uri);
