@@ -277,3 +277,35 @@ async fn a_lock_held_in_a_worker_excludes_other_plugins_and_is_released_when_the
     tokio::time::sleep(Duration::from_millis(500)).await;
     assert_eq!(text_of(&client.call("slow_try_lock", json!({ "key": key })).await), "granted");
 }
+
+#[tokio::test]
+async fn a_reload_replaces_the_worker_and_the_old_one_goes() {
+    let setup = Setup::new(&["sample"], &[], in_workers(json!({ "Plugins": { "WatchQuietMs": 100 } })));
+    let library = setup.dir.path().join("plugins").join(common::lib_name("reload"));
+    let install = |stem: &str| {
+        let staging = library.with_extension("part");
+        std::fs::copy(common::fixture_plugins().join(common::lib_name(stem)), &staging).unwrap();
+        std::fs::rename(&staging, &library).unwrap();
+    };
+    let client = setup.stdio().await;
+    install("reload_v1");
+    assert!(client.wait_for_stderr(Duration::from_secs(30), |stderr| stderr.contains("reloaded:")).await);
+    assert_eq!(text_of(&client.call("reload_version", json!({})).await), "v1");
+    let before = children(client.pid());
+    assert_eq!(before.len(), 2, "sample's worker and reload's: {before:?}");
+
+    install("reload_v2");
+    assert!(
+        client.wait_for_stderr(Duration::from_secs(30), |stderr| stderr.matches("reloaded:").count() >= 2).await,
+        "{}",
+        client.stderr()
+    );
+    assert_eq!(text_of(&client.call("reload_version", json!({})).await), "v2");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !before.iter().any(|pid| gone(*pid)) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let after = children(client.pid());
+    assert_eq!(after.len(), 2, "{after:?}");
+    assert_eq!(before.iter().filter(|pid| after.contains(pid)).count(), 1, "only sample's worker is the same");
+}

@@ -16,7 +16,8 @@
 //! host goes (see [`super::confine::die_with_parent`]; so they are all
 //! started from one thread that lives as long as the host, since the
 //! kernel ties that signal to the thread that started the child), and a
-//! worker whose plugin is dropped (a reload) is killed.
+//! worker whose plugin is no longer used (a reload replaced it and its last
+//! call ended) is killed.
 
 use std::{
     collections::{HashMap, HashSet, VecDeque},
@@ -194,11 +195,11 @@ impl Health {
     }
 }
 
-impl Drop for ProcessPlugin {
+/// The worker goes when nothing uses the plugin any more: a reload has
+/// replaced it and its last call has ended.
+impl Drop for Inner {
     fn drop(&mut self) {
-        if let Ok(current) = self.inner.current.try_lock()
-            && let Some(worker) = &*current
-        {
+        if let Some(worker) = self.current.get_mut() {
             worker.kill(NO_LONGER_SERVED);
         }
     }
