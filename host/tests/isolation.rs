@@ -309,3 +309,17 @@ async fn a_reload_replaces_the_worker_and_the_old_one_goes() {
     assert_eq!(after.len(), 2, "{after:?}");
     assert_eq!(before.iter().filter(|pid| after.contains(pid)).count(), 1, "only sample's worker is the same");
 }
+
+#[tokio::test]
+async fn a_plugin_the_cache_knows_starts_its_worker_on_first_use() {
+    let setup = Setup::new(&["sample"], &[], in_workers(json!({})));
+    let first = setup.stdio().await;
+    assert_eq!(children(first.pid()).len(), 1, "the first start loads the plugin in its worker");
+    drop(first);
+    let client = setup.stdio().await;
+    let tools = client.request("tools/list", json!({})).await;
+    assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), 3, "{tools}");
+    assert!(children(client.pid()).is_empty(), "served from the cache, no worker yet");
+    assert_eq!(text_of(&client.call("echo", json!({ "text": "now" })).await), "now");
+    assert_eq!(children(client.pid()).len(), 1);
+}
