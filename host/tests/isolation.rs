@@ -323,3 +323,59 @@ async fn a_plugin_the_cache_knows_starts_its_worker_on_first_use() {
     assert_eq!(text_of(&client.call("echo", json!({ "text": "now" })).await), "now");
     assert_eq!(children(client.pid()).len(), 1);
 }
+
+#[tokio::test]
+async fn a_worker_writes_only_where_allowed_sees_only_the_variables_passed_and_its_stdout_is_logged() {
+    let listed = "CARGO_MANIFEST_DIR";
+    let value = std::env::var(listed).expect("cargo sets CARGO_MANIFEST_DIR for tests");
+    // Outside the system temporary folder, which every worker may write.
+    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let allowed = scratch.path().join("allowed");
+    std::fs::create_dir(&allowed).unwrap();
+    let config = json!({ "Plugins": {
+        "Isolation": { "confined": "process" },
+        "Workers": { "confined": { "WritePaths": [allowed] } }
+    } });
+    let setup = Setup::new(&["sample"], &["confined"], config);
+    let client = setup.stdio().await;
+    let write = |path: std::path::PathBuf| {
+        let client = &client;
+        async move { text_of(&client.call("confined_write", json!({ "path": path, "text": "x" })).await) }
+    };
+    assert_eq!(write(allowed.join("file")).await, "written");
+    assert_eq!(write(std::env::temp_dir().join(format!("confined-{}", std::process::id()))).await, "written");
+    let _ = std::fs::remove_file(std::env::temp_dir().join(format!("confined-{}", std::process::id())));
+    let outside = scratch.path().join("outside");
+    if client.stderr().contains("file-system confinement: fully enforced") {
+        let refused = write(outside.clone()).await;
+        assert!(refused.starts_with("not written") && refused.contains("ermission denied"), "{refused}");
+        assert!(!outside.exists());
+    } else {
+        eprintln!("skipped the write refusal: this kernel does not enforce Landlock\n{}", client.stderr());
+    }
+
+    let env = |name: &str| {
+        let client = &client;
+        let name = name.to_owned();
+        async move { text_of(&client.call("confined_env", json!({ "name": name })).await) }
+    };
+    assert_ne!(env("PATH").await, "unset");
+    assert_eq!(env(listed).await, "unset", "a variable nobody listed is not passed");
+
+    assert_eq!(text_of(&client.call("confined_print", json!({})).await), "printed");
+    assert!(
+        client.wait_for_stderr(Duration::from_secs(10), |stderr| stderr.contains("confined: printed to stdout")).await,
+        "{}",
+        client.stderr()
+    );
+    assert!(client.not_json().is_empty(), "{:?}", client.not_json());
+    assert_eq!(text_of(&client.call("echo", json!({ "text": "after print" })).await), "after print");
+
+    let config = json!({ "Plugins": {
+        "Isolation": { "confined": "process" },
+        "Workers": { "confined": { "Environment": [listed] } }
+    } });
+    let listing = Setup::new(&[], &["confined"], config);
+    let client = listing.stdio().await;
+    assert_eq!(text_of(&client.call("confined_env", json!({ "name": listed })).await), value);
+}
