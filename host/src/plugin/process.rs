@@ -56,6 +56,9 @@ const START_WAIT: Duration = Duration::from_secs(30);
 /// How long a worker has to drop a call the host abandoned before it is killed
 /// (a plugin that blocks its thread never yields to be dropped).
 const DROP_WAIT: Duration = Duration::from_secs(1);
+/// How long the host waits for a worker's completion values (completion is
+/// synchronous in the backend contract, so the wait must end).
+const COMPLETION_WAIT: Duration = Duration::from_secs(5);
 /// Why a worker is killed when its plugin is dropped (a reload): no failure.
 const NO_LONGER_SERVED: &str = "its plugin is no longer served";
 /// The worker's last stderr lines kept to tell why it ended.
@@ -303,10 +306,21 @@ impl PluginBackend for ProcessPlugin {
         // for long (the worker answers from the plugin's own list).
         let inner = Arc::clone(&self.inner);
         let (argument, value) = (argument.to_owned(), value.to_owned());
+        let asked = inner.request(|id| ToWorker::Complete { id, index, argument, value });
         let answer = tokio::task::block_in_place(|| {
-            inner.link.runtime.block_on(inner.request(|id| ToWorker::Complete { id, index, argument, value }))
+            inner.link.runtime.block_on(async { tokio::time::timeout(COMPLETION_WAIT, asked).await })
         });
-        answer.ok().and_then(|values| serde_json::from_value(values).ok()).unwrap_or_default()
+        match answer {
+            Ok(Ok(values)) => serde_json::from_value(values).unwrap_or_default(),
+            Ok(Err(problem)) => {
+                tracing::warn!("plugin {}: no completion: {problem}", self.name);
+                Vec::new()
+            }
+            Err(_) => {
+                tracing::warn!("plugin {}: no completion within {} s", self.name, COMPLETION_WAIT.as_secs());
+                Vec::new()
+            }
+        }
     }
 
     fn resources(&self) -> Vec<Value> {
