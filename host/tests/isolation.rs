@@ -381,3 +381,14 @@ async fn a_worker_writes_only_where_allowed_sees_only_the_variables_passed_and_i
     let client = listing.stdio().await;
     assert_eq!(text_of(&client.call("confined_env", json!({ "name": listed })).await), value);
 }
+
+#[tokio::test]
+async fn a_cpu_time_limit_ends_a_spinning_worker_with_its_cause() {
+    let config = in_workers(json!({ "Plugins": { "Workers": { "faults": { "CpuSeconds": 1 } } } }));
+    let setup = Setup::new(&["sample"], &["faults"], config);
+    let client = setup.stdio().await;
+    let result = client.call("busy_loop", json!({ "ms": 60000 })).await;
+    let text = text_of(&result);
+    assert!(is_error(&result) && text.contains("'faults'") && text.contains("CPU time limit"), "{text}");
+    still_serving(&client).await;
+}
