@@ -406,7 +406,7 @@ fn print_table(reports: &[PluginReport]) {
                     Some(version) => format!("{} ({version})", report.abi_status),
                     None => report.abi_status.to_string(),
                 },
-                report.status.to_string(),
+                if report.isolated { format!("{} (process)", report.status) } else { report.status.to_string() },
                 if report.tools.is_empty() { "-".into() } else { report.tools.join(", ") },
             ]
         })

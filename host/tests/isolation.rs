@@ -204,6 +204,8 @@ async fn a_plugin_whose_worker_keeps_failing_is_withdrawn_and_the_others_serve_o
     let host = &document["serving"][0];
     let faults = host["plugins"].as_array().unwrap().iter().find(|report| report["plugin"] == "faults").unwrap();
     assert_eq!(faults["status"], "refused", "{faults}");
+    let sample = host["plugins"].as_array().unwrap().iter().find(|report| report["plugin"] == "sample").unwrap();
+    assert_eq!((&sample["status"], &sample["isolated"]), (&json!("loaded"), &json!(true)), "{sample}");
     assert!(faults["problems"].to_string().contains("failed 2 times within 60 s"), "{faults}");
 }
 

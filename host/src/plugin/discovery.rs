@@ -121,6 +121,9 @@ pub struct PluginReport {
     pub refused_on_reload: Option<String>,
     /// Problems: why the plugin or some of its tools were refused.
     pub problems: Vec<String>,
+    /// Whether it runs in a worker process of its own (`Plugins.Isolation: process`).
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub isolated: bool,
 }
 
 impl PluginReport {
@@ -140,6 +143,7 @@ impl PluginReport {
             overrides: Vec::new(),
             refused_on_reload: None,
             problems: Vec::new(),
+            isolated: false,
         }
     }
 
@@ -558,6 +562,7 @@ fn load_slot(
     };
     names.insert(name.clone(), report.file.clone());
     report.status = PluginStatus::Loaded;
+    report.isolated = isolation == Isolation::Process;
     let offered: Vec<String> = serving
         .offer
         .tools
