@@ -31,6 +31,7 @@ use mcp_plugin_host::{
     plugin::{
         CallSession, ClientRequestError, Level, PluginBackend,
         dylib::{HostLink, Library},
+        threads::CallThreads,
     },
     registry::{Registry, ToolEntry},
     settings::{Overrides, Settings},
@@ -93,7 +94,8 @@ fn dispatch(c: &mut Criterion) {
         updates: ResourceUpdates::default(),
         relist: None,
     };
-    let plugin: Arc<dyn PluginBackend> = Arc::new(library.create(link).expect("the sample plugin starts"));
+    let plugin: Arc<dyn PluginBackend> =
+        Arc::new(library.create(link, CallThreads::new("sample")).expect("the sample plugin starts"));
     let descriptors = plugin.tools().expect("the sample plugin lists its tools");
     let echo_index = descriptors
         .iter()

@@ -21,3 +21,5 @@ pub mod status;
 pub mod stdio;
 pub mod surface;
 pub mod telemetry;
+#[cfg(unix)]
+pub mod worker;

@@ -103,6 +103,14 @@ enum Command {
         #[arg(long, default_value = "mcp-plugin-host")]
         name: String,
     },
+    /// Serve one plugin library to the host that started it (Plugins.Isolation: process); the
+    /// host starts it, never a person.
+    #[command(hide = true)]
+    PluginWorker {
+        /// The host's process id: the worker ends when that process does.
+        #[arg(long)]
+        parent_pid: u32,
+    },
 }
 
 fn main() -> ExitCode {
@@ -113,6 +121,10 @@ fn main() -> ExitCode {
 
 fn run() -> ExitCode {
     let cli = Cli::parse();
+    #[cfg(unix)]
+    if let Some(Command::PluginWorker { parent_pid }) = cli.command {
+        return mcp_plugin_host::worker::run(parent_pid);
+    }
     let candidates = Candidates::from_process(cli.config.clone());
     let setup = match cli.command {
         Some(Command::Init { ref plugins }) => Some(init::run(&candidates, plugins.as_deref())),
@@ -182,7 +194,10 @@ fn run() -> ExitCode {
                 Ok(())
             }
             Command::Check => check(&settings, unknown_keys),
-            Command::Init { .. } | Command::ClientConfig { .. } | Command::ConfigSchema => {
+            Command::Init { .. }
+            | Command::ClientConfig { .. }
+            | Command::ConfigSchema
+            | Command::PluginWorker { .. } => {
                 unreachable!("handled before the runtime starts")
             }
         }
@@ -400,7 +415,7 @@ fn print_table(reports: &[PluginReport]) {
                     Some(version) => format!("{} ({version})", report.abi_status),
                     None => report.abi_status.to_string(),
                 },
-                report.status.to_string(),
+                if report.isolated { format!("{} (process)", report.status) } else { report.status.to_string() },
                 if report.tools.is_empty() { "-".into() } else { report.tools.join(", ") },
             ]
         })

@@ -18,7 +18,7 @@ use std::{
 
 use std::io::Read;
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use schemars::JsonSchema;
@@ -175,6 +175,58 @@ pub struct PluginSettings {
     /// before a change is applied, so a library still being copied in is
     /// not taken for a broken one (`Plugins.WatchQuietMs`, default 300).
     pub watch_quiet: Duration,
+    /// How each plugin runs, by name, `*` for the rest (`Plugins.Isolation`).
+    pub isolation: BTreeMap<String, Isolation>,
+    /// The confinement of each worker, by name, `*` for the defaults (`Plugins.Workers`).
+    pub workers: BTreeMap<String, WorkerLimits>,
+}
+
+/// What confines one plugin's worker process (`Plugins.Workers`), resolved.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkerLimits {
+    /// RLIMIT_AS in MiB.
+    pub memory_mb: Option<u64>,
+    /// RLIMIT_CPU in seconds.
+    pub cpu_seconds: Option<u64>,
+    /// Whether Landlock confines file access (Linux; `None` means the default, on).
+    pub landlock: Option<bool>,
+    /// Extra readable paths.
+    pub read_paths: Option<Vec<PathBuf>>,
+    /// Extra writable paths.
+    pub write_paths: Option<Vec<PathBuf>>,
+    /// Extra environment variables passed on.
+    pub environment: Option<Vec<String>>,
+    /// Failures within a minute before the plugin is given up.
+    pub max_failures: Option<u32>,
+}
+
+impl WorkerLimits {
+    fn from_raw(base: &Path, raw: RawWorker) -> Self {
+        let paths = |paths: Option<Vec<String>>| paths.map(|paths| paths.iter().map(|path| base.join(path)).collect());
+        Self {
+            memory_mb: raw.memory_mb,
+            cpu_seconds: raw.cpu_seconds,
+            landlock: raw.landlock,
+            read_paths: paths(raw.read_paths),
+            write_paths: paths(raw.write_paths),
+            environment: raw.environment,
+            max_failures: raw.max_failures,
+        }
+    }
+
+    /// These limits, with what they leave unset taken from `defaults`.
+    fn or(self, defaults: &Self) -> Self {
+        Self {
+            memory_mb: self.memory_mb.or(defaults.memory_mb),
+            cpu_seconds: self.cpu_seconds.or(defaults.cpu_seconds),
+            landlock: self.landlock.or(defaults.landlock),
+            read_paths: self.read_paths.or_else(|| defaults.read_paths.clone()),
+            write_paths: self.write_paths.or_else(|| defaults.write_paths.clone()),
+            environment: self.environment.or_else(|| defaults.environment.clone()),
+            max_failures: self.max_failures.or(defaults.max_failures),
+        }
+    }
 }
 
 /// The operator's control of what is served (`Tools`, `Prompts`,
@@ -274,6 +326,18 @@ impl PluginSettings {
     /// A plugin's own section (an empty object when there is none).
     pub fn section(&self, name: &str) -> Value {
         get_ci(&self.settings, name).cloned().unwrap_or_else(|| Value::Object(Map::new()))
+    }
+
+    /// How plugin `name` runs: its own entry in `Plugins.Isolation`, else `*`, else in process.
+    pub fn isolation(&self, name: &str) -> Isolation {
+        by_name(&self.isolation, name).copied().unwrap_or_default()
+    }
+
+    /// What confines plugin `name`'s worker: its own entry over the `*` entry.
+    pub fn worker_limits(&self, name: &str) -> WorkerLimits {
+        let defaults = self.workers.get("*").cloned().unwrap_or_default();
+        let own = self.workers.iter().find(|(key, _)| key.eq_ignore_ascii_case(name) && *key != "*");
+        own.map(|(_, limits)| limits.clone()).unwrap_or_default().or(&defaults)
     }
 }
 
@@ -468,6 +532,47 @@ struct RawPlugins {
     watch: Option<bool>,
     /// How long a changed file must stay unchanged before it is applied (default: 300).
     watch_quiet_ms: Option<u64>,
+    /// How each plugin runs, by plugin name ("*": every plugin not named): "in-process" (the
+    /// default) or "process" (in a worker process of its own, where a crash costs only its calls).
+    isolation: BTreeMap<String, Isolation>,
+    /// The confinement of plugins that run in a worker process, by plugin name ("*": the
+    /// defaults every worker starts from; a plugin's own entry overrides them key by key).
+    workers: BTreeMap<String, RawWorker>,
+}
+
+/// How a plugin runs (`Plugins.Isolation`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Isolation {
+    /// Loaded into the host's process: fastest, but a crash of the plugin is a crash of the host.
+    #[default]
+    InProcess,
+    /// Loaded into a confined worker process of its own, reached over a pipe.
+    Process,
+}
+
+/// One entry of `Plugins.Workers`.
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+#[serde(default, rename_all = "PascalCase", deny_unknown_fields)]
+pub struct RawWorker {
+    /// The worker's address-space limit in MiB (RLIMIT_AS; virtual memory, so leave room for
+    /// thread stacks and allocator arenas; default: none).
+    memory_mb: Option<u64>,
+    /// The CPU time the worker may use over its life, in seconds (RLIMIT_CPU; default: none).
+    cpu_seconds: Option<u64>,
+    /// Confine the worker's file access with Landlock on Linux (default: true; best effort).
+    landlock: Option<bool>,
+    /// Paths the worker may read besides its library, the system folders and the dotnet install
+    /// (relative to this file).
+    read_paths: Option<Vec<String>>,
+    /// Paths the worker may write besides the system temporary folder (relative to this file).
+    write_paths: Option<Vec<String>>,
+    /// Environment variables passed on to the worker besides those every process needs
+    /// (PATH, HOME, TMPDIR, LANG, LC_*, USER, DOTNET_*).
+    environment: Option<Vec<String>>,
+    /// Failures of the worker within a minute after which the plugin is withdrawn, reported
+    /// failed, until its library changes or the host restarts (default: 5).
+    max_failures: Option<u32>,
 }
 
 /// A list given either as a JSON array or, from an environment variable,
@@ -643,6 +748,13 @@ impl Settings {
                 },
                 watch: raw.plugins.watch.unwrap_or(true),
                 watch_quiet: Duration::from_millis(raw.plugins.watch_quiet_ms.unwrap_or(300)),
+                isolation: raw.plugins.isolation,
+                workers: raw
+                    .plugins
+                    .workers
+                    .into_iter()
+                    .map(|(name, raw)| (name, WorkerLimits::from_raw(base, raw)))
+                    .collect(),
             },
             surface: SurfaceSettings {
                 tools: ItemFilter::from_raw("Tools", raw.tools.enabled, raw.tools.disabled)?,
@@ -817,6 +929,11 @@ pub fn project_dirs() -> Option<directories::ProjectDirs> {
     directories::ProjectDirs::from("", "", env!("CARGO_PKG_NAME"))
 }
 
+/// The entry for `name` (without regard to case), else the `*` entry.
+fn by_name<'a, T>(map: &'a BTreeMap<String, T>, name: &str) -> Option<&'a T> {
+    map.iter().find(|(key, _)| key.eq_ignore_ascii_case(name)).map(|(_, value)| value).or_else(|| map.get("*"))
+}
+
 /// Looks a key up without regard to ASCII case.
 pub fn get_ci<'a>(map: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
     map.get(key).or_else(|| map.iter().find(|(name, _)| name.eq_ignore_ascii_case(key)).map(|(_, value)| value))
@@ -882,6 +999,29 @@ mod tests {
         assert_eq!(settings.host.tool_timeout, None);
         assert_eq!(settings.plugins.disabled, vec!["a", "b"]);
         assert_eq!(settings.plugins.section("sample")["Greeting"], "Hej");
+    }
+
+    #[test]
+    fn isolation_and_worker_limits_resolve_by_plugin_name_over_the_star_entry() {
+        let file = write(
+            r#"{"Plugins": {
+                "Isolation": {"*": "process", "Sample": "in-process"},
+                "Workers": {"*": {"MemoryMb": 2048, "WritePaths": ["out"]}, "faults": {"MemoryMb": 512, "CpuSeconds": 9}}
+            }}"#,
+        );
+        let settings = Settings::load_with_env(file.path(), &Overrides::default(), []).unwrap();
+        let plugins = &settings.plugins;
+        assert_eq!(plugins.isolation("sample"), Isolation::InProcess, "names match without regard to case");
+        assert_eq!(plugins.isolation("other"), Isolation::Process);
+        let faults = plugins.worker_limits("faults");
+        assert_eq!((faults.memory_mb, faults.cpu_seconds), (Some(512), Some(9)));
+        assert_eq!(faults.write_paths, Some(vec![file.path().parent().unwrap().join("out")]), "inherited from *");
+        assert_eq!(plugins.worker_limits("other").memory_mb, Some(2048));
+
+        let wrong = load(r#"{"Plugins": {"Isolation": {"*": "sandbox"}}}"#, &[]).unwrap_err().to_string();
+        assert!(wrong.contains("sandbox") && wrong.contains("in-process"), "{wrong}");
+        let unknown = load(r#"{"Plugins": {"Workers": {"*": {"MemoryLimit": 1}}}}"#, &[]).unwrap_err().to_string();
+        assert!(unknown.contains("MemoryMb"), "{unknown}");
     }
 
     #[test]

@@ -235,7 +235,18 @@ async fn roots_come_from_the_client_when_it_has_them() {
 
 #[tokio::test]
 async fn announcements_reach_the_sessions_that_asked_for_them() {
-    let setup = Setup::new(&[], &["announcer"], json!({}));
+    announcements_reach_the_sessions(json!({})).await;
+}
+
+#[tokio::test]
+async fn announcements_of_a_plugin_in_a_worker_process_reach_the_sessions_alike() {
+    announcements_reach_the_sessions(json!({ "Plugins": { "Isolation": { "announcer": "process" } } })).await;
+}
+
+/// Subscribes, has the `announcer` fixture announce an update and a list
+/// change, and checks what the session hears, under `config`.
+async fn announcements_reach_the_sessions(config: Value) {
+    let setup = Setup::new(&[], &["announcer"], config);
     let client = setup.stdio().await;
     let uris = |listed: Value| -> Vec<Value> {
         listed["result"]["resources"].as_array().unwrap().iter().map(|r| r["uri"].clone()).collect()

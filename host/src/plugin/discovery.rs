@@ -21,8 +21,9 @@ use serde_json::{Map, Value};
 use super::{
     PluginBackend,
     cache::{CachedLibrary, Fingerprint, Offer, PluginCache, config_hash},
-    dylib::{DylibPlugin, HostLink, Library, LoadError},
+    dylib::{HostLink, Library, LoadError},
     lazy::LazyPlugin,
+    threads::CallThreads,
 };
 use mcp_plugin_api::check::{
     ToolSchemas,
@@ -34,7 +35,7 @@ use crate::{
     locks::LockTable,
     logging::PluginLog,
     registry::{PromptEntry, Registry, ResourceAt, ResourceEntry, ToolEntry},
-    settings::{PluginSettings, Settings},
+    settings::{Isolation, PluginSettings, Settings},
     state::ResourceUpdates,
     surface::{self, Candidate, Hidden, Overridden},
 };
@@ -122,6 +123,9 @@ pub struct PluginReport {
     pub refused_on_reload: Option<String>,
     /// Problems: why the plugin or some of its tools were refused.
     pub problems: Vec<String>,
+    /// Whether it runs in a worker process of its own (`Plugins.Isolation: process`).
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub isolated: bool,
 }
 
 impl PluginReport {
@@ -141,6 +145,7 @@ impl PluginReport {
             overrides: Vec::new(),
             refused_on_reload: None,
             problems: Vec::new(),
+            isolated: false,
         }
     }
 
@@ -526,31 +531,43 @@ fn load_slot(
         updates: context.shared.updates.clone(),
         relist: context.shared.relist.clone(),
     };
+    let isolation = context.plugins.isolation(&name);
     let cached_offer = match &found {
         Found::Cached(entry) => entry.offer_for(&config_hash),
         Found::Opened(_) => None,
     };
     let (serving, from_cache) = match (cached_offer, found) {
         (Some(offer), _) => {
-            let withdraw = context.shared.withdraw.clone().map(|withdraw| {
-                let (file, stood_for) = (file.to_owned(), Arc::downgrade(&offer));
-                Box::new(move |problem: String| {
-                    withdraw(Withdrawal { file: file.clone(), offer: stood_for.clone(), problem })
-                }) as Box<dyn Fn(String) + Send + Sync>
-            });
-            let lazy = LazyPlugin::new(
-                name.clone(),
-                version.clone(),
-                file.to_owned(),
-                Arc::clone(&offer),
-                context.plugins.cache_file.clone(),
-                link,
-                withdraw,
-            );
+            let withdraw = withdrawer(context, file, &offer);
+            let plugin: Arc<dyn PluginBackend> = match isolation {
+                Isolation::InProcess => Arc::new(LazyPlugin::new(
+                    name.clone(),
+                    version.clone(),
+                    file.to_owned(),
+                    Arc::clone(&offer),
+                    context.plugins.cache_file.clone(),
+                    link,
+                    withdraw,
+                )),
+                #[cfg(unix)]
+                Isolation::Process => Arc::new(super::process::ProcessPlugin::new(
+                    open_from.to_owned(),
+                    link,
+                    context.plugins.worker_limits(&name),
+                    version.clone(),
+                    Arc::clone(&offer),
+                    withdraw,
+                )),
+                #[cfg(not(unix))]
+                Isolation::Process => {
+                    report.refuse(PROCESS_UNSUPPORTED.to_owned());
+                    return slot;
+                }
+            };
             let verdicts = Arc::new(Verdicts::passed(&offer));
-            (Serving { plugin: Arc::new(lazy), offer, verdicts }, true)
+            (Serving { plugin, offer, verdicts }, true)
         }
-        (None, found) => match create_now(open_from, found, link, report) {
+        (None, found) => match create_now(open_from, found, link, isolation, context, report) {
             Some((plugin, offer)) => {
                 let verdicts = Verdicts::check(&name, &offer);
                 for problem in verdicts.problems() {
@@ -558,7 +575,7 @@ fn load_slot(
                 }
                 let clean = report.problems.is_empty();
                 cache.remember(file, &name, &version, &abi_version, clean.then(|| (config_hash, Arc::clone(&offer))));
-                (Serving { plugin: Arc::new(plugin), offer, verdicts: Arc::new(verdicts) }, false)
+                (Serving { plugin, offer, verdicts: Arc::new(verdicts) }, false)
             }
             None => {
                 cache.forget(file);
@@ -568,6 +585,7 @@ fn load_slot(
     };
     names.insert(name.clone(), report.file.clone());
     report.status = PluginStatus::Loaded;
+    report.isolated = isolation == Isolation::Process;
     let offered: Vec<String> = serving
         .offer
         .tools
@@ -591,22 +609,66 @@ struct Named {
     name: String,
 }
 
-/// Creates a plugin now (opening its library at `file` first if the cache
-/// stood in for it) and reads its offer, or records in `report` why it cannot be.
+/// Tells a serving host to withdraw the plugin of `file` that stands for
+/// `offer` when it fails after start-up (a creation on first use, a worker
+/// that keeps failing).
+fn withdrawer(context: &LoadContext, file: &Path, offer: &Arc<Offer>) -> Option<Box<dyn Fn(String) + Send + Sync>> {
+    context.shared.withdraw.clone().map(|withdraw| {
+        let (file, stood_for) = (file.to_owned(), Arc::downgrade(offer));
+        Box::new(move |problem: String| withdraw(Withdrawal { file: file.clone(), offer: stood_for.clone(), problem }))
+            as Box<dyn Fn(String) + Send + Sync>
+    })
+}
+
+/// Why `Plugins.Isolation: process` is refused where there are no worker processes.
+#[cfg(not(unix))]
+const PROCESS_UNSUPPORTED: &str = "Plugins.Isolation \"process\" is not available on this platform yet";
+
+/// Creates a plugin now, in process (opening its library at `file` first if
+/// the cache stood in for it) or in a worker process, and reads its offer,
+/// or records in `report` why it cannot be.
 fn create_now(
     file: &Path,
     found: Found,
     link: HostLink,
+    isolation: Isolation,
+    context: &LoadContext,
     report: &mut PluginReport,
-) -> Option<(DylibPlugin, Arc<Offer>)> {
+) -> Option<(Arc<dyn PluginBackend>, Arc<Offer>)> {
+    if isolation == Isolation::Process {
+        #[cfg(unix)]
+        {
+            let limits = context.plugins.worker_limits(&link.plugin);
+            // The withdrawal needs the offer, known only once the worker answers: it is tied to it after.
+            let offer_slot: Arc<std::sync::OnceLock<Arc<Offer>>> = Arc::default();
+            let on_failure = context.shared.withdraw.clone().map(|withdraw| {
+                let (file, offer_slot) = (file.to_owned(), Arc::clone(&offer_slot));
+                Box::new(move |problem: String| {
+                    let offer = offer_slot.get().map(Arc::downgrade).unwrap_or_default();
+                    withdraw(Withdrawal { file: file.clone(), offer, problem })
+                }) as Box<dyn Fn(String) + Send + Sync>
+            });
+            let started = super::process::ProcessPlugin::start(file.to_owned(), link, limits, on_failure);
+            let (plugin, offer) = started.map_err(|problem| report.refuse(problem)).ok()?;
+            let _ = offer_slot.set(Arc::clone(&offer));
+            return Some((Arc::new(plugin), offer));
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = (found, link, context);
+            report.refuse(PROCESS_UNSUPPORTED.to_owned());
+            return None;
+        }
+    }
     let library = match found {
         Found::Opened(library) => library,
         Found::Cached(_) => open(file, report)?,
     };
-    let plugin = library.create(link).map_err(|error| report.refuse(error.to_string())).ok()?;
+    let threads = CallThreads::new(&link.plugin);
+    let plugin = library.create(link, threads).map_err(|error| report.refuse(error.to_string())).ok()?;
     let offer =
         Offer::of(&plugin).map_err(|error| report.refuse(format!("its tool list could not be read: {error}"))).ok()?;
-    Some((plugin, Arc::new(offer)))
+    Some((Arc::new(plugin), Arc::new(offer)))
 }
 
 /// Opens a library and checks its ABI, or records in `report` why not.

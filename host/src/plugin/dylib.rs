@@ -124,16 +124,15 @@ impl Library {
         &self.abi_version
     }
 
-    /// Creates the plugin with its configuration and logger.
-    pub fn create(&self, link: HostLink) -> Result<DylibPlugin, LoadError> {
+    /// Creates the plugin with its configuration and logger: the host's own
+    /// services in process, or those a worker forwards to the host. `threads`
+    /// is where its calls run: its own in the host, the worker's in a worker.
+    pub fn create(&self, link: impl HostServices + 'static, threads: CallThreads) -> Result<DylibPlugin, LoadError> {
         let name = self.name();
         let version = self.version();
         let services = HostServices_TO::from_value(link, TD_Opaque);
         match (self.module.create())(services) {
-            ROk(instance) => {
-                let threads = CallThreads::new(&name);
-                Ok(DylibPlugin { name, version, instance: Arc::new(instance), threads })
-            }
+            ROk(instance) => Ok(DylibPlugin { name, version, instance: Arc::new(instance), threads }),
             RErr(message) => Err(LoadError::Create(message.into_string())),
         }
     }
@@ -144,6 +143,7 @@ fn first_line(text: &str) -> String {
 }
 
 /// What the host lends a plugin for its whole life.
+#[derive(Clone)]
 pub struct HostLink {
     /// The plugin's name, to tell lock holders apart.
     pub plugin: String,
@@ -175,6 +175,33 @@ struct WireAnnouncement {
     list_changed: Vec<String>,
 }
 
+impl HostLink {
+    /// Passes a plugin's announcement (its JSON text, [`HostServices::announce`])
+    /// on: a resource update to the sessions, a list change to the reloader.
+    /// A worker's announcements arrive here too, so both ways of running a
+    /// plugin announce alike.
+    pub fn pass_on(&self, announcement: &str) {
+        let announcement = match serde_json::from_str::<WireAnnouncement>(announcement) {
+            Ok(announcement) => announcement,
+            Err(error) => {
+                tracing::warn!(plugin = %self.plugin, "a malformed announcement was ignored: {error}");
+                return;
+            }
+        };
+        if let Some(uri) = announcement.resource_updated {
+            tracing::debug!(plugin = %self.plugin, uri, "resource updated");
+            self.updates.announce(uri);
+        }
+        let lists = &announcement.list_changed;
+        let (prompts, resources) = (lists.iter().any(|l| l == "prompts"), lists.iter().any(|l| l == "resources"));
+        if (prompts || resources)
+            && let Some(relist) = &self.relist
+        {
+            relist(Relisting { plugin: self.plugin.clone(), prompts, resources });
+        }
+    }
+}
+
 impl HostServices for HostLink {
     fn plugin_config(&self) -> RString {
         RString::from(self.config.to_string())
@@ -196,24 +223,7 @@ impl HostServices for HostLink {
     }
 
     fn announce(&self, announcement: RString) -> bool {
-        let announcement = match serde_json::from_str::<WireAnnouncement>(announcement.as_str()) {
-            Ok(announcement) => announcement,
-            Err(error) => {
-                tracing::warn!(plugin = %self.plugin, "a malformed announcement was ignored: {error}");
-                return true;
-            }
-        };
-        if let Some(uri) = announcement.resource_updated {
-            tracing::debug!(plugin = %self.plugin, uri, "resource updated");
-            self.updates.announce(uri);
-        }
-        let lists = &announcement.list_changed;
-        let (prompts, resources) = (lists.iter().any(|l| l == "prompts"), lists.iter().any(|l| l == "resources"));
-        if (prompts || resources)
-            && let Some(relist) = &self.relist
-        {
-            relist(Relisting { plugin: self.plugin.clone(), prompts, resources });
-        }
+        self.pass_on(announcement.as_str());
         true
     }
 
@@ -249,7 +259,7 @@ impl HostServices for HostLink {
 /// A lock request as it crosses the ABI: JSON `{scope, key, operation, waitMs}`.
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct WireLockRequest {
+pub(super) struct WireLockRequest {
     scope: Value,
     key: String,
     operation: String,
@@ -258,7 +268,7 @@ struct WireLockRequest {
 }
 
 impl WireLockRequest {
-    fn into_request(self) -> LockRequest {
+    pub(super) fn into_request(self) -> LockRequest {
         LockRequest {
             scope: self.scope,
             key: self.key,

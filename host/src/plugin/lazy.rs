@@ -26,6 +26,7 @@ use super::{
     cache::{self, Offer, PluginCache},
     dylib::{DylibPlugin, HostLink, Library},
     error_result,
+    threads::CallThreads,
 };
 
 /// A plugin whose library is loaded on first use.
@@ -105,7 +106,7 @@ impl LazyPlugin {
         }
         let link = self.link.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
         let link = link.ok_or_else(|| failed("an earlier attempt failed".to_owned()))?;
-        let plugin = library.create(link).map_err(|error| failed(error.to_string()))?;
+        let plugin = library.create(link, CallThreads::new(&self.name)).map_err(|error| failed(error.to_string()))?;
         if !Offer::of(&plugin).map_err(failed)?.same_as(&self.offer) {
             return Err(failed(
                 "it offers other tools, prompts or resources than when the host started; it is withdrawn until its \

@@ -1,17 +1,22 @@
 //! The host's view of a plugin, whatever runs it.
 //!
 //! The MCP layer talks to plugins only through [`PluginBackend`] and gives
-//! each call a [`CallSession`]. Today the backends are a library loaded
-//! into the process ([`dylib`]) and the same created on first use from the
-//! plugin cache ([`lazy`], [`cache`]); a backend that runs a plugin in a child
-//! process for crash isolation would implement the same two traits and
-//! leave the MCP layer untouched.
+//! each call a [`CallSession`]. The backends are a library loaded into the
+//! process ([`dylib`]), the same created on first use from the plugin cache
+//! ([`lazy`], [`cache`]), and a library loaded into a confined worker
+//! process of its own for crash isolation ([`process`], speaking [`wire`]
+//! to `crate::worker`); the MCP layer is the same for all three.
 
 pub mod cache;
+#[cfg(unix)]
+pub mod confine;
 pub mod discovery;
 pub mod dylib;
 pub mod lazy;
+#[cfg(unix)]
+pub mod process;
 pub mod threads;
+pub mod wire;
 
 use std::sync::Arc;
 

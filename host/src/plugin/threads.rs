@@ -36,6 +36,10 @@ pub const CALL_THREADS: usize = 4;
 /// A plugin's own call threads, started on first use.
 pub struct CallThreads {
     plugin: String,
+    /// In a worker process the caller's threads are the plugin's own: the
+    /// worker serves one plugin, and a call stuck there is ended by the host
+    /// killing the worker, which it does when the worker cannot drop the call.
+    inline: bool,
     runtime: OnceLock<Result<tokio::runtime::Runtime, String>>,
     /// Calls the host stopped whose task is still running (see [`TaskState`]).
     stuck: Arc<AtomicIsize>,
@@ -107,7 +111,17 @@ impl<T> Drop for Handle<T> {
 impl CallThreads {
     /// The call threads of plugin `plugin`; none is started yet.
     pub fn new(plugin: &str) -> Self {
-        Self { plugin: plugin.to_owned(), runtime: OnceLock::new(), stuck: Arc::default() }
+        Self::with(plugin, false)
+    }
+
+    /// No threads of its own: the plugin's futures are polled by whoever awaits them. For a
+    /// worker process, where every thread is the plugin's (see `inline`).
+    pub fn inline(plugin: &str) -> Self {
+        Self::with(plugin, true)
+    }
+
+    fn with(plugin: &str, inline: bool) -> Self {
+        Self { plugin: plugin.to_owned(), inline, runtime: OnceLock::new(), stuck: Arc::default() }
     }
 
     fn runtime(&self) -> Result<&tokio::runtime::Runtime, String> {
@@ -134,6 +148,9 @@ impl CallThreads {
         T: Send + 'static,
         F: Future<Output = T> + Send + 'static,
     {
+        if self.inline {
+            return start().boxed();
+        }
         if self.stuck.load(Ordering::Acquire) >= CALL_THREADS as isize {
             let reason = format!(
                 "plugin '{}' cannot take this call: all {CALL_THREADS} of its call threads are held by earlier calls \

@@ -1,0 +1,816 @@
+//! A plugin run in a worker process of its own (`Plugins.Isolation:
+//! process`): the host's side of [`crate::worker`].
+//!
+//! The worker is the host's own executable (`mcp-plugin-host
+//! plugin-worker`), spoken to over its stdin and a protocol pipe with the
+//! messages of [`super::wire`]; its stderr goes to the host's log under the
+//! plugin's target. A fault in the worker (a signal, an exit, a call that
+//! does not stop when abandoned) costs only the calls in flight in it: each
+//! is answered with an error naming the plugin and the cause, and the next
+//! use starts a new worker, after a pause that doubles with each failure.
+//! After [`WorkerLimits::max_failures`] failures within [`FAILURE_WINDOW`]
+//! the plugin is given up and withdrawn (reported failed) until its library
+//! changes or the host restarts.
+//!
+//! Workers die with the host: each asks the kernel for SIGKILL when the
+//! host goes (see [`super::confine::die_with_parent`]; so they are all
+//! started from one thread that lives as long as the host, since the
+//! kernel ties that signal to the thread that started the child), and a
+//! worker whose plugin is no longer used (a reload replaced it and its last
+//! call ended) is killed.
+
+use std::{
+    collections::{HashMap, HashSet, VecDeque},
+    io::{BufRead, BufReader, Write},
+    path::PathBuf,
+    process::{Child, ChildStdin, Command, ExitStatus, Stdio},
+    sync::{
+        Arc, Mutex, OnceLock,
+        atomic::{AtomicU64, Ordering},
+        mpsc,
+    },
+    time::{Duration, Instant},
+};
+
+use futures::{FutureExt, future::BoxFuture};
+use serde_json::{Value, json, value::RawValue};
+use tokio::sync::{Notify, oneshot};
+
+use super::{
+    CallSession, ClientRequestError, PluginBackend,
+    cache::Offer,
+    confine,
+    dylib::{HostLink, WireLockRequest, level_from_abi},
+    wire::{FromWorker, Hello, Init, Lists, ToWorker, WireClientError},
+};
+use crate::{locks::HeldKey, logging, settings::WorkerLimits};
+
+/// Failures older than this do not count towards giving a plugin up.
+pub const FAILURE_WINDOW: Duration = Duration::from_secs(60);
+/// The pause before the first restart; it doubles with each failure in the window.
+const FIRST_PAUSE: Duration = Duration::from_millis(100);
+/// The longest pause before a restart.
+const LONGEST_PAUSE: Duration = Duration::from_secs(5);
+/// How long a worker may take to load its plugin.
+const START_WAIT: Duration = Duration::from_secs(30);
+/// How long a worker has to drop a call the host abandoned before it is killed
+/// (a plugin that blocks its thread never yields to be dropped).
+const DROP_WAIT: Duration = Duration::from_secs(1);
+/// How long the host waits for a worker's completion values (completion is
+/// synchronous in the backend contract, so the wait must end).
+const COMPLETION_WAIT: Duration = Duration::from_secs(5);
+/// Why a worker is killed when its plugin is dropped (a reload): no failure.
+const NO_LONGER_SERVED: &str = "its plugin is no longer served";
+/// The worker's last stderr lines kept to tell why it ended.
+const STDERR_TAIL: usize = 32;
+
+/// A plugin served by a worker process.
+pub struct ProcessPlugin {
+    name: String,
+    version: String,
+    offer: Arc<Offer>,
+    inner: Arc<Inner>,
+}
+
+/// What the worker's supervision shares with the calls in flight.
+struct Inner {
+    file: PathBuf,
+    link: HostLink,
+    limits: WorkerLimits,
+    offer: Arc<Offer>,
+    /// The lists the running worker last announced, when they changed since its offer.
+    relisted: Relisted,
+    /// The current worker; locked while a new one starts, so concurrent calls share it.
+    current: tokio::sync::Mutex<Option<Arc<Worker>>>,
+    health: Arc<Health>,
+}
+
+/// A worker's prompts and resources once its plugin announced a change of them.
+type Relisted = Arc<Mutex<Option<Lists>>>;
+
+/// The failures of a plugin's workers, which decide when (and whether) the next one starts.
+struct Health {
+    plugin: String,
+    max_failures: usize,
+    state: Mutex<(VecDeque<Instant>, Option<String>)>,
+    on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
+}
+
+impl Health {
+    /// Records a failure at `at`; at the limit, gives the plugin up and has it withdrawn.
+    fn failed(&self, at: Instant) {
+        let mut state = locked(&self.state);
+        let (failures, given_up) = &mut *state;
+        failures.push_back(at);
+        while failures.front().is_some_and(|first| at.duration_since(*first) > FAILURE_WINDOW) {
+            failures.pop_front();
+        }
+        if failures.len() >= self.max_failures && given_up.is_none() {
+            let problem = format!(
+                "plugin {}: its worker process failed {} times within {} s; the plugin is withdrawn until its \
+                 library changes or the host restarts",
+                self.plugin,
+                failures.len(),
+                FAILURE_WINDOW.as_secs()
+            );
+            drop(state);
+            self.give_up(problem);
+        }
+    }
+
+    /// Stops serving the plugin, for `problem`.
+    fn give_up(&self, problem: String) {
+        tracing::error!("{problem}");
+        locked(&self.state).1 = Some(problem.clone());
+        if let Some(on_failure) = &self.on_failure {
+            on_failure(problem);
+        }
+    }
+
+    /// Why the plugin was given up, if it was.
+    fn given_up(&self) -> Option<String> {
+        locked(&self.state).1.clone()
+    }
+
+    /// When the next worker may start: a pause after the last failure that doubles with each one in the window.
+    fn next_start(&self) -> Option<Instant> {
+        let state = locked(&self.state);
+        let last = state.0.back()?;
+        let doublings = u32::try_from(state.0.len() - 1).unwrap_or(u32::MAX).min(16);
+        Some(*last + FIRST_PAUSE.saturating_mul(1 << doublings).min(LONGEST_PAUSE))
+    }
+}
+
+impl ProcessPlugin {
+    /// Starts a worker for the library `file`, holding plugin `link.plugin`,
+    /// and reads its offer. Blocks until the worker has loaded the plugin.
+    pub fn start(
+        file: PathBuf,
+        link: HostLink,
+        limits: WorkerLimits,
+        on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
+    ) -> Result<(Self, Arc<Offer>), String> {
+        let health = Health::new(&link.plugin, &limits, on_failure);
+        let relisted = Relisted::default();
+        let (worker, hello) = Worker::start(&file, &link, &limits, &health, &relisted)?;
+        let offer = Arc::new(hello.offer);
+        let plugin =
+            Self::with_health(file, link, limits, (hello.version, Arc::clone(&offer)), health, relisted, Some(worker));
+        Ok((plugin, offer))
+    }
+
+    /// A plugin the plugin cache knows: its worker starts on first use.
+    pub fn new(
+        file: PathBuf,
+        link: HostLink,
+        limits: WorkerLimits,
+        version: String,
+        offer: Arc<Offer>,
+        on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
+    ) -> Self {
+        let health = Health::new(&link.plugin, &limits, on_failure);
+        Self::with_health(file, link, limits, (version, offer), health, Relisted::default(), None)
+    }
+
+    fn with_health(
+        file: PathBuf,
+        link: HostLink,
+        limits: WorkerLimits,
+        (version, offer): (String, Arc<Offer>),
+        health: Arc<Health>,
+        relisted: Relisted,
+        worker: Option<Arc<Worker>>,
+    ) -> Self {
+        let name = link.plugin.clone();
+        let inner = Arc::new(Inner {
+            file,
+            link,
+            limits,
+            offer: Arc::clone(&offer),
+            relisted,
+            current: tokio::sync::Mutex::new(worker),
+            health,
+        });
+        Self { name, version, offer, inner }
+    }
+}
+
+impl Health {
+    fn new(plugin: &str, limits: &WorkerLimits, on_failure: Option<Box<dyn Fn(String) + Send + Sync>>) -> Arc<Self> {
+        Arc::new(Self {
+            plugin: plugin.to_owned(),
+            max_failures: limits.max_failures.unwrap_or(DEFAULT_MAX_FAILURES).max(1) as usize,
+            state: Mutex::default(),
+            on_failure,
+        })
+    }
+}
+
+/// The worker goes when nothing uses the plugin any more: a reload has
+/// replaced it and its last call has ended.
+impl Drop for Inner {
+    fn drop(&mut self) {
+        if let Some(worker) = self.current.get_mut() {
+            worker.kill(NO_LONGER_SERVED);
+        }
+    }
+}
+
+impl Inner {
+    /// The worker to send a request to: the current one once it has settled
+    /// any call it was told to drop, else a new one after the pause its
+    /// failures call for.
+    async fn worker(&self) -> Result<Arc<Worker>, String> {
+        let mut current = self.current.lock().await;
+        if let Some(worker) = current.clone() {
+            worker.settle().await;
+            if worker.ended().is_none() {
+                return Ok(worker);
+            }
+            *current = None;
+        }
+        if let Some(problem) = self.health.given_up() {
+            return Err(problem);
+        }
+        if let Some(next_start) = self.health.next_start() {
+            tokio::time::sleep_until(next_start.into()).await;
+        }
+        let (file, link, limits, health, relisted) = (
+            self.file.clone(),
+            self.link.clone(),
+            self.limits.clone(),
+            Arc::clone(&self.health),
+            Arc::clone(&self.relisted),
+        );
+        let started = tokio::task::spawn_blocking(move || Worker::start(&file, &link, &limits, &health, &relisted))
+            .await
+            .map_err(|error| format!("plugin {}: its worker could not be started: {error}", self.link.plugin))?;
+        let (worker, hello) = started.inspect_err(|_| self.health.failed(Instant::now()))?;
+        if !hello.offer.same_as(&self.offer) {
+            worker.kill("it offers something else");
+            let problem = format!(
+                "plugin {}: its restarted worker offers other tools, prompts or resources than when the host \
+                 started; it is withdrawn until its library changes or the host restarts",
+                self.link.plugin
+            );
+            self.health.give_up(problem.clone());
+            return Err(problem);
+        }
+        // A new worker's plugin starts from its offer again.
+        *locked(&self.relisted) = None;
+        *current = Some(Arc::clone(&worker));
+        Ok(worker)
+    }
+
+    /// Sends a request that yields an answer, through the current worker.
+    async fn request(&self, make: impl FnOnce(u64) -> ToWorker) -> Result<Value, String> {
+        let worker = self.worker().await?;
+        let (id, answered) = worker.expect(Pending::Answer);
+        worker.send(&make(id));
+        answered.await.unwrap_or_else(|_| Err(worker.failure_message()))
+    }
+}
+
+/// Failures within [`FAILURE_WINDOW`] after which a plugin is given up, unless `MaxFailures` says otherwise.
+pub const DEFAULT_MAX_FAILURES: u32 = 5;
+
+/// A tool result saying why the call could not run.
+fn error_result(message: &str) -> String {
+    json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()
+}
+
+impl PluginBackend for ProcessPlugin {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> &str {
+        &self.version
+    }
+
+    fn tools(&self) -> Result<Vec<Box<RawValue>>, String> {
+        Ok(self.offer.tools.clone())
+    }
+
+    fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String> {
+        let inner = Arc::clone(&self.inner);
+        async move {
+            let worker = match inner.worker().await {
+                Ok(worker) => worker,
+                Err(problem) => return error_result(&problem),
+            };
+            match worker.call(index, arguments, session).await {
+                Ok(result) => result,
+                Err(problem) => error_result(&problem),
+            }
+        }
+        .boxed()
+    }
+
+    fn prompts(&self) -> Vec<Value> {
+        locked(&self.inner.relisted).as_ref().map_or_else(|| self.offer.prompts.clone(), |lists| lists.prompts.clone())
+    }
+
+    fn get_prompt(&self, index: u32, arguments: Value) -> BoxFuture<'static, Result<Value, String>> {
+        let inner = Arc::clone(&self.inner);
+        async move { inner.request(|id| ToWorker::GetPrompt { id, index, arguments }).await }.boxed()
+    }
+
+    fn complete_prompt(&self, index: u32, argument: &str, value: &str) -> Vec<String> {
+        // Completion is synchronous in the backend contract; the host's runtime is not blocked
+        // for long (the worker answers from the plugin's own list).
+        let inner = Arc::clone(&self.inner);
+        let (argument, value) = (argument.to_owned(), value.to_owned());
+        let asked = inner.request(|id| ToWorker::Complete { id, index, argument, value });
+        let answer = tokio::task::block_in_place(|| {
+            inner.link.runtime.block_on(async { tokio::time::timeout(COMPLETION_WAIT, asked).await })
+        });
+        match answer {
+            Ok(Ok(values)) => serde_json::from_value(values).unwrap_or_default(),
+            Ok(Err(problem)) => {
+                tracing::warn!("plugin {}: no completion: {problem}", self.name);
+                Vec::new()
+            }
+            Err(_) => {
+                tracing::warn!("plugin {}: no completion within {} s", self.name, COMPLETION_WAIT.as_secs());
+                Vec::new()
+            }
+        }
+    }
+
+    fn resources(&self) -> Vec<Value> {
+        locked(&self.inner.relisted)
+            .as_ref()
+            .map_or_else(|| self.offer.resources.clone(), |lists| lists.resources.clone())
+    }
+
+    fn read_resource(&self, index: u32, uri: String, request: Value) -> BoxFuture<'static, Result<Vec<Value>, String>> {
+        let inner = Arc::clone(&self.inner);
+        async move {
+            match inner.request(|id| ToWorker::ReadResource { id, index, uri, request }).await? {
+                Value::Array(contents) => Ok(contents),
+                other => Err(format!("the plugin answered with {other} instead of a list of contents")),
+            }
+        }
+        .boxed()
+    }
+}
+
+/// What the host awaits from a worker, by the id it gave the request.
+enum Pending {
+    /// A tool call: its session (for progress, logs, client requests) and its result.
+    Call(Arc<dyn CallSession>, oneshot::Sender<Result<String, String>>),
+    /// A prompt, resource or completion request.
+    Answer(oneshot::Sender<Result<Value, String>>),
+}
+
+/// One running worker process.
+struct Worker {
+    plugin: String,
+    pid: nix::unistd::Pid,
+    stdin: Mutex<ChildStdin>,
+    next: AtomicU64,
+    pending: Mutex<HashMap<u64, Pending>>,
+    /// Calls the host gave up on that the worker has not yet confirmed dropped.
+    abandoned: Mutex<HashSet<u64>>,
+    /// Keys the host's lock table holds for the plugin, by the worker's request id.
+    held: Mutex<HashMap<u64, HeldKey>>,
+    /// Why the host killed the worker, if it did.
+    killed_because: Mutex<Option<String>>,
+    /// Why the worker ended and when, once it has.
+    ended: OnceLock<(String, Instant)>,
+    /// Woken when an abandoned call is settled or the worker ends.
+    settled: Notify,
+    link: HostLink,
+    health: Arc<Health>,
+    /// Where the lists this worker announces are kept for the plugin.
+    relisted: Relisted,
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// Starts `command` from the one thread that starts every worker, which
+/// lives as long as the host (the parent-death signal follows that thread).
+fn spawn(command: Command) -> std::io::Result<Child> {
+    type Order = (Command, mpsc::Sender<std::io::Result<Child>>);
+    static SPAWNER: OnceLock<Mutex<mpsc::Sender<Order>>> = OnceLock::new();
+    let spawner = SPAWNER.get_or_init(|| {
+        let (orders, received) = mpsc::channel::<Order>();
+        let started = std::thread::Builder::new().name("worker-spawner".to_owned()).spawn(move || {
+            for (mut command, reply) in received {
+                let _ = reply.send(command.spawn());
+            }
+        });
+        if let Err(error) = started {
+            tracing::error!("cannot start the thread that starts plugin workers: {error}");
+        }
+        Mutex::new(orders)
+    });
+    let (reply, spawned) = mpsc::channel();
+    locked(spawner).send((command, reply)).map_err(|_| std::io::Error::other("the worker spawner is gone"))?;
+    spawned.recv().map_err(|_| std::io::Error::other("the worker spawner is gone"))?
+}
+
+impl Worker {
+    /// Starts a worker for `file` and waits until it has created the plugin.
+    fn start(
+        file: &std::path::Path,
+        link: &HostLink,
+        limits: &WorkerLimits,
+        health: &Arc<Health>,
+        relisted: &Relisted,
+    ) -> Result<(Arc<Self>, Hello), String> {
+        let plugin = &link.plugin;
+        let failed = |problem: String| format!("plugin {plugin}: its worker process could not be started: {problem}");
+        let started = Instant::now();
+        let executable = std::env::current_exe().map_err(|error| failed(error.to_string()))?;
+        let mut command = Command::new(executable);
+        command
+            .arg("plugin-worker")
+            .arg("--parent-pid")
+            .arg(std::process::id().to_string())
+            .env_clear()
+            .envs(confine::environment(limits))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        let mut child = spawn(command).map_err(|error| failed(error.to_string()))?;
+        let (Some(mut stdin), Some(stdout), Some(stderr)) =
+            (child.stdin.take(), child.stdout.take(), child.stderr.take())
+        else {
+            return Err(failed("its pipes could not be opened".to_owned()));
+        };
+        let init = Init {
+            file: file.to_owned(),
+            plugin: plugin.clone(),
+            config: link.config.clone(),
+            shared: (*link.shared).clone(),
+            limits: limits.clone(),
+        };
+        let mut line = serde_json::to_vec(&init).unwrap_or_default();
+        line.push(b'\n');
+        stdin.write_all(&line).and_then(|()| stdin.flush()).map_err(|error| failed(error.to_string()))?;
+        let worker = Arc::new(Self {
+            plugin: plugin.clone(),
+            pid: nix::unistd::Pid::from_raw(child.id() as i32),
+            stdin: Mutex::new(stdin),
+            next: AtomicU64::new(1),
+            pending: Mutex::new(HashMap::new()),
+            abandoned: Mutex::new(HashSet::new()),
+            held: Mutex::new(HashMap::new()),
+            killed_because: Mutex::new(None),
+            ended: OnceLock::new(),
+            settled: Notify::new(),
+            link: link.clone(),
+            health: Arc::clone(health),
+            relisted: Arc::clone(relisted),
+        });
+        let tail = Arc::new(Mutex::new(VecDeque::new()));
+        let stderr_reader = {
+            let (target, tail) = (logging::plugin_target(plugin), Arc::clone(&tail));
+            std::thread::Builder::new()
+                .name(format!("worker-stderr-{plugin}"))
+                .spawn(move || relay_stderr(stderr, &target, &tail))
+                .map_err(|error| failed(error.to_string()))?
+        };
+        let (ready, hello) = mpsc::sync_channel(1);
+        {
+            let worker = Arc::clone(&worker);
+            std::thread::Builder::new()
+                .name(format!("worker-{plugin}"))
+                .spawn(move || worker.serve(child, stdout, stderr_reader, tail, ready))
+                .map_err(|error| failed(error.to_string()))?;
+        }
+        match hello.recv_timeout(START_WAIT) {
+            Ok(Ok(hello)) => {
+                tracing::info!(
+                    "plugin {plugin}: worker process {} started in {:.1} ms",
+                    worker.pid,
+                    started.elapsed().as_secs_f64() * 1000.0
+                );
+                Ok((worker, hello))
+            }
+            Ok(Err(problem)) => Err(format!("plugin {plugin} could not be loaded in its worker process: {problem}")),
+            Err(_) => {
+                worker.kill("it did not load its plugin in time");
+                Err(failed(format!("it did not load the plugin within {} s", START_WAIT.as_secs())))
+            }
+        }
+    }
+
+    /// Reads the worker's messages until it ends, then answers what is
+    /// still pending with the cause.
+    fn serve(
+        self: Arc<Self>,
+        mut child: Child,
+        stdout: std::process::ChildStdout,
+        stderr_reader: std::thread::JoinHandle<()>,
+        tail: Arc<Mutex<VecDeque<String>>>,
+        ready: mpsc::SyncSender<Result<Hello, String>>,
+    ) {
+        let mut ready = Some(ready);
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            match serde_json::from_str::<FromWorker>(&line) {
+                Ok(FromWorker::Ready(hello)) => {
+                    if let Some(ready) = ready.take() {
+                        let _ = ready.send(Ok(hello));
+                    }
+                }
+                Ok(FromWorker::Failed { message }) => {
+                    if let Some(ready) = ready.take() {
+                        let _ = ready.send(Err(message));
+                    }
+                }
+                Ok(message) => self.handle(message),
+                Err(error) => {
+                    tracing::error!("plugin {}: its worker sent a message that is not valid: {error}", self.plugin)
+                }
+            }
+        }
+        let _ = stderr_reader.join();
+        let status = child.wait();
+        let killed = locked(&self.killed_because).clone();
+        let cause = match (killed, status) {
+            (Some(reason), _) => format!("was stopped by the host ({reason})"),
+            (None, Ok(status)) => describe_exit(status, &locked(&tail)),
+            (None, Err(error)) => format!("ended, and its exit status could not be read: {error}"),
+        };
+        let started = ready.is_none();
+        if let Some(ready) = ready.take() {
+            let _ = ready.send(Err(format!("its worker process {cause}")));
+        }
+        let killed_on_purpose = locked(&self.killed_because).as_deref() == Some(NO_LONGER_SERVED);
+        if started && !killed_on_purpose {
+            tracing::warn!("plugin {}: its worker process {cause}", self.plugin);
+        }
+        let _ = self.ended.set((cause, Instant::now()));
+        if started && !killed_on_purpose {
+            self.health.failed(Instant::now());
+        }
+        let message = self.failure_message();
+        for (_, pending) in locked(&self.pending).drain() {
+            match pending {
+                Pending::Call(_, result) => drop(result.send(Err(message.clone()))),
+                Pending::Answer(answer) => drop(answer.send(Err(message.clone()))),
+            }
+        }
+        locked(&self.held).clear();
+        locked(&self.abandoned).clear();
+        self.settled.notify_waiters();
+    }
+
+    /// What a request in flight is answered with when the worker has ended.
+    fn failure_message(&self) -> String {
+        match self.ended.get() {
+            Some((cause, _)) => {
+                let next = match self.health.given_up() {
+                    Some(_) => "It failed too often and is withdrawn until its library changes or the host restarts.",
+                    None => "It is restarted on the next call.",
+                };
+                format!("The plugin '{}' failed during this request: its worker process {cause}. {next}", self.plugin)
+            }
+            None => format!("The plugin '{}' did not answer: its worker process is gone.", self.plugin),
+        }
+    }
+
+    /// Why the worker ended and when, once it has.
+    fn ended(&self) -> Option<(String, Instant)> {
+        self.ended.get().cloned()
+    }
+
+    /// Waits until every call the host abandoned is dropped by the worker
+    /// (or the worker is killed for not dropping it).
+    async fn settle(&self) {
+        loop {
+            let woken = self.settled.notified();
+            if self.ended.get().is_some() || locked(&self.abandoned).is_empty() {
+                return;
+            }
+            // Bounded, in case a wake-up is missed: the kill comes after DROP_WAIT anyway.
+            let _ = tokio::time::timeout(DROP_WAIT, woken).await;
+        }
+    }
+
+    /// Sends one message; a failed write means the worker is ending, which its reader reports.
+    fn send(&self, message: &ToWorker) {
+        let mut line = serde_json::to_vec(message).unwrap_or_default();
+        line.push(b'\n');
+        let mut stdin = locked(&self.stdin);
+        let _ = stdin.write_all(&line).and_then(|()| stdin.flush());
+    }
+
+    /// Registers a request and gives its id and the receiver of its answer.
+    fn expect<T>(&self, pending: impl FnOnce(oneshot::Sender<T>) -> Pending) -> (u64, oneshot::Receiver<T>) {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        let (answer, answered) = oneshot::channel();
+        if self.ended.get().is_some() {
+            // Dropping the sender answers at once; the caller reports the failure.
+            return (id, answered);
+        }
+        locked(&self.pending).insert(id, pending(answer));
+        (id, answered)
+    }
+
+    /// Kills the worker, saying why in the answers to what it had in flight.
+    fn kill(&self, reason: &str) {
+        if self.ended.get().is_some() {
+            return;
+        }
+        locked(&self.killed_because).get_or_insert_with(|| reason.to_owned());
+        let _ = nix::sys::signal::kill(self.pid, nix::sys::signal::Signal::SIGKILL);
+    }
+
+    /// Runs one call in the worker: its soft cancel is passed on, and
+    /// dropping the returned future drops the call in the worker.
+    async fn call(
+        self: Arc<Self>,
+        index: u32,
+        arguments: String,
+        session: Arc<dyn CallSession>,
+    ) -> Result<String, String> {
+        let cancel = session.cancellation().clone();
+        let features = session.features().to_vec();
+        let (id, mut answered) = self.expect(|result| Pending::Call(session, result));
+        self.send(&ToWorker::Call { id, index, arguments, features });
+        let mut unanswered = Abandon { worker: Arc::clone(&self), id: Some(id) };
+        let mut cancelled = false;
+        let answer = loop {
+            tokio::select! {
+                answer = &mut answered => break answer,
+                () = cancel.cancelled(), if !cancelled => {
+                    cancelled = true;
+                    self.send(&ToWorker::Cancel { id });
+                }
+            }
+        };
+        unanswered.id = None;
+        answer.unwrap_or_else(|_| Err(self.failure_message()))
+    }
+
+    /// Acts on one message from the worker (other than its first).
+    fn handle(self: &Arc<Self>, message: FromWorker) {
+        match message {
+            FromWorker::Ready(_) | FromWorker::Failed { .. } => {}
+            FromWorker::Result { id, result } => {
+                if let Some(Pending::Call(_, answer)) = locked(&self.pending).remove(&id) {
+                    let _ = answer.send(Ok(result));
+                }
+            }
+            FromWorker::Answer { id, answer } => {
+                if let Some(Pending::Answer(waiter)) = locked(&self.pending).remove(&id) {
+                    let _ = waiter.send(answer);
+                }
+            }
+            FromWorker::Dropped { id } => {
+                locked(&self.abandoned).remove(&id);
+                self.settled.notify_waiters();
+            }
+            FromWorker::Progress { call, progress, total, message } => {
+                if let Some(session) = self.session(call) {
+                    session.progress(progress, total, message);
+                }
+            }
+            FromWorker::Log { call: Some(call), level, message } => match self.session(call) {
+                Some(session) => session.log(level_from_abi(level), &message),
+                None => self.link.log.emit(level_from_abi(level), &message),
+            },
+            FromWorker::Log { call: None, level, message } => self.link.log.emit(level_from_abi(level), &message),
+            FromWorker::ClientRequest { id, call, method, params } => {
+                let session = self.session(call);
+                let worker = Arc::clone(self);
+                self.link.runtime.spawn(async move {
+                    let answer = match session {
+                        Some(session) => session.client_request(method, params).await,
+                        None => Err(ClientRequestError::Failed("the call that asked is over".to_owned())),
+                    };
+                    let answer = answer.map_err(|error| match error {
+                        ClientRequestError::Unsupported(message) => WireClientError::Unsupported(message),
+                        ClientRequestError::Failed(message) => WireClientError::Failed(message),
+                    });
+                    worker.send(&ToWorker::ClientAnswer { id, answer });
+                });
+            }
+            FromWorker::Lock { id, request } => {
+                let worker = Arc::clone(self);
+                self.link.runtime.spawn(async move {
+                    let (info, granted) = match serde_json::from_str::<WireLockRequest>(&request) {
+                        Ok(request) => {
+                            let (info, held) =
+                                worker.link.locks.acquire(&worker.link.plugin, request.into_request()).await;
+                            let granted = held.is_some();
+                            if let Some(held) = held
+                                && worker.ended.get().is_none()
+                            {
+                                locked(&worker.held).insert(id, held);
+                            }
+                            (info.to_string(), granted)
+                        }
+                        Err(error) => {
+                            (json!({ "error": format!("malformed lock request: {error}") }).to_string(), false)
+                        }
+                    };
+                    worker.send(&ToWorker::LockAnswer { id, info, granted });
+                });
+            }
+            FromWorker::Unlock { id } => {
+                locked(&self.held).remove(&id);
+            }
+            FromWorker::Announce { announcement, lists } => {
+                if let Some(lists) = lists {
+                    *locked(&self.relisted) = Some(lists);
+                }
+                self.link.pass_on(&announcement);
+            }
+            FromWorker::HostInfo { id } => {
+                self.send(&ToWorker::HostInfo { id, info: self.link.catalog.load().to_string() });
+            }
+        }
+    }
+
+    /// The session of call `id`, while it runs.
+    fn session(&self, id: u64) -> Option<Arc<dyn CallSession>> {
+        match locked(&self.pending).get(&id) {
+            Some(Pending::Call(session, _)) => Some(Arc::clone(session)),
+            _ => None,
+        }
+    }
+}
+
+/// Drops a call in the worker when the host gives up on it before its
+/// answer (a client cancel, a timeout, shutdown): the worker is told, and
+/// killed if it has not dropped the call within [`DROP_WAIT`].
+struct Abandon {
+    worker: Arc<Worker>,
+    id: Option<u64>,
+}
+
+impl Drop for Abandon {
+    fn drop(&mut self) {
+        let Some(id) = self.id else { return };
+        let worker = &self.worker;
+        locked(&worker.pending).remove(&id);
+        if worker.ended.get().is_some() {
+            return;
+        }
+        locked(&worker.abandoned).insert(id);
+        worker.send(&ToWorker::Drop { id });
+        let worker = Arc::clone(worker);
+        worker.link.runtime.clone().spawn(async move {
+            tokio::time::sleep(DROP_WAIT).await;
+            if locked(&worker.abandoned).contains(&id) {
+                tracing::warn!(
+                    "plugin {}: a call it was told to drop is still running after {} s; its worker is killed",
+                    worker.plugin,
+                    DROP_WAIT.as_secs_f64()
+                );
+                worker.kill("a call it was told to drop kept running");
+            }
+        });
+    }
+}
+
+/// Relays the worker's stderr to the host's log under the plugin's target,
+/// keeping the last lines to tell why it ended.
+fn relay_stderr(stderr: std::process::ChildStderr, target: &str, tail: &Mutex<VecDeque<String>>) {
+    for line in BufReader::new(stderr).lines() {
+        let Ok(line) = line else { break };
+        logging::emit(target, tracing::Level::WARN, &line);
+        let mut tail = locked(tail);
+        if tail.len() == STDERR_TAIL {
+            tail.pop_front();
+        }
+        tail.push_back(line);
+    }
+}
+
+/// Why a worker ended, from its exit status and its last stderr lines.
+fn describe_exit(status: ExitStatus, stderr: &VecDeque<String>) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    let said = |needle: &str| stderr.iter().any(|line| line.contains(needle));
+    let told = if said("has overflowed its stack") {
+        Some("stack overflow")
+    } else if said("memory allocation of") && said("failed") {
+        Some("out of memory")
+    } else {
+        None
+    };
+    if let Some(signal) = status.signal() {
+        let name = nix::sys::signal::Signal::try_from(signal).map(|signal| signal.as_str()).unwrap_or("unknown");
+        let meaning = match told {
+            Some(told) => told.to_owned(),
+            None if name == "SIGXCPU" => "CPU time limit exceeded".to_owned(),
+            None if name == "SIGSEGV" || name == "SIGBUS" => "invalid memory access".to_owned(),
+            None if name == "SIGABRT" => "aborted".to_owned(),
+            None => format!("signal {signal}"),
+        };
+        return format!("was killed by {name} ({meaning})");
+    }
+    let code = status.code().unwrap_or_default();
+    match told {
+        Some(told) => format!("exited with code {code} ({told})"),
+        None => format!("exited with code {code}"),
+    }
+}

@@ -1,0 +1,400 @@
+//! The worker process: `mcp-plugin-host plugin-worker`, started by the host
+//! for a plugin whose `Plugins.Isolation` is `process` (see
+//! [`crate::plugin::process`] for the host's side).
+//!
+//! It arranges to die with the host, reads its [`Init`] from stdin, confines
+//! itself ([`crate::plugin::confine`]), loads the library as the host would
+//! in process ([`Library`]), and then serves the plugin over the messages of
+//! [`crate::plugin::wire`]: calls run concurrently on the worker's own
+//! runtime, and whatever the plugin asks of the host (progress, logs,
+//! client requests, locks, host info) is forwarded to it.
+//!
+//! The protocol does not travel on the worker's stdout: plugin code may
+//! print there. At start the worker moves the pipe it got as stdout to a
+//! descriptor of its own and points stdout at stderr, so a stray `println!`
+//! ends in the host's log instead of breaking a message.
+
+use std::{
+    collections::HashMap,
+    fs::File,
+    io::{BufRead, Write},
+    os::fd::{AsFd, OwnedFd},
+    process::ExitCode,
+    sync::{
+        Arc, Mutex, OnceLock,
+        atomic::{AtomicU64, Ordering},
+    },
+    time::Duration,
+};
+
+use abi_stable::sabi_trait::TD_Opaque;
+use abi_stable::std_types::{RNone, ROption, RSome, RStr, RString};
+use async_ffi::FfiFuture;
+use futures::future::BoxFuture;
+use mcp_plugin_api::abi::{self, HeldLock, HeldLock_TO, HostServices, LockOutcome};
+use serde_json::{Map, Value, json};
+use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
+
+use crate::plugin::{
+    CallSession, ClientRequestError, Level, PluginBackend,
+    cache::Offer,
+    confine,
+    dylib::{DylibPlugin, Library},
+    threads::CallThreads,
+    wire::{FromWorker, Hello, Init, Lists, ToWorker, WireClientError},
+};
+
+/// How long a plugin waits for the host to say what it serves before it
+/// gets an empty answer.
+const HOST_INFO_WAIT: Duration = Duration::from_secs(5);
+
+/// Runs the worker for the host whose process id is `parent`; returns only on failure to start.
+pub fn run(parent: u32) -> ExitCode {
+    if let Err(problem) = confine::die_with_parent(parent) {
+        eprintln!("worker: {problem}");
+        return ExitCode::FAILURE;
+    }
+    let protocol = match take_stdout() {
+        Ok(protocol) => protocol,
+        Err(error) => {
+            eprintln!("worker: cannot set up the protocol pipe: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let outbox = Arc::new(Outbox { pipe: Mutex::new(File::from(protocol)) });
+    let mut stdin = std::io::stdin().lock();
+    let mut line = String::new();
+    let init: Init = match stdin.read_line(&mut line).map(|_| serde_json::from_str(&line)) {
+        Ok(Ok(init)) => init,
+        Ok(Err(error)) => return outbox.fail(format!("the worker's start message is not valid: {error}")),
+        Err(error) => return outbox.fail(format!("the worker could not read its start message: {error}")),
+    };
+    for note in confine::confine(&init.file, &init.limits) {
+        outbox.send(&FromWorker::Log { call: None, level: abi::level::INFO, message: note });
+    }
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+        Ok(runtime) => runtime,
+        Err(error) => return outbox.fail(format!("the worker could not start its runtime: {error}")),
+    };
+    let worker = Arc::new(Worker {
+        plugin: OnceLock::new(),
+        outbox: Arc::clone(&outbox),
+        runtime: runtime.handle().clone(),
+        calls: Mutex::new(HashMap::new()),
+        waiting: Waiting::default(),
+    });
+    let plugin = match load(&init, &worker) {
+        Ok(plugin) => plugin,
+        Err(problem) => return outbox.fail(problem),
+    };
+    let offer = match Offer::of(&plugin) {
+        Ok(offer) => offer,
+        Err(problem) => return outbox.fail(format!("its tool list could not be read: {problem}")),
+    };
+    outbox.send(&FromWorker::Ready(Hello { version: plugin.version().to_owned(), offer }));
+    let plugin = Arc::new(plugin);
+    let _ = worker.plugin.set(Arc::clone(&plugin));
+    for line in stdin.lines() {
+        let Ok(line) = line else { break };
+        match serde_json::from_str::<ToWorker>(&line) {
+            Ok(message) => worker.handle(&plugin, message),
+            Err(error) => eprintln!("worker: ignored a message that is not valid: {error}"),
+        }
+    }
+    // The host closed the pipe: it is gone or done with this worker. Calls in flight are not waited for.
+    std::process::exit(0)
+}
+
+/// Moves the protocol pipe (the stdout the host gave) to a descriptor of
+/// its own, closed on exec, and points stdout at stderr.
+fn take_stdout() -> std::io::Result<OwnedFd> {
+    let protocol = std::io::stdout().as_fd().try_clone_to_owned()?;
+    nix::unistd::dup2_stdout(std::io::stderr())?;
+    Ok(protocol)
+}
+
+/// Opens the library and creates the plugin with links that forward to the host.
+fn load(init: &Init, worker: &Arc<Worker>) -> Result<DylibPlugin, String> {
+    let library = Library::open(&init.file).map_err(|error| error.to_string())?;
+    if library.name() != init.plugin {
+        return Err(format!("the library now holds plugin '{}', not '{}'", library.name(), init.plugin));
+    }
+    let link = WorkerLink { config: init.config.clone(), shared: init.shared.clone(), worker: Arc::clone(worker) };
+    library.create(link, CallThreads::inline(&init.plugin)).map_err(|error| error.to_string())
+}
+
+/// The protocol pipe to the host, one message a line.
+struct Outbox {
+    pipe: Mutex<File>,
+}
+
+impl Outbox {
+    /// Sends one message; a worker whose host is gone exits.
+    fn send(&self, message: &FromWorker) {
+        let mut line = serde_json::to_vec(message).unwrap_or_default();
+        line.push(b'\n');
+        let mut pipe = self.pipe.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if pipe.write_all(&line).and_then(|()| pipe.flush()).is_err() {
+            std::process::exit(0);
+        }
+    }
+
+    /// Tells the host why the plugin cannot be served, and ends.
+    fn fail(&self, message: String) -> ExitCode {
+        self.send(&FromWorker::Failed { message });
+        ExitCode::FAILURE
+    }
+}
+
+/// A call running in the worker.
+struct Running {
+    cancel: CancellationToken,
+    task: tokio::task::JoinHandle<()>,
+}
+
+/// The answers the worker awaits from the host, by the id it gave each request.
+#[derive(Default)]
+struct Waiting {
+    next: AtomicU64,
+    client: Mutex<HashMap<u64, oneshot::Sender<Result<Value, ClientRequestError>>>>,
+    locks: Mutex<HashMap<u64, oneshot::Sender<(String, bool)>>>,
+    host_info: Mutex<HashMap<u64, std::sync::mpsc::Sender<String>>>,
+}
+
+impl Waiting {
+    fn id(&self) -> u64 {
+        self.next.fetch_add(1, Ordering::Relaxed)
+    }
+}
+
+/// The worker's state: the pipe, the calls running and the answers awaited.
+struct Worker {
+    /// The plugin, once created: a change of its lists is answered with them.
+    plugin: OnceLock<Arc<DylibPlugin>>,
+    outbox: Arc<Outbox>,
+    runtime: tokio::runtime::Handle,
+    calls: Mutex<HashMap<u64, Running>>,
+    waiting: Waiting,
+}
+
+fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+impl Worker {
+    fn send(&self, message: &FromWorker) {
+        self.outbox.send(message);
+    }
+
+    /// Acts on one message from the host.
+    fn handle(self: &Arc<Self>, plugin: &Arc<DylibPlugin>, message: ToWorker) {
+        match message {
+            ToWorker::Call { id, index, arguments, features } => {
+                let cancel = CancellationToken::new();
+                let session = Arc::new(WorkerCall { id, cancel: cancel.clone(), features, worker: Arc::clone(self) });
+                let call = plugin.call(index, arguments, session);
+                let worker = Arc::clone(self);
+                // The table is locked until the call is in it, so that a quick call cannot finish before.
+                let mut calls = locked(&self.calls);
+                let task = self.runtime.spawn(async move {
+                    let result = call.await;
+                    locked(&worker.calls).remove(&id);
+                    worker.send(&FromWorker::Result { id, result });
+                });
+                calls.insert(id, Running { cancel, task });
+            }
+            ToWorker::Cancel { id } => {
+                if let Some(running) = locked(&self.calls).get(&id) {
+                    running.cancel.cancel();
+                }
+            }
+            ToWorker::Drop { id } => {
+                let running = locked(&self.calls).remove(&id);
+                let worker = Arc::clone(self);
+                self.runtime.spawn(async move {
+                    if let Some(running) = running {
+                        running.task.abort();
+                        let _ = running.task.await;
+                    }
+                    worker.send(&FromWorker::Dropped { id });
+                });
+            }
+            ToWorker::GetPrompt { id, index, arguments } => {
+                let answer = plugin.get_prompt(index, arguments);
+                self.answer(id, answer);
+            }
+            ToWorker::ReadResource { id, index, uri, request } => {
+                let answer = plugin.read_resource(index, uri, request);
+                self.answer(id, async move { answer.await.map(Value::Array) });
+            }
+            ToWorker::Complete { id, index, argument, value } => {
+                let values = plugin.complete_prompt(index, &argument, &value);
+                self.send(&FromWorker::Answer { id, answer: Ok(json!(values)) });
+            }
+            ToWorker::ClientAnswer { id, answer } => {
+                if let Some(waiter) = locked(&self.waiting.client).remove(&id) {
+                    let _ = waiter.send(answer.map_err(|error| match error {
+                        WireClientError::Unsupported(message) => ClientRequestError::Unsupported(message),
+                        WireClientError::Failed(message) => ClientRequestError::Failed(message),
+                    }));
+                }
+            }
+            ToWorker::LockAnswer { id, info, granted } => {
+                if let Some(waiter) = locked(&self.waiting.locks).remove(&id) {
+                    let _ = waiter.send((info, granted));
+                }
+            }
+            ToWorker::HostInfo { id, info } => {
+                if let Some(waiter) = locked(&self.waiting.host_info).remove(&id) {
+                    let _ = waiter.send(info);
+                }
+            }
+        }
+    }
+
+    /// Runs a prompt or resource request and sends its answer.
+    fn answer(self: &Arc<Self>, id: u64, answer: impl Future<Output = Result<Value, String>> + Send + 'static) {
+        let worker = Arc::clone(self);
+        self.runtime.spawn(async move {
+            let answer = answer.await;
+            worker.send(&FromWorker::Answer { id, answer });
+        });
+    }
+}
+
+/// A call's session in the worker: everything it asks goes to the host.
+struct WorkerCall {
+    id: u64,
+    cancel: CancellationToken,
+    features: Vec<String>,
+    worker: Arc<Worker>,
+}
+
+impl CallSession for WorkerCall {
+    fn progress(&self, progress: f64, total: Option<f64>, message: Option<String>) {
+        self.worker.send(&FromWorker::Progress { call: self.id, progress, total, message });
+    }
+
+    fn cancellation(&self) -> &CancellationToken {
+        &self.cancel
+    }
+
+    fn features(&self) -> &[String] {
+        &self.features
+    }
+
+    fn log(&self, level: Level, message: &str) {
+        let message = message.to_owned();
+        self.worker.send(&FromWorker::Log { call: Some(self.id), level: level_to_abi(level), message });
+    }
+
+    fn client_request(&self, method: String, params: Value) -> BoxFuture<'static, Result<Value, ClientRequestError>> {
+        let id = self.worker.waiting.id();
+        let (answer, answered) = oneshot::channel();
+        locked(&self.worker.waiting.client).insert(id, answer);
+        self.worker.send(&FromWorker::ClientRequest { id, call: self.id, method, params });
+        Box::pin(async move {
+            answered.await.unwrap_or_else(|_| Err(ClientRequestError::Failed("the host did not answer".to_owned())))
+        })
+    }
+}
+
+/// Maps tracing's level onto the ABI's.
+fn level_to_abi(level: Level) -> u8 {
+    match level {
+        Level::TRACE => abi::level::TRACE,
+        Level::DEBUG => abi::level::DEBUG,
+        Level::INFO => abi::level::INFO,
+        Level::WARN => abi::level::WARN,
+        _ => abi::level::ERROR,
+    }
+}
+
+/// What the worker lends its plugin for its whole life: configuration from
+/// the start message, everything else asked of the host.
+struct WorkerLink {
+    config: Value,
+    shared: Map<String, Value>,
+    worker: Arc<Worker>,
+}
+
+impl HostServices for WorkerLink {
+    fn plugin_config(&self) -> RString {
+        RString::from(self.config.to_string())
+    }
+
+    fn shared_config(&self, key: RStr<'_>) -> ROption<RString> {
+        match crate::settings::get_ci(&self.shared, key.as_str()) {
+            Some(value) => RSome(RString::from(value.to_string())),
+            None => RNone,
+        }
+    }
+
+    fn log(&self, level: u8, message: RStr<'_>) {
+        self.worker.send(&FromWorker::Log { call: None, level, message: message.as_str().to_owned() });
+    }
+
+    fn host_info(&self) -> RString {
+        let id = self.worker.waiting.id();
+        let (answer, answered) = std::sync::mpsc::channel();
+        locked(&self.worker.waiting.host_info).insert(id, answer);
+        self.worker.send(&FromWorker::HostInfo { id });
+        let info = answered.recv_timeout(HOST_INFO_WAIT).unwrap_or_else(|_| "{}".to_owned());
+        locked(&self.worker.waiting.host_info).remove(&id);
+        RString::from(info)
+    }
+
+    fn announce(&self, announcement: RString) -> bool {
+        let announcement = announcement.into_string();
+        if !announcement.contains("listChanged") {
+            self.worker.send(&FromWorker::Announce { announcement, lists: None });
+            return true;
+        }
+        // The lists are read off the announcing thread: it may be inside the plugin.
+        let worker = Arc::clone(&self.worker);
+        self.worker.runtime.spawn_blocking(move || {
+            let lists =
+                worker.plugin.get().map(|plugin| Lists { prompts: plugin.prompts(), resources: plugin.resources() });
+            worker.send(&FromWorker::Announce { announcement, lists });
+        });
+        true
+    }
+
+    fn acquire_lock(&self, request: RString) -> FfiFuture<LockOutcome> {
+        let key = serde_json::from_str::<Value>(request.as_str())
+            .ok()
+            .and_then(|request| request.get("key").and_then(Value::as_str).map(str::to_owned))
+            .unwrap_or_default();
+        let id = self.worker.waiting.id();
+        let (answer, answered) = oneshot::channel();
+        locked(&self.worker.waiting.locks).insert(id, answer);
+        self.worker.send(&FromWorker::Lock { id, request: request.into_string() });
+        let worker = Arc::clone(&self.worker);
+        FfiFuture::new(async move {
+            let (info, granted) =
+                answered.await.unwrap_or_else(|_| (json!({ "error": "the host did not answer" }).to_string(), false));
+            let guard = granted.then(|| HeldLock_TO::from_value(WorkerHeldKey { id, key, worker }, TD_Opaque));
+            LockOutcome { info: RString::from(info), guard: guard.into() }
+        })
+    }
+}
+
+/// A key the host's lock table holds for this worker; dropping it releases the key.
+struct WorkerHeldKey {
+    id: u64,
+    key: String,
+    worker: Arc<Worker>,
+}
+
+impl HeldLock for WorkerHeldKey {
+    fn key(&self) -> RString {
+        RString::from(self.key.as_str())
+    }
+}
+
+impl Drop for WorkerHeldKey {
+    fn drop(&mut self) {
+        self.worker.send(&FromWorker::Unlock { id: self.id });
+    }
+}

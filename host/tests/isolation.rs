@@ -1,0 +1,396 @@
+//! `Plugins.Isolation: process` through the real binary: a plugin in a
+//! worker process serves as it does in process, a fault in the worker costs
+//! only the calls in flight in it (answered with the plugin's name and the
+//! cause) and the host goes on serving, and workers do not outlive the host.
+
+#![cfg(target_os = "linux")]
+
+mod common;
+
+use std::time::Duration;
+
+use common::{Client, Setup, text_of};
+use serde_json::{Value, json};
+
+/// Every plugin in a worker process, with room for the faults one test provokes.
+fn in_workers(extra: Value) -> Value {
+    let mut config = json!({
+        "Plugins": { "Isolation": { "*": "process" }, "Workers": { "*": { "MaxFailures": 20 } } }
+    });
+    common::merge(&mut config, extra);
+    config
+}
+
+/// The process ids of the host's children (its workers).
+fn children(host: u32) -> Vec<u32> {
+    let tasks = std::fs::read_dir(format!("/proc/{host}/task")).unwrap();
+    tasks
+        .filter_map(Result::ok)
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|children| children.split_whitespace().map(|pid| pid.parse().unwrap()).collect::<Vec<u32>>())
+        .collect()
+}
+
+/// Whether process `pid` is gone (a zombie counts as gone: it runs nothing).
+fn gone(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Err(_) => true,
+        Ok(stat) => stat.rsplit(')').next().is_some_and(|rest| rest.trim_start().starts_with('Z')),
+    }
+}
+
+fn is_error(result: &Value) -> bool {
+    result["isError"] == true
+}
+
+/// The host still serves: a ping, the sample's echo and the faults plugin's own `faults_ok`.
+async fn still_serving(client: &Client) {
+    assert_eq!(client.request("ping", json!({})).await["result"], json!({}), "{}", client.stderr());
+    let echo = client.call("echo", json!({ "text": "still here" })).await;
+    assert_eq!(text_of(&echo), "still here", "{}", client.stderr());
+    let ok = client.call("faults_ok", json!({})).await;
+    assert_eq!(text_of(&ok), "ok", "{}", client.stderr());
+}
+
+#[tokio::test]
+async fn the_sample_plugin_in_a_worker_answers_echo_progress_and_cancellation() {
+    let setup = Setup::new(&["sample"], &[], in_workers(json!({})));
+    let client = setup.stdio().await;
+    let echo = client.call("echo", json!({ "text": "through the pipe" })).await;
+    assert_eq!(text_of(&echo), "through the pipe");
+    assert_eq!(echo["structuredContent"]["text"], "through the pipe", "{echo}");
+    let workers = children(client.pid());
+    assert_eq!(workers.len(), 1, "one worker for the one plugin: {workers:?}");
+
+    let answer = client
+        .request(
+            "tools/call",
+            json!({ "name": "countdown", "arguments": { "steps": 3, "intervalMs": 5 }, "_meta": { "progressToken": "p" } }),
+        )
+        .await;
+    assert_eq!(answer["result"]["structuredContent"]["completed"], 3, "{answer}");
+    let progress: Vec<f64> = client
+        .notifications()
+        .iter()
+        .filter(|note| note["method"] == "notifications/progress" && note["params"]["progressToken"] == "p")
+        .map(|note| note["params"]["progress"].as_f64().unwrap())
+        .collect();
+    assert_eq!(progress, vec![1.0, 2.0, 3.0]);
+
+    // Calls run at once in the worker.
+    let echoes =
+        futures::future::join_all((0..8).map(|n| client.call("echo", json!({ "text": format!("n{n}") })))).await;
+    for (n, result) in echoes.iter().enumerate() {
+        assert_eq!(text_of(result), format!("n{n}"));
+    }
+
+    let (id, response) = client
+        .start(
+            "tools/call",
+            json!({ "name": "countdown", "arguments": { "steps": 1000, "intervalMs": 50 }, "_meta": { "progressToken": "c" } }),
+        )
+        .await;
+    assert!(
+        client
+            .wait_for_notifications(Duration::from_secs(10), |notes| notes
+                .iter()
+                .any(|note| note["params"]["progressToken"] == "c"))
+            .await
+    );
+    client.notify("notifications/cancelled", json!({ "requestId": id, "reason": "test" })).await;
+    assert!(tokio::time::timeout(Duration::from_secs(1), response).await.is_err(), "a cancelled call was answered");
+    let after = client.call("echo", json!({ "text": "after cancel" })).await;
+    assert_eq!(text_of(&after), "after cancel");
+    assert!(client.stderr().contains("call finished outcome=cancelled"), "{}", client.stderr());
+    // The cancelled call stopped in the worker: the same worker serves on.
+    assert_eq!(children(client.pid()), workers, "the worker was not replaced");
+    assert!(client.stderr().contains("file-system confinement"), "{}", client.stderr());
+}
+
+#[tokio::test]
+async fn each_fault_in_a_worker_costs_one_call_and_is_answered_with_its_cause() {
+    let setup = Setup::new(&["sample"], &["faults"], in_workers(json!({})));
+    let client = setup.stdio().await;
+    let faults = [
+        ("abort", "SIGABRT"),
+        ("null_write", "SIGSEGV"),
+        ("stack_overflow", "stack overflow"),
+        ("exit3", "exited with code 3"),
+        ("alloc_huge", "out of memory"),
+    ];
+    for (tool, cause) in faults {
+        let result = client.call(tool, json!({})).await;
+        let text = text_of(&result);
+        assert!(is_error(&result), "{tool}: {result}");
+        assert!(text.contains("'faults'") && text.contains(cause), "{tool}: {text}");
+        still_serving(&client).await;
+    }
+}
+
+#[tokio::test]
+async fn a_panic_in_a_plugin_built_with_panic_abort_costs_one_call_in_a_worker() {
+    let setup = Setup::new(&["sample"], &[], in_workers(json!({})));
+    let name = common::lib_name("faults");
+    std::os::unix::fs::symlink(common::panic_abort_plugins().join(&name), setup.dir.path().join("plugins").join(&name))
+        .unwrap();
+    let client = setup.stdio().await;
+    let result = client.call("panic", json!({})).await;
+    let text = text_of(&result);
+    assert!(is_error(&result) && text.contains("'faults'") && text.contains("SIGABRT"), "{text}");
+    assert!(client.stderr().contains("faults: panic on purpose"), "the worker's stderr reaches the host log");
+    still_serving(&client).await;
+}
+
+#[tokio::test]
+async fn an_address_space_limit_turns_a_4_gib_allocation_into_out_of_memory() {
+    let config = in_workers(json!({ "Plugins": { "Workers": { "faults": { "MemoryMb": 1024 } } } }));
+    let setup = Setup::new(&["sample"], &["faults"], config);
+    let client = setup.stdio().await;
+    let result = client.call("alloc_4g", json!({})).await;
+    let text = text_of(&result);
+    assert!(is_error(&result) && text.contains("out of memory"), "{text}");
+    assert!(client.stderr().contains("address space limited to 1024 MiB"), "{}", client.stderr());
+    still_serving(&client).await;
+}
+
+#[tokio::test]
+async fn a_call_that_blocks_its_worker_times_out_and_the_worker_is_replaced() {
+    let config = in_workers(json!({
+        "Host": { "ToolTimeouts": { "busy_loop": 2, "blocking_sleep": 2 }, "CancelGraceMs": 200 }
+    }));
+    let setup = Setup::new(&["sample"], &["faults"], config);
+    let client = setup.stdio().await;
+    for tool in ["busy_loop", "blocking_sleep"] {
+        let result = client.call(tool, json!({})).await;
+        let text = text_of(&result);
+        assert!(is_error(&result) && text.contains("timed out"), "{tool}: {text}");
+        still_serving(&client).await;
+    }
+    assert!(client.stderr().contains("its worker is killed"), "{}", client.stderr());
+}
+
+#[tokio::test]
+async fn workers_die_with_the_host_even_when_it_is_killed() {
+    let setup = Setup::new(&["sample"], &["faults"], in_workers(json!({})));
+    let client = setup.stdio().await;
+    let workers = children(client.pid());
+    assert_eq!(workers.len(), 2, "one worker per plugin: {workers:?}");
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(client.pid() as i32), nix::sys::signal::Signal::SIGKILL).unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !workers.iter().all(|pid| gone(*pid)) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let left: Vec<u32> = workers.into_iter().filter(|pid| !gone(*pid)).collect();
+    assert!(left.is_empty(), "workers outlived the host: {left:?}");
+}
+
+#[tokio::test]
+async fn a_plugin_whose_worker_keeps_failing_is_withdrawn_and_the_others_serve_on() {
+    let config = in_workers(json!({ "Plugins": { "Workers": { "faults": { "MaxFailures": 2 } } } }));
+    let setup = Setup::new(&["sample"], &["faults"], config);
+    let client = setup.stdio().await;
+    let first = client.call("abort", json!({})).await;
+    assert!(text_of(&first).contains("restarted on the next call"), "{first}");
+    let second = client.call("abort", json!({})).await;
+    assert!(text_of(&second).contains("withdrawn"), "{second}");
+    client.expect_notifications("notifications/tools/list_changed", 1).await;
+    let tools = client.request("tools/list", json!({})).await;
+    let names: Vec<&str> =
+        tools["result"]["tools"].as_array().unwrap().iter().map(|tool| tool["name"].as_str().unwrap()).collect();
+    assert!(names.contains(&"echo") && !names.contains(&"abort"), "{names:?}");
+    assert_eq!(text_of(&client.call("echo", json!({ "text": "on" })).await), "on");
+    // `plugins`, run beside the serving host, reports it failed.
+    let document = setup.plugins_json();
+    let host = &document["serving"][0];
+    let faults = host["plugins"].as_array().unwrap().iter().find(|report| report["plugin"] == "faults").unwrap();
+    assert_eq!(faults["status"], "refused", "{faults}");
+    let sample = host["plugins"].as_array().unwrap().iter().find(|report| report["plugin"] == "sample").unwrap();
+    assert_eq!((&sample["status"], &sample["isolated"]), (&json!("loaded"), &json!(true)), "{sample}");
+    assert!(faults["problems"].to_string().contains("failed 2 times within 60 s"), "{faults}");
+}
+
+#[tokio::test]
+async fn client_requests_prompts_resources_completion_and_host_info_cross_the_pipe() {
+    let setup = Setup::new(&["conformance"], &["introspect"], in_workers(json!({})));
+    let capabilities = json!({ "elicitation": {}, "sampling": {}, "roots": { "listChanged": false } });
+    let client = setup.stdio_with(&[], capabilities).await;
+    {
+        let mut answers = client.answers.lock().unwrap();
+        answers.insert("elicitation/create".into(), json!({ "action": "accept", "content": { "username": "ada" } }));
+        answers.insert(
+            "sampling/createMessage".into(),
+            json!({ "role": "assistant", "content": { "type": "text", "text": "forty-two" }, "model": "m" }),
+        );
+        answers.insert("roots/list".into(), json!({ "roots": [{ "uri": "file:///work/app", "name": "app" }] }));
+    }
+    let elicited = client.call("test_elicitation", json!({ "message": "Who are you?" })).await;
+    assert!(text_of(&elicited).contains("action=accept") && text_of(&elicited).contains("ada"), "{elicited}");
+    let sampled = client.call("test_sampling", json!({ "prompt": "The answer?" })).await;
+    assert_eq!(text_of(&sampled), "LLM response: forty-two");
+    let roots = client.call("introspect_roots", json!({})).await;
+    assert_eq!(roots["structuredContent"]["roots"], json!(["file:///work/app"]));
+    let methods: Vec<Value> = client.server_requests().iter().map(|request| request["method"].clone()).collect();
+    assert_eq!(methods, ["elicitation/create", "sampling/createMessage", "roots/list"]);
+
+    let rendered = client
+        .request(
+            "prompts/get",
+            json!({ "name": "test_prompt_with_arguments", "arguments": { "arg1": "A", "arg2": "B" } }),
+        )
+        .await;
+    assert_eq!(rendered["result"]["messages"][0]["content"]["text"], "Prompt with arguments: arg1='A', arg2='B'");
+    let completion = client
+        .request(
+            "completion/complete",
+            json!({ "ref": { "type": "ref/prompt", "name": "test_prompt_with_arguments" }, "argument": { "name": "arg1", "value": "test" } }),
+        )
+        .await;
+    assert_eq!(completion["result"]["completion"]["values"], json!(["test", "testValue1"]));
+    let templated = client.request("resources/read", json!({ "uri": "test://template/77/data" })).await;
+    let body: Value = serde_json::from_str(templated["result"]["contents"][0]["text"].as_str().unwrap()).unwrap();
+    assert_eq!(body["id"], "77");
+
+    let info = client.call("introspect_host_info", json!({})).await;
+    let plugins = info["structuredContent"]["hostInfo"]["plugins"].as_array().unwrap();
+    assert!(plugins.iter().any(|plugin| plugin["name"] == "conformance"), "{info}");
+}
+
+#[tokio::test]
+async fn a_lock_held_in_a_worker_excludes_other_plugins_and_is_released_when_the_call_ends() {
+    // locker runs in a worker, slow in process: both use the host's one lock table.
+    let config = json!({ "Plugins": { "Isolation": { "locker": "process" } } });
+    let setup = Setup::new(&[], &["locker", "slow"], config);
+    let client = setup.stdio().await;
+    let key = "/work/app/app.csproj";
+    let (_, holding) =
+        client.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 1500 } })).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let refused = client.call("slow_try_lock", json!({ "key": key })).await;
+    assert_eq!(refused["isError"], true, "{refused}");
+    assert_eq!(refused["structuredContent"]["holder"]["plugin"], "locker");
+    let waited = client.call("locker_try", json!({ "key": key, "waitMs": 10000 })).await;
+    assert_eq!(text_of(&waited), "granted");
+    assert_eq!(holding.await.unwrap()["result"]["structuredContent"]["lockKey"], key);
+
+    // Released when the call is cancelled (its future dropped in the worker).
+    let (id, _) =
+        client.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 60000 } })).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(client.call("slow_try_lock", json!({ "key": key })).await["isError"], true);
+    client.notify("notifications/cancelled", json!({ "requestId": id })).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert_eq!(text_of(&client.call("slow_try_lock", json!({ "key": key })).await), "granted");
+}
+
+#[tokio::test]
+async fn a_reload_replaces_the_worker_and_the_old_one_goes() {
+    let setup = Setup::new(&["sample"], &[], in_workers(json!({ "Plugins": { "WatchQuietMs": 100 } })));
+    let library = setup.dir.path().join("plugins").join(common::lib_name("reload"));
+    let install = |stem: &str| {
+        let staging = library.with_extension("part");
+        std::fs::copy(common::fixture_plugins().join(common::lib_name(stem)), &staging).unwrap();
+        std::fs::rename(&staging, &library).unwrap();
+    };
+    let client = setup.stdio().await;
+    install("reload_v1");
+    assert!(client.wait_for_stderr(Duration::from_secs(30), |stderr| stderr.contains("reloaded:")).await);
+    assert_eq!(text_of(&client.call("reload_version", json!({})).await), "v1");
+    let before = children(client.pid());
+    assert_eq!(before.len(), 2, "sample's worker and reload's: {before:?}");
+
+    install("reload_v2");
+    assert!(
+        client.wait_for_stderr(Duration::from_secs(30), |stderr| stderr.matches("reloaded:").count() >= 2).await,
+        "{}",
+        client.stderr()
+    );
+    assert_eq!(text_of(&client.call("reload_version", json!({})).await), "v2");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !before.iter().any(|pid| gone(*pid)) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let after = children(client.pid());
+    assert_eq!(after.len(), 2, "{after:?}");
+    assert_eq!(before.iter().filter(|pid| after.contains(pid)).count(), 1, "only sample's worker is the same");
+}
+
+#[tokio::test]
+async fn a_plugin_the_cache_knows_starts_its_worker_on_first_use() {
+    let setup = Setup::new(&["sample"], &[], in_workers(json!({})));
+    let first = setup.stdio().await;
+    assert_eq!(children(first.pid()).len(), 1, "the first start loads the plugin in its worker");
+    drop(first);
+    let client = setup.stdio().await;
+    let tools = client.request("tools/list", json!({})).await;
+    assert_eq!(tools["result"]["tools"].as_array().unwrap().len(), 3, "{tools}");
+    assert!(children(client.pid()).is_empty(), "served from the cache, no worker yet");
+    assert_eq!(text_of(&client.call("echo", json!({ "text": "now" })).await), "now");
+    assert_eq!(children(client.pid()).len(), 1);
+}
+
+#[tokio::test]
+async fn a_worker_writes_only_where_allowed_sees_only_the_variables_passed_and_its_stdout_is_logged() {
+    let listed = "CARGO_MANIFEST_DIR";
+    let value = std::env::var(listed).expect("cargo sets CARGO_MANIFEST_DIR for tests");
+    // Outside the system temporary folder, which every worker may write.
+    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let allowed = scratch.path().join("allowed");
+    std::fs::create_dir(&allowed).unwrap();
+    let config = json!({ "Plugins": {
+        "Isolation": { "confined": "process" },
+        "Workers": { "confined": { "WritePaths": [allowed] } }
+    } });
+    let setup = Setup::new(&["sample"], &["confined"], config);
+    let client = setup.stdio().await;
+    let write = |path: std::path::PathBuf| {
+        let client = &client;
+        async move { text_of(&client.call("confined_write", json!({ "path": path, "text": "x" })).await) }
+    };
+    assert_eq!(write(allowed.join("file")).await, "written");
+    assert_eq!(write(std::env::temp_dir().join(format!("confined-{}", std::process::id()))).await, "written");
+    let _ = std::fs::remove_file(std::env::temp_dir().join(format!("confined-{}", std::process::id())));
+    let outside = scratch.path().join("outside");
+    if client.stderr().contains("file-system confinement: fully enforced") {
+        let refused = write(outside.clone()).await;
+        assert!(refused.starts_with("not written") && refused.contains("ermission denied"), "{refused}");
+        assert!(!outside.exists());
+    } else {
+        eprintln!("skipped the write refusal: this kernel does not enforce Landlock\n{}", client.stderr());
+    }
+
+    let env = |name: &str| {
+        let client = &client;
+        let name = name.to_owned();
+        async move { text_of(&client.call("confined_env", json!({ "name": name })).await) }
+    };
+    assert_ne!(env("PATH").await, "unset");
+    assert_eq!(env(listed).await, "unset", "a variable nobody listed is not passed");
+
+    assert_eq!(text_of(&client.call("confined_print", json!({})).await), "printed");
+    assert!(
+        client.wait_for_stderr(Duration::from_secs(10), |stderr| stderr.contains("confined: printed to stdout")).await,
+        "{}",
+        client.stderr()
+    );
+    assert!(client.not_json().is_empty(), "{:?}", client.not_json());
+    assert_eq!(text_of(&client.call("echo", json!({ "text": "after print" })).await), "after print");
+
+    let config = json!({ "Plugins": {
+        "Isolation": { "confined": "process" },
+        "Workers": { "confined": { "Environment": [listed] } }
+    } });
+    let listing = Setup::new(&[], &["confined"], config);
+    let client = listing.stdio().await;
+    assert_eq!(text_of(&client.call("confined_env", json!({ "name": listed })).await), value);
+}
+
+#[tokio::test]
+async fn a_cpu_time_limit_ends_a_spinning_worker_with_its_cause() {
+    let config = in_workers(json!({ "Plugins": { "Workers": { "faults": { "CpuSeconds": 1 } } } }));
+    let setup = Setup::new(&["sample"], &["faults"], config);
+    let client = setup.stdio().await;
+    let result = client.call("busy_loop", json!({ "ms": 60000 })).await;
+    let text = text_of(&result);
+    assert!(is_error(&result) && text.contains("'faults'") && text.contains("CPU time limit"), "{text}");
+    still_serving(&client).await;
+}
