@@ -20,3 +20,4 @@ pub mod status;
 pub mod stdio;
 pub mod surface;
 pub mod telemetry;
+pub mod trust;

@@ -175,6 +175,13 @@ pub struct PluginSettings {
     /// before a change is applied, so a library still being copied in is
     /// not taken for a broken one (`Plugins.WatchQuietMs`, default 300).
     pub watch_quiet: Duration,
+    /// The lock file pinning each library's bytes and offer (`Plugins.LockFile`;
+    /// default `plugins.lock.json` beside the configuration; `None`: no lock).
+    pub lock_file: Option<PathBuf>,
+    /// Whether a library the lock does not vouch for is refused rather than
+    /// served with a warning (`Plugins.RequireLock`); `None` means: refused
+    /// once the lock file exists (see `crate::trust`).
+    pub require_lock: Option<bool>,
 }
 
 /// The operator's control of what is served (`Tools`, `Prompts`,
@@ -468,6 +475,12 @@ struct RawPlugins {
     watch: Option<bool>,
     /// How long a changed file must stay unchanged before it is applied (default: 300).
     watch_quiet_ms: Option<u64>,
+    /// The lock file pinning each library's SHA-256 and offer, relative to this file
+    /// (default: plugins.lock.json; "" means no lock); `mcp-plugin-host plugins lock` writes it.
+    lock_file: Option<String>,
+    /// Refuse a library the lock file does not vouch for, instead of serving it with a warning
+    /// (default: true once the lock file exists, false before).
+    require_lock: Option<bool>,
 }
 
 /// A list given either as a JSON array or, from an environment variable,
@@ -643,6 +656,12 @@ impl Settings {
                 },
                 watch: raw.plugins.watch.unwrap_or(true),
                 watch_quiet: Duration::from_millis(raw.plugins.watch_quiet_ms.unwrap_or(300)),
+                lock_file: match raw.plugins.lock_file {
+                    Some(file) if file.is_empty() => None,
+                    Some(file) => Some(base.join(file)),
+                    None => Some(base.join("plugins.lock.json")),
+                },
+                require_lock: raw.plugins.require_lock,
             },
             surface: SurfaceSettings {
                 tools: ItemFilter::from_raw("Tools", raw.tools.enabled, raw.tools.disabled)?,

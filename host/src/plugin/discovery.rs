@@ -36,6 +36,7 @@ use crate::{
     registry::{PromptEntry, Registry, ResourceAt, ResourceEntry, ToolEntry},
     settings::{PluginSettings, Settings},
     surface::{self, Candidate, Hidden, Overridden},
+    trust::Trust,
 };
 
 /// Whether a library is served.
@@ -119,6 +120,10 @@ pub struct PluginReport {
     /// that goes on serving (set by a reload only).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub refused_on_reload: Option<String>,
+    /// How the library differs from the lock file, when it is served anyway
+    /// (`Plugins.RequireLock` off); `check` fails on it.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub lock_mismatch: Vec<String>,
     /// Problems: why the plugin or some of its tools were refused.
     pub problems: Vec<String>,
 }
@@ -139,6 +144,7 @@ impl PluginReport {
             hidden: Hidden::default(),
             overrides: Vec::new(),
             refused_on_reload: None,
+            lock_mismatch: Vec::new(),
             problems: Vec::new(),
         }
     }
@@ -257,6 +263,11 @@ pub struct Slot {
     /// Refused because another library of the same plugin came first: worth
     /// another try when that one goes.
     pub duplicate: bool,
+    /// The SHA-256 of the bytes loaded, when the trust checks hashed them.
+    pub sha256: Option<String>,
+    /// What the trust checks decided from ([`Trust::key`]): a reload checks
+    /// the library again when it differs.
+    pub trust_key: String,
 }
 
 impl Slot {
@@ -269,6 +280,8 @@ impl Slot {
             report: PluginReport::new(file),
             serving: None,
             duplicate: false,
+            sha256: None,
+            trust_key: String::new(),
         }
     }
 
@@ -277,6 +290,8 @@ impl Slot {
     pub fn disabled(&self) -> Self {
         let mut slot = Self::new(&self.file);
         slot.config_hash = self.config_hash.clone();
+        slot.sha256 = self.sha256.clone();
+        slot.trust_key = self.trust_key.clone();
         slot.report.plugin = self.report.plugin.clone();
         slot.report.version = self.report.version.clone();
         slot.report.abi_version = self.report.abi_version.clone();
@@ -407,12 +422,14 @@ pub struct LoadContext<'a> {
     pub config: Arc<Map<String, Value>>,
     /// Whether an unchanged library known to the cache is created on first use.
     pub loading: Loading,
+    /// The permission and lock checks every library passes before it is opened.
+    pub trust: Trust,
 }
 
 impl<'a> LoadContext<'a> {
-    /// The context for loading under `plugins`.
-    pub fn new(plugins: &'a PluginSettings, shared: &'a Shared, loading: Loading) -> Self {
-        Self { plugins, shared, config: Arc::new(plugins.shared.clone()), loading }
+    /// The context for loading under `plugins`, checked by `trust`.
+    pub fn new(plugins: &'a PluginSettings, shared: &'a Shared, loading: Loading, trust: Trust) -> Self {
+        Self { plugins, shared, config: Arc::new(plugins.shared.clone()), loading, trust }
     }
 
     /// The hash of what plugin `name` is configured with.
@@ -421,13 +438,14 @@ impl<'a> LoadContext<'a> {
     }
 }
 
-/// Loads every enabled plugin in the configured directory and builds the
-/// registry. Must run inside the host's tokio runtime (plugins' lock waits
-/// are spawned on it).
-pub fn discover(settings: &Settings, shared: &Shared, loading: Loading) -> Discovery {
+/// Loads every enabled plugin in the configured directory that passes the
+/// `trust` checks, and builds the registry. Must run inside the host's
+/// tokio runtime (plugins' lock waits are spawned on it).
+pub fn discover(settings: &Settings, shared: &Shared, loading: Loading, mut trust: Trust) -> Discovery {
     let (files, mut problems) = folder(&settings.plugins);
     problems.iter().for_each(|problem| tracing::error!("{problem}"));
-    let context = LoadContext::new(&settings.plugins, shared, loading);
+    problems.append(&mut trust.problems);
+    let context = LoadContext::new(&settings.plugins, shared, loading, trust);
     let mut cache = PluginCache::open(settings.plugins.cache_file.as_deref());
     let mut names = HashMap::new();
     let slots: Vec<Slot> =
@@ -463,6 +481,12 @@ fn load_slot(
     names: &mut HashMap<String, String>,
 ) -> Slot {
     let mut slot = Slot::new(file);
+    slot.trust_key = context.trust.key(file);
+    let Some(mut admitted) = context.trust.admit(file, open_from, slot.fingerprint.as_ref(), cache, &mut slot.report)
+    else {
+        return slot;
+    };
+    slot.sha256 = admitted.sha256.clone();
     let report = &mut slot.report;
     let cached = if context.loading == Loading::Lazy { cache.get(file).cloned() } else { None };
     let found = match cached {
@@ -524,6 +548,7 @@ fn load_slot(
                 context.plugins.cache_file.clone(),
                 link,
                 withdraw,
+                admitted.verified.clone(),
             );
             let verdicts = Arc::new(Verdicts::passed(&offer));
             (Serving { plugin: Arc::new(lazy), offer, verdicts }, true)
@@ -544,6 +569,9 @@ fn load_slot(
             }
         },
     };
+    if !context.trust.accept_surface(&mut admitted, &serving.offer, report) {
+        return slot;
+    }
     names.insert(name.clone(), report.file.clone());
     report.status = PluginStatus::Loaded;
     let offered: Vec<String> = serving

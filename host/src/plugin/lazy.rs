@@ -23,7 +23,7 @@ use serde_json::{Value, value::RawValue};
 
 use super::{
     CallSession, PluginBackend,
-    cache::{self, Offer, PluginCache},
+    cache::{self, Fingerprint, Offer, PluginCache},
     dylib::{DylibPlugin, HostLink, Library},
 };
 
@@ -37,12 +37,15 @@ pub struct LazyPlugin {
     link: Mutex<Option<HostLink>>,
     created: OnceLock<Result<DylibPlugin, String>>,
     on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
+    verified: Option<Fingerprint>,
 }
 
 impl LazyPlugin {
     /// A plugin named `name` in `file` that offered `offer` when last loaded.
     /// `on_failure` hears why, if its creation fails (a serving host then
-    /// stops listing its items).
+    /// stops listing its items). With `verified` (the lock file is in force),
+    /// the library must still have the fingerprint it had when it was
+    /// checked against the lock.
     pub fn new(
         name: String,
         version: String,
@@ -51,6 +54,7 @@ impl LazyPlugin {
         cache_file: Option<PathBuf>,
         link: HostLink,
         on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
+        verified: Option<Fingerprint>,
     ) -> Self {
         let cache_entry = cache_file.map(|cache_file| (cache_file, cache::key(&file)));
         Self {
@@ -62,6 +66,7 @@ impl LazyPlugin {
             link: Mutex::new(Some(link)),
             created: OnceLock::new(),
             on_failure,
+            verified,
         }
     }
 
@@ -95,6 +100,15 @@ impl LazyPlugin {
     fn create(&self) -> Result<DylibPlugin, String> {
         let failed =
             |problem: String| format!("plugin {} ({}) could not be loaded: {problem}", self.name, self.file.display());
+        if let Some(verified) = &self.verified
+            && Fingerprint::of(&self.file).as_ref() != Some(verified)
+        {
+            return Err(failed(
+                "its library changed after the host checked it against the lock file; it is withdrawn until a \
+                 reload checks it again"
+                    .to_owned(),
+            ));
+        }
         let library = Library::open(&self.file).map_err(|error| failed(error.to_string()))?;
         if library.name() != self.name {
             return Err(failed(format!(
