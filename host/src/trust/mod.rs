@@ -83,7 +83,17 @@ impl Trust {
                 trust.block(format!("the lock file cannot be trusted: {problem}"));
             }
             match LockFile::read(&path) {
-                Ok(lock) => trust.lock = lock,
+                Ok(lock) => {
+                    if let Some(lock) = &lock {
+                        tracing::info!(
+                            "checking libraries against the lock file {} ({} pinned; Plugins.RequireLock {})",
+                            path.display(),
+                            lock.libraries.len(),
+                            if trust.require { "on" } else { "off" }
+                        );
+                    }
+                    trust.lock = lock;
+                }
                 Err(problem) if trust.require => trust.block(problem),
                 Err(problem) => {
                     tracing::warn!("{problem}; libraries are not checked against it (Plugins.RequireLock is false)");
