@@ -250,7 +250,7 @@ fn lock(settings: &Settings) -> Result<(), String> {
         "{}: {} libraries pinned, {}",
         path.display(),
         lock.libraries.len(),
-        if changes.is_empty() { "no change".to_owned() } else { format!("{} changed", changes.len()) }
+        if changes.is_empty() { "no change".to_owned() } else { format!("{} change(s)", changes.len()) }
     );
     for problem in discovery.problems.iter().chain(&unpinned) {
         println!("  {problem}");

@@ -31,7 +31,7 @@ use std::{
     collections::BTreeMap,
     hash::{Hash, Hasher},
     path::{Path, PathBuf},
-    sync::Arc,
+    sync::{Arc, OnceLock},
 };
 
 use serde::{Deserialize, Serialize};
@@ -103,12 +103,41 @@ pub struct Offer {
     /// MCP `Resource` and `ResourceTemplate` objects.
     #[serde(default)]
     pub resources: Vec<Value>,
+    /// The hash of this offer's surface (see `crate::trust::lockfile::Surface`), once the lock
+    /// check has computed it: kept with the offer in the cache, so a start served from the
+    /// cache compares it with the lock without hashing every descriptor again.
+    #[serde(default, with = "once", skip_serializing_if = "is_unset")]
+    pub surface_sha256: OnceLock<String>,
+}
+
+fn is_unset(value: &OnceLock<String>) -> bool {
+    value.get().is_none()
+}
+
+/// A `OnceLock<String>` as an optional string.
+mod once {
+    use std::sync::OnceLock;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &OnceLock<String>, serializer: S) -> Result<S::Ok, S::Error> {
+        value.get().serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<OnceLock<String>, D::Error> {
+        Ok(Option::<String>::deserialize(deserializer)?.map(OnceLock::from).unwrap_or_default())
+    }
 }
 
 impl Offer {
     /// What a created plugin offers now.
     pub fn of(plugin: &dyn PluginBackend) -> Result<Self, String> {
-        Ok(Self { tools: plugin.tools()?, prompts: plugin.prompts(), resources: plugin.resources() })
+        Ok(Self {
+            tools: plugin.tools()?,
+            prompts: plugin.prompts(),
+            resources: plugin.resources(),
+            surface_sha256: OnceLock::new(),
+        })
     }
 
     /// Whether two offers are the same, descriptor for descriptor.
@@ -228,6 +257,12 @@ impl PluginCache {
         };
         self.libraries.insert(key(file), entry);
         self.changed = true;
+    }
+
+    /// Has the cache written back although no entry was replaced: a cached
+    /// offer gained its surface hash.
+    pub fn mark_changed(&mut self) {
+        self.changed |= self.path.is_some();
     }
 
     /// Forgets `file` (it is not loadable, or not a plugin any more).

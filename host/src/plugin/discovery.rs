@@ -569,7 +569,12 @@ fn load_slot(
             }
         },
     };
-    if !context.trust.accept_surface(&mut admitted, &serving.offer, report) {
+    let hashed_before = serving.offer.surface_sha256.get().is_some();
+    let accepted = context.trust.accept_surface(&mut admitted, &serving.offer, report);
+    if from_cache && !hashed_before && serving.offer.surface_sha256.get().is_some() {
+        cache.mark_changed();
+    }
+    if !accepted {
         return slot;
     }
     names.insert(name.clone(), report.file.clone());

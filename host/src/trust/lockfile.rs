@@ -71,6 +71,12 @@ impl Surface {
         Self { sha256: sha256_hex(canonical(&whole).as_bytes()), tools, prompts, resources }
     }
 
+    /// The hash of `offer`'s surface, computed once per offer (and kept
+    /// with it in the plugin cache).
+    pub fn sha256_of(offer: &Offer) -> &str {
+        offer.surface_sha256.get_or_init(|| Self::of(offer).sha256)
+    }
+
     /// What differs from `pinned`, item by item: one phrase per item added,
     /// removed or changed (naming the changed fields).
     pub fn differences(&self, pinned: &Surface) -> Vec<String> {

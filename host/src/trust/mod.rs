@@ -218,19 +218,23 @@ impl Trust {
     /// one line (ERROR and refused when the lock is required, else WARN).
     /// `false` when the plugin is refused.
     pub fn accept_surface(&self, admitted: &mut Admitted, offer: &Offer, report: &mut PluginReport) -> bool {
+        if self.pinning {
+            // Computed now, so that the plugin cache keeps it for the starts that follow.
+            Surface::sha256_of(offer);
+            return true;
+        }
         if !self.in_force() {
             return true;
         }
         if let Some(pinned) = &admitted.pinned {
             let lock = self.lock_path.as_deref().map(Path::display).map(|path| path.to_string()).unwrap_or_default();
-            let surface = Surface::of(offer);
             match &pinned.surface {
                 None => admitted
                     .differences
                     .push(format!("its surface is not pinned in {lock} (the plugin was disabled when locked)")),
-                Some(then) if then.sha256 != surface.sha256 => admitted.differences.push(format!(
+                Some(then) if then.sha256 != Surface::sha256_of(offer) => admitted.differences.push(format!(
                     "it offers another surface than pinned in {lock}: {}",
-                    surface.differences(then).join(", ")
+                    Surface::of(offer).differences(then).join(", ")
                 )),
                 Some(_) => {}
             }
