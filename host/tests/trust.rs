@@ -110,6 +110,12 @@ async fn plugins_lock_pins_every_library_and_an_unchanged_folder_serves_and_chec
         assert!(tools.contains(&"reload_version".to_owned()) && tools.contains(&"echo".to_owned()), "{tools:?}");
         assert!(lines_with(&log, "ERROR").is_empty() && lines_with(&log, "WARN").is_empty(), "{log}");
     }
+    // What the next start compares without hashing: the file's hash and the offer's surface hash, in the cache.
+    let cache: Value =
+        serde_json::from_str(&std::fs::read_to_string(setup.dir.path().join("plugin-cache.json")).unwrap()).unwrap();
+    let key = std::fs::canonicalize(reload_library(&setup)).unwrap().display().to_string();
+    assert_eq!(cache["verified"][&key]["sha256"], pinned["sha256"], "{cache}");
+    assert_eq!(cache["libraries"][&key]["offer"]["offer"]["surfaceSha256"], pinned["surface"]["sha256"], "{cache}");
 }
 
 #[tokio::test]

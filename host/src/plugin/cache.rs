@@ -106,7 +106,7 @@ pub struct Offer {
     /// The hash of this offer's surface (see `crate::trust::lockfile::Surface`), once the lock
     /// check has computed it: kept with the offer in the cache, so a start served from the
     /// cache compares it with the lock without hashing every descriptor again.
-    #[serde(default, with = "once", skip_serializing_if = "is_unset")]
+    #[serde(default, rename = "surfaceSha256", with = "once", skip_serializing_if = "is_unset")]
     pub surface_sha256: OnceLock<String>,
 }
 
