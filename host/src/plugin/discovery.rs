@@ -548,8 +548,8 @@ fn load_slot(
                 context.plugins.cache_file.clone(),
                 link,
                 withdraw,
-                admitted.verified.clone(),
-            );
+            )
+            .verified_as(admitted.verified.clone());
             let verdicts = Arc::new(Verdicts::passed(&offer));
             (Serving { plugin: Arc::new(lazy), offer, verdicts }, true)
         }

@@ -43,9 +43,7 @@ pub struct LazyPlugin {
 impl LazyPlugin {
     /// A plugin named `name` in `file` that offered `offer` when last loaded.
     /// `on_failure` hears why, if its creation fails (a serving host then
-    /// stops listing its items). With `verified` (the lock file is in force),
-    /// the library must still have the fingerprint it had when it was
-    /// checked against the lock.
+    /// stops listing its items).
     pub fn new(
         name: String,
         version: String,
@@ -54,7 +52,6 @@ impl LazyPlugin {
         cache_file: Option<PathBuf>,
         link: HostLink,
         on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
-        verified: Option<Fingerprint>,
     ) -> Self {
         let cache_entry = cache_file.map(|cache_file| (cache_file, cache::key(&file)));
         Self {
@@ -66,8 +63,16 @@ impl LazyPlugin {
             link: Mutex::new(Some(link)),
             created: OnceLock::new(),
             on_failure,
-            verified,
+            verified: None,
         }
+    }
+
+    /// With the lock file in force: the library must still have
+    /// `fingerprint`, the one it had when it was checked against the lock,
+    /// when the plugin is created.
+    pub fn verified_as(mut self, fingerprint: Option<Fingerprint>) -> Self {
+        self.verified = fingerprint;
+        self
     }
 
     /// The created plugin, creating it on the first call.
