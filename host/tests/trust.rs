@@ -5,7 +5,10 @@
 //! Each case breaks the trust one way (a library changed by one byte, the
 //! same bytes offering another surface, a library the lock does not name,
 //! a world-writable file), sees it refused with its one line, then mends it
-//! (`plugins lock`, or `chmod`) and sees it served again.
+//! (`plugins lock`, or `chmod`) and sees it served again. Then: without
+//! `RequireLock` a difference is a warning; a reload refuses an unpinned
+//! replacement and reads a changed lock; a plugin created on first use is
+//! created only from the file that was verified.
 
 #![cfg(unix)]
 
@@ -277,5 +280,22 @@ async fn a_reload_refuses_an_unpinned_replacement_and_rereads_a_changed_lock() {
     reloads(&client, 2).await;
     let answer = client.call("reload_version", json!({})).await;
     assert_eq!(text_of(&answer), "v2", "{answer}\n{}", client.stderr());
+    client.close().await;
+}
+
+#[tokio::test]
+async fn a_plugin_created_on_first_use_is_created_only_from_the_file_that_was_verified() {
+    let setup = setup_with(json!({ "Plugins": { "Watch": false } }));
+    lock(&setup);
+    assert!(serve(&setup).await.0.contains(&"reload_version".to_owned()), "fills the plugin cache");
+    // Served from the cache, not created yet; then the file changes and no reload looks at it.
+    let client = setup.stdio().await;
+    change_one_byte(&reload_library(&setup));
+    let answer = client.call("reload_version", json!({})).await;
+    assert_eq!(answer["isError"], true, "{answer}");
+    assert!(
+        text_of(&answer).contains("its library changed after the host checked it against the lock file"),
+        "{answer}"
+    );
     client.close().await;
 }
