@@ -131,11 +131,6 @@ impl Trust {
         self.blocked = Some(problem);
     }
 
-    /// The lock file these checks read.
-    pub fn lock_path(&self) -> Option<&Path> {
-        self.lock_path.as_deref()
-    }
-
     /// Whether libraries are compared with a lock (one exists, or is required).
     fn in_force(&self) -> bool {
         !self.pinning && (self.lock.is_some() || self.require)
