@@ -21,5 +21,6 @@ pub mod status;
 pub mod stdio;
 pub mod surface;
 pub mod telemetry;
+pub mod trust;
 #[cfg(unix)]
 pub mod worker;

@@ -31,6 +31,10 @@ use mcp_plugin_host::{
     status::{ServingHost, serving_hosts},
     stdio::LineTransport,
     telemetry::{self, Transport},
+    trust::{
+        Trust,
+        lockfile::{LockFile, LockedLibrary, Surface},
+    },
 };
 
 /// An MCP server that loads its tools from plugin libraries.
@@ -67,6 +71,13 @@ struct Cli {
 }
 
 #[derive(Debug, Subcommand)]
+enum PluginsAction {
+    /// Pin every library in the plugin folder (SHA-256, identity, offered surface) in the lock file
+    /// (Plugins.LockFile, default plugins.lock.json beside the configuration), printing what changed.
+    Lock,
+}
+
+#[derive(Debug, Subcommand)]
 enum Command {
     /// Serve MCP (the default).
     Serve,
@@ -75,6 +86,8 @@ enum Command {
         /// Print JSON for scripts.
         #[arg(long)]
         json: bool,
+        #[command(subcommand)]
+        action: Option<PluginsAction>,
     },
     /// Validate the configuration and every plugin; exit non-zero on any problem.
     Check,
@@ -188,7 +201,8 @@ fn run() -> ExitCode {
     let outcome = runtime.block_on(async move {
         match cli.command.unwrap_or(Command::Serve) {
             Command::Serve => serve(settings, cli.http, config.path.clone(), overrides).await,
-            Command::Plugins { json } => {
+            Command::Plugins { action: Some(PluginsAction::Lock), .. } => lock(&settings),
+            Command::Plugins { json, action: None } => {
                 let discovery = discover(&settings);
                 print_reports(&discovery.reports, &serving_hosts(&settings.path), json);
                 Ok(())
@@ -218,7 +232,56 @@ fn run() -> ExitCode {
 /// Loads every plugin now, for the commands that report on them (and so
 /// refresh the plugin cache).
 fn discover(settings: &Settings) -> Discovery {
-    discovery::discover(settings, &Shared::default(), Loading::Eager)
+    discovery::discover(settings, &Shared::default(), Loading::Eager, Trust::load(&settings.plugins))
+}
+
+/// `plugins lock`: loads every library in the folder (checking permissions,
+/// not the old lock), pins what loaded and says what changed since the
+/// last lock. Fails when a library could not be pinned (it is left out).
+fn lock(settings: &Settings) -> Result<(), String> {
+    let path = settings.plugins.lock_file.clone().ok_or("Plugins.LockFile is \"\": there is no lock file to write")?;
+    let discovery =
+        discovery::discover(settings, &Shared::default(), Loading::Eager, Trust::pinning(&settings.plugins));
+    let mut lock = LockFile::new();
+    let mut unpinned = Vec::new();
+    for slot in &discovery.slots {
+        let report = &slot.report;
+        let known = (slot.serving.is_some() || report.status == PluginStatus::Disabled)
+            .then_some(())
+            .and(slot.sha256.clone().zip(report.plugin.clone()))
+            .zip(report.version.clone().zip(report.abi_version.clone()));
+        match known {
+            Some(((sha256, plugin), (version, abi_version))) => {
+                let surface = slot.serving.as_ref().map(|serving| Surface::of(&serving.offer));
+                lock.libraries
+                    .insert(report.file.clone(), LockedLibrary { sha256, plugin, version, abi_version, surface });
+            }
+            None => unpinned.push(format!("{}: not pinned: {}", report.file, report.problems.join("; "))),
+        }
+    }
+    let before = LockFile::read(&path).unwrap_or_else(|problem| {
+        println!("{problem}; writing it afresh");
+        None
+    });
+    let changes = lock.changes_from(&before.unwrap_or_default());
+    lock.write(&path).map_err(|error| format!("the lock file {} could not be written: {error}", path.display()))?;
+    for line in &changes {
+        println!("{line}");
+    }
+    println!(
+        "{}: {} libraries pinned, {}",
+        path.display(),
+        lock.libraries.len(),
+        if changes.is_empty() { "no change".to_owned() } else { format!("{} change(s)", changes.len()) }
+    );
+    for problem in discovery.problems.iter().chain(&unpinned) {
+        println!("  {problem}");
+    }
+    if unpinned.is_empty() && discovery.problems.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("{} libraries could not be pinned", unpinned.len()))
+    }
 }
 
 /// The lock table of a serving host: machine-wide in `Host.LockDirectory`.
@@ -246,7 +309,8 @@ async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overri
         ..Shared::default()
     };
     let loading = if settings.plugins.lazy_loading { Loading::Lazy } else { Loading::Eager };
-    let Discovery { registry, reports, problems, slots } = discovery::discover(&settings, &shared, loading);
+    let trust = Trust::load(&settings.plugins);
+    let Discovery { registry, reports, problems, slots } = discovery::discover(&settings, &shared, loading, trust);
     let loaded = reports.iter().filter(|report| report.status == PluginStatus::Loaded).count();
     tracing::info!(
         "{} tools from {loaded} plugins in {}",
@@ -333,6 +397,7 @@ fn check(settings: &Settings, unknown_keys: Vec<String>) -> Result<(), String> {
     problems.extend(discovery.problems.iter().cloned());
     for report in &discovery.reports {
         problems.extend(report.problems.iter().map(|problem| format!("{}: {problem}", report.file)));
+        problems.extend(report.lock_mismatch.iter().map(|differs| format!("{}: {differs}", report.file)));
     }
     problems.extend(plugin_settings_problems(settings, &discovery.reports));
     for host in &serving {
@@ -446,6 +511,9 @@ fn print_table(reports: &[PluginReport]) {
         }
         for problem in &report.problems {
             println!("  {}: {problem}", report.file);
+        }
+        for differs in &report.lock_mismatch {
+            println!("  {}: served although {differs}", report.file);
         }
     }
 }

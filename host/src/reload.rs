@@ -26,6 +26,14 @@
 //! calls go to the new one, and every session is told which lists changed.
 //! A plugin the cache served whose creation on first use fails is
 //! withdrawn the same way, until its library or configuration changes.
+//!
+//! Every reload reads the lock file again (a change to it is watched like
+//! the configuration when it lives in the configuration's folder) and puts
+//! new and changed libraries through the same trust checks as a start
+//! ([`crate::trust`]), hashing the private copy that is loaded. A library
+//! whose entry in the lock changed is checked again even if its file did
+//! not; a replacement the lock refuses leaves the pinned version serving,
+//! unless the lock no longer vouches for that one either.
 
 use std::{
     collections::HashMap,
@@ -48,6 +56,7 @@ use crate::{
     settings::{Overrides, PluginSettings, Settings, copies_dir},
     state::{Generation, HostState},
     status::{StatusFile, is_running},
+    trust::Trust,
 };
 
 /// How a report's problem says that the library on disk was refused and
@@ -109,8 +118,10 @@ impl Inbox {
         }
         let sender = self.sender.clone();
         let config_name = config.file_name().map(ToOwned::to_owned);
+        let lock_name = plugins.lock_file.as_deref().and_then(Path::file_name).map(ToOwned::to_owned);
         let relevant = move |path: &Path| {
             path.file_name() == config_name.as_deref()
+                || (lock_name.is_some() && path.file_name() == lock_name.as_deref())
                 || path.extension().is_some_and(|ext| ext == std::env::consts::DLL_EXTENSION)
         };
         let watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
@@ -249,11 +260,12 @@ impl Reloader {
         }
     }
 
-    /// Size and time of the configuration file and of every library.
+    /// Size and time of the configuration file, the lock file and every library.
     fn snapshot(&self) -> Vec<(PathBuf, Option<(u64, SystemTime)>)> {
-        let directory = &self.state.current().settings.plugins.directory;
-        let files = library_files(directory).unwrap_or_default();
+        let plugins = &self.state.current().settings.plugins;
+        let files = library_files(&plugins.directory).unwrap_or_default();
         std::iter::once(self.config.clone())
+            .chain(plugins.lock_file.clone())
             .chain(files)
             .map(|file| {
                 let stat = std::fs::metadata(&file).ok().and_then(|meta| Some((meta.len(), meta.modified().ok()?)));
@@ -317,7 +329,9 @@ impl Reloader {
         let (files, unreadable) = folder(&settings.plugins);
         unreadable.iter().for_each(|problem| tracing::error!("{problem}"));
         problems.extend(unreadable);
-        let context = LoadContext::new(&settings.plugins, &self.shared, Loading::Eager);
+        let mut trust = Trust::load(&settings.plugins);
+        problems.append(&mut trust.problems);
+        let context = LoadContext::new(&settings.plugins, &self.shared, Loading::Eager, trust);
         let mut cache = PluginCache::open(settings.plugins.cache_file.as_deref());
         let mut names = HashMap::new();
         let mut previous: HashMap<PathBuf, Slot> =
@@ -427,7 +441,12 @@ fn load(
             slot
         }
     };
-    let Some(mut kept) = before.filter(|before| before.serving.is_some()) else { return fresh };
+    // The version serving goes on only while the lock says of it what it said when it was checked.
+    let Some(mut kept) =
+        before.filter(|before| before.serving.is_some() && before.trust_key == context.trust.key(file))
+    else {
+        return fresh;
+    };
     let refused = match &fresh.serving {
         None => fresh.report.status != PluginStatus::Disabled,
         Some(serving) => serving.verdicts.problems().next().is_some(),
@@ -456,10 +475,10 @@ fn load(
 /// configuration in `context`.
 fn unchanged(before: &Slot, context: &LoadContext) -> bool {
     let Some(name) = &before.report.plugin else {
-        // Still the same file that is no plugin library.
-        return true;
+        // Still the same file that is no plugin library (or refused before it was opened).
+        return before.trust_key == context.trust.key(&before.file);
     };
-    if before.duplicate {
+    if before.duplicate || before.trust_key != context.trust.key(&before.file) {
         return false;
     }
     let enabled = context.plugins.is_enabled(name);

@@ -179,6 +179,13 @@ pub struct PluginSettings {
     pub isolation: BTreeMap<String, Isolation>,
     /// The confinement of each worker, by name, `*` for the defaults (`Plugins.Workers`).
     pub workers: BTreeMap<String, WorkerLimits>,
+    /// The lock file pinning each library's bytes and offer (`Plugins.LockFile`;
+    /// default `plugins.lock.json` beside the configuration; `None`: no lock).
+    pub lock_file: Option<PathBuf>,
+    /// Whether a library the lock does not vouch for is refused rather than
+    /// served with a warning (`Plugins.RequireLock`); `None` means: refused
+    /// once the lock file exists (see `crate::trust`).
+    pub require_lock: Option<bool>,
 }
 
 /// What confines one plugin's worker process (`Plugins.Workers`), resolved.
@@ -538,6 +545,12 @@ struct RawPlugins {
     /// The confinement of plugins that run in a worker process, by plugin name ("*": the
     /// defaults every worker starts from; a plugin's own entry overrides them key by key).
     workers: BTreeMap<String, RawWorker>,
+    /// The lock file pinning each library's SHA-256 and offer, relative to this file
+    /// (default: plugins.lock.json; "" means no lock); `mcp-plugin-host plugins lock` writes it.
+    lock_file: Option<String>,
+    /// Refuse a library the lock file does not vouch for, instead of serving it with a warning
+    /// (default: true once the lock file exists, false before).
+    require_lock: Option<bool>,
 }
 
 /// How a plugin runs (`Plugins.Isolation`).
@@ -755,6 +768,12 @@ impl Settings {
                     .into_iter()
                     .map(|(name, raw)| (name, WorkerLimits::from_raw(base, raw)))
                     .collect(),
+                lock_file: match raw.plugins.lock_file {
+                    Some(file) if file.is_empty() => None,
+                    Some(file) => Some(base.join(file)),
+                    None => Some(base.join("plugins.lock.json")),
+                },
+                require_lock: raw.plugins.require_lock,
             },
             surface: SurfaceSettings {
                 tools: ItemFilter::from_raw("Tools", raw.tools.enabled, raw.tools.disabled)?,

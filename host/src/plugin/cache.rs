@@ -11,7 +11,8 @@
 //! when a client first uses it (see [`super::lazy`]).
 //!
 //! An entry is trusted only while everything it was computed from is the
-//! same: the file (size, modification time and, on Unix, device and inode),
+//! same: the file (size, modification time and, on Unix, device, inode and
+//! status-change time),
 //! the plugin's configuration section and `Plugins.Config` (as a hash, so
 //! no configured secret is written to disk), and the host's own version and
 //! plugin-API version (the whole file is dropped when they differ). Only
@@ -19,12 +20,18 @@
 //! offer; a refused library is loaded, and refused, again on every start.
 //! The cache is an optimisation: an unreadable or unwritable file is logged
 //! and the host loads every plugin as if there were none.
+//!
+//! It also remembers the SHA-256 of each library the lock check hashed, with
+//! the fingerprint the file had before it was hashed, so that a start hashes
+//! only what changed (see `crate::trust`). Since what the cache says is
+//! served and believed, a cache file that users other than the host's owner
+//! could write is not read at all.
 
 use std::{
     collections::BTreeMap,
     hash::{Hash, Hasher},
     path::{Path, PathBuf},
-    sync::Arc,
+    sync::{Arc, OnceLock},
 };
 
 use serde::{Deserialize, Serialize};
@@ -52,6 +59,12 @@ pub struct Fingerprint {
     modified_nanos: u32,
     device: u64,
     inode: u64,
+    /// The status-change time (ctime): no user can set it, so a file
+    /// rewritten with its old size and modification time still differs.
+    #[serde(default)]
+    changed_secs: i64,
+    #[serde(default)]
+    changed_nanos: i64,
 }
 
 impl Fingerprint {
@@ -60,18 +73,20 @@ impl Fingerprint {
         let metadata = std::fs::metadata(file).ok()?;
         let modified = metadata.modified().ok()?.duration_since(std::time::UNIX_EPOCH).ok()?;
         #[cfg(unix)]
-        let (device, inode) = {
+        let (device, inode, changed_secs, changed_nanos) = {
             use std::os::unix::fs::MetadataExt;
-            (metadata.dev(), metadata.ino())
+            (metadata.dev(), metadata.ino(), metadata.ctime(), metadata.ctime_nsec())
         };
         #[cfg(not(unix))]
-        let (device, inode) = (0, 0);
+        let (device, inode, changed_secs, changed_nanos) = (0, 0, 0, 0);
         Some(Self {
             len: metadata.len(),
             modified_secs: modified.as_secs(),
             modified_nanos: modified.subsec_nanos(),
             device,
             inode,
+            changed_secs,
+            changed_nanos,
         })
     }
 }
@@ -88,12 +103,41 @@ pub struct Offer {
     /// MCP `Resource` and `ResourceTemplate` objects.
     #[serde(default)]
     pub resources: Vec<Value>,
+    /// The hash of this offer's surface (see `crate::trust::lockfile::Surface`), once the lock
+    /// check has computed it: kept with the offer in the cache, so a start served from the
+    /// cache compares it with the lock without hashing every descriptor again.
+    #[serde(default, rename = "surfaceSha256", with = "once", skip_serializing_if = "is_unset")]
+    pub surface_sha256: OnceLock<String>,
+}
+
+fn is_unset(value: &OnceLock<String>) -> bool {
+    value.get().is_none()
+}
+
+/// A `OnceLock<String>` as an optional string.
+mod once {
+    use std::sync::OnceLock;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &OnceLock<String>, serializer: S) -> Result<S::Ok, S::Error> {
+        value.get().serialize(serializer)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<OnceLock<String>, D::Error> {
+        Ok(Option::<String>::deserialize(deserializer)?.map(OnceLock::from).unwrap_or_default())
+    }
 }
 
 impl Offer {
     /// What a created plugin offers now.
     pub fn of(plugin: &dyn PluginBackend) -> Result<Self, String> {
-        Ok(Self { tools: plugin.tools()?, prompts: plugin.prompts(), resources: plugin.resources() })
+        Ok(Self {
+            tools: plugin.tools()?,
+            prompts: plugin.prompts(),
+            resources: plugin.resources(),
+            surface_sha256: OnceLock::new(),
+        })
     }
 
     /// Whether two offers are the same, descriptor for descriptor.
@@ -136,24 +180,52 @@ impl CachedLibrary {
     }
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+/// A library's SHA-256, as hashed when its file had `fingerprint`.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Verified {
+    fingerprint: Fingerprint,
+    sha256: String,
+}
+
+#[derive(Debug, Default, Serialize, Deserialize)]
 struct CacheFile {
     host: String,
     libraries: BTreeMap<String, CachedLibrary>,
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    verified: BTreeMap<String, Verified>,
 }
 
 /// The cache, read at discovery and written back if anything changed.
 pub struct PluginCache {
     path: Option<PathBuf>,
     libraries: BTreeMap<String, CachedLibrary>,
+    verified: BTreeMap<String, Verified>,
     changed: bool,
 }
 
 impl PluginCache {
     /// Reads the cache at `path`; `None` means caching is off.
     pub fn open(path: Option<&Path>) -> Self {
-        let libraries = path.map(read).unwrap_or_default();
-        Self { path: path.map(Path::to_owned), libraries, changed: false }
+        let file = path.map(read).unwrap_or_default();
+        Self { path: path.map(Path::to_owned), libraries: file.libraries, verified: file.verified, changed: false }
+    }
+
+    /// The SHA-256 of `file` when it was last hashed, if its fingerprint is
+    /// still `fingerprint`.
+    pub fn sha256(&self, file: &Path, fingerprint: &Fingerprint) -> Option<&str> {
+        let verified = self.verified.get(&key(file))?;
+        (verified.fingerprint == *fingerprint).then_some(verified.sha256.as_str())
+    }
+
+    /// Remembers that `file`, while it had `fingerprint`, hashed to `sha256`.
+    pub fn remember_sha256(&mut self, file: &Path, fingerprint: &Fingerprint, sha256: &str) {
+        if self.path.is_none() {
+            return;
+        }
+        let verified = Verified { fingerprint: fingerprint.clone(), sha256: sha256.to_owned() };
+        self.verified.insert(key(file), verified);
+        self.changed = true;
     }
 
     /// What the cache knows of `file`, if the file is unchanged since.
@@ -187,6 +259,12 @@ impl PluginCache {
         self.changed = true;
     }
 
+    /// Has the cache written back although no entry was replaced: a cached
+    /// offer gained its surface hash.
+    pub fn mark_changed(&mut self) {
+        self.changed |= self.path.is_some();
+    }
+
     /// Forgets `file` (it is not loadable, or not a plugin any more).
     pub fn forget(&mut self, file: &Path) {
         self.forget_key(&key(file));
@@ -199,16 +277,17 @@ impl PluginCache {
 
     /// Forgets libraries that are no longer on disk.
     pub fn retain_existing(&mut self) {
-        let before = self.libraries.len();
+        let before = self.libraries.len() + self.verified.len();
         self.libraries.retain(|file, _| Path::new(file).is_file());
-        self.changed |= self.libraries.len() != before;
+        self.verified.retain(|file, _| Path::new(file).is_file());
+        self.changed |= self.libraries.len() + self.verified.len() != before;
     }
 
     /// Writes the cache back if it changed (atomically: a concurrent host
     /// reads the old file or the new one, never half of one).
     pub fn save(&self) {
         let Some(path) = self.path.as_deref().filter(|_| self.changed) else { return };
-        if let Err(error) = write(path, &self.libraries) {
+        if let Err(error) = write(path, &self.libraries, &self.verified) {
             tracing::warn!(
                 "the plugin cache {} could not be written ({error}); every start will load every plugin",
                 path.display()
@@ -231,33 +310,41 @@ pub fn key(file: &Path) -> String {
     std::fs::canonicalize(file).unwrap_or_else(|_| file.to_owned()).to_string_lossy().into_owned()
 }
 
-fn read(path: &Path) -> BTreeMap<String, CachedLibrary> {
+fn read(path: &Path) -> CacheFile {
     let text = match std::fs::read_to_string(path) {
         Ok(text) => text,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return BTreeMap::new(),
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return CacheFile::default(),
         Err(error) => {
             tracing::warn!("the plugin cache {} cannot be read ({error}); loading every plugin", path.display());
-            return BTreeMap::new();
+            return CacheFile::default();
         }
     };
+    if let Some(problem) = crate::trust::permissions::unsafe_file(path) {
+        tracing::warn!("the plugin cache is not read: {problem}; loading every plugin");
+        return CacheFile::default();
+    }
     match serde_json::from_str::<CacheFile>(&text) {
-        Ok(file) if file.host == host_identity() => file.libraries,
+        Ok(file) if file.host == host_identity() => file,
         Ok(file) => {
             tracing::debug!("the plugin cache {} was written by {}; starting afresh", path.display(), file.host);
-            BTreeMap::new()
+            CacheFile::default()
         }
         Err(error) => {
             tracing::warn!("the plugin cache {} is malformed ({error}); it will be rebuilt", path.display());
-            BTreeMap::new()
+            CacheFile::default()
         }
     }
 }
 
-fn write(path: &Path, libraries: &BTreeMap<String, CachedLibrary>) -> std::io::Result<()> {
+fn write(
+    path: &Path,
+    libraries: &BTreeMap<String, CachedLibrary>,
+    verified: &BTreeMap<String, Verified>,
+) -> std::io::Result<()> {
     if let Some(folder) = path.parent() {
         std::fs::create_dir_all(folder)?;
     }
-    let document = CacheFile { host: host_identity(), libraries: libraries.clone() };
+    let document = CacheFile { host: host_identity(), libraries: libraries.clone(), verified: verified.clone() };
     let text = serde_json::to_string(&document).map_err(std::io::Error::other)?;
     let staging = path.with_extension(format!("json.{}.tmp", std::process::id()));
     std::fs::write(&staging, text)?;

@@ -38,6 +38,7 @@ use crate::{
     settings::{Isolation, PluginSettings, Settings},
     state::ResourceUpdates,
     surface::{self, Candidate, Hidden, Overridden},
+    trust::Trust,
 };
 
 /// Whether a library is served.
@@ -121,6 +122,10 @@ pub struct PluginReport {
     /// that goes on serving (set by a reload only).
     #[serde(skip_serializing_if = "Option::is_none", default)]
     pub refused_on_reload: Option<String>,
+    /// How the library differs from the lock file, when it is served anyway
+    /// (`Plugins.RequireLock` off); `check` fails on it.
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub lock_mismatch: Vec<String>,
     /// Problems: why the plugin or some of its tools were refused.
     pub problems: Vec<String>,
     /// Whether it runs in a worker process of its own (`Plugins.Isolation: process`).
@@ -144,6 +149,7 @@ impl PluginReport {
             hidden: Hidden::default(),
             overrides: Vec::new(),
             refused_on_reload: None,
+            lock_mismatch: Vec::new(),
             problems: Vec::new(),
             isolated: false,
         }
@@ -282,6 +288,11 @@ pub struct Slot {
     /// Refused because another library of the same plugin came first: worth
     /// another try when that one goes.
     pub duplicate: bool,
+    /// The SHA-256 of the bytes loaded, when the trust checks hashed them.
+    pub sha256: Option<String>,
+    /// What the trust checks decided from ([`Trust::key`]): a reload checks
+    /// the library again when it differs.
+    pub trust_key: String,
 }
 
 impl Slot {
@@ -294,6 +305,8 @@ impl Slot {
             report: PluginReport::new(file),
             serving: None,
             duplicate: false,
+            sha256: None,
+            trust_key: String::new(),
         }
     }
 
@@ -302,6 +315,8 @@ impl Slot {
     pub fn disabled(&self) -> Self {
         let mut slot = Self::new(&self.file);
         slot.config_hash = self.config_hash.clone();
+        slot.sha256 = self.sha256.clone();
+        slot.trust_key = self.trust_key.clone();
         slot.report.plugin = self.report.plugin.clone();
         slot.report.version = self.report.version.clone();
         slot.report.abi_version = self.report.abi_version.clone();
@@ -432,12 +447,14 @@ pub struct LoadContext<'a> {
     pub config: Arc<Map<String, Value>>,
     /// Whether an unchanged library known to the cache is created on first use.
     pub loading: Loading,
+    /// The permission and lock checks every library passes before it is opened.
+    pub trust: Trust,
 }
 
 impl<'a> LoadContext<'a> {
-    /// The context for loading under `plugins`.
-    pub fn new(plugins: &'a PluginSettings, shared: &'a Shared, loading: Loading) -> Self {
-        Self { plugins, shared, config: Arc::new(plugins.shared.clone()), loading }
+    /// The context for loading under `plugins`, checked by `trust`.
+    pub fn new(plugins: &'a PluginSettings, shared: &'a Shared, loading: Loading, trust: Trust) -> Self {
+        Self { plugins, shared, config: Arc::new(plugins.shared.clone()), loading, trust }
     }
 
     /// The hash of what plugin `name` is configured with.
@@ -446,13 +463,14 @@ impl<'a> LoadContext<'a> {
     }
 }
 
-/// Loads every enabled plugin in the configured directory and builds the
-/// registry. Must run inside the host's tokio runtime (plugins' lock waits
-/// are spawned on it).
-pub fn discover(settings: &Settings, shared: &Shared, loading: Loading) -> Discovery {
+/// Loads every enabled plugin in the configured directory that passes the
+/// `trust` checks, and builds the registry. Must run inside the host's
+/// tokio runtime (plugins' lock waits are spawned on it).
+pub fn discover(settings: &Settings, shared: &Shared, loading: Loading, mut trust: Trust) -> Discovery {
     let (files, mut problems) = folder(&settings.plugins);
     problems.iter().for_each(|problem| tracing::error!("{problem}"));
-    let context = LoadContext::new(&settings.plugins, shared, loading);
+    problems.append(&mut trust.problems);
+    let context = LoadContext::new(&settings.plugins, shared, loading, trust);
     let mut cache = PluginCache::open(settings.plugins.cache_file.as_deref());
     let mut names = HashMap::new();
     let slots: Vec<Slot> =
@@ -488,6 +506,12 @@ fn load_slot(
     names: &mut HashMap<String, String>,
 ) -> Slot {
     let mut slot = Slot::new(file);
+    slot.trust_key = context.trust.key(file);
+    let Some(mut admitted) = context.trust.admit(file, open_from, slot.fingerprint.as_ref(), cache, &mut slot.report)
+    else {
+        return slot;
+    };
+    slot.sha256 = admitted.sha256.clone();
     let report = &mut slot.report;
     let cached = if context.loading == Loading::Lazy { cache.get(file).cloned() } else { None };
     let found = match cached {
@@ -540,15 +564,18 @@ fn load_slot(
         (Some(offer), _) => {
             let withdraw = withdrawer(context, file, &offer);
             let plugin: Arc<dyn PluginBackend> = match isolation {
-                Isolation::InProcess => Arc::new(LazyPlugin::new(
-                    name.clone(),
-                    version.clone(),
-                    file.to_owned(),
-                    Arc::clone(&offer),
-                    context.plugins.cache_file.clone(),
-                    link,
-                    withdraw,
-                )),
+                Isolation::InProcess => Arc::new(
+                    LazyPlugin::new(
+                        name.clone(),
+                        version.clone(),
+                        file.to_owned(),
+                        Arc::clone(&offer),
+                        context.plugins.cache_file.clone(),
+                        link,
+                        withdraw,
+                    )
+                    .verified_as(admitted.verified.clone()),
+                ),
                 #[cfg(unix)]
                 Isolation::Process => Arc::new(super::process::ProcessPlugin::new(
                     open_from.to_owned(),
@@ -583,6 +610,14 @@ fn load_slot(
             }
         },
     };
+    let hashed_before = serving.offer.surface_sha256.get().is_some();
+    let accepted = context.trust.accept_surface(&mut admitted, &serving.offer, report);
+    if from_cache && !hashed_before && serving.offer.surface_sha256.get().is_some() {
+        cache.mark_changed();
+    }
+    if !accepted {
+        return slot;
+    }
     names.insert(name.clone(), report.file.clone());
     report.status = PluginStatus::Loaded;
     report.isolated = isolation == Isolation::Process;

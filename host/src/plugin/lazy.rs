@@ -23,7 +23,7 @@ use serde_json::{Value, value::RawValue};
 
 use super::{
     CallSession, PluginBackend,
-    cache::{self, Offer, PluginCache},
+    cache::{self, Fingerprint, Offer, PluginCache},
     dylib::{DylibPlugin, HostLink, Library},
     error_result,
     threads::CallThreads,
@@ -39,6 +39,7 @@ pub struct LazyPlugin {
     link: Mutex<Option<HostLink>>,
     created: OnceLock<Result<DylibPlugin, String>>,
     on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
+    verified: Option<Fingerprint>,
 }
 
 impl LazyPlugin {
@@ -64,7 +65,16 @@ impl LazyPlugin {
             link: Mutex::new(Some(link)),
             created: OnceLock::new(),
             on_failure,
+            verified: None,
         }
+    }
+
+    /// With the lock file in force: the library must still have
+    /// `fingerprint`, the one it had when it was checked against the lock,
+    /// when the plugin is created.
+    pub fn verified_as(mut self, fingerprint: Option<Fingerprint>) -> Self {
+        self.verified = fingerprint;
+        self
     }
 
     /// The created plugin, creating it on the first call.
@@ -97,6 +107,15 @@ impl LazyPlugin {
     fn create(&self) -> Result<DylibPlugin, String> {
         let failed =
             |problem: String| format!("plugin {} ({}) could not be loaded: {problem}", self.name, self.file.display());
+        if let Some(verified) = &self.verified
+            && Fingerprint::of(&self.file).as_ref() != Some(verified)
+        {
+            return Err(failed(
+                "its library changed after the host checked it against the lock file; it is withdrawn until a \
+                 reload checks it again"
+                    .to_owned(),
+            ));
+        }
         let library = Library::open(&self.file).map_err(|error| failed(error.to_string()))?;
         if library.name() != self.name {
             return Err(failed(format!(
