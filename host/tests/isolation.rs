@@ -394,3 +394,18 @@ async fn a_cpu_time_limit_ends_a_spinning_worker_with_its_cause() {
     assert!(is_error(&result) && text.contains("'faults'") && text.contains("CPU time limit"), "{text}");
     still_serving(&client).await;
 }
+
+#[tokio::test]
+async fn a_constructor_that_fails_or_panics_in_a_worker_is_refused_one_line_and_the_rest_serve() {
+    let setup = Setup::new(&["sample"], &["failing_ctor", "panicking_ctor"], in_workers(json!({})));
+    let client = setup.stdio().await;
+    assert_eq!(text_of(&client.call("echo", json!({ "text": "served" })).await), "served");
+    let stderr = client.stderr();
+    let refused: Vec<&str> = stderr.lines().filter(|line| line.contains("ERROR") && line.contains("refused")).collect();
+    for (file, message) in [("libfailing_ctor", "missing required setting ApiKey"), ("libpanicking_ctor", "panicked")] {
+        let lines: Vec<_> = refused.iter().filter(|line| line.contains(file)).collect();
+        assert_eq!(lines.len(), 1, "one line for {file} in:\n{stderr}");
+        assert!(lines[0].contains(message), "{file}: {}", lines[0]);
+    }
+    assert_eq!(client.request("ping", json!({})).await["result"], json!({}));
+}
