@@ -28,7 +28,7 @@ use std::{
 };
 
 use abi_stable::sabi_trait::TD_Opaque;
-use abi_stable::std_types::{RNone, ROption, RSome, RStr, RString};
+use abi_stable::std_types::{ROption, RStr, RString};
 use async_ffi::FfiFuture;
 use futures::future::BoxFuture;
 use mcp_plugin_api::abi::{self, HeldLock, HeldLock_TO, HostServices, LockOutcome};
@@ -40,7 +40,7 @@ use crate::plugin::{
     CallSession, ClientRequestError, Level, PluginBackend,
     cache::Offer,
     confine,
-    dylib::{DylibPlugin, Library},
+    dylib::{DylibPlugin, Library, shared_setting},
     threads::CallThreads,
     wire::{FromWorker, Hello, Init, Lists, ToWorker, WireClientError},
 };
@@ -325,10 +325,7 @@ impl HostServices for WorkerLink {
     }
 
     fn shared_config(&self, key: RStr<'_>) -> ROption<RString> {
-        match crate::settings::get_ci(&self.shared, key.as_str()) {
-            Some(value) => RSome(RString::from(value.to_string())),
-            None => RNone,
-        }
+        shared_setting(&self.shared, key)
     }
 
     fn log(&self, level: u8, message: RStr<'_>) {

@@ -256,33 +256,6 @@ async fn client_requests_prompts_resources_completion_and_host_info_cross_the_pi
 }
 
 #[tokio::test]
-async fn a_lock_held_in_a_worker_excludes_other_plugins_and_is_released_when_the_call_ends() {
-    // locker runs in a worker, slow in process: both use the host's one lock table.
-    let config = json!({ "Plugins": { "Isolation": { "locker": "process" } } });
-    let setup = Setup::new(&[], &["locker", "slow"], config);
-    let client = setup.stdio().await;
-    let key = "/work/app/app.csproj";
-    let (_, holding) =
-        client.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 1500 } })).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let refused = client.call("slow_try_lock", json!({ "key": key })).await;
-    assert_eq!(refused["isError"], true, "{refused}");
-    assert_eq!(refused["structuredContent"]["holder"]["plugin"], "locker");
-    let waited = client.call("locker_try", json!({ "key": key, "waitMs": 10000 })).await;
-    assert_eq!(text_of(&waited), "granted");
-    assert_eq!(holding.await.unwrap()["result"]["structuredContent"]["lockKey"], key);
-
-    // Released when the call is cancelled (its future dropped in the worker).
-    let (id, _) =
-        client.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 60000 } })).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(client.call("slow_try_lock", json!({ "key": key })).await["isError"], true);
-    client.notify("notifications/cancelled", json!({ "requestId": id })).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(text_of(&client.call("slow_try_lock", json!({ "key": key })).await), "granted");
-}
-
-#[tokio::test]
 async fn a_reload_replaces_the_worker_and_the_old_one_goes() {
     let setup = Setup::new(&["sample"], &[], in_workers(json!({ "Plugins": { "WatchQuietMs": 100 } })));
     let library = setup.dir.path().join("plugins").join(common::lib_name("reload"));

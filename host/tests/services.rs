@@ -124,7 +124,19 @@ async fn a_tools_only_host_declares_and_answers_no_prompts_or_resources() {
 
 #[tokio::test]
 async fn locks_conflict_across_plugins_and_are_released_on_every_path() {
-    let setup = Setup::new(&[], &["locker", "slow"], json!({}));
+    locks_conflict_and_are_released(json!({})).await;
+}
+
+#[tokio::test]
+async fn a_lock_held_in_a_worker_process_conflicts_and_is_released_alike() {
+    // locker runs in a worker, slow in process: both use the host's one lock table.
+    locks_conflict_and_are_released(json!({ "Plugins": { "Isolation": { "locker": "process" } } })).await;
+}
+
+/// A key held by `locker` is refused to `slow` with the holder named and released on success,
+/// panic and cancel, under `config`.
+async fn locks_conflict_and_are_released(config: Value) {
+    let setup = Setup::new(&[], &["locker", "slow"], config);
     let client = setup.stdio().await;
     let key = "/work/app/app.csproj";
 

@@ -208,10 +208,7 @@ impl HostServices for HostLink {
     }
 
     fn shared_config(&self, key: RStr<'_>) -> ROption<RString> {
-        match crate::settings::get_ci(&self.shared, key.as_str()) {
-            Some(value) => RSome(RString::from(value.to_string())),
-            None => RNone,
-        }
+        shared_setting(&self.shared, key)
     }
 
     fn log(&self, level: u8, message: RStr<'_>) {
@@ -368,6 +365,15 @@ impl PluginBackend for DylibPlugin {
             },
             Err,
         )
+    }
+}
+
+/// `Plugins.Config.<key>` (without regard to case) as it crosses the ABI, for
+/// a plugin in process and in a worker alike.
+pub(crate) fn shared_setting(shared: &Map<String, Value>, key: RStr<'_>) -> ROption<RString> {
+    match crate::settings::get_ci(shared, key.as_str()) {
+        Some(value) => RSome(RString::from(value.to_string())),
+        None => RNone,
     }
 }
 

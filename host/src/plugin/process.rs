@@ -41,6 +41,7 @@ use super::{
     cache::Offer,
     confine,
     dylib::{HostLink, WireLockRequest, level_from_abi},
+    error_result,
     wire::{FromWorker, Hello, Init, Lists, ToWorker, WireClientError},
 };
 use crate::{locks::HeldKey, logging, settings::WorkerLimits};
@@ -273,11 +274,6 @@ impl Inner {
 
 /// Failures within [`FAILURE_WINDOW`] after which a plugin is given up, unless `MaxFailures` says otherwise.
 pub const DEFAULT_MAX_FAILURES: u32 = 5;
-
-/// A tool result saying why the call could not run.
-fn error_result(message: &str) -> String {
-    json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()
-}
 
 impl PluginBackend for ProcessPlugin {
     fn name(&self) -> &str {
