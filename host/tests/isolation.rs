@@ -394,3 +394,75 @@ async fn a_cpu_time_limit_ends_a_spinning_worker_with_its_cause() {
     assert!(is_error(&result) && text.contains("'faults'") && text.contains("CPU time limit"), "{text}");
     still_serving(&client).await;
 }
+
+/// The process ids the `confined` fixture's initialiser printed (`confined: opened in process N`)
+/// in the host's log: every process that opened its library.
+fn opened_in(stderr: &str) -> Vec<u32> {
+    stderr
+        .lines()
+        .filter_map(|line| line.split("confined: opened in process ").nth(1))
+        .filter_map(|rest| rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_process_mode_library_is_never_opened_in_the_host_at_first_start_or_at_reload() {
+    let config = json!({ "Plugins": { "Isolation": { "confined": "process" }, "WatchQuietMs": 100 } });
+    let setup = Setup::new(&["sample"], &["confined"], config);
+    let client = setup.stdio().await;
+    assert_eq!(text_of(&client.call("confined_print", json!({})).await), "printed");
+    let opened = opened_in(&client.stderr());
+    assert!(!opened.is_empty(), "the probe and the worker opened it: {}", client.stderr());
+    assert!(!opened.contains(&client.pid()), "opened in the host ({}): {}", client.pid(), client.stderr());
+
+    // A new file in its place: the reload opens the library again, not in the host.
+    let library = setup.dir.path().join("plugins").join(common::lib_name("confined"));
+    let staging = library.with_extension("part");
+    std::fs::copy(common::fixture_plugins().join(common::lib_name("confined")), &staging).unwrap();
+    std::fs::rename(&staging, &library).unwrap();
+    assert!(
+        client.wait_for_stderr(Duration::from_secs(30), |stderr| stderr.contains("reloaded:")).await,
+        "{}",
+        client.stderr()
+    );
+    assert_eq!(text_of(&client.call("confined_print", json!({})).await), "printed");
+    let reopened = opened_in(&client.stderr());
+    assert!(reopened.len() > opened.len(), "the reload opened it again: {}", client.stderr());
+    assert!(!reopened.contains(&client.pid()), "opened in the host at reload: {}", client.stderr());
+    drop(client);
+
+    // The same library in process is opened by the host (the probe still runs first: some plugin
+    // may be isolated), which shows the check above can see the host.
+    let config = json!({ "Plugins": { "Isolation": { "sample": "process" } } });
+    let in_process = Setup::new(&["sample"], &["confined"], config);
+    let client = in_process.stdio().await;
+    assert_eq!(text_of(&client.call("confined_print", json!({})).await), "printed");
+    assert!(opened_in(&client.stderr()).contains(&client.pid()), "{}", client.stderr());
+}
+
+#[tokio::test]
+async fn a_library_for_another_abi_is_refused_with_one_line_when_plugins_may_run_in_workers() {
+    let setup = Setup::new(&["sample"], &["wrong_abi", "wrong_layout"], in_workers(json!({})));
+    let client = setup.stdio().await;
+    assert_eq!(text_of(&client.call("echo", json!({ "text": "x" })).await), "x");
+    let stderr = client.stderr();
+    let refused: Vec<&str> = stderr.lines().filter(|line| line.contains("ERROR") && line.contains("refused")).collect();
+    let expect = [
+        ("libwrong_abi", "incompatible ABI: built against mcp-plugin-api 2.0.0, this host speaks 1.0.0"),
+        ("libwrong_layout", "its types do not match this host's mcp-plugin-api 1.0.0"),
+    ];
+    for (file, message) in expect {
+        let lines: Vec<_> = refused.iter().filter(|line| line.contains(file)).collect();
+        assert_eq!(lines.len(), 1, "one line for {file} in:\n{stderr}");
+        assert!(lines[0].contains(message), "{file}: {}", lines[0]);
+    }
+    let reports = setup.plugins_json();
+    let abi: Vec<(&str, &str)> = reports["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|report| report["file"].as_str().unwrap().contains("wrong"))
+        .map(|report| (report["abiStatus"].as_str().unwrap(), report["abiVersion"].as_str().unwrap_or("?")))
+        .collect();
+    assert_eq!(abi, [("incompatible", "2.0.0"), ("incompatible", "1.0.0")], "{reports}");
+}

@@ -41,7 +41,7 @@ use super::{
     cache::Offer,
     confine,
     dylib::{HostLink, WireLockRequest, level_from_abi},
-    wire::{FromWorker, Hello, Init, Lists, ToWorker, WireClientError},
+    wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
 };
 use crate::{locks::HeldKey, logging, settings::WorkerLimits};
 
@@ -413,6 +413,114 @@ fn spawn(command: Command) -> std::io::Result<Child> {
     spawned.recv().map_err(|_| std::io::Error::other("the worker spawner is gone"))?
 }
 
+/// Starts a worker confined by `limits` and gives it its start message;
+/// yields the child and its stdin, protocol pipe and stderr.
+fn launch(
+    limits: &WorkerLimits,
+    start: &Start,
+) -> Result<(Child, ChildStdin, std::process::ChildStdout, std::process::ChildStderr), String> {
+    let executable = std::env::current_exe().map_err(|error| error.to_string())?;
+    let mut command = Command::new(executable);
+    command
+        .arg("plugin-worker")
+        .arg("--parent-pid")
+        .arg(std::process::id().to_string())
+        .env_clear()
+        .envs(confine::environment(limits))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = spawn(command).map_err(|error| error.to_string())?;
+    let (Some(mut stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err("its pipes could not be opened".to_owned());
+    };
+    let mut line = serde_json::to_vec(start).unwrap_or_default();
+    line.push(b'\n');
+    if let Err(error) = stdin.write_all(&line).and_then(|()| stdin.flush()) {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(error.to_string());
+    }
+    Ok((child, stdin, stdout, stderr))
+}
+
+/// Relays a worker's stderr to the host's log under `plugin`'s target, on a thread of its own.
+fn relay(
+    stderr: std::process::ChildStderr,
+    plugin: &str,
+    tail: &Arc<Mutex<VecDeque<String>>>,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
+    let (target, tail) = (logging::plugin_target(plugin), Arc::clone(tail));
+    std::thread::Builder::new().name(format!("worker-stderr-{plugin}")).spawn(move || relay_stderr(stderr, &target, &tail))
+}
+
+/// Why a probe found no plugin to serve in a library.
+#[derive(Debug)]
+pub struct Refusal {
+    /// One line for the operator.
+    pub message: String,
+    /// The plugin-API version the library declares, when it was refused for its ABI.
+    pub incompatible_abi: Option<String>,
+}
+
+/// Opens `file` in a short-lived worker confined by `limits` and says which
+/// plugin it holds, so that a library the host does not know yet runs none
+/// of its code in the host (its ELF initialisers run when it is opened)
+/// before the host knows whether the plugin is to run in a worker. The
+/// worker is killed once it has answered.
+pub fn probe(file: &std::path::Path, limits: &WorkerLimits) -> Result<Identity, Refusal> {
+    let started = Instant::now();
+    let label = file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let refused = |message: String| Refusal { message, incompatible_abi: None };
+    let failed = |problem: String| refused(format!("it could not be opened in a probe worker process: {problem}"));
+    let probe = Probe { file: file.to_owned(), limits: limits.clone() };
+    let (mut child, stdin, stdout, stderr) = launch(limits, &Start::Probe(probe)).map_err(failed)?;
+    let tail = Arc::new(Mutex::new(VecDeque::new()));
+    let stderr_reader = relay(stderr, &label, &tail).map_err(|error| failed(error.to_string()))?;
+    let (answer, answered) = mpsc::sync_channel(1);
+    let target = logging::plugin_target(&label);
+    let reader = std::thread::Builder::new().name(format!("probe-{label}")).spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            match serde_json::from_str::<FromWorker>(&line) {
+                Ok(FromWorker::Log { level, message, .. }) => logging::emit(&target, level_from_abi(level), &message),
+                Ok(FromWorker::Identity(identity)) => return drop(answer.send(Ok(identity))),
+                Ok(FromWorker::Failed { message, incompatible_abi }) => {
+                    return drop(answer.send(Err(Refusal { message, incompatible_abi })));
+                }
+                Ok(_) | Err(_) => {}
+            }
+        }
+    });
+    if let Err(error) = reader {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(failed(error.to_string()));
+    }
+    let answer = answered.recv_timeout(START_WAIT);
+    // What it had to say is said: a library whose unloading hangs must not hold the host.
+    if !matches!(answer, Err(mpsc::RecvTimeoutError::Disconnected)) {
+        let _ = child.kill();
+    }
+    drop(stdin);
+    let status = child.wait();
+    let _ = stderr_reader.join();
+    tracing::debug!("probed {label} in {:.1} ms", started.elapsed().as_secs_f64() * 1000.0);
+    match answer {
+        Ok(answer) => answer,
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            Err(failed(format!("it did not open the library within {} s", START_WAIT.as_secs())))
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err(failed(match status {
+            Ok(status) => format!("it {}", describe_exit(status, &locked(&tail))),
+            Err(error) => format!("it ended, and its exit status could not be read: {error}"),
+        })),
+    }
+}
+
 impl Worker {
     /// Starts a worker for `file` and waits until it has created the plugin.
     fn start(
@@ -425,23 +533,6 @@ impl Worker {
         let plugin = &link.plugin;
         let failed = |problem: String| format!("plugin {plugin}: its worker process could not be started: {problem}");
         let started = Instant::now();
-        let executable = std::env::current_exe().map_err(|error| failed(error.to_string()))?;
-        let mut command = Command::new(executable);
-        command
-            .arg("plugin-worker")
-            .arg("--parent-pid")
-            .arg(std::process::id().to_string())
-            .env_clear()
-            .envs(confine::environment(limits))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = spawn(command).map_err(|error| failed(error.to_string()))?;
-        let (Some(mut stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            return Err(failed("its pipes could not be opened".to_owned()));
-        };
         let init = Init {
             file: file.to_owned(),
             plugin: plugin.clone(),
@@ -449,9 +540,7 @@ impl Worker {
             shared: (*link.shared).clone(),
             limits: limits.clone(),
         };
-        let mut line = serde_json::to_vec(&init).unwrap_or_default();
-        line.push(b'\n');
-        stdin.write_all(&line).and_then(|()| stdin.flush()).map_err(|error| failed(error.to_string()))?;
+        let (child, stdin, stdout, stderr) = launch(limits, &Start::Serve(init)).map_err(failed)?;
         let worker = Arc::new(Self {
             plugin: plugin.clone(),
             pid: nix::unistd::Pid::from_raw(child.id() as i32),
@@ -468,13 +557,7 @@ impl Worker {
             relisted: Arc::clone(relisted),
         });
         let tail = Arc::new(Mutex::new(VecDeque::new()));
-        let stderr_reader = {
-            let (target, tail) = (logging::plugin_target(plugin), Arc::clone(&tail));
-            std::thread::Builder::new()
-                .name(format!("worker-stderr-{plugin}"))
-                .spawn(move || relay_stderr(stderr, &target, &tail))
-                .map_err(|error| failed(error.to_string()))?
-        };
+        let stderr_reader = relay(stderr, plugin, &tail).map_err(|error| failed(error.to_string()))?;
         let (ready, hello) = mpsc::sync_channel(1);
         {
             let worker = Arc::clone(&worker);
@@ -519,7 +602,7 @@ impl Worker {
                         let _ = ready.send(Ok(hello));
                     }
                 }
-                Ok(FromWorker::Failed { message }) => {
+                Ok(FromWorker::Failed { message, .. }) => {
                     if let Some(ready) = ready.take() {
                         let _ = ready.send(Err(message));
                     }
@@ -653,7 +736,7 @@ impl Worker {
     /// Acts on one message from the worker (other than its first).
     fn handle(self: &Arc<Self>, message: FromWorker) {
         match message {
-            FromWorker::Ready(_) | FromWorker::Failed { .. } => {}
+            FromWorker::Ready(_) | FromWorker::Failed { .. } | FromWorker::Identity(_) => {}
             FromWorker::Result { id, result } => {
                 if let Some(Pending::Call(_, answer)) = locked(&self.pending).remove(&id) {
                     let _ = answer.send(Ok(result));
