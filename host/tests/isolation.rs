@@ -230,7 +230,9 @@ async fn client_requests_prompts_resources_completion_and_host_info_cross_the_pi
     let roots = client.call("introspect_roots", json!({})).await;
     assert_eq!(roots["structuredContent"]["roots"], json!(["file:///work/app"]));
     let methods: Vec<Value> = client.server_requests().iter().map(|request| request["method"].clone()).collect();
-    assert_eq!(methods, ["elicitation/create", "sampling/createMessage", "roots/list"]);
+    // The host asks for the session's roots once, before its first call (the worker's write rules);
+    // the plugin's own request is passed on to the client as it is.
+    assert_eq!(methods, ["roots/list", "elicitation/create", "sampling/createMessage", "roots/list"]);
 
     let rendered = client
         .request(
@@ -465,4 +467,59 @@ async fn a_library_for_another_abi_is_refused_with_one_line_when_plugins_may_run
         .map(|report| (report["abiStatus"].as_str().unwrap(), report["abiVersion"].as_str().unwrap_or("?")))
         .collect();
     assert_eq!(abi, [("incompatible", "2.0.0"), ("incompatible", "1.0.0")], "{reports}");
+}
+
+/// What the `confined` fixture says when asked to write `path`.
+async fn write(client: &Client, path: std::path::PathBuf) -> String {
+    text_of(&client.call("confined_write", json!({ "path": path, "text": "x" })).await)
+}
+
+#[tokio::test]
+async fn a_worker_writes_in_the_client_roots_and_nowhere_else_and_follows_a_change_of_roots() {
+    // Outside the system temporary folder, which every worker may write.
+    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let (first, second) = (scratch.path().join("first"), scratch.path().join("second"));
+    std::fs::create_dir(&first).unwrap();
+    std::fs::create_dir(&second).unwrap();
+    let roots = |folder: &std::path::Path| json!({ "roots": [{ "uri": format!("file://{}", folder.display()) }] });
+    let setup = Setup::new(&[], &["confined"], json!({ "Plugins": { "Isolation": { "confined": "process" } } }));
+    let client = setup.stdio_with(&[], json!({ "roots": { "listChanged": true } })).await;
+    client.answers.lock().unwrap().insert("roots/list".into(), roots(&first));
+    assert_eq!(write(&client, first.join("a")).await, "written", "{}", client.stderr());
+    assert!(first.join("a").exists());
+    let enforced = client.stderr().contains("file-system confinement: fully enforced");
+    if enforced {
+        let refused = write(&client, second.join("a")).await;
+        assert!(refused.starts_with("not written") && refused.contains("ermission denied"), "{refused}");
+    } else {
+        eprintln!("skipped the refusals: this kernel does not enforce Landlock\n{}", client.stderr());
+    }
+    assert_eq!(write(&client, first.join("b")).await, "written");
+    let asked = |client: &Client| client.server_requests().iter().filter(|request| request["method"] == "roots/list").count();
+    assert_eq!(asked(&client), 1, "the roots are asked once per session");
+
+    // The client's roots change: the next calls write in the new root only.
+    client.answers.lock().unwrap().insert("roots/list".into(), roots(&second));
+    client.notify("notifications/roots/list_changed", json!({})).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while write(&client, second.join("b")).await != "written" && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(second.join("b").exists(), "{}", client.stderr());
+    if enforced {
+        let refused = write(&client, first.join("c")).await;
+        assert!(refused.starts_with("not written"), "{refused}");
+    }
+    assert_eq!(asked(&client), 2, "asked again after the change, once");
+    drop(client);
+
+    // A client without roots: today's rules, the temporary folder but not the folders above.
+    let client = setup.stdio().await;
+    let temporary = std::env::temp_dir().join(format!("confined-roots-{}", std::process::id()));
+    assert_eq!(write(&client, temporary.clone()).await, "written");
+    let _ = std::fs::remove_file(temporary);
+    if enforced {
+        assert!(write(&client, first.join("d")).await.starts_with("not written"));
+    }
+    assert!(client.server_requests().iter().all(|request| request["method"] != "roots/list"));
 }

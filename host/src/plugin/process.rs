@@ -61,8 +61,23 @@ const DROP_WAIT: Duration = Duration::from_secs(1);
 const COMPLETION_WAIT: Duration = Duration::from_secs(5);
 /// Why a worker is killed when its plugin is dropped (a reload): no failure.
 const NO_LONGER_SERVED: &str = "its plugin is no longer served";
+/// Why an idle worker is closed to make room for one with other client roots: no failure.
+const MADE_ROOM: &str = "closed to make room for a worker with other client roots";
+/// The most worker processes one plugin runs at once, one per set of client roots (a worker's
+/// Landlock rules cannot be widened once it runs). Enough for a few clients over HTTP and a
+/// client whose roots change; few enough that a plugin cannot multiply its processes without end.
+pub const MAX_WORKERS: usize = 4;
 /// The worker's last stderr lines kept to tell why it ended.
 const STDERR_TAIL: usize = 32;
+
+/// A worker and the client roots its rules let it write.
+struct Pooled {
+    /// Local folders, sorted; empty for a worker under the configured rules alone.
+    roots: Vec<PathBuf>,
+    worker: Arc<Worker>,
+    /// When it was last given a request: the idle one used longest ago makes room.
+    used: Instant,
+}
 
 /// A plugin served by a worker process.
 pub struct ProcessPlugin {
@@ -80,8 +95,9 @@ struct Inner {
     offer: Arc<Offer>,
     /// The lists the running worker last announced, when they changed since its offer.
     relisted: Relisted,
-    /// The current worker; locked while a new one starts, so concurrent calls share it.
-    current: tokio::sync::Mutex<Option<Arc<Worker>>>,
+    /// The running workers, each for one set of client roots; locked while one starts, so
+    /// concurrent calls share it.
+    workers: tokio::sync::Mutex<Vec<Pooled>>,
     health: Arc<Health>,
 }
 
@@ -188,7 +204,9 @@ impl ProcessPlugin {
             limits,
             offer: Arc::clone(&offer),
             relisted,
-            current: tokio::sync::Mutex::new(worker),
+            workers: tokio::sync::Mutex::new(
+                worker.map(|worker| Pooled { roots: Vec::new(), worker, used: Instant::now() }).into_iter().collect(),
+            ),
             health,
         });
         Self { name, version, offer, inner }
@@ -210,38 +228,58 @@ impl Health {
 /// replaced it and its last call has ended.
 impl Drop for Inner {
     fn drop(&mut self) {
-        if let Some(worker) = self.current.get_mut() {
-            worker.kill(NO_LONGER_SERVED);
+        for pooled in self.workers.get_mut() {
+            pooled.worker.kill(NO_LONGER_SERVED);
         }
     }
 }
 
 impl Inner {
-    /// The worker to send a request to: the current one once it has settled
-    /// any call it was told to drop, else a new one after the pause its
-    /// failures call for.
-    async fn worker(&self) -> Result<Arc<Worker>, String> {
-        let mut current = self.current.lock().await;
-        if let Some(worker) = current.clone() {
+    /// The worker to send a request to for a client whose roots are `roots`
+    /// (local folders, sorted; empty for none): the one whose rules let it
+    /// write exactly those, once it has settled any call it was told to
+    /// drop, else a new one after the pause its plugin's failures call for.
+    /// At [`MAX_WORKERS`] the idle worker used longest ago is closed first.
+    async fn worker(&self, roots: &[PathBuf]) -> Result<Arc<Worker>, String> {
+        let mut workers = self.workers.lock().await;
+        if let Some(at) = workers.iter().position(|pooled| pooled.roots == roots) {
+            let worker = Arc::clone(&workers[at].worker);
             worker.settle().await;
             if worker.ended().is_none() {
+                workers[at].used = Instant::now();
                 return Ok(worker);
             }
-            *current = None;
+            workers.remove(at);
         }
+        workers.retain(|pooled| pooled.worker.ended().is_none());
         if let Some(problem) = self.health.given_up() {
             return Err(problem);
+        }
+        if workers.len() >= MAX_WORKERS {
+            let idle = workers
+                .iter()
+                .enumerate()
+                .filter(|(_, pooled)| pooled.worker.idle())
+                .min_by_key(|(_, pooled)| pooled.used)
+                .map(|(at, _)| at);
+            let Some(at) = idle else {
+                return Err(format!(
+                    "plugin {}: its {MAX_WORKERS} worker processes are all busy with calls for other clients' roots; \
+                     try again when one of those calls is done",
+                    self.link.plugin
+                ));
+            };
+            workers.remove(at).worker.kill(MADE_ROOM);
         }
         if let Some(next_start) = self.health.next_start() {
             tokio::time::sleep_until(next_start.into()).await;
         }
-        let (file, link, limits, health, relisted) = (
-            self.file.clone(),
-            self.link.clone(),
-            self.limits.clone(),
-            Arc::clone(&self.health),
-            Arc::clone(&self.relisted),
-        );
+        let mut limits = self.limits.clone();
+        if !roots.is_empty() {
+            limits.write_paths.get_or_insert_with(Vec::new).extend(roots.iter().cloned());
+        }
+        let (file, link, health, relisted) =
+            (self.file.clone(), self.link.clone(), Arc::clone(&self.health), Arc::clone(&self.relisted));
         let started = tokio::task::spawn_blocking(move || Worker::start(&file, &link, &limits, &health, &relisted))
             .await
             .map_err(|error| format!("plugin {}: its worker could not be started: {error}", self.link.plugin))?;
@@ -258,13 +296,15 @@ impl Inner {
         }
         // A new worker's plugin starts from its offer again.
         *locked(&self.relisted) = None;
-        *current = Some(Arc::clone(&worker));
+        workers.push(Pooled { roots: roots.to_vec(), worker: Arc::clone(&worker), used: Instant::now() });
         Ok(worker)
     }
 
-    /// Sends a request that yields an answer, through the current worker.
+    /// Sends a request that yields an answer (a prompt, a resource, a
+    /// completion), through the worker for no client roots: these requests
+    /// have no call through which a plugin could write for the client.
     async fn request(&self, make: impl FnOnce(u64) -> ToWorker) -> Result<Value, String> {
-        let worker = self.worker().await?;
+        let worker = self.worker(&[]).await?;
         let (id, answered) = worker.expect(Pending::Answer);
         worker.send(&make(id));
         answered.await.unwrap_or_else(|_| Err(worker.failure_message()))
@@ -295,7 +335,8 @@ impl PluginBackend for ProcessPlugin {
     fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String> {
         let inner = Arc::clone(&self.inner);
         async move {
-            let worker = match inner.worker().await {
+            let roots = session.roots().await;
+            let worker = match inner.worker(&roots).await {
                 Ok(worker) => worker,
                 Err(problem) => return error_result(&problem),
             };
@@ -625,7 +666,9 @@ impl Worker {
         if let Some(ready) = ready.take() {
             let _ = ready.send(Err(format!("its worker process {cause}")));
         }
-        let killed_on_purpose = locked(&self.killed_because).as_deref() == Some(NO_LONGER_SERVED);
+        let killed_on_purpose = locked(&self.killed_because)
+            .as_deref()
+            .is_some_and(|reason| reason == NO_LONGER_SERVED || reason == MADE_ROOM);
         if started && !killed_on_purpose {
             tracing::warn!("plugin {}: its worker process {cause}", self.plugin);
         }
@@ -657,6 +700,12 @@ impl Worker {
             }
             None => format!("The plugin '{}' did not answer: its worker process is gone.", self.plugin),
         }
+    }
+
+    /// Whether nothing runs in the worker for the host: no request pending,
+    /// no call being dropped, no lock held.
+    fn idle(&self) -> bool {
+        locked(&self.pending).is_empty() && locked(&self.abandoned).is_empty() && locked(&self.held).is_empty()
     }
 
     /// Why the worker ended and when, once it has.
