@@ -145,7 +145,8 @@ impl CallSession for HostCall {
     }
 
     fn roots(&self) -> BoxFuture<'static, Vec<PathBuf>> {
-        let askable = !self.stateless && self.capabilities.as_ref().is_some_and(|capabilities| capabilities.roots.is_some());
+        let askable =
+            !self.stateless && self.capabilities.as_ref().is_some_and(|capabilities| capabilities.roots.is_some());
         let (roots, peer) = (Arc::clone(&self.roots), self.peer.clone());
         Box::pin(async move { roots.folders(&peer, askable).await })
     }

@@ -71,8 +71,7 @@ impl SessionRoots {
 
 /// The local folders among root URIs (`file://` only), sorted and without repeats.
 fn local_folders<'a>(uris: impl Iterator<Item = &'a str>) -> Vec<PathBuf> {
-    let mut folders: Vec<PathBuf> =
-        uris.filter_map(|uri| url::Url::parse(uri).ok()?.to_file_path().ok()).collect();
+    let mut folders: Vec<PathBuf> = uris.filter_map(|uri| url::Url::parse(uri).ok()?.to_file_path().ok()).collect();
     folders.sort();
     folders.dedup();
     folders
@@ -84,7 +83,13 @@ mod tests {
 
     #[test]
     fn only_local_folders_count_as_roots() {
-        let uris = ["file:///home/me/b%20c", "https://example.com/repo", "file:///home/me/a", "file:///home/me/a", "not a uri"];
+        let uris = [
+            "file:///home/me/b%20c",
+            "https://example.com/repo",
+            "file:///home/me/a",
+            "file:///home/me/a",
+            "not a uri",
+        ];
         assert_eq!(local_folders(uris.into_iter()), [PathBuf::from("/home/me/a"), PathBuf::from("/home/me/b c")]);
     }
 }

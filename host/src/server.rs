@@ -336,7 +336,8 @@ impl ServerHandler for McpServer {
             None => self.session.level.clone(),
         };
         let features = self.features_for(&context);
-        let result = call::run(&self.state, entry, arguments, features, level, Arc::clone(&self.session.roots), context).await;
+        let result =
+            call::run(&self.state, entry, arguments, features, level, Arc::clone(&self.session.roots), context).await;
         Ok(CallToolResponse::Complete(result))
     }
 

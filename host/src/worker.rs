@@ -125,9 +125,8 @@ fn identify(probe: &Probe, outbox: &Outbox) -> ExitCode {
         }
         Err(error) => {
             let incompatible_abi = match &error {
-                LoadError::IncompatibleAbi { plugin: version, .. } | LoadError::LayoutMismatch { declared: version, .. } => {
-                    Some(version.clone())
-                }
+                LoadError::IncompatibleAbi { plugin: version, .. }
+                | LoadError::LayoutMismatch { declared: version, .. } => Some(version.clone()),
                 _ => None,
             };
             outbox.send(&FromWorker::Failed { message: error.to_string(), incompatible_abi });

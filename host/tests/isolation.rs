@@ -495,7 +495,8 @@ async fn a_worker_writes_in_the_client_roots_and_nowhere_else_and_follows_a_chan
         eprintln!("skipped the refusals: this kernel does not enforce Landlock\n{}", client.stderr());
     }
     assert_eq!(write(&client, first.join("b")).await, "written");
-    let asked = |client: &Client| client.server_requests().iter().filter(|request| request["method"] == "roots/list").count();
+    let asked =
+        |client: &Client| client.server_requests().iter().filter(|request| request["method"] == "roots/list").count();
     assert_eq!(asked(&client), 1, "the roots are asked once per session");
 
     // The client's roots change: the next calls write in the new root only.

@@ -12,6 +12,11 @@
 //! the plugin is given up and withdrawn (reported failed) until its library
 //! changes or the host restarts.
 //!
+//! A plugin runs one worker per set of client roots it is called for (its
+//! Landlock rules let it write those folders; see [`Inner::worker`]), at
+//! most [`MAX_WORKERS`]. Before any of this, [`probe`] reads which plugin an
+//! unknown library holds in a short-lived worker, so the host need not open it.
+//!
 //! Workers die with the host: each asks the kernel for SIGKILL when the
 //! host goes (see [`super::confine::die_with_parent`]; so they are all
 //! started from one thread that lives as long as the host, since the
@@ -495,7 +500,9 @@ fn relay(
     tail: &Arc<Mutex<VecDeque<String>>>,
 ) -> std::io::Result<std::thread::JoinHandle<()>> {
     let (target, tail) = (logging::plugin_target(plugin), Arc::clone(tail));
-    std::thread::Builder::new().name(format!("worker-stderr-{plugin}")).spawn(move || relay_stderr(stderr, &target, &tail))
+    std::thread::Builder::new()
+        .name(format!("worker-stderr-{plugin}"))
+        .spawn(move || relay_stderr(stderr, &target, &tail))
 }
 
 /// Why a probe found no plugin to serve in a library.
