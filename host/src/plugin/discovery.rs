@@ -705,6 +705,10 @@ fn create_now(
         // Known to be an in-process plugin now: it may be opened here.
         _ => open(file, report)?,
     };
+    if library.name() != link.plugin {
+        report.refuse(format!("the library changed while it was loaded: it now holds plugin '{}'", library.name()));
+        return None;
+    }
     let threads = CallThreads::new(&link.plugin);
     let plugin = library.create(link, threads).map_err(|error| report.refuse(error.to_string())).ok()?;
     let offer =

@@ -527,7 +527,14 @@ pub fn probe(file: &std::path::Path, limits: &WorkerLimits) -> Result<Identity, 
     let probe = Probe { file: file.to_owned(), limits: limits.clone() };
     let (mut child, stdin, stdout, stderr) = launch(limits, &Start::Probe(probe)).map_err(failed)?;
     let tail = Arc::new(Mutex::new(VecDeque::new()));
-    let stderr_reader = relay(stderr, &label, &tail).map_err(|error| failed(error.to_string()))?;
+    let stderr_reader = match relay(stderr, &label, &tail) {
+        Ok(reader) => reader,
+        Err(error) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(failed(error.to_string()));
+        }
+    };
     let (answer, answered) = mpsc::sync_channel(1);
     let target = logging::plugin_target(&label);
     let reader = std::thread::Builder::new().name(format!("probe-{label}")).spawn(move || {
@@ -555,7 +562,11 @@ pub fn probe(file: &std::path::Path, limits: &WorkerLimits) -> Result<Identity, 
     }
     drop(stdin);
     let status = child.wait();
-    let _ = stderr_reader.join();
+    // Its last lines tell a crash's cause; bounded, as a process the library started may hold the pipe.
+    let read_until = Instant::now() + DROP_WAIT;
+    while !stderr_reader.is_finished() && Instant::now() < read_until {
+        std::thread::sleep(Duration::from_millis(5));
+    }
     tracing::debug!("probed {label} in {:.1} ms", started.elapsed().as_secs_f64() * 1000.0);
     match answer {
         Ok(answer) => answer,
