@@ -469,6 +469,11 @@ async fn a_library_for_another_abi_is_refused_with_one_line_when_plugins_may_run
     assert_eq!(abi, [("incompatible", "2.0.0"), ("incompatible", "1.0.0")], "{reports}");
 }
 
+/// How often the host asked the client for its roots.
+fn roots_asked(client: &Client) -> usize {
+    client.server_requests().iter().filter(|request| request["method"] == "roots/list").count()
+}
+
 /// What the `confined` fixture says when asked to write `path`.
 async fn write(client: &Client, path: std::path::PathBuf) -> String {
     text_of(&client.call("confined_write", json!({ "path": path, "text": "x" })).await)
@@ -495,23 +500,23 @@ async fn a_worker_writes_in_the_client_roots_and_nowhere_else_and_follows_a_chan
         eprintln!("skipped the refusals: this kernel does not enforce Landlock\n{}", client.stderr());
     }
     assert_eq!(write(&client, first.join("b")).await, "written");
-    let asked =
-        |client: &Client| client.server_requests().iter().filter(|request| request["method"] == "roots/list").count();
-    assert_eq!(asked(&client), 1, "the roots are asked once per session");
+    assert_eq!(roots_asked(&client), 1, "the roots are asked once per session");
 
     // The client's roots change: the next calls write in the new root only.
     client.answers.lock().unwrap().insert("roots/list".into(), roots(&second));
     client.notify("notifications/roots/list_changed", json!({})).await;
+    // Asked again on the first call after the change (notifications are not ordered with requests).
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while write(&client, second.join("b")).await != "written" && std::time::Instant::now() < deadline {
+    while roots_asked(&client) < 2 && std::time::Instant::now() < deadline {
+        write(&client, std::env::temp_dir().join(format!("confined-roots-{}", std::process::id()))).await;
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
-    assert!(second.join("b").exists(), "{}", client.stderr());
+    assert_eq!(write(&client, second.join("b")).await, "written", "{}", client.stderr());
     if enforced {
         let refused = write(&client, first.join("c")).await;
         assert!(refused.starts_with("not written"), "{refused}");
     }
-    assert_eq!(asked(&client), 2, "asked again after the change, once");
+    assert_eq!(roots_asked(&client), 2, "asked again after the change, once");
     drop(client);
 
     // A client without roots: today's rules, the temporary folder but not the folders above.
@@ -523,4 +528,46 @@ async fn a_worker_writes_in_the_client_roots_and_nowhere_else_and_follows_a_chan
         assert!(write(&client, first.join("d")).await.starts_with("not written"));
     }
     assert!(client.server_requests().iter().all(|request| request["method"] != "roots/list"));
+}
+
+#[tokio::test]
+async fn a_plugin_keeps_at_most_four_workers_one_per_set_of_roots_closing_the_idle_one_used_longest_ago() {
+    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let setup = Setup::new(&[], &["confined"], json!({ "Plugins": { "Isolation": { "confined": "process" } } }));
+    let client = setup.stdio_with(&[], json!({ "roots": { "listChanged": true } })).await;
+    assert_eq!(children(client.pid()).len(), 1, "the worker started at load, for no roots");
+    for round in 0..6 {
+        let root = scratch.path().join(format!("root{round}"));
+        std::fs::create_dir(&root).unwrap();
+        let roots = json!({ "roots": [{ "uri": format!("file://{}", root.display()) }] });
+        client.answers.lock().unwrap().insert("roots/list".into(), roots);
+        client.notify("notifications/roots/list_changed", json!({})).await;
+        // The host asks again on the first call after the change (notifications are not ordered
+        // with requests); that call and the later ones run in the worker for the new roots.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while roots_asked(&client) < round + 1 && std::time::Instant::now() < deadline {
+            write(&client, scratch.path().join("elsewhere")).await;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(write(&client, root.join("file")).await, "written", "round {round}: {}", client.stderr());
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let expected = (round + 2).min(4);
+        while children(client.pid()).len() != expected && std::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(children(client.pid()).len(), expected, "round {round}");
+    }
+    assert!(!client.stderr().contains("worker process was stopped"), "closing to make room is no failure");
+    // The first roots again: their worker was closed to make room, and a new one starts for them.
+    let first = scratch.path().join("root0");
+    let roots = json!({ "roots": [{ "uri": format!("file://{}", first.display()) }] });
+    client.answers.lock().unwrap().insert("roots/list".into(), roots);
+    client.notify("notifications/roots/list_changed", json!({})).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while roots_asked(&client) < 7 && std::time::Instant::now() < deadline {
+        write(&client, scratch.path().join("elsewhere")).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(write(&client, first.join("again")).await, "written", "{}", client.stderr());
+    assert_eq!(children(client.pid()).len(), 4);
 }
