@@ -11,6 +11,7 @@
 #![allow(deprecated)]
 
 use std::{
+    path::PathBuf,
     sync::{Arc, OnceLock},
     time::Duration,
 };
@@ -33,6 +34,7 @@ use crate::{
     logging::{self, ClientLevel},
     plugin::{CallSession, ClientRequestError, Level},
     registry::ToolEntry,
+    roots::SessionRoots,
     state::HostState,
     telemetry::{
         CallRecord,
@@ -60,6 +62,8 @@ struct HostCall {
     /// The queue to the client, started with the first notification (most calls send none).
     outgoing: OnceLock<mpsc::UnboundedSender<Outgoing>>,
     runtime: tokio::runtime::Handle,
+    /// The session's roots, asked of the client once.
+    roots: Arc<SessionRoots>,
 }
 
 impl HostCall {
@@ -139,6 +143,13 @@ impl CallSession for HostCall {
             serde_json::to_value(answer).map_err(|error| ClientRequestError::Failed(error.to_string()))
         })
     }
+
+    fn roots(&self) -> BoxFuture<'static, Vec<PathBuf>> {
+        let askable =
+            !self.stateless && self.capabilities.as_ref().is_some_and(|capabilities| capabilities.roots.is_some());
+        let (roots, peer) = (Arc::clone(&self.roots), self.peer.clone());
+        Box::pin(async move { roots.folders(&peer, askable).await })
+    }
 }
 
 /// Forwards a call's notifications to the client, one at a time, in order.
@@ -178,11 +189,13 @@ pub async fn run(
     arguments: serde_json::Map<String, Value>,
     features: Vec<String>,
     level: ClientLevel,
+    roots: Arc<SessionRoots>,
     context: RequestContext<RoleServer>,
 ) -> CallToolResult {
     let record = CallRecord::start(&entry, &Request::of(&context));
-    let result =
-        execute(state, entry, arguments, features, level, context, &record).instrument(record.span().clone()).await;
+    let result = execute(state, entry, arguments, features, (level, roots), context, &record)
+        .instrument(record.span().clone())
+        .await;
     record.finish(&result);
     result
 }
@@ -197,7 +210,7 @@ async fn execute(
     entry: Arc<ToolEntry>,
     arguments: serde_json::Map<String, Value>,
     features: Vec<String>,
-    level: ClientLevel,
+    (level, roots): (ClientLevel, Arc<SessionRoots>),
     context: RequestContext<RoleServer>,
     record: &CallRecord,
 ) -> CallToolResult {
@@ -227,6 +240,7 @@ async fn execute(
         stateless,
         outgoing: OnceLock::new(),
         runtime: tokio::runtime::Handle::current(),
+        roots,
     });
     let (timeout, grace) =
         state.peek(|current| (current.settings.timeout_for(entry.name()), current.settings.host.cancel_grace));

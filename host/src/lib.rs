@@ -14,6 +14,7 @@ pub mod logging;
 pub mod plugin;
 pub mod registry;
 pub mod reload;
+pub mod roots;
 pub mod server;
 pub mod settings;
 pub mod state;

@@ -424,7 +424,8 @@ fn check(settings: &Settings, unknown_keys: Vec<String>) -> Result<(), String> {
 /// Each enabled plugin's section checked against the settings schema it declares.
 fn plugin_settings_problems(settings: &Settings, reports: &[PluginReport]) -> Vec<String> {
     let mut problems = Vec::new();
-    for report in reports.iter().filter(|report| report.status != PluginStatus::Disabled) {
+    // A plugin that runs in a worker is never opened in the host, not even here.
+    for report in reports.iter().filter(|report| report.status != PluginStatus::Disabled && !report.isolated) {
         let Some(name) = &report.plugin else { continue };
         // Opened again: the library is mapped already, so this only finds its root module.
         let Ok(library) = Library::open(&settings.plugins.directory.join(&report.file)) else { continue };

@@ -43,6 +43,7 @@ use crate::{
     call,
     logging::ClientLevel,
     registry::{Registry, ResourceAt, ResourceEntry},
+    roots::SessionRoots,
     state::{HostState, ListChanges},
     telemetry::{self, SessionRecord},
 };
@@ -64,6 +65,8 @@ struct Session {
     announcer: Mutex<Option<DropGuard>>,
     /// The session's metrics, from `initialize` until the session ends.
     telemetry: OnceLock<Option<SessionRecord>>,
+    /// The client's roots, asked on the first call that needs them.
+    roots: Arc<SessionRoots>,
 }
 
 /// The handler of one client connection.
@@ -86,6 +89,7 @@ impl McpServer {
                 subscribed: Mutex::new(HashSet::new()),
                 announcer: Mutex::new(None),
                 telemetry: OnceLock::new(),
+                roots: Arc::default(),
             }),
         }
     }
@@ -235,6 +239,10 @@ impl ServerHandler for McpServer {
         Ok(result)
     }
 
+    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
+        self.session.roots.forget();
+    }
+
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         let stop = CancellationToken::new();
         announce(context.peer, &self.state, Arc::clone(&self.session), stop.clone());
@@ -328,7 +336,8 @@ impl ServerHandler for McpServer {
             None => self.session.level.clone(),
         };
         let features = self.features_for(&context);
-        let result = call::run(&self.state, entry, arguments, features, level, context).await;
+        let result =
+            call::run(&self.state, entry, arguments, features, level, Arc::clone(&self.session.roots), context).await;
         Ok(CallToolResponse::Complete(result))
     }
 

@@ -340,6 +340,17 @@ impl PluginSettings {
         by_name(&self.isolation, name).copied().unwrap_or_default()
     }
 
+    /// Whether some plugin may run in a worker (an entry of `Plugins.Isolation` is `process`):
+    /// then a library not known yet is opened in a probe worker first, never in the host.
+    pub fn may_isolate(&self) -> bool {
+        self.isolation.values().any(|isolation| *isolation == Isolation::Process)
+    }
+
+    /// What confines a worker before its plugin is known (a probe): the `*` entry.
+    pub fn default_worker_limits(&self) -> WorkerLimits {
+        self.workers.get("*").cloned().unwrap_or_default()
+    }
+
     /// What confines plugin `name`'s worker: its own entry over the `*` entry.
     pub fn worker_limits(&self, name: &str) -> WorkerLimits {
         let defaults = self.workers.get("*").cloned().unwrap_or_default();

@@ -2,7 +2,9 @@
 //! for a plugin whose `Plugins.Isolation` is `process` (see
 //! [`crate::plugin::process`] for the host's side).
 //!
-//! It arranges to die with the host, reads its [`Init`] from stdin, confines
+//! It arranges to die with the host, reads its [`Start`] from stdin: a
+//! probe only opens the library, confined, and says which plugin it holds
+//! ([`Identity`]); otherwise the worker reads its [`Init`], confines
 //! itself ([`crate::plugin::confine`]), loads the library as the host would
 //! in process ([`Library`]), and then serves the plugin over the messages of
 //! [`crate::plugin::wire`]: calls run concurrently on the worker's own
@@ -40,9 +42,9 @@ use crate::plugin::{
     CallSession, ClientRequestError, Level, PluginBackend,
     cache::Offer,
     confine,
-    dylib::{DylibPlugin, Library, shared_setting},
+    dylib::{DylibPlugin, Library, LoadError, shared_setting},
     threads::CallThreads,
-    wire::{FromWorker, Hello, Init, Lists, ToWorker, WireClientError},
+    wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
 };
 
 /// How long a plugin waits for the host to say what it serves before it
@@ -66,7 +68,8 @@ pub fn run(parent: u32) -> ExitCode {
     let mut stdin = std::io::stdin().lock();
     let mut line = String::new();
     let init: Init = match stdin.read_line(&mut line).map(|_| serde_json::from_str(&line)) {
-        Ok(Ok(init)) => init,
+        Ok(Ok(Start::Serve(init))) => init,
+        Ok(Ok(Start::Probe(probe))) => return identify(&probe, &outbox),
         Ok(Err(error)) => return outbox.fail(format!("the worker's start message is not valid: {error}")),
         Err(error) => return outbox.fail(format!("the worker could not read its start message: {error}")),
     };
@@ -106,6 +109,32 @@ pub fn run(parent: u32) -> ExitCode {
     std::process::exit(0)
 }
 
+/// Answers a probe: confines the worker, opens the library and says which
+/// plugin it holds (or why it is refused, with its ABI version when that is
+/// the reason), then ends without creating the plugin.
+fn identify(probe: &Probe, outbox: &Outbox) -> ExitCode {
+    for note in confine::confine(&probe.file, &probe.limits) {
+        outbox.send(&FromWorker::Log { call: None, level: abi::level::DEBUG, message: note });
+    }
+    match Library::open(&probe.file) {
+        Ok(library) => {
+            let (name, version) = (library.name(), library.version());
+            let abi_version = library.abi_version().to_owned();
+            outbox.send(&FromWorker::Identity(Identity { name, version, abi_version }));
+            ExitCode::SUCCESS
+        }
+        Err(error) => {
+            let incompatible_abi = match &error {
+                LoadError::IncompatibleAbi { plugin: version, .. }
+                | LoadError::LayoutMismatch { declared: version, .. } => Some(version.clone()),
+                _ => None,
+            };
+            outbox.send(&FromWorker::Failed { message: error.to_string(), incompatible_abi });
+            ExitCode::FAILURE
+        }
+    }
+}
+
 /// Moves the protocol pipe (the stdout the host gave) to a descriptor of
 /// its own, closed on exec, and points stdout at stderr.
 fn take_stdout() -> std::io::Result<OwnedFd> {
@@ -142,7 +171,7 @@ impl Outbox {
 
     /// Tells the host why the plugin cannot be served, and ends.
     fn fail(&self, message: String) -> ExitCode {
-        self.send(&FromWorker::Failed { message });
+        self.send(&FromWorker::Failed { message, incompatible_abi: None });
         ExitCode::FAILURE
     }
 }

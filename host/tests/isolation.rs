@@ -230,7 +230,9 @@ async fn client_requests_prompts_resources_completion_and_host_info_cross_the_pi
     let roots = client.call("introspect_roots", json!({})).await;
     assert_eq!(roots["structuredContent"]["roots"], json!(["file:///work/app"]));
     let methods: Vec<Value> = client.server_requests().iter().map(|request| request["method"].clone()).collect();
-    assert_eq!(methods, ["elicitation/create", "sampling/createMessage", "roots/list"]);
+    // The host asks for the session's roots once, before its first call (the worker's write rules);
+    // the plugin's own request is passed on to the client as it is.
+    assert_eq!(methods, ["roots/list", "elicitation/create", "sampling/createMessage", "roots/list"]);
 
     let rendered = client
         .request(
@@ -381,4 +383,180 @@ async fn a_constructor_that_fails_or_panics_in_a_worker_is_refused_one_line_and_
         assert!(lines[0].contains(message), "{file}: {}", lines[0]);
     }
     assert_eq!(client.request("ping", json!({})).await["result"], json!({}));
+}
+
+/// The process ids the `confined` fixture's initialiser printed (`confined: opened in process N`)
+/// in the host's log: every process that opened its library.
+fn opened_in(stderr: &str) -> Vec<u32> {
+    stderr
+        .lines()
+        .filter_map(|line| line.split("confined: opened in process ").nth(1))
+        .filter_map(|rest| rest.split(|c: char| !c.is_ascii_digit()).next()?.parse().ok())
+        .collect()
+}
+
+#[tokio::test]
+async fn a_process_mode_library_is_never_opened_in_the_host_at_first_start_or_at_reload() {
+    let config = json!({ "Plugins": { "Isolation": { "confined": "process" }, "WatchQuietMs": 100 } });
+    let setup = Setup::new(&["sample"], &["confined"], config);
+    let client = setup.stdio().await;
+    assert_eq!(text_of(&client.call("confined_print", json!({})).await), "printed");
+    let opened = opened_in(&client.stderr());
+    assert!(!opened.is_empty(), "the probe and the worker opened it: {}", client.stderr());
+    assert!(!opened.contains(&client.pid()), "opened in the host ({}): {}", client.pid(), client.stderr());
+
+    // A new file in its place: the reload opens the library again, not in the host.
+    let library = setup.dir.path().join("plugins").join(common::lib_name("confined"));
+    let staging = library.with_extension("part");
+    std::fs::copy(common::fixture_plugins().join(common::lib_name("confined")), &staging).unwrap();
+    std::fs::rename(&staging, &library).unwrap();
+    assert!(
+        client.wait_for_stderr(Duration::from_secs(30), |stderr| stderr.contains("reloaded:")).await,
+        "{}",
+        client.stderr()
+    );
+    assert_eq!(text_of(&client.call("confined_print", json!({})).await), "printed");
+    let reopened = opened_in(&client.stderr());
+    assert!(reopened.len() > opened.len(), "the reload opened it again: {}", client.stderr());
+    assert!(!reopened.contains(&client.pid()), "opened in the host at reload: {}", client.stderr());
+    drop(client);
+
+    // The same library in process is opened by the host (the probe still runs first: some plugin
+    // may be isolated), which shows the check above can see the host.
+    let config = json!({ "Plugins": { "Isolation": { "sample": "process" } } });
+    let in_process = Setup::new(&["sample"], &["confined"], config);
+    let client = in_process.stdio().await;
+    assert_eq!(text_of(&client.call("confined_print", json!({})).await), "printed");
+    assert!(opened_in(&client.stderr()).contains(&client.pid()), "{}", client.stderr());
+}
+
+#[tokio::test]
+async fn a_library_for_another_abi_is_refused_with_one_line_when_plugins_may_run_in_workers() {
+    let setup = Setup::new(&["sample"], &["wrong_abi", "wrong_layout"], in_workers(json!({})));
+    let client = setup.stdio().await;
+    assert_eq!(text_of(&client.call("echo", json!({ "text": "x" })).await), "x");
+    let stderr = client.stderr();
+    let refused: Vec<&str> = stderr.lines().filter(|line| line.contains("ERROR") && line.contains("refused")).collect();
+    let expect = [
+        ("libwrong_abi", "incompatible ABI: built against mcp-plugin-api 2.0.0, this host speaks 1.0.0"),
+        ("libwrong_layout", "its types do not match this host's mcp-plugin-api 1.0.0"),
+    ];
+    for (file, message) in expect {
+        let lines: Vec<_> = refused.iter().filter(|line| line.contains(file)).collect();
+        assert_eq!(lines.len(), 1, "one line for {file} in:\n{stderr}");
+        assert!(lines[0].contains(message), "{file}: {}", lines[0]);
+    }
+    assert_eq!(client.request("ping", json!({})).await["result"], json!({}));
+    let reports = setup.plugins_json();
+    let abi: Vec<(&str, &str)> = reports["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|report| report["file"].as_str().unwrap().contains("wrong"))
+        .map(|report| (report["abiStatus"].as_str().unwrap(), report["abiVersion"].as_str().unwrap_or("?")))
+        .collect();
+    assert_eq!(abi, [("incompatible", "2.0.0"), ("incompatible", "1.0.0")], "{reports}");
+}
+
+/// How often the host asked the client for its roots.
+fn roots_asked(client: &Client) -> usize {
+    client.server_requests().iter().filter(|request| request["method"] == "roots/list").count()
+}
+
+/// What the `confined` fixture says when asked to write `path`.
+async fn write(client: &Client, path: std::path::PathBuf) -> String {
+    text_of(&client.call("confined_write", json!({ "path": path, "text": "x" })).await)
+}
+
+#[tokio::test]
+async fn a_worker_writes_in_the_client_roots_and_nowhere_else_and_follows_a_change_of_roots() {
+    // Outside the system temporary folder, which every worker may write.
+    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let (first, second) = (scratch.path().join("first"), scratch.path().join("second"));
+    std::fs::create_dir(&first).unwrap();
+    std::fs::create_dir(&second).unwrap();
+    let roots = |folder: &std::path::Path| json!({ "roots": [{ "uri": format!("file://{}", folder.display()) }] });
+    let setup = Setup::new(&[], &["confined"], json!({ "Plugins": { "Isolation": { "confined": "process" } } }));
+    let client = setup.stdio_with(&[], json!({ "roots": { "listChanged": true } })).await;
+    client.answers.lock().unwrap().insert("roots/list".into(), roots(&first));
+    assert_eq!(write(&client, first.join("a")).await, "written", "{}", client.stderr());
+    assert!(first.join("a").exists());
+    let enforced = client.stderr().contains("file-system confinement: fully enforced");
+    if enforced {
+        let refused = write(&client, second.join("a")).await;
+        assert!(refused.starts_with("not written") && refused.contains("ermission denied"), "{refused}");
+    } else {
+        eprintln!("skipped the refusals: this kernel does not enforce Landlock\n{}", client.stderr());
+    }
+    assert_eq!(write(&client, first.join("b")).await, "written");
+    assert_eq!(roots_asked(&client), 1, "the roots are asked once per session");
+
+    // The client's roots change: the next calls write in the new root only.
+    client.answers.lock().unwrap().insert("roots/list".into(), roots(&second));
+    client.notify("notifications/roots/list_changed", json!({})).await;
+    // Asked again on the first call after the change (notifications are not ordered with requests).
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while roots_asked(&client) < 2 && std::time::Instant::now() < deadline {
+        write(&client, std::env::temp_dir().join(format!("confined-roots-{}", std::process::id()))).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(write(&client, second.join("b")).await, "written", "{}", client.stderr());
+    if enforced {
+        let refused = write(&client, first.join("c")).await;
+        assert!(refused.starts_with("not written"), "{refused}");
+    }
+    assert_eq!(roots_asked(&client), 2, "asked again after the change, once");
+    drop(client);
+
+    // A client without roots: today's rules, the temporary folder but not the folders above.
+    let client = setup.stdio().await;
+    let temporary = std::env::temp_dir().join(format!("confined-roots-{}", std::process::id()));
+    assert_eq!(write(&client, temporary.clone()).await, "written");
+    let _ = std::fs::remove_file(temporary);
+    if enforced {
+        assert!(write(&client, first.join("d")).await.starts_with("not written"));
+    }
+    assert!(client.server_requests().iter().all(|request| request["method"] != "roots/list"));
+}
+
+#[tokio::test]
+async fn a_plugin_keeps_at_most_four_workers_one_per_set_of_roots_closing_the_idle_one_used_longest_ago() {
+    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
+    let setup = Setup::new(&[], &["confined"], json!({ "Plugins": { "Isolation": { "confined": "process" } } }));
+    let client = setup.stdio_with(&[], json!({ "roots": { "listChanged": true } })).await;
+    assert_eq!(children(client.pid()).len(), 1, "the worker started at load, for no roots");
+    for round in 0..6 {
+        let root = scratch.path().join(format!("root{round}"));
+        std::fs::create_dir(&root).unwrap();
+        let roots = json!({ "roots": [{ "uri": format!("file://{}", root.display()) }] });
+        client.answers.lock().unwrap().insert("roots/list".into(), roots);
+        client.notify("notifications/roots/list_changed", json!({})).await;
+        // The host asks again on the first call after the change (notifications are not ordered
+        // with requests); that call and the later ones run in the worker for the new roots.
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        while roots_asked(&client) < round + 1 && std::time::Instant::now() < deadline {
+            write(&client, scratch.path().join("elsewhere")).await;
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(write(&client, root.join("file")).await, "written", "round {round}: {}", client.stderr());
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        let expected = (round + 2).min(4);
+        while children(client.pid()).len() != expected && std::time::Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        assert_eq!(children(client.pid()).len(), expected, "round {round}");
+    }
+    assert!(!client.stderr().contains("worker process was stopped"), "closing to make room is no failure");
+    // The first roots again: their worker was closed to make room, and a new one starts for them.
+    let first = scratch.path().join("root0");
+    let roots = json!({ "roots": [{ "uri": format!("file://{}", first.display()) }] });
+    client.answers.lock().unwrap().insert("roots/list".into(), roots);
+    client.notify("notifications/roots/list_changed", json!({})).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while roots_asked(&client) < 7 && std::time::Instant::now() < deadline {
+        write(&client, scratch.path().join("elsewhere")).await;
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(write(&client, first.join("again")).await, "written", "{}", client.stderr());
+    assert_eq!(children(client.pid()).len(), 4);
 }

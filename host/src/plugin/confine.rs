@@ -9,9 +9,9 @@
 //! worker may read: its library's folder, the system folders, the host's
 //! executable, the dotnet install and the folders the operator lists; write:
 //! the system temporary folder, `/dev/null` and the like, and the folders
-//! the operator lists. A client's roots are not known when the worker starts
-//! (they belong to each client session, and Landlock rules can only be
-//! tightened), so writing there needs the operator to list them.
+//! in `WritePaths`, to which the host adds the calling client's roots when it
+//! starts a worker for them (Landlock rules can only be tightened, so each set
+//! of roots has a worker of its own; see [`super::process`]).
 
 use std::path::{Path, PathBuf};
 

@@ -257,10 +257,13 @@ pub enum Loading {
     Lazy,
 }
 
-/// A library found in the plugin directory: known from the cache, or opened.
+/// A library found in the plugin directory: known from the cache, opened,
+/// or opened by a probe worker (not in the host).
 enum Found {
     Cached(CachedLibrary),
     Opened(Library),
+    #[cfg(unix)]
+    Probed(super::wire::Identity),
 }
 
 impl Found {
@@ -268,6 +271,8 @@ impl Found {
         match self {
             Found::Cached(entry) => (entry.name.clone(), entry.version.clone(), entry.abi_version.clone()),
             Found::Opened(library) => (library.name(), library.version(), library.abi_version().to_owned()),
+            #[cfg(unix)]
+            Found::Probed(identity) => (identity.name.clone(), identity.version.clone(), identity.abi_version.clone()),
         }
     }
 }
@@ -515,14 +520,14 @@ fn load_slot(
     let report = &mut slot.report;
     let cached = if context.loading == Loading::Lazy { cache.get(file).cloned() } else { None };
     let found = match cached {
-        Some(entry) => Found::Cached(entry),
-        None => match open(open_from, report) {
-            Some(library) => Found::Opened(library),
-            None => {
-                cache.forget(file);
-                return slot;
-            }
-        },
+        Some(entry) => Some(Found::Cached(entry)),
+        #[cfg(unix)]
+        None if context.plugins.may_isolate() => probe(open_from, context.plugins, report).map(Found::Probed),
+        None => open(open_from, report).map(Found::Opened),
+    };
+    let Some(found) = found else {
+        cache.forget(file);
+        return slot;
     };
     let (name, version, abi_version) = found.identity();
     report.plugin = Some(name.clone());
@@ -534,7 +539,7 @@ fn load_slot(
     if !context.plugins.is_enabled(&name) {
         tracing::info!("plugin {name} ({}) is disabled by configuration", report.file);
         report.status = PluginStatus::Disabled;
-        if let Found::Opened(_) = found {
+        if !matches!(found, Found::Cached(_)) {
             cache.remember(file, &name, &version, &abi_version, None);
         }
         return slot;
@@ -558,7 +563,7 @@ fn load_slot(
     let isolation = context.plugins.isolation(&name);
     let cached_offer = match &found {
         Found::Cached(entry) => entry.offer_for(&config_hash),
-        Found::Opened(_) => None,
+        _ => None,
     };
     let (serving, from_cache) = match (cached_offer, found) {
         (Some(offer), _) => {
@@ -697,13 +702,36 @@ fn create_now(
     }
     let library = match found {
         Found::Opened(library) => library,
-        Found::Cached(_) => open(file, report)?,
+        // Known to be an in-process plugin now: it may be opened here.
+        _ => open(file, report)?,
     };
+    if library.name() != link.plugin {
+        report.refuse(format!("the library changed while it was loaded: it now holds plugin '{}'", library.name()));
+        return None;
+    }
     let threads = CallThreads::new(&link.plugin);
     let plugin = library.create(link, threads).map_err(|error| report.refuse(error.to_string())).ok()?;
     let offer =
         Offer::of(&plugin).map_err(|error| report.refuse(format!("its tool list could not be read: {error}"))).ok()?;
     Some((Arc::new(plugin), Arc::new(offer)))
+}
+
+/// Learns which plugin a library holds from a probe worker (so none of its
+/// code runs in the host before its isolation is known), or records in
+/// `report` why it cannot be served: the same lines as [`open`].
+#[cfg(unix)]
+fn probe(file: &Path, plugins: &PluginSettings, report: &mut PluginReport) -> Option<super::wire::Identity> {
+    match super::process::probe(file, &plugins.default_worker_limits()) {
+        Ok(identity) => Some(identity),
+        Err(refusal) => {
+            if let Some(version) = refusal.incompatible_abi {
+                report.abi_status = AbiStatus::Incompatible;
+                report.abi_version = Some(version);
+            }
+            report.refuse(refusal.message);
+            None
+        }
+    }
 }
 
 /// Opens a library and checks its ABI, or records in `report` why not.

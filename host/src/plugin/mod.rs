@@ -18,7 +18,7 @@ pub mod process;
 pub mod threads;
 pub mod wire;
 
-use std::sync::Arc;
+use std::{path::PathBuf, sync::Arc};
 
 use futures::future::BoxFuture;
 use serde_json::{Value, value::RawValue};
@@ -53,6 +53,13 @@ pub trait CallSession: Send + Sync + 'static {
 
     /// Sends `method` to the calling client and awaits the answer.
     fn client_request(&self, method: String, params: Value) -> BoxFuture<'static, Result<Value, ClientRequestError>>;
+
+    /// The calling client's roots that are local folders (asked once per
+    /// session): a plugin in a worker may write there. Empty when the client
+    /// has none or cannot be asked.
+    fn roots(&self) -> BoxFuture<'static, Vec<PathBuf>> {
+        Box::pin(async { Vec::new() })
+    }
 }
 
 /// A loaded plugin.

@@ -12,6 +12,11 @@
 //! the plugin is given up and withdrawn (reported failed) until its library
 //! changes or the host restarts.
 //!
+//! A plugin runs one worker per set of client roots it is called for (its
+//! Landlock rules let it write those folders; see [`Inner::worker`]), at
+//! most [`MAX_WORKERS`]. Before any of this, [`probe`] reads which plugin an
+//! unknown library holds in a short-lived worker, so the host need not open it.
+//!
 //! Workers die with the host: each asks the kernel for SIGKILL when the
 //! host goes (see [`super::confine::die_with_parent`]; so they are all
 //! started from one thread that lives as long as the host, since the
@@ -42,7 +47,7 @@ use super::{
     confine,
     dylib::{HostLink, WireLockRequest, level_from_abi},
     error_result,
-    wire::{FromWorker, Hello, Init, Lists, ToWorker, WireClientError},
+    wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
 };
 use crate::{locks::HeldKey, logging, settings::WorkerLimits};
 
@@ -62,8 +67,23 @@ const DROP_WAIT: Duration = Duration::from_secs(1);
 const COMPLETION_WAIT: Duration = Duration::from_secs(5);
 /// Why a worker is killed when its plugin is dropped (a reload): no failure.
 const NO_LONGER_SERVED: &str = "its plugin is no longer served";
+/// Why an idle worker is closed to make room for one with other client roots: no failure.
+const MADE_ROOM: &str = "closed to make room for a worker with other client roots";
+/// The most worker processes one plugin runs at once, one per set of client roots (a worker's
+/// Landlock rules cannot be widened once it runs). Enough for a few clients over HTTP and a
+/// client whose roots change; few enough that a plugin cannot multiply its processes without end.
+pub const MAX_WORKERS: usize = 4;
 /// The worker's last stderr lines kept to tell why it ended.
 const STDERR_TAIL: usize = 32;
+
+/// A worker and the client roots its rules let it write.
+struct Pooled {
+    /// Local folders, sorted; empty for a worker under the configured rules alone.
+    roots: Vec<PathBuf>,
+    worker: Arc<Worker>,
+    /// When it was last given a request: the idle one used longest ago makes room.
+    used: Instant,
+}
 
 /// A plugin served by a worker process.
 pub struct ProcessPlugin {
@@ -81,8 +101,9 @@ struct Inner {
     offer: Arc<Offer>,
     /// The lists the running worker last announced, when they changed since its offer.
     relisted: Relisted,
-    /// The current worker; locked while a new one starts, so concurrent calls share it.
-    current: tokio::sync::Mutex<Option<Arc<Worker>>>,
+    /// The running workers, each for one set of client roots; locked while one starts, so
+    /// concurrent calls share it.
+    workers: tokio::sync::Mutex<Vec<Pooled>>,
     health: Arc<Health>,
 }
 
@@ -189,7 +210,9 @@ impl ProcessPlugin {
             limits,
             offer: Arc::clone(&offer),
             relisted,
-            current: tokio::sync::Mutex::new(worker),
+            workers: tokio::sync::Mutex::new(
+                worker.map(|worker| Pooled { roots: Vec::new(), worker, used: Instant::now() }).into_iter().collect(),
+            ),
             health,
         });
         Self { name, version, offer, inner }
@@ -211,38 +234,58 @@ impl Health {
 /// replaced it and its last call has ended.
 impl Drop for Inner {
     fn drop(&mut self) {
-        if let Some(worker) = self.current.get_mut() {
-            worker.kill(NO_LONGER_SERVED);
+        for pooled in self.workers.get_mut() {
+            pooled.worker.kill(NO_LONGER_SERVED);
         }
     }
 }
 
 impl Inner {
-    /// The worker to send a request to: the current one once it has settled
-    /// any call it was told to drop, else a new one after the pause its
-    /// failures call for.
-    async fn worker(&self) -> Result<Arc<Worker>, String> {
-        let mut current = self.current.lock().await;
-        if let Some(worker) = current.clone() {
+    /// The worker to send a request to for a client whose roots are `roots`
+    /// (local folders, sorted; empty for none): the one whose rules let it
+    /// write exactly those, once it has settled any call it was told to
+    /// drop, else a new one after the pause its plugin's failures call for.
+    /// At [`MAX_WORKERS`] the idle worker used longest ago is closed first.
+    async fn worker(&self, roots: &[PathBuf]) -> Result<Arc<Worker>, String> {
+        let mut workers = self.workers.lock().await;
+        if let Some(at) = workers.iter().position(|pooled| pooled.roots == roots) {
+            let worker = Arc::clone(&workers[at].worker);
             worker.settle().await;
             if worker.ended().is_none() {
+                workers[at].used = Instant::now();
                 return Ok(worker);
             }
-            *current = None;
+            workers.remove(at);
         }
+        workers.retain(|pooled| pooled.worker.ended().is_none());
         if let Some(problem) = self.health.given_up() {
             return Err(problem);
+        }
+        if workers.len() >= MAX_WORKERS {
+            let idle = workers
+                .iter()
+                .enumerate()
+                .filter(|(_, pooled)| pooled.worker.idle())
+                .min_by_key(|(_, pooled)| pooled.used)
+                .map(|(at, _)| at);
+            let Some(at) = idle else {
+                return Err(format!(
+                    "plugin {}: its {MAX_WORKERS} worker processes are all busy with calls for other clients' roots; \
+                     try again when one of those calls is done",
+                    self.link.plugin
+                ));
+            };
+            workers.remove(at).worker.kill(MADE_ROOM);
         }
         if let Some(next_start) = self.health.next_start() {
             tokio::time::sleep_until(next_start.into()).await;
         }
-        let (file, link, limits, health, relisted) = (
-            self.file.clone(),
-            self.link.clone(),
-            self.limits.clone(),
-            Arc::clone(&self.health),
-            Arc::clone(&self.relisted),
-        );
+        let mut limits = self.limits.clone();
+        if !roots.is_empty() {
+            limits.write_paths.get_or_insert_with(Vec::new).extend(roots.iter().cloned());
+        }
+        let (file, link, health, relisted) =
+            (self.file.clone(), self.link.clone(), Arc::clone(&self.health), Arc::clone(&self.relisted));
         let started = tokio::task::spawn_blocking(move || Worker::start(&file, &link, &limits, &health, &relisted))
             .await
             .map_err(|error| format!("plugin {}: its worker could not be started: {error}", self.link.plugin))?;
@@ -259,13 +302,15 @@ impl Inner {
         }
         // A new worker's plugin starts from its offer again.
         *locked(&self.relisted) = None;
-        *current = Some(Arc::clone(&worker));
+        workers.push(Pooled { roots: roots.to_vec(), worker: Arc::clone(&worker), used: Instant::now() });
         Ok(worker)
     }
 
-    /// Sends a request that yields an answer, through the current worker.
+    /// Sends a request that yields an answer (a prompt, a resource, a
+    /// completion), through the worker for no client roots: these requests
+    /// have no call through which a plugin could write for the client.
     async fn request(&self, make: impl FnOnce(u64) -> ToWorker) -> Result<Value, String> {
-        let worker = self.worker().await?;
+        let worker = self.worker(&[]).await?;
         let (id, answered) = worker.expect(Pending::Answer);
         worker.send(&make(id));
         answered.await.unwrap_or_else(|_| Err(worker.failure_message()))
@@ -291,7 +336,8 @@ impl PluginBackend for ProcessPlugin {
     fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String> {
         let inner = Arc::clone(&self.inner);
         async move {
-            let worker = match inner.worker().await {
+            let roots = session.roots().await;
+            let worker = match inner.worker(&roots).await {
                 Ok(worker) => worker,
                 Err(problem) => return error_result(&problem),
             };
@@ -409,6 +455,127 @@ fn spawn(command: Command) -> std::io::Result<Child> {
     spawned.recv().map_err(|_| std::io::Error::other("the worker spawner is gone"))?
 }
 
+/// Starts a worker confined by `limits` and gives it its start message;
+/// yields the child and its stdin, protocol pipe and stderr.
+fn launch(
+    limits: &WorkerLimits,
+    start: &Start,
+) -> Result<(Child, ChildStdin, std::process::ChildStdout, std::process::ChildStderr), String> {
+    let executable = std::env::current_exe().map_err(|error| error.to_string())?;
+    let mut command = Command::new(executable);
+    command
+        .arg("plugin-worker")
+        .arg("--parent-pid")
+        .arg(std::process::id().to_string())
+        .env_clear()
+        .envs(confine::environment(limits))
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = spawn(command).map_err(|error| error.to_string())?;
+    let (Some(mut stdin), Some(stdout), Some(stderr)) = (child.stdin.take(), child.stdout.take(), child.stderr.take())
+    else {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err("its pipes could not be opened".to_owned());
+    };
+    let mut line = serde_json::to_vec(start).unwrap_or_default();
+    line.push(b'\n');
+    if let Err(error) = stdin.write_all(&line).and_then(|()| stdin.flush()) {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(error.to_string());
+    }
+    Ok((child, stdin, stdout, stderr))
+}
+
+/// Relays a worker's stderr to the host's log under `plugin`'s target, on a thread of its own.
+fn relay(
+    stderr: std::process::ChildStderr,
+    plugin: &str,
+    tail: &Arc<Mutex<VecDeque<String>>>,
+) -> std::io::Result<std::thread::JoinHandle<()>> {
+    let (target, tail) = (logging::plugin_target(plugin), Arc::clone(tail));
+    std::thread::Builder::new()
+        .name(format!("worker-stderr-{plugin}"))
+        .spawn(move || relay_stderr(stderr, &target, &tail))
+}
+
+/// Why a probe found no plugin to serve in a library.
+#[derive(Debug)]
+pub struct Refusal {
+    /// One line for the operator.
+    pub message: String,
+    /// The plugin-API version the library declares, when it was refused for its ABI.
+    pub incompatible_abi: Option<String>,
+}
+
+/// Opens `file` in a short-lived worker confined by `limits` and says which
+/// plugin it holds, so that a library the host does not know yet runs none
+/// of its code in the host (its ELF initialisers run when it is opened)
+/// before the host knows whether the plugin is to run in a worker. The
+/// worker is killed once it has answered.
+pub fn probe(file: &std::path::Path, limits: &WorkerLimits) -> Result<Identity, Refusal> {
+    let started = Instant::now();
+    let label = file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default();
+    let refused = |message: String| Refusal { message, incompatible_abi: None };
+    let failed = |problem: String| refused(format!("it could not be opened in a probe worker process: {problem}"));
+    let probe = Probe { file: file.to_owned(), limits: limits.clone() };
+    let (mut child, stdin, stdout, stderr) = launch(limits, &Start::Probe(probe)).map_err(failed)?;
+    let tail = Arc::new(Mutex::new(VecDeque::new()));
+    let stderr_reader = match relay(stderr, &label, &tail) {
+        Ok(reader) => reader,
+        Err(error) => {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(failed(error.to_string()));
+        }
+    };
+    let (answer, answered) = mpsc::sync_channel(1);
+    let target = logging::plugin_target(&label);
+    let reader = std::thread::Builder::new().name(format!("probe-{label}")).spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            match serde_json::from_str::<FromWorker>(&line) {
+                Ok(FromWorker::Log { level, message, .. }) => logging::emit(&target, level_from_abi(level), &message),
+                Ok(FromWorker::Identity(identity)) => return drop(answer.send(Ok(identity))),
+                Ok(FromWorker::Failed { message, incompatible_abi }) => {
+                    return drop(answer.send(Err(Refusal { message, incompatible_abi })));
+                }
+                Ok(_) | Err(_) => {}
+            }
+        }
+    });
+    if let Err(error) = reader {
+        let _ = child.kill();
+        let _ = child.wait();
+        return Err(failed(error.to_string()));
+    }
+    let answer = answered.recv_timeout(START_WAIT);
+    // What it had to say is said: a library whose unloading hangs must not hold the host.
+    if !matches!(answer, Err(mpsc::RecvTimeoutError::Disconnected)) {
+        let _ = child.kill();
+    }
+    drop(stdin);
+    let status = child.wait();
+    // Its last lines tell a crash's cause; bounded, as a process the library started may hold the pipe.
+    let read_until = Instant::now() + DROP_WAIT;
+    while !stderr_reader.is_finished() && Instant::now() < read_until {
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    tracing::debug!("probed {label} in {:.1} ms", started.elapsed().as_secs_f64() * 1000.0);
+    match answer {
+        Ok(answer) => answer,
+        Err(mpsc::RecvTimeoutError::Timeout) => {
+            Err(failed(format!("it did not open the library within {} s", START_WAIT.as_secs())))
+        }
+        Err(mpsc::RecvTimeoutError::Disconnected) => Err(failed(match status {
+            Ok(status) => format!("it {}", describe_exit(status, &locked(&tail))),
+            Err(error) => format!("it ended, and its exit status could not be read: {error}"),
+        })),
+    }
+}
+
 impl Worker {
     /// Starts a worker for `file` and waits until it has created the plugin.
     fn start(
@@ -421,23 +588,6 @@ impl Worker {
         let plugin = &link.plugin;
         let failed = |problem: String| format!("plugin {plugin}: its worker process could not be started: {problem}");
         let started = Instant::now();
-        let executable = std::env::current_exe().map_err(|error| failed(error.to_string()))?;
-        let mut command = Command::new(executable);
-        command
-            .arg("plugin-worker")
-            .arg("--parent-pid")
-            .arg(std::process::id().to_string())
-            .env_clear()
-            .envs(confine::environment(limits))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::piped());
-        let mut child = spawn(command).map_err(|error| failed(error.to_string()))?;
-        let (Some(mut stdin), Some(stdout), Some(stderr)) =
-            (child.stdin.take(), child.stdout.take(), child.stderr.take())
-        else {
-            return Err(failed("its pipes could not be opened".to_owned()));
-        };
         let init = Init {
             file: file.to_owned(),
             plugin: plugin.clone(),
@@ -445,9 +595,7 @@ impl Worker {
             shared: (*link.shared).clone(),
             limits: limits.clone(),
         };
-        let mut line = serde_json::to_vec(&init).unwrap_or_default();
-        line.push(b'\n');
-        stdin.write_all(&line).and_then(|()| stdin.flush()).map_err(|error| failed(error.to_string()))?;
+        let (child, stdin, stdout, stderr) = launch(limits, &Start::Serve(init)).map_err(failed)?;
         let worker = Arc::new(Self {
             plugin: plugin.clone(),
             pid: nix::unistd::Pid::from_raw(child.id() as i32),
@@ -464,13 +612,7 @@ impl Worker {
             relisted: Arc::clone(relisted),
         });
         let tail = Arc::new(Mutex::new(VecDeque::new()));
-        let stderr_reader = {
-            let (target, tail) = (logging::plugin_target(plugin), Arc::clone(&tail));
-            std::thread::Builder::new()
-                .name(format!("worker-stderr-{plugin}"))
-                .spawn(move || relay_stderr(stderr, &target, &tail))
-                .map_err(|error| failed(error.to_string()))?
-        };
+        let stderr_reader = relay(stderr, plugin, &tail).map_err(|error| failed(error.to_string()))?;
         let (ready, hello) = mpsc::sync_channel(1);
         {
             let worker = Arc::clone(&worker);
@@ -515,7 +657,7 @@ impl Worker {
                         let _ = ready.send(Ok(hello));
                     }
                 }
-                Ok(FromWorker::Failed { message }) => {
+                Ok(FromWorker::Failed { message, .. }) => {
                     if let Some(ready) = ready.take() {
                         let _ = ready.send(Err(message));
                     }
@@ -538,7 +680,9 @@ impl Worker {
         if let Some(ready) = ready.take() {
             let _ = ready.send(Err(format!("its worker process {cause}")));
         }
-        let killed_on_purpose = locked(&self.killed_because).as_deref() == Some(NO_LONGER_SERVED);
+        let killed_on_purpose = locked(&self.killed_because)
+            .as_deref()
+            .is_some_and(|reason| reason == NO_LONGER_SERVED || reason == MADE_ROOM);
         if started && !killed_on_purpose {
             tracing::warn!("plugin {}: its worker process {cause}", self.plugin);
         }
@@ -570,6 +714,12 @@ impl Worker {
             }
             None => format!("The plugin '{}' did not answer: its worker process is gone.", self.plugin),
         }
+    }
+
+    /// Whether nothing runs in the worker for the host: no request pending,
+    /// no call being dropped, no lock held.
+    fn idle(&self) -> bool {
+        locked(&self.pending).is_empty() && locked(&self.abandoned).is_empty() && locked(&self.held).is_empty()
     }
 
     /// Why the worker ended and when, once it has.
@@ -649,7 +799,7 @@ impl Worker {
     /// Acts on one message from the worker (other than its first).
     fn handle(self: &Arc<Self>, message: FromWorker) {
         match message {
-            FromWorker::Ready(_) | FromWorker::Failed { .. } => {}
+            FromWorker::Ready(_) | FromWorker::Failed { .. } | FromWorker::Identity(_) => {}
             FromWorker::Result { id, result } => {
                 if let Some(Pending::Call(_, answer)) = locked(&self.pending).remove(&id) {
                     let _ = answer.send(Ok(result));

@@ -18,7 +18,44 @@ use serde_json::{Map, Value};
 use super::cache::Offer;
 use crate::settings::WorkerLimits;
 
-/// What the worker needs to load its plugin: the first message on its stdin.
+/// The first message on a worker's stdin: serve a plugin, or only say which
+/// plugin a library holds.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(tag = "type", content = "body", rename_all = "camelCase")]
+pub enum Start {
+    /// Load the library and serve its plugin; answered by [`FromWorker::Ready`].
+    Serve(Init),
+    /// Open the library, confined, and say which plugin it holds; answered by
+    /// [`FromWorker::Identity`], after which the worker ends. The host asks this
+    /// of a library it does not know yet, so that the code a library runs when
+    /// it is opened never runs in the host before the host knows whether the
+    /// plugin is to run in a worker.
+    Probe(Probe),
+}
+
+/// What a probe needs: the library, and what confines the worker before it opens it.
+#[derive(Debug, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Probe {
+    /// The library to open.
+    pub file: PathBuf,
+    /// What confines the worker (the `*` entry of `Plugins.Workers`: the plugin is not known yet).
+    pub limits: WorkerLimits,
+}
+
+/// Which plugin a library holds, as a probe read it.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Identity {
+    /// The plugin's name.
+    pub name: String,
+    /// The plugin's version.
+    pub version: String,
+    /// The plugin-API version the library was built against.
+    pub abi_version: String,
+}
+
+/// What the worker needs to load its plugin.
 #[derive(Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Init {
@@ -148,7 +185,12 @@ pub enum FromWorker {
     Failed {
         /// Why.
         message: String,
+        /// The plugin-API version the library declares, when it was refused for its ABI.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        incompatible_abi: Option<String>,
     },
+    /// Which plugin the library holds: the answer to [`Start::Probe`] (the first and last message).
+    Identity(Identity),
     /// A call's result (JSON `CallToolResult` text).
     Result {
         /// The call's id.
