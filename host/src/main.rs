@@ -424,21 +424,42 @@ fn check(settings: &Settings, unknown_keys: Vec<String>) -> Result<(), String> {
 /// Each enabled plugin's section checked against the settings schema it declares.
 fn plugin_settings_problems(settings: &Settings, reports: &[PluginReport]) -> Vec<String> {
     let mut problems = Vec::new();
-    // A plugin that runs in a worker is never opened in the host, not even here.
-    for report in reports.iter().filter(|report| report.status != PluginStatus::Disabled && !report.isolated) {
+    for report in reports.iter().filter(|report| report.status != PluginStatus::Disabled) {
         let Some(name) = &report.plugin else { continue };
-        // Opened again: the library is mapped already, so this only finds its root module.
-        let Ok(library) = Library::open(&settings.plugins.directory.join(&report.file)) else { continue };
-        match library.settings_schema() {
-            Ok(None) => {}
-            Ok(Some(schema)) => {
+        let file = settings.plugins.directory.join(&report.file);
+        match declared_settings_schema(settings, name, &file, report.isolated) {
+            None => {}
+            Some(Ok(schema)) => {
                 let found = config_schema::check_plugin_section(name, &schema, settings.plugins.section(name));
                 problems.extend(found.into_iter().map(|problem| format!("{}: {problem}", report.file)));
             }
-            Err(problem) => problems.push(format!("{}: {problem}", report.file)),
+            Some(Err(problem)) => problems.push(format!("{}: {problem}", report.file)),
         }
     }
     problems
+}
+
+/// The settings schema plugin `name` declares, read where the plugin runs: a
+/// plugin that runs in a worker is never opened in the host, not even here,
+/// so a probe worker reads it. `None`: it declares none (or cannot be opened,
+/// which discovery has reported already).
+fn declared_settings_schema(
+    settings: &Settings,
+    name: &str,
+    file: &std::path::Path,
+    isolated: bool,
+) -> Option<Result<serde_json::Value, String>> {
+    #[cfg(unix)]
+    if isolated {
+        return match mcp_plugin_host::plugin::process::probe(file, &settings.plugins.worker_limits(name)) {
+            Ok(identity) => identity.settings_schema,
+            Err(refusal) => Some(Err(refusal.message)),
+        };
+    }
+    #[cfg(not(unix))]
+    let _ = (name, isolated);
+    // Opened again: the library is mapped already, so this only finds its root module.
+    Library::open(file).ok()?.settings_schema().transpose()
 }
 
 /// Prints what the plugin folder holds, then what each host running under

@@ -120,7 +120,8 @@ fn identify(probe: &Probe, outbox: &Outbox) -> ExitCode {
         Ok(library) => {
             let (name, version) = (library.name(), library.version());
             let abi_version = library.abi_version().to_owned();
-            outbox.send(&FromWorker::Identity(Identity { name, version, abi_version }));
+            let settings_schema = library.settings_schema().transpose();
+            outbox.send(&FromWorker::Identity(Identity { name, version, abi_version, settings_schema }));
             ExitCode::SUCCESS
         }
         Err(error) => {

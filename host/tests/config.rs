@@ -129,14 +129,25 @@ fn the_default_configuration_and_the_one_init_writes_follow_the_schema_they_name
 
 #[test]
 fn check_validates_each_plugins_section_against_the_schema_it_declares() {
-    let setup = Setup::new(
-        &["sample", "dotnet_sdk"],
-        &[],
-        json!({ "Plugins": { "Settings": {
-            "sample": { "greeting": 5, "Greting": "Hej" },
-            "dotnet_sdk": { "readonly": true, "TimeoutSecs": 5 }
-        } } }),
-    );
+    check_validates_plugin_sections(json!({}));
+}
+
+/// A plugin that runs in a worker is never opened in the host, not even by `check`: a probe
+/// worker reads its settings schema, and its section is checked the same.
+#[cfg(unix)]
+#[test]
+fn check_validates_the_section_of_a_plugin_that_runs_in_a_worker_alike() {
+    check_validates_plugin_sections(json!({ "Plugins": { "Isolation": { "*": "process" } } }));
+}
+
+/// `check` on misspelled and mistyped plugin settings, then on the fixed ones, under `config`.
+fn check_validates_plugin_sections(config: Value) {
+    let mut broken = json!({ "Plugins": { "Settings": {
+        "sample": { "greeting": 5, "Greting": "Hej" },
+        "dotnet_sdk": { "readonly": true, "TimeoutSecs": 5 }
+    } } });
+    common::merge(&mut broken, config.clone());
+    let setup = Setup::new(&["sample", "dotnet_sdk"], &[], broken);
     let output = setup.run(&["check"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
     let stderr = text(&output.stderr);
@@ -150,11 +161,11 @@ fn check_validates_each_plugins_section_against_the_schema_it_declares() {
     }
     assert!(!stderr.contains("readonly"), "keys are matched without regard to case:\n{stderr}");
 
-    let fixed = Setup::new(
-        &["sample", "dotnet_sdk"],
-        &[],
-        json!({ "Plugins": { "Settings": { "sample": { "Greeting": "Hej" }, "dotnet_sdk": { "ReadOnly": true } } } }),
-    );
+    let mut fixed = json!({ "Plugins": { "Settings": {
+        "sample": { "Greeting": "Hej" }, "dotnet_sdk": { "ReadOnly": true }
+    } } });
+    common::merge(&mut fixed, config);
+    let fixed = Setup::new(&["sample", "dotnet_sdk"], &[], fixed);
     let output = fixed.run(&["check"]);
     assert!(output.status.success(), "{}", text(&output.stderr));
 }

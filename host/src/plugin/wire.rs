@@ -53,6 +53,11 @@ pub struct Identity {
     pub version: String,
     /// The plugin-API version the library was built against.
     pub abi_version: String,
+    /// The JSON Schema of the plugin's settings, if it declares one (or why it
+    /// cannot be read), so `check` validates an isolated plugin's section
+    /// without opening its library in the host.
+    #[serde(default)]
+    pub settings_schema: Option<Result<Value, String>>,
 }
 
 /// What the worker needs to load its plugin.
