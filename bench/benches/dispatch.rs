@@ -2,12 +2,15 @@
 //!
 //! libsample.so is loaded with the host library's own loader (`Library::open`, `create`) and
 //! called through `PluginBackend::call` with a minimal `CallSession`, exactly as the host calls
-//! it, minus MCP. Five benches (see `mcp_plugin_bench::report` for the table):
+//! it, minus MCP. The benches (see `mcp_plugin_bench::report` for the table):
 //!
 //! * `native`: the floor's echo, arguments map → rmcp `CallToolResult`;
 //! * `compiled_tool`: the sample plugin's `Echo` compiled in, `Value` → `ToolResult`;
 //! * `compiled_json`: the same with the JSON text contract the ABI uses, text → text;
-//! * `abi`: through the library: text → FFI future → text;
+//! * `abi`: through the library: text → FFI future → text, polled on the plugin's own call threads
+//!   as the host polls it in process;
+//! * `abi_inline`: the same polled by the caller (`CallThreads::inline`), as a worker process polls
+//!   its plugin: the difference to `abi` is the hand-over to the plugin's threads and back;
 //! * `abi_host_path`: what the host does around it: `Value` → text → `abi` → rmcp `CallToolResult`;
 //! * `lookup`: how a call finds its tool: the generation in force (swapped whole on reload) and the
 //!   registry's name lookup;
@@ -83,7 +86,7 @@ fn plugin_library() -> PathBuf {
 fn dispatch(c: &mut Criterion) {
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().expect("a runtime");
     let library = Library::open(&plugin_library()).expect("libsample loads");
-    let link = HostLink {
+    let link = || HostLink {
         plugin: "sample".to_owned(),
         config: json!({}),
         shared: Arc::new(Map::new()),
@@ -95,7 +98,8 @@ fn dispatch(c: &mut Criterion) {
         relist: None,
     };
     let plugin: Arc<dyn PluginBackend> =
-        Arc::new(library.create(link, CallThreads::new("sample")).expect("the sample plugin starts"));
+        Arc::new(library.create(link(), CallThreads::new("sample")).expect("the sample plugin starts"));
+    let inline = library.create(link(), CallThreads::inline("sample")).expect("the sample plugin starts");
     let descriptors = plugin.tools().expect("the sample plugin lists its tools");
     let echo_index = descriptors
         .iter()
@@ -138,6 +142,9 @@ fn dispatch(c: &mut Criterion) {
     });
     group.bench_function("abi", |b| {
         b.to_async(&runtime).iter(|| plugin.call(echo_index, black_box(arguments_text.clone()), Arc::clone(&session)))
+    });
+    group.bench_function("abi_inline", |b| {
+        b.to_async(&runtime).iter(|| inline.call(echo_index, black_box(arguments_text.clone()), Arc::clone(&session)))
     });
     group.bench_function("abi_host_path", |b| {
         b.to_async(&runtime).iter(|| async {

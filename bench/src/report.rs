@@ -304,11 +304,18 @@ fn table(out: &mut String, header: &[&str], rows: &[Vec<String>]) {
 }
 
 /// What each dispatch benchmark measures.
-const DISPATCH: [(&str, &str); 9] = [
+const DISPATCH: [(&str, &str); 10] = [
     ("native", "echo compiled into an rmcp handler (the floor's code): arguments map → `CallToolResult`"),
     ("compiled_tool", "the sample plugin's `Echo` compiled in, called through `Tool::call`: `Value` → `ToolResult`"),
     ("compiled_json", "the same, with the plugin's JSON text contract: text → `Echo` → text, no library boundary"),
-    ("abi", "through libsample.so: `PluginBackend::call` (JSON text in, FFI future, JSON text out)"),
+    (
+        "abi",
+        "through libsample.so: `PluginBackend::call` (JSON text in, FFI future, JSON text out), on the plugin's own call threads",
+    ),
+    (
+        "abi_inline",
+        "the same polled by the caller, as a worker process polls its plugin: `abi` − this is the hand-over to the plugin's threads",
+    ),
     ("abi_host_path", "what the host does around a call: `Value` → text → `abi` → text → rmcp `CallToolResult`"),
     ("lookup", "finding the tool a call names: the generation in force (an arc-swap load) and the name lookup"),
     (
