@@ -1,4 +1,4 @@
-//! The threads a plugin's calls run on: a small tokio runtime per plugin,
+//! The threads a plugin's calls run on: a few single-worker tokio runtimes per plugin,
 //! owned by the host, never the host's MCP workers.
 //!
 //! Plugin code is polled wherever its future is polled. Polled on the host's
@@ -12,7 +12,14 @@
 //! shutdown) aborts the task, which drops the plugin's future on the
 //! plugin's thread (mcp-plugin-api drops it inside the plugin's runtime).
 //!
-//! The bound: [`CALL_THREADS`] threads per plugin, started on its first call.
+//! The threads: [`CALL_THREADS`] per plugin, started on its first call, each a
+//! tokio runtime of one worker; a call goes to the thread with the fewest
+//! calls on it. One multi-worker runtime would share work better, but every
+//! hand-over then woke two of its idle workers (the second to keep stealing),
+//! which cost a call over stdio 55 µs of CPU instead of 21 (docs/benchmarks.md,
+//! "Plugin call threads").
+//!
+//! The bound: [`CALL_THREADS`] threads per plugin.
 //! A call that blocks one of them leaves the others to the plugin's next
 //! calls. A call the host stopped (timed out or cancelled) whose thread has
 //! not come back is *stuck*; once every thread of a plugin is stuck, its new
@@ -24,7 +31,7 @@ use std::{
     future::Future,
     sync::{
         Arc, OnceLock,
-        atomic::{AtomicIsize, AtomicU8, Ordering},
+        atomic::{AtomicIsize, AtomicU8, AtomicUsize, Ordering},
     },
 };
 
@@ -40,9 +47,16 @@ pub struct CallThreads {
     /// worker serves one plugin, and a call stuck there is ended by the host
     /// killing the worker, which it does when the worker cannot drop the call.
     inline: bool,
-    runtime: OnceLock<Result<tokio::runtime::Runtime, String>>,
+    threads: OnceLock<Result<Vec<CallThread>, String>>,
     /// Calls the host stopped whose task is still running (see [`TaskState`]).
     stuck: Arc<AtomicIsize>,
+}
+
+/// One of a plugin's call threads: a tokio runtime of one worker, and how
+/// many calls it holds (started and not yet finished or dropped there).
+struct CallThread {
+    runtime: tokio::runtime::Runtime,
+    load: Arc<AtomicUsize>,
 }
 
 /// Set once the host's side of a call is dropped before the call finished.
@@ -54,6 +68,8 @@ const FINISHED: u8 = 2;
 /// the other's bit: an abandon before the end counts the call as stuck, the end uncounts it.
 struct TaskState {
     flags: AtomicU8,
+    /// The load of the thread the call runs on, given back when it ends.
+    load: Arc<AtomicUsize>,
     stuck: Arc<AtomicIsize>,
 }
 
@@ -65,6 +81,7 @@ impl TaskState {
     }
 
     fn finish(&self) {
+        self.load.fetch_sub(1, Ordering::AcqRel);
         if self.flags.fetch_or(FINISHED, Ordering::AcqRel) & ABANDONED != 0 {
             self.stuck.fetch_sub(1, Ordering::AcqRel);
         }
@@ -121,19 +138,28 @@ impl CallThreads {
     }
 
     fn with(plugin: &str, inline: bool) -> Self {
-        Self { plugin: plugin.to_owned(), inline, runtime: OnceLock::new(), stuck: Arc::default() }
+        Self { plugin: plugin.to_owned(), inline, threads: OnceLock::new(), stuck: Arc::default() }
     }
 
-    fn runtime(&self) -> Result<&tokio::runtime::Runtime, String> {
-        let started = self.runtime.get_or_init(|| {
-            tokio::runtime::Builder::new_multi_thread()
-                .worker_threads(CALL_THREADS)
-                .thread_name(format!("calls-{}", self.plugin))
-                .enable_all()
-                .build()
-                .map_err(|error| format!("the call threads of plugin '{}' could not start: {error}", self.plugin))
+    /// The thread with the fewest calls on it (a stuck one keeps its call, so new calls avoid it).
+    fn least_loaded(&self) -> Result<&CallThread, String> {
+        let started = self.threads.get_or_init(|| {
+            (0..CALL_THREADS)
+                .map(|_| {
+                    let runtime = tokio::runtime::Builder::new_multi_thread()
+                        .worker_threads(1)
+                        .thread_name(format!("calls-{}", self.plugin))
+                        .enable_all()
+                        .build()
+                        .map_err(|error| {
+                            format!("the call threads of plugin '{}' could not start: {error}", self.plugin)
+                        })?;
+                    Ok(CallThread { runtime, load: Arc::default() })
+                })
+                .collect()
         });
-        started.as_ref().map_err(Clone::clone)
+        let threads = started.as_ref().map_err(Clone::clone)?;
+        Ok(threads.iter().min_by_key(|thread| thread.load.load(Ordering::Acquire)).expect("CALL_THREADS > 0"))
     }
 
     /// Runs the future `start` makes on this plugin's threads: `start` itself (which calls into
@@ -160,13 +186,18 @@ impl CallThreads {
             );
             return futures::future::ready(unavailable(reason)).boxed();
         }
-        let runtime = match self.runtime() {
-            Ok(runtime) => runtime,
+        let thread = match self.least_loaded() {
+            Ok(thread) => thread,
             Err(reason) => return futures::future::ready(unavailable(reason)).boxed(),
         };
-        let state = Arc::new(TaskState { flags: AtomicU8::new(0), stuck: Arc::clone(&self.stuck) });
+        thread.load.fetch_add(1, Ordering::AcqRel);
+        let state = Arc::new(TaskState {
+            flags: AtomicU8::new(0),
+            load: Arc::clone(&thread.load),
+            stuck: Arc::clone(&self.stuck),
+        });
         let finish = FinishGuard(Arc::clone(&state));
-        let join = runtime.spawn(async move {
+        let join = thread.runtime.spawn(async move {
             let _finish = finish;
             start().await
         });
@@ -184,8 +215,10 @@ impl Drop for CallThreads {
                 self.plugin
             );
         }
-        if let Some(Ok(runtime)) = self.runtime.take() {
-            runtime.shutdown_background();
+        if let Some(Ok(threads)) = self.threads.take() {
+            for thread in threads {
+                thread.runtime.shutdown_background();
+            }
         }
     }
 }
