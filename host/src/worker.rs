@@ -42,7 +42,8 @@ use crate::plugin::{
     CallSession, ClientRequestError, Level, PluginBackend,
     cache::Offer,
     confine,
-    dylib::{DylibPlugin, Library, LoadError, shared_setting},
+    dylib::{DylibPlugin, Library, LoadError, level_to_abi, shared_setting},
+    locked,
     threads::CallThreads,
     wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
 };
@@ -164,7 +165,7 @@ impl Outbox {
     fn send(&self, message: &FromWorker) {
         let mut line = serde_json::to_vec(message).unwrap_or_default();
         line.push(b'\n');
-        let mut pipe = self.pipe.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        let mut pipe = locked(&self.pipe);
         if pipe.write_all(&line).and_then(|()| pipe.flush()).is_err() {
             std::process::exit(0);
         }
@@ -206,10 +207,6 @@ struct Worker {
     runtime: tokio::runtime::Handle,
     calls: Mutex<HashMap<u64, Running>>,
     waiting: Waiting,
-}
-
-fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 impl Worker {
@@ -327,17 +324,6 @@ impl CallSession for WorkerCall {
         Box::pin(async move {
             answered.await.unwrap_or_else(|_| Err(ClientRequestError::Failed("the host did not answer".to_owned())))
         })
-    }
-}
-
-/// Maps tracing's level onto the ABI's.
-fn level_to_abi(level: Level) -> u8 {
-    match level {
-        Level::TRACE => abi::level::TRACE,
-        Level::DEBUG => abi::level::DEBUG,
-        Level::INFO => abi::level::INFO,
-        Level::WARN => abi::level::WARN,
-        _ => abi::level::ERROR,
     }
 }
 

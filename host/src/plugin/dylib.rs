@@ -284,6 +284,17 @@ impl HeldLock for AbiHeldKey {
     }
 }
 
+/// Maps tracing's level onto the ABI's (a worker sends its plugin's call logs this way).
+pub fn level_to_abi(level: Level) -> u8 {
+    match level {
+        Level::TRACE => abi::level::TRACE,
+        Level::DEBUG => abi::level::DEBUG,
+        Level::INFO => abi::level::INFO,
+        Level::WARN => abi::level::WARN,
+        _ => abi::level::ERROR,
+    }
+}
+
 /// Maps the ABI's log level onto tracing's.
 pub fn level_from_abi(level: u8) -> Level {
     match level {

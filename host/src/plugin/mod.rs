@@ -98,6 +98,13 @@ pub trait PluginBackend: Send + Sync + 'static {
     fn read_resource(&self, index: u32, uri: String, request: Value) -> BoxFuture<'static, Result<Vec<Value>, String>>;
 }
 
+/// Locks `mutex`, taking it over from a holder that panicked: what the
+/// plugin backends guard (pending requests, workers, logs) stays usable
+/// whatever a call did.
+pub(crate) fn locked<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
 /// A JSON tool result saying why a call could not run (the plugin never answered it).
 pub(crate) fn error_result(message: &str) -> String {
     serde_json::json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()

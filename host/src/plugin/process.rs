@@ -46,7 +46,7 @@ use super::{
     cache::Offer,
     confine,
     dylib::{HostLink, WireLockRequest, level_from_abi},
-    error_result,
+    error_result, locked,
     wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
 };
 use crate::{locks::HeldKey, logging, settings::WorkerLimits};
@@ -427,10 +427,6 @@ struct Worker {
     health: Arc<Health>,
     /// Where the lists this worker announces are kept for the plugin.
     relisted: Relisted,
-}
-
-fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// Starts `command` from the one thread that starts every worker, which
