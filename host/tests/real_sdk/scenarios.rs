@@ -16,6 +16,7 @@ pub async fn play(runner: &mut Runner) {
     sdk_and_host(runner).await;
     console_project(runner).await;
     class_library(runner).await;
+    nuget_diagnostics(runner).await;
     test_projects(runner).await;
     solution(runner).await;
     file_based_app(runner).await;
@@ -479,6 +480,80 @@ async fn class_library(runner: &mut Runner) {
         .await;
 }
 
+/// An error result whose error `code` comes with a remedy (suggested fixes or a hint), or a
+/// success whose warnings hold `code` (with `warning` true).
+fn classified(result: &Value, code: &str, warning: bool) -> Check {
+    if warning {
+        let warnings = structured(result)["warnings"].to_string();
+        return contains(&warnings, code).map_err(|_| format!("no warning {code} among {warnings}"));
+    }
+    error_with(result, code, None)?;
+    let errors = structured(result)["errors"].as_array().cloned().unwrap_or_default();
+    let error = errors.iter().find(|error| error["code"] == code).cloned().unwrap_or_default();
+    let remedy = error["suggestedFixes"].as_array().is_some_and(|fixes| !fixes.is_empty())
+        || error["hint"].as_str().is_some_and(|hint| !hint.is_empty());
+    if remedy { Ok(()) } else { Err(format!("{code} has no remedy: {error}")) }
+}
+
+/// NuGet's diagnostics of SDK 10, each classified with its remedy: a source that does not
+/// answer (NU1301), an `http://` source (NU1302), a package reference without a version
+/// (NU1015), a reference the SDK prunes (NU1510), and NuGet audit (NU1900-NU1905).
+async fn nuget_diagnostics(runner: &mut Runner) {
+    let dir = runner.workspace("nuget");
+    let real = runner.real();
+    let tfm = tfm(runner);
+    let project = dir.join("Audit/Audit.csproj");
+    let with_packages = |references: &str| {
+        console_project_file(&tfm).replace("</Project>", &format!("  <ItemGroup>\n{references}  </ItemGroup>\n\n</Project>"))
+    };
+    let restore = |source: Option<&str>| {
+        let mut args = json!({ "project": project, "workingDirectory": dir });
+        if let Some(source) = source {
+            args["source"] = json!(source);
+        }
+        args
+    };
+    write(&project, &with_packages("    <PackageReference Include=\"Newtonsoft.Json\" Version=\"13.0.1\" />\n"));
+    write(&dir.join("Audit/Program.cs"), "Console.WriteLine(\"audit\");\n");
+    for (note, source, code) in [
+        ("source that does not answer", "https://127.0.0.1:9/v3/index.json", "NU1301"),
+        ("http source", "http://127.0.0.1:9/v3/index.json", "NU1302"),
+    ] {
+        runner
+            .note(note)
+            .answer("dotnet_project", "Restore", restore(Some(source)), |result| {
+                if real { classified(result, code, false) } else { Ok(()) }
+            })
+            .await;
+    }
+    write(&project, &with_packages("    <PackageReference Include=\"Newtonsoft.Json\" />\n"));
+    runner
+        .note("reference without a version")
+        .answer("dotnet_project", "Restore", restore(None), |result| {
+            if real { classified(result, "NU1015", false) } else { Ok(()) }
+        })
+        .await;
+    write(&project, &with_packages("    <PackageReference Include=\"System.Text.Json\" Version=\"9.0.0\" />\n"));
+    runner
+        .note("pruned reference")
+        .answer("dotnet_project", "Restore", restore(None), |result| {
+            if real { classified(result, "NU1510", true) } else { Ok(()) }
+        })
+        .await;
+    // Newtonsoft.Json 12.0.1 has a known high-severity advisory: NU1903 where the source serves
+    // vulnerability data, NU1900 (could not read it) where it does not.
+    write(&project, &with_packages("    <PackageReference Include=\"Newtonsoft.Json\" Version=\"12.0.1\" />\n"));
+    runner
+        .note("vulnerable package")
+        .answer("dotnet_project", "Restore", restore(None), |result| {
+            if !real {
+                return Ok(());
+            }
+            classified(result, "NU1903", true).or_else(|_| classified(result, "NU1900", true))
+        })
+        .await;
+}
+
 /// The tests every test project holds: one passes, one fails, one is skipped.
 const TESTS: &str = "using Xunit;\n\nnamespace Tests;\n\npublic class CalculatorTests\n{\n    [Fact]\n    \
     public void Adds() => Assert.Equal(4, 2 + 2);\n\n    [Fact]\n    public void Divides() => Assert.Equal(3, 7 / 2 + 1);\n\n    \
@@ -552,6 +627,15 @@ async fn test_projects(runner: &mut Runner) {
         })
         .await;
 
+    // The plugin asked for Microsoft.Testing.Platform where global.json does not select it: the
+    // SDK (in VSTest mode) refuses `--project`.
+    runner
+        .note("vstest project, runner asked for mtp")
+        .answer("dotnet_project", "Test", json!({ "project": vstest, "testRunner": "MicrosoftTestingPlatform" }), |result| {
+            if real { classified(result, "MSB1001", false) } else { Ok(()) }
+        })
+        .await;
+
     let mtp = dir.join("mtp");
     write(&mtp.join("global.json"), "{\n  \"test\": {\n    \"runner\": \"Microsoft.Testing.Platform\"\n  }\n}\n");
     write(&mtp.join("Calc.Tests/Calc.Tests.csproj"), &mtp_project_file(&tfm));
@@ -582,6 +666,25 @@ async fn test_projects(runner: &mut Runner) {
         .replayed_under("test-fail")
         .answer("dotnet_project", "Test", json!({ "project": mtp.join("Mtp.slnx") }), |result| {
             if real { counts(result, 2, 1, 1).and(divides_failed(result)) } else { Ok(()) }
+        })
+        .await;
+
+    // A VSTest project (xUnit v2) where global.json selects Microsoft.Testing.Platform.
+    let legacy = mtp.join("Legacy.Tests/Legacy.Tests.csproj");
+    write(&legacy, &std::fs::read_to_string(&vstest).unwrap_or_else(|_| mtp_project_file(&tfm)));
+    write(&mtp.join("Legacy.Tests/CalculatorTests.cs"), TESTS);
+    runner
+        .note("vstest project under mtp")
+        .answer("dotnet_project", "Test", json!({ "project": legacy }), |result| {
+            if !real {
+                return Ok(());
+            }
+            let code = first_error(result)["code"].as_str().unwrap_or_default().to_owned();
+            if result["isError"] == true && !code.starts_with("EXIT_") {
+                Ok(())
+            } else {
+                Err(format!("expected a classified error, got code {code:?}"))
+            }
         })
         .await;
 

@@ -26,6 +26,9 @@ pub mod code {
     pub const OPERATION_CANCELLED: &str = "OPERATION_CANCELLED";
     /// The operator made the server read-only, and the action would change something.
     pub const READ_ONLY: &str = "READ_ONLY";
+    /// A test project and the runner `dotnet test` runs in disagree (a Microsoft.Testing.Platform
+    /// project under VSTest or the other way round): the SDK's own error has no code.
+    pub const TEST_RUNNER_MISMATCH: &str = "TEST_RUNNER_MISMATCH";
     /// Prefix of `EXIT_<n>`, used when a failed run printed no diagnostic with a code.
     pub const EXIT_PREFIX: &str = "EXIT_";
 }
@@ -105,8 +108,9 @@ impl ErrorCategory {
     }
 
     /// The category a code belongs to: by its letter prefix for diagnostics (`CS`, `MSB`, `NU`,
-    /// `NETSDK`, case-insensitive and exact, so `NUnit1001` is not NuGet), or the synthetic code's
-    /// own category; `Unknown` otherwise.
+    /// `NETSDK`, case-insensitive and exact, so `NUnit1001` is not NuGet), `dotnet format`'s ids
+    /// without digits (`WHITESPACE`: the source's formatting), or the synthetic code's own
+    /// category; `Unknown` otherwise.
     pub fn from_code(code: &str) -> ErrorCategory {
         let prefix = code.trim_end_matches(|c: char| c.is_ascii_digit());
         let is = |p: &str| prefix.eq_ignore_ascii_case(p) && prefix.len() < code.len();
@@ -120,6 +124,8 @@ impl ErrorCategory {
             ErrorCategory::Runtime
         } else {
             match code {
+                _ if diagnostics::FORMAT_IDS.contains(&code) => ErrorCategory::Compilation,
+                code::TEST_RUNNER_MISMATCH => ErrorCategory::Build,
                 code::INVALID_PARAMS => ErrorCategory::Validation,
                 code::CAPABILITY_NOT_AVAILABLE | code::READ_ONLY => ErrorCategory::Capability,
                 code::CONCURRENCY_CONFLICT => ErrorCategory::Concurrency,
@@ -463,6 +469,9 @@ impl ErrorResponse {
 
 /// One error of a failed run from one parsed (already redacted) error diagnostic.
 fn error_from_diagnostic(diagnostic: Diagnostic, line: &str, exit_code: i32, data: &ErrorData) -> ErrorResult {
+    // A codeless error the SDK is known to print gets the contract's code for it.
+    let known = diagnostic.code.is_empty().then(|| codes::code_for_message(&diagnostic.message)).flatten();
+    let diagnostic = Diagnostic { code: known.map_or(diagnostic.code.clone(), str::to_owned), ..diagnostic };
     let category = diagnostic_category(&diagnostic);
     let code =
         if diagnostic.code.is_empty() { format!("{}{exit_code}", code::EXIT_PREFIX) } else { diagnostic.code.clone() };

@@ -238,6 +238,10 @@ impl Normaliser {
             .iter()
             .filter_map(|key| raw.get(key).filter(|value| value.len() > 1).map(|value| (value.to_owned(), format!("{{{{{key}}}}}"))))
             .collect();
+        // MSBuild's item metadata (`Directory`) holds the workspace without its leading slash.
+        if let Some(workspace) = raw.get("workspace").filter(|w| w.len() > 1) {
+            paths.push((workspace.trim_start_matches('/').to_owned(), "{{workspace_rootless}}".to_owned()));
+        }
         paths.sort_by_key(|(path, _)| std::cmp::Reverse(path.len()));
         if let Some(temp) = raw.get("temp").filter(|t| t.len() > 1) {
             paths.push((format!("{}/", temp.trim_end_matches('/')), "{{temp}}/".to_owned()));
@@ -297,6 +301,8 @@ const FIXED: &[(&str, &str)] = &[
     (r"\[(?:< )?\d+(?:[.,]\d+)? (?:ms|s|m)\]", "[1 ms]"),
     (r"Duration: (?:< )?\d+(?:[.,]\d+)? (?:ms|s|m)\b", "Duration: 1 ms"),
     (r"Total time: [\d.,]+ (?:Seconds|Minutes)", "Total time: 1.0000 Seconds"),
+    // xUnit's own lines: `[xUnit.net 00:00:02.55]`.
+    (r"\[xUnit\.net \d\d:\d\d:\d\d\.\d+\]", "[xUnit.net 00:00:01.00]"),
     // Microsoft.Testing.Platform: `(4ms)`, `(1s 002ms)`, `duration: 5s 212ms`.
     (r"\((?:\d+h )?(?:\d+m )?(?:\d+s )?\d+ms\)", "(1ms)"),
     (r"duration: (?:\d+h )?(?:\d+m )?(?:\d+s )?\d+ms", "duration: 1s 000ms"),

@@ -691,3 +691,35 @@ fn every_supported_command_answers_without_placeholders() {
         );
     }
 }
+
+/// Every fixture and recording says where its text comes from: a recording of the real SDK
+/// (`## recorded: .NET SDK <version> (<rid>), scenario <name>`) or hand-made (`## hand-made:
+/// <why>`: what no recording can capture, or a fixture pending a family's fix), so that no
+/// invented wording can hide among real ones. (`secrets/values.txt` is not output: the list of
+/// the invented secret values the redaction tests look for.)
+#[test]
+fn every_fixture_says_whether_it_is_recorded_or_hand_made() {
+    let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut unmarked = Vec::new();
+    let mut recorded = 0;
+    let mut stack = vec![crate_dir.join("fixtures"), crate_dir.join("recordings")];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap().flatten() {
+            let path = entry.path();
+            let name = path.strip_prefix(crate_dir).unwrap().display().to_string();
+            if path.is_dir() {
+                stack.push(path);
+            } else if name != "fixtures/secrets/values.txt" && name != "recordings/PENDING" {
+                let first = fs::read_to_string(&path).unwrap().lines().next().unwrap_or_default().to_owned();
+                let is_recording = first.starts_with("## recorded: .NET SDK ") && first.contains(", scenario ");
+                recorded += usize::from(is_recording);
+                let hand_made = first.starts_with("## hand-made: ") || first.starts_with("## hand-made, pending: ");
+                if !(is_recording || hand_made) || (is_recording != name.starts_with("recordings/")) {
+                    unmarked.push(format!("{name}: {first}"));
+                }
+            }
+        }
+    }
+    assert!(unmarked.is_empty(), "fixtures without a recorded or hand-made mark (or a recording outside recordings/):\n{}", unmarked.join("\n"));
+    assert!(recorded > 0, "no recording of the real SDK under recordings/");
+}
