@@ -306,6 +306,10 @@ const FIXED: &[(&str, &str)] = &[
     // Microsoft.Testing.Platform: `(4ms)`, `(1s 002ms)`, `duration: 5s 212ms`.
     (r"\((?:\d+h )?(?:\d+m )?(?:\d+s )?\d+ms\)", "(1ms)"),
     (r"duration: (?:\d+h )?(?:\d+m )?(?:\d+s )?\d+ms", "duration: 1s 000ms"),
+    // NuGet's HTTP log: `OK https://... 911ms`.
+    (r"(?m)^(info :   (?:OK|NotFound|GET|CACHE|Unauthorized|Forbidden|InternalServerError) [^ ]+) \d+ms$", "$1 100ms"),
+    // Certificate thumbprints (upper-case SHA-1).
+    (r"\b[0-9A-F]{40}\b", "0123456789ABCDEF0123456789ABCDEF01234567"),
     // EF Core migration ids are timestamps: `20261127162400_Initial`.
     (r"\b20\d{12}_", "20260101000000_"),
     // ISO and file-name timestamps (TRX files, logs).
