@@ -310,6 +310,8 @@ const FIXED: &[(&str, &str)] = &[
     (r"(?m)^(info :   (?:OK|NotFound|GET|CACHE|Unauthorized|Forbidden|InternalServerError) [^ ]+) \d+ms$", "$1 100ms"),
     // Certificate thumbprints (upper-case SHA-1).
     (r"\b[0-9A-F]{40}\b", "0123456789ABCDEF0123456789ABCDEF01234567"),
+    // A file-based app's build folder is named after a hash of the file's path.
+    (r"/runfile/([^/\s]+)-[0-9a-f]{64}/", "/runfile/$1-0000000000000000000000000000000000000000000000000000000000000000/"),
     // EF Core migration ids are timestamps: `20261127162400_Initial`.
     (r"\b20\d{12}_", "20260101000000_"),
     // ISO and file-name timestamps (TRX files, logs).

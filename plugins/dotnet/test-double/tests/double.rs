@@ -115,7 +115,9 @@ fn alive(pid: u32) -> bool {
 #[test]
 fn version_is_configurable() {
     let dir = temp_dir("version");
-    assert_eq!(run(&dir, &["--version"], &[]).stdout, "10.0.100\n");
+    // By default the recording of the real SDK answers; a version asked for is simulated.
+    assert_eq!(run(&dir, &["--version"], &[]).stdout, "10.0.401\n");
+    assert_eq!(run(&dir, &["--version"], &[("DOTNET_DOUBLE_SDK_VERSION", "10.0.100")]).stdout, "10.0.100\n");
     let r = run(&dir, &["--version"], &[("DOTNET_DOUBLE_SDK_VERSION", "9.0.306")]);
     assert_eq!((r.code, r.stdout.as_str()), (0, "9.0.306\n"));
     let sdks = run(&dir, &["--list-sdks"], &[("DOTNET_DOUBLE_SDK_VERSION", "9.0.306")]).stdout;
@@ -125,10 +127,11 @@ fn version_is_configurable() {
 #[test]
 fn host_listings_have_the_real_shapes() {
     let dir = temp_dir("host");
-    let runtimes = run(&dir, &["--list-runtimes"], &[]).stdout;
+    let simulated = [("DOTNET_DOUBLE_SDK_VERSION", "10.0.100")];
+    let runtimes = run(&dir, &["--list-runtimes"], &simulated).stdout;
     assert!(runtimes.lines().all(|l| l.starts_with("Microsoft.") && l.ends_with(']')));
     assert!(runtimes.contains("Microsoft.NETCore.App 10.0.0 [/usr/share/dotnet/shared/Microsoft.NETCore.App]"));
-    let info = run(&dir, &["--info"], &[("DOTNET_ROOT", "/opt/dotnet")]).stdout;
+    let info = run(&dir, &["--info"], &[("DOTNET_ROOT", "/opt/dotnet"), simulated[0]]).stdout;
     assert!(info.starts_with(".NET SDK:\n Version:           10.0.100\n"));
     assert!(info.contains(" Base Path:   /opt/dotnet/sdk/10.0.100/"));
     assert!(info.contains("  DOTNET_ROOT       [/opt/dotnet]"));
@@ -494,7 +497,7 @@ fn msbuild_evaluation_prints_values_or_json() {
 #[test]
 fn tool_listing_in_json_from_sdk_9_and_refused_by_sdk_8() {
     let dir = temp_dir("tool-json");
-    let local = run(&dir, &["tool", "list", "--format", "json"], &[]);
+    let local = run(&dir, &["tool", "list", "--format", "json"], &[("DOTNET_DOUBLE_SDK_VERSION", "10.0.100")]);
     assert_eq!(local.code, 0);
     assert_eq!(local.stdout.lines().count(), 1, "one line, as System.Text.Json writes it: {}", local.stdout);
     let local: serde_json::Value = serde_json::from_str(&local.stdout).unwrap();
@@ -503,7 +506,7 @@ fn tool_listing_in_json_from_sdk_9_and_refused_by_sdk_8() {
     assert_eq!(local["data"][1]["commands"], serde_json::json!(["csharpier"]));
     assert_eq!(local["data"][1]["manifest"], format!("{}/.config/dotnet-tools.json", dir.display()));
     let global: serde_json::Value =
-        serde_json::from_str(&run(&dir, &["tool", "list", "-g", "--format", "json"], &[]).stdout).unwrap();
+        serde_json::from_str(&run(&dir, &["tool", "list", "-g", "--format", "json"], &[("DOTNET_DOUBLE_SDK_VERSION", "10.0.100")]).stdout).unwrap();
     assert_eq!(
         global["data"],
         serde_json::json!([{ "packageId": "dotnet-outdated-tool", "version": "4.6.8", "commands": ["dotnet-outdated"] }])
@@ -722,4 +725,26 @@ fn every_fixture_says_whether_it_is_recorded_or_hand_made() {
     }
     assert!(unmarked.is_empty(), "fixtures without a recorded or hand-made mark (or a recording outside recordings/):\n{}", unmarked.join("\n"));
     assert!(recorded > 0, "no recording of the real SDK under recordings/");
+}
+
+/// Where a recording of the real SDK matches, the double replays it: its output and exit code,
+/// the recording's paths mapped onto the invocation's, and its failure recordings only under
+/// the double scenario they were made for.
+#[test]
+fn replays_the_real_sdk_with_the_invocations_paths() {
+    let dir = project_dir("replay");
+    let project = dir.join("App.csproj").display().to_string();
+    let built = run(&dir, &["build", &project], &[]);
+    assert_eq!(built.code, 0, "{}", built.all());
+    assert!(built.stdout.contains(&format!("  App -> {}/bin/Debug/net10.0/App.dll\n", dir.display())), "{}", built.stdout);
+    assert!(!built.all().contains("{{"), "a placeholder left: {}", built.all());
+
+    let broken = run(&dir, &["build", &project], &[("DOTNET_DOUBLE_SCENARIO", "build-fail")]);
+    assert_eq!(broken.code, 1);
+    let error = format!("{}/Program.cs(1,19): error CS0103: The name 'undefinedName' does not exist", dir.display());
+    assert!(broken.stdout.contains(&error), "{}", broken.stdout);
+
+    // Another SDK version than the recordings' is simulated.
+    let simulated = run(&dir, &["build", &project], &[("DOTNET_DOUBLE_SDK_VERSION", "9.0.306")]);
+    assert!(simulated.stdout.contains("net9.0"), "{}", simulated.stdout);
 }
