@@ -26,12 +26,37 @@ const PENDING: &str = include_str!("../recordings/PENDING");
 
 /// The recordings that are replayed (not pending), with their paths.
 pub fn replayable() -> impl Iterator<Item = (&'static str, Recording)> {
-    RECORDINGS.iter().filter(|(path, _)| !pending(path)).filter_map(|(path, text)| Some((*path, Recording::parse(text)?)))
+    RECORDINGS
+        .iter()
+        .filter_map(|(path, text)| Some((*path, Recording::parse(text)?)))
+        .filter(|(path, recording)| !pending(&pending_id(path, recording)))
 }
 
-/// Whether `PENDING` lists the recording at `path`.
-fn pending(path: &str) -> bool {
-    PENDING.lines().filter(|line| !line.starts_with('#')).any(|line| line.split(" => ").next().map(str::trim) == Some(path))
+/// How `PENDING` names a recording, stable across re-recordings: its scenario, its command
+/// with paths cut (as matched), and its double scenario in brackets, e.g.
+/// `console/build App.csproj [build-fail]`.
+pub fn pending_id(path: &str, recording: &Recording) -> String {
+    let scenario = path.split('/').next().unwrap_or_default();
+    let mut id = format!("{scenario}/{}", key(&recording.argv).join(" "));
+    if let Some(double_scenario) = recording.get("double-scenario") {
+        id.push_str(&format!(" [{double_scenario}]"));
+    }
+    id
+}
+
+/// Whether `PENDING` lists the recording named `id` (a line's name ending in ` *` names every
+/// recording whose name starts with the rest).
+fn pending(id: &str) -> bool {
+    PENDING.lines().filter(|line| !line.starts_with('#')).any(|line| names(line.split(" => ").next().unwrap_or_default(), id))
+}
+
+/// Whether the name `pattern` of a `PENDING` line covers the recording named `id`.
+fn names(pattern: &str, id: &str) -> bool {
+    let pattern = pattern.trim();
+    match pattern.strip_suffix(" *") {
+        Some(prefix) => id.starts_with(prefix),
+        None => pattern == id,
+    }
 }
 
 /// Replays the recording that matches this invocation, if any: prints its output and returns
@@ -43,7 +68,7 @@ pub fn replay(ctx: &Ctx) -> Option<u8> {
         return None;
     }
     let key = key(&ctx.args);
-    let (_, recording) = replayable().find(|(_, recording)| {
+    let (path, recording) = replayable().find(|(_, recording)| {
         let sdk_matches = match &wanted_sdk {
             Some(wanted) => recording.get("recorded").is_some_and(|r| r.contains(&format!("SDK {wanted} "))),
             None => true,
@@ -54,6 +79,7 @@ pub fn replay(ctx: &Ctx) -> Option<u8> {
         };
         sdk_matches && scenario_matches && key == self::key(&recording.argv)
     })?;
+    note_replayed(path);
     let paths = PathMap::new(&recording, ctx);
     for (stream, line) in &recording.lines {
         let line = paths.apply(line);
@@ -66,6 +92,19 @@ pub fn replay(ctx: &Ctx) -> Option<u8> {
             std::thread::sleep(ctx.slow.min(Duration::from_secs(3600)));
             Some(0)
         }
+    }
+}
+
+/// Appends the replayed recording's path to the file `DOTNET_DOUBLE_REPLAY_LOG` names, if any:
+/// which recordings answered a test (to tell which to mark pending when a family misreads one).
+fn note_replayed(path: &str) {
+    if let Some(log) = std::env::var_os("DOTNET_DOUBLE_REPLAY_LOG").filter(|log| !log.is_empty()) {
+        let line = format!("{path}\n");
+        let _ = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(log)
+            .and_then(|mut file| std::io::Write::write_all(&mut file, line.as_bytes()));
     }
 }
 
@@ -150,7 +189,21 @@ fn absolute(cwd: &Path, path: &str) -> PathBuf {
 
 #[cfg(test)]
 mod tests {
-    use super::key;
+    use super::{PENDING, RECORDINGS, key, names, pending_id};
+    use crate::recording::Recording;
+
+    #[test]
+    fn every_pending_line_names_a_recording() {
+        let ids: Vec<String> = RECORDINGS
+            .iter()
+            .filter_map(|(path, text)| Some(pending_id(path, &Recording::parse(text)?)))
+            .collect();
+        for line in PENDING.lines().filter(|line| !line.starts_with('#') && !line.trim().is_empty()) {
+            let (id, why) = line.split_once(" => ").unwrap_or((line, ""));
+            assert!(ids.iter().any(|known| names(id, known)), "PENDING names no recording: {id}");
+            assert!(!why.trim().is_empty(), "PENDING gives no reason for {id}");
+        }
+    }
 
     #[test]
     fn paths_are_cut_to_their_last_component() {

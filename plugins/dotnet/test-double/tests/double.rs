@@ -115,9 +115,8 @@ fn alive(pid: u32) -> bool {
 #[test]
 fn version_is_configurable() {
     let dir = temp_dir("version");
-    // By default the recording of the real SDK answers; a version asked for is simulated.
-    assert_eq!(run(&dir, &["--version"], &[]).stdout, "10.0.401\n");
-    assert_eq!(run(&dir, &["--version"], &[("DOTNET_DOUBLE_SDK_VERSION", "10.0.100")]).stdout, "10.0.100\n");
+    // `--version`'s recording is pending (recordings/PENDING): the simulated default answers.
+    assert_eq!(run(&dir, &["--version"], &[]).stdout, "10.0.100\n");
     let r = run(&dir, &["--version"], &[("DOTNET_DOUBLE_SDK_VERSION", "9.0.306")]);
     assert_eq!((r.code, r.stdout.as_str()), (0, "9.0.306\n"));
     let sdks = run(&dir, &["--list-sdks"], &[("DOTNET_DOUBLE_SDK_VERSION", "9.0.306")]).stdout;
@@ -739,10 +738,16 @@ fn replays_the_real_sdk_with_the_invocations_paths() {
     assert!(built.stdout.contains(&format!("  App -> {}/bin/Debug/net10.0/App.dll\n", dir.display())), "{}", built.stdout);
     assert!(!built.all().contains("{{"), "a placeholder left: {}", built.all());
 
-    let broken = run(&dir, &["build", &project], &[("DOTNET_DOUBLE_SCENARIO", "build-fail")]);
-    assert_eq!(broken.code, 1);
-    let error = format!("{}/Program.cs(1,19): error CS0103: The name 'undefinedName' does not exist", dir.display());
-    assert!(broken.stdout.contains(&error), "{}", broken.stdout);
+    let library = dir.join("Lib.csproj").display().to_string();
+    let missing = ["add", library.as_str(), "package", "Contoso.Internal.Logging"];
+    let unknown = run(&dir, &missing, &[("DOTNET_DOUBLE_SCENARIO", "restore-fail")]);
+    assert_eq!(unknown.code, 1);
+    let error = format!("info : Adding PackageReference for package 'Contoso.Internal.Logging' into project '{library}'.");
+    assert!(unknown.stdout.contains(&error), "{}", unknown.stdout);
+    assert!(unknown.stdout.contains("error: There are no versions available for the package 'Contoso.Internal.Logging'."));
+    // Without the scenario it was recorded for, a failure recording is not replayed.
+    let simulated = run(&dir, &missing, &[]);
+    assert!(!simulated.all().contains("There are no versions available"), "{}", simulated.all());
 
     // Another SDK version than the recordings' is simulated.
     let simulated = run(&dir, &["build", &project], &[("DOTNET_DOUBLE_SDK_VERSION", "9.0.306")]);
