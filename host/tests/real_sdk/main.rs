@@ -117,6 +117,11 @@ pub struct Runner {
     note: Option<String>,
     /// Where `dotnet-record` writes what the real SDK did (`scripts/record-sdk`), if anywhere.
     recording: Option<PathBuf>,
+    /// When the scenario under way started, and how long each one took.
+    scenario_started: std::time::Instant,
+    timings: Vec<(String, Duration)>,
+    /// Answers that carried colour escapes or German text (the environment leaked).
+    leaks: Vec<String>,
     /// The environment the plugins give dotnet (beyond what they pin), for commands run by hand.
     environment: Value,
 }
@@ -171,6 +176,9 @@ impl Runner {
             note: None,
             recording,
             environment: environment.clone(),
+            scenario_started: std::time::Instant::now(),
+            timings: Vec::new(),
+            leaks: Vec::new(),
         };
         (setup, runner)
     }
@@ -202,9 +210,18 @@ impl Runner {
     pub fn workspace(&mut self, name: &str) -> PathBuf {
         let dir = self.root.join(name);
         std::fs::create_dir_all(&dir).unwrap();
+        self.end_scenario();
         self.scenario = name.to_owned();
         self.mark_recording(None);
         dir
+    }
+
+    /// Notes how long the scenario under way took.
+    fn end_scenario(&mut self) {
+        if !self.scenario.is_empty() {
+            self.timings.push((self.scenario.clone(), self.scenario_started.elapsed()));
+        }
+        self.scenario_started = std::time::Instant::now();
     }
 
     /// Tells the next call from the others of its action, in its id: `console: dotnet_project
@@ -335,7 +352,7 @@ impl Runner {
     }
 
     /// Sends `tools/call` and returns the JSON-RPC answer.
-    async fn request(&self, tool: &str, action: &str, mut args: Value) -> Value {
+    async fn request(&mut self, tool: &str, action: &str, mut args: Value) -> Value {
         if !action.is_empty() {
             args["action"] = json!(action);
         }
@@ -344,7 +361,15 @@ impl Runner {
             Target::RealSdk => Duration::from_secs(900),
             Target::Double => Duration::from_secs(60),
         };
-        self.client.request_within("tools/call", json!({ "name": tool, "arguments": args }), limit).await
+        let answer = self.client.request_within("tools/call", json!({ "name": tool, "arguments": args }), limit).await;
+        // Colour escapes or German text in any answer: the plugins' environment leaked.
+        let text = answer.to_string();
+        if text.contains("\\u001b[")
+            || ["Der Buildvorgang", "Warnung(en)", "Wiederherstellung"].iter().any(|de| text.contains(de))
+        {
+            self.leaks.push(format!("{}: {tool} {action}: {}", self.scenario, shorten(&text)));
+        }
+        answer
     }
 
     fn record(&mut self, tool: &str, action: &str, outcome: Outcome) {
@@ -352,7 +377,8 @@ impl Runner {
         if let Some(note) = self.note.take() {
             id.push_str(&format!(" ({note})"));
         }
-        let same = self.played.iter().filter(|played| played.id == id || played.id.starts_with(&format!("{id} #"))).count();
+        let same =
+            self.played.iter().filter(|played| played.id == id || played.id.starts_with(&format!("{id} #"))).count();
         if same > 0 {
             id.push_str(&format!(" #{}", same + 1));
         }
@@ -466,7 +492,22 @@ fn shorten(text: &str) -> String {
 async fn play_everything(target: Target) {
     let root = tempfile::tempdir().unwrap();
     let (_setup, mut runner) = Runner::start(target, root.path()).await;
-    scenarios::play(&mut runner).await;
+    // MCP_REAL_SDK_SCENARIOS=nuget,tests plays only those (scripts/record-sdk NAME...).
+    let only: Vec<String> = std::env::var("MCP_REAL_SDK_SCENARIOS")
+        .unwrap_or_default()
+        .split(',')
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .map(str::to_owned)
+        .collect();
+    if let Some(unknown) = only.iter().find(|name| !scenarios::SCENARIOS.contains(&name.as_str())) {
+        panic!("MCP_REAL_SDK_SCENARIOS: no scenario {unknown} (there are {:?})", scenarios::SCENARIOS);
+    }
+    scenarios::play(&mut runner, &only).await;
+    runner.end_scenario();
+    let timings: Vec<String> =
+        runner.timings.iter().map(|(name, took)| format!("{name} {} s", took.as_secs())).collect();
+    println!("real-sdk: time per scenario: {}", timings.join(", "));
     let known = if target == Target::RealSdk { known_failures() } else { Vec::new() };
     for line in runner.summary(&known) {
         println!("{line}");
@@ -487,20 +528,36 @@ async fn play_everything(target: Target) {
             problems.push(format!("{}: passes now; remove it from host/tests/real_sdk/known-failures.txt", played.id));
         }
     }
+    let played_scenario = |id: &str| only.is_empty() || only.iter().any(|name| id.starts_with(&format!("{name}: ")));
     for (id, _) in &known {
-        if !runner.played.iter().any(|played| played.id == *id) {
+        if played_scenario(id) && !runner.played.iter().any(|played| played.id == *id) {
             problems.push(format!("{id}: listed in known-failures.txt, but no scenario makes this call"));
         }
     }
-    problems.extend(runner.unplayed().await.into_iter().map(|action| format!("{action}: no scenario plays it")));
+    problems.extend(runner.leaks.iter().map(|leak| format!("colour escapes or German text reached a client: {leak}")));
+    if only.is_empty() {
+        problems.extend(runner.unplayed().await.into_iter().map(|action| format!("{action}: no scenario plays it")));
+    }
     assert!(problems.is_empty(), "against {}:\n{}", target.describe(), problems.join("\n"));
 }
 
 #[tokio::test]
 #[ignore = "needs a .NET SDK on PATH; run by scripts/real-sdk"]
 async fn every_action_against_the_real_sdk() {
+    // The host runs where a user's shell would put it: a German locale, and the variable CI-style
+    // environments export for colour in redirected output. The plugins' environment must keep
+    // every dotnet answer English and free of escapes (docs/dotnet-sdk.md, "The environment").
+    for (name, value) in HOSTILE_ENVIRONMENT {
+        // SAFETY: run alone (`--ignored ... --exact`, scripts/real-sdk), before the host or any
+        // other thread that reads the environment starts.
+        unsafe { std::env::set_var(name, value) };
+    }
     play_everything(Target::RealSdk).await;
 }
+
+/// What the host inherits in the real-SDK run (see `every_action_against_the_real_sdk`).
+const HOSTILE_ENVIRONMENT: [(&str, &str); 3] =
+    [("LANG", "de_DE.UTF-8"), ("VSLANG", "1031"), ("DOTNET_SYSTEM_CONSOLE_ALLOW_ANSI_COLOR_REDIRECTION", "1")];
 
 #[tokio::test]
 async fn every_action_against_the_test_double() {

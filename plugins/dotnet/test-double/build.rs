@@ -20,7 +20,9 @@ fn main() {
         }
     }
     files.sort();
-    let mut code = String::from("/// The recordings, `(path, text)`, sorted by path.\npub const RECORDINGS: &[(&str, &str)] = &[\n");
+    let mut code = String::from(
+        "/// The recordings, `(path, text)`, sorted by path.\npub const RECORDINGS: &[(&str, &str)] = &[\n",
+    );
     for (relative, path) in files {
         code.push_str(&format!("    ({relative:?}, include_str!({:?})),\n", path.display().to_string()));
     }

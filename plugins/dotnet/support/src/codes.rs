@@ -61,7 +61,10 @@ pub fn code_for_message(message: &str) -> Option<&'static str> {
 /// Codeless SDK errors and the codes they get: the words that identify each, as SDK 10.0.401
 /// prints them (recorded in the test double's `recordings/tests/`).
 const MESSAGE_CODES: &[(&str, &str)] = &[
-    ("Testing with VSTest target is no longer supported by Microsoft.Testing.Platform", crate::errors::code::TEST_RUNNER_MISMATCH),
+    (
+        "Testing with VSTest target is no longer supported by Microsoft.Testing.Platform",
+        crate::errors::code::TEST_RUNNER_MISMATCH,
+    ),
     // `dotnet add package <id>` without a version, for an id no source serves: NuGet's
     // `error:` line has no code, but it is NU1101's case.
     ("There are no versions available for the package", "NU1101"),

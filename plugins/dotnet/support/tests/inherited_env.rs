@@ -9,7 +9,8 @@ async fn inherited_colour_redirection_is_removed_unless_configured() {
     // reads the environment.
     unsafe { std::env::set_var(REMOVED_ENV[0], "1") };
     let script = format!("echo \"{0}=${{{0}-unset}}\"", REMOVED_ENV[0]);
-    let inherited = Invocation::new("sh", ["-c", script.as_str()]).run(std::future::pending::<()>(), |_, _: &str| {}).await;
+    let inherited =
+        Invocation::new("sh", ["-c", script.as_str()]).run(std::future::pending::<()>(), |_, _: &str| {}).await;
     assert_eq!(inherited.end, RunEnd::Exited(0), "{}", inherited.transcript);
     assert_eq!(inherited.stdout.trim(), format!("{}=unset", REMOVED_ENV[0]));
 

@@ -104,27 +104,30 @@ fn shim(raw: &Path) -> ExitCode {
         }
     };
     let (sender, lines) = mpsc::channel::<(u8, String)>();
-    let readers = [(1u8, child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>)), (2, child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>))]
-        .into_iter()
-        .filter_map(|(stream, pipe)| {
-            let sender = sender.clone();
-            pipe.map(|pipe| {
-                std::thread::spawn(move || {
-                    let mut reader = BufReader::new(pipe);
-                    let mut buffer = Vec::new();
-                    while reader.read_until(b'\n', &mut buffer).map(|n| n > 0).unwrap_or(false) {
-                        let line = String::from_utf8_lossy(&buffer);
-                        let line = line.strip_suffix('\n').unwrap_or(&line);
-                        let line = line.strip_suffix('\r').unwrap_or(line).to_owned();
-                        if sender.send((stream, line)).is_err() {
-                            break;
-                        }
-                        buffer.clear();
+    let readers = [
+        (1u8, child.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>)),
+        (2, child.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>)),
+    ]
+    .into_iter()
+    .filter_map(|(stream, pipe)| {
+        let sender = sender.clone();
+        pipe.map(|pipe| {
+            std::thread::spawn(move || {
+                let mut reader = BufReader::new(pipe);
+                let mut buffer = Vec::new();
+                while reader.read_until(b'\n', &mut buffer).map(|n| n > 0).unwrap_or(false) {
+                    let line = String::from_utf8_lossy(&buffer);
+                    let line = line.strip_suffix('\n').unwrap_or(&line);
+                    let line = line.strip_suffix('\r').unwrap_or(line).to_owned();
+                    if sender.send((stream, line)).is_err() {
+                        break;
                     }
-                })
+                    buffer.clear();
+                }
             })
         })
-        .collect::<Vec<_>>();
+    })
+    .collect::<Vec<_>>();
     drop(sender);
     let _ = fs::write(&path, recording.render());
     for (stream, line) in lines {
@@ -187,25 +190,27 @@ fn claim(folder: &Path, argv: &[String]) -> PathBuf {
     }
 }
 
-/// Normalises every raw recording under `raw` into `out` (whose old recordings are removed
-/// first; files that are not recordings, such as `PENDING`, stay). Returns how many.
+/// Normalises every raw recording under `raw` into `out`: each scenario recorded replaces that
+/// scenario's folder; other scenarios' recordings and files that are not recordings (`PENDING`)
+/// stay. Returns how many.
 fn normalise_all(raw: &Path, out: &Path) -> Result<usize, String> {
     let sdk = fs::read_to_string(raw.join("sdk-version")).map_err(|e| format!("{}/sdk-version: {e}", raw.display()))?;
     let sdk = sdk.trim();
     let rid = fs::read_to_string(raw.join("rid")).unwrap_or_else(|_| "linux-x64".to_owned());
-    if out.is_dir() {
-        for entry in fs::read_dir(out).map_err(|e| e.to_string())?.flatten() {
-            if entry.path().is_dir() {
-                fs::remove_dir_all(entry.path()).map_err(|e| e.to_string())?;
-            }
-        }
-    }
     let mut count = 0;
     let mut scenarios: Vec<PathBuf> =
         fs::read_dir(raw).map_err(|e| e.to_string())?.flatten().map(|e| e.path()).filter(|p| p.is_dir()).collect();
     scenarios.sort();
+    // The scenarios recorded this time replace theirs; the others' recordings stay.
+    for folder in &scenarios {
+        let old = out.join(folder.file_name().unwrap());
+        if old.is_dir() {
+            fs::remove_dir_all(&old).map_err(|e| format!("{}: {e}", old.display()))?;
+        }
+    }
     for folder in scenarios {
-        let mut files: Vec<PathBuf> = fs::read_dir(&folder).map_err(|e| e.to_string())?.flatten().map(|e| e.path()).collect();
+        let mut files: Vec<PathBuf> =
+            fs::read_dir(&folder).map_err(|e| e.to_string())?.flatten().map(|e| e.path()).collect();
         files.sort();
         for file in files {
             let text = fs::read_to_string(&file).map_err(|e| format!("{}: {e}", file.display()))?;
@@ -236,7 +241,9 @@ impl Normaliser {
     fn new(raw: &Recording) -> Self {
         let mut paths: Vec<(String, String)> = ["home", "nuget_packages", "workspace", "root"]
             .iter()
-            .filter_map(|key| raw.get(key).filter(|value| value.len() > 1).map(|value| (value.to_owned(), format!("{{{{{key}}}}}"))))
+            .filter_map(|key| {
+                raw.get(key).filter(|value| value.len() > 1).map(|value| (value.to_owned(), format!("{{{{{key}}}}}")))
+            })
             .collect();
         // MSBuild's item metadata (`Directory`) holds the workspace without its leading slash.
         if let Some(workspace) = raw.get("workspace").filter(|w| w.len() > 1) {
@@ -311,7 +318,10 @@ const FIXED: &[(&str, &str)] = &[
     // Certificate thumbprints (upper-case SHA-1).
     (r"\b[0-9A-F]{40}\b", "0123456789ABCDEF0123456789ABCDEF01234567"),
     // A file-based app's build folder is named after a hash of the file's path.
-    (r"/runfile/([^/\s]+)-[0-9a-f]{64}/", "/runfile/$1-0000000000000000000000000000000000000000000000000000000000000000/"),
+    (
+        r"/runfile/([^/\s]+)-[0-9a-f]{64}/",
+        "/runfile/$1-0000000000000000000000000000000000000000000000000000000000000000/",
+    ),
     // EF Core migration ids are timestamps: `20261127162400_Initial`.
     (r"\b20\d{12}_", "20260101000000_"),
     // ISO and file-name timestamps (TRX files, logs).

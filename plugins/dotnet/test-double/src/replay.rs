@@ -47,7 +47,10 @@ pub fn pending_id(path: &str, recording: &Recording) -> String {
 /// Whether `PENDING` lists the recording named `id` (a line's name ending in ` *` names every
 /// recording whose name starts with the rest).
 fn pending(id: &str) -> bool {
-    PENDING.lines().filter(|line| !line.starts_with('#')).any(|line| names(line.split(" => ").next().unwrap_or_default(), id))
+    PENDING
+        .lines()
+        .filter(|line| !line.starts_with('#'))
+        .any(|line| names(line.split(" => ").next().unwrap_or_default(), id))
 }
 
 /// Whether the name `pattern` of a `PENDING` line covers the recording named `id`.
@@ -194,10 +197,8 @@ mod tests {
 
     #[test]
     fn every_pending_line_names_a_recording() {
-        let ids: Vec<String> = RECORDINGS
-            .iter()
-            .filter_map(|(path, text)| Some(pending_id(path, &Recording::parse(text)?)))
-            .collect();
+        let ids: Vec<String> =
+            RECORDINGS.iter().filter_map(|(path, text)| Some(pending_id(path, &Recording::parse(text)?))).collect();
         for line in PENDING.lines().filter(|line| !line.starts_with('#') && !line.trim().is_empty()) {
             let (id, why) = line.split_once(" => ").unwrap_or((line, ""));
             assert!(ids.iter().any(|known| names(id, known)), "PENDING names no recording: {id}");
@@ -207,10 +208,11 @@ mod tests {
 
     #[test]
     fn paths_are_cut_to_their_last_component() {
-        let argv: Vec<String> = ["build", "{{workspace}}/console/App/App.csproj", "-o", "/tmp/x/publish/", "-c", "Release"]
-            .iter()
-            .map(|a| a.to_string())
-            .collect();
+        let argv: Vec<String> =
+            ["build", "{{workspace}}/console/App/App.csproj", "-o", "/tmp/x/publish/", "-c", "Release"]
+                .iter()
+                .map(|a| a.to_string())
+                .collect();
         assert_eq!(key(&argv), ["build", "App.csproj", "-o", "publish", "-c", "Release"]);
     }
 }

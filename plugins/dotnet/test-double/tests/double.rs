@@ -504,8 +504,10 @@ fn tool_listing_in_json_from_sdk_9_and_refused_by_sdk_8() {
     assert_eq!(local["data"][1]["packageId"], "csharpier");
     assert_eq!(local["data"][1]["commands"], serde_json::json!(["csharpier"]));
     assert_eq!(local["data"][1]["manifest"], format!("{}/.config/dotnet-tools.json", dir.display()));
-    let global: serde_json::Value =
-        serde_json::from_str(&run(&dir, &["tool", "list", "-g", "--format", "json"], &[("DOTNET_DOUBLE_SDK_VERSION", "10.0.100")]).stdout).unwrap();
+    let global: serde_json::Value = serde_json::from_str(
+        &run(&dir, &["tool", "list", "-g", "--format", "json"], &[("DOTNET_DOUBLE_SDK_VERSION", "10.0.100")]).stdout,
+    )
+    .unwrap();
     assert_eq!(
         global["data"],
         serde_json::json!([{ "packageId": "dotnet-outdated-tool", "version": "4.6.8", "commands": ["dotnet-outdated"] }])
@@ -722,7 +724,11 @@ fn every_fixture_says_whether_it_is_recorded_or_hand_made() {
             }
         }
     }
-    assert!(unmarked.is_empty(), "fixtures without a recorded or hand-made mark (or a recording outside recordings/):\n{}", unmarked.join("\n"));
+    assert!(
+        unmarked.is_empty(),
+        "fixtures without a recorded or hand-made mark (or a recording outside recordings/):\n{}",
+        unmarked.join("\n")
+    );
     assert!(recorded > 0, "no recording of the real SDK under recordings/");
 }
 
@@ -735,16 +741,23 @@ fn replays_the_real_sdk_with_the_invocations_paths() {
     let project = dir.join("App.csproj").display().to_string();
     let built = run(&dir, &["build", &project], &[]);
     assert_eq!(built.code, 0, "{}", built.all());
-    assert!(built.stdout.contains(&format!("  App -> {}/bin/Debug/net10.0/App.dll\n", dir.display())), "{}", built.stdout);
+    assert!(
+        built.stdout.contains(&format!("  App -> {}/bin/Debug/net10.0/App.dll\n", dir.display())),
+        "{}",
+        built.stdout
+    );
     assert!(!built.all().contains("{{"), "a placeholder left: {}", built.all());
 
     let library = dir.join("Lib.csproj").display().to_string();
     let missing = ["add", library.as_str(), "package", "Contoso.Internal.Logging"];
     let unknown = run(&dir, &missing, &[("DOTNET_DOUBLE_SCENARIO", "restore-fail")]);
     assert_eq!(unknown.code, 1);
-    let error = format!("info : Adding PackageReference for package 'Contoso.Internal.Logging' into project '{library}'.");
+    let error =
+        format!("info : Adding PackageReference for package 'Contoso.Internal.Logging' into project '{library}'.");
     assert!(unknown.stdout.contains(&error), "{}", unknown.stdout);
-    assert!(unknown.stdout.contains("error: There are no versions available for the package 'Contoso.Internal.Logging'."));
+    assert!(
+        unknown.stdout.contains("error: There are no versions available for the package 'Contoso.Internal.Logging'.")
+    );
     // Without the scenario it was recorded for, a failure recording is not replayed.
     let simulated = run(&dir, &missing, &[]);
     assert!(!simulated.all().contains("There are no versions available"), "{}", simulated.all());
