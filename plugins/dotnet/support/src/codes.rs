@@ -59,10 +59,15 @@ pub fn code_for_message(message: &str) -> Option<&'static str> {
 }
 
 /// Codeless SDK errors and the codes they get: the words that identify each, as SDK 10.0.401
-/// prints them (recorded in the test double's `recordings/tests/`).
+/// prints them (recorded in the test double's `recordings/`).
 const MESSAGE_CODES: &[(&str, &str)] = &[
     (
         "Testing with VSTest target is no longer supported by Microsoft.Testing.Platform",
+        crate::errors::code::TEST_RUNNER_MISMATCH,
+    ),
+    // A VSTest project where global.json selects Microsoft.Testing.Platform (stderr, no `error`).
+    (
+        "defines test runner to be Microsoft.Testing.Platform. All projects must use that test runner",
         crate::errors::code::TEST_RUNNER_MISMATCH,
     ),
     // `dotnet add package <id>` without a version, for an id no source serves: NuGet's
@@ -954,10 +959,10 @@ static CODES: &[CodeInfo] = &[
         ..entry(
             "TEST_RUNNER_MISMATCH",
             "Test project and dotnet test runner mode disagree",
-            "The project runs on Microsoft.Testing.Platform (xUnit v3, MSTest 4, TUnit: MTP v2), which the .NET 10 SDK no longer runs through VSTest, but no global.json at or above the working folder selects Microsoft.Testing.Platform for dotnet test.",
+            "dotnet test runs every project of a folder in one mode: VSTest, or Microsoft.Testing.Platform when the nearest global.json says so. A project on Microsoft.Testing.Platform v2 (xUnit v3, MSTest 4, TUnit) cannot run under VSTest on the .NET 10 SDK, and under Microsoft.Testing.Platform every project must be one (a VSTest project such as xUnit v2 with xunit.runner.visualstudio is refused).",
             &[
-                "Select Microsoft.Testing.Platform for the folder: global.json {\"test\": {\"runner\": \"Microsoft.Testing.Platform\"}} (dotnet_sdk ConfigureGlobalJson), then run Test again",
-                "Or keep VSTest and use a VSTest adapter package for the framework (xunit.runner.visualstudio for xUnit v2)",
+                "For Microsoft.Testing.Platform projects, select it in the nearest global.json: {\"test\": {\"runner\": \"Microsoft.Testing.Platform\"}} (dotnet_sdk ConfigureGlobalJson), then run Test again",
+                "For a VSTest project under such a global.json, move it to a folder without that setting, or migrate it to the framework's Microsoft.Testing.Platform package (xunit.v3.mtp-v2, MSTest 4)",
             ],
         )
     },

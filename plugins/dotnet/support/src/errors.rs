@@ -508,16 +508,36 @@ fn error_from_diagnostic(diagnostic: Diagnostic, line: &str, exit_code: i32, dat
     .with_code_details()
 }
 
-/// The `EXIT_<n>` error of a failed run that printed no error diagnostic.
+/// The error of a failed run that printed no error diagnostic: a codeless message the SDK is
+/// known to print gets its code ([`codes::code_for_message`]), anything else is `EXIT_<n>`.
 fn exit_error(exit_code: i32, stdout: &str, stderr: &str, data: ErrorData) -> ErrorResult {
+    let output =
+        [stdout.trim_end(), stderr.trim_end()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("\n");
+    let known =
+        stderr.lines().chain(stdout.lines()).find_map(|line| Some((line.trim(), codes::code_for_message(line)?)));
+    if let Some((line, code)) = known {
+        let category = ErrorCategory::from_code(code);
+        return ErrorResult {
+            mcp_error_code: mcp_error_code(code, category, exit_code),
+            code: code.to_owned(),
+            message: keep_start(line, MAX_MESSAGE_CHARS),
+            category,
+            hint: None,
+            explanation: None,
+            documentation_url: None,
+            suggested_fixes: None,
+            alternatives: None,
+            raw_output: keep_end(&output, MAX_RAW_OUTPUT_CHARS),
+            data: Some(data),
+        }
+        .with_code_details();
+    }
     let first_stderr = stderr.lines().map(str::trim).find(|l| !l.is_empty());
     let last_stdout = stdout.lines().map(str::trim).rfind(|l| !l.is_empty());
     let message = match first_stderr.or(last_stdout) {
         Some(line) => keep_start(line, MAX_MESSAGE_CHARS),
         None => format!("The command exited with code {exit_code} without printing anything."),
     };
-    let output =
-        [stdout.trim_end(), stderr.trim_end()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("\n");
     let code = format!("{}{exit_code}", code::EXIT_PREFIX);
     ErrorResult {
         mcp_error_code: mcp_error_code(&code, ErrorCategory::Unknown, exit_code),

@@ -112,7 +112,15 @@ fn a_test_runner_mismatch_says_how_to_select_the_runner() {
     assert_classified(&errors, "TEST_RUNNER_MISMATCH");
     assert!(errors[0].suggested_fixes.as_ref().unwrap()[0].contains("\"runner\": \"Microsoft.Testing.Platform\""));
 
-    // The other way round: --project in VSTest mode, refused by MSBuild.
+    // A VSTest project where global.json selects Microsoft.Testing.Platform: a codeless message
+    // on stderr.
+    let run = transcript("tests", |argv| argv[0] == "test" && has(argv, "Legacy.Tests.csproj"));
+    assert_eq!(run.exit, 1);
+    let errors = run.errors();
+    assert_classified(&errors, "TEST_RUNNER_MISMATCH");
+    assert!(errors[0].message.starts_with("global.json defines test runner to be Microsoft.Testing.Platform."));
+
+    // The plugin asked for --project in VSTest mode: refused by MSBuild.
     let run = transcript("tests", |argv| argv[0] == "test" && has(argv, "--project") && has(argv, "App.Tests.csproj"));
     let errors = run.errors();
     assert_classified(&errors, "MSB1001");
