@@ -171,7 +171,11 @@ impl Runner {
             target,
             root: root.to_owned(),
             played: Vec::new(),
-            sdk_version: String::new(),
+            // What the sdk scenario's Version call confirms (and sets again) when it plays.
+            sdk_version: match target {
+                Target::RealSdk => scenarios::dotnet(&["--version"]).trim().to_owned(),
+                Target::Double => "10.0.100".to_owned(),
+            },
             scenario: String::new(),
             note: None,
             recording,
@@ -255,19 +259,8 @@ impl Runner {
         args: Value,
         check: impl FnOnce(&Value) -> Check,
     ) -> Option<Value> {
-        let answer = self.request(tool, action, args).await;
-        let (outcome, passed) = match answer.get("result") {
-            None => (Outcome::Failed(format!("protocol error: {}", answer["error"])), None),
-            Some(result) if result["isError"] == true => {
-                (Outcome::Failed(format!("tool error: {}", shorten(&text_of(result)))), None)
-            }
-            Some(result) => match check(result) {
-                Ok(()) => (Outcome::Passed, Some(result.clone())),
-                Err(reason) => (Outcome::Failed(format!("{reason}; the answer: {}", shorten(&text_of(result)))), None),
-            },
-        };
-        self.record(tool, action, outcome);
-        passed
+        self.answer(tool, action, args, |result| if result["isError"] == true { Err("tool error".to_owned()) } else { check(result) })
+            .await
     }
 
     /// A call whose answer, success or error, `check` judges (a test run with failing tests, a

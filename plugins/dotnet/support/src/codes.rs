@@ -92,6 +92,22 @@ const fn entry(
 /// The page of `dotnet format`, which documents its diagnostic ids without digits.
 const FORMAT_PAGE: &str = "https://learn.microsoft.com/en-us/dotnet/core/tools/dotnet-format";
 
+/// The page of NuGet Audit's NU1901-NU1904.
+const AUDIT_PAGE: &str = "https://learn.microsoft.com/en-us/nuget/reference/errors-and-warnings/nu1901-nu1904";
+
+/// What to do about a package with a known vulnerability, whatever its severity.
+const AUDIT_FIXES: &[&str] = &[
+    "Update to a fixed version: dotnet add package <id> --version <fixed version>",
+    "Find out why a transitive package is present: dotnet nuget why <project> <id>",
+    "List vulnerable packages: dotnet list package --vulnerable --include-transitive",
+    "Accept the risk for one advisory only: a NuGetAuditSuppress item with its URL",
+];
+
+/// A NuGet Audit entry (NU1901-NU1904): the severity's title and explanation, the shared fixes.
+const fn audit(code: &'static str, title: &'static str, explanation: &'static str) -> CodeInfo {
+    CodeInfo { code, title, explanation, suggested_fixes: AUDIT_FIXES, shared_page: Some(AUDIT_PAGE) }
+}
+
 const NULLABLE_WARNINGS_PAGE: &str =
     "https://learn.microsoft.com/en-us/dotnet/csharp/language-reference/compiler-messages/nullable-warnings";
 
@@ -759,61 +775,26 @@ static CODES: &[CodeInfo] = &[
             "Where no such source is reachable, switch auditing off knowingly: <NuGetAudit>false</NuGetAudit>",
         ],
     ),
-    CodeInfo {
-        shared_page: Some("https://learn.microsoft.com/en-us/nuget/reference/errors-and-warnings/nu1901-nu1904"),
-        ..entry(
-            "NU1901",
-            "Package has a known low severity vulnerability",
-            "NuGet Audit found a published low-severity security advisory for the resolved package version (the .NET 10 SDK audits transitive packages too).",
-            &[
-                "Update to a fixed version: dotnet add package <id> --version <fixed version>",
-                "Find out why a transitive package is present: dotnet nuget why <project> <id>",
-                "List vulnerable packages: dotnet list package --vulnerable --include-transitive",
-                "Accept the risk for one advisory only: a NuGetAuditSuppress item with its URL",
-            ],
-        )
-    },
-    CodeInfo {
-        shared_page: Some("https://learn.microsoft.com/en-us/nuget/reference/errors-and-warnings/nu1901-nu1904"),
-        ..entry(
-            "NU1902",
-            "Package has a known moderate severity vulnerability",
-            "NuGet Audit found a published moderate-severity security advisory for the resolved package version (the .NET 10 SDK audits transitive packages too).",
-            &[
-                "Update to a fixed version: dotnet add package <id> --version <fixed version>",
-                "Find out why a transitive package is present: dotnet nuget why <project> <id>",
-                "List vulnerable packages: dotnet list package --vulnerable --include-transitive",
-                "Accept the risk for one advisory only: a NuGetAuditSuppress item with its URL",
-            ],
-        )
-    },
-    CodeInfo {
-        shared_page: Some("https://learn.microsoft.com/en-us/nuget/reference/errors-and-warnings/nu1901-nu1904"),
-        ..entry(
-            "NU1903",
-            "Package has a known high severity vulnerability",
-            "NuGet Audit found a published high-severity security advisory for the resolved package version.",
-            &[
-                "Update to a fixed version: dotnet add package <id> --version <fixed version>",
-                "Find out why a transitive package is present: dotnet nuget why <project> <id>",
-                "List vulnerable packages: dotnet list package --vulnerable --include-transitive",
-            ],
-        )
-    },
-    CodeInfo {
-        shared_page: Some("https://learn.microsoft.com/en-us/nuget/reference/errors-and-warnings/nu1901-nu1904"),
-        ..entry(
-            "NU1904",
-            "Package has a known critical severity vulnerability",
-            "NuGet Audit found a published critical-severity security advisory for the resolved package version (the .NET 10 SDK audits transitive packages too).",
-            &[
-                "Update to a fixed version: dotnet add package <id> --version <fixed version>",
-                "Find out why a transitive package is present: dotnet nuget why <project> <id>",
-                "List vulnerable packages: dotnet list package --vulnerable --include-transitive",
-                "Accept the risk for one advisory only: a NuGetAuditSuppress item with its URL",
-            ],
-        )
-    },
+    audit(
+        "NU1901",
+        "Package has a known low severity vulnerability",
+        "NuGet Audit found a published low-severity security advisory for the resolved package version (the .NET 10 SDK audits transitive packages too).",
+    ),
+    audit(
+        "NU1902",
+        "Package has a known moderate severity vulnerability",
+        "NuGet Audit found a published moderate-severity security advisory for the resolved package version (the .NET 10 SDK audits transitive packages too).",
+    ),
+    audit(
+        "NU1903",
+        "Package has a known high severity vulnerability",
+        "NuGet Audit found a published high-severity security advisory for the resolved package version (the .NET 10 SDK audits transitive packages too).",
+    ),
+    audit(
+        "NU1904",
+        "Package has a known critical severity vulnerability",
+        "NuGet Audit found a published critical-severity security advisory for the resolved package version (the .NET 10 SDK audits transitive packages too).",
+    ),
     entry(
         "NU1905",
         "Audit source serves no vulnerability data",

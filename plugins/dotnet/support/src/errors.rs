@@ -516,21 +516,11 @@ fn exit_error(exit_code: i32, stdout: &str, stderr: &str, data: ErrorData) -> Er
     let known =
         stderr.lines().chain(stdout.lines()).find_map(|line| Some((line.trim(), codes::code_for_message(line)?)));
     if let Some((line, code)) = known {
-        let category = ErrorCategory::from_code(code);
-        return ErrorResult {
-            mcp_error_code: mcp_error_code(code, category, exit_code),
-            code: code.to_owned(),
-            message: keep_start(line, MAX_MESSAGE_CHARS),
-            category,
-            hint: None,
-            explanation: None,
-            documentation_url: None,
-            suggested_fixes: None,
-            alternatives: None,
-            raw_output: keep_end(&output, MAX_RAW_OUTPUT_CHARS),
-            data: Some(data),
-        }
-        .with_code_details();
+        let mut error = ErrorResult::new(code, &keep_start(line, MAX_MESSAGE_CHARS));
+        error.mcp_error_code = mcp_error_code(code, error.category, exit_code);
+        error.raw_output = keep_end(&output, MAX_RAW_OUTPUT_CHARS);
+        error.data = Some(data);
+        return error.with_code_details();
     }
     let first_stderr = stderr.lines().map(str::trim).find(|l| !l.is_empty());
     let last_stdout = stdout.lines().map(str::trim).rfind(|l| !l.is_empty());
@@ -574,7 +564,7 @@ pub fn error_response_schema() -> Value {
         "type": "object",
         "required": ["code", "message", "category", "rawOutput"],
         "properties": {
-            "code": { "type": "string", "description": "Diagnostic code (CS0103, NU1101) or INVALID_PARAMS, CAPABILITY_NOT_AVAILABLE, CONCURRENCY_CONFLICT, OPERATION_CANCELLED, READ_ONLY, EXIT_<n>." },
+            "code": { "type": "string", "description": "Diagnostic code (CS0103, NU1101, WHITESPACE) or INVALID_PARAMS, CAPABILITY_NOT_AVAILABLE, CONCURRENCY_CONFLICT, OPERATION_CANCELLED, READ_ONLY, TEST_RUNNER_MISMATCH, EXIT_<n>." },
             "message": { "type": "string" },
             "category": { "type": "string", "enum": categories },
             "hint": { "type": "string" },
