@@ -1,20 +1,24 @@
-//! Every action of every dotnet tool, played in scenarios on real temporary workspaces (a console
-//! project, a class library, a test project, a solution with two projects, a local tool manifest
-//! with an EF Core project, user secrets), over MCP through the real host binary.
+//! Every action of every dotnet tool, played in scenarios on real temporary workspaces (see
+//! `scenarios.rs`: a console app, a class library, NuGet's diagnostics, test projects on both
+//! runners, two solutions, a file-based app, a tool manifest with an EF Core project, user
+//! secrets and certificates, workloads, a template pack), over MCP through the real host binary.
 //!
 //! The same scenarios run two ways:
 //! - against a real .NET SDK on `PATH`: `every_action_against_the_real_sdk`, `#[ignore]`d so that
 //!   a machine without an SDK reports it as not run rather than passed; `scripts/real-sdk` runs it
-//!   whenever `dotnet --list-sdks` finds an SDK. Only what needs the network beyond NuGet, or a
-//!   workload, is skipped there, each with its reason.
+//!   whenever `dotnet --list-sdks` finds an SDK, and `scripts/record-sdk` with the recording
+//!   shim. A call this machine cannot serve must answer with its tool's classified error and
+//!   remedy ("not possible here"); `known-failures.txt` lists the calls still known to fail.
 //! - against the test double: `every_action_against_the_test_double`, in every `cargo test`, so
 //!   the scenarios cannot rot. The double writes no files, so after `New` and the like the
-//!   scenario writes what the real command would have written; a step the double cannot play
-//!   says why.
+//!   scenario writes what the real command would have written; checks of what only the real SDK
+//!   does apply against it alone.
 //!
-//! Each run prints one line per tool (actions run, calls passed, failed, skipped), and fails when
-//! any call failed or when a tool declares an action that no scenario plays (read from the
-//! tools' own `tools/list`, so a new action without a scenario fails here).
+//! Each run prints one line per tool (calls passed, failed and how many of those are known, not
+//! possible here) and the time of each scenario, and fails on a failed call the known-failures
+//! list does not name, on a listed call that passed or was not made, on an answer carrying
+//! colour escapes or German text, and on an action that no scenario plays (read from the tools'
+//! own `tools/list`, so a new action without a scenario fails here).
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -55,8 +59,6 @@ enum Outcome {
     /// What this machine cannot have (a public search endpoint, a workload, a trusted system
     /// certificate store): the tool answered with its own classified error and remedy.
     NotPossible(String),
-    /// Not played here at all, with the reason (the double cannot play it).
-    Skipped(String),
 }
 
 /// One tool's calls, counted for its summary line.
@@ -69,7 +71,6 @@ struct Tally<'a> {
     /// Failed calls the known-failures list names.
     known: usize,
     not_possible: usize,
-    skipped: usize,
 }
 
 /// One call of a scenario and its outcome.
@@ -379,10 +380,11 @@ impl Runner {
         self.mark_recording(None);
     }
 
-    /// Records `action` as not played, with the reason.
-    pub fn skip(&mut self, tool: &str, action: &str, reason: &str) {
-        self.record(tool, action, Outcome::Skipped(reason.to_owned()));
+    /// Records a call of `action` that a check by hand, after it, found wrong.
+    pub fn record_failure(&mut self, tool: &str, action: &str, reason: &str) {
+        self.record(tool, action, Outcome::Failed(reason.to_owned()));
     }
+
 
     /// Writes what a dotnet command would have written, when the double (which writes no files)
     /// played it; against the real SDK the command wrote it.
@@ -403,19 +405,14 @@ impl Runner {
                 Outcome::Failed(_) if known.iter().any(|(id, _)| *id == played.id) => tally.known += 1,
                 Outcome::Failed(_) => tally.failed += 1,
                 Outcome::NotPossible(_) => tally.not_possible += 1,
-                Outcome::Skipped(_) => {
-                    tally.skipped += 1;
-                    continue;
-                }
             }
             tally.actions.insert(&played.action);
         }
         tools
             .iter()
             .map(|(tool, tally)| {
-                let skipped = if tally.skipped > 0 { format!("; {} skipped", tally.skipped) } else { String::new() };
                 format!(
-                    "real-sdk: {tool}: {} passed, {} failed ({} known), {} not possible here; {} action(s) played against {}{skipped}",
+                    "real-sdk: {tool}: {} passed, {} failed ({} known), {} not possible here; {} action(s) played against {}",
                     tally.passed,
                     tally.failed + tally.known,
                     tally.known,
@@ -427,7 +424,7 @@ impl Runner {
             .collect()
     }
 
-    /// The actions each dotnet tool declares that no call played or skipped.
+    /// The actions each dotnet tool declares that no call played.
     async fn unplayed(&self) -> Vec<String> {
         let list = self.client.request("tools/list", json!({})).await;
         let mut missing = Vec::new();
@@ -514,7 +511,6 @@ async fn play_everything(target: Target) {
             }
             (Outcome::Failed(reason), None) => problems.push(format!("{}: {reason}", played.id)),
             (Outcome::NotPossible(reason), _) => println!("real-sdk: not possible here: {}: {reason}", played.id),
-            (Outcome::Skipped(reason), _) => println!("real-sdk: skipped: {}: {reason}", played.id),
             (Outcome::Passed, _) => {}
         }
         if listed.is_some() && !matches!(played.outcome, Outcome::Failed(_)) {

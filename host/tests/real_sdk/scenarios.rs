@@ -344,7 +344,11 @@ async fn console_project(runner: &mut Runner) {
 
     let started = runner.ok("dotnet_project", "Run", json!({ "project": p, "startMode": "Background" })).await;
     let session = session_id(started.as_ref());
-    runner.ok("dotnet_project", "Logs", json!({ "sessionId": session })).await;
+    runner
+        .call("dotnet_project", "Logs", json!({ "sessionId": session }), |result| {
+            contains(&result.to_string(), "Hello, World!")
+        })
+        .await;
     let listed = session.clone();
     runner.call("dotnet_project", "ListSessions", json!({}), |result| contains(&result.to_string(), &listed)).await;
     runner.ok("dotnet_project", "Stop", json!({ "sessionId": session })).await;
@@ -375,7 +379,15 @@ async fn console_project(runner: &mut Runner) {
         })
         .await;
 
-    runner.ok("dotnet_project", "Analyze", json!({ "project": p })).await;
+    let tfm_listed = json!([tfm(runner)]);
+    runner
+        .call("dotnet_project", "Analyze", json!({ "project": p }), |result| {
+            if !real {
+                return Ok(());
+            }
+            field(result, "/targetFrameworks", tfm_listed).and(field(result, "/outputType", json!("Exe")))
+        })
+        .await;
     runner.ok("dotnet_project", "Dependencies", json!({ "project": p })).await;
     runner.ok("dotnet_project", "Validate", json!({ "project": p })).await;
     let tfm = tfm(runner);
@@ -1122,8 +1134,20 @@ async fn user_secrets_and_certificates(runner: &mut Runner) {
             }
         })
         .await;
+    let secrets_of = |runner: &Runner| {
+        if real { runner.dotnet_by_hand(&dir, &["user-secrets", "list", "--project", "Secrets/Secrets.csproj"]).1 } else { String::new() }
+    };
+    runner.ok("dotnet_dev_certs", "SecretsSet", json!({ "project": p, "key": "Other", "value": "kept-until-clear" })).await;
     runner.ok("dotnet_dev_certs", "SecretsRemove", json!({ "project": p, "key": "Movies:ApiKey" })).await;
+    let left = secrets_of(runner);
+    if real && (left.contains("Movies:ApiKey") || !left.contains("Other")) {
+        runner.note("by hand after Remove").record_failure("dotnet_dev_certs", "SecretsRemove", &format!("user-secrets list now says: {left}"));
+    }
     runner.ok("dotnet_dev_certs", "SecretsClear", json!({ "project": p })).await;
+    let left = secrets_of(runner);
+    if real && !left.contains("No secrets configured") {
+        runner.note("by hand after Clear").record_failure("dotnet_dev_certs", "SecretsClear", &format!("user-secrets list now says: {left}"));
+    }
 
     let certificate = dir.join("localhost.pem");
     let exported = certificate.clone();
@@ -1135,7 +1159,11 @@ async fn user_secrets_and_certificates(runner: &mut Runner) {
             |_| file_contains(&exported, "-----BEGIN CERTIFICATE-----"),
         )
         .await;
-    runner.ok("dotnet_dev_certs", "CertificateCheck", json!({})).await;
+    runner
+        .call("dotnet_dev_certs", "CertificateCheck", json!({}), |result| {
+            if real { contains(&result.to_string(), "A valid certificate was found") } else { Ok(()) }
+        })
+        .await;
     runner
         .not_possible_here(
             "dotnet_dev_certs",
@@ -1145,6 +1173,10 @@ async fn user_secrets_and_certificates(runner: &mut Runner) {
         )
         .await;
     runner.ok("dotnet_dev_certs", "CertificateClean", json!({})).await;
+    let (code, _) = if real { runner.dotnet_by_hand(&dir, &["dev-certs", "https", "--check"]) } else { (6, String::new()) };
+    if code == 0 {
+        runner.note("by hand after Clean").record_failure("dotnet_dev_certs", "CertificateClean", "dev-certs https --check still finds a certificate");
+    }
 }
 
 /// Workloads: what is installed and available; installing, updating and uninstalling need
@@ -1171,7 +1203,11 @@ async fn workloads(runner: &mut Runner) {
             }
         })
         .await;
-    runner.ok("dotnet_workload", "Info", json!({})).await;
+    runner
+        .call("dotnet_workload", "Info", json!({}), |result| {
+            if real { contains(&result.to_string(), "10.0.400-manifests") } else { Ok(()) }
+        })
+        .await;
     runner
         .call("dotnet_workload", "Search", json!({ "searchTerm": "wasm" }), |result| {
             contains(&result.to_string(), "wasm-tools")
