@@ -359,7 +359,7 @@ impl Runner {
         // Colour escapes or German text in any answer: the plugins' environment leaked.
         let text = answer.to_string();
         if text.contains("\\u001b[")
-            || ["Der Buildvorgang", "Warnung(en)", "Wiederherstellung"].iter().any(|de| text.contains(de))
+            || ["Der Buildvorgang", "Warnung(en)", "Wiederherstellung", "erfolgreich", "Korrigieren Sie", "Löschen Sie"].iter().any(|de| text.contains(de))
         {
             self.leaks.push(format!("{}: {tool} {action}: {}", self.scenario, shorten(&text)));
         }

@@ -322,6 +322,10 @@ const FIXED: &[(&str, &str)] = &[
         r"/runfile/([^/\s]+)-[0-9a-f]{64}/",
         "/runfile/$1-0000000000000000000000000000000000000000000000000000000000000000/",
     ),
+    // MSBuild's `Build started 11/27/2026 17:32:13.` (in the culture's date format).
+    (r"Build started [0-9./-]+ [0-9:]+\.", "Build started 1/1/2026 00:00:00."),
+    // EF Core's log lines: `info: 11/27/2026 17:49:36.649 RelationalEventId...`.
+    (r"(?m)^(info|dbug|warn|fail|crit|trce): [0-9./-]+ \d\d:\d\d:\d\d\.\d+ ", "$1: 1/1/2026 00:00:00.000 "),
     // EF Core migration ids are timestamps: `20261127162400_Initial`.
     (r"\b20\d{12}_", "20260101000000_"),
     // ISO and file-name timestamps (TRX files, logs).
