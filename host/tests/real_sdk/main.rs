@@ -260,8 +260,10 @@ impl Runner {
         args: Value,
         check: impl FnOnce(&Value) -> Check,
     ) -> Option<Value> {
-        self.answer(tool, action, args, |result| if result["isError"] == true { Err("tool error".to_owned()) } else { check(result) })
-            .await
+        self.answer(tool, action, args, |result| {
+            if result["isError"] == true { Err("tool error".to_owned()) } else { check(result) }
+        })
+        .await
     }
 
     /// A call whose answer, success or error, `check` judges (a test run with failing tests, a
@@ -359,7 +361,9 @@ impl Runner {
         // Colour escapes or German text in any answer: the plugins' environment leaked.
         let text = answer.to_string();
         if text.contains("\\u001b[")
-            || ["Der Buildvorgang", "Warnung(en)", "Wiederherstellung", "erfolgreich", "Korrigieren Sie", "Löschen Sie"].iter().any(|de| text.contains(de))
+            || ["Der Buildvorgang", "Warnung(en)", "Wiederherstellung", "erfolgreich", "Korrigieren Sie", "Löschen Sie"]
+                .iter()
+                .any(|de| text.contains(de))
         {
             self.leaks.push(format!("{}: {tool} {action}: {}", self.scenario, shorten(&text)));
         }
@@ -384,7 +388,6 @@ impl Runner {
     pub fn record_failure(&mut self, tool: &str, action: &str, reason: &str) {
         self.record(tool, action, Outcome::Failed(reason.to_owned()));
     }
-
 
     /// Writes what a dotnet command would have written, when the double (which writes no files)
     /// played it; against the real SDK the command wrote it.

