@@ -612,7 +612,12 @@ async fn nuget_diagnostics(runner: &mut Runner) {
     write(&project, &with_packages("    <PackageReference Include=\"Newtonsoft.Json\" Version=\"12.0.1\" />\n"));
     runner
         .note("vulnerable package")
-        .call("dotnet_project", "Restore", restore(None), |result| {
+        .answer("dotnet_project", "Restore", restore(None), |result| {
+            // The double replays the first recorded restore of this project for all three.
+            if !real {
+                return Ok(());
+            }
+            field(result, "/success", json!(true))?;
             let warnings = structured(result)["warnings"].to_string();
             match ["NU1901", "NU1902", "NU1903", "NU1904"].iter().find(|code| warnings.contains(*code)) {
                 Some(code) if real => classified(result, code, true),
@@ -833,7 +838,7 @@ async fn solution(runner: &mut Runner) {
             "slnx",
             "<Solution>\n  <Project Path=\"App/App.csproj\" />\n  <Project Path=\"Lib/Lib.csproj\" />\n</Solution>\n",
         ),
-        (&sln, "sln", ""),
+        (&sln, "sln", CLASSIC_SLN),
     ] {
         let s = json!(solution);
         let file = solution.to_path_buf();
@@ -843,9 +848,7 @@ async fn solution(runner: &mut Runner) {
                 file_contains(&file, "App.csproj").and(file_contains(&file, "Lib.csproj"))
             })
             .await;
-        if !text.is_empty() {
-            runner.as_the_cli_would(solution, text);
-        }
+        runner.as_the_cli_would(solution, text);
         runner
             .note(note)
             .call("dotnet_solution", "List", json!({ "solution": s }), |result| {
@@ -882,6 +885,12 @@ async fn solution(runner: &mut Runner) {
         })
         .await;
 }
+
+/// What `dotnet sln Classic.sln add App Lib` writes (for the double, which writes nothing).
+const CLASSIC_SLN: &str = "\u{feff}\nMicrosoft Visual Studio Solution File, Format Version 12.00\n# Visual Studio Version 17\n\
+Project(\"{FAE04EC0-301F-11D3-BF4B-00C04F79EFBC}\") = \"App\", \"App\\App.csproj\", \"{11111111-1111-1111-1111-111111111111}\"\nEndProject\n\
+Project(\"{FAE04EC0-301F-11D3-BF4B-00C04F79EFBC}\") = \"Lib\", \"Lib\\Lib.csproj\", \"{22222222-2222-2222-2222-222222222222}\"\nEndProject\n\
+Global\nEndGlobal\n";
 
 /// A file-based app (`app.cs`, SDK 10): run and built without a project file.
 async fn file_based_app(runner: &mut Runner) {
