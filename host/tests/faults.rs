@@ -141,7 +141,7 @@ async fn a_4_gib_allocation_that_fits_costs_nothing() {
         .request_within("tools/call", json!({ "name": "alloc_4g", "arguments": {} }), Duration::from_secs(600))
         .await;
     let result = &answer["result"];
-    assert_eq!(text_of(&result), "touched 1048576 pages", "{result}");
+    assert_eq!(text_of(result), "touched 1048576 pages", "{result}");
     host_answers(&client).await;
     assert!(client.is_running());
 }
