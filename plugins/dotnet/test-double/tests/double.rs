@@ -380,7 +380,8 @@ fn slow_commands_can_be_interrupted() {
     let start = Instant::now();
     child.kill().unwrap();
     child.wait().unwrap();
-    assert!(start.elapsed() < Duration::from_secs(5));
+    // Far sooner than the 30 s the slow command would run, with room for a loaded machine.
+    assert!(start.elapsed() < Duration::from_secs(20));
 }
 
 #[test]
@@ -410,7 +411,7 @@ fn spawn_child_reports_a_sleeping_child_that_outlives_a_killed_parent() {
     parent.wait().unwrap();
     assert!(alive(pid));
     Command::new("kill").arg(pid.to_string()).status().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
+    let deadline = Instant::now() + Duration::from_secs(30);
     while alive(pid) && Instant::now() < deadline {
         std::thread::sleep(Duration::from_millis(50));
     }
