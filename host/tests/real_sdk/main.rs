@@ -475,13 +475,21 @@ fn shorten(text: &str) -> String {
     format!("{}…", &text[..end])
 }
 
-/// The scenarios in two lanes that play at the same time, each through a host of its own, on
-/// one workspace root (the scenarios share nothing but it and its HOME): restores, test hosts and
+/// The scenarios in two lanes that play at the same time, each through a host of its own, in a
+/// workspace root and HOME of its own (so that two `dotnet new` never write one template cache
+/// at once; NuGet's package folder, made for that, stays shared): restores, test hosts and
 /// the tools' own waits leave a core idle often enough that two lanes finish well before one on
 /// a 2-core machine. The lanes are balanced by the scenarios' times (`real-sdk: time per
 /// scenario`). Recording (scripts/record-sdk) plays them in one lane, in order.
 const LANES: [&[&str]; 2] =
     [&["tools", "sdk", "secrets", "workloads", "file-app"], &["tests", "console", "library", "nuget", "solution"]];
+
+/// The workspace root of lane `n` under the run's `root`.
+fn lane_root(root: &Path, n: usize) -> PathBuf {
+    let dir = root.join(format!("lane-{n}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
 
 /// What a lane played, to be summarised with the other lane's.
 struct LanePlayed {
@@ -543,8 +551,9 @@ async fn play_everything(target: Target) {
     // `dotnet` run by hand to compare with) never holds up another's.
     let others: Vec<_> = lanes
         .into_iter()
-        .map(|lane| {
-            let root = root.path().to_owned();
+        .enumerate()
+        .map(|(n, lane)| {
+            let root = lane_root(root.path(), n + 1);
             std::thread::spawn(move || {
                 let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
                 runtime.block_on(async {
@@ -555,7 +564,7 @@ async fn play_everything(target: Target) {
             })
         })
         .collect();
-    let (_setup, mut runner) = Runner::start(target, root.path()).await;
+    let (_setup, mut runner) = Runner::start(target, &lane_root(root.path(), 0)).await;
     runner.play_lane(&first).await;
     for other in others {
         runner.absorb(other.join().expect("a lane of scenarios panicked"));
