@@ -9,6 +9,8 @@
 //!   its `tools/list` answer;
 //! * `mcp-floor` ([`floor`]) is the floor: an rmcp server with `echo` compiled in, on the same
 //!   transports and SDK version as the host;
+//! * `mcp-toollist` ([`toollist`]) measures the bytes of a stdio server's `tools/list`: in total,
+//!   what a client shows the model, and the output schemas, per tool;
 //! * `mcp-bench-report` ([`report`]) turns their JSON output and criterion's estimates into the
 //!   markdown table of `docs/benchmarks.md`;
 //! * the criterion benches `dispatch` (one call through the plugin ABI against the same tool
@@ -28,6 +30,7 @@ pub mod memory;
 pub mod report;
 pub mod startup;
 pub mod stats;
+pub mod toollist;
 
 /// The error type of the bench tools: a message for the operator.
 pub type Error = Box<dyn std::error::Error + Send + Sync>;

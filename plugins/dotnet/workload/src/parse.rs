@@ -2,10 +2,11 @@
 //! the progress lines of `install`, `update` and `uninstall`.
 
 use dotnet_support::table;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// One installed workload, from `dotnet workload list` or `dotnet workload --info`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InstalledWorkload {
     /// The workload id.
@@ -25,7 +26,7 @@ pub struct InstalledWorkload {
 }
 
 /// One workload found by `dotnet workload search`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FoundWorkload {
     /// The workload id.
@@ -35,7 +36,7 @@ pub struct FoundWorkload {
 }
 
 /// One pack an install wrote.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Pack {
     /// The pack id.

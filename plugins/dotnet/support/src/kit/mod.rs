@@ -22,9 +22,15 @@
 mod call;
 pub mod check;
 mod declare;
+pub mod prose;
+mod result;
 pub mod schema;
+mod target;
 mod tool;
 
+pub use crate::params::{Reason, Split, invalid};
 pub use call::{Call, Consent};
 pub use declare::{ActionEnum, ActionSpec, Declaration, Effect, Lock, Param, Shape, ran_fields};
+pub use result::ActionResult;
+pub use target::TargetParam;
 pub use tool::{ActionTool, Family, Outcome};

@@ -2,10 +2,15 @@
 //! or on a read-only server only the ones that read): the input schema, the output schema and
 //! the annotations.
 
-use mcp_plugin_api::Annotations;
+use std::collections::HashMap;
+
+use mcp_plugin_api::{Annotations, output_schema_settings};
 use serde_json::{Map, Value, json};
 
-use super::declare::{ActionEnum, ActionSpec, Declaration, Effect, Shape};
+use super::{
+    declare::{ActionEnum, ActionSpec, Declaration, Effect, Shape, command_schema, exit_code_schema},
+    result::ResultType,
+};
 use crate::{errors::error_response_schema, locking::lock_info_schema};
 
 /// The input schema: one flat object, `action` a required enum of the offered actions, and the
@@ -32,48 +37,226 @@ pub fn input<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpec
 }
 
 /// The output schema: `"type": "object"` at the root (the official SDK clients refuse a tool
-/// list holding one without it) and an `anyOf` of every success shape of the offered actions,
-/// then the error envelope. Actions that return the same shape share one branch, whose `action`
-/// is an enum of them.
+/// list holding one without it), the fields every answer may carry declared once at the root
+/// (`success`, `lockInfo`, `exitCode`, and `command` when an offered action runs dotnet), and an
+/// `anyOf` of one branch per result of the offered actions, then the error envelope. Actions that
+/// return the same result share one branch, whose `action` is an enum of them.
+///
+/// Result types are derived into one document with the plugin API's schema settings, so a type
+/// several results hold is defined once under the root's `$defs` and referenced; a definition
+/// used once is put back in place ([`inline_single_use`]), so the schema reads as before where
+/// nothing is shared.
 pub fn output<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpec<A>]) -> Value {
-    let mut shapes: Vec<(&Shape, Vec<&str>)> = Vec::new();
+    let mut results: Vec<(Result<'_>, Vec<&str>)> = Vec::new();
     for spec in offered {
-        for shape in &spec.shapes {
-            match shapes.iter_mut().find(|(known, _)| *known == shape) {
+        let mut of_spec: Vec<Result<'_>> = spec.shapes.iter().map(Result::Shape).collect();
+        of_spec.extend(spec.result.map(|result| Result::Typed(result, spec.runs_dotnet)));
+        for result in of_spec {
+            match results.iter_mut().find(|(known, _)| *known == result) {
                 Some((_, actions)) => actions.push(spec.action.name()),
-                None => shapes.push((shape, vec![spec.action.name()])),
+                None => results.push((result, vec![spec.action.name()])),
             }
         }
     }
-    let mut branches: Vec<Value> =
-        shapes.into_iter().map(|(shape, actions)| branch(declaration, shape, &actions)).collect();
-    let mut envelope = error_response_schema();
-    if let Some(properties) = envelope["properties"].as_object_mut() {
-        properties.insert("lockInfo".into(), lock_info_schema());
+    let common = common_fields(offered);
+    let mut generator = output_schema_settings().into_generator();
+    let mut branches: Vec<Value> = results
+        .into_iter()
+        .map(|(result, actions)| {
+            let (mut branch, mut required) = match result {
+                Result::Typed(result, runs_dotnet) => {
+                    let ran: &[&str] = if runs_dotnet { &["command", "exitCode"] } else { &[] };
+                    (result.subschema(&mut generator), ran.to_vec())
+                }
+                Result::Shape(shape) => shape_branch(shape, &common),
+            };
+            let mut envelope = Map::new();
+            envelope.insert("success".into(), json!({ "const": true }));
+            let mut envelope_required = vec!["success"];
+            if declaration.action_help.is_some() {
+                envelope.insert("action".into(), json!({ "enum": actions }));
+                envelope_required.push("action");
+            }
+            required.splice(0..0, envelope_required);
+            merge(&mut branch, Value::Object(envelope), &required);
+            branch
+        })
+        .collect();
+    let mut failure = error_response_schema();
+    if let Some(properties) = failure["properties"].as_object_mut() {
         properties.extend(declaration.failure_fields.clone());
+        properties.retain(|name, schema| common.get(name) != Some(schema));
     }
-    branches.push(envelope);
-    json!({ "type": "object", "anyOf": branches })
+    branches.push(failure);
+    let mut root = json!({
+        "type": "object",
+        "properties": common,
+        "required": ["success"],
+        "anyOf": branches,
+    });
+    let definitions = generator.take_definitions(true);
+    if !definitions.is_empty() {
+        root["$defs"] = Value::Object(definitions);
+        inline_single_use(&mut root);
+    }
+    root
 }
 
-/// One success branch: `success` (always true), `action` (when the tool has one), `lockInfo`
-/// (optional) and the shape's own fields.
-fn branch<A: ActionEnum>(declaration: &Declaration<A>, shape: &Shape, actions: &[&str]) -> Value {
-    let mut properties = Map::new();
-    properties.insert("success".into(), json!({ "const": true }));
-    let mut required = vec!["success"];
-    if declaration.action_help.is_some() {
-        properties.insert("action".into(), json!({ "type": "string", "enum": actions }));
-        required.push("action");
+/// One result of an action: a result type (and whether the action runs dotnet), or a shape.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Result<'d> {
+    Typed(ResultType, bool),
+    Shape(&'d Shape),
+}
+
+/// The fields any answer of the offered actions may carry, declared once at the root of the
+/// output schema: `success`, `lockInfo` (successes and failures), `exitCode` (the error envelope
+/// has it too) and `command` when an offered action runs dotnet (or has a shape that
+/// [ran](Shape::ran)).
+fn common_fields<A: ActionEnum>(offered: &[&ActionSpec<A>]) -> Map<String, Value> {
+    let mut common = Map::new();
+    common.insert("success".into(), json!({ "type": "boolean" }));
+    common.insert("lockInfo".into(), lock_info_schema());
+    common.insert("exitCode".into(), exit_code_schema());
+    let reports_runs = offered.iter().any(|spec| {
+        spec.runs_dotnet || spec.shapes.iter().any(|shape| shape.properties.get("command") == Some(&command_schema()))
+    });
+    if reports_runs {
+        common.insert("command".into(), command_schema());
     }
-    properties.insert("lockInfo".into(), lock_info_schema());
-    properties.extend(shape.properties.clone());
-    for name in &shape.required {
-        if !required.contains(name) {
-            required.push(name);
+    common
+}
+
+/// A shape's branch and its required fields, without the fields the root declares alike.
+fn shape_branch(shape: &Shape, common: &Map<String, Value>) -> (Value, Vec<&'static str>) {
+    let mut properties = shape.properties.clone();
+    properties.retain(|name, schema| common.get(name) != Some(schema));
+    (json!({ "type": "object", "properties": properties }), shape.required.clone())
+}
+
+/// Adds `properties` (an object of property schemas) and `required` to `schema`, beside what it
+/// holds already (a `$ref`, an `anyOf`, properties of its own).
+fn merge(schema: &mut Value, properties: Value, required: &[&str]) {
+    let Value::Object(target) = schema else { return };
+    if let Value::Object(properties) = properties {
+        let own = target.entry("properties").or_insert_with(|| json!({}));
+        if let Value::Object(own) = own {
+            for (name, property) in properties {
+                own.insert(name, property);
+            }
         }
     }
-    json!({ "type": "object", "properties": properties, "required": required })
+    let listed = target.entry("required").or_insert_with(|| json!([]));
+    if let Value::Array(listed) = listed {
+        for name in required {
+            if !listed.iter().any(|known| known == name) {
+                listed.push(json!(name));
+            }
+        }
+    }
+}
+
+/// Puts every definition of the root's `$defs` that one place references back in that place, and
+/// drops definitions nothing references. A reference with sibling keywords takes the definition's
+/// keywords beside them (`properties` and `required` joined), unless both hold the same other
+/// keyword; a definition that references itself stays.
+fn inline_single_use(root: &mut Value) {
+    let Some(Value::Object(mut definitions)) = root.as_object_mut().and_then(|root| root.remove("$defs")) else {
+        return;
+    };
+    let mut kept: Vec<String> = Vec::new();
+    loop {
+        let mut counts: HashMap<&str, usize> = definitions.keys().map(|name| (name.as_str(), 0)).collect();
+        count_references(root, &mut counts);
+        definitions.values().for_each(|definition| count_references(definition, &mut counts));
+        let unused: Vec<String> =
+            counts.iter().filter(|(_, count)| **count == 0).map(|(name, _)| (*name).to_owned()).collect();
+        let single = definitions
+            .iter()
+            .find(|(name, definition)| {
+                counts[name.as_str()] == 1 && !kept.contains(name) && !references(definition, &reference_to(name))
+            })
+            .map(|(name, definition)| (name.clone(), definition.clone()));
+        definitions.retain(|name, _| !unused.contains(name));
+        let Some((name, definition)) = single else { break };
+        let target = reference_to(&name);
+        let inlined = inline_at(root, &target, &definition).is_some()
+            || definitions.values_mut().any(|other| inline_at(other, &target, &definition).is_some());
+        if inlined {
+            definitions.remove(&name);
+        } else {
+            kept.push(name);
+        }
+    }
+    if !definitions.is_empty() {
+        root["$defs"] = Value::Object(definitions);
+    }
+}
+
+fn reference_to(name: &str) -> String {
+    format!("#/$defs/{name}")
+}
+
+/// Counts the references to each definition of `counts` anywhere in `value`.
+fn count_references(value: &Value, counts: &mut HashMap<&str, usize>) {
+    match value {
+        Value::Object(fields) => {
+            if let Some(name) = fields.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/"))
+                && let Some(count) = counts.get_mut(name)
+            {
+                *count += 1;
+            }
+            fields.values().for_each(|child| count_references(child, counts));
+        }
+        Value::Array(items) => items.iter().for_each(|child| count_references(child, counts)),
+        _ => {}
+    }
+}
+
+/// Whether `value` holds a reference to `target`.
+fn references(value: &Value, target: &str) -> bool {
+    match value {
+        Value::Object(fields) => {
+            fields.get("$ref").and_then(Value::as_str) == Some(target)
+                || fields.values().any(|child| references(child, target))
+        }
+        Value::Array(items) => items.iter().any(|child| references(child, target)),
+        _ => false,
+    }
+}
+
+/// Replaces the reference to `target` in `value` by `definition`; `None` when there is none, or
+/// when the reference's siblings and the definition hold the same keyword (other than
+/// `properties` and `required`, which are joined).
+fn inline_at(value: &mut Value, target: &str, definition: &Value) -> Option<()> {
+    match value {
+        Value::Object(fields) if fields.get("$ref").and_then(Value::as_str) == Some(target) => {
+            let Value::Object(keywords) = definition else { return None };
+            let mut merged = keywords.clone();
+            for (keyword, sibling) in fields.iter().filter(|(keyword, _)| *keyword != "$ref") {
+                match (keyword.as_str(), merged.get_mut(keyword), sibling) {
+                    (_, None, _) => {
+                        merged.insert(keyword.clone(), sibling.clone());
+                    }
+                    ("properties", Some(Value::Object(own)), Value::Object(more)) => {
+                        own.extend(more.iter().map(|(name, schema)| (name.clone(), schema.clone())));
+                    }
+                    ("required", Some(Value::Array(own)), Value::Array(more)) => {
+                        // The envelope's fields first, as in every answer.
+                        let mut joined = more.clone();
+                        joined.extend(own.iter().filter(|name| !more.contains(name)).cloned());
+                        *own = joined;
+                    }
+                    _ => return None,
+                }
+            }
+            *fields = merged;
+            Some(())
+        }
+        Value::Object(fields) => fields.values_mut().find_map(|child| inline_at(child, target, definition)),
+        Value::Array(items) => items.iter_mut().find_map(|child| inline_at(child, target, definition)),
+        _ => None,
+    }
 }
 
 /// The annotations of the offered actions: read-only when all of them only read, destructive
@@ -129,7 +312,7 @@ mod tests {
         let problems = broken.problems();
         assert!(problems.iter().any(|p| p.contains("List is declared 2 times")), "{problems:?}");
         assert!(problems.iter().any(|p| p.contains("unused is taken by no action")), "{problems:?}");
-        assert!(problems.iter().any(|p| p.contains("declares no success shape")), "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("declares no result type")), "{problems:?}");
     }
 
     #[test]
