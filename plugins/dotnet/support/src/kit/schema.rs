@@ -275,30 +275,58 @@ pub fn annotations<A: ActionEnum>(offered: &[&ActionSpec<A>]) -> Annotations {
 mod tests {
     use super::*;
     use crate::kit::declare::{ActionSpec, Param};
+    use mcp_plugin_api::schemars::JsonSchema;
+    use serde::Serialize;
 
     crate::actions! {
         /// Test actions.
         enum Act { List, Install, Remove }
     }
 
+    /// A package, in the results of List and Install alike.
+    #[derive(Serialize, JsonSchema)]
+    struct Package {
+        id: String,
+        version: String,
+    }
+
+    /// List: the packages.
+    #[derive(Serialize, JsonSchema)]
+    struct Listed {
+        packages: Vec<Package>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        filter: Option<String>,
+    }
+
+    /// Install and Remove: the package changed.
+    #[derive(Serialize, JsonSchema)]
+    struct Changed {
+        package: Package,
+    }
+
+    fn spec(action: Act) -> ActionSpec<Act> {
+        match action {
+            Act::List => ActionSpec::reads(action).takes(&["filter"]).result::<Listed>(),
+            Act::Install => ActionSpec::writes(action)
+                .requires(&["id"])
+                .takes(&["force"])
+                .open_world()
+                .runs_dotnet()
+                .result::<Changed>(),
+            Act::Remove => {
+                ActionSpec::destroys(action).idempotent().requires(&["id"]).runs_dotnet().result::<Changed>()
+            }
+        }
+    }
+
     fn declaration() -> Declaration<Act> {
-        let listed = Shape::new(json!({ "items": { "type": "array" } }), &["items"]);
-        let changed = Shape::new(json!({ "id": { "type": "string" } }), &["id"]).ran();
         Declaration::new("test_tool", "Test", "A tool for tests.")
             .param(Param::string("workingDirectory", "Where."))
             .param(Param::string("filter", "List: what to keep."))
             .param(Param::string("id", "Install, Remove: the package."))
             .param(Param::flag("force", "Install: again."))
             .common(&["workingDirectory"])
-            .action(ActionSpec::reads(Act::List).takes(&["filter"]).returns(listed))
-            .action(
-                ActionSpec::writes(Act::Install)
-                    .requires(&["id"])
-                    .takes(&["force"])
-                    .open_world()
-                    .returns(changed.clone()),
-            )
-            .action(ActionSpec::destroys(Act::Remove).idempotent().requires(&["id"]).returns(changed))
+            .each_action(spec)
     }
 
     fn all(declaration: &Declaration<Act>) -> Vec<&ActionSpec<Act>> {
@@ -307,12 +335,42 @@ mod tests {
 
     #[test]
     fn a_sound_declaration_has_no_problems_and_a_broken_one_names_them() {
-        assert_eq!(declaration().problems(), Vec::<String>::new());
-        let broken = declaration().param(Param::flag("unused", "Nothing.")).action(ActionSpec::reads(Act::List));
+        let declaration = declaration();
+        assert_eq!(declaration.problems(), Vec::<String>::new());
+        let declared: Vec<Act> = declaration.actions.iter().map(|spec| spec.action).collect();
+        assert_eq!(declared, Act::ALL, "each_action declares every action, in order");
+        let broken = self::declaration().param(Param::flag("unused", "Nothing.")).action(ActionSpec::reads(Act::List));
         let problems = broken.problems();
         assert!(problems.iter().any(|p| p.contains("List is declared 2 times")), "{problems:?}");
         assert!(problems.iter().any(|p| p.contains("unused is taken by no action")), "{problems:?}");
         assert!(problems.iter().any(|p| p.contains("declares no result type")), "{problems:?}");
+    }
+
+    /// A result type that sets a field of the envelope.
+    #[derive(Serialize, JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    struct Clashing {
+        exit_code: i32,
+    }
+
+    #[test]
+    fn a_result_type_must_be_an_object_without_the_envelopes_fields() {
+        let declaration = |spec: fn(Act) -> ActionSpec<Act>| {
+            Declaration::new("t", "T", "T.")
+                .param(Param::string("id", "Id."))
+                .param(Param::string("filter", "F."))
+                .each_action(spec)
+        };
+        let problems =
+            declaration(|action| ActionSpec::reads(action).takes(&["id", "filter"]).result::<Clashing>()).problems();
+        assert!(problems.iter().any(|p| p.contains("has the field exitCode, which the kit sets")), "{problems:?}");
+        let problems =
+            declaration(|action| ActionSpec::reads(action).takes(&["id", "filter"]).result::<Vec<String>>()).problems();
+        assert!(problems.iter().any(|p| p.contains("must be a JSON object")), "{problems:?}");
+        let both = |action| {
+            ActionSpec::reads(action).takes(&["id", "filter"]).returns(Shape::new(json!({}), &[])).result::<Listed>()
+        };
+        assert!(declaration(both).problems().iter().any(|p| p.contains("declares a result type and shapes")));
     }
 
     #[test]
@@ -331,22 +389,89 @@ mod tests {
     }
 
     #[test]
-    fn the_output_has_one_branch_per_shape_and_the_envelope_under_an_object_root() {
+    fn the_output_declares_the_envelope_once_and_one_branch_per_result_type() {
         let declaration = declaration();
         let schema = output(&declaration, &all(&declaration));
         assert_eq!(schema["type"], "object");
+        assert_eq!(schema["required"], json!(["success"]));
+        let common: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(common, ["command", "exitCode", "lockInfo", "success"]);
         let branches = schema["anyOf"].as_array().unwrap();
-        assert_eq!(branches.len(), 3, "Install and Remove share a shape");
+        assert_eq!(branches.len(), 3, "Install and Remove share a result type");
+        assert_eq!(branches[0]["description"], "List: the packages.", "a type used once is in place");
+        assert_eq!(branches[0]["required"], json!(["success", "action", "packages"]));
+        assert_eq!(branches[0]["properties"]["filter"]["type"], "string", "a field left out is never null");
         assert_eq!(branches[1]["properties"]["action"]["enum"], json!(["Install", "Remove"]));
-        assert_eq!(branches[1]["required"], json!(["success", "action", "id", "command", "exitCode"]));
-        assert_eq!(branches[0]["properties"]["success"], json!({ "const": true }));
-        assert!(branches[0]["properties"]["lockInfo"].is_object());
+        assert_eq!(branches[1]["required"], json!(["success", "action", "command", "exitCode", "package"]));
+        assert_eq!(branches[1]["properties"]["success"], json!({ "const": true }));
         assert_eq!(branches[2]["properties"]["success"]["const"], false);
-        assert!(branches[2]["properties"]["lockInfo"].is_object(), "failures report the lock they held");
+        assert!(branches[2]["properties"].get("lockInfo").is_none(), "failures' lockInfo is the root's");
+        // Package, in two results, is defined once; nothing else is left in $defs.
+        let definitions: Vec<&String> = schema["$defs"].as_object().unwrap().keys().collect();
+        assert_eq!(definitions, ["Package"]);
+        assert_eq!(schema.to_string().matches("#/$defs/Package").count(), 2);
+
         let validator = jsonschema::validator_for(&schema).unwrap();
-        assert!(validator.is_valid(&json!({ "success": true, "action": "List", "items": [] })));
-        assert!(!validator.is_valid(&json!({ "success": true, "action": "List" })));
-        assert!(!validator.is_valid(&json!({ "action": "List", "items": [] })), "success is required");
+        let package = json!({ "id": "a", "version": "1.0" });
+        let listed = json!({ "success": true, "action": "List", "packages": [package] });
+        let installed =
+            json!({ "success": true, "action": "Install", "package": package, "command": "dotnet x", "exitCode": 0 });
+        let lock = json!({ "lockScope": "global", "lockKey": "global" });
+        for good in [
+            listed.clone(),
+            installed.clone(),
+            json!({ "success": false, "errors": [{ "code": "E", "message": "m", "category": "Unknown", "rawOutput": "" }], "exitCode": 1, "lockInfo": lock }),
+        ] {
+            assert!(validator.is_valid(&good), "{good}");
+        }
+        let mut without_command = installed.clone();
+        without_command.as_object_mut().unwrap().remove("command");
+        let mut listed_as_install = listed.clone();
+        listed_as_install["action"] = json!("Install");
+        let mut bad_version = listed.clone();
+        bad_version["packages"][0]["version"] = json!(1);
+        let mut bad_lock = installed;
+        bad_lock["lockInfo"] = json!({ "lockKey": 1 });
+        for bad in [
+            json!({ "success": true, "action": "List" }),
+            json!({ "action": "List", "packages": [] }),
+            without_command,
+            listed_as_install,
+            bad_version,
+            bad_lock,
+        ] {
+            assert!(!validator.is_valid(&bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_read_only_server_lists_only_the_results_of_what_reads() {
+        let declaration = declaration();
+        let reads: Vec<&ActionSpec<Act>> = declaration.actions.iter().filter(|s| s.effect == Effect::Reads).collect();
+        let schema = output(&declaration, &reads);
+        assert_eq!(schema["anyOf"].as_array().unwrap().len(), 2);
+        assert!(schema.get("$defs").is_none(), "Package is used once now, so it is in place: {schema}");
+        assert!(schema["properties"].get("command").is_none(), "no offered action runs dotnet");
+    }
+
+    #[test]
+    fn shapes_still_make_branches_without_the_fields_the_root_declares() {
+        let listed = Shape::new(json!({ "items": { "type": "array" }, "lockInfo": lock_info_schema() }), &["items"]);
+        let changed = Shape::new(json!({ "id": { "type": "string" } }), &["id"]).ran();
+        let declaration = Declaration::new("test_tool", "Test", "A tool for tests.")
+            .param(Param::string("id", "Install, Remove: the package."))
+            .action(ActionSpec::reads(Act::List).returns(listed))
+            .action(ActionSpec::writes(Act::Install).requires(&["id"]).returns(changed.clone()))
+            .action(ActionSpec::destroys(Act::Remove).requires(&["id"]).returns(changed));
+        let schema = output(&declaration, &all(&declaration));
+        let branches = schema["anyOf"].as_array().unwrap();
+        assert_eq!(branches.len(), 3);
+        assert_eq!(
+            branches[0]["properties"].as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["action", "items", "success"]
+        );
+        assert_eq!(branches[1]["required"], json!(["success", "action", "id", "command", "exitCode"]));
+        assert!(branches[1]["properties"].get("command").is_none() && schema["properties"]["command"].is_object());
     }
 
     #[test]
