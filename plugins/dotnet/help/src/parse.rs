@@ -15,7 +15,6 @@ use serde::Serialize;
 pub struct Entry {
     /// The option, argument or subcommand as printed (`-o, --output <DIR>`, `install <PACKAGE_ID>`).
     pub name: String,
-    /// What it does.
     pub description: String,
 }
 
@@ -24,19 +23,15 @@ pub struct Entry {
 pub struct Section {
     /// The heading without its colon.
     pub title: String,
-    /// The entries.
     pub entries: Vec<Entry>,
 }
 
 /// A parsed help text.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Help {
-    /// What the command does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// The usage lines.
     pub usage: Vec<String>,
-    /// The sections of entries.
     pub sections: Vec<Section>,
 }
 

@@ -9,7 +9,6 @@ use serde::Serialize;
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InstalledWorkload {
-    /// The workload id.
     pub id: String,
     /// The manifest version and feature band (`10.0.0/10.0.100`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -29,9 +28,7 @@ pub struct InstalledWorkload {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FoundWorkload {
-    /// The workload id.
     pub id: String,
-    /// What it is for.
     pub description: String,
 }
 
@@ -39,9 +36,7 @@ pub struct FoundWorkload {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Pack {
-    /// The pack id.
     pub id: String,
-    /// Its version.
     pub version: String,
 }
 
