@@ -42,3 +42,32 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 pub fn error(message: impl Into<String>) -> Error {
     message.into().into()
 }
+
+/// The end of every measuring tool's `main`: runs `measure` on a current-thread runtime and
+/// prints its report, one JSON line with `json`, else as `print_text` writes it; a failure goes to
+/// stderr and the exit code.
+pub fn print_report<T: serde::Serialize>(
+    json: bool,
+    measure: impl std::future::Future<Output = Result<T>>,
+    print_text: impl FnOnce(&T),
+) -> std::process::ExitCode {
+    let outcome = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|cause| error(format!("cannot start the runtime: {cause}")))
+        .and_then(|runtime| runtime.block_on(measure));
+    let printed = outcome.and_then(|report| {
+        match json {
+            true => println!("{}", serde_json::to_string(&report)?),
+            false => print_text(&report),
+        }
+        Ok(())
+    });
+    match printed {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(cause) => {
+            eprintln!("error: {cause}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}

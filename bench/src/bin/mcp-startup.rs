@@ -36,40 +36,15 @@ struct Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(cause) => {
-            eprintln!("error: cannot start the runtime: {cause}");
-            return ExitCode::FAILURE;
+    let measure = startup::measure(&cli.label, &cli.command, cli.repeat, cli.warmup, &cli.protocol_version);
+    mcp_plugin_bench::print_report(cli.json, measure, |report| {
+        println!("{}: {} tools, {} starts", report.label, report.tools, report.repeat);
+        for (what, spread) in [("initialize", report.initialize_ms), ("tools/list", report.tools_list_ms)] {
+            println!(
+                "  exec → {what} answer: median {:.2} ms (min {:.2}, max {:.2})",
+                spread.median, spread.min, spread.max
+            );
         }
-    };
-    let outcome =
-        runtime.block_on(startup::measure(&cli.label, &cli.command, cli.repeat, cli.warmup, &cli.protocol_version));
-    match outcome {
-        Ok(report) if cli.json => match serde_json::to_string(&report) {
-            Ok(line) => {
-                println!("{line}");
-                ExitCode::SUCCESS
-            }
-            Err(cause) => {
-                eprintln!("error: {cause}");
-                ExitCode::FAILURE
-            }
-        },
-        Ok(report) => {
-            println!("{}: {} tools, {} starts", report.label, report.tools, report.repeat);
-            for (what, spread) in [("initialize", report.initialize_ms), ("tools/list", report.tools_list_ms)] {
-                println!(
-                    "  exec → {what} answer: median {:.2} ms (min {:.2}, max {:.2})",
-                    spread.median, spread.min, spread.max
-                );
-            }
-            println!("  VmHWM after tools/list: {} kB (median)", report.vm_hwm_kb);
-            ExitCode::SUCCESS
-        }
-        Err(cause) => {
-            eprintln!("error: {cause}");
-            ExitCode::FAILURE
-        }
-    }
+        println!("  VmHWM after tools/list: {} kB (median)", report.vm_hwm_kb);
+    })
 }

@@ -51,33 +51,6 @@ async fn tool_list(command: &[String], protocol_version: &str) -> Result<Value> 
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(cause) => {
-            eprintln!("error: cannot start the runtime: {cause}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let size =
-        runtime.block_on(tool_list(&cli.command, &cli.protocol_version)).and_then(|list| ToolListSize::of(&list));
-    match size {
-        Ok(size) if cli.json => match serde_json::to_string(&size) {
-            Ok(line) => {
-                println!("{line}");
-                ExitCode::SUCCESS
-            }
-            Err(cause) => {
-                eprintln!("error: {cause}");
-                ExitCode::FAILURE
-            }
-        },
-        Ok(size) => {
-            println!("{}", size.table());
-            ExitCode::SUCCESS
-        }
-        Err(cause) => {
-            eprintln!("error: {cause}");
-            ExitCode::FAILURE
-        }
-    }
+    let measure = async { ToolListSize::of(&tool_list(&cli.command, &cli.protocol_version).await?) };
+    mcp_plugin_bench::print_report(cli.json, measure, |size| println!("{}", size.table()))
 }

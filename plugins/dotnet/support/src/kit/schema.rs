@@ -47,28 +47,28 @@ pub fn input<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpec
 /// used once is put back in place ([`inline_single_use`]), so the schema reads as before where
 /// nothing is shared.
 pub fn output<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpec<A>]) -> Value {
-    let mut results: Vec<(Result<'_>, Vec<&str>)> = Vec::new();
+    let mut successes: Vec<(Success<'_>, Vec<&str>)> = Vec::new();
     for spec in offered {
-        let mut of_spec: Vec<Result<'_>> = spec.shapes.iter().map(Result::Shape).collect();
-        of_spec.extend(spec.result.map(|result| Result::Typed(result, spec.runs_dotnet)));
-        for result in of_spec {
-            match results.iter_mut().find(|(known, _)| *known == result) {
+        let mut of_spec: Vec<Success<'_>> = spec.shapes.iter().map(Success::Shape).collect();
+        of_spec.extend(spec.result.map(|result| Success::Typed(result, spec.runs_dotnet)));
+        for success in of_spec {
+            match successes.iter_mut().find(|(known, _)| *known == success) {
                 Some((_, actions)) => actions.push(spec.action.name()),
-                None => results.push((result, vec![spec.action.name()])),
+                None => successes.push((success, vec![spec.action.name()])),
             }
         }
     }
     let common = common_fields(offered);
     let mut generator = output_schema_settings().into_generator();
-    let mut branches: Vec<Value> = results
+    let mut branches: Vec<Value> = successes
         .into_iter()
-        .map(|(result, actions)| {
-            let (mut branch, mut required) = match result {
-                Result::Typed(result, runs_dotnet) => {
+        .map(|(success, actions)| {
+            let (mut branch, mut required) = match success {
+                Success::Typed(result, runs_dotnet) => {
                     let ran: &[&str] = if runs_dotnet { &["command", "exitCode"] } else { &[] };
                     (result.subschema(&mut generator), ran.to_vec())
                 }
-                Result::Shape(shape) => shape_branch(shape, &common),
+                Success::Shape(shape) => shape_branch(shape, &common),
             };
             let mut envelope = Map::new();
             envelope.insert("success".into(), json!({ "const": true }));
@@ -102,9 +102,10 @@ pub fn output<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpe
     root
 }
 
-/// One result of an action: a result type (and whether the action runs dotnet), or a shape.
+/// One kind of success of an action: its result type (and whether the action runs dotnet), or a
+/// shape.
 #[derive(Debug, Clone, Copy, PartialEq)]
-enum Result<'d> {
+enum Success<'d> {
     Typed(ResultType, bool),
     Shape(&'d Shape),
 }
