@@ -1,5 +1,8 @@
 //! Capabilities: what the server supports (facts of the host and its plugin API), the plugins
 //! the host loaded, and the .NET SDKs and frameworks of this machine.
+//!
+//! The parts of the result whose names say what they hold carry plain comments: a doc comment
+//! becomes a description in the output schema every client downloads.
 
 use std::borrow::Cow;
 
@@ -62,7 +65,7 @@ pub struct Capabilities {
     sdk_versions: SdkVersions,
 }
 
-/// This plugin.
+// This plugin.
 #[derive(Debug, Serialize, JsonSchema)]
 struct PluginInfo {
     name: &'static str,
@@ -94,7 +97,7 @@ impl JsonSchema for Supports {
     }
 }
 
-/// The content negotiation extension and its tags.
+// The content negotiation extension and its tags.
 #[derive(Debug, Serialize, JsonSchema)]
 struct ContentNegotiation {
     extension: &'static str,
@@ -102,7 +105,7 @@ struct ContentNegotiation {
     verbosities: [&'static str; 3],
 }
 
-/// The plugins the host loaded, as it describes them.
+// The plugins the host loaded, as it describes them.
 #[derive(Debug, Serialize, JsonSchema)]
 struct LoadedPlugins {
     known: Vec<String>,
@@ -116,7 +119,7 @@ struct LoadedPlugins {
     note: Option<&'static str>,
 }
 
-/// Whether dotnet answered, and why not.
+// Whether dotnet answered, and why not.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct Dotnet {
@@ -128,7 +131,7 @@ struct Dotnet {
     alternatives: Option<Vec<String>>,
 }
 
-/// The installed SDKs and the frameworks to use.
+// The installed SDKs and the frameworks to use.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct SdkVersions {

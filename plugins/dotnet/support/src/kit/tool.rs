@@ -167,17 +167,17 @@ fn check_result<A: ActionEnum>(spec: &ActionSpec<A>, reply: &Reply) {
 
 /// What the kit adds to an action's answer.
 #[derive(Debug, Default)]
-pub(crate) struct Envelope {
+struct Envelope {
     /// The action's name, for a tool with an `action` parameter.
-    pub(crate) action: Option<&'static str>,
+    action: Option<&'static str>,
     /// The lock the call took (success and failure).
-    pub(crate) lock_info: Option<Value>,
+    lock_info: Option<Value>,
     /// `command` and `exitCode` of the run a success reports.
-    pub(crate) run: Option<Map<String, Value>>,
+    run: Option<Map<String, Value>>,
 }
 
 /// The result of an outcome: the envelope's fields set, everything redacted.
-pub(crate) fn finish(outcome: Outcome, envelope: Envelope, presentation: Presentation) -> ToolResult {
+fn finish(outcome: Outcome, envelope: Envelope, presentation: Presentation) -> ToolResult {
     let Envelope { action, lock_info, run } = envelope;
     match outcome {
         Ok(mut reply) => {
