@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 use mcp_plugin_api::{CallContext, ClientError};
 use url::Url;
 
-use crate::errors::{ErrorResponse, ErrorResult};
+use crate::{
+    errors::ErrorResponse,
+    params::{Reason, invalid},
+};
 
 /// What to look for in the roots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,12 +45,8 @@ pub fn working_directory(requested: Option<&str>, configured: Option<&Path>) -> 
     if dir.is_dir() {
         Ok(dir)
     } else {
-        Err(ErrorResult::invalid_params(
-            "workingDirectory",
-            "not found",
-            &format!("Invalid argument 'workingDirectory': the folder '{}' does not exist.", dir.display()),
-        )
-        .into())
+        let message = format!("Invalid argument 'workingDirectory': the folder '{}' does not exist.", dir.display());
+        Err(invalid("workingDirectory", Reason::NotFound, message))
     }
 }
 
@@ -101,15 +100,15 @@ pub async fn discover(ctx: &CallContext, target: Target, parameter: &str) -> Res
     match found.len() {
         0 => Ok(None),
         1 => Ok(found.pop()),
-        _ => Err(ErrorResponse::from(ErrorResult::invalid_params(
+        _ => Err(invalid(
             parameter,
-            "ambiguous",
-            &format!(
+            Reason::Ambiguous,
+            format!(
                 "Invalid argument '{parameter}': was not given and the client's roots hold several candidates: {}. \
                  Name one of them.",
                 found.iter().map(|path| path.display().to_string()).collect::<Vec<_>>().join(", ")
             ),
-        ))),
+        )),
     }
 }
 
