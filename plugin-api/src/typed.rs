@@ -793,7 +793,7 @@ mod tests {
             assert_eq!(result.joined_text(), "Repeated 6 characters.");
             assert_eq!(
                 result.structured_content,
-                Some(json!({ "processed": 6, "note": "ok", "inner": { "ok": true } }))
+                Some(json!({ "processed": 6, "note": "ok", "inner": { "ok": true, "reason": null } }))
             );
         }
 

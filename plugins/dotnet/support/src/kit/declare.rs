@@ -383,6 +383,9 @@ impl<A: ActionEnum> Declaration<A> {
     }
 
     /// Declares an action.
+    ///
+    /// Deprecated with [`Shape`]: declare every action with [`Self::each_action`], so that an
+    /// action added to the enum and not declared does not compile.
     pub fn action(mut self, action: ActionSpec<A>) -> Self {
         self.actions.push(action);
         self
