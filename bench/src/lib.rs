@@ -43,6 +43,20 @@ pub fn error(message: impl Into<String>) -> Error {
     message.into().into()
 }
 
+/// The options of a tool that measures a stdio server it starts (`mcp-startup`, `mcp-toollist`).
+#[derive(Debug, clap::Args)]
+pub struct StdioOptions {
+    /// The protocol version to ask for.
+    #[arg(long, default_value = client::DEFAULT_PROTOCOL_VERSION)]
+    pub protocol_version: String,
+    /// Print one JSON line instead of text.
+    #[arg(long)]
+    pub json: bool,
+    /// The server's command and arguments, after `--`.
+    #[arg(last = true, required = true)]
+    pub command: Vec<String>,
+}
+
 /// The end of every measuring tool's `main`: runs `measure` on a current-thread runtime and
 /// prints its report, one JSON line with `json`, else as `print_text` writes it; a failure goes to
 /// stderr and the exit code.

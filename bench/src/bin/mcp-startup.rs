@@ -8,7 +8,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use mcp_plugin_bench::{client::DEFAULT_PROTOCOL_VERSION, startup};
+use mcp_plugin_bench::{StdioOptions, startup};
 
 /// Start-up time of a stdio MCP server (median of repeated starts).
 #[derive(Debug, Parser)]
@@ -23,21 +23,15 @@ struct Cli {
     /// Untimed starts first (to warm the page cache).
     #[arg(long, default_value_t = 2)]
     warmup: usize,
-    /// The protocol version to ask for.
-    #[arg(long, default_value = DEFAULT_PROTOCOL_VERSION)]
-    protocol_version: String,
-    /// Print one JSON line instead of text.
-    #[arg(long)]
-    json: bool,
-    /// The server's command and arguments, after `--`.
-    #[arg(last = true, required = true)]
-    command: Vec<String>,
+    #[command(flatten)]
+    server: StdioOptions,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let measure = startup::measure(&cli.label, &cli.command, cli.repeat, cli.warmup, &cli.protocol_version);
-    mcp_plugin_bench::print_report(cli.json, measure, |report| {
+    let server = &cli.server;
+    let measure = startup::measure(&cli.label, &server.command, cli.repeat, cli.warmup, &server.protocol_version);
+    mcp_plugin_bench::print_report(server.json, measure, |report| {
         println!("{}: {} tools, {} starts", report.label, report.tools, report.repeat);
         for (what, spread) in [("initialize", report.initialize_ms), ("tools/list", report.tools_list_ms)] {
             println!(

@@ -10,8 +10,8 @@ use std::{process::ExitCode, time::Duration};
 
 use clap::Parser;
 use mcp_plugin_bench::{
-    Result,
-    client::{DEFAULT_PROTOCOL_VERSION, StdioServer, initialize_request, initialized_notification, list_tools_request},
+    Result, StdioOptions,
+    client::{StdioServer, initialize_request, initialized_notification, list_tools_request},
     error,
     toollist::ToolListSize,
 };
@@ -21,15 +21,8 @@ use serde_json::Value;
 #[derive(Debug, Parser)]
 #[command(version, about)]
 struct Cli {
-    /// The protocol version to ask for.
-    #[arg(long, default_value = DEFAULT_PROTOCOL_VERSION)]
-    protocol_version: String,
-    /// Print one JSON object instead of a table.
-    #[arg(long)]
-    json: bool,
-    /// The server's command and arguments, after `--`.
-    #[arg(last = true, required = true)]
-    command: Vec<String>,
+    #[command(flatten)]
+    server: StdioOptions,
 }
 
 /// The `result` of `tools/list` (every page).
@@ -51,6 +44,7 @@ async fn tool_list(command: &[String], protocol_version: &str) -> Result<Value> 
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let measure = async { ToolListSize::of(&tool_list(&cli.command, &cli.protocol_version).await?) };
-    mcp_plugin_bench::print_report(cli.json, measure, |size| println!("{}", size.table()))
+    let server = &cli.server;
+    let measure = async { ToolListSize::of(&tool_list(&server.command, &server.protocol_version).await?) };
+    mcp_plugin_bench::print_report(server.json, measure, |size| println!("{}", size.table()))
 }
