@@ -16,7 +16,9 @@
 //! machine-wide (`global`) lock. The working directory still matters: a `global.json` there
 //! chooses the SDK, and so the feature band, the command acts on. Every action returns
 //! structured content: the parsed tables of `List` and `Search`, the blocks of `Info`, and what
-//! changed for the others.
+//! changed for the others. An install or update that fails because the NuGet feeds do not serve
+//! a workload's packs (a mirror, an offline feed) is `CAPABILITY_NOT_AVAILABLE` naming the pack,
+//! with the remedy: a `source` or `configFile` that serves them.
 //!
 //! Annotations, per action: `List`, `Info` and `Search` read what the installed SDK knows
 //! (closed-world: `workload search` reads the manifests installed with the SDK); `Install` and

@@ -1,7 +1,7 @@
 //! Install, Update and Uninstall: changes to the SDK installation, under the machine-wide lock.
 
 use dotnet_support::{
-    errors::ErrorResponse,
+    errors::{ErrorResponse, ErrorResult},
     exec::{ProgressKind, Ran},
     kit::{Call, Consent, Outcome, Reason, Split, invalid, prose::count},
     locking::LockTarget,
@@ -72,12 +72,48 @@ fn sources(params: &Params) -> Result<Vec<String>, ErrorResponse> {
 }
 
 /// `dotnet workload ARGS` under the machine-wide lock, its output lines as progress; a non-zero
-/// exit is the contract's error for it.
+/// exit is the contract's error for it ([`failure`]).
 async fn change(call: &Call<'_>, args: Vec<String>, description: String) -> Result<Ran, Failure> {
     let _guard = call.lock(&LockTarget::global()).await?;
     let mut argv = vec!["workload".to_owned()];
     argv.extend(args);
-    call.run_ok(call.command(argv, description).progress(ProgressKind::Lines)).await
+    let ran = call.run(call.command(argv, description).progress(ProgressKind::Lines)).await?;
+    if ran.succeeded() { Ok(ran) } else { Err(failure(&ran).into()) }
+}
+
+/// The error of a failed install or update. A pack the NuGet feeds do not serve (a mirror or an
+/// offline feed; SDK 10.0.401 ends with `Workload installation failed: ... (Version 10.0.12 of
+/// package <pack> is not found in NuGet feeds <feeds>.)`, exit 1) is CAPABILITY_NOT_AVAILABLE
+/// with the remedy, keeping the run's command, exit code and stderr; anything else is the
+/// contract's error for the exit code.
+fn failure(ran: &Ran) -> ErrorResponse {
+    let mut response = ran.failure();
+    let output = format!("{}\n{}", ran.outcome.stdout, ran.outcome.stderr);
+    let Some(missing) = parse::missing_pack(&output) else { return response };
+    let reason = format!(
+        "version {} of the workload pack {} is not on the NuGet feeds this machine uses ({})",
+        missing.version, missing.package, missing.feeds
+    );
+    let alternatives = vec![
+        "Call Install again with `source` (or `configFile`) naming a NuGet feed that serves the workload's packs."
+            .into(),
+        "Install the workload where nuget.org is reachable, or add the packs to this machine's feed or mirror.".into(),
+    ];
+    let mut error = ErrorResult::capability_not_available("workload packs", &reason, alternatives).with_hint(
+        "The NuGet feeds this machine uses do not serve the workload's packs: give Install a `source` or \
+         `configFile` with a feed that has them (nuget.org does), or install the workload on a machine that \
+         reaches nuget.org.",
+    );
+    let first = &response.errors[0];
+    if let (Some(data), Some(ran_data)) = (error.data.as_mut(), first.data.as_ref()) {
+        data.command = ran_data.command.clone();
+        data.exit_code = ran_data.exit_code;
+        data.stderr = ran_data.stderr.clone();
+        data.additional_data.get_or_insert_with(Default::default).insert("package".into(), missing.package.clone());
+    }
+    error.raw_output = first.raw_output.clone();
+    response.errors = vec![error];
+    response
 }
 
 /// Runs Install.
