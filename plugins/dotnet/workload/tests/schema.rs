@@ -1,7 +1,8 @@
 //! Every answer of `dotnet_workload` held against its derived output schema, as the host and the
 //! official clients check structured content: each action's successes on the test double, and its
 //! failure modes: the command failing, a runtime-only dotnet, no dotnet, refused arguments, the
-//! machine-wide lock held elsewhere, and the user refusing an uninstall.
+//! machine-wide lock held elsewhere, the user refusing an uninstall, and (replayed from SDK
+//! 10.0.401) packs the NuGet feeds do not serve and an uninstall of a workload not installed.
 
 use dotnet_support::{
     kit::ActionEnum,
@@ -13,9 +14,10 @@ use serde_json::{Value, json};
 
 type Workload = Harness<DotnetWorkload>;
 
-/// One call of each action that succeeds on the double, with the action's name.
+/// One call of each action that succeeds on the double, with the action's name (an install
+/// or uninstall that succeeds meets the double's hand-made catalogue: none can be recorded here).
 fn successes() -> Vec<(&'static str, Value)> {
-    let ids = json!(["wasm-tools"]);
+    let ids = json!(["wasm-tools-net8"]);
     vec![
         ("List", json!({ "action": "List" })),
         ("Info", json!({ "action": "Info" })),
@@ -37,16 +39,19 @@ fn every_action_answers_within_its_derived_schema() {
         assert_eq!(structured["exitCode"], 0);
     }
     let (confirming, _) = client(&[], Some(json!({ "action": "accept", "content": { "confirm": true } })));
-    let uninstall = json!({ "action": "Uninstall", "workloadIds": ["wasm-tools"] });
+    let uninstall = json!({ "action": "Uninstall", "workloadIds": ["wasm-tools-net8"] });
     assert_eq!(answers.hold("Uninstall", harness.call_with(&confirming, uninstall.clone()))["consent"], "confirmed");
 
     // The command fails (an unknown workload), with the lock it held.
     let failed = harness.call(json!({ "action": "Install", "workloadIds": ["nope"] }));
     assert_eq!(answers.hold("Install", failed)["lockInfo"]["lockScope"], "global");
     assert_eq!(
-        code(&answers.hold("Uninstall", harness.call(json!({ "action": "Uninstall", "workloadIds": ["maui"] })))),
+        code(&answers.hold("Uninstall", harness.call(json!({ "action": "Uninstall", "workloadIds": ["wasm-tools"] })))),
         "EXIT_1"
     );
+    // The feeds do not serve the packs (SDK 10.0.401's recorded answer).
+    let no_packs = harness.call(json!({ "action": "Install", "workloadIds": ["wasm-tools"] }));
+    assert_eq!(code(&answers.hold("Install", no_packs)), "CAPABILITY_NOT_AVAILABLE");
     // The user says no.
     let (refusing, _) = client(&[], Some(json!({ "action": "decline" })));
     assert_eq!(code(&answers.hold("Uninstall", harness.call_with(&refusing, uninstall))), "OPERATION_CANCELLED");
