@@ -78,7 +78,8 @@ pub use schemars;
 pub use tool::{Annotations, BoxedTool, Tool, ToolError, ToolOutcome, ToolSpec};
 #[cfg(feature = "typed")]
 pub use typed::{
-    NoArgs, SchemaError, Structured, ToolOutput, TypedTool, input_schema_for, output_schema_for, parse_arguments,
+    NoArgs, SchemaError, Structured, ToolOutput, TypedTool, input_schema_for, output_schema_for,
+    output_schema_settings, parse_arguments, schema_settings,
 };
 
 /// Items the export macro expands to; not part of the public API.

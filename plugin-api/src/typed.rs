@@ -5,7 +5,7 @@
 
 use std::future::Future;
 
-use schemars::{JsonSchema, generate::SchemaSettings};
+use schemars::{JsonSchema, Schema, generate::SchemaSettings, transform::transform_subschemas};
 use serde::{Deserialize, Serialize, de::DeserializeOwned};
 use serde_json::{Map, Value};
 
@@ -272,22 +272,95 @@ pub struct SchemaError {
 /// assert!(schema.get("$schema").is_none());
 /// ```
 pub fn input_schema_for<T: JsonSchema>() -> Result<Value, SchemaError> {
-    object_schema::<T>(SchemaSettings::draft2020_12().for_deserialize())
+    object_schema::<T>(schema_settings().for_deserialize())
 }
 
 /// The `outputSchema` for structured content of type `T` (as it
 /// serializes), in the same form as [`input_schema_for`].
 pub fn output_schema_for<T: JsonSchema>() -> Result<Value, SchemaError> {
-    object_schema::<T>(SchemaSettings::draft2020_12().for_serialize())
+    object_schema::<T>(output_schema_settings())
+}
+
+/// The schemars settings every schema derived for MCP starts from: JSON
+/// Schema draft 2020-12 (the dialect MCP names), without a `$schema`
+/// keyword (a schema is part of a tool's descriptor, not a document of its
+/// own). Add the contract: `for_deserialize()` for arguments,
+/// `for_serialize()` for structured content.
+///
+/// [`input_schema_for`] and [`output_schema_for`] also inline every
+/// subschema, since one type makes the whole schema. A tool that derives
+/// several types into one schema (one per action, say) can keep the
+/// references instead, so that types the actions share are defined once
+/// under the root's `$defs`; the official client SDKs resolve such
+/// references inside a tool's schema.
+///
+/// ```
+/// use mcp_plugin_api::{schema_settings, schemars::JsonSchema};
+///
+/// #[derive(serde::Serialize, JsonSchema)]
+/// struct Point {
+///     x: i32,
+/// }
+///
+/// let mut generator = schema_settings().for_serialize().into_generator();
+/// let reference = generator.subschema_for::<Point>();
+/// assert_eq!(reference.get("$ref").and_then(|r| r.as_str()), Some("#/$defs/Point"));
+/// assert!(generator.definitions().contains_key("Point"));
+/// ```
+pub fn schema_settings() -> SchemaSettings {
+    SchemaSettings::draft2020_12().with(|settings| settings.meta_schema = None)
+}
+
+/// [`schema_settings`] for structured content: the serialization contract, and a field that is
+/// left out when it has no value (`skip_serializing_if = "Option::is_none"`) is never `null`, so
+/// its schema does not allow `null` either ([`omitted_is_never_null`]).
+pub fn output_schema_settings() -> SchemaSettings {
+    schema_settings().for_serialize().with_transform(omitted_is_never_null as fn(&mut Schema))
+}
+
+/// Takes `null` out of the schema of every property that an object does not require: in
+/// structured content such a field is an `Option` that serde leaves out when it is `None`, so it
+/// is either absent or a value. (schemars describes every `Option` as nullable, whatever its
+/// `skip_serializing_if`.)
+fn omitted_is_never_null(schema: &mut Schema) {
+    let required: Vec<String> = match schema.get("required") {
+        Some(Value::Array(names)) => names.iter().filter_map(Value::as_str).map(str::to_owned).collect(),
+        _ => Vec::new(),
+    };
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        for (_, property) in properties.iter_mut().filter(|(name, _)| !required.contains(name)) {
+            if let Value::Object(property) = property {
+                without_null(property);
+            }
+        }
+    }
+    transform_subschemas(&mut (omitted_is_never_null as fn(&mut Schema)), schema);
+}
+
+/// `property` without `null` among its types: a `type` list loses `"null"`, an `anyOf` loses its
+/// `{"type": "null"}` branch (and a single branch left takes the place of the `anyOf`).
+fn without_null(property: &mut Map<String, Value>) {
+    if let Some(Value::Array(types)) = property.get_mut("type") {
+        types.retain(|kind| kind != "null");
+        if types.len() == 1 {
+            let only = types.remove(0);
+            property.insert("type".to_owned(), only);
+        }
+    }
+    let Some(Value::Array(branches)) = property.get_mut("anyOf") else { return };
+    branches.retain(|branch| branch.get("type").and_then(Value::as_str) != Some("null"));
+    let single = match branches.as_slice() {
+        [Value::Object(only)] => Some(only.clone()),
+        _ => None,
+    };
+    if let Some(only) = single.filter(|only| only.keys().all(|keyword| !property.contains_key(keyword))) {
+        property.remove("anyOf");
+        property.extend(only);
+    }
 }
 
 fn object_schema<T: JsonSchema>(settings: SchemaSettings) -> Result<Value, SchemaError> {
-    let generator = settings
-        .with(|settings| {
-            settings.meta_schema = None;
-            settings.inline_subschemas = true;
-        })
-        .into_generator();
+    let generator = settings.with(|settings| settings.inline_subschemas = true).into_generator();
     let schema = generator.into_root_schema_for::<T>().to_value();
     let type_name = T::schema_name().into_owned();
     let mut object = match schema {
@@ -435,6 +508,14 @@ mod tests {
     #[derive(Debug, Serialize, JsonSchema)]
     struct Summary {
         ok: bool,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        detail: Option<Detail>,
+        reason: Option<String>,
+    }
+
+    #[derive(Debug, Serialize, JsonSchema)]
+    struct Detail {
+        lines: Vec<String>,
     }
 
     #[derive(Debug, Deserialize, Serialize, JsonSchema)]
@@ -473,6 +554,13 @@ mod tests {
         assert_eq!(schema["type"], "object");
         assert_eq!(schema["required"], json!(["processed", "inner"]), "skipped-if-none fields are optional");
         assert_eq!(schema["properties"]["inner"]["properties"]["ok"]["type"], "boolean");
+        // A field serde leaves out when it is None is never null; one it always writes may be.
+        assert_eq!(schema["properties"]["note"]["type"], "string");
+        let inner = &schema["properties"]["inner"];
+        assert_eq!(inner["required"], json!(["ok", "reason"]));
+        assert_eq!(inner["properties"]["reason"]["type"], json!(["string", "null"]));
+        let detail = inner["properties"]["detail"].to_string();
+        assert!(!detail.contains("null"), "{detail}");
         assert!(schema.get("$schema").is_none() && !has_key(&schema, "$ref"));
     }
 
@@ -507,7 +595,7 @@ mod tests {
             assert!(parse_arguments::<Args>(bad).is_err());
         }
         let report = jsonschema::validator_for(&output_schema_for::<Report>().unwrap()).unwrap();
-        let produced = Report { processed: 1, note: None, inner: Summary { ok: true } };
+        let produced = Report { processed: 1, note: None, inner: Summary { ok: true, detail: None, reason: None } };
         assert!(report.is_valid(&serde_json::to_value(&produced).unwrap()));
         assert!(!report.is_valid(&json!({ "processed": -1, "inner": { "ok": true } })));
         // Recursive types keep `$ref`s, which must resolve at the root and below it.
@@ -601,12 +689,14 @@ mod tests {
 
     #[test]
     fn structured_output_becomes_structured_content_and_text() {
-        let output =
-            Structured::new("Processed 3 items.", Report { processed: 3, note: None, inner: Summary { ok: true } })
-                .with_content(Content::text("second block"))
-                .with_meta("example/trace", json!("t-1"));
+        let output = Structured::new(
+            "Processed 3 items.",
+            Report { processed: 3, note: None, inner: Summary { ok: true, detail: None, reason: None } },
+        )
+        .with_content(Content::text("second block"))
+        .with_meta("example/trace", json!("t-1"));
         let result = output.into_result().unwrap();
-        assert_eq!(result.structured_content, Some(json!({ "processed": 3, "inner": { "ok": true } })));
+        assert_eq!(result.structured_content, Some(json!({ "processed": 3, "inner": { "ok": true, "reason": null } })));
         assert_eq!(result.content[0], Content::text("Processed 3 items."));
         assert_eq!(result.content[1], Content::text("second block"));
         assert!(!result.joined_text().contains('{'), "no JSON in the model's text");
@@ -642,7 +732,7 @@ mod tests {
             let processed = args.text.len() * args.repeat_count as usize;
             Ok(Structured::new(
                 format!("Repeated {} characters.", processed),
-                Report { processed, note: Some("ok".into()), inner: Summary { ok: true } },
+                Report { processed, note: Some("ok".into()), inner: Summary { ok: true, detail: None, reason: None } },
             ))
         }
     }
@@ -703,7 +793,7 @@ mod tests {
             assert_eq!(result.joined_text(), "Repeated 6 characters.");
             assert_eq!(
                 result.structured_content,
-                Some(json!({ "processed": 6, "note": "ok", "inner": { "ok": true } }))
+                Some(json!({ "processed": 6, "note": "ok", "inner": { "ok": true, "reason": null } }))
             );
         }
 

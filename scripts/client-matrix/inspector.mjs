@@ -131,21 +131,26 @@ async function matrix(opts) {
   return tally.finish(listed);
 }
 
-/** The negative control: what the Inspector does with four wrong answers (see control-server.mjs). */
+/** The negative control: what the Inspector does with wrong answers and one right answer (see control-server.mjs). */
 async function control(opts) {
   const say = (text) => console.log(`clients: ${opts.label} control: ${oneLine(text)}`);
   let status = 0;
-  for (const [tool, what] of [
-    ["mismatch", "structuredContent breaking the outputSchema"],
-    ["error_mismatch", "isError result whose structuredContent breaks the outputSchema"],
-    ["rpc_error", "JSON-RPC error answer"],
+  // [tool, what, whether the Inspector must accept the result]
+  for (const [tool, what, valid] of [
+    ["mismatch", "structuredContent breaking the outputSchema", false],
+    ["error_mismatch", "isError result whose structuredContent breaks the outputSchema", undefined],
+    ["rpc_error", "JSON-RPC error answer", undefined],
+    ["shared_defs", "structuredContent matching an outputSchema with $defs and $ref", true],
+    ["shared_defs_mismatch", "structuredContent breaking a referenced definition", false],
+    ["shared_defs_sibling", "structuredContent breaking the keywords beside a $ref", false],
   ]) {
     const run = await inspect(opts, ["--method", "tools/call", "--tool-name", tool, "--tool-args-json", "{}", "-q"]);
     if (run.answer?.result) {
       say(`${what}: accepted (exit ${run.code})`);
-      if (tool === "mismatch") status = 1;
+      if (valid === false) status = 1;
     } else {
       say(`${what}: no result, exit ${run.code}: ${complaint(run)}`);
+      if (valid === true) status = 1;
     }
   }
   const untyped = { ...opts, command: JSON.stringify([...JSON.parse(opts.command), "--untyped-schema"]) };
@@ -154,7 +159,7 @@ async function control(opts) {
   if (!names) say(`outputSchema without a root type: tools/list rejected: ${complaint(run)}`);
   else if (names.includes("untyped")) say("outputSchema without a root type: tools/list accepted, the tool listed");
   else say(`outputSchema without a root type: the tool left out of the listing without a word (exit ${run.code}; listed: ${names.join(", ")})`);
-  if (status) say("FAILED: the Inspector did not reject a structuredContent that breaks the outputSchema");
+  if (status) say("FAILED: the Inspector did not check a structuredContent against the outputSchema as it should");
   return status;
 }
 

@@ -302,7 +302,7 @@ async def matrix_main(args: argparse.Namespace) -> int:
 
 
 async def control_main(args: argparse.Namespace) -> int:
-    """The negative control: what the SDK does with three wrong answers (see control-server.mjs)."""
+    """The negative control: what the SDK does with wrong answers and one right answer (see control-server.mjs)."""
 
     def say(text: str) -> None:
         print(f"clients: {args.label} control: {one_line(text)}", flush=True)
@@ -311,17 +311,24 @@ async def control_main(args: argparse.Namespace) -> int:
         await session.initialize()
         await session.list_tools()
         status = 0
-        for tool, what in [("mismatch", "structuredContent breaking the outputSchema"),
-                           ("error_mismatch", "isError result whose structuredContent breaks the outputSchema")]:
+        # (tool, what, whether the SDK must accept the result)
+        for tool, what, valid in [
+            ("mismatch", "structuredContent breaking the outputSchema", False),
+            ("error_mismatch", "isError result whose structuredContent breaks the outputSchema", None),
+            ("shared_defs", "structuredContent matching an outputSchema with $defs and $ref", True),
+            ("shared_defs_mismatch", "structuredContent breaking a referenced definition", False),
+            ("shared_defs_sibling", "structuredContent breaking the keywords beside a $ref", False),
+        ]:
             try:
                 await session.call_tool(tool, {})
                 say(f"{what}: accepted")
-                status = 1 if tool == "mismatch" else status
+                status = 1 if valid is False else status
             except MCPError as error:
                 say(f"{what}: JSON-RPC error {error.code}: {error.message}")
                 status = 1
             except Exception as error:
                 say(f"{what}: rejected: {type(error).__name__}: {error}")
+                status = 1 if valid is True else status
         return status
 
     async def untyped_listing(session: ClientSession) -> int:
@@ -337,7 +344,7 @@ async def control_main(args: argparse.Namespace) -> int:
     args.command = json.dumps(json.loads(args.command) + ["--untyped-schema"])
     await connect(args, None, untyped_listing)
     if status:
-        say("FAILED: the SDK did not reject a structuredContent that breaks the outputSchema")
+        say("FAILED: the SDK did not check a structuredContent against the outputSchema as it should")
     return status
 
 

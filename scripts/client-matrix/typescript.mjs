@@ -160,23 +160,27 @@ async function matrix(opts) {
   return tally.finish(listed);
 }
 
-/** The negative control: what the SDK does with three wrong answers (see control-server.mjs). */
+/** The negative control: what the SDK does with wrong answers and one right answer (see control-server.mjs). */
 async function control(opts) {
   const say = (text) => console.log(`clients: ${opts.label} control: ${oneLine(text)}`);
   let status = 0;
   const { client, errorFor } = await connect(opts);
   await client.listTools();
-  for (const [tool, what] of [
-    ["mismatch", "structuredContent breaking the outputSchema"],
-    ["error_mismatch", "isError result whose structuredContent breaks the outputSchema"],
+  // [tool, what, whether the SDK must accept the result]
+  for (const [tool, what, valid] of [
+    ["mismatch", "structuredContent breaking the outputSchema", false],
+    ["error_mismatch", "isError result whose structuredContent breaks the outputSchema", undefined],
+    ["shared_defs", "structuredContent matching an outputSchema with $defs and $ref", true],
+    ["shared_defs_mismatch", "structuredContent breaking a referenced definition", false],
+    ["shared_defs_sibling", "structuredContent breaking the keywords beside a $ref", false],
   ]) {
     const args = {};
     try {
       await client.callTool({ name: tool, arguments: args });
       say(`${what}: accepted`);
-      if (tool === "mismatch") status = 1;
+      if (valid === false) status = 1;
     } catch (error) {
-      if (errorFor(args)) status = 1;
+      if (errorFor(args) || valid === true) status = 1;
       say(`${what}: ${errorFor(args) ? "JSON-RPC error" : "rejected"}: ${describe(error)}`);
     }
   }
@@ -189,7 +193,7 @@ async function control(opts) {
     say(`outputSchema without a root type: tools/list rejected: ${describe(error)}`);
   }
   await untyped.client.close();
-  if (status) say("FAILED: the SDK did not reject a structuredContent that breaks the outputSchema");
+  if (status) say("FAILED: the SDK did not check a structuredContent against the outputSchema as it should");
   return status;
 }
 

@@ -114,14 +114,7 @@ fn main() -> ExitCode {
         wait: Duration::from_secs_f64(cli.wait.max(0.0)),
         runs: cli.runs.max(1),
     };
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(cause) => {
-            eprintln!("error: cannot start the runtime: {cause}");
-            return ExitCode::FAILURE;
-        }
-    };
-    let outcome = runtime.block_on(async {
+    let measure = async {
         match &cli.url {
             Some(url) => load::run_http(url, cli.pid, &options).await,
             None if cli.command.is_empty() => {
@@ -135,25 +128,6 @@ fn main() -> ExitCode {
                 load::run_stdio(&cli.command, stderr, &options).await
             }
         }
-    });
-    match outcome {
-        Ok(report) => {
-            if cli.json {
-                match serde_json::to_string(&report) {
-                    Ok(line) => println!("{line}"),
-                    Err(cause) => {
-                        eprintln!("error: {cause}");
-                        return ExitCode::FAILURE;
-                    }
-                }
-            } else {
-                print_text(&report);
-            }
-            ExitCode::SUCCESS
-        }
-        Err(cause) => {
-            eprintln!("error: {cause}");
-            ExitCode::FAILURE
-        }
-    }
+    };
+    mcp_plugin_bench::print_report(cli.json, measure, print_text)
 }

@@ -8,7 +8,7 @@
 use std::process::ExitCode;
 
 use clap::Parser;
-use mcp_plugin_bench::{client::DEFAULT_PROTOCOL_VERSION, startup};
+use mcp_plugin_bench::{StdioOptions, startup};
 
 /// Start-up time of a stdio MCP server (median of repeated starts).
 #[derive(Debug, Parser)]
@@ -23,53 +23,22 @@ struct Cli {
     /// Untimed starts first (to warm the page cache).
     #[arg(long, default_value_t = 2)]
     warmup: usize,
-    /// The protocol version to ask for.
-    #[arg(long, default_value = DEFAULT_PROTOCOL_VERSION)]
-    protocol_version: String,
-    /// Print one JSON line instead of text.
-    #[arg(long)]
-    json: bool,
-    /// The server's command and arguments, after `--`.
-    #[arg(last = true, required = true)]
-    command: Vec<String>,
+    #[command(flatten)]
+    server: StdioOptions,
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let runtime = match tokio::runtime::Builder::new_current_thread().enable_all().build() {
-        Ok(runtime) => runtime,
-        Err(cause) => {
-            eprintln!("error: cannot start the runtime: {cause}");
-            return ExitCode::FAILURE;
+    let server = &cli.server;
+    let measure = startup::measure(&cli.label, &server.command, cli.repeat, cli.warmup, &server.protocol_version);
+    mcp_plugin_bench::print_report(server.json, measure, |report| {
+        println!("{}: {} tools, {} starts", report.label, report.tools, report.repeat);
+        for (what, spread) in [("initialize", report.initialize_ms), ("tools/list", report.tools_list_ms)] {
+            println!(
+                "  exec → {what} answer: median {:.2} ms (min {:.2}, max {:.2})",
+                spread.median, spread.min, spread.max
+            );
         }
-    };
-    let outcome =
-        runtime.block_on(startup::measure(&cli.label, &cli.command, cli.repeat, cli.warmup, &cli.protocol_version));
-    match outcome {
-        Ok(report) if cli.json => match serde_json::to_string(&report) {
-            Ok(line) => {
-                println!("{line}");
-                ExitCode::SUCCESS
-            }
-            Err(cause) => {
-                eprintln!("error: {cause}");
-                ExitCode::FAILURE
-            }
-        },
-        Ok(report) => {
-            println!("{}: {} tools, {} starts", report.label, report.tools, report.repeat);
-            for (what, spread) in [("initialize", report.initialize_ms), ("tools/list", report.tools_list_ms)] {
-                println!(
-                    "  exec → {what} answer: median {:.2} ms (min {:.2}, max {:.2})",
-                    spread.median, spread.min, spread.max
-                );
-            }
-            println!("  VmHWM after tools/list: {} kB (median)", report.vm_hwm_kb);
-            ExitCode::SUCCESS
-        }
-        Err(cause) => {
-            eprintln!("error: {cause}");
-            ExitCode::FAILURE
-        }
-    }
+        println!("  VmHWM after tools/list: {} kB (median)", report.vm_hwm_kb);
+    })
 }

@@ -7,7 +7,10 @@
 //! help of a command never needs them, and a value such as `--output x` or `build; rm` could
 //! otherwise reach the command line.
 
-use dotnet_support::errors::{ErrorResponse, ErrorResult};
+use dotnet_support::{
+    errors::ErrorResponse,
+    kit::{Reason, invalid},
+};
 
 /// What may follow a command word.
 #[derive(Debug)]
@@ -142,10 +145,6 @@ fn names(nodes: &[Node]) -> String {
     nodes.iter().map(|node| node.name).collect::<Vec<_>>().join(", ")
 }
 
-fn invalid(reason: &str, message: String) -> ErrorResponse {
-    ErrorResponse::from(ErrorResult::invalid_params("command", reason, &message))
-}
-
 /// A free word: letters, digits, `.`, `_` and `-`, starting with a letter or digit.
 fn plain_word(word: &str) -> bool {
     word.chars().count() <= MAX_WORD_CHARS
@@ -162,7 +161,8 @@ pub fn words(command: Option<&str>) -> Result<Vec<String>, ErrorResponse> {
     }
     if let Some(option) = given.iter().find(|word| word.starts_with('-')) {
         return Err(invalid(
-            "invalid value",
+            "command",
+            Reason::Value,
             format!(
                 "Invalid argument 'command': names a command and its subcommands only, without options (got '{option}'); \
                  '--help' is added by the tool."
@@ -171,7 +171,8 @@ pub fn words(command: Option<&str>) -> Result<Vec<String>, ErrorResponse> {
     }
     if let Some(word) = given.iter().find(|word| !plain_word(word)) {
         return Err(invalid(
-            "invalid characters",
+            "command",
+            Reason::Characters,
             format!(
                 "Invalid argument 'command': holds '{word}', which is not a command word (letters, digits, '.', '_', '-')."
             ),
@@ -195,7 +196,7 @@ pub fn words(command: Option<&str>) -> Result<Vec<String>, ErrorResponse> {
                             names(nodes)
                         )
                     };
-                    return Err(invalid("invalid value", message));
+                    return Err(invalid("command", Reason::Value, message));
                 };
                 path.push(node.name.to_owned());
                 &node.children
@@ -206,7 +207,8 @@ pub fn words(command: Option<&str>) -> Result<Vec<String>, ErrorResponse> {
             }
             Children::Leaf => {
                 return Err(invalid(
-                    "invalid value",
+                    "command",
+                    Reason::Value,
                     format!("Invalid argument 'command': 'dotnet {}' has no subcommand '{word}'.", path.join(" ")),
                 ));
             }

@@ -16,13 +16,14 @@
 //! Annotations: read-only, not destructive, idempotent, closed-world — it only prints help,
 //! which the SDK on this machine has.
 
+#![deny(missing_docs)]
+
 mod actions;
 pub mod commands;
 mod parse;
 
 use dotnet_support::kit::{ActionSpec, ActionTool, Call, Declaration, Family, Outcome, Param};
 use mcp_plugin_api::export_plugin;
-use serde_json::json;
 
 export_plugin! {
     name: "dotnet_help",
@@ -33,12 +34,22 @@ export_plugin! {
 
 dotnet_support::actions! {
     /// The one action of `dotnet_help`.
-    pub enum Action { Help }
+    pub enum Action {
+        /// The help of a command.
+        Help,
+    }
 }
 
 /// The `dotnet_help` family.
 #[derive(Debug, Default)]
 pub struct DotnetHelp;
+
+/// What the action takes, does and answers.
+fn spec(action: Action) -> ActionSpec<Action> {
+    match action {
+        Action::Help => ActionSpec::reads(action).takes(&["command"]).runs_dotnet().result::<actions::help::Help>(),
+    }
+}
 
 impl Family for DotnetHelp {
     type Action = Action;
@@ -52,23 +63,25 @@ impl Family for DotnetHelp {
              add\", \"new console\"); omit it for the list of all dotnet commands. Read-only.",
         )
         .single_action()
-        .param(Param::new(
-            "command",
-            json!({
-                "type": "string",
-                "maxLength": 200,
-                "description": "The command and subcommands to explain, as words without options: \"build\", \"tool install\", \"ef migrations add\", \"new console\". Omit it for the list of all commands."
-            }),
-        ))
+        .param(
+            Param::string(
+                "command",
+                "The command and subcommands to explain, as words without options: \"build\", \"tool install\", \
+                 \"ef migrations add\", \"new console\". Omit it for the list of all commands.",
+            )
+            .max_length(200),
+        )
         .param(Param::string(
             "workingDirectory",
             "Folder to run in; its global.json chooses the SDK (and so which help text) answers.",
         ))
         .common(&["workingDirectory"])
-        .action(ActionSpec::reads(Action::Help).takes(&["command"]).returns(actions::help::shape()))
+        .each_action(spec)
     }
 
-    async fn run(&self, _action: Action, call: &Call<'_>) -> Outcome {
-        actions::help::run(call).await
+    async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {
+        match action {
+            Action::Help => actions::help::run(call).await,
+        }
     }
 }

@@ -7,35 +7,31 @@
 //! `dev-certs` (`Usage: dotnet ef [options] [command]`, `Options:`, `Commands:`). Lines that fit
 //! none of them (banners, closing remarks) stay in the text only.
 
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// One `name  description` line of a section (wrapped descriptions joined).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Entry {
     /// The option, argument or subcommand as printed (`-o, --output <DIR>`, `install <PACKAGE_ID>`).
     pub name: String,
-    /// What it does.
     pub description: String,
 }
 
 /// A titled list of entries (`Options`, `Commands`, `SDK commands`).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Section {
     /// The heading without its colon.
     pub title: String,
-    /// The entries.
     pub entries: Vec<Entry>,
 }
 
 /// A parsed help text.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Help {
-    /// What the command does.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// The usage lines.
     pub usage: Vec<String>,
-    /// The sections of entries.
     pub sections: Vec<Section>,
 }
 

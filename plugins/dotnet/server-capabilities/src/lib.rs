@@ -30,6 +30,8 @@
 //! Annotations: read-only, not destructive, idempotent, closed-world — it reports, and changes
 //! nothing. One action, so the tool has no `action` parameter.
 
+#![deny(missing_docs)]
+
 mod actions;
 
 use dotnet_support::kit::{ActionSpec, ActionTool, Call, Declaration, Family, Outcome};
@@ -54,12 +56,23 @@ pub const PROTOCOL_VERSIONS: [&str; 5] = ["2024-11-05", "2025-03-26", "2025-06-1
 
 dotnet_support::actions! {
     /// The one action of `dotnet_server_capabilities`.
-    pub enum Action { Capabilities }
+    pub enum Action {
+        /// What the server supports and finds on the machine.
+        Capabilities,
+    }
 }
 
 /// The `dotnet_server_capabilities` family.
 #[derive(Debug, Default)]
 pub struct DotnetServerCapabilities;
+
+/// What the action does and answers. It runs `dotnet --list-sdks` but does not report the command:
+/// without dotnet it still answers, with nothing run.
+fn spec(action: Action) -> ActionSpec<Action> {
+    match action {
+        Action::Capabilities => ActionSpec::reads(action).result::<actions::capabilities::Capabilities>(),
+    }
+}
 
 impl Family for DotnetServerCapabilities {
     type Action = Action;
@@ -74,10 +87,12 @@ impl Family for DotnetServerCapabilities {
              to plan; it changes nothing.",
         )
         .single_action()
-        .action(ActionSpec::reads(Action::Capabilities).returns(actions::capabilities::shape()))
+        .each_action(spec)
     }
 
-    async fn run(&self, _action: Action, call: &Call<'_>) -> Outcome {
-        actions::capabilities::run(call).await
+    async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {
+        match action {
+            Action::Capabilities => actions::capabilities::run(call).await,
+        }
     }
 }

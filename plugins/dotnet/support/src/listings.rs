@@ -21,7 +21,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 /// One installed SDK.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Sdk {
     /// Its version (`10.0.100`, `11.0.100-preview.1.26104.118`).
     pub version: String,
@@ -108,7 +108,8 @@ pub fn newest<'a>(versions: impl IntoIterator<Item = &'a str>) -> Option<&'a str
     versions.into_iter().max_by(|a, b| compare_versions(a, b))
 }
 
-/// The JSON Schema of one [`Sdk`].
+/// The JSON Schema of one [`Sdk`], for the hand-written shapes of the families that have not
+/// moved to result types (deprecated with [`crate::kit::Shape`]: a result type holds an [`Sdk`]).
 pub fn sdk_schema() -> Value {
     json!({
         "type": "object",

@@ -27,6 +27,7 @@ use crate::errors::{ErrorResponse, ErrorResult};
 ///     }
 /// }
 /// assert_eq!(Act::NAMES, ["Version", "Info"]);
+/// assert_eq!(Act::ALL, [Act::Version, Act::Info]);
 /// assert_eq!(Act::from_name("info"), Some(Act::Info));
 /// assert_eq!(Act::Version.name(), "Version");
 /// ```
@@ -38,6 +39,8 @@ macro_rules! actions {
         $vis enum $name { $($(#[$variant_meta])* $variant),+ }
 
         impl $crate::kit::ActionEnum for $name {
+            const ALL: &'static [Self] = &[$(Self::$variant),+];
+
             const NAMES: &'static [&'static str] = &[$(stringify!($variant)),+];
 
             fn name(self) -> &'static str {
@@ -83,6 +86,9 @@ pub enum Kind {
     Version,
     /// An identifier: letters, digits, `_ - .` (template short names, workload ids, property names).
     Identifier,
+    /// An argument handed on to a program after `--` (an app's or a tool's arguments): it may
+    /// start with `-`, since the dotnet CLI does not read it; no line break or NUL.
+    Argument,
 }
 
 static CONFIGURATION: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.\-]{1,64}$").unwrap());
@@ -96,28 +102,90 @@ const VERBOSITIES: [&str; 10] = ["q", "quiet", "m", "minimal", "n", "normal", "d
 const PROJECT_EXTENSIONS: [&str; 10] =
     ["csproj", "fsproj", "vbproj", "proj", "esproj", "sqlproj", "sln", "slnx", "slnf", "cs"];
 
+/// Why an argument is refused: `additionalData.reason` of the INVALID_PARAMS error, one
+/// vocabulary for every family.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Reason {
+    /// A parameter the action needs is missing or blank.
+    Required,
+    /// The value has the wrong JSON type (a number for a string, a string for a list).
+    Type,
+    /// The value has the right type but is not one the parameter takes.
+    Value,
+    /// The value holds a line break or NUL, or starts with `-` (it would become an option).
+    Characters,
+    /// The action does not take the parameter.
+    NotApplicable,
+    /// The file or folder it names does not exist, or holds nothing of the kind asked for.
+    NotFound,
+    /// Several candidates fit where one must be named.
+    Ambiguous,
+    /// It contradicts another parameter.
+    Conflict,
+    /// A list names more items than the action takes at once.
+    TooMany,
+    /// The value is valid, but not in this context (this SDK, this kind of project).
+    NotSupported,
+}
+
+impl Reason {
+    /// The reason as the contract spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Reason::Required => "required",
+            Reason::Type => "invalid type",
+            Reason::Value => "invalid value",
+            Reason::Characters => "invalid characters",
+            Reason::NotApplicable => "not applicable",
+            Reason::NotFound => "not found",
+            Reason::Ambiguous => "ambiguous",
+            Reason::Conflict => "conflict",
+            Reason::TooMany => "too many",
+            Reason::NotSupported => "not supported",
+        }
+    }
+}
+
+/// The one way to refuse an argument: INVALID_PARAMS naming `parameter` (`name`, `name[2]`), why,
+/// and `message`, a sentence the model can act on. The contract's messages start with
+/// `Invalid argument '<parameter>': `, then say what the parameter must be and what was given.
+pub fn invalid(parameter: &str, reason: Reason, message: impl AsRef<str>) -> ErrorResponse {
+    ErrorResult::invalid_params(parameter, reason.as_str(), message.as_ref()).into()
+}
+
+/// How a list parameter given as one string is split into items ([`Params::list`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Split {
+    /// On commas: names that never hold one (tables, schemas, ids).
+    Commas,
+    /// On whitespace: command-line arguments (`--port 5000`).
+    Whitespace,
+    /// Not at all: the string is one item (a path may hold commas and spaces).
+    Never,
+}
+
 /// Checks one value of `kind` for parameter `name`.
 pub fn check(name: &str, kind: Kind, value: &str) -> Result<(), ErrorResponse> {
-    let invalid = |reason: &str, message: String| Err(ErrorResult::invalid_params(name, reason, &message).into());
+    let invalid = |reason: Reason, message: String| Err(invalid(name, reason, message));
     if value.chars().any(|c| c == '\0' || c == '\n' || c == '\r') {
         return invalid(
-            "invalid characters",
+            Reason::Characters,
             format!("Invalid argument '{name}': contains a line break or NUL character."),
         );
     }
-    if value.starts_with('-') {
+    if value.starts_with('-') && kind != Kind::Argument {
         return invalid(
-            "invalid characters",
+            Reason::Characters,
             format!("Invalid argument '{name}': starts with '-', which the dotnet CLI would read as an option."),
         );
     }
     let pattern = match kind {
-        Kind::Text | Kind::Path => None,
+        Kind::Text | Kind::Path | Kind::Argument => None,
         Kind::ProjectPath => {
             let extension = std::path::Path::new(value).extension().and_then(|ext| ext.to_str());
             return match extension {
                 Some(ext) if !PROJECT_EXTENSIONS.iter().any(|known| known.eq_ignore_ascii_case(ext)) => invalid(
-                    "invalid value",
+                    Reason::Value,
                     format!(
                         "Invalid argument '{name}': must be a project or solution file ({}) or a folder, not a .{ext} file.",
                         PROJECT_EXTENSIONS.map(|ext| format!(".{ext}")).join(", ")
@@ -131,7 +199,7 @@ pub fn check(name: &str, kind: Kind, value: &str) -> Result<(), ErrorResponse> {
                 Ok(())
             } else {
                 invalid(
-                    "invalid value",
+                    Reason::Value,
                     format!("Invalid argument '{name}': must be one of {} (got '{value}').", VERBOSITIES.join(", ")),
                 )
             };
@@ -145,7 +213,7 @@ pub fn check(name: &str, kind: Kind, value: &str) -> Result<(), ErrorResponse> {
     };
     match pattern {
         Some((pattern, expected)) if !pattern.is_match(value) => {
-            invalid("invalid value", format!("Invalid argument '{name}': must be {expected} (got '{value}')."))
+            invalid(Reason::Value, format!("Invalid argument '{name}': must be {expected} (got '{value}')."))
         }
         _ => Ok(()),
     }
@@ -173,21 +241,77 @@ impl<'a> Params<'a> {
             None => Ok(None),
             Some(Value::String(text)) if text.trim().is_empty() => Ok(None),
             Some(Value::String(text)) => check(name, kind, text).map(|()| Some(text.as_str())),
-            Some(other) => Err(ErrorResult::invalid_params(
-                name,
-                "invalid type",
-                &format!("Invalid argument '{name}': must be a string, not {other}."),
-            )
-            .into()),
+            Some(other) => {
+                Err(invalid(name, Reason::Type, format!("Invalid argument '{name}': must be a string, not {other}.")))
+            }
         }
     }
 
     /// A required string parameter of `kind`.
     pub fn req(&self, name: &str, kind: Kind) -> Result<&'a str, ErrorResponse> {
         self.opt(name, kind)?.ok_or_else(|| {
-            let message = format!("Invalid argument '{name}': is required and cannot be empty.");
-            ErrorResult::invalid_params(name, "required", &message).into()
+            invalid(name, Reason::Required, format!("Invalid argument '{name}': is required and cannot be empty."))
         })
+    }
+
+    /// A list parameter, by the one rule every family reads lists with: absent, `null`, `""` and
+    /// `[]` are an empty list; an array holds one item per entry; a single string is split as
+    /// `split` says (the parameter's description says so too). Every item is trimmed, blank items
+    /// ask for nothing and are dropped (as blank parameters are, [`crate::kit::check`]), and each
+    /// is checked as `kind`. A non-string entry is refused naming its index (`name[1]`); more than
+    /// `max_items` items are refused as too many.
+    pub fn list(&self, name: &str, kind: Kind, split: Split, max_items: usize) -> Result<Vec<&'a str>, ErrorResponse> {
+        self.list_with(name, split, max_items, |named, item| check(named, kind, item))
+    }
+
+    /// A list parameter by the rule of [`Self::list`], each item checked by `check_item` (given
+    /// the item's name for errors, `name[index]` or `name`, and the trimmed item): for items a
+    /// [`Kind`] does not describe.
+    pub fn list_with(
+        &self,
+        name: &str,
+        split: Split,
+        max_items: usize,
+        check_item: impl Fn(&str, &str) -> Result<(), ErrorResponse>,
+    ) -> Result<Vec<&'a str>, ErrorResponse> {
+        // Each item with the name errors give it: `name[index]` in an array, `name` in a string.
+        let items: Vec<(String, &'a str)> = match self.raw(name) {
+            None => Vec::new(),
+            Some(Value::String(text)) => {
+                let items: Vec<&'a str> = match split {
+                    Split::Commas => text.split(',').collect(),
+                    Split::Whitespace => text.split_whitespace().collect(),
+                    Split::Never => vec![text.as_str()],
+                };
+                items.into_iter().map(|item| (name.to_owned(), item)).collect()
+            }
+            Some(Value::Array(entries)) => entries
+                .iter()
+                .enumerate()
+                .map(|(index, entry)| {
+                    let named = format!("{name}[{index}]");
+                    match entry.as_str() {
+                        Some(item) => Ok((named, item)),
+                        None => {
+                            let message = format!("Invalid argument '{named}': must be a string, not {entry}.");
+                            Err(invalid(&named, Reason::Type, message))
+                        }
+                    }
+                })
+                .collect::<Result<_, _>>()?,
+            Some(other) => {
+                let message = format!("Invalid argument '{name}': must be a list of strings, not {other}.");
+                return Err(invalid(name, Reason::Type, message));
+            }
+        };
+        let items: Vec<(String, &'a str)> =
+            items.into_iter().map(|(named, item)| (named, item.trim())).filter(|(_, item)| !item.is_empty()).collect();
+        if items.len() > max_items {
+            let message =
+                format!("Invalid argument '{name}': names {} items; at most {max_items} at once.", items.len());
+            return Err(invalid(name, Reason::TooMany, message));
+        }
+        items.into_iter().map(|(named, item)| check_item(&named, item).map(|()| item)).collect()
     }
 
     /// A string that may legitimately be empty (a property value), unchecked for options since

@@ -91,6 +91,9 @@ pub struct Reply {
     pub(crate) structured: Option<Value>,
     verbatim: Map<String, Value>,
     identifiers: Vec<&'static str>,
+    /// The type the structured content was serialized from, when the action returned a typed
+    /// result (`kit::ActionSpec::result`): the kit checks it against the declared one.
+    pub(crate) result_type: Option<(std::any::TypeId, &'static str)>,
 }
 
 impl Reply {

@@ -397,3 +397,74 @@ pub fn cancel_after(call: &TestCall, delay: Duration) -> std::thread::JoinHandle
         cancel.cancel();
     })
 }
+
+/// Answers of a family held against its derived output schema, as the host and the official
+/// clients check structured content; and the proof that every action was held on a success and
+/// on a failure. A family's `tests/schema.rs` holds the double's success and failure modes here;
+/// recorded transcripts of the real SDK are held the same way.
+///
+/// ```no_run
+/// # use dotnet_support::testkit::{Answers, Harness};
+/// # fn demo<F: dotnet_support::kit::Family + Default>(args: serde_json::Value) {
+/// let harness = Harness::<F>::new();
+/// let mut answers = Answers::new(&harness.tool);
+/// answers.hold("List", harness.call(args));
+/// answers.assert_every_action(&["List"]);
+/// # }
+/// ```
+pub struct Answers {
+    schemas: mcp_plugin_api::check::ToolSchemas,
+    has_action: bool,
+    held: BTreeMap<String, (usize, usize)>,
+}
+
+impl Answers {
+    /// Answers of `tool`, checked against its output schema as it lists it.
+    pub fn new(tool: &impl Tool) -> Self {
+        let spec = tool.spec();
+        let schemas = mcp_plugin_api::check::ToolSchemas::compile(spec.get_input_schema(), spec.get_output_schema())
+            .unwrap_or_else(|error| panic!("the schemas compile: {error}"));
+        let has_action = spec.get_input_schema()["properties"].get("action").is_some();
+        Self { schemas, has_action, held: BTreeMap::new() }
+    }
+
+    /// Holds one answer of `action` (its wire name): its structured content passes the output
+    /// schema, every field it holds is declared with its type there (the answer with any one
+    /// field of another type fails), it says whether it failed, and a success names its action.
+    /// Returns the structured content.
+    pub fn hold(&mut self, action: &str, result: ToolResult) -> Value {
+        let structured = result.structured_content.clone().expect("every answer carries structuredContent");
+        if let Err(problem) = self.schemas.check_output(Some(&structured)) {
+            panic!("{action}: the answer breaks the output schema: {problem}\n{structured:#}");
+        }
+        check_result(&result);
+        // Exact, not merely permissive: every field the answer holds is declared with its type,
+        // so the same answer with any one field of another type breaks the schema.
+        for (field, value) in structured.as_object().into_iter().flatten() {
+            let mut changed = structured.clone();
+            changed[field] = if value.is_string() { json!(12345) } else { json!([12345]) };
+            assert!(
+                self.schemas.check_output(Some(&changed)).is_err(),
+                "{action}: the output schema does not say the type of '{field}': {structured:#}"
+            );
+        }
+        if self.has_action && !result.is_error {
+            assert_eq!(structured["action"], action, "a success names its action: {structured}");
+        }
+        let counts = self.held.entry(action.to_owned()).or_default();
+        if result.is_error {
+            counts.1 += 1
+        } else {
+            counts.0 += 1
+        }
+        structured
+    }
+
+    /// Panics unless every one of `actions` was held on at least one success and one failure.
+    pub fn assert_every_action(&self, actions: &[&str]) {
+        for action in actions {
+            let (successes, failures) = self.held.get(*action).copied().unwrap_or_default();
+            assert!(successes > 0 && failures > 0, "{action}: {successes} successes and {failures} failures held");
+        }
+    }
+}

@@ -12,7 +12,10 @@ use std::path::{Path, PathBuf};
 use mcp_plugin_api::{CallContext, ClientError};
 use url::Url;
 
-use crate::errors::{ErrorResponse, ErrorResult};
+use crate::{
+    errors::ErrorResponse,
+    params::{Reason, invalid},
+};
 
 /// What to look for in the roots.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,12 +45,8 @@ pub fn working_directory(requested: Option<&str>, configured: Option<&Path>) -> 
     if dir.is_dir() {
         Ok(dir)
     } else {
-        Err(ErrorResult::invalid_params(
-            "workingDirectory",
-            "not found",
-            &format!("Invalid argument 'workingDirectory': the folder '{}' does not exist.", dir.display()),
-        )
-        .into())
+        let message = format!("Invalid argument 'workingDirectory': the folder '{}' does not exist.", dir.display());
+        Err(invalid("workingDirectory", Reason::NotFound, message))
     }
 }
 
@@ -57,13 +56,14 @@ pub fn candidates_in(dir: &Path, target: Target) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = entries
         .filter_map(Result::ok)
         .map(|entry| entry.path())
-        .filter(|path| path.is_file() && matches_target(path, target))
+        .filter(|path| path.is_file() && is_target(path, target))
         .collect();
     found.sort();
     found
 }
 
-fn matches_target(path: &Path, target: Target) -> bool {
+/// Whether `path` names a file of `target` kind (by its extension).
+pub fn is_target(path: &Path, target: Target) -> bool {
     let extension = path.extension().and_then(|ext| ext.to_str()).unwrap_or_default().to_ascii_lowercase();
     let project = PROJECT_EXTENSIONS.contains(&extension.as_str());
     let solution = SOLUTION_EXTENSIONS.contains(&extension.as_str());
@@ -72,6 +72,18 @@ fn matches_target(path: &Path, target: Target) -> bool {
         Target::Solution => solution,
         Target::ProjectOrSolution => project || solution,
     }
+}
+
+/// The candidates of `target` kind that could be meant: for a project or solution, a solution
+/// and its projects stand for the one solution.
+pub fn preferred(found: Vec<PathBuf>, target: Target) -> Vec<PathBuf> {
+    if target == Target::ProjectOrSolution && found.len() > 1 {
+        let solutions: Vec<PathBuf> = found.iter().filter(|path| is_target(path, Target::Solution)).cloned().collect();
+        if solutions.len() == 1 {
+            return solutions;
+        }
+    }
+    found
 }
 
 /// The one `target` in the client's roots, if the client has roots and exactly one candidate
@@ -84,27 +96,19 @@ pub async fn discover(ctx: &CallContext, target: Target, parameter: &str) -> Res
         Err(ClientError::Unsupported(_) | ClientError::Failed(_)) => return Ok(None),
     };
     let folders: Vec<PathBuf> = roots.iter().filter_map(|root| file_uri_path(&root.uri)).collect();
-    let mut found: Vec<PathBuf> = folders.iter().flat_map(|folder| candidates_in(folder, target)).collect();
-    if target == Target::ProjectOrSolution && found.len() > 1 {
-        // A folder with a solution and its projects: the solution is the one target.
-        let solutions: Vec<PathBuf> =
-            found.iter().filter(|path| matches_target(path, Target::Solution)).cloned().collect();
-        if solutions.len() == 1 {
-            found = solutions;
-        }
-    }
+    let mut found = preferred(folders.iter().flat_map(|folder| candidates_in(folder, target)).collect(), target);
     match found.len() {
         0 => Ok(None),
         1 => Ok(found.pop()),
-        _ => Err(ErrorResponse::from(ErrorResult::invalid_params(
+        _ => Err(invalid(
             parameter,
-            "ambiguous",
-            &format!(
+            Reason::Ambiguous,
+            format!(
                 "Invalid argument '{parameter}': was not given and the client's roots hold several candidates: {}. \
                  Name one of them.",
                 found.iter().map(|path| path.display().to_string()).collect::<Vec<_>>().join(", ")
             ),
-        ))),
+        )),
     }
 }
 

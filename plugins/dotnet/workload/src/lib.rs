@@ -16,7 +16,9 @@
 //! machine-wide (`global`) lock. The working directory still matters: a `global.json` there
 //! chooses the SDK, and so the feature band, the command acts on. Every action returns
 //! structured content: the parsed tables of `List` and `Search`, the blocks of `Info`, and what
-//! changed for the others.
+//! changed for the others. An install or update that fails because the NuGet feeds do not serve
+//! a workload's packs (a mirror, an offline feed) is `CAPABILITY_NOT_AVAILABLE` naming the pack,
+//! with the remedy: a `source` or `configFile` that serves them.
 //!
 //! Annotations, per action: `List`, `Info` and `Search` read what the installed SDK knows
 //! (closed-world: `workload search` reads the manifests installed with the SDK); `Install` and
@@ -25,12 +27,14 @@
 //! that need the workload stop building) and is idempotent. So the tool is destructive, not
 //! idempotent and open-world; with `ReadOnly` it is read-only, idempotent and closed-world.
 
+#![deny(missing_docs)]
+
 mod actions;
 mod parse;
 
+use actions::{change, list};
 use dotnet_support::kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param};
 use mcp_plugin_api::export_plugin;
-use serde_json::json;
 
 export_plugin! {
     name: "dotnet_workload",
@@ -40,8 +44,21 @@ export_plugin! {
 }
 
 dotnet_support::actions! {
-    /// The actions of `dotnet_workload`.
-    pub enum Action { List, Info, Search, Install, Update, Uninstall }
+    /// The actions of `dotnet_workload` (the module's table says what each runs).
+    pub enum Action {
+        /// The installed workloads.
+        List,
+        /// The installed workloads with their manifests.
+        Info,
+        /// The workloads the SDK could install.
+        Search,
+        /// Installs workloads.
+        Install,
+        /// Updates every installed workload.
+        Update,
+        /// Removes workloads (asks first).
+        Uninstall,
+    }
 }
 
 /// Most workload ids one call may name.
@@ -53,11 +70,41 @@ const MAX_WORKLOAD_ID_CHARS: usize = 64;
 #[derive(Debug, Default)]
 pub struct DotnetWorkload;
 
+/// The options of Install and Update that choose where packs come from.
+const SOURCES: [&str; 3] = ["includePreviews", "source", "configFile"];
+
+/// What each action takes, does, locks and answers.
+fn spec(action: Action) -> ActionSpec<Action> {
+    match action {
+        Action::List | Action::Info => ActionSpec::reads(action).runs_dotnet().result::<list::Installed>(),
+        Action::Search => ActionSpec::reads(action).takes(&["searchTerm"]).runs_dotnet().result::<list::Found>(),
+        Action::Install => ActionSpec::writes(action)
+            .open_world()
+            .locks(Lock::Machine)
+            .requires(&["workloadIds"])
+            .takes(&["skipManifestUpdate"])
+            .takes(&SOURCES)
+            .runs_dotnet()
+            .result::<change::Installed>(),
+        Action::Update => ActionSpec::writes(action)
+            .open_world()
+            .locks(Lock::Machine)
+            .takes(&SOURCES)
+            .runs_dotnet()
+            .result::<change::Updated>(),
+        Action::Uninstall => ActionSpec::destroys(action)
+            .idempotent()
+            .locks(Lock::Machine)
+            .requires(&["workloadIds"])
+            .runs_dotnet()
+            .result::<change::Uninstalled>(),
+    }
+}
+
 impl Family for DotnetWorkload {
     type Action = Action;
 
     fn declare() -> Declaration<Action> {
-        const SOURCES: [&str; 3] = ["includePreviews", "source", "configFile"];
         Declaration::new(
             "dotnet_workload",
             ".NET Workload Manager",
@@ -70,53 +117,32 @@ impl Family for DotnetWorkload {
             "workingDirectory",
             "Folder the command runs in; a global.json there chooses the SDK whose workloads are managed.",
         ))
-        .param(Param::new(
-            "workloadIds",
-            json!({
-                "type": "array",
-                "maxItems": MAX_WORKLOAD_IDS,
-                "items": { "type": "string", "pattern": "^[A-Za-z0-9][A-Za-z0-9_-]*$", "maxLength": MAX_WORKLOAD_ID_CHARS },
-                "description": "Install, Uninstall: workload ids, such as wasm-tools or maui-android (at least one)."
-            }),
-        ))
+        .param(
+            Param::strings(
+                "workloadIds",
+                "Install, Uninstall: workload ids, such as wasm-tools or maui-android (at least one).",
+            )
+            .max_items(MAX_WORKLOAD_IDS)
+            .pattern("^[A-Za-z0-9][A-Za-z0-9_-]*$")
+            .max_length(MAX_WORKLOAD_ID_CHARS),
+        )
         .param(Param::string("searchTerm", "Text to look for in workload ids and descriptions (Search)."))
         .param(Param::flag("skipManifestUpdate", "Install without updating the workload manifests first."))
         .param(Param::flag("includePreviews", "Allow prerelease workload manifests (Install, Update)."))
         .param(Param::string("source", "NuGet source to get workload packs from (Install, Update)."))
         .param(Param::string("configFile", "NuGet.Config file to use (Install, Update)."))
         .common(&["workingDirectory"])
-        .action(ActionSpec::reads(Action::List).returns(actions::list::installed_shape()))
-        .action(ActionSpec::reads(Action::Info).returns(actions::list::installed_shape()))
-        .action(ActionSpec::reads(Action::Search).takes(&["searchTerm"]).returns(actions::list::found_shape()))
-        .action(
-            ActionSpec::writes(Action::Install)
-                .open_world()
-                .locks(Lock::Machine)
-                .requires(&["workloadIds"])
-                .takes(&["skipManifestUpdate"])
-                .takes(&SOURCES)
-                .returns(actions::change::install_shape()),
-        )
-        .action(
-            ActionSpec::writes(Action::Update)
-                .open_world()
-                .locks(Lock::Machine)
-                .takes(&SOURCES)
-                .returns(actions::change::update_shape()),
-        )
-        .action(
-            ActionSpec::destroys(Action::Uninstall)
-                .idempotent()
-                .locks(Lock::Machine)
-                .requires(&["workloadIds"])
-                .returns(actions::change::uninstall_shape()),
-        )
+        .each_action(spec)
     }
 
     async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {
         match action {
-            Action::List | Action::Info | Action::Search => actions::list::run(action, call).await,
-            Action::Install | Action::Update | Action::Uninstall => actions::change::run(action, call).await,
+            Action::List => list::installed(call, list::Listing::List).await,
+            Action::Info => list::installed(call, list::Listing::Info).await,
+            Action::Search => list::search(call).await,
+            Action::Install => change::install(call).await,
+            Action::Update => change::update(call).await,
+            Action::Uninstall => change::uninstall(call).await,
         }
     }
 }

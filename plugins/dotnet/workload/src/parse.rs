@@ -2,13 +2,13 @@
 //! the progress lines of `install`, `update` and `uninstall`.
 
 use dotnet_support::table;
+use schemars::JsonSchema;
 use serde::Serialize;
 
 /// One installed workload, from `dotnet workload list` or `dotnet workload --info`.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InstalledWorkload {
-    /// The workload id.
     pub id: String,
     /// The manifest version and feature band (`10.0.0/10.0.100`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -25,22 +25,18 @@ pub struct InstalledWorkload {
 }
 
 /// One workload found by `dotnet workload search`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FoundWorkload {
-    /// The workload id.
     pub id: String,
-    /// What it is for.
     pub description: String,
 }
 
 /// One pack an install wrote.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Pack {
-    /// The pack id.
     pub id: String,
-    /// Its version.
     pub version: String,
 }
 
@@ -117,6 +113,33 @@ pub fn packs(stdout: &str) -> Vec<Pack> {
         .collect()
 }
 
+/// A workload pack that the NuGet feeds do not serve, from an install's or update's failure.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MissingPack {
+    /// The pack's package id, as the SDK prints it (lower case).
+    pub package: String,
+    pub version: String,
+    /// The feeds the SDK looked in, as it lists them.
+    pub feeds: String,
+}
+
+/// The pack of `Version <v> of package <id> is not found in NuGet feeds <feeds>.` (SDK 10.0.401,
+/// inside `Workload installation failed: One or more errors occurred. (...)`), if the output
+/// has one.
+pub fn missing_pack(output: &str) -> Option<MissingPack> {
+    output.lines().find_map(|line| {
+        let (before, feeds) = line.split_once(" is not found in NuGet feeds ")?;
+        let (_, rest) = before.rsplit_once("Version ")?;
+        let (version, package) = rest.split_once(" of package ")?;
+        let feeds = feeds.trim().trim_end_matches(')').trim_end_matches('.');
+        Some(MissingPack {
+            package: package.trim().to_owned(),
+            version: version.trim().to_owned(),
+            feeds: feeds.to_owned(),
+        })
+    })
+}
+
 /// The ids after `Successfully updated workload(s):` (empty when the line is missing).
 pub fn updated(stdout: &str) -> Vec<String> {
     stdout
@@ -179,6 +202,23 @@ mod tests {
             }
         );
         assert_eq!(workload_version(text).as_deref(), Some("10.0.100-manifests.5fb86115"));
+    }
+
+    #[test]
+    fn a_pack_the_feeds_do_not_serve() {
+        // recordings/workloads/005-workload-install-wasmtools.txt (SDK 10.0.401, the mirror).
+        let stderr = "Workload installation failed: One or more errors occurred. (Version 10.0.12 of package \
+            microsoft.net.runtime.emscripten.3.1.56.node.linux-x64 is not found in NuGet feeds \
+            https://api.nuget.org/v3/index.json.)";
+        assert_eq!(
+            missing_pack(&format!("Workload installation failed. Rolling back installed packs...\n{stderr}\n")),
+            Some(MissingPack {
+                package: "microsoft.net.runtime.emscripten.3.1.56.node.linux-x64".into(),
+                version: "10.0.12".into(),
+                feeds: "https://api.nuget.org/v3/index.json".into(),
+            })
+        );
+        assert_eq!(missing_pack("Workload ID nope is not recognized."), None);
     }
 
     #[test]

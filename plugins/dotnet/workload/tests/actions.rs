@@ -2,6 +2,13 @@
 //! vector of every action, parsed results, failures, the machine-wide lock, elicitation,
 //! progress, redaction and read-only service. The test kit checks every result against the
 //! advertised schemas, as the host does.
+//!
+//! Without a double scenario the double replays what SDK 10.0.401 answered on this project's
+//! machine (`test-double/recordings/workloads/`): no workload installed, `search wasm`, an update
+//! with nothing to do, an install of wasm-tools whose packs the NuGet mirror does not serve, and
+//! an uninstall of wasm-tools that is not installed. A successful install or uninstall cannot be
+//! recorded there, so other workload ids (`ios`, `wasm-tools-net8`) meet the double's hand-made
+//! catalogue (`fixtures/workload/workloads.json`), as do the calls under a double scenario.
 
 use std::time::{Duration, Instant};
 
@@ -34,7 +41,7 @@ fn every_action_runs_its_exact_argument_vector() {
         (json!({ "action": "Info" }), vec!["workload", "--info"]),
         (json!({ "action": "Search" }), vec!["workload", "search"]),
         (json!({ "action": "Search", "searchTerm": "wasm" }), vec!["workload", "search", "wasm"]),
-        (json!({ "action": "Install", "workloadIds": ["wasm-tools"] }), vec!["workload", "install", "wasm-tools"]),
+        (json!({ "action": "Install", "workloadIds": ["ios"] }), vec!["workload", "install", "ios"]),
         (
             json!({ "action": "Install", "workloadIds": ["maui", "wasm-tools"], "skipManifestUpdate": true,
                     "includePreviews": true, "source": source, "configFile": "NuGet.Config" }),
@@ -56,7 +63,10 @@ fn every_action_runs_its_exact_argument_vector() {
             json!({ "action": "Update", "includePreviews": true, "source": source, "configFile": "n.config" }),
             vec!["workload", "update", "--include-previews", "--source", source, "--configfile", "n.config"],
         ),
-        (json!({ "action": "Uninstall", "workloadIds": ["wasm-tools"] }), vec!["workload", "uninstall", "wasm-tools"]),
+        (
+            json!({ "action": "Uninstall", "workloadIds": ["wasm-tools-net8"] }),
+            vec!["workload", "uninstall", "wasm-tools-net8"],
+        ),
     ];
     for (args, expected) in cases {
         let structured = harness.ok(args.clone());
@@ -84,30 +94,44 @@ fn defaults_a_client_fills_in_change_nothing() {
 
 #[test]
 fn list_info_and_search_return_parsed_results() {
+    // SDK 10.0.401 with no workload installed (recordings/workloads/).
     let harness = harness("");
     let list = harness.call(json!({ "action": "List" }));
+    let structured = list.structured_content.as_ref().unwrap();
+    assert_eq!(structured["workloads"], json!([]));
+    assert_eq!(structured["workloadVersion"], "10.0.400-manifests.63b36e85");
     assert_eq!(
-        list.structured_content.as_ref().unwrap()["workloads"],
-        json!([{ "id": "wasm-tools", "manifestVersion": "10.0.0/10.0.100", "installationSource": "SDK 10.0.100" }])
+        list.joined_text().lines().next().unwrap(),
+        "0 workloads installed (workload version 10.0.400-manifests.63b36e85)."
     );
-    assert!(list.joined_text().starts_with("1 workload installed."), "{}", list.joined_text());
 
     let structured = harness.ok(json!({ "action": "Info" }));
-    assert_eq!(structured["workloadVersion"], "10.0.100-manifests.5fb86115");
-    assert_eq!(structured["workloads"][0]["id"], "wasm-tools");
-    assert_eq!(structured["workloads"][0]["installType"], "FileBased");
-    assert!(structured["workloads"][0]["manifestPath"].as_str().unwrap().ends_with("/WorkloadManifest.json"));
+    assert_eq!(structured["workloadVersion"], "10.0.400-manifests.63b36e85");
+    assert_eq!(structured["workloads"], json!([]));
 
     let structured = harness.ok(json!({ "action": "Search", "searchTerm": "wasm" }));
     assert_eq!(structured["searchTerm"], "wasm");
+    let found = structured["workloads"].as_array().unwrap();
+    assert_eq!(found.len(), 9, "{found:?}");
+    assert_eq!(found[0], json!({ "id": "wasm-experimental", "description": ".NET WebAssembly experimental tooling" }));
+    assert_eq!(found[4], json!({ "id": "wasm-tools", "description": ".NET WebAssembly build tools" }));
     assert_eq!(
-        structured["workloads"],
-        json!([
-            { "id": "wasm-experimental", "description": ".NET WebAssembly experimental tooling" },
-            { "id": "wasm-tools", "description": ".NET WebAssembly build tools" },
-            { "id": "wasm-tools-net8", "description": ".NET WebAssembly build tools for net8.0" }
-        ])
+        found[8],
+        json!({ "id": "wasm-tools-net9", "description": ".NET WebAssembly build tools for .NET 9.0" })
     );
+
+    // A workload installed: the double's hand-made catalogue, which answers under any double
+    // scenario (the recordings were made without one): manifest version, source, and --info's
+    // manifest path and install type.
+    let installed = self::harness("slow");
+    let list = installed.ok(json!({ "action": "List" }));
+    assert_eq!(
+        list["workloads"][0],
+        json!({ "id": "wasm-tools", "manifestVersion": "10.0.0/10.0.100", "installationSource": "SDK 10.0.100" })
+    );
+    let info = installed.ok(json!({ "action": "Info" }));
+    assert_eq!(info["workloads"][0]["installType"], "FileBased");
+    assert!(info["workloads"][0]["manifestPath"].as_str().unwrap().ends_with("/WorkloadManifest.json"));
     let all = harness.ok(json!({ "action": "Search" }));
     assert_eq!(all["workloads"].as_array().unwrap().len(), 11);
     assert!(all.get("searchTerm").is_none());
@@ -124,11 +148,14 @@ fn installs_updates_and_uninstalls_take_the_global_lock() {
     );
     assert_eq!(structured["lockInfo"], json!({ "lockScope": "global", "lockKey": "global" }));
 
-    let update = harness.ok(json!({ "action": "Update" }));
-    assert_eq!(update["updated"], json!(["wasm-tools"]));
+    // SDK 10.0.401 with none installed: "Successfully updated workload(s): ." (recorded).
+    let update = harness.call(json!({ "action": "Update" }));
+    assert!(update.joined_text().starts_with("The workloads are up to date."), "{}", update.joined_text());
+    let update = update.structured_content.unwrap();
+    assert_eq!(update["updated"], json!([]));
     assert_eq!(update["lockInfo"]["lockKey"], "global");
 
-    let uninstall = harness.ok(json!({ "action": "Uninstall", "workloadIds": ["wasm-tools"] }));
+    let uninstall = harness.ok(json!({ "action": "Uninstall", "workloadIds": ["wasm-tools-net8"] }));
     assert_eq!(uninstall["consent"], "notAsked");
     assert_eq!(uninstall["lockInfo"]["lockScope"], "global");
 
@@ -140,15 +167,15 @@ fn uninstall_asks_first_and_a_refusal_runs_nothing() {
     let harness = harness("");
     for answer in [json!({ "action": "decline" }), json!({ "action": "accept", "content": { "confirm": false } })] {
         let refused =
-            harness.call_with(&answering(answer), json!({ "action": "Uninstall", "workloadIds": ["wasm-tools"] }));
+            harness.call_with(&answering(answer), json!({ "action": "Uninstall", "workloadIds": ["wasm-tools-net8"] }));
         assert_eq!(code(refused.structured_content.as_ref().unwrap()), "OPERATION_CANCELLED");
         assert!(refused.joined_text().contains("Nothing was changed"), "{}", refused.joined_text());
     }
     assert_eq!(harness.runs(), 0, "nothing ran after a refusal");
     let accepted = answering(json!({ "action": "accept", "content": { "confirm": true } }));
-    let confirmed = harness.call_with(&accepted, json!({ "action": "Uninstall", "workloadIds": ["wasm-tools"] }));
+    let confirmed = harness.call_with(&accepted, json!({ "action": "Uninstall", "workloadIds": ["wasm-tools-net8"] }));
     assert_eq!(confirmed.structured_content.unwrap()["consent"], "confirmed");
-    assert_eq!(last_argv(&harness), ["workload", "uninstall", "wasm-tools"]);
+    assert_eq!(last_argv(&harness), ["workload", "uninstall", "wasm-tools-net8"]);
 }
 
 #[test]
@@ -158,7 +185,10 @@ fn failures_are_errors_with_the_envelope() {
     assert_eq!(code(&unknown), "EXIT_1");
     assert_eq!(unknown["errors"][0]["message"], "Workload ID nope is not recognized.");
     assert_eq!(unknown["lockInfo"]["lockKey"], "global");
-    assert_eq!(code(&harness.err(json!({ "action": "Uninstall", "workloadIds": ["maui"] }))), "EXIT_1");
+    // SDK 10.0.401 (recorded): uninstalling a workload that is not installed.
+    let missing = harness.err(json!({ "action": "Uninstall", "workloadIds": ["wasm-tools"] }));
+    assert_eq!(code(&missing), "EXIT_1");
+    assert!(missing.to_string().contains("Couldn't find workload ID(s): wasm-tools"), "{missing}");
     let ran = harness.runs();
 
     let unchecked = |args: Value| {
@@ -181,6 +211,26 @@ fn failures_are_errors_with_the_envelope() {
     assert_eq!(code(&harness_runtime_only().err(json!({ "action": "List" }))), "SDK_NOT_FOUND");
     let no_dotnet = Workload::with(|_, double| double.setting("DotnetPath", json!("/nonexistent/dotnet")));
     assert_eq!(code(&no_dotnet.err(json!({ "action": "Info" }))), "CAPABILITY_NOT_AVAILABLE");
+}
+
+#[test]
+fn packs_the_feeds_do_not_serve_are_a_missing_capability_with_its_remedy() {
+    // SDK 10.0.401 against a NuGet mirror without the packs (recordings/workloads/): exit 1 with
+    // "Version 10.0.12 of package microsoft.net.runtime.emscripten.3.1.56.node.linux-x64 is not
+    // found in NuGet feeds https://api.nuget.org/v3/index.json."
+    let harness = harness("");
+    let failed = harness.err(json!({ "action": "Install", "workloadIds": ["wasm-tools"] }));
+    let error = &failed["errors"][0];
+    assert_eq!(code(&failed), "CAPABILITY_NOT_AVAILABLE");
+    let package = "microsoft.net.runtime.emscripten.3.1.56.node.linux-x64";
+    assert!(error["message"].as_str().unwrap().contains(&format!("version 10.0.12 of the workload pack {package}")));
+    assert!(error["hint"].as_str().unwrap().contains("`source`"), "{error}");
+    assert_eq!(error["alternatives"].as_array().unwrap().len(), 2);
+    assert_eq!(error["data"]["additionalData"]["package"], package);
+    assert_eq!(error["data"]["command"], "dotnet workload install wasm-tools");
+    assert_eq!(error["data"]["exitCode"], 1);
+    assert!(error["data"]["stderr"].as_str().unwrap().contains("is not found in NuGet feeds"));
+    assert_eq!(failed["lockInfo"]["lockScope"], "global");
 }
 
 fn harness_runtime_only() -> Workload {

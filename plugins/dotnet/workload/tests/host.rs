@@ -35,7 +35,9 @@ async fn the_real_host_serves_dotnet_workload() {
     let refused = host.call_tool("dotnet_workload", smuggled).await.unwrap();
     assert!(refused.is_error, "the host applies the workload id pattern");
 
-    let uninstall = json!({ "action": "Uninstall", "workloadIds": ["wasm-tools"] });
+    // wasm-tools-net8 is installed in the double's hand-made catalogue (no recording of a
+    // successful uninstall can exist on a machine whose feeds serve no workload packs).
+    let uninstall = json!({ "action": "Uninstall", "workloadIds": ["wasm-tools-net8"] });
     let result = host.call_tool("dotnet_workload", uninstall).await.unwrap();
     assert!(!result.is_error, "{}", result.joined_text());
     let structured = result.structured_content.unwrap();
@@ -47,7 +49,7 @@ async fn the_real_host_serves_dotnet_workload() {
             vec!["workload", "list"],
             vec!["workload", "--info"],
             vec!["workload", "search"],
-            vec!["workload", "uninstall", "wasm-tools"]
+            vec!["workload", "uninstall", "wasm-tools-net8"]
         ]
     );
 

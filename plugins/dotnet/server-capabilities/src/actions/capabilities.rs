@@ -1,15 +1,23 @@
 //! Capabilities: what the server supports (facts of the host and its plugin API), the plugins
 //! the host loaded, and the .NET SDKs and frameworks of this machine.
+//!
+//! The parts of the result whose names say what they hold carry plain comments: a doc comment
+//! becomes a description in the output schema every client downloads.
 
+use std::borrow::Cow;
+
+use chrono::NaiveDate;
 use dotnet_support::{
     errors::{self, code},
     frameworks,
-    kit::{Call, Outcome, Shape},
+    kit::{Call, Outcome, prose::count_of},
     listings,
     respond::{Failure, Reply},
 };
 use mcp_plugin_api::abi::ABI_VERSION;
-use serde_json::{Value, json};
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::Serialize;
+use serde_json::{Map, Value, json};
 
 use crate::{PLUGIN_NAME, PROTOCOL_VERSIONS, TOOL_NAME};
 
@@ -39,79 +47,105 @@ const FORMATS: [&str; 3] = ["text", "markdown", "json"];
 /// The `verbosity=` values of content negotiation.
 const VERBOSITIES: [&str; 3] = ["compact", "standard", "verbose"];
 
-/// The capabilities: the server, its plugins, what it supports, and .NET on this machine.
-pub fn shape() -> Shape {
-    let text = json!({ "type": "string" });
-    let strings = json!({ "type": "array", "items": { "type": "string" } });
-    let supports: serde_json::Map<String, Value> =
-        SUPPORTS.iter().map(|(name, _, _)| ((*name).to_owned(), json!({ "type": "boolean" }))).collect();
-    let supports_required: Vec<&str> = SUPPORTS.iter().map(|(name, _, _)| *name).collect();
-    Shape::new(
-        json!({
-            "serverName": { "type": "string", "description": "The server's configured name." },
-            "hostVersion": { "type": ["string", "null"] },
-            "pluginApiVersion": { "type": "string", "description": "The plugin ABI version this plugin was built against; any host of the same major loads it." },
-            "plugin": {
-                "type": "object",
-                "properties": { "name": text, "version": text, "tools": strings },
-                "required": ["name", "version", "tools"]
-            },
-            "protocolVersions": strings,
-            "supports": { "type": "object", "properties": supports, "required": supports_required },
-            "contentNegotiation": {
-                "type": "object",
-                "properties": { "extension": text, "formats": strings, "verbosities": strings },
-                "required": ["extension", "formats", "verbosities"]
-            },
-            "loadedPlugins": {
-                "type": "object",
-                "properties": {
-                    "known": strings,
-                    "complete": { "type": "boolean" },
-                    "plugins": { "type": "array", "items": { "type": "object" } },
-                    "tools": strings,
-                    "note": text
-                },
-                "required": ["known", "complete"]
-            },
-            "dotnet": {
-                "type": "object",
-                "properties": {
-                    "found": { "type": "boolean" },
-                    "sdkInstalled": { "type": "boolean" },
-                    "reason": text,
-                    "alternatives": strings
-                },
-                "required": ["found", "sdkInstalled"]
-            },
-            "sdkVersions": {
-                "type": "object",
-                "properties": {
-                    "installed": strings,
-                    "sdks": { "type": "array", "items": listings::sdk_schema() },
-                    "recommended": { "type": ["string", "null"] },
-                    "recommendedInstalled": { "type": "boolean" },
-                    "lts": { "type": ["string", "null"] },
-                    "latest": { "type": ["string", "null"] },
-                    "newerThanTable": strings,
-                    "asOf": { "type": "string", "format": "date", "description": "The day support was judged on (today, UTC)." },
-                    "tableAsOf": { "type": "string", "format": "date", "description": "The day the framework table's facts were last checked." }
-                },
-                "required": ["installed", "sdks", "recommended", "recommendedInstalled", "lts", "latest", "asOf", "tableAsOf"]
-            }
-        }),
-        &[
-            "serverName",
-            "pluginApiVersion",
-            "plugin",
-            "protocolVersions",
-            "supports",
-            "contentNegotiation",
-            "loadedPlugins",
-            "dotnet",
-            "sdkVersions",
-        ],
-    )
+/// What the server supports and what it finds on the machine.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Capabilities {
+    /// The server's configured name.
+    server_name: String,
+    host_version: Option<String>,
+    /// The plugin ABI version this plugin was built against; any host of the same major loads it.
+    plugin_api_version: &'static str,
+    plugin: PluginInfo,
+    protocol_versions: Vec<String>,
+    supports: Supports,
+    content_negotiation: ContentNegotiation,
+    loaded_plugins: LoadedPlugins,
+    dotnet: Dotnet,
+    sdk_versions: SdkVersions,
+}
+
+// This plugin.
+#[derive(Debug, Serialize, JsonSchema)]
+struct PluginInfo {
+    name: &'static str,
+    version: &'static str,
+    tools: [&'static str; 1],
+}
+
+/// Each feature of [`SUPPORTS`], and whether the server has it.
+#[derive(Debug)]
+struct Supports;
+
+impl Serialize for Supports {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(SUPPORTS.iter().map(|(name, supported, _)| (name, supported)))
+    }
+}
+
+/// Every feature of [`SUPPORTS`] a required boolean, from the same table as the values.
+impl JsonSchema for Supports {
+    fn schema_name() -> Cow<'static, str> {
+        "Supports".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let names: Vec<&str> = SUPPORTS.iter().map(|(name, _, _)| *name).collect();
+        let properties: Map<String, Value> =
+            names.iter().map(|name| ((*name).to_owned(), json!({ "type": "boolean" }))).collect();
+        json_schema!({ "type": "object", "properties": properties, "required": names })
+    }
+}
+
+// The content negotiation extension and its tags.
+#[derive(Debug, Serialize, JsonSchema)]
+struct ContentNegotiation {
+    extension: &'static str,
+    formats: [&'static str; 3],
+    verbosities: [&'static str; 3],
+}
+
+// The plugins the host loaded, as it describes them.
+#[derive(Debug, Serialize, JsonSchema)]
+struct LoadedPlugins {
+    known: Vec<String>,
+    /// Whether the host described its plugins (false: only this plugin is known).
+    complete: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    plugins: Option<Vec<Map<String, Value>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tools: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    note: Option<&'static str>,
+}
+
+// Whether dotnet answered, and why not.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Dotnet {
+    found: bool,
+    sdk_installed: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    alternatives: Option<Vec<String>>,
+}
+
+// The installed SDKs and the frameworks to use.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct SdkVersions {
+    installed: Vec<String>,
+    sdks: Vec<listings::Sdk>,
+    recommended: Option<&'static str>,
+    recommended_installed: bool,
+    lts: Option<&'static str>,
+    latest: Option<&'static str>,
+    newer_than_table: Vec<String>,
+    /// The day support was judged on (today, UTC).
+    as_of: NaiveDate,
+    /// The day the framework table's facts were last checked.
+    table_as_of: NaiveDate,
 }
 
 /// The installed SDKs, or why dotnet could not be asked (a missing dotnet is not an error).
@@ -127,6 +161,31 @@ async fn sdks(call: &Call<'_>) -> Result<Result<Vec<listings::Sdk>, errors::Erro
     }
 }
 
+/// The strings of a JSON array (of the host's description).
+fn strings(list: &Value) -> Vec<String> {
+    list.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
+}
+
+/// The plugins the host loaded, or only this one when the host does not say.
+fn loaded_plugins(host: Option<&Value>) -> LoadedPlugins {
+    match host.and_then(|host| host["plugins"].as_array()) {
+        Some(plugins) => LoadedPlugins {
+            known: plugins.iter().filter_map(|plugin| plugin["name"].as_str()).map(str::to_owned).collect(),
+            complete: true,
+            tools: Some(plugins.iter().flat_map(|plugin| strings(&plugin["tools"])).collect()),
+            plugins: Some(plugins.iter().filter_map(|plugin| plugin.as_object().cloned()).collect()),
+            note: None,
+        },
+        None => LoadedPlugins {
+            known: vec![PLUGIN_NAME.to_owned()],
+            complete: false,
+            plugins: None,
+            tools: None,
+            note: Some("This host does not describe its plugins; the client's tools/list names every tool."),
+        },
+    }
+}
+
 /// What the server supports and what it finds on the machine.
 pub async fn run(call: &Call<'_>) -> Outcome {
     let sdks = sdks(call).await?;
@@ -134,13 +193,15 @@ pub async fn run(call: &Call<'_>) -> Outcome {
     let (sdk_list, dotnet) = match sdks {
         Ok(sdks) => {
             let installed = !sdks.is_empty();
-            (sdks, json!({ "found": true, "sdkInstalled": installed }))
+            (sdks, Dotnet { found: true, sdk_installed: installed, reason: None, alternatives: None })
         }
         Err(error) => {
-            let mut dotnet = json!({ "found": false, "sdkInstalled": false, "reason": error.message });
-            if let Some(alternatives) = error.alternatives {
-                dotnet["alternatives"] = json!(alternatives);
-            }
+            let dotnet = Dotnet {
+                found: false,
+                sdk_installed: false,
+                reason: Some(error.message),
+                alternatives: error.alternatives,
+            };
             (Vec::new(), dotnet)
         }
     };
@@ -148,60 +209,19 @@ pub async fn run(call: &Call<'_>) -> Outcome {
     let recommended = frameworks::recommended(&today, &versions);
     let lts = frameworks::newest_supported(&today, Some(frameworks::ReleaseType::Lts)).map(|f| f.tfm);
     let latest = frameworks::newest_supported(&today, None).map(|f| f.tfm);
-    let newer = frameworks::newer_than_table(&versions);
-    let supports: serde_json::Map<String, Value> =
-        SUPPORTS.iter().map(|(name, supported, _)| ((*name).to_owned(), json!(supported))).collect();
+    let newer: Vec<String> = frameworks::newer_than_table(&versions).into_iter().map(str::to_owned).collect();
     let host = call.plugin().host_info();
-    let loaded = match host.as_ref().and_then(|host| host["plugins"].as_array()) {
-        Some(plugins) => {
-            let names: Vec<&str> = plugins.iter().filter_map(|plugin| plugin["name"].as_str()).collect();
-            let tools: Vec<&str> = plugins
-                .iter()
-                .flat_map(|plugin| plugin["tools"].as_array().into_iter().flatten())
-                .filter_map(Value::as_str)
-                .collect();
-            json!({ "known": names, "complete": true, "plugins": plugins, "tools": tools })
-        }
-        None => json!({
-            "known": [PLUGIN_NAME],
-            "complete": false,
-            "note": "This host does not describe its plugins; the client's tools/list names every tool.",
-        }),
+    let server_name =
+        host.as_ref().and_then(|host| host["serverName"].as_str()).unwrap_or("mcp-plugin-host").to_owned();
+    let protocols = match host.as_ref().and_then(|host| host.get("protocolVersions")) {
+        Some(listed) => strings(listed),
+        None => PROTOCOL_VERSIONS.map(str::to_owned).to_vec(),
     };
-    let protocols = host
-        .as_ref()
-        .and_then(|host| host.get("protocolVersions").cloned())
-        .unwrap_or_else(|| json!(PROTOCOL_VERSIONS));
-    let structured = json!({
-        "serverName": host.as_ref().and_then(|host| host["serverName"].as_str()).unwrap_or("mcp-plugin-host"),
-        "hostVersion": host.as_ref().and_then(|host| host["hostVersion"].as_str()),
-        "pluginApiVersion": ABI_VERSION,
-        "plugin": { "name": PLUGIN_NAME, "version": env!("CARGO_PKG_VERSION"), "tools": [TOOL_NAME] },
-        "protocolVersions": protocols,
-        "supports": supports,
-        "contentNegotiation": {
-            "extension": "io.modelcontextprotocol/content-negotiation",
-            "formats": FORMATS,
-            "verbosities": VERBOSITIES,
-        },
-        "loadedPlugins": loaded,
-        "dotnet": dotnet,
-        "sdkVersions": {
-            "installed": versions,
-            "sdks": sdk_list,
-            "recommended": recommended.map(|(framework, _)| framework.tfm),
-            "recommendedInstalled": recommended.is_some_and(|(_, installed)| installed),
-            "lts": lts,
-            "latest": latest,
-            "newerThanTable": newer,
-            "asOf": today,
-            "tableAsOf": frameworks::TABLE_AS_OF,
-        },
-    });
+    let loaded = loaded_plugins(host.as_ref());
 
-    let dotnet_line = match (structured["dotnet"]["found"].as_bool(), versions.as_slice()) {
-        (Some(false), _) => {
-            format!("dotnet was not found ({}).", structured["dotnet"]["reason"].as_str().unwrap_or("no reason given"))
+    let dotnet_line = match (&dotnet, versions.as_slice()) {
+        (Dotnet { found: false, reason, .. }, _) => {
+            format!("dotnet was not found ({}).", reason.as_deref().unwrap_or("no reason given"))
         }
         (_, []) => "dotnet is installed but has no SDK (runtime only), so SDK commands cannot run.".to_owned(),
         (_, versions) => format!("SDKs installed: {}.", versions.join(", ")),
@@ -216,13 +236,10 @@ pub async fn run(call: &Call<'_>) -> Outcome {
         }
         None => "No supported LTS framework is known to this server's table.".to_owned(),
     };
-    let protocol_list: Vec<&str> =
-        structured["protocolVersions"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-    let loaded_count = structured["loadedPlugins"]["known"].as_array().map_or(0, Vec::len);
     let summary = format!(
-        "{} (plugin API {ABI_VERSION}), MCP {}, {loaded_count} plugin(s) loaded. {dotnet_line} {framework_line}",
-        structured["serverName"].as_str().unwrap_or("mcp-plugin-host"),
-        protocol_list.join(", ")
+        "{server_name} (plugin API {ABI_VERSION}), MCP {}, {} loaded. {dotnet_line} {framework_line}",
+        protocols.join(", "),
+        count_of(loaded.known.len(), "plugin", "plugins")
     );
     let supported: Vec<String> =
         SUPPORTS.iter().filter(|(_, on, _)| *on).map(|(name, _, detail)| format!("{name}: {detail}")).collect();
@@ -236,61 +253,79 @@ pub async fn run(call: &Call<'_>) -> Outcome {
     if !newer.is_empty() {
         dotnet_notes.push(format!("SDKs newer than this server's framework table: {}.", newer.join(", ")));
     }
-    if let Some(alternatives) = structured["dotnet"]["alternatives"].as_array() {
-        dotnet_notes.extend(alternatives.iter().filter_map(Value::as_str).map(|a| format!("To fix: {a}")));
-    }
+    dotnet_notes.extend(dotnet.alternatives.iter().flatten().map(|alternative| format!("To fix: {alternative}")));
+    let plugin_lines = loaded
+        .plugins
+        .iter()
+        .flatten()
+        .map(|plugin| {
+            format!(
+                "{} {}: {}{}",
+                plugin.get("name").and_then(Value::as_str).unwrap_or("?"),
+                plugin.get("version").and_then(Value::as_str).unwrap_or("?"),
+                strings(plugin.get("tools").unwrap_or(&Value::Null)).join(", "),
+                operator_changes(plugin)
+            )
+        })
+        .collect();
+    let capabilities = Capabilities {
+        server_name,
+        host_version: host.as_ref().and_then(|host| host["hostVersion"].as_str()).map(str::to_owned),
+        plugin_api_version: ABI_VERSION,
+        plugin: PluginInfo { name: PLUGIN_NAME, version: env!("CARGO_PKG_VERSION"), tools: [TOOL_NAME] },
+        protocol_versions: protocols,
+        supports: Supports,
+        content_negotiation: ContentNegotiation {
+            extension: "io.modelcontextprotocol/content-negotiation",
+            formats: FORMATS,
+            verbosities: VERBOSITIES,
+        },
+        loaded_plugins: loaded,
+        dotnet,
+        sdk_versions: SdkVersions {
+            installed: versions.iter().map(|version| (*version).to_owned()).collect(),
+            recommended: recommended.map(|(framework, _)| framework.tfm),
+            recommended_installed: recommended.is_some_and(|(_, installed)| installed),
+            sdks: sdk_list,
+            lts,
+            latest,
+            newer_than_table: newer,
+            as_of: today,
+            table_as_of: frameworks::TABLE_AS_OF,
+        },
+    };
     Ok(Reply::new(summary)
         .section("Supported", supported)
         .section("Not offered", unsupported)
         .section(".NET", dotnet_notes)
-        .section(
-            "Plugins",
-            structured["loadedPlugins"]["plugins"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|plugin| {
-                    let tools: Vec<&str> =
-                        plugin["tools"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-                    format!(
-                        "{} {}: {}{}",
-                        plugin["name"].as_str().unwrap_or("?"),
-                        plugin["version"].as_str().unwrap_or("?"),
-                        tools.join(", "),
-                        operator_changes(plugin)
-                    )
-                })
-                .collect(),
-        )
-        .structured(structured))
+        .section("Plugins", plugin_lines)
+        .result(capabilities))
 }
 
 /// What the operator changed in how `plugin` is served, as the host reports it in `host_info`
 /// (`Tools.Enabled`/`Disabled`, `Tools.Prefix`, `Tools.Overrides`): " (hidden: …; renamed: …;
 /// overridden: …)", or nothing when the plugin serves as it offers.
-fn operator_changes(plugin: &Value) -> String {
-    let names = |value: &Value| -> Vec<String> {
-        value.as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
-    };
+fn operator_changes(plugin: &Map<String, Value>) -> String {
+    let field = |key: &str| plugin.get(key).unwrap_or(&Value::Null);
     let mut changes = Vec::new();
     let hidden: Vec<String> =
-        ["tools", "prompts", "resources"].iter().flat_map(|kind| names(&plugin["hidden"][kind])).collect();
+        ["tools", "prompts", "resources"].iter().flat_map(|kind| strings(&field("hidden")[kind])).collect();
     if !hidden.is_empty() {
         changes.push(format!("hidden: {}", hidden.join(", ")));
     }
-    if let Some(renamed) = plugin["renamed"].as_object().filter(|renamed| !renamed.is_empty()) {
+    if let Some(renamed) = field("renamed").as_object().filter(|renamed| !renamed.is_empty()) {
         let pairs: Vec<String> =
             renamed.iter().map(|(own, served)| format!("{own} as {}", served.as_str().unwrap_or("?"))).collect();
         changes.push(format!("renamed: {}", pairs.join(", ")));
     }
-    let overridden: Vec<String> = plugin["overrides"]
+    let overridden: Vec<String> = field("overrides")
         .as_array()
         .into_iter()
         .flatten()
         .map(|item| {
-            let changed: Vec<String> = names(&item["fields"])
+            let changed: Vec<String> = strings(&item["fields"])
                 .into_iter()
-                .chain(names(&item["defaults"]).into_iter().map(|argument| format!("default {argument}")))
+                .chain(strings(&item["defaults"]).into_iter().map(|argument| format!("default {argument}")))
                 .collect();
             format!("{} ({})", item["tool"].as_str().unwrap_or("?"), changed.join(", "))
         })

@@ -4,14 +4,20 @@
 //! contract's envelope.
 
 use std::{
+    borrow::Cow,
     path::{Path, PathBuf},
     sync::Mutex,
 };
 
-use mcp_plugin_api::{CallContext, PluginContext, locks::LockGuard};
-use serde_json::Value;
+use mcp_plugin_api::{
+    CallContext, PluginContext,
+    locks::LockGuard,
+    schemars::{JsonSchema, Schema, SchemaGenerator, json_schema},
+};
+use serde::Serialize;
+use serde_json::{Map, Value};
 
-use super::declare::Lock;
+use super::declare::{Lock, ran_fields};
 use crate::{
     confirm::{self, Confirmation},
     exec::{self, Command, Ran},
@@ -31,12 +37,37 @@ pub enum Consent {
 }
 
 impl Consent {
+    /// Every consent, in the order of the schema's enum.
+    const ALL: [Consent; 2] = [Consent::Confirmed, Consent::NotAsked];
+
     /// The name results use: `confirmed` or `notAsked`.
     pub fn as_str(self) -> &'static str {
         match self {
             Consent::Confirmed => "confirmed",
             Consent::NotAsked => "notAsked",
         }
+    }
+}
+
+impl Serialize for Consent {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// A plain string enum (a derived one would describe each variant in a `oneOf`).
+impl JsonSchema for Consent {
+    fn schema_name() -> Cow<'static, str> {
+        "Consent".into()
+    }
+
+    fn json_schema(_: &mut SchemaGenerator) -> Schema {
+        let names: Vec<&str> = Consent::ALL.iter().map(|consent| consent.as_str()).collect();
+        json_schema!({ "type": "string", "enum": names })
+    }
+
+    fn inline_schema() -> bool {
+        true
     }
 }
 
@@ -51,6 +82,8 @@ pub struct Call<'a> {
     pub(crate) action: &'static str,
     pub(crate) lock: Lock,
     pub(crate) lock_info: Mutex<Option<Value>>,
+    /// `command` and `exitCode` of the last dotnet run (see [`super::ActionSpec::runs_dotnet`]).
+    pub(crate) last_run: Mutex<Option<Map<String, Value>>>,
 }
 
 impl<'a> Call<'a> {
@@ -92,8 +125,7 @@ impl<'a> Call<'a> {
     pub async fn lock(&self, target: &LockTarget) -> Result<LockGuard, Failure> {
         debug_assert!(self.lock != Lock::None, "action {} is declared without a lock but takes one", self.action);
         let guard = locking::acquire(self.plugin, target, &self.operation, self.settings.lock_wait).await?;
-        *self.lock_info.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) =
-            Some(locking::lock_info_json(guard.info()));
+        *locked(&self.lock_info) = Some(locking::lock_info_json(guard.info()));
         Ok(guard)
     }
 
@@ -114,9 +146,13 @@ impl<'a> Call<'a> {
     }
 
     /// Runs `command` for this call (cancellation, progress, redaction). Only a run that did not
-    /// end by itself (no dotnet, no SDK, cancelled, timed out) is an error here.
+    /// end by itself (no dotnet, no SDK, cancelled, timed out) is an error here. The run's
+    /// `command` and `exitCode` are what a success of an action that
+    /// [runs dotnet](super::ActionSpec::runs_dotnet) reports, the last run's if it ran several.
     pub async fn run(&self, command: Command) -> Result<Ran, Failure> {
-        Ok(exec::run(self.settings, self.ctx, command).await?)
+        let ran = exec::run(self.settings, self.ctx, command).await?;
+        *locked(&self.last_run) = Some(ran_fields(&ran));
+        Ok(ran)
     }
 
     /// Runs `command` and requires exit code 0; another is the contract's error for it.
@@ -127,6 +163,16 @@ impl<'a> Call<'a> {
 
     /// The `lockInfo` of the lock this call took, if it took one.
     pub(crate) fn take_lock_info(&self) -> Option<Value> {
-        self.lock_info.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take()
+        locked(&self.lock_info).take()
     }
+
+    /// `command` and `exitCode` of the last dotnet run, if the call ran dotnet.
+    pub(crate) fn take_last_run(&self) -> Option<Map<String, Value>> {
+        locked(&self.last_run).take()
+    }
+}
+
+/// The value behind `mutex`, even if a panicking thread held it (a plain value stays valid).
+fn locked<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }

@@ -11,7 +11,7 @@ use serde_json::Value;
 use super::declare::{ActionEnum, ActionSpec, Declaration, Effect};
 use crate::{
     errors::{ErrorResponse, ErrorResult},
-    params::{Kind, Params},
+    params::{Kind, Params, Reason, invalid},
 };
 
 /// Whether a value asks for nothing (see the module documentation).
@@ -48,11 +48,11 @@ pub fn check<'d, A: ActionEnum>(
             true => format!("Invalid argument '{parameter}': does not apply to action '{name}', which takes: {takes}."),
             false => format!("Invalid argument '{parameter}': is not a parameter of this tool, which takes: {takes}."),
         };
-        return Err(ErrorResult::invalid_params(parameter, "not applicable", &message).into());
+        return Err(invalid(parameter, Reason::NotApplicable, message));
     }
     if let Some(missing) = spec.requires.iter().find(|parameter| params.raw(parameter).is_none_or(is_default)) {
         let message = format!("Invalid argument '{missing}': is required and cannot be empty.");
-        return Err(ErrorResult::invalid_params(missing, "required", &message).into());
+        return Err(invalid(missing, Reason::Required, message));
     }
     Ok(spec)
 }
@@ -78,7 +78,7 @@ fn action<'d, A: ActionEnum>(
             "Invalid argument 'action': is '{text}', which is not an action of this tool. Valid actions: {}.",
             offered.join(", ")
         );
-        return Err(ErrorResult::invalid_params("action", "invalid value", &message).into());
+        return Err(invalid("action", Reason::Value, message));
     };
     let spec = declaration.spec_of(action);
     if read_only && spec.effect != Effect::Reads {

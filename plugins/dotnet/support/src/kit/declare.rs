@@ -2,13 +2,22 @@
 //! needs, whether it reads or changes, what it locks and what a success looks like. Everything
 //! else (schemas, annotations, the per-action parameter check) is derived from it
 //! ([`super::schema`], [`super::check`]).
+//!
+//! Declare the actions with [`Declaration::each_action`] and a function that matches on the
+//! action enum without a wildcard arm: an action added to the enum and not declared does not
+//! compile. Each action names its result type ([`ActionSpec::result`]); [`Shape`] is the older,
+//! hand-written way, kept until every family has moved to result types.
 
 use serde_json::{Map, Value, json};
 
+use super::result::{ActionResult, ResultType};
 use crate::{exec::Ran, redact::redacted_command_line};
 
 /// An action enum, as [`crate::actions!`] declares it: wire names in declaration order.
 pub trait ActionEnum: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
+    /// Every action, in declaration order.
+    const ALL: &'static [Self];
+
     /// Every action's wire name, in declaration order.
     const NAMES: &'static [&'static str];
 
@@ -76,10 +85,60 @@ impl Param {
     pub fn choice(name: &'static str, values: &[&str], description: &str) -> Self {
         Self::new(name, json!({ "type": "string", "enum": values, "description": description }))
     }
+
+    /// A list that may also be given as one string ([`crate::params::Params::list`] says how a
+    /// string is split).
+    pub fn string_or_list(name: &'static str, description: &str) -> Self {
+        Self::new(
+            name,
+            json!({
+                "anyOf": [{ "type": "string" }, { "type": "array", "items": { "type": "string" } }],
+                "description": description
+            }),
+        )
+    }
+
+    /// An integer from `minimum` to `maximum` (when given).
+    pub fn integer(name: &'static str, minimum: i64, maximum: Option<i64>, description: &str) -> Self {
+        let mut schema = json!({ "type": "integer", "minimum": minimum, "description": description });
+        if let Some(maximum) = maximum {
+            schema["maximum"] = json!(maximum);
+        }
+        Self::new(name, schema)
+    }
+
+    /// The strings it holds (the parameter itself, or the items of a list) are at most `chars`
+    /// characters long.
+    pub fn max_length(self, chars: usize) -> Self {
+        self.string_constraint("maxLength", json!(chars))
+    }
+
+    /// The strings it holds (the parameter itself, or the items of a list) match `pattern` (a
+    /// regular expression, searched as JSON Schema does: anchor it with `^...$`).
+    pub fn pattern(self, pattern: &str) -> Self {
+        self.string_constraint("pattern", json!(pattern))
+    }
+
+    /// A list holds at most `items` entries.
+    pub fn max_items(mut self, items: usize) -> Self {
+        self.schema["maxItems"] = json!(items);
+        self
+    }
+
+    fn string_constraint(mut self, keyword: &str, value: Value) -> Self {
+        match self.schema.get_mut("items") {
+            Some(items) => items[keyword] = value,
+            None => self.schema[keyword] = value,
+        }
+        self
+    }
 }
 
 /// The shape of a success's structured content: the action's own fields, of which `required`
 /// must be present. The kit adds `success`, `action` and `lockInfo` to every shape.
+///
+/// Deprecated: declare a result type instead ([`ActionSpec::result`], `plugins/dotnet/README.md`
+/// says how to convert a family). Kept until the last family has moved, then removed.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shape {
     pub(crate) properties: Map<String, Value>,
@@ -102,9 +161,8 @@ impl Shape {
     /// Adds the fields of a success that ran one dotnet command: `command` (redacted) and
     /// `exitCode`, both required.
     pub fn ran(mut self) -> Self {
-        self.properties
-            .insert("command".into(), json!({ "type": "string", "description": "The command that ran, redacted." }));
-        self.properties.insert("exitCode".into(), json!({ "type": "integer" }));
+        self.properties.insert("command".into(), command_schema());
+        self.properties.insert("exitCode".into(), exit_code_schema());
         for name in ["command", "exitCode"] {
             if !self.required.contains(&name) {
                 self.required.push(name);
@@ -114,8 +172,21 @@ impl Shape {
     }
 }
 
+/// The schema of `command`: the dotnet command a success ran.
+pub(crate) fn command_schema() -> Value {
+    json!({ "type": "string", "description": "The command that ran, redacted." })
+}
+
+/// The schema of `exitCode`, of a success that ran dotnet and of the error envelope alike.
+pub(crate) fn exit_code_schema() -> Value {
+    json!({ "type": "integer" })
+}
+
 /// The values of the fields [`Shape::ran`] declares: the command as it ran (values declared
 /// secret masked, the rest redacted) and its exit code.
+///
+/// Deprecated with [`Shape`]: an action that declares [`ActionSpec::runs_dotnet`] gets both from
+/// the kit.
 pub fn ran_fields(ran: &Ran) -> Map<String, Value> {
     let mut fields = Map::new();
     fields.insert("command".into(), json!(redacted_command_line(&ran.argv[0], &ran.argv[1..])));
@@ -134,6 +205,8 @@ pub struct ActionSpec<A> {
     pub(crate) takes: Vec<&'static str>,
     pub(crate) requires: Vec<&'static str>,
     pub(crate) shapes: Vec<Shape>,
+    pub(crate) result: Option<ResultType>,
+    pub(crate) runs_dotnet: bool,
     pub(crate) announces: Vec<&'static str>,
 }
 
@@ -148,6 +221,8 @@ impl<A: ActionEnum> ActionSpec<A> {
             takes: Vec::new(),
             requires: Vec::new(),
             shapes: Vec::new(),
+            result: None,
+            runs_dotnet: false,
             announces: Vec::new(),
         }
     }
@@ -208,8 +283,27 @@ impl<A: ActionEnum> ActionSpec<A> {
     }
 
     /// A shape of its successes; an action with several outcomes returns several.
+    ///
+    /// Deprecated with [`Shape`]: declare the result type with [`Self::result`].
     pub fn returns(mut self, shape: Shape) -> Self {
         self.shapes.push(shape);
+        self
+    }
+
+    /// The type its successes answer with ([`crate::respond::Reply::result`]). Its schema, with
+    /// the envelope's fields the kit adds, is the action's branch of the output schema. An action
+    /// with several kinds of success answers with an enum (`#[serde(untagged)]`) or with optional
+    /// fields.
+    pub fn result<T: ActionResult>(mut self) -> Self {
+        self.result = Some(ResultType::of::<T>());
+        self
+    }
+
+    /// Its success reports the dotnet command it ran: `command` (redacted, values declared secret
+    /// masked) and `exitCode`, which the kit takes from the call's last run ([`super::Call::run`],
+    /// [`super::Call::run_ok`]) and the output schema requires.
+    pub fn runs_dotnet(mut self) -> Self {
+        self.runs_dotnet = true;
         self
     }
 
@@ -289,8 +383,19 @@ impl<A: ActionEnum> Declaration<A> {
     }
 
     /// Declares an action.
+    ///
+    /// Deprecated with [`Shape`]: declare every action with [`Self::each_action`], so that an
+    /// action added to the enum and not declared does not compile.
     pub fn action(mut self, action: ActionSpec<A>) -> Self {
         self.actions.push(action);
+        self
+    }
+
+    /// Declares every action of the enum, in its order, with `spec`: a function that matches on
+    /// the action without a wildcard arm, so that an action added to the enum does not compile
+    /// until it is declared.
+    pub fn each_action(mut self, spec: fn(A) -> ActionSpec<A>) -> Self {
+        self.actions.extend(A::ALL.iter().map(|action| spec(*action)));
         self
     }
 
@@ -323,7 +428,8 @@ impl<A: ActionEnum> Declaration<A> {
 
     /// What is wrong with the declaration, if anything: every action of the enum declared once,
     /// every parameter named by an action declared, every declared parameter used, a single-action
-    /// tool with one action, every action with a success shape.
+    /// tool with one action, every action with a result type (an object without the fields the
+    /// kit sets) or success shapes.
     pub fn problems(&self) -> Vec<String> {
         let mut problems = Vec::new();
         for name in A::NAMES {
@@ -344,8 +450,13 @@ impl<A: ActionEnum> Declaration<A> {
                     problems.push(format!("action {} takes {name}, which is not declared", spec.action.name()));
                 }
             }
-            if spec.shapes.is_empty() {
-                problems.push(format!("action {} declares no success shape", spec.action.name()));
+            match (&spec.result, spec.shapes.is_empty()) {
+                (None, true) => problems.push(format!("action {} declares no result type", spec.action.name())),
+                (Some(_), false) => {
+                    problems.push(format!("action {} declares a result type and shapes", spec.action.name()))
+                }
+                (Some(result), true) => problems.extend(result.problems()),
+                (None, false) => {}
             }
         }
         for name in &declared {

@@ -2,10 +2,15 @@
 //! or on a read-only server only the ones that read): the input schema, the output schema and
 //! the annotations.
 
-use mcp_plugin_api::Annotations;
+use std::collections::HashMap;
+
+use mcp_plugin_api::{Annotations, output_schema_settings};
 use serde_json::{Map, Value, json};
 
-use super::declare::{ActionEnum, ActionSpec, Declaration, Effect, Shape};
+use super::{
+    declare::{ActionEnum, ActionSpec, Declaration, Effect, Shape, command_schema, exit_code_schema},
+    result::ResultType,
+};
 use crate::{errors::error_response_schema, locking::lock_info_schema};
 
 /// The input schema: one flat object, `action` a required enum of the offered actions, and the
@@ -32,48 +37,227 @@ pub fn input<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpec
 }
 
 /// The output schema: `"type": "object"` at the root (the official SDK clients refuse a tool
-/// list holding one without it) and an `anyOf` of every success shape of the offered actions,
-/// then the error envelope. Actions that return the same shape share one branch, whose `action`
-/// is an enum of them.
+/// list holding one without it), the fields every answer may carry declared once at the root
+/// (`success`, `lockInfo`, `exitCode`, and `command` when an offered action runs dotnet), and an
+/// `anyOf` of one branch per result of the offered actions, then the error envelope. Actions that
+/// return the same result share one branch, whose `action` is an enum of them.
+///
+/// Result types are derived into one document with the plugin API's schema settings, so a type
+/// several results hold is defined once under the root's `$defs` and referenced; a definition
+/// used once is put back in place ([`inline_single_use`]), so the schema reads as before where
+/// nothing is shared.
 pub fn output<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpec<A>]) -> Value {
-    let mut shapes: Vec<(&Shape, Vec<&str>)> = Vec::new();
+    let mut successes: Vec<(Success<'_>, Vec<&str>)> = Vec::new();
     for spec in offered {
-        for shape in &spec.shapes {
-            match shapes.iter_mut().find(|(known, _)| *known == shape) {
+        let mut of_spec: Vec<Success<'_>> = spec.shapes.iter().map(Success::Shape).collect();
+        of_spec.extend(spec.result.map(|result| Success::Typed(result, spec.runs_dotnet)));
+        for success in of_spec {
+            match successes.iter_mut().find(|(known, _)| *known == success) {
                 Some((_, actions)) => actions.push(spec.action.name()),
-                None => shapes.push((shape, vec![spec.action.name()])),
+                None => successes.push((success, vec![spec.action.name()])),
             }
         }
     }
-    let mut branches: Vec<Value> =
-        shapes.into_iter().map(|(shape, actions)| branch(declaration, shape, &actions)).collect();
-    let mut envelope = error_response_schema();
-    if let Some(properties) = envelope["properties"].as_object_mut() {
-        properties.insert("lockInfo".into(), lock_info_schema());
+    let common = common_fields(offered);
+    let mut generator = output_schema_settings().into_generator();
+    let mut branches: Vec<Value> = successes
+        .into_iter()
+        .map(|(success, actions)| {
+            let (mut branch, mut required) = match success {
+                Success::Typed(result, runs_dotnet) => {
+                    let ran: &[&str] = if runs_dotnet { &["command", "exitCode"] } else { &[] };
+                    (result.subschema(&mut generator), ran.to_vec())
+                }
+                Success::Shape(shape) => shape_branch(shape, &common),
+            };
+            let mut envelope = Map::new();
+            envelope.insert("success".into(), json!({ "const": true }));
+            let mut envelope_required = vec!["success"];
+            if declaration.action_help.is_some() {
+                envelope.insert("action".into(), json!({ "enum": actions }));
+                envelope_required.push("action");
+            }
+            required.splice(0..0, envelope_required);
+            merge(&mut branch, Value::Object(envelope), &required);
+            branch
+        })
+        .collect();
+    let mut failure = error_response_schema();
+    if let Some(properties) = failure["properties"].as_object_mut() {
         properties.extend(declaration.failure_fields.clone());
+        properties.retain(|name, schema| common.get(name) != Some(schema));
     }
-    branches.push(envelope);
-    json!({ "type": "object", "anyOf": branches })
+    branches.push(failure);
+    let mut root = json!({
+        "type": "object",
+        "properties": common,
+        "required": ["success"],
+        "anyOf": branches,
+    });
+    let definitions = generator.take_definitions(true);
+    if !definitions.is_empty() {
+        root["$defs"] = Value::Object(definitions);
+        inline_single_use(&mut root);
+    }
+    root
 }
 
-/// One success branch: `success` (always true), `action` (when the tool has one), `lockInfo`
-/// (optional) and the shape's own fields.
-fn branch<A: ActionEnum>(declaration: &Declaration<A>, shape: &Shape, actions: &[&str]) -> Value {
-    let mut properties = Map::new();
-    properties.insert("success".into(), json!({ "const": true }));
-    let mut required = vec!["success"];
-    if declaration.action_help.is_some() {
-        properties.insert("action".into(), json!({ "type": "string", "enum": actions }));
-        required.push("action");
+/// One kind of success of an action: its result type (and whether the action runs dotnet), or a
+/// shape.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Success<'d> {
+    Typed(ResultType, bool),
+    Shape(&'d Shape),
+}
+
+/// The fields any answer of the offered actions may carry, declared once at the root of the
+/// output schema: `success`, `lockInfo` (successes and failures), `exitCode` (the error envelope
+/// has it too) and `command` when an offered action runs dotnet (or has a shape that
+/// [ran](Shape::ran)).
+fn common_fields<A: ActionEnum>(offered: &[&ActionSpec<A>]) -> Map<String, Value> {
+    let mut common = Map::new();
+    common.insert("success".into(), json!({ "type": "boolean" }));
+    common.insert("lockInfo".into(), lock_info_schema());
+    common.insert("exitCode".into(), exit_code_schema());
+    let reports_runs = offered.iter().any(|spec| {
+        spec.runs_dotnet || spec.shapes.iter().any(|shape| shape.properties.get("command") == Some(&command_schema()))
+    });
+    if reports_runs {
+        common.insert("command".into(), command_schema());
     }
-    properties.insert("lockInfo".into(), lock_info_schema());
-    properties.extend(shape.properties.clone());
-    for name in &shape.required {
-        if !required.contains(name) {
-            required.push(name);
+    common
+}
+
+/// A shape's branch and its required fields, without the fields the root declares alike.
+fn shape_branch(shape: &Shape, common: &Map<String, Value>) -> (Value, Vec<&'static str>) {
+    let mut properties = shape.properties.clone();
+    properties.retain(|name, schema| common.get(name) != Some(schema));
+    (json!({ "type": "object", "properties": properties }), shape.required.clone())
+}
+
+/// Adds `properties` (an object of property schemas) and `required` to `schema`, beside what it
+/// holds already (a `$ref`, an `anyOf`, properties of its own).
+fn merge(schema: &mut Value, properties: Value, required: &[&str]) {
+    let Value::Object(target) = schema else { return };
+    if let Value::Object(properties) = properties {
+        let own = target.entry("properties").or_insert_with(|| json!({}));
+        if let Value::Object(own) = own {
+            for (name, property) in properties {
+                own.insert(name, property);
+            }
         }
     }
-    json!({ "type": "object", "properties": properties, "required": required })
+    let listed = target.entry("required").or_insert_with(|| json!([]));
+    if let Value::Array(listed) = listed {
+        for name in required {
+            if !listed.iter().any(|known| known == name) {
+                listed.push(json!(name));
+            }
+        }
+    }
+}
+
+/// Puts every definition of the root's `$defs` that one place references back in that place, and
+/// drops definitions nothing references. A reference with sibling keywords takes the definition's
+/// keywords beside them (`properties` and `required` joined), unless both hold the same other
+/// keyword; a definition that references itself stays.
+fn inline_single_use(root: &mut Value) {
+    let Some(Value::Object(mut definitions)) = root.as_object_mut().and_then(|root| root.remove("$defs")) else {
+        return;
+    };
+    let mut kept: Vec<String> = Vec::new();
+    loop {
+        let mut counts: HashMap<&str, usize> = definitions.keys().map(|name| (name.as_str(), 0)).collect();
+        count_references(root, &mut counts);
+        definitions.values().for_each(|definition| count_references(definition, &mut counts));
+        let unused: Vec<String> =
+            counts.iter().filter(|(_, count)| **count == 0).map(|(name, _)| (*name).to_owned()).collect();
+        let single = definitions
+            .iter()
+            .find(|(name, definition)| {
+                counts[name.as_str()] == 1 && !kept.contains(name) && !references(definition, &reference_to(name))
+            })
+            .map(|(name, definition)| (name.clone(), definition.clone()));
+        definitions.retain(|name, _| !unused.contains(name));
+        let Some((name, definition)) = single else { break };
+        let target = reference_to(&name);
+        let inlined = inline_at(root, &target, &definition).is_some()
+            || definitions.values_mut().any(|other| inline_at(other, &target, &definition).is_some());
+        if inlined {
+            definitions.remove(&name);
+        } else {
+            kept.push(name);
+        }
+    }
+    if !definitions.is_empty() {
+        root["$defs"] = Value::Object(definitions);
+    }
+}
+
+fn reference_to(name: &str) -> String {
+    format!("#/$defs/{name}")
+}
+
+/// Counts the references to each definition of `counts` anywhere in `value`.
+fn count_references(value: &Value, counts: &mut HashMap<&str, usize>) {
+    match value {
+        Value::Object(fields) => {
+            if let Some(name) = fields.get("$ref").and_then(Value::as_str).and_then(|r| r.strip_prefix("#/$defs/"))
+                && let Some(count) = counts.get_mut(name)
+            {
+                *count += 1;
+            }
+            fields.values().for_each(|child| count_references(child, counts));
+        }
+        Value::Array(items) => items.iter().for_each(|child| count_references(child, counts)),
+        _ => {}
+    }
+}
+
+/// Whether `value` holds a reference to `target`.
+fn references(value: &Value, target: &str) -> bool {
+    match value {
+        Value::Object(fields) => {
+            fields.get("$ref").and_then(Value::as_str) == Some(target)
+                || fields.values().any(|child| references(child, target))
+        }
+        Value::Array(items) => items.iter().any(|child| references(child, target)),
+        _ => false,
+    }
+}
+
+/// Replaces the reference to `target` in `value` by `definition`; `None` when there is none, or
+/// when the reference's siblings and the definition hold the same keyword (other than
+/// `properties` and `required`, which are joined).
+fn inline_at(value: &mut Value, target: &str, definition: &Value) -> Option<()> {
+    match value {
+        Value::Object(fields) if fields.get("$ref").and_then(Value::as_str) == Some(target) => {
+            let Value::Object(keywords) = definition else { return None };
+            let mut merged = keywords.clone();
+            for (keyword, sibling) in fields.iter().filter(|(keyword, _)| *keyword != "$ref") {
+                match (keyword.as_str(), merged.get_mut(keyword), sibling) {
+                    (_, None, _) => {
+                        merged.insert(keyword.clone(), sibling.clone());
+                    }
+                    ("properties", Some(Value::Object(own)), Value::Object(more)) => {
+                        own.extend(more.iter().map(|(name, schema)| (name.clone(), schema.clone())));
+                    }
+                    ("required", Some(Value::Array(own)), Value::Array(more)) => {
+                        // The envelope's fields first, as in every answer.
+                        let mut joined = more.clone();
+                        joined.extend(own.iter().filter(|name| !more.contains(name)).cloned());
+                        *own = joined;
+                    }
+                    _ => return None,
+                }
+            }
+            *fields = merged;
+            Some(())
+        }
+        Value::Object(fields) => fields.values_mut().find_map(|child| inline_at(child, target, definition)),
+        Value::Array(items) => items.iter_mut().find_map(|child| inline_at(child, target, definition)),
+        _ => None,
+    }
 }
 
 /// The annotations of the offered actions: read-only when all of them only read, destructive
@@ -92,30 +276,58 @@ pub fn annotations<A: ActionEnum>(offered: &[&ActionSpec<A>]) -> Annotations {
 mod tests {
     use super::*;
     use crate::kit::declare::{ActionSpec, Param};
+    use mcp_plugin_api::schemars::JsonSchema;
+    use serde::Serialize;
 
     crate::actions! {
         /// Test actions.
         enum Act { List, Install, Remove }
     }
 
+    /// A package, in the results of List and Install alike.
+    #[derive(Serialize, JsonSchema)]
+    struct Package {
+        id: String,
+        version: String,
+    }
+
+    /// List: the packages.
+    #[derive(Serialize, JsonSchema)]
+    struct Listed {
+        packages: Vec<Package>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        filter: Option<String>,
+    }
+
+    /// Install and Remove: the package changed.
+    #[derive(Serialize, JsonSchema)]
+    struct Changed {
+        package: Package,
+    }
+
+    fn spec(action: Act) -> ActionSpec<Act> {
+        match action {
+            Act::List => ActionSpec::reads(action).takes(&["filter"]).result::<Listed>(),
+            Act::Install => ActionSpec::writes(action)
+                .requires(&["id"])
+                .takes(&["force"])
+                .open_world()
+                .runs_dotnet()
+                .result::<Changed>(),
+            Act::Remove => {
+                ActionSpec::destroys(action).idempotent().requires(&["id"]).runs_dotnet().result::<Changed>()
+            }
+        }
+    }
+
     fn declaration() -> Declaration<Act> {
-        let listed = Shape::new(json!({ "items": { "type": "array" } }), &["items"]);
-        let changed = Shape::new(json!({ "id": { "type": "string" } }), &["id"]).ran();
         Declaration::new("test_tool", "Test", "A tool for tests.")
             .param(Param::string("workingDirectory", "Where."))
             .param(Param::string("filter", "List: what to keep."))
             .param(Param::string("id", "Install, Remove: the package."))
             .param(Param::flag("force", "Install: again."))
             .common(&["workingDirectory"])
-            .action(ActionSpec::reads(Act::List).takes(&["filter"]).returns(listed))
-            .action(
-                ActionSpec::writes(Act::Install)
-                    .requires(&["id"])
-                    .takes(&["force"])
-                    .open_world()
-                    .returns(changed.clone()),
-            )
-            .action(ActionSpec::destroys(Act::Remove).idempotent().requires(&["id"]).returns(changed))
+            .each_action(spec)
     }
 
     fn all(declaration: &Declaration<Act>) -> Vec<&ActionSpec<Act>> {
@@ -124,12 +336,42 @@ mod tests {
 
     #[test]
     fn a_sound_declaration_has_no_problems_and_a_broken_one_names_them() {
-        assert_eq!(declaration().problems(), Vec::<String>::new());
-        let broken = declaration().param(Param::flag("unused", "Nothing.")).action(ActionSpec::reads(Act::List));
+        let declaration = declaration();
+        assert_eq!(declaration.problems(), Vec::<String>::new());
+        let declared: Vec<Act> = declaration.actions.iter().map(|spec| spec.action).collect();
+        assert_eq!(declared, Act::ALL, "each_action declares every action, in order");
+        let broken = self::declaration().param(Param::flag("unused", "Nothing.")).action(ActionSpec::reads(Act::List));
         let problems = broken.problems();
         assert!(problems.iter().any(|p| p.contains("List is declared 2 times")), "{problems:?}");
         assert!(problems.iter().any(|p| p.contains("unused is taken by no action")), "{problems:?}");
-        assert!(problems.iter().any(|p| p.contains("declares no success shape")), "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("declares no result type")), "{problems:?}");
+    }
+
+    /// A result type that sets a field of the envelope.
+    #[derive(Serialize, JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    struct Clashing {
+        exit_code: i32,
+    }
+
+    #[test]
+    fn a_result_type_must_be_an_object_without_the_envelopes_fields() {
+        let declaration = |spec: fn(Act) -> ActionSpec<Act>| {
+            Declaration::new("t", "T", "T.")
+                .param(Param::string("id", "Id."))
+                .param(Param::string("filter", "F."))
+                .each_action(spec)
+        };
+        let problems =
+            declaration(|action| ActionSpec::reads(action).takes(&["id", "filter"]).result::<Clashing>()).problems();
+        assert!(problems.iter().any(|p| p.contains("has the field exitCode, which the kit sets")), "{problems:?}");
+        let problems =
+            declaration(|action| ActionSpec::reads(action).takes(&["id", "filter"]).result::<Vec<String>>()).problems();
+        assert!(problems.iter().any(|p| p.contains("must be a JSON object")), "{problems:?}");
+        let both = |action| {
+            ActionSpec::reads(action).takes(&["id", "filter"]).returns(Shape::new(json!({}), &[])).result::<Listed>()
+        };
+        assert!(declaration(both).problems().iter().any(|p| p.contains("declares a result type and shapes")));
     }
 
     #[test]
@@ -148,22 +390,89 @@ mod tests {
     }
 
     #[test]
-    fn the_output_has_one_branch_per_shape_and_the_envelope_under_an_object_root() {
+    fn the_output_declares_the_envelope_once_and_one_branch_per_result_type() {
         let declaration = declaration();
         let schema = output(&declaration, &all(&declaration));
         assert_eq!(schema["type"], "object");
+        assert_eq!(schema["required"], json!(["success"]));
+        let common: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(common, ["command", "exitCode", "lockInfo", "success"]);
         let branches = schema["anyOf"].as_array().unwrap();
-        assert_eq!(branches.len(), 3, "Install and Remove share a shape");
+        assert_eq!(branches.len(), 3, "Install and Remove share a result type");
+        assert_eq!(branches[0]["description"], "List: the packages.", "a type used once is in place");
+        assert_eq!(branches[0]["required"], json!(["success", "action", "packages"]));
+        assert_eq!(branches[0]["properties"]["filter"]["type"], "string", "a field left out is never null");
         assert_eq!(branches[1]["properties"]["action"]["enum"], json!(["Install", "Remove"]));
-        assert_eq!(branches[1]["required"], json!(["success", "action", "id", "command", "exitCode"]));
-        assert_eq!(branches[0]["properties"]["success"], json!({ "const": true }));
-        assert!(branches[0]["properties"]["lockInfo"].is_object());
+        assert_eq!(branches[1]["required"], json!(["success", "action", "command", "exitCode", "package"]));
+        assert_eq!(branches[1]["properties"]["success"], json!({ "const": true }));
         assert_eq!(branches[2]["properties"]["success"]["const"], false);
-        assert!(branches[2]["properties"]["lockInfo"].is_object(), "failures report the lock they held");
+        assert!(branches[2]["properties"].get("lockInfo").is_none(), "failures' lockInfo is the root's");
+        // Package, in two results, is defined once; nothing else is left in $defs.
+        let definitions: Vec<&String> = schema["$defs"].as_object().unwrap().keys().collect();
+        assert_eq!(definitions, ["Package"]);
+        assert_eq!(schema.to_string().matches("#/$defs/Package").count(), 2);
+
         let validator = jsonschema::validator_for(&schema).unwrap();
-        assert!(validator.is_valid(&json!({ "success": true, "action": "List", "items": [] })));
-        assert!(!validator.is_valid(&json!({ "success": true, "action": "List" })));
-        assert!(!validator.is_valid(&json!({ "action": "List", "items": [] })), "success is required");
+        let package = json!({ "id": "a", "version": "1.0" });
+        let listed = json!({ "success": true, "action": "List", "packages": [package] });
+        let installed =
+            json!({ "success": true, "action": "Install", "package": package, "command": "dotnet x", "exitCode": 0 });
+        let lock = json!({ "lockScope": "global", "lockKey": "global" });
+        for good in [
+            listed.clone(),
+            installed.clone(),
+            json!({ "success": false, "errors": [{ "code": "E", "message": "m", "category": "Unknown", "rawOutput": "" }], "exitCode": 1, "lockInfo": lock }),
+        ] {
+            assert!(validator.is_valid(&good), "{good}");
+        }
+        let mut without_command = installed.clone();
+        without_command.as_object_mut().unwrap().remove("command");
+        let mut listed_as_install = listed.clone();
+        listed_as_install["action"] = json!("Install");
+        let mut bad_version = listed.clone();
+        bad_version["packages"][0]["version"] = json!(1);
+        let mut bad_lock = installed;
+        bad_lock["lockInfo"] = json!({ "lockKey": 1 });
+        for bad in [
+            json!({ "success": true, "action": "List" }),
+            json!({ "action": "List", "packages": [] }),
+            without_command,
+            listed_as_install,
+            bad_version,
+            bad_lock,
+        ] {
+            assert!(!validator.is_valid(&bad), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_read_only_server_lists_only_the_results_of_what_reads() {
+        let declaration = declaration();
+        let reads: Vec<&ActionSpec<Act>> = declaration.actions.iter().filter(|s| s.effect == Effect::Reads).collect();
+        let schema = output(&declaration, &reads);
+        assert_eq!(schema["anyOf"].as_array().unwrap().len(), 2);
+        assert!(schema.get("$defs").is_none(), "Package is used once now, so it is in place: {schema}");
+        assert!(schema["properties"].get("command").is_none(), "no offered action runs dotnet");
+    }
+
+    #[test]
+    fn shapes_still_make_branches_without_the_fields_the_root_declares() {
+        let listed = Shape::new(json!({ "items": { "type": "array" }, "lockInfo": lock_info_schema() }), &["items"]);
+        let changed = Shape::new(json!({ "id": { "type": "string" } }), &["id"]).ran();
+        let declaration = Declaration::new("test_tool", "Test", "A tool for tests.")
+            .param(Param::string("id", "Install, Remove: the package."))
+            .action(ActionSpec::reads(Act::List).returns(listed))
+            .action(ActionSpec::writes(Act::Install).requires(&["id"]).returns(changed.clone()))
+            .action(ActionSpec::destroys(Act::Remove).requires(&["id"]).returns(changed));
+        let schema = output(&declaration, &all(&declaration));
+        let branches = schema["anyOf"].as_array().unwrap();
+        assert_eq!(branches.len(), 3);
+        assert_eq!(
+            branches[0]["properties"].as_object().unwrap().keys().collect::<Vec<_>>(),
+            ["action", "items", "success"]
+        );
+        assert_eq!(branches[1]["required"], json!(["success", "action", "id", "command", "exitCode"]));
+        assert!(branches[1]["properties"].get("command").is_none() && schema["properties"]["command"].is_object());
     }
 
     #[test]

@@ -5,9 +5,10 @@
 //! After a success, the resources the action declares it changes ([`ActionSpec::announces`]) are
 //! announced updated to the host.
 //!
-//! Finishing: a success's structured content gets `success: true`, its `action` and the
-//! `lockInfo` of the lock the call took; a failure is the error envelope with that `lockInfo`
-//! merged in. Then the prose and the structured content are redacted, whatever the action
+//! Finishing: a success's structured content gets `success: true`, its `action`, the `lockInfo`
+//! of the lock the call took, and for an action that runs dotnet the `command` and `exitCode` of
+//! its last run; a failure is the error envelope with that `lockInfo` merged in. A typed result
+//! must be of the type the action declares ([`super::result`]). Then the prose and the structured content are redacted, whatever the action
 //! produced, apart from the fields an action marked verbatim ([`Reply::verbatim`]) and the
 //! identifiers it made itself ([`Reply::identifier`], a background session's id). Progress
 //! messages are redacted where they are sent ([`crate::exec::run`], the only sender).
@@ -116,7 +117,7 @@ impl<F: Family> Tool for ActionTool<F> {
             .and_then(|spec| Ok((spec, self.working_directory(&params)?)));
         let (spec, cwd) = match checked {
             Ok(checked) => checked,
-            Err(error) => return Ok(finish(Err(error.into()), None, None, presentation)),
+            Err(error) => return Ok(finish(Err(error.into()), Envelope::default(), presentation)),
         };
         let call = Call {
             ctx: &ctx,
@@ -128,25 +129,56 @@ impl<F: Family> Tool for ActionTool<F> {
             action: spec.action.name(),
             lock: spec.lock,
             lock_info: Mutex::new(None),
+            last_run: Mutex::new(None),
         };
         let outcome = self.family.run(spec.action, &call).await;
-        if outcome.is_ok() {
+        if let Ok(reply) = &outcome {
+            check_result(spec, reply);
             for uri in &spec.announces {
                 self.plugin.announce(Announcement::ResourceUpdated((*uri).to_owned()));
             }
         }
-        let action = self.declaration.has_action_parameter().then(|| spec.action.name());
-        Ok(finish(outcome, action, call.take_lock_info(), presentation))
+        let run = call.take_last_run().filter(|_| spec.runs_dotnet);
+        if outcome.is_ok() && spec.runs_dotnet && run.is_none() {
+            panic!("action {} declares that it runs dotnet, but it ran nothing", spec.action.name());
+        }
+        let envelope = Envelope {
+            action: self.declaration.has_action_parameter().then(|| spec.action.name()),
+            lock_info: call.take_lock_info(),
+            run,
+        };
+        Ok(finish(outcome, envelope, presentation))
     }
 }
 
-/// The result of an outcome: `success`, `action` and `lockInfo` set, everything redacted.
-pub(crate) fn finish(
-    outcome: Outcome,
-    action: Option<&str>,
+/// A reply of the type its action declares (when it declares one), or a panic naming both: the
+/// call fails, and the family's tests, which call every action, show the bug.
+fn check_result<A: ActionEnum>(spec: &ActionSpec<A>, reply: &Reply) {
+    if let Some(declared) = &spec.result {
+        let found = reply.result_type.map_or("untyped structured content", |(_, name)| name);
+        assert!(
+            reply.result_type == Some(declared.tag),
+            "action {} answered with {found}, but declares {}",
+            spec.action.name(),
+            declared.tag.1
+        );
+    }
+}
+
+/// What the kit adds to an action's answer.
+#[derive(Debug, Default)]
+struct Envelope {
+    /// The action's name, for a tool with an `action` parameter.
+    action: Option<&'static str>,
+    /// The lock the call took (success and failure).
     lock_info: Option<Value>,
-    presentation: Presentation,
-) -> ToolResult {
+    /// `command` and `exitCode` of the run a success reports.
+    run: Option<Map<String, Value>>,
+}
+
+/// The result of an outcome: the envelope's fields set, everything redacted.
+fn finish(outcome: Outcome, envelope: Envelope, presentation: Presentation) -> ToolResult {
+    let Envelope { action, lock_info, run } = envelope;
     match outcome {
         Ok(mut reply) => {
             let mut fields = match reply.structured.take() {
@@ -161,6 +193,7 @@ pub(crate) fn finish(
             if let Some(info) = lock_info {
                 fields.insert("lockInfo".into(), info);
             }
+            fields.extend(run.unwrap_or_default());
             reply.structured = Some(Value::Object(fields));
             reply.redact();
             reply.into_result(presentation)

@@ -1,112 +1,90 @@
 //! List, Info and Search: what is installed, and what could be.
 
 use dotnet_support::{
-    kit::{Call, Outcome, Shape, ran_fields},
+    kit::{Call, Outcome, prose::count},
     params::Kind,
     respond::Reply,
 };
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::count;
-use crate::{Action, parse};
+use crate::parse::{self, FoundWorkload, InstalledWorkload};
 
 /// List and Info: the installed workloads.
-pub fn installed_shape() -> Shape {
-    let optional_string = json!({ "type": "string" });
-    let installed = json!({
-        "type": "object",
-        "required": ["id"],
-        "properties": {
-            "id": { "type": "string" },
-            "manifestVersion": optional_string,
-            "installationSource": optional_string,
-            "manifestPath": optional_string,
-            "installType": optional_string
-        }
-    });
-    Shape::new(
-        json!({
-            "workloads": { "type": "array", "items": installed },
-            "workloadVersion": { "type": "string", "description": "The workload set version, when the SDK prints one." }
-        }),
-        &["workloads"],
-    )
-    .ran()
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Installed {
+    workloads: Vec<InstalledWorkload>,
+    /// The workload set version, when the SDK prints one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    workload_version: Option<String>,
 }
 
 /// Search: the workloads found.
-pub fn found_shape() -> Shape {
-    let found = json!({
-        "type": "object",
-        "required": ["id", "description"],
-        "properties": { "id": { "type": "string" }, "description": { "type": "string" } }
-    });
-    Shape::new(
-        json!({ "searchTerm": { "type": "string" }, "workloads": { "type": "array", "items": found } }),
-        &["workloads"],
-    )
-    .ran()
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Found {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    search_term: Option<String>,
+    workloads: Vec<FoundWorkload>,
 }
 
-/// Runs List, Info or Search.
-pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
-    let mut args = vec!["workload".to_owned()];
-    let term = call.params().opt("searchTerm", Kind::Text)?;
-    let description = match action {
-        Action::List => {
-            args.push("list".into());
-            "listing the installed workloads"
-        }
-        Action::Info => {
-            args.push("--info".into());
-            "reading the installed workloads' details"
-        }
-        _ => {
-            args.push("search".into());
-            args.extend(term.map(str::to_owned));
-            "searching the available workloads"
-        }
+/// Where the installed workloads are read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Listing {
+    /// `dotnet workload list`: ids, manifest versions and sources.
+    List,
+    /// `dotnet workload --info`: also the manifest paths and install types.
+    Info,
+}
+
+/// Runs List or Info.
+pub async fn installed(call: &Call<'_>, listing: Listing) -> Outcome {
+    let (verb, description) = match listing {
+        Listing::List => ("list", "listing the installed workloads"),
+        Listing::Info => ("--info", "reading the installed workloads' details"),
     };
-    let ran = call.run_ok(call.command(args.clone(), description)).await?;
+    let ran = call.run_ok(call.command(vec!["workload".into(), verb.into()], description)).await?;
     let stdout = &ran.outcome.stdout;
-    let mut structured = ran_fields(&ran);
-    let reply = if action == Action::Search {
-        let found = parse::search(stdout);
-        let lines = found.iter().map(|workload| format!("{}: {}", workload.id, workload.description)).collect();
-        let summary = match term {
-            Some(term) => {
-                structured.insert("searchTerm".into(), json!(term));
-                format!("{} available for '{term}'.", count(found.len(), "workload"))
-            }
-            None => format!("{} available.", count(found.len(), "workload")),
-        };
-        structured.insert("workloads".into(), json!(found));
-        Reply::new(summary).section("Workloads", lines)
-    } else {
-        let workloads = if action == Action::List { parse::list(stdout) } else { parse::info(stdout) };
-        let lines = workloads
-            .iter()
-            .map(|workload| {
-                let details: Vec<&str> =
-                    [&workload.manifest_version, &workload.installation_source, &workload.install_type]
-                        .into_iter()
-                        .flatten()
-                        .map(String::as_str)
-                        .collect();
-                if details.is_empty() {
-                    workload.id.clone()
-                } else {
-                    format!("{} ({})", workload.id, details.join(", "))
-                }
-            })
-            .collect();
-        let mut summary = format!("{} installed", count(workloads.len(), "workload"));
-        if let Some(version) = parse::workload_version(stdout) {
-            summary.push_str(&format!(" (workload version {version})"));
-            structured.insert("workloadVersion".into(), json!(version));
-        }
-        structured.insert("workloads".into(), json!(workloads));
-        Reply::new(format!("{summary}.")).section("Workloads", lines)
+    let workloads = match listing {
+        Listing::List => parse::list(stdout),
+        Listing::Info => parse::info(stdout),
     };
-    Ok(reply.output(ran.outcome.transcript.clone()).structured(Value::Object(structured)))
+    let lines = workloads
+        .iter()
+        .map(|workload| {
+            let details: Vec<&str> =
+                [&workload.manifest_version, &workload.installation_source, &workload.install_type]
+                    .into_iter()
+                    .flatten()
+                    .map(String::as_str)
+                    .collect();
+            if details.is_empty() { workload.id.clone() } else { format!("{} ({})", workload.id, details.join(", ")) }
+        })
+        .collect();
+    let workload_version = parse::workload_version(stdout);
+    let version = workload_version.as_ref().map(|version| format!(" (workload version {version})")).unwrap_or_default();
+    Ok(Reply::new(format!("{} installed{version}.", count(workloads.len(), "workload")))
+        .section("Workloads", lines)
+        .output(ran.outcome.transcript.clone())
+        .result(Installed { workloads, workload_version }))
+}
+
+/// Runs Search.
+pub async fn search(call: &Call<'_>) -> Outcome {
+    let term = call.params().opt("searchTerm", Kind::Text)?;
+    let mut args = vec!["workload".to_owned(), "search".to_owned()];
+    args.extend(term.map(str::to_owned));
+    let ran = call.run_ok(call.command(args, "searching the available workloads")).await?;
+    let workloads = parse::search(&ran.outcome.stdout);
+    let lines = workloads.iter().map(|workload| format!("{}: {}", workload.id, workload.description)).collect();
+    let found = count(workloads.len(), "workload");
+    let summary = match term {
+        Some(term) => format!("{found} available for '{term}'."),
+        None => format!("{found} available."),
+    };
+    Ok(Reply::new(summary)
+        .section("Workloads", lines)
+        .output(ran.outcome.transcript.clone())
+        .result(Found { search_term: term.map(str::to_owned), workloads }))
 }

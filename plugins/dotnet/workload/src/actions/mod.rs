@@ -1,9 +1,5 @@
-//! The actions of `dotnet_workload`, by what they do to the SDK installation.
+//! The actions of `dotnet_workload`, by what they do to the SDK installation: reading it
+//! (`list`: List, Info, Search) and changing it (`change`: Install, Update, Uninstall).
 
 pub mod change;
 pub mod list;
-
-/// `1 workload`, `2 workloads`.
-fn count(number: usize, noun: &str) -> String {
-    if number == 1 { format!("1 {noun}") } else { format!("{number} {noun}s") }
-}
