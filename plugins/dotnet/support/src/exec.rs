@@ -234,6 +234,8 @@ impl Ran {
 /// behind once it has exited. No timeout is set: [`run`] adds the configured one, and a
 /// background session ([`Invocation::spawn`]) has none.
 pub fn invocation(settings: &DotnetSettings, args: Vec<String>, cwd: &Path) -> Invocation {
+    // The secret values in effect for this command are known before any of its output is read.
+    crate::redact::learn::refresh_for_command(cwd, &args, &settings.environment);
     let mut invocation = Invocation::dotnet(settings.dotnet_path.as_deref(), args)
         .current_dir(cwd)
         .env("MSBUILDDISABLENODEREUSE", "1")

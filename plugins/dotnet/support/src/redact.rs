@@ -71,6 +71,9 @@ use std::sync::LazyLock;
 use regex::{Captures, Regex};
 use serde_json::Value;
 
+pub mod known;
+pub mod learn;
+
 /// What a secret is replaced with, so clients and tests can recognise a redaction.
 pub const REDACTED: &str = "[REDACTED]";
 
@@ -371,7 +374,13 @@ const FILE_DATA_OPENINGS: &[&str] = &["iVBORw0KGgo", "/9j/", "R0lGOD", "AAABAA",
 /// 32 or more base64 characters mixing upper case, lower case and digits, and not the data of
 /// an embedded file (a `.resx` image).
 fn key_like(value: &str) -> bool {
-    value.len() >= 32
+    token_like(value, 32)
+}
+
+/// Whether `value` is `min` or more base64 characters mixing upper case, lower case and digits,
+/// and not the data of an embedded file.
+fn token_like(value: &str, min: usize) -> bool {
+    value.len() >= min
         && value.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=_-".contains(&b))
         && [u8::is_ascii_uppercase, u8::is_ascii_lowercase, u8::is_ascii_digit]
             .iter()
@@ -622,6 +631,11 @@ fn mask(value: &str) -> String {
     if STAND_IN.is_match(inner) { value.to_owned() } else { format!("{open}{REDACTED}{close}") }
 }
 
+/// Whether `value` only stands in for a secret (see [`STAND_IN`]).
+fn is_stand_in(value: &str) -> bool {
+    STAND_IN.is_match(value)
+}
+
 /// A host, `host:port` or port between the separators of a connection string
 /// (`localhost:6379,abortConnect=false`, `Server=tcp:db.example,1433`).
 static CONNECTION_HOST: LazyLock<Regex> = LazyLock::new(|| {
@@ -639,7 +653,7 @@ static CONNECTION_HOST: LazyLock<Regex> = LazyLock::new(|| {
 fn redact_connection_string(value: &str) -> Option<String> {
     let mut out = String::with_capacity(value.len());
     let mut described = false;
-    for part in value.split_inclusive([';', ',', '?', '&']) {
+    for part in connection_string_parts(value) {
         let body = part.trim_end_matches([';', ',', '?', '&']);
         let separator = &part[body.len()..];
         let pair = body.split_once('=').filter(|(name, value)| {
@@ -667,6 +681,56 @@ fn redact_connection_string(value: &str) -> Option<String> {
         out.push_str(separator);
     }
     described.then_some(out)
+}
+
+/// The parts of a connection string, each with the separator that ends it (`;`, `,`, `?` or
+/// `&`), as `str::split_inclusive` would cut them but never inside an ODBC `{...}` value (where
+/// `}}` stands for a `}`) or a quoted one: `PWD={a;b}}c};` is one part.
+fn connection_string_parts(value: &str) -> Vec<&str> {
+    let bytes = value.as_bytes();
+    let mut parts = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    let mut value_start = true;
+    while i < bytes.len() {
+        match bytes[i] {
+            // A braced or quoted value starts right after `=`.
+            open @ (b'{' | b'"' | b'\'') if value_start => {
+                let close = if open == b'{' { b'}' } else { open };
+                i += 1;
+                while i < bytes.len() {
+                    if bytes[i] == close {
+                        if close == b'}' && bytes.get(i + 1) == Some(&b'}') {
+                            i += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            b';' | b',' | b'?' | b'&' => {
+                parts.push(&value[start..=i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+        value_start = bytes[i.min(bytes.len() - 1)] == b'=';
+        i += 1;
+    }
+    if start < value.len() {
+        parts.push(&value[start..]);
+    }
+    parts
+}
+
+/// The `name=value` pairs of a connection string (values as written, braces and quotes kept).
+fn split_connection_string(value: &str) -> Vec<(&str, &str)> {
+    connection_string_parts(value)
+        .into_iter()
+        .filter_map(|part| part.trim_end_matches([';', ',', '?', '&']).split_once('='))
+        .filter(|(name, _)| !name.trim().is_empty())
+        .map(|(name, value)| (name.trim(), value))
+        .collect()
 }
 
 /// How `value` (quoted or not) shows under a label of class `class`: `Some` with what the label
@@ -865,8 +929,14 @@ fn redact_with<'a>(re: &Regex, input: &'a str) -> Cow<'a, str> {
 
 /// Returns `input` with every secret replaced by [`REDACTED`]; borrows when nothing changed.
 /// Use it on all process output, echoed command lines and messages before they leave the server.
+///
+/// Two layers: first the secret values this machine is known to hold ([`known`], learned by
+/// [`learn`]), wherever they appear; then the patterns of the forms secrets take.
 pub fn redact(input: &str) -> Cow<'_, str> {
-    redact_with(&FULL, input)
+    match known::mask_installed(input) {
+        Cow::Borrowed(_) => redact_with(&FULL, input),
+        Cow::Owned(masked) => Cow::Owned(redact_with(&FULL, &masked).into_owned()),
+    }
 }
 
 /// What to do with one command-line argument.
@@ -1077,15 +1147,20 @@ pub fn redact_json(value: &mut Value) {
     let mut pending: Vec<(&mut Value, KeyClass)> = vec![(value, KeyClass::Plain)];
     while let Some((value, class)) = pending.pop() {
         match value {
-            Value::String(s) => match redact_labelled(class, s) {
-                Some(shown) if shown != *s => *s = shown,
-                Some(_) => {}
-                None => {
-                    if let Cow::Owned(redacted) = redact(s) {
-                        *s = redacted;
+            Value::String(s) => {
+                if let Cow::Owned(masked) = known::mask_installed(s) {
+                    *s = masked;
+                }
+                match redact_labelled(class, s) {
+                    Some(shown) if shown != *s => *s = shown,
+                    Some(_) => {}
+                    None => {
+                        if let Cow::Owned(redacted) = redact(s) {
+                            *s = redacted;
+                        }
                     }
                 }
-            },
+            }
             Value::Array(items) => pending.extend(items.iter_mut().map(|v| (v, class))),
             Value::Object(map) => {
                 // A `{"name"|"key": NAME, "value": VALUE}` pair: VALUE is as secret as NAME says;
