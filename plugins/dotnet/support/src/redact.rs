@@ -1,6 +1,11 @@
 //! Secret redaction: replace every secret in text, argument vectors and JSON with [`REDACTED`]
 //! before anything reaches a client, while keeping the non-secret part of each form visible.
 //!
+//! Two layers. First the secret values this machine is known to hold ([`known`], learned by
+//! [`learn`]: user secrets, secret-named environment variables, NuGet.Config passwords, `.pgpass`
+//! and `.netrc`), found exactly, with their encodings, wherever they appear. Then the patterns of
+//! the forms secrets take, described below, for the secrets nobody could know in advance.
+//!
 //! Text is scanned once by a single combined [`regex::Regex`] (one alternative per form) and
 //! rewritten by `replace_all`. The `regex` crate runs in time linear in the input, so neither
 //! huge nor hostile output can stall redaction. When two forms could start at the same place,
@@ -63,7 +68,29 @@
 //!   `--body` of `secret set`, and the VALUE of `user-secrets set KEY VALUE`;
 //! - `KEY = VALUE` lines printed by `dotnet user-secrets list` and its
 //!   `Successfully saved KEY = VALUE to the secret store.` message;
-//! - NuGet.Config `<add key="ClearTextPassword" value="..."/>` and `<Password>...</Password>`.
+//! - NuGet.Config `<add key="ClearTextPassword" value="..."/>` and `<Password>...</Password>`;
+//!   any XML element whose `key` or `name` attribute names a secret, its attributes in any order,
+//!   and elements (MSBuild properties) named for a secret (`<DeployPwd>`);
+//! - labels in other languages' dumps: Python dicts, PHP arrays (`'password' => ...`, `print_r`'s
+//!   `[password] => ...`, `var_dump`'s value on the next line), Ruby hashes (`:password=>`), Rust
+//!   `Debug` (`password: Some("...")`), JSON escaped inside a string (`{\"password\":\"...\"}`);
+//!   PHP stack frames of functions whose third argument is a password (`PDO->__construct`,
+//!   `mysqli_connect`, `ldap_bind`...); free text (`the password is X`, `token X`), where only a
+//!   value that does not read as the sentence going on counts;
+//! - credential files: `.pgpass` lines, `.netrc` entries, the private lines of a PuTTY key;
+//! - authorization schemes with parameters (`Digest ... response="..."`, `OAuth oauth_token=...`,
+//!   `Token token="..."`): every parameter but the public ones;
+//! - more tools' password options: `bcp -P`, 7-Zip and RAR `-pX`, `zip`/`unzip -P`, openssl's
+//!   `-pass`/`-passin`/`-passout pass:X`/`-k`, `net use` and `net user` passwords, `schtasks /rp`,
+//!   `cmdkey /pass:`, `psexec -p`, `sqlpackage /tp:`, Windows options ending in a secret word
+//!   (`/TargetPassword:`), `smbclient -U user%password`, and settings set by name (`aws configure
+//!   set`, `setx`, `npm config set`) whose name says secret; age secret keys.
+//!
+//! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
+//! qualified .NET names and test names written as sentences before a message
+//! (`Tests.Auth.Password_is_hashed: ...`), paths under a secret label (`/run/secrets/db`), stand-ins
+//! (see [`STAND_IN`]), and the neighbours of every value (a bare value never takes the `,`, `)`,
+//! `]` or `}` that closes what holds it).
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -177,6 +204,12 @@ const DESCRIBING_WORDS: &[&str] = &[
     "middleware",
 ];
 
+/// Words that make a name of three or more words a sentence (a test or method name), not a label.
+const SENTENCE_WORDS: &[&str] = &[
+    "is", "are", "was", "were", "be", "should", "must", "when", "fails", "throws", "returns", "rejects", "accepts",
+    "can", "cannot", "does", "not", "given", "then", "if",
+];
+
 /// Last words of option names whose value is a secret in every tool (`_` as in
 /// [`STRONG_KEY_WORDS`]): `--password`, `-Password`, `--api-key`, `-SymbolApiKey`,
 /// `--client-secret`, `--sas-token`, `-storepass`, `--cookie`... `--password-stdin` ends in
@@ -206,23 +239,48 @@ const SECRET_OPTION_ENDINGS: &[&str] = &[
 struct CommandOptions {
     /// The words that start it, in order (`nuget add source`).
     words: &'static [&'static str],
-    /// Options whose value (the next argument, or the part after `=` / `:`) is secret.
+    /// Options whose value (the next argument, or the part after `=` / `:`) is secret. Windows
+    /// options (`/rp`) match without regard to case.
     secret: &'static [&'static str],
-    /// An option glued to its secret value (`mysql -pPASSWORD`).
-    glued: Option<&'static str>,
-    /// Options whose value is `user:password`, the part after the first `:` secret (`curl -u`).
-    user_password: &'static [&'static str],
-    /// Whether its first positional argument is secret (`ConvertTo-SecureString 'pw' -AsPlainText`).
-    first_positional: bool,
+    /// Options glued to their secret value (`mysql -pPASSWORD`, `7z -pPASSWORD`, `rar -hpPASSWORD`).
+    glued: &'static [&'static str],
+    /// Options whose value is `user<separator>password`, the part after the first separator
+    /// secret (`curl -u user:password`, `smbclient -U user%password`, `lftp -u user,password`).
+    user_password: &'static [(&'static str, char)],
+    /// Which positional argument is secret (`ConvertTo-SecureString 'pw' -AsPlainText`: the
+    /// first; `net user NAME PASSWORD /add`: the second).
+    positional: Option<usize>,
+    /// Whether the first positional after a share (`\\server\share`) is secret (`net use`).
+    after_share: bool,
+    /// Whether the positionals are `NAME VALUE`, VALUE as secret as NAME says (`aws configure
+    /// set aws_secret_access_key VALUE`, `setx API_TOKEN VALUE`).
+    named_value: bool,
 }
 
 impl CommandOptions {
     const fn secret(words: &'static [&'static str], secret: &'static [&'static str]) -> Self {
-        Self { words, secret, glued: None, user_password: &[], first_positional: false }
+        Self { words, secret, glued: &[], user_password: &[], positional: None, after_share: false, named_value: false }
     }
 
-    const fn glued(words: &'static [&'static str], glued: &'static str) -> Self {
-        Self { words, secret: &[], glued: Some(glued), user_password: &[], first_positional: false }
+    const fn glued(words: &'static [&'static str], glued: &'static [&'static str]) -> Self {
+        Self { glued, ..Self::secret(words, &[]) }
+    }
+
+    const fn user_password(words: &'static [&'static str], user_password: &'static [(&'static str, char)]) -> Self {
+        Self { user_password, ..Self::secret(words, &[]) }
+    }
+
+    const fn positional(words: &'static [&'static str], secret: &'static [&'static str], index: usize) -> Self {
+        Self { positional: Some(index), ..Self::secret(words, secret) }
+    }
+
+    const fn named_value(words: &'static [&'static str]) -> Self {
+        Self { named_value: true, ..Self::secret(words, &[]) }
+    }
+
+    /// Whether `flag` is one of this command's secret options.
+    fn is_secret(&self, flag: &str) -> bool {
+        self.secret.iter().any(|option| *option == flag || option.starts_with('/') && option.eq_ignore_ascii_case(flag))
     }
 }
 
@@ -238,12 +296,24 @@ const COMMANDS: &[CommandOptions] = &[
     CommandOptions::secret(&["nuget", "update", "source"], &["-p"]),
     CommandOptions::secret(&["login"], &["-p"]),
     CommandOptions::secret(&["sqlcmd"], &["-P"]),
+    CommandOptions::secret(&["osql"], &["-P"]),
+    CommandOptions::secret(&["isql"], &["-P"]),
+    // SQL Server's bulk copy.
+    CommandOptions::secret(&["bcp"], &["-P"]),
+    CommandOptions::secret(&["sqlpackage"], &["/sp", "/tp"]),
     CommandOptions::secret(&["signtool", "sign"], &["/p"]),
     CommandOptions::secret(&["keyvault", "secret", "set"], &["--value"]),
     CommandOptions::secret(&["secret", "set"], &["-b", "--body"]),
-    CommandOptions::glued(&["mysql"], "-p"),
-    CommandOptions::glued(&["mysqldump"], "-p"),
-    CommandOptions::glued(&["mariadb"], "-p"),
+    CommandOptions::glued(&["mysql"], &["-p"]),
+    CommandOptions::glued(&["mysqldump"], &["-p"]),
+    CommandOptions::glued(&["mysqladmin"], &["-p"]),
+    CommandOptions::glued(&["mariadb"], &["-p"]),
+    CommandOptions::secret(&["mongo"], &["-p"]),
+    CommandOptions::secret(&["mongosh"], &["-p"]),
+    CommandOptions::secret(&["mongodump"], &["-p"]),
+    CommandOptions::secret(&["mongorestore"], &["-p"]),
+    CommandOptions::secret(&["mongoexport"], &["-p"]),
+    CommandOptions::secret(&["mongoimport"], &["-p"]),
     CommandOptions::secret(&["redis-cli"], &["-a"]),
     CommandOptions::secret(&["sshpass"], &["-p"]),
     // The old and new passphrases of a key.
@@ -252,20 +322,37 @@ const COMMANDS: &[CommandOptions] = &[
     CommandOptions::secret(&["plink"], &["-pw"]),
     CommandOptions::secret(&["pscp"], &["-pw"]),
     CommandOptions::secret(&["psftp"], &["-pw"]),
-    CommandOptions {
-        words: &["ConvertTo-SecureString"],
-        secret: &["-String"],
-        glued: None,
-        user_password: &[],
-        first_positional: true,
-    },
-    CommandOptions {
-        words: &["curl"],
-        secret: &[],
-        glued: None,
-        user_password: &["-u", "--user"],
-        first_positional: false,
-    },
+    // Archivers: 7-Zip and RAR glue the password (`-pX`, RAR's `-hpX` also encrypts names), zip
+    // and unzip take it after `-P`.
+    CommandOptions::glued(&["7z"], &["-p"]),
+    CommandOptions::glued(&["7za"], &["-p"]),
+    CommandOptions::glued(&["7zr"], &["-p"]),
+    CommandOptions::glued(&["rar"], &["-hp", "-p"]),
+    CommandOptions::glued(&["unrar"], &["-p"]),
+    CommandOptions::secret(&["zip"], &["-P"]),
+    CommandOptions::secret(&["unzip"], &["-P"]),
+    // openssl's pass phrases (`-passin pass:X`; `env:VAR` and `file:PATH` only name where one is).
+    CommandOptions::secret(&["openssl"], &["-pass", "-passin", "-passout", "-k"]),
+    // Windows: a share's password, a new user's password, a scheduled task's run-as password,
+    // stored credentials, remote execution and remote desktop.
+    CommandOptions { after_share: true, ..CommandOptions::secret(&["net", "use"], &[]) },
+    CommandOptions::positional(&["net", "user"], &[], 1),
+    CommandOptions::secret(&["schtasks"], &["/rp", "/p"]),
+    CommandOptions::secret(&["cmdkey"], &["/pass"]),
+    CommandOptions::secret(&["psexec"], &["-p"]),
+    CommandOptions::secret(&["paexec"], &["-p"]),
+    CommandOptions::secret(&["xfreerdp"], &["/p"]),
+    CommandOptions::secret(&["rdesktop"], &["-p"]),
+    CommandOptions::positional(&["ConvertTo-SecureString"], &["-String"], 0),
+    CommandOptions::user_password(&["curl"], &[("-u", ':'), ("--user", ':')]),
+    CommandOptions::user_password(&["smbclient"], &[("-U", '%'), ("--user", '%')]),
+    CommandOptions::user_password(&["lftp"], &[("-u", ',')]),
+    // Settings set by name: the value is as secret as its name says.
+    CommandOptions::named_value(&["aws", "configure", "set"]),
+    CommandOptions::named_value(&["setx"]),
+    CommandOptions::named_value(&["npm", "config", "set"]),
+    CommandOptions::named_value(&["yarn", "config", "set"]),
+    CommandOptions::named_value(&["pnpm", "config", "set"]),
 ];
 
 /// `dotnet user-secrets` options that take a value, so that value is not mistaken for KEY.
@@ -332,6 +419,12 @@ fn classify_key(name: &str) -> KeyClass {
     if named.next().is_some() && DESCRIBING_WORDS.contains(&last) {
         return KeyClass::Plain;
     }
+    // A test or method name written as a sentence (`Password_is_hashed`,
+    // `Login_with_wrong_password_fails`) describes a secret, it does not label one; so does a
+    // qualified .NET name (`Tests.Config.Password`, a failed test's name before its message).
+    if words.len() >= 3 && words.iter().any(|word| SENTENCE_WORDS.contains(&word.as_str())) || is_qualified_name(name) {
+        return KeyClass::Plain;
+    }
     let contains = |words: &[&str]| words.iter().any(|w| normalized.contains(&w.replace('_', "")));
     let secret = contains(STRONG_KEY_WORDS)
         || LAST_KEY_WORDS.contains(&last)
@@ -346,6 +439,19 @@ fn classify_key(name: &str) -> KeyClass {
     } else {
         KeyClass::Plain
     }
+}
+
+/// Whether `name` is a qualified .NET name of three or more parts, each in PascalCase
+/// (`Contoso.Tests.PasswordTests.Hashes`): a namespace, type and member, not a setting's key
+/// (settings are written `Smtp:Password`, `Smtp__Password` or `spring.datasource.password`).
+fn is_qualified_name(name: &str) -> bool {
+    let parts: Vec<&str> = name.split('.').collect();
+    parts.len() >= 3
+        && parts.iter().all(|part| {
+            part.starts_with(|c: char| c.is_ascii_uppercase())
+                && part.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && part.bytes().any(|b| b.is_ascii_lowercase())
+        })
 }
 
 /// Whether a key, property, option or variable name says its value is secret
@@ -397,10 +503,24 @@ fn words_pattern(words: &[&str]) -> String {
         .join("|")
 }
 
-/// A value after a label: quoted, braced (ODBC, not a JSON object), bracketed, a `${VAR}`
-/// reference or Terraform's `(sensitive value)` (both may hold blanks), or a bare run up to a
-/// delimiter.
-const VALUE: &str = r#""(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{[^}"\r\n]*\}|\[[^\]\r\n]*\]|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\(sensitive(?: value)?\)|[^\s;"'&<>=\[{][^\s;"'&<>]*"#;
+/// A value after a label: JSON-escaped quotes inside a JSON string (`\"...\"`), quoted, braced
+/// (ODBC, where `}}` stands for `}`; not a JSON object), bracketed, a reference that may hold
+/// blanks (`${VAR}`, `${{ secrets.X }}`, `$(command ...)`), Rust's `Some("...")`, Terraform's
+/// `(sensitive value)`, or a bare run up to a delimiter. A bare run does not end with `,`, `)`,
+/// `]` or `}`: those close what holds the value (`{"token": null}`, `(pw=abc)`).
+const VALUE: &str = concat!(
+    r#"\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|"(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
+    r#"|\$\{\{[^}\r\n]*\}\}|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\$\([^)\r\n]*\)"#,
+    r#"|(?:Some|Ok)\((?:"(?:[^"\\\r\n]|\\.)*"|[^()\r\n]*)\)|\(sensitive(?: value)?\)"#,
+    r#"|[^\s;"'&<>=\[{](?:[^\s;"'&<>,)\]}]|[,)\]}]+[^\s;"'&<>,)\]}])*"#,
+);
+
+/// What separates a label from its value: `=`, `:` or `=>` (PHP, Ruby), after the label's
+/// closing quote (also a JSON-escaped `\"` or a `'`) or bracket (`[password] => ...`).
+const LABEL_SEP: &str = r#"(?:\\?["'])?\]?[ \t]*(?:=>|[:=])[ \t]*"#;
+
+/// One XML attribute, its value quoted either way.
+const XML_ATTRIBUTE: &str = r#"[A-Za-z_:][A-Za-z0-9_.:-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|'[^'\r\n]*')"#;
 
 /// A command-line token: quoted, or a bare run that does not start an option or a redirection.
 const CLI_VALUE: &str = r#""(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"'<>|&-][^\s"']*|-[^\s"'-][^\s"']*"#;
@@ -458,16 +578,18 @@ enum Forms {
 /// The first lines of the forms that [`redact`] recognises over two lines, without named groups:
 /// a YAML `name:` line whose name has a secret word (its `value:` comes on the next line, as
 /// Kubernetes env lists write it), an `expect` prompt for a password or passphrase (its `send`
-/// answer may come on the next line), and a `terraform output NAME` command line (the output's
-/// value comes on the next line). [`LineRedactor`] redacts the line after one of them together
+/// answer may come on the next line), a `terraform output NAME` command line (the output's
+/// value comes on the next line), and a PHP `var_dump` key with a secret word (`["password"]=>`,
+/// its `string(N) "..."` on the next line). [`LineRedactor`] redacts the line after one of them together
 /// with it.
-fn two_line_openers() -> [String; 3] {
+fn two_line_openers() -> [String; 4] {
     let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     [
         format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?name:[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
         r#"(?-u:\b)expect[ \t]+(?:-[a-z]+[ \t]+)*["{][^"}\r\n]*(?i:assword|passphrase|secret|token)[^"}\r\n]*["}]"#
             .to_owned(),
         r"(?-u:\b)terraform[ \t]+output[ \t]+(?:-[A-Za-z-]+(?:=\S*)?[ \t]+)*[A-Za-z_][A-Za-z0-9_-]*[ \t]*".to_owned(),
+        format!(r#"\["[^"\r\n]*(?i:{secret_words})[^"\r\n]*"\]=>[ \t]*"#),
     ]
 }
 
@@ -479,19 +601,32 @@ fn rules(forms: Forms) -> Vec<String> {
     let weak = words_pattern(WEAK_KEY_WORDS);
     let options = words_pattern(SECRET_OPTION_ENDINGS);
     let prefixes = TOKEN_PREFIXES.join("|");
-    let [yaml_name, expect_prompt, terraform_output] = two_line_openers();
+    let [yaml_name, expect_prompt, terraform_output, vardump_key] = two_line_openers();
     let labelled = forms != Forms::Shapes;
+    let attr = XML_ATTRIBUTE;
+    let pem_kind = "[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?";
     let mut rules = vec![
-        // PEM private key, to its END line or, when cut off, to the end of the input.
-        r"-----BEGIN (?P<pem_kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----(?s:.*?)(?:(?P<pem_end>-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)|\z)".to_owned(),
+        // PEM private key inside a string, its line breaks escaped (`\n`): to its END line, or
+        // when cut off to the end of the string (the character that ends it is kept).
+        format!(
+            r"-----BEGIN (?P<pem_esc_kind>{pem_kind})-----(?P<pem_esc>\\r\\n|\\n)(?:[A-Za-z0-9+/=:,. -]|\\[rn])*?(?:(?P<pem_esc_end>-----END {pem_kind}-----)|(?P<pem_stop>[^A-Za-z0-9+/=:,. \\-]|\z))"
+        ),
+        // PEM private key, with real line breaks: everything up to its END line (no line of
+        // the body starts another block); or, when cut off, its body lines (one word each: the
+        // base64 lines, also on the BEGIN line, blank-separated, as an environment variable
+        // flattens it) and `Proc-Type:` / `DEK-Info:` headers, so the line after it stays.
+        format!(
+            r"-----BEGIN (?P<pem_kind>{pem_kind})-----(?:(?:\r?\n(?:[^-\r\n][^\r\n]*|-{{1,4}}(?:[^-\r\n][^\r\n]*)?)?)*?\r?\n[ \t]*(?P<pem_end>-----END {pem_kind}-----)|(?:[ \t]+[A-Za-z0-9+/=]{{8,}})*(?:\r?\n[ \t]*(?:[^\s-]\S*|Proc-Type:[^\r\n]*|DEK-Info:[^\r\n]*)?[ \t]*\r?(?m:$))*(?:(?:[ \t]+|\r?\n[ \t]*)(?P<pem_cut_end>-----END {pem_kind}-----))?)"
+        ),
+        // The private lines of a PuTTY key (`.ppk`): the base64 lines after `Private-Lines: N`.
+        r"(?P<ppk>Private-Lines:[ \t]*[0-9]+)(?:\r?\n[ \t]*(?:[A-Za-z0-9+/=]+|\[REDACTED\])[ \t]*\r?(?m:$))+"
+            .to_owned(),
     ];
     if labelled {
         // Output of a command that prints a secret without a label.
         rules.extend([
             // `dotnet user-secrets set` confirmation.
             r"(?P<saved_pre>Successfully saved [^\r\n]*? = )[^\r\n]*?(?P<saved_post> to the secret store\.)".to_owned(),
-            // `dotnet user-secrets list` line: `KEY = VALUE`.
-            r"(?m:^)(?P<list_key>[A-Za-z0-9_.:-]+ = )[^\r\n]+".to_owned(),
             // The line after `terraform output [-raw|-json] NAME`: the output's value, which Terraform
             // prints unmarked even when the output is sensitive.
             format!(r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>[^\r\n]+)"),
@@ -499,6 +634,19 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<expect_send>{expect_prompt}[^\r\n]*?(?:\r?\n[ \t]*)?send[ \t]+(?:--[ \t]+)?")(?P<send_val>(?:[^"\\\r\n]|\\[^rn\r\n])+)"#
             ),
+            // A `.netrc` entry on one line: `machine HOST login USER password PASSWORD`.
+            r#"(?P<netrc>(?-u:\b)(?:machine[ \t]+\S+|default)(?:[ \t]+(?:login|account|port)[ \t]+\S+)*[ \t]+password[ \t]+)(?P<netrc_val>"(?:[^"\\\r\n]|\\.)*"|\S+)"#.to_owned(),
+            // A `.pgpass` line: `host:port:database:user:password` (`\:` escapes a colon); the
+            // port is a number or `*`, and no field but the password holds a blank, so compiler
+            // messages (`file:12:5: error: ...`) are not taken for one.
+            r"(?m:^)(?P<pgpass>[ \t]*(?:[^\s:\\#]|\\.)(?:[^\s:\\]|\\.)*:(?:[0-9]+|\*):(?:[^\s:\\]|\\.)*:(?:[^\s:\\]|\\.)*:)(?P<pgpass_val>(?:[^\s:\\]|\\.)(?:[^\r\n:\\]|\\.)*)\r?(?m:$)".to_owned(),
+            // PHP's `var_dump`: `["password"]=>` and, on the next line, `string(7) "..."`.
+            format!(
+                r#"(?P<vardump>{vardump_key}\r?\n[ \t]*string\([0-9]+\)[ \t]*")(?P<vardump_val>[^"\r\n]*)""#
+            ),
+            // A PHP stack frame of a function whose third argument is a password
+            // (`PDO->__construct('mysql:host=db', 'root', 'S3cret')`, `mysqli_connect`, `ldap_bind`...).
+            r#"(?P<php_call>(?-u:\b)(?:PDO->__construct|mysqli->(?:__construct|real_connect|connect)|mysqli_(?:real_)?connect|mysql_p?connect|ldap_bind|ldap_sasl_bind|ftp_login|ssh2_auth_password|imap_open|oci_p?connect|oci_new_connect|db2_p?connect)\((?:[ \t]*(?:'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|Object\([^()\r\n]*\)|[^,()'"\r\n]*)[ \t]*,){2}[ \t]*)(?P<php_val>'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|[^,()'"\r\n]+)"#.to_owned(),
         ]);
     }
     if forms == Forms::All {
@@ -522,10 +670,18 @@ fn rules(forms: Forms) -> Vec<String> {
         rules.extend([
             r#"(?P<cookie>(?-u:\b)(?i:set-cookie|cookie)"?[ \t]*:[ \t]*"?)(?P<cookie_val>[^\r\n"]*)"#.to_owned(),
             format!(r"(?P<flag>(?-u:\B)--?[A-Za-z0-9-]*?(?i:{options})(?:[ \t]+|=|:))(?P<flag_val>{CLI_VALUE})"),
+            // The same as a Windows option, its value attached (`/SourcePassword:x`, `/password=x`).
+            format!(r"(?P<wflag>(?:(?m:^)|[ \t])/[A-Za-z]*(?i:{options})[:=])(?P<wflag_val>{CLI_VALUE})"),
         ]);
     }
     // Credentials of HTTP and URLs.
+    let param = r#"[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|[^\s,"]+)"#;
     rules.extend([
+        // An authorization scheme with parameters (`Digest ... response="..."`, `OAuth
+        // oauth_token="...", oauth_signature="..."`, `Token token="..."`, AWS Signature V4).
+        format!(
+            r#"(?P<hdrp>(?i:(?:proxy-)?authorization)"?[ \t]*[:=][ \t]*"?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
+        ),
         r#"(?P<hdr>(?i:(?:proxy-)?authorization)"?[ \t]*[:=][ \t]*"?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+)?(?P<hdr_val>[^\s"',;]+)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
         r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?#@"'<>]+@"#.to_owned(),
@@ -535,10 +691,15 @@ fn rules(forms: Forms) -> Vec<String> {
         // Query parameters and XML that name a secret.
         rules.extend([
             r#"(?P<query>[?&#](?i:code|appid|app_id)=)(?P<query_val>[^\s&#"'<>]+)"#.to_owned(),
+            // An XML element whose `key` or `name` attribute names a secret, its attributes in
+            // any order (`<add value="..." key="ClearTextPassword" />`).
+            format!(
+                r#"(?P<xml_tag><[A-Za-z][A-Za-z0-9_.:-]*(?:[ \t]+{attr})*?[ \t]+(?i:key|name)[ \t]*=[ \t]*(?:"[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*"|'[^'\r\n]*(?i:{strong}|{last})[^'\r\n]*')(?:[ \t]+{attr})*[ \t]*/?>)"#
+            ),
             format!(
                 r#"(?P<xml_kv>(?i:key)[ \t]*=[ \t]*"[^"\r\n]*(?i:{strong})[^"\r\n]*"[ \t]+(?i:value)[ \t]*=[ \t]*")[^"\r\n]+""#
             ),
-            format!(r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?i:{strong})[A-Za-z0-9_.:-]*)>(?P<xml_val>[^<\r\n]+)</"),
+            format!(r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?:(?i:{strong})[A-Za-z0-9_.:-]*|(?i:{last})))>(?P<xml_val>[^<\r\n]+)</"),
         ]);
     }
     // Tokens known by their shape.
@@ -549,6 +710,8 @@ fn rules(forms: Forms) -> Vec<String> {
         r"(?P<webhook>hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]+/[A-Za-z0-9]+/|discord(?:app)?\.com/api/webhooks/[0-9]+/)[A-Za-z0-9_-]{16,}".to_owned(),
         format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
         r"(?-u:\b)(?P<octopus>API-)[A-Z0-9]{25,32}(?-u:\b)".to_owned(),
+        // age secret keys (bech32, upper case) and plugin identities.
+        r"(?-u:\b)(?P<age>AGE-(?:SECRET-KEY|PLUGIN-[A-Z0-9]+)-1)[0-9A-Z]{20,}".to_owned(),
         r"(?-u:\b)(?P<sendgrid>SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}".to_owned(),
         r"(?-u:\b)(?P<telegram>[0-9]{8,10}:)AA[A-Za-z0-9_-]{30,}".to_owned(),
         r"(?P<aad>(?-u:\b)[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})".to_owned(),
@@ -580,11 +743,14 @@ fn rules(forms: Forms) -> Vec<String> {
                 r"(?m:^)(?P<row>[ \t]*(?:[A-Za-z0-9_.:-]+ ){{0,2}}[A-Za-z0-9_.:-]*(?i:{strong}|{last}|{weak})[A-Za-z0-9_.:-]*(?: [A-Za-z0-9_.:-]+){{0,2}}[ \t]{{2,}})(?P<row_val>\S[^\r\n]*)"
             ),
             format!(
-                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>"?[ \t]*[:=][ \t]*)(?P<key_val>{VALUE})"#
+                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})"#
             ),
             format!(
-                r#"(?P<weak>[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*["']?[ \t]*[:=][ \t]*["']?)(?P<weak_val>[A-Za-z0-9+/_.=-]{{16,}})"#
+                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*{LABEL_SEP}(?:\\?["'])?)(?P<weak_val>[A-Za-z0-9+/_.=-]{{16,}})"#
             ),
+            // Free text: `password X`, `the password is X`, `token X` (see [`replace`] for what
+            // counts as a value there).
+            r#"(?P<prose>(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|api[ _-]?key)(?:[ \t]+(?i:is|was|set to|to))?[ \t]+)(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+')|(?P<prose_word>[^\s"'<>=&]{6,})(?P<prose_end>[ \t]|\r?(?m:$)))"#.to_owned(),
         ]);
     }
     rules
@@ -605,30 +771,66 @@ static CLI_TOKEN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r#"(?:"[^"]*"|'[^']*'|[^\s"'])+|["']"#).expect("token pattern is valid"));
 
 /// Values that stand in for a secret without holding one, so they stay visible under any label:
-/// empty, already masked (`***` by a CI system, `*` by .NET's HTTP logging, Terraform's
-/// `(sensitive value)`), a reference to where the secret lives (`${DB_PASSWORD}`,
-/// `${KEY:?message}`, `$(DbPassword)`, `@Microsoft.KeyVault(...)`), a placeholder
-/// (`<your-api-key>`). A `${VAR:-default}` is not one: its default can be a secret.
+/// empty, already masked (`***`, `*` by .NET's HTTP logging, `xxxx`, Terraform's
+/// `(sensitive value)`, `[FILTERED]` by Rails, `[REDACTED]`), nothing (`None`, `null`, `nil`), a
+/// reference to where the secret lives (`${DB_PASSWORD}`, `${KEY:?message}`, `${{ secrets.X }}`,
+/// `$(DbPassword)`, `$(cat /run/secrets/db)`, `%DB_PASSWORD%`, `$env:DB_PASSWORD`, `env:VAR` /
+/// `file:PATH` / `fd:N` / `stdin` as openssl takes them, `@Microsoft.KeyVault(...)`), a
+/// placeholder (`<your-api-key>`, `YOUR_API_KEY_HERE`, `your-api-key`, `REPLACE_ME`). A
+/// `${VAR:-default}` is not one: its default can be a secret.
 static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"^(?:\**|\(sensitive(?: value)?\)|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}]*)?\}|\$\([A-Za-z_][A-Za-z0-9_.]*\)|@Microsoft\.KeyVault\([^)]*\)|<[^<>]+>)$",
-    )
+    Regex::new(concat!(
+        r"^(?:\**|(?i:x{3,})|\.{3}|\(sensitive(?: value)?\)|(?i:\[(?:filtered|redacted|hidden|masked|secret|sensitive|removed|protected)\])",
+        r"|None|null|nil|NULL|undefined",
+        r"|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}]*)?\}|\$\{\{[^}]*\}\}|\$\([^)]*\)|%[A-Za-z_][A-Za-z0-9_]*%",
+        r"|\$?(?i:env):[A-Za-z_][A-Za-z0-9_]*|(?:file|fd):\S+|stdin|@Microsoft\.KeyVault\([^)]*\)|<[^<>]+>",
+        r"|(?:[A-Z0-9]+_)*(?:YOUR|INSERT|REPLACE|ENTER|PUT)_[A-Z0-9_]+|[A-Z0-9_]+_HERE|REPLACE_?ME|CHANGE_?ME_?[A-Z0-9_]*",
+        r"|(?:your|insert|replace|enter)-[a-z0-9-]+|[a-z0-9-]+-here)$",
+    ))
     .expect("stand-in pattern is valid")
 });
 
-/// `value` without the quotes or braces around it, and those quotes or braces.
+/// `value` without what wraps it, and that wrapping: quotes (also JSON-escaped `\"...\"` inside
+/// a JSON string), ODBC braces, Rust's `Some(...)` and `Ok(...)` around either, openssl's `pass:`.
 fn unwrap(value: &str) -> (&str, &str, &str) {
+    for (open, close) in [("Some(", ")"), ("Ok(", ")"), ("\\\"", "\\\"")] {
+        if value.len() >= open.len() + close.len()
+            && let Some(inner) = value.strip_prefix(open).and_then(|rest| rest.strip_suffix(close))
+        {
+            let (more_open, inner, more_close) = unwrap(inner);
+            let at = open.len() + more_open.len();
+            return (&value[..at], inner, &value[value.len() - close.len() - more_close.len()..]);
+        }
+    }
+    if let Some(inner) = value.strip_prefix("pass:") {
+        return (&value[..5], inner, "");
+    }
     let bytes = value.as_bytes();
     let wrapped =
         bytes.len() >= 2 && matches!((bytes[0], bytes[bytes.len() - 1]), (b'"', b'"') | (b'\'', b'\'') | (b'{', b'}'));
     if wrapped { (&value[..1], &value[1..value.len() - 1], &value[value.len() - 1..]) } else { ("", value, "") }
 }
 
-/// `value` replaced by [`REDACTED`], keeping the quotes or braces around it; a stand-in
-/// (see [`STAND_IN`]) stays as it is.
+/// A file or folder path: rooted in a home (`~/`), the current folder (`./`, `../`), a drive
+/// (`C:\`, `C:/`), a share (`\\server\`), or `/` with a first folder every Unix-like system or
+/// container has, or a last part with an extension (`/src/Api/Secrets/TokenService.cs`). A
+/// value under a secret label that is a path names where the secret is, not the secret; a
+/// base64 key that starts with `/` (`/K7MDENG/bPxRfiCY`) has neither a known first folder nor
+/// an extension.
+static PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^(?:(?:~|\.\.?)[/\\]|[A-Za-z]:[/\\]|\\\\[A-Za-z0-9._-]+\\",
+        r"|/(?:home|Users|usr|var|etc|tmp|opt|run|mnt|srv|src|app|root|proc|dev|data|workspace|workspaces|build|Library|Applications|Volumes|private|snap|nix)/",
+        r"|/(?:[A-Za-z0-9._ -]+/)+[A-Za-z0-9_ -]+\.[A-Za-z][A-Za-z0-9]{0,5}$)",
+    ))
+    .expect("path pattern is valid")
+});
+
+/// `value` replaced by [`REDACTED`], keeping what wraps it (see [`unwrap`]); a stand-in (see
+/// [`STAND_IN`]) or a path (see [`PATH`]) stays as it is.
 fn mask(value: &str) -> String {
     let (open, inner, close) = unwrap(value);
-    if STAND_IN.is_match(inner) { value.to_owned() } else { format!("{open}{REDACTED}{close}") }
+    if is_stand_in(inner) || PATH.is_match(inner) { value.to_owned() } else { format!("{open}{REDACTED}{close}") }
 }
 
 /// Whether `value` only stands in for a secret (see [`STAND_IN`]).
@@ -740,7 +942,7 @@ fn redact_labelled(class: KeyClass, value: &str) -> Option<String> {
     let (open, inner, close) = unwrap(value);
     match class {
         KeyClass::Secret => Some(mask(value)),
-        KeyClass::Connection if STAND_IN.is_match(inner) => Some(value.to_owned()),
+        KeyClass::Connection if is_stand_in(inner) => Some(value.to_owned()),
         KeyClass::Connection => {
             Some(redact_connection_string(inner).map_or_else(|| mask(value), |shown| format!("{open}{shown}{close}")))
         }
@@ -794,18 +996,146 @@ fn mask_cookies(pairs: &str, first_only: bool) -> String {
         .join(";")
 }
 
+/// The part after `Name:` in a configuration key path used as a name (`ConnectionStrings:Default`,
+/// `Jwt:Secret:Key`): segments in PascalCase without digits, which a secret value is not.
+static CONFIG_SEGMENTS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[A-Z][a-z]+(?:[A-Z][a-z]*)*(?::[A-Z][A-Za-z0-9]*)*$").expect("segments pattern is valid")
+});
+
+/// Whether a bare word after `password` in free text is one (`password hunter2`, `the password is
+/// S3cr3t!`) rather than the sentence going on (`password must be`, `password re-entered`): it
+/// has a digit, or a symbol and both cases, and is not a path or a stand-in.
+fn password_like(value: &str) -> bool {
+    let value = value.trim_end_matches(['.', ',', ';', ':', ')']);
+    let has = |test: fn(&char) -> bool| value.chars().any(|c| test(&c));
+    let symbol = has(|c| c.is_ascii_punctuation());
+    value.chars().count() >= 6
+        && has(char::is_ascii_alphanumeric)
+        && (has(char::is_ascii_digit) || symbol && has(char::is_ascii_uppercase) && has(char::is_ascii_lowercase))
+        && !value.starts_with(['(', '[', '<', '{'])
+        && !value.contains("://")
+        && !is_stand_in(value)
+        && !PATH.is_match(value)
+}
+
+/// Whether a bare word after `token`, `secret` or `api key` in free text is a generated value:
+/// 16 or more characters of a token's alphabet, with letters and digits.
+fn generated_token(value: &str) -> bool {
+    value.len() >= 16
+        && value.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-.+/=".contains(&b))
+        && value.bytes().any(|b| b.is_ascii_digit())
+        && value.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// Parameters of an authorization scheme that are public: the realm, user, URI and options of
+/// Digest, the OAuth 1.0 consumer, method, time and nonce, an HTTP signature's key id and headers,
+/// AWS Signature V4's credential scope and signed headers. Every other parameter is masked.
+const PUBLIC_AUTH_PARAMS: &[&str] = &[
+    "realm",
+    "username",
+    "uri",
+    "qop",
+    "nc",
+    "algorithm",
+    "opaque",
+    "nonce",
+    "charset",
+    "userhash",
+    "oauthconsumerkey",
+    "oauthsignaturemethod",
+    "oauthtimestamp",
+    "oauthnonce",
+    "oauthversion",
+    "oauthcallback",
+    "keyid",
+    "headers",
+    "created",
+    "expires",
+    "credential",
+    "signedheaders",
+];
+
+/// The `name="value"` parameters of an authorization scheme with every value masked but the
+/// public ones (see [`PUBLIC_AUTH_PARAMS`]), which are scanned for the forms known by their shape.
+fn mask_auth_params(params: &str) -> String {
+    static PARAM: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?P<name>[A-Za-z_][A-Za-z0-9_-]*)(?P<eq>[ \t]*=[ \t]*)(?P<value>"[^"\r\n]*"|[^\s,"]+)"#)
+            .expect("parameter pattern is valid")
+    });
+    PARAM
+        .replace_all(params, |caps: &Captures<'_>| {
+            let (name, value) = (&caps["name"], &caps["value"]);
+            let shown = if PUBLIC_AUTH_PARAMS.contains(&normalize(name).as_str()) {
+                redact_with(&SHAPES, value).into_owned()
+            } else {
+                mask(value)
+            };
+            format!("{name}{}{shown}", &caps["eq"])
+        })
+        .into_owned()
+}
+
+/// An XML start tag whose `key` or `name` attribute names a secret, with its `value` attribute
+/// judged by that name as any label is; the other attributes are scanned for the forms known
+/// by their shape.
+fn mask_xml_attributes(tag: &str) -> String {
+    static ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?P<name>[A-Za-z_:][A-Za-z0-9_.:-]*)(?P<eq>[ \t]*=[ \t]*)(?P<value>"[^"\r\n]*"|'[^'\r\n]*')"#)
+            .expect("attribute pattern is valid")
+    });
+    let class = ATTRIBUTE
+        .captures_iter(tag)
+        .find(|caps| ["key", "name"].iter().any(|name| caps["name"].eq_ignore_ascii_case(name)))
+        .map_or(KeyClass::Plain, |caps| classify_key(unwrap(&caps["value"]).1));
+    ATTRIBUTE
+        .replace_all(tag, |caps: &Captures<'_>| {
+            let (name, value) = (&caps["name"], &caps["value"]);
+            let shown = match redact_labelled(class, value) {
+                Some(shown) if name.eq_ignore_ascii_case("value") => shown,
+                _ => redact_with(&SHAPES, value).into_owned(),
+            };
+            format!("{name}{}{shown}", &caps["eq"])
+        })
+        .into_owned()
+}
+
 /// The replacement for one match of [`FULL`], [`CONTEXT_FREE`] or [`SHAPES`].
 fn replace(caps: &Captures<'_>) -> String {
     let whole = &caps[0];
+    if let Some(kind) = caps.name("pem_esc_kind") {
+        // Escaped line breaks stay escaped, so the string that holds the key stays valid.
+        let newline = &caps["pem_esc"];
+        let end = caps.name("pem_esc_end").map_or(String::new(), |m| format!("{newline}{}", m.as_str()));
+        return format!("-----BEGIN {}-----{newline}{REDACTED}{end}{}", kind.as_str(), text(caps, "pem_stop"));
+    }
     if let Some(kind) = caps.name("pem_kind") {
-        let end = caps.name("pem_end").map_or(String::new(), |m| format!("\n{}", m.as_str()));
-        return format!("-----BEGIN {}-----\n{REDACTED}{end}", kind.as_str());
+        let newline = if whole.contains("\r\n") {
+            "\r\n"
+        } else if whole.contains('\n') || caps.name("pem_cut_end").is_none() {
+            "\n"
+        } else {
+            " "
+        };
+        let end = caps
+            .name("pem_end")
+            .or(caps.name("pem_cut_end"))
+            .map_or(String::new(), |m| format!("{newline}{}", m.as_str()));
+        return format!("-----BEGIN {}-----{newline}{REDACTED}{end}", kind.as_str());
+    }
+    if let Some(label) = caps.name("ppk") {
+        let newline = if whole.contains("\r\n") { "\r\n" } else { "\n" };
+        return format!("{}{newline}{REDACTED}", label.as_str());
     }
     if caps.name("saved_pre").is_some() {
         return format!("{}{REDACTED}{}", &caps["saved_pre"], &caps["saved_post"]);
     }
-    if let Some(key) = caps.name("list_key") {
-        return format!("{}{REDACTED}", key.as_str());
+    for (label, value) in [("netrc", "netrc_val"), ("pgpass", "pgpass_val"), ("php_call", "php_val")] {
+        if let Some(label) = caps.name(label) {
+            return format!("{}{}", label.as_str(), mask(&caps[value]));
+        }
+    }
+    if let Some(label) = caps.name("vardump") {
+        return format!("{}{}\"", label.as_str(), mask(&caps["vardump_val"]));
     }
     if let Some(command) = caps.name("tf_output") {
         return format!("{}{}", command.as_str(), mask(&caps["tf_val"]));
@@ -821,8 +1151,13 @@ fn replace(caps: &Captures<'_>) -> String {
         let set = header.as_str().to_ascii_lowercase().starts_with("set");
         return format!("{}{}", header.as_str(), mask_cookies(&caps["cookie_val"], set));
     }
-    if let Some(flag) = caps.name("flag") {
-        return format!("{}{}", flag.as_str(), mask(&caps["flag_val"]));
+    for (flag, value) in [("flag", "flag_val"), ("wflag", "wflag_val")] {
+        if let Some(flag) = caps.name(flag) {
+            return format!("{}{}", flag.as_str(), mask(&caps[value]));
+        }
+    }
+    if let Some(scheme) = caps.name("hdrp") {
+        return format!("{}{}", scheme.as_str(), mask_auth_params(&caps["hdrp_params"]));
     }
     if let Some(hdr) = caps.name("hdr") {
         return format!("{}{}{}", hdr.as_str(), text(caps, "hdr_scheme"), mask(&caps["hdr_val"]));
@@ -849,6 +1184,9 @@ fn replace(caps: &Captures<'_>) -> String {
             keep(name.as_str(), value)
         };
     }
+    if caps.name("xml_tag").is_some() {
+        return mask_xml_attributes(whole);
+    }
     if let Some(key) = caps.name("xml_kv") {
         return format!("{}{}\"", key.as_str(), mask(&whole[key.len()..whole.len() - 1]));
     }
@@ -864,7 +1202,8 @@ fn replace(caps: &Captures<'_>) -> String {
     if caps.name("jwt").is_some() || caps.name("aad").is_some() || caps.name("fcm").is_some() {
         return REDACTED.to_owned();
     }
-    let prefix = ["webhook", "tok_prefix", "octopus", "sendgrid", "telegram"].iter().find_map(|name| caps.name(name));
+    let prefix =
+        ["webhook", "tok_prefix", "octopus", "age", "sendgrid", "telegram"].iter().find_map(|name| caps.name(name));
     if let Some(prefix) = prefix {
         return format!("{}{REDACTED}", prefix.as_str());
     }
@@ -911,10 +1250,34 @@ fn replace(caps: &Captures<'_>) -> String {
     }
     if let Some(key) = caps.name("key") {
         let label = &whole[..caps["key_sep"].len() + key.len()];
-        return labelled(label, classify_key(key.as_str()), &caps["key_val"]);
+        let value = &caps["key_val"];
+        // `ConnectionStrings:Default`, `Jwt:Secret:Key`: a configuration key path used as a name.
+        if &caps["key_sep"] == ":" && CONFIG_SEGMENTS.is_match(value) {
+            return whole.to_owned();
+        }
+        return labelled(label, classify_key(key.as_str()), value);
     }
-    // Only the weak-label alternative is left.
+    if let Some(label) = caps.name("prose") {
+        let value = caps.name("prose_val").or(caps.name("prose_word")).map_or("", |m| m.as_str());
+        let end = text(caps, "prose_end");
+        // A token known by its shape keeps its prefix (`token hvs.[REDACTED]`).
+        if let Cow::Owned(_) = redact_with(&SHAPES, value) {
+            return format!("{}{end}", keep(label.as_str(), value));
+        }
+        let quoted = value.starts_with(['"', '\'']);
+        let secret = if caps.name("prose_pw").is_some() {
+            quoted || password_like(value)
+        } else {
+            generated_token(value.trim_end_matches(['.', ',', ';', ':', ')'])) || quoted && value.len() >= 18
+        };
+        let shown = if secret { format!("{}{}", label.as_str(), mask(value)) } else { keep(label.as_str(), value) };
+        return format!("{shown}{end}");
+    }
+    // Only the weak-label alternative is left; a `public key: ...` is not a secret.
     let label = &caps["weak"];
+    if caps.name("weak_public").is_some() {
+        return keep(label, &caps["weak_val"]);
+    }
     labelled(label, classify_key(label), &caps["weak_val"])
 }
 
@@ -981,17 +1344,28 @@ fn unquote(arg: &str) -> &str {
     }
 }
 
-/// Whether `option` (with its dashes) takes a secret value in any tool.
+/// Whether `option` (with its dashes, or the slash of a Windows option) takes a secret value in
+/// any tool.
 fn is_secret_option(option: &str) -> bool {
-    let name = option.trim_start_matches('-');
-    option.starts_with('-')
+    let name = option.trim_start_matches(['-', '/']);
+    (option.starts_with('-') || option.starts_with('/') && option.len() == name.len() + 1)
         && !name.is_empty()
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
         && SECRET_OPTION_ENDINGS.iter().any(|ending| normalize(name).ends_with(&ending.replace('_', "")))
 }
 
 fn is_secret_flag(flag: &str, context: Context) -> bool {
-    is_secret_option(flag) || matches!(context, Context::Command(command) if command.secret.contains(&flag))
+    is_secret_option(flag) || matches!(context, Context::Command(command) if command.is_secret(flag))
+}
+
+/// Whether a word is written as an option: `-x`, `--x`, or a Windows `/x` (letters only before
+/// any `:` or `=`, so a path is not one).
+fn is_option(word: &str) -> bool {
+    word.starts_with('-')
+        || word.strip_prefix('/').is_some_and(|rest| {
+            let name = rest.split([':', '=']).next().unwrap_or_default();
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric())
+        })
 }
 
 /// Decides, for each argument of a command line, which parts are secret.
@@ -1003,10 +1377,14 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
             word.eq_ignore_ascii_case(w)
         })
     };
+    let whole = |i: usize| ArgAction::Secret { start: 0, end: args[i].as_ref().len() };
     let mut actions = vec![ArgAction::Text; args.len()];
     let mut context = Context::None;
-    // Positionals seen since the command of `context` started.
+    // Positionals seen since the command of `context` started, the first of them, and whether a
+    // share was among them.
     let mut positionals = 0;
+    let mut first_positional = String::new();
+    let mut after_share = false;
     let mut i = 0;
     while i < args.len() {
         let arg = word(i);
@@ -1016,26 +1394,26 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
             context = Context::UserSecrets { after_set: None };
         } else if let Some(command) = COMMANDS.iter().find(|command| starts(i, command.words)) {
             context = Context::Command(command);
-            positionals = 0;
+            (positionals, after_share) = (0, false);
             i += command.words.len();
             continue;
         }
         if let Context::Command(command) = context {
-            if let Some(glued) = command.glued.filter(|glued| arg.len() > glued.len() && arg.starts_with(glued)) {
+            if let Some(glued) = command.glued.iter().find(|glued| arg.len() > glued.len() && arg.starts_with(*glued)) {
                 actions[i] = ArgAction::Secret { start: quote + glued.len(), end: quote + arg.len() };
                 i += 1;
                 continue;
             }
-            if command.user_password.contains(&arg) {
-                if let Some(colon) = word(i + 1).find(':') {
+            if let Some((_, separator)) = command.user_password.iter().find(|(option, _)| *option == arg) {
+                if let Some(at) = word(i + 1).find(*separator) {
                     let quote = (args[i + 1].as_ref().len() - word(i + 1).len()) / 2;
-                    actions[i + 1] = ArgAction::Secret { start: quote + colon + 1, end: quote + word(i + 1).len() };
+                    actions[i + 1] = ArgAction::Secret { start: quote + at + 1, end: quote + word(i + 1).len() };
                 }
                 i += 2;
                 continue;
             }
         }
-        if arg.starts_with('-') || matches!(context, Context::Command(command) if command.secret.contains(&arg)) {
+        if is_option(arg) || matches!(context, Context::Command(command) if command.is_secret(arg)) {
             let (flag, attached) = match arg.find(['=', ':']) {
                 Some(at) => (&arg[..at], Some(at)),
                 None => (arg, None),
@@ -1044,7 +1422,7 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                 match attached {
                     Some(at) => actions[i] = ArgAction::Secret { start: quote + at + 1, end: quote + arg.len() },
                     None if i + 1 < args.len() && !word(i + 1).starts_with("--") => {
-                        actions[i + 1] = ArgAction::Secret { start: 0, end: args[i + 1].as_ref().len() };
+                        actions[i + 1] = whole(i + 1);
                         i += 1;
                     }
                     None => {}
@@ -1056,8 +1434,19 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                 i += 1;
             }
         } else if let Context::Command(command) = context {
-            if command.first_positional && positionals == 0 {
-                actions[i] = ArgAction::Secret { start: 0, end: args[i].as_ref().len() };
+            let share = arg.starts_with("\\\\");
+            if command.positional == Some(positionals) || command.after_share && after_share && arg != "*" {
+                actions[i] = whole(i);
+                after_share = false;
+            } else if command.named_value && positionals == 1 {
+                let shown = redact_labelled(classify_key(&first_positional), args[i].as_ref());
+                if shown.is_some_and(|shown| shown != args[i].as_ref()) {
+                    actions[i] = whole(i);
+                }
+            }
+            after_share |= share;
+            if positionals == 0 {
+                first_positional = arg.to_owned();
             }
             positionals += 1;
         } else if let Context::UserSecrets { after_set } = &mut context {
@@ -1066,7 +1455,7 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                 Some(positionals) => {
                     *positionals += 1;
                     if *positionals == 2 {
-                        actions[i] = ArgAction::Secret { start: 0, end: args[i].as_ref().len() };
+                        actions[i] = whole(i);
                     }
                 }
                 None => {}
@@ -1076,6 +1465,7 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
     }
     actions
 }
+
 /// Redacts a command-line segment (to the end of its line) that starts with a command whose
 /// flags or positionals are secret only in context; the rest gets context-free redaction.
 fn redact_segment(segment: &str) -> String {
@@ -1170,11 +1560,21 @@ pub fn redact_json(value: &mut Value) {
                 } else {
                     ["name", "key"].iter().find_map(|field| map.get(*field)).and_then(Value::as_str).map(classify_key)
                 };
+                // A `{"propertyName": NAME, "propertyValue": VALUE}` pair (`xName` / `xValue`): the same.
+                let prefixed: Vec<(String, KeyClass)> = map
+                    .iter()
+                    .filter_map(|(k, v)| {
+                        let prefix = k.strip_suffix("Name").filter(|prefix| !prefix.is_empty())?;
+                        Some((format!("{prefix}Value"), classify_key(v.as_str()?)))
+                    })
+                    .collect();
                 pending.extend(map.iter_mut().map(|(k, v)| {
                     let neutral = k.eq_ignore_ascii_case("value") || k.eq_ignore_ascii_case("default");
-                    let own = match named {
-                        Some(named) if neutral && named != KeyClass::Plain => named,
+                    let by_name = prefixed.iter().find(|(field, _)| field == k).map(|(_, class)| *class);
+                    let own = match (named, by_name) {
+                        (Some(named), _) if neutral && named != KeyClass::Plain => named,
                         _ if neutral => KeyClass::Neutral,
+                        (_, Some(class)) if class != KeyClass::Plain => class,
                         _ => classify_key(k),
                     };
                     // What a secret or connection-string object holds is as secret.
@@ -1217,6 +1617,21 @@ static PEM_BEGIN: LazyLock<Regex> = LazyLock::new(|| {
 static PEM_END: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----").expect("PEM end pattern is valid"));
 
+/// The line of a PuTTY key (`.ppk`) after which its private lines come.
+static PUTTY_PRIVATE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"Private-Lines:[ \t]*[0-9]+[ \t]*$").expect("PuTTY pattern is valid"));
+
+/// Whether a line inside a PEM block, after its BEGIN line, is part of it as [`redact`] sees a
+/// block that is cut off: one word (a base64 line), a `Proc-Type:` or `DEK-Info:` header, or
+/// blank. A line of words ends the block.
+fn is_key_body_line(line: &str) -> bool {
+    let body = line.trim();
+    body.is_empty()
+        || body.starts_with("Proc-Type:")
+        || body.starts_with("DEK-Info:")
+        || !body.starts_with('-') && !body.contains(char::is_whitespace)
+}
+
 /// A line of pretty-printed JSON that holds one `"name"` / `"key"` or `"value"` field.
 static PAIR_FIELD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^[ \t]*"(?i:(?P<name>name|key)|value)"[ \t]*:[ \t]*"(?P<text>(?:[^"\\\r\n]|\\.)*)""#)
@@ -1239,7 +1654,10 @@ static TWO_LINE_OPENER: LazyLock<Regex> =
 /// Each line gets [`redact`]; in addition, what only the lines around it show to be secret is
 /// caught too. The lines inside a PEM private-key block are swallowed: the `BEGIN` line comes back
 /// as [`redact`] renders a cut-off block (`-----BEGIN ... PRIVATE KEY-----` and a [`REDACTED`]
-/// line), the body lines as `None`, and the `END` line as it is. In pretty-printed JSON, the
+/// line), the body lines as `None`, and the `END` line as it is; a line of words before any
+/// `END` line means the block was cut off, and is redacted as any line. The private lines of a
+/// PuTTY key are swallowed the same way, after the `Private-Lines: N` line (which comes back
+/// with a [`REDACTED`] line). In pretty-printed JSON, the
 /// `"value"` line of an object whose `"name"` (or `"key"`) line names a secret is redacted, as
 /// [`redact`] does on the whole text; so is the `"value"` line after a `"sensitive": true` line.
 /// A line after one that starts a two-line form (a YAML `name:` line, an `expect` password
@@ -1248,6 +1666,8 @@ static TWO_LINE_OPENER: LazyLock<Regex> =
 #[derive(Debug, Default, Clone)]
 pub struct LineRedactor {
     in_private_key: bool,
+    /// Inside the private lines of a PuTTY key.
+    in_putty_key: bool,
     /// How secret the current JSON object's name field (or `"sensitive": true`) makes its value,
     /// when its value line is still to come.
     secret_pair: Option<KeyClass>,
@@ -1268,12 +1688,29 @@ impl LineRedactor {
             self.opener = Some(line.to_owned());
         }
         if self.in_private_key {
-            let end = PEM_END.find(line)?;
+            if let Some(end) = PEM_END.find(line) {
+                self.in_private_key = false;
+                return Some(Cow::Owned(format!("{}{}", end.as_str(), redact(&line[end.end()..]))));
+            }
+            if is_key_body_line(line) {
+                return None;
+            }
+            // The block was cut off: this line is not part of it.
             self.in_private_key = false;
-            return Some(Cow::Owned(format!("{}{}", end.as_str(), redact(&line[end.end()..]))));
+        }
+        if self.in_putty_key {
+            let body = line.trim();
+            if !body.is_empty() && body.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b)) {
+                return None;
+            }
+            self.in_putty_key = false;
         }
         if let Some(begin) = PEM_BEGIN.find(line) {
             self.in_private_key = !PEM_END.is_match(&line[begin.end()..]);
+        }
+        if PUTTY_PRIVATE.is_match(line) {
+            self.in_putty_key = true;
+            return Some(Cow::Owned(format!("{}\n{REDACTED}", redact(line))));
         }
         if let Some(field) = PAIR_FIELD.captures(line) {
             let text = field.name("text").expect("the pattern has a text group");
@@ -1299,6 +1736,27 @@ impl LineRedactor {
         }
         Some(redact(line))
     }
+}
+
+/// Redacts the lines of several streams merged in the order they arrived (the stdout and stderr
+/// of one process), each stream with its own [`LineRedactor`]: a form over several lines of one
+/// stream (a private key, a JSON name and its value) is recognised however lines of the other
+/// streams come between its lines, and no line of one stream is taken for part of the other's.
+/// `lines` are (stream index, line without its ending); the kept lines come back each ending
+/// with `\n`.
+pub fn redact_interleaved<'a>(lines: impl IntoIterator<Item = (usize, &'a str)>) -> String {
+    let mut redactors: Vec<LineRedactor> = Vec::new();
+    let mut out = String::new();
+    for (stream, line) in lines {
+        if redactors.len() <= stream {
+            redactors.resize_with(stream + 1, LineRedactor::new);
+        }
+        if let Some(line) = redactors[stream].line(line) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -1421,8 +1879,19 @@ mod tests {
     fn pem_private_key_block_is_removed_but_framed() {
         let pem = "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAKC\n-----END RSA PRIVATE KEY-----\ndone";
         assert_eq!(r(pem), "key:\n-----BEGIN RSA PRIVATE KEY-----\n[REDACTED]\n-----END RSA PRIVATE KEY-----\ndone");
-        let cut = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIE\n[Output truncated]";
-        assert_eq!(r(cut), "-----BEGIN ENCRYPTED PRIVATE KEY-----\n[REDACTED]");
+        // Cut off, the block ends with its last body line: the line after it is not the key's.
+        let cut = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIE\nAbCd+/==\n[Output truncated]";
+        assert_eq!(r(cut), "-----BEGIN ENCRYPTED PRIVATE KEY-----\n[REDACTED]\n[Output truncated]");
+        // Inside a JSON string, with escaped line breaks, and flattened on one line.
+        let json = r#"{"sslKey": "-----BEGIN PRIVATE KEY-----\nMIIEv\nQIBAD\n-----END PRIVATE KEY-----\n", "next": 1}"#;
+        assert_eq!(
+            r(json),
+            r#"{"sslKey": "-----BEGIN PRIVATE KEY-----\n[REDACTED]\n-----END PRIVATE KEY-----\n", "next": 1}"#
+        );
+        let json_cut = "{\"k\": \"-----BEGIN PRIVATE KEY-----\\nMIIEv\\nQIB\",\n \"next\": \"kept\"}";
+        assert_eq!(r(json_cut), "{\"k\": \"-----BEGIN PRIVATE KEY-----\\n[REDACTED]\",\n \"next\": \"kept\"}");
+        let flat = "KEY=-----BEGIN PRIVATE KEY----- MIIEvQIBADANBgkq hkiG9w0BAQEFAASC -----END PRIVATE KEY----- next";
+        assert_eq!(r(flat), "KEY=-----BEGIN PRIVATE KEY----- [REDACTED] -----END PRIVATE KEY----- next");
         let cert = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----";
         assert_eq!(r(cert), cert);
     }
@@ -1756,8 +2225,14 @@ mod tests {
 
     #[test]
     fn user_secrets_list_lines_and_saved_message() {
-        let list = "Greeting = hello\nConnectionStrings:Db = Server=.;Password=x\n";
-        assert_eq!(r(list), "Greeting = [REDACTED]\nConnectionStrings:Db = [REDACTED]\n");
+        // `KEY = VALUE` lines are judged by their key, as any label is (a `TargetFramework =
+        // net10.0` line is not a secret); the values of the user's secret stores are hidden
+        // wherever they appear by known-value redaction (see `known`), whatever their key.
+        let list = "Greeting = hello\nSmtp:Password = x\nConnectionStrings:Db = Server=.;Password=x\nTargetFramework = net10.0\n";
+        assert_eq!(
+            r(list),
+            "Greeting = hello\nSmtp:Password = [REDACTED]\nConnectionStrings:Db = Server=.;Password=[REDACTED]\nTargetFramework = net10.0\n"
+        );
         assert_eq!(
             r("info: Successfully saved Foo = bar baz to the secret store."),
             "info: Successfully saved Foo = [REDACTED] to the secret store."
@@ -2104,6 +2579,16 @@ Time Elapsed 00:00:03.45";
     }
 
     #[test]
+    fn json_prefixed_name_value_pairs_are_as_secret_as_their_name() {
+        let mut value = json!({ "propertyName": "SigningPassword", "propertyValue": "S3cret!", "isSet": true });
+        redact_json(&mut value);
+        assert_eq!(value["propertyValue"], REDACTED);
+        let mut plain = json!({ "propertyName": "TargetFramework", "propertyValue": "net10.0" });
+        redact_json(&mut plain);
+        assert_eq!(plain["propertyValue"], "net10.0");
+    }
+
+    #[test]
     fn json_name_value_pairs_are_as_secret_as_their_name() {
         let mut value = json!({ "settings": [
             { "name": "SMTP_PASS", "value": "relay" },
@@ -2169,6 +2654,250 @@ Time Elapsed 00:00:03.45";
     }
 
     // --- size and hostile input -----------------------------------------------------------
+
+    /// Asserts each `(input, expected)` pair; `expected` empty means the input comes out untouched.
+    fn each(cases: &[(&str, &str)]) {
+        for (input, expected) in cases {
+            let expected = if expected.is_empty() { input } else { expected };
+            assert_eq!(r(input), *expected, "input: {input}");
+        }
+    }
+
+    // --- the classes of the fourth held-out corpus (issue 24), each with our own examples -----
+
+    #[test]
+    fn password_options_of_bulk_copy_archivers_openssl_and_windows_tools() {
+        each(&[
+            (
+                "bcp dbo.Orders out orders.dat -S db -U sa -P Bcp-Pw0rd! -c",
+                "bcp dbo.Orders out orders.dat -S db -U sa -P [REDACTED] -c",
+            ),
+            ("7z a -pZip-S3cret backup.7z src", "7z a -p[REDACTED] backup.7z src"),
+            (
+                r#""C:\Program Files\7-Zip\7z.exe" x -p"Sp ace" a.7z"#,
+                r#""C:\Program Files\7-Zip\7z.exe" x -p"[REDACTED]" a.7z"#,
+            ),
+            ("rar a -hpRar-S3cret out.rar dir", "rar a -hp[REDACTED] out.rar dir"),
+            ("zip -r -P Zip-Pw9 out.zip dir", "zip -r -P [REDACTED] out.zip dir"),
+            ("unzip -P Zip-Pw9 out.zip", "unzip -P [REDACTED] out.zip"),
+            (
+                "openssl pkcs12 -export -in c.pem -passout pass:Pfx-S3cret -out c.pfx",
+                "openssl pkcs12 -export -in c.pem -passout pass:[REDACTED] -out c.pfx",
+            ),
+            (
+                "openssl enc -aes-256-cbc -k Enc-S3cret -in a -out b",
+                "openssl enc -aes-256-cbc -k [REDACTED] -in a -out b",
+            ),
+            ("openssl rsa -in k.pem -passin env:KEY_PASS -out o.pem", ""),
+            ("openssl rsa -in k.pem -passin file:/run/secrets/pass", ""),
+            (
+                r"net use Z: \\files\share Share-Pw1 /user:CONTOSO\build",
+                r"net use Z: \\files\share [REDACTED] /user:CONTOSO\build",
+            ),
+            (r"net use \\files\share * /user:CONTOSO\build", ""),
+            ("net user deploy N3w-User-Pw /add", "net user deploy [REDACTED] /add"),
+            (
+                "schtasks /Create /TN Nightly /TR run.cmd /RU CONTOSO\\svc /RP Task-Pw1",
+                "schtasks /Create /TN Nightly /TR run.cmd /RU CONTOSO\\svc /RP [REDACTED]",
+            ),
+            ("cmdkey /generic:git /user:bob /pass:Cmd-Pw1", "cmdkey /generic:git /user:bob /pass:[REDACTED]"),
+            ("psexec \\\\host -u admin -p Ps-Pw1 cmd", "psexec \\\\host -u admin -p [REDACTED] cmd"),
+            (
+                "sqlpackage /Action:Publish /TargetPassword:Pkg-Pw1 /tp:Pkg-Pw2",
+                "sqlpackage /Action:Publish /TargetPassword:[REDACTED] /tp:[REDACTED]",
+            ),
+            ("smbclient //srv/share -U bob%Smb-Pw1", "smbclient //srv/share -U bob%[REDACTED]"),
+        ]);
+    }
+
+    #[test]
+    fn other_languages_log_and_dump_formats() {
+        each(&[
+            ("{'user': 'bob', 'password': 'Py-S3cret'}", "{'user': 'bob', 'password': '[REDACTED]'}"),
+            (
+                "array('user' => 'bob', 'password' => 'Php-S3cret')",
+                "array('user' => 'bob', 'password' => '[REDACTED]')",
+            ),
+            ("    [password] => Php-S3cret\n    [user] => bob", "    [password] => [REDACTED]\n    [user] => bob"),
+            (
+                "  [\"db_password\"]=>\n  string(10) \"Php-S3cret\"",
+                "  [\"db_password\"]=>\n  string(10) \"[REDACTED]\"",
+            ),
+            (
+                "#0 /var/www/src/Db.php(14): PDO->__construct('mysql:host=db;dbname=app', 'app', 'Pdo-S3cret')",
+                "#0 /var/www/src/Db.php(14): PDO->__construct('mysql:host=db;dbname=app', 'app', '[REDACTED]')",
+            ),
+            (
+                "#1 mysqli_connect('db', 'root', 'My-S3cret', 'app')",
+                "#1 mysqli_connect('db', 'root', '[REDACTED]', 'app')",
+            ),
+            ("{:user=>\"bob\", :password=>\"Rb-S3cret\"}", "{:user=>\"bob\", :password=>\"[REDACTED]\"}"),
+            ("{\"password\"=>\"Rb-S3cret\"}", "{\"password\"=>\"[REDACTED]\"}"),
+            (
+                "Config { user: \"bob\", password: Some(\"Rs-S3cret\"), token: None }",
+                "Config { user: \"bob\", password: Some(\"[REDACTED]\"), token: None }",
+            ),
+            ("login failed: the password is Fr33-text!", "login failed: the password is [REDACTED]"),
+            ("retrying with password 'two words'", "retrying with password '[REDACTED]'"),
+            ("password must be at least 12 characters", ""),
+            ("Password reset link sent", ""),
+            ("using token Zk81mQp0Lr7Xv2Nc4Tb6 for upload", "using token [REDACTED] for upload"),
+            ("Unexpected token identifier in JSON", ""),
+        ]);
+    }
+
+    #[test]
+    fn credential_files() {
+        each(&[
+            ("db.internal:5432:orders:app:Pg-S3cret", "db.internal:5432:orders:app:[REDACTED]"),
+            ("*:*:*:postgres:pg\\:with\\:colons", "*:*:*:postgres:[REDACTED]"),
+            // A compiler message has the same number of colons, but blanks in its fields.
+            ("src/main.c:12:5: error: expected ';'", ""),
+            (
+                "machine nuget.example.com login bob password Netrc-S3cret",
+                "machine nuget.example.com login bob password [REDACTED]",
+            ),
+            (
+                "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIB\nxyz=\nPrivate-Lines: 1\nAAAAIFt0cmluZ3MgYXJlIG5vdCBrZXlz\nPrivate-MAC: 8f1e",
+                "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIB\nxyz=\nPrivate-Lines: 1\n[REDACTED]\nPrivate-MAC: 8f1e",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn xml_attributes_in_any_order_and_msbuild_password_properties() {
+        each(&[
+            (
+                r#"<add value="Nu-S3cret" key="ClearTextPassword" />"#,
+                r#"<add value="[REDACTED]" key="ClearTextPassword" />"#,
+            ),
+            (
+                r#"<setting name="SmtpPassword" serializeAs="String" value="Smtp-S3cret"/>"#,
+                r#"<setting name="SmtpPassword" serializeAs="String" value="[REDACTED]"/>"#,
+            ),
+            (r#"<add key="Username" value="bob" />"#, ""),
+            ("<DeployPwd>Dp-S3cret</DeployPwd>", "<DeployPwd>[REDACTED]</DeployPwd>"),
+            (
+                "<SigningCertificatePassword>Sc-S3cret</SigningCertificatePassword>",
+                "<SigningCertificatePassword>[REDACTED]</SigningCertificatePassword>",
+            ),
+            (
+                "dotnet publish -p:DeployPwd=Dp-S3cret -p:Configuration=Release",
+                "dotnet publish -p:DeployPwd=[REDACTED] -p:Configuration=Release",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn escaped_quotes_auth_parameters_aws_configure_age_and_odbc_braces() {
+        each(&[
+            (
+                r#"msg="login {\"user\":\"bob\",\"password\":\"Esc-S3cret\"}""#,
+                r#"msg="login {\"user\":\"bob\",\"password\":\"[REDACTED]\"}""#,
+            ),
+            (
+                r#"Authorization: Token token="Tk-S3cret-123", scope="read""#,
+                r#"Authorization: Token token="[REDACTED]", scope="[REDACTED]""#,
+            ),
+            (
+                r#"Authorization: Digest username="bob", realm="api", nonce="abc", uri="/x", response="6629fae49393a05397450978507c4ef1""#,
+                r#"Authorization: Digest username="bob", realm="api", nonce="abc", uri="/x", response="[REDACTED]""#,
+            ),
+            (
+                r#"Authorization: OAuth oauth_consumer_key="ck", oauth_token="ot-123", oauth_signature="c2ln%3D""#,
+                r#"Authorization: OAuth oauth_consumer_key="ck", oauth_token="[REDACTED]", oauth_signature="[REDACTED]""#,
+            ),
+            (
+                "aws configure set aws_secret_access_key Aws/S3cret+Key",
+                "aws configure set aws_secret_access_key [REDACTED]",
+            ),
+            ("aws configure set region eu-west-1", ""),
+            ("setx API_TOKEN Setx-S3cret-1", "setx API_TOKEN [REDACTED]"),
+            (
+                "# public key: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p\nAGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQY",
+                "# public key: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p\nAGE-SECRET-KEY-1[REDACTED]",
+            ),
+            (
+                "Driver={ODBC Driver 18};UID=app;PWD={Od}}bc;S3cret};Encrypt=yes",
+                "Driver={ODBC Driver 18};UID=app;PWD={[REDACTED]};Encrypt=yes",
+            ),
+        ]);
+    }
+
+    // --- over-redaction and damage (issue 24) ---------------------------------------------
+
+    #[test]
+    fn placeholders_key_paths_and_paths_are_not_secrets() {
+        each(&[
+            ("password: ${{ secrets.DB_PASSWORD }}", ""),
+            ("DB_PASSWORD=$(cat /run/secrets/db_password)", ""),
+            ("set DB_PASSWORD=%DB_PASSWORD%", ""),
+            ("$env:API_KEY = $env:API_KEY_FROM_VAULT", ""),
+            ("api_key: YOUR_API_KEY_HERE", ""),
+            ("\"ApiKey\": \"your-api-key-here\"", ""),
+            ("password: [FILTERED]", ""),
+            ("{\"token\": null, \"next\": 1}", ""),
+            ("Missing ConnectionStrings:Default in configuration", ""),
+            ("Read Jwt:Secret:Key from the vault", ""),
+            ("TargetFramework = net10.0", ""),
+            ("Tests.Auth.Password_is_hashed: Assert.Equal() Failure", ""),
+            ("Login_with_wrong_password_fails: expected 401", ""),
+            ("Contoso.Tests.Config.Password: Assert.Equal() Failure: Values differ", ""),
+            ("Contoso.Tests.TokenTests.Token: Expected: True", ""),
+            ("  Contoso.Tests.SecretTests.Load    12 ms    /src/Tests/SecretTests.cs", ""),
+            ("SECRET_FILE: /run/secrets/api_key.txt", ""),
+            ("password: /home/dev/.config/app/password.txt", ""),
+        ]);
+    }
+
+    #[test]
+    fn redacting_a_value_leaves_its_neighbours() {
+        each(&[
+            (
+                "[database]\nuser = admin\npassword = Ini-S3cret\nhost = db.local\n",
+                "[database]\nuser = admin\npassword = [REDACTED]\nhost = db.local\n",
+            ),
+            (
+                "{\n  \"password\": \"Js-S3cret\",\n  \"next\": \"value\"\n}",
+                "{\n  \"password\": \"[REDACTED]\",\n  \"next\": \"value\"\n}",
+            ),
+            ("(password=Paren-S3cret)", "(password=[REDACTED])"),
+            ("[token=Br-S3cret]", "[token=[REDACTED]]"),
+            ("Password=P@ss,w0rd;Host=x", "Password=[REDACTED];Host=x"),
+        ]);
+    }
+
+    #[test]
+    fn interleaved_streams_are_redacted_each_by_itself_in_every_order() {
+        let stdout = [
+            "-----BEGIN RSA PRIVATE KEY-----",
+            "MIIEowIBAAKCAQEAsecretbodyline1",
+            "c2VjcmV0Ym9keWxpbmUy",
+            "-----END RSA PRIVATE KEY-----",
+            "  \"name\": \"Smtp__Password\",",
+            "  \"value\": \"Interleaved-S3cret\"",
+        ];
+        let stderr = ["warn: disk almost full", "MIIE looks like base64 but is stderr", "info: done"];
+        let secrets = ["MIIEowIBAAKCAQEAsecretbodyline1", "c2VjcmV0Ym9keWxpbmUy", "Interleaved-S3cret"];
+        // Every order of the two streams that keeps each stream's own order.
+        let total = stdout.len() + stderr.len();
+        for mask in 0u32..(1 << total) {
+            if mask.count_ones() as usize != stderr.len() {
+                continue;
+            }
+            let (mut out, mut err) = (stdout.iter(), stderr.iter());
+            let lines: Vec<(usize, &str)> = (0..total)
+                .map(|i| if mask & (1 << i) != 0 { (1, *err.next().unwrap()) } else { (0, *out.next().unwrap()) })
+                .collect();
+            let shown = redact_interleaved(lines.iter().copied());
+            for secret in secrets {
+                assert!(!shown.contains(secret), "{secret} leaked in order {mask:b}:\n{shown}");
+            }
+            for line in stderr.iter().chain(&[stdout[0], stdout[3], stdout[4]]) {
+                assert!(shown.lines().any(|shown| shown == *line), "{line} lost in order {mask:b}:\n{shown}");
+            }
+        }
+    }
 
     #[test]
     fn huge_line_finishes() {
