@@ -15,9 +15,10 @@
 //!
 //! Which values are too short or too common to redact safely ([`worth_masking`]): fewer than 8
 //! characters, or a single word or number of fewer than 16 (`postgres`, `Development`,
-//! `12345678`), or a value that only stands in for a secret (`***`, `${VAR}`, `[REDACTED]`).
-//! Such values would match inside ordinary output (a user name, a log level, a port) and garble
-//! it; the patterns still catch them where a label marks them.
+//! `12345678`), a value that only stands in for a secret (`***`, `${VAR}`, `[REDACTED]`), or a
+//! path (`/run/secrets/db`: where a secret is, not the secret). Such values would match inside
+//! ordinary output (a user name, a log level, a port, a project's path) and garble it; the
+//! patterns still catch them where a label marks them.
 
 use std::{
     borrow::Cow,
@@ -73,7 +74,11 @@ pub fn worth_masking(value: &str) -> bool {
     let length = value.chars().count();
     let one_class = value.chars().all(char::is_alphabetic) || value.chars().all(|c| c.is_ascii_digit());
     let a_word_or_number = length < 16 && one_class;
-    length >= 8 && !a_word_or_number && !super::is_stand_in(value) && !value.contains(REDACTED)
+    length >= 8
+        && !a_word_or_number
+        && !super::is_stand_in(value)
+        && !super::PATH.is_match(value)
+        && !value.contains(REDACTED)
 }
 
 /// What `encodeURIComponent` leaves as it is: letters, digits and `-_.!~*'()`.

@@ -67,6 +67,8 @@ const MAX_STORES: usize = 1_000;
 const MAX_FILE_BYTES: u64 = 1 << 20;
 /// Most folders remembered for their NuGet.Config chain (the most recent are kept).
 const MAX_DIRS: usize = 32;
+/// Environment variables that hold the shell's current and previous folder.
+const SHELL_FOLDERS: &[&str] = &["PWD", "OLDPWD"];
 /// The names NuGet looks for in a folder.
 const NUGET_CONFIG_NAMES: &[&str] = &["nuget.config", "NuGet.config", "NuGet.Config"];
 
@@ -164,7 +166,8 @@ impl Sources {
     /// The values learned from the environment.
     fn env_secrets(&self, extra: &[(String, String)]) -> Vec<Secret> {
         let mut secrets = Vec::new();
-        for (name, value) in self.env.iter().chain(extra) {
+        // The shell's working folders are named like a password (`PWD`), and are not one.
+        for (name, value) in self.env.iter().chain(extra).filter(|(name, _)| !SHELL_FOLDERS.contains(&name.as_str())) {
             named(name, value, &mut secrets);
         }
         secrets
@@ -564,6 +567,7 @@ mod tests {
                 ("PATH", "/usr/bin:/bin"),
                 ("ASPNETCORE_ENVIRONMENT", "Development"),
                 ("PASSWORD_FILE", "/run/secrets/db"),
+                ("PWD", "/home/dev/src/app-with-long-name"),
             ]
             .iter()
             .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
