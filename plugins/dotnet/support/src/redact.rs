@@ -86,11 +86,26 @@
 //!   (`/TargetPassword:`), `smbclient -U user%password`, and settings set by name (`aws configure
 //!   set`, `setx`, `npm config set`) whose name says secret; age secret keys.
 //!
+//! - `name=... value=...` pairs in any quoting outside a tag (runsettings `TestRunParameters`,
+//!   TeamCity's `setParameter`), elements named with a weaker word (`<AZURE_STORAGE_KEY>`), EF
+//!   Core's logged parameters (`@__password_0='...'`, and values that look generated), `name value`
+//!   configuration directives (`requirepass ...`), Oracle's `user/password@db`, keys whose every
+//!   line carries a prefix (a CI log's timestamps), JWTs and table values wrapped over lines,
+//!   any authorization scheme (`Splunk ...`, `Bot ...`), Teams and Telegram URLs, `admin key X`
+//!   in prose, and the word for a password in other languages (`Passwort`, `mot de passe`,
+//!   `contraseña`, `пароль`, `密码`...).
+//!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
 //! (`Tests.Auth.Password_is_hashed: ...`), paths under a secret label (`/run/secrets/db`), stand-ins
 //! (see [`STAND_IN`]), and the neighbours of every value (a bare value never takes the `,`, `)`,
-//! `]` or `}` that closes what holds it).
+//! `]` or `}` that closes what holds it, nor the options that follow it in its list:
+//! `password=x,ssl=True`). Also kept: references to a secret kept elsewhere (`existingSecret`,
+//! `adminPasswordKey`, `secretKeyRef`), rules about one (`PasswordTooShort`), token counts
+//! (`prompt_tokens`) and lifetimes (`expires_in`), already masked values (`sk-...redacted`,
+//! `(not set)`), booleans, shell and CI variables (`$TOKEN`, `%vault:...%`), options named in
+//! prose or help text, analytics and consent cookies, AWS resource names and the SigV4
+//! credential scope; a connection string is judged part by part, also one nested inside it.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -132,7 +147,52 @@ const LAST_KEY_WORDS: &[&str] = &["pwd", "pass", "pat", "pword", "pw"];
 
 /// Normalised key names that are secret as a whole: the SAS signature, HTTP cookie headers,
 /// a Kubernetes registry secret.
-const EXACT_KEY_WORDS: &[&str] = &["sig", "cookie", "setcookie", "dockerconfigjson"];
+const EXACT_KEY_WORDS: &[&str] =
+    &["sig", "cookie", "setcookie", "dockerconfigjson", "requirepass", "masterauth", "masterpassword"];
+
+/// The word for a password (or an API key) in other languages, lower-cased, as labels in
+/// localized logs and messages write it (`Passwort=`, `mot de passe:`, `contraseña:`, `пароль=`,
+/// `密码=`, `APIキー:`). A name that contains one is secret.
+const FOREIGN_SECRET_WORDS: &[&str] = &[
+    "passwort",
+    "kennwort",
+    "mot de passe",
+    "mot_de_passe",
+    "contraseña",
+    "contrasena",
+    "senha",
+    "palavra-passe",
+    "пароль",
+    "парола",
+    "hasło",
+    "haslo",
+    "şifre",
+    "sifre",
+    "wachtwoord",
+    "lösenord",
+    "losenord",
+    "adgangskode",
+    "passord",
+    "salasana",
+    "heslo",
+    "jelszó",
+    "parolă",
+    "κωδικός",
+    "パスワード",
+    "apiキー",
+    "api キー",
+    "密码",
+    "密碼",
+    "口令",
+    "api密钥",
+    "api 密钥",
+    "비밀번호",
+    "암호",
+    "api 키",
+    "api키",
+    "كلمة المرور",
+    "סיסמה",
+];
 
 /// Endings of normalised key names of session identifiers (`ASP.NET_SessionId`, `PHPSESSID`).
 const SESSION_KEY_ENDINGS: &[&str] = &["sessionid", "sessid"];
@@ -202,12 +262,35 @@ const DESCRIBING_WORDS: &[&str] = &[
     "parameters",
     "service",
     "middleware",
+    // References to a secret kept elsewhere (`secretKeyRef`, `passwordRef`).
+    "ref",
+    "reference",
+    // Rules and errors about a secret (ASP.NET Core Identity's `PasswordTooShort`,
+    // `PasswordMismatch`), and what derives from one.
+    "short",
+    "long",
+    "mismatch",
+    "invalid",
+    "incorrect",
+    "expired",
+    "missing",
+    "reset",
+    "changed",
+    "strength",
+    "history",
+    "complexity",
+    "hint",
+    "prompt",
+    "requirements",
+    "rules",
+    // Counts: `prompt_tokens`, `max_tokens`, `SaveTokens`.
+    "tokens",
 ];
 
 /// Words that make a name of three or more words a sentence (a test or method name), not a label.
 const SENTENCE_WORDS: &[&str] = &[
     "is", "are", "was", "were", "be", "should", "must", "when", "fails", "throws", "returns", "rejects", "accepts",
-    "can", "cannot", "does", "not", "given", "then", "if",
+    "can", "cannot", "does", "not", "given", "then", "if", "requires", "require",
 ];
 
 /// Last words of option names whose value is a secret in every tool (`_` as in
@@ -413,6 +496,23 @@ fn classify_key(name: &str) -> KeyClass {
         return KeyClass::Plain;
     }
     let words = key_words(name);
+    // A name for what is kept elsewhere: Helm's `existingSecret`, the key of a password inside
+    // a Kubernetes secret (`adminPasswordKey`, `existingSecretPasswordKey`).
+    let first = words.first().map_or("", String::as_str);
+    let ends_password_key = words.len() >= 2
+        && words[words.len() - 1] == "key"
+        && ["password", "passwd", "pwd"].contains(&words[words.len() - 2].as_str());
+    if first == "existing" || ends_password_key {
+        return KeyClass::Plain;
+    }
+    // Durations and times of a secret (`expires_in`, `id_token_expires_in`, `token_issued_at`).
+    if words.iter().any(|word| ["expires", "expiry", "issued"].contains(&word.as_str())) {
+        return KeyClass::Plain;
+    }
+    let lower = name.to_lowercase();
+    if FOREIGN_SECRET_WORDS.iter().any(|word| lower.contains(word)) {
+        return KeyClass::Secret;
+    }
     // A trailing number does not change what a name holds: `DB_PWD_2` is a password.
     let mut named = words.iter().map(String::as_str).rev().skip_while(|w| w.bytes().all(|b| b.is_ascii_digit()));
     let last = named.next().unwrap_or_default();
@@ -511,7 +611,7 @@ fn words_pattern(words: &[&str]) -> String {
 const VALUE: &str = concat!(
     r#"\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|"(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
     r#"|\$\{\{[^}\r\n]*\}\}|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\$\([^)\r\n]*\)"#,
-    r#"|(?:Some|Ok)\((?:"(?:[^"\\\r\n]|\\.)*"|[^()\r\n]*)\)|\(sensitive(?: value)?\)"#,
+    r#"|[A-Za-z_][A-Za-z0-9_]*\((?:"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')\)|\([^()\r\n]*\)"#,
     r#"|[^\s;"'&<>=\[{](?:[^\s;"'&<>,)\]}]|[,)\]}]+[^\s;"'&<>,)\]}])*"#,
 );
 
@@ -519,11 +619,20 @@ const VALUE: &str = concat!(
 /// closing quote (also a JSON-escaped `\"` or a `'`) or bracket (`[password] => ...`).
 const LABEL_SEP: &str = r#"(?:\\?["'])?\]?[ \t]*(?:=>|[:=])[ \t]*"#;
 
+/// A value in double, single or JSON-escaped double quotes.
+const QUOTED: &str = r#""[^"\r\n]*"|'[^'\r\n]*'|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\""#;
+
+/// The first line of a JWT wrapped over lines (no pattern group, anchored to its line).
+const WRAPPED_TOKEN_START: &str = r"(?m:^)[ \t]*eyJ[A-Za-z0-9_-]{30,}\r?(?m:$)";
+/// A following line of a wrapped JWT.
+const WRAPPED_TOKEN_MORE: &str = r"[ \t]*[A-Za-z0-9_.-]{8,}\r?(?m:$)";
+
 /// One XML attribute, its value quoted either way.
 const XML_ATTRIBUTE: &str = r#"[A-Za-z_:][A-Za-z0-9_.:-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|'[^'\r\n]*')"#;
 
 /// A command-line token: quoted, or a bare run that does not start an option or a redirection.
-const CLI_VALUE: &str = r#""(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"'<>|&-][^\s"']*|-[^\s"'-][^\s"']*"#;
+const CLI_VALUE: &str =
+    r#"\$\{\{[^}\r\n]*\}\}|\$\([^)\r\n]*\)|"(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"'<>|&-][^\s"']*|-[^\s"'-][^\s"']*"#;
 
 /// Prefixes of tokens known by their shape; the prefix stays visible, the rest is redacted.
 const TOKEN_PREFIXES: &[&str] = &[
@@ -561,6 +670,14 @@ const TOKEN_PREFIXES: &[&str] = &[
     "gl(?:c|sa)_", // Grafana
     "do[op]_v1_",  // DigitalOcean
     r"hv[sbr]\.",  // HashiCorp Vault service, batch and recovery tokens
+    "nfp_",        // Netlify personal access token
+    "lin_api_",    // Linear
+    "figd_",       // Figma
+    "CCIPAT_",     // CircleCI personal token
+    r"dp\.(?:st|pt|sa|ct|scim|audit)\.", // Doppler
+    "HRKU-",       // Heroku
+    "rubygems_",   // RubyGems
+    "ATATT3",      // Atlassian API token
 ];
 
 /// Which forms a pattern holds.
@@ -580,9 +697,10 @@ enum Forms {
 /// Kubernetes env lists write it), an `expect` prompt for a password or passphrase (its `send`
 /// answer may come on the next line), a `terraform output NAME` command line (the output's
 /// value comes on the next line), and a PHP `var_dump` key with a secret word (`["password"]=>`,
-/// its `string(N) "..."` on the next line). [`LineRedactor`] redacts the line after one of them together
+/// its `string(N) "..."` on the next line), and a table row with a secret name whose long value
+/// a console may wrap onto the next line. [`LineRedactor`] redacts the line after one of them together
 /// with it.
-fn two_line_openers() -> [String; 4] {
+fn two_line_openers() -> [String; 5] {
     let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     [
         format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?name:[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
@@ -590,18 +708,25 @@ fn two_line_openers() -> [String; 4] {
             .to_owned(),
         r"(?-u:\b)terraform[ \t]+output[ \t]+(?:-[A-Za-z-]+(?:=\S*)?[ \t]+)*[A-Za-z_][A-Za-z0-9_-]*[ \t]*".to_owned(),
         format!(r#"\["[^"\r\n]*(?i:{secret_words})[^"\r\n]*"\]=>[ \t]*"#),
+        // A table row whose value, a long base64 run, may go on on the next line (`az storage
+        // account keys list -o table` wrapped by the console).
+        format!(
+            r"(?m:^)[ \t]*[A-Za-z0-9_.:-]*(?i:{secret_words}|{weak})[A-Za-z0-9_.:-]*(?:[ \t]{{2,}}|\t)[A-Za-z0-9+/]{{40,}}[ \t]*\r?(?m:$)",
+            weak = words_pattern(WEAK_KEY_WORDS)
+        ),
     ]
 }
 
 /// One alternative of the combined pattern per form, grouped by class, most specific first
 /// (when two forms could start at the same place, the one listed first wins).
 fn rules(forms: Forms) -> Vec<String> {
-    let strong = words_pattern(&[STRONG_KEY_WORDS, CONNECTION_KEY_WORDS].concat());
+    let foreign = FOREIGN_SECRET_WORDS.iter().map(|word| regex::escape(word)).collect::<Vec<_>>().join("|");
+    let strong = format!("{}|{foreign}", words_pattern(&[STRONG_KEY_WORDS, CONNECTION_KEY_WORDS].concat()));
     let last = words_pattern(LAST_KEY_WORDS);
     let weak = words_pattern(WEAK_KEY_WORDS);
     let options = words_pattern(SECRET_OPTION_ENDINGS);
     let prefixes = TOKEN_PREFIXES.join("|");
-    let [yaml_name, expect_prompt, terraform_output, vardump_key] = two_line_openers();
+    let [yaml_name, expect_prompt, terraform_output, vardump_key, _wrapped_row] = two_line_openers();
     let labelled = forms != Forms::Shapes;
     let attr = XML_ATTRIBUTE;
     let pem_kind = "[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?";
@@ -644,6 +769,16 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<vardump>{vardump_key}\r?\n[ \t]*string\([0-9]+\)[ \t]*")(?P<vardump_val>[^"\r\n]*)""#
             ),
+            // EF Core's parameter values (sensitive data logging): `[Parameters=[@p0='...', ...], CommandType=`.
+            r"(?P<ef>\[Parameters=\[)(?P<ef_list>[^\r\n]*?)(?P<ef_end>\],[ \t]*CommandType=)".to_owned(),
+            // A configuration directive `name value` alone on its line, one blank between
+            // (`requirepass ...` of redis.conf; two or more make a table row): the value is a
+            // secret when the name says so (see [`replace`]).
+            format!(
+                r#"(?m:^)(?P<directive>[ \t]*(?:[A-Za-z0-9_][A-Za-z0-9_.-]*)?(?i:{strong}|{last}|requirepass|masterauth)[A-Za-z0-9_.-]* )(?P<directive_val>"[^"\r\n]*"|'[^'\r\n]*'|[^\s"']+)(?P<directive_end>[ \t]*\r?)(?m:$)"#
+            ),
+            // Oracle's `user/password@database` after SQL*Plus and its tools, or `CONNECT`.
+            r#"(?P<oracle>(?-u:\b)(?i:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl|conn|connect)(?:\.exe)?(?:[ \t]+-[A-Za-z]+)*[ \t]+["']?[A-Za-z0-9_$#.]+/)(?P<oracle_val>[^@\s/"']+)"#.to_owned(),
             // A PHP stack frame of a function whose third argument is a password
             // (`PDO->__construct('mysql:host=db', 'root', 'S3cret')`, `mysqli_connect`, `ldap_bind`...).
             r#"(?P<php_call>(?-u:\b)(?:PDO->__construct|mysqli->(?:__construct|real_connect|connect)|mysqli_(?:real_)?connect|mysql_p?connect|ldap_bind|ldap_sasl_bind|ftp_login|ssh2_auth_password|imap_open|oci_p?connect|oci_new_connect|db2_p?connect)\((?:[ \t]*(?:'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|Object\([^()\r\n]*\)|[^,()'"\r\n]*)[ \t]*,){2}[ \t]*)(?P<php_val>'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|[^,()'"\r\n]+)"#.to_owned(),
@@ -657,7 +792,7 @@ fn rules(forms: Forms) -> Vec<String> {
             .map(|command| {
                 let (first, rest) = command.words.split_first().expect("a command has words");
                 let rest: String = rest.iter().map(|word| format!(r"[ \t]+{}", regex::escape(word))).collect();
-                format!(r#"{}(?:\.exe)?"?{rest}"#, regex::escape(first))
+                format!(r#"{}(?:64)?(?:\.exe)?"?{rest}"#, regex::escape(first))
             })
             .collect::<Vec<_>>()
             .join("|");
@@ -675,14 +810,14 @@ fn rules(forms: Forms) -> Vec<String> {
         ]);
     }
     // Credentials of HTTP and URLs.
-    let param = r#"[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|[^\s,"]+)"#;
+    let param = r#"[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|[^\s,"']+)"#;
     rules.extend([
         // An authorization scheme with parameters (`Digest ... response="..."`, `OAuth
         // oauth_token="...", oauth_signature="..."`, `Token token="..."`, AWS Signature V4).
         format!(
-            r#"(?P<hdrp>(?i:(?:proxy-)?authorization)"?[ \t]*[:=][ \t]*"?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
+            r#"(?P<hdrp>(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
         ),
-        r#"(?P<hdr>(?i:(?:proxy-)?authorization)"?[ \t]*[:=][ \t]*"?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+)?(?P<hdr_val>[^\s"',;]+)"#.to_owned(),
+        r#"(?P<hdr>(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}[ \t]+)?(?P<hdr_val>[^\s"',;]+)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
         r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?#@"'<>]+@"#.to_owned(),
         r"(?P<url_user>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://)(?P<url_token>[A-Za-z0-9._~%+-]{16,})@".to_owned(),
@@ -696,10 +831,15 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<xml_tag><[A-Za-z][A-Za-z0-9_.:-]*(?:[ \t]+{attr})*?[ \t]+(?i:key|name)[ \t]*=[ \t]*(?:"[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*"|'[^'\r\n]*(?i:{strong}|{last})[^'\r\n]*')(?:[ \t]+{attr})*[ \t]*/?>)"#
             ),
+            // A `key|name=... value=...` pair outside a tag, quoted any way (a runsettings
+            // `TestRunParameters.Parameter(name=\"ApiKey\", value=\"...\")`, TeamCity's
+            // `##teamcity[setParameter name='env.X' value='...']`): the value is as secret as the name.
             format!(
-                r#"(?P<xml_kv>(?i:key)[ \t]*=[ \t]*"[^"\r\n]*(?i:{strong})[^"\r\n]*"[ \t]+(?i:value)[ \t]*=[ \t]*")[^"\r\n]+""#
+                r#"(?P<xml_kv>(?-u:\b)(?i:key|name)[ \t]*=[ \t]*(?P<kv_name>{QUOTED})[ \t]*,?[ \t]*(?i:value)[ \t]*=[ \t]*)(?P<kv_val>{QUOTED})"#
             ),
-            format!(r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?:(?i:{strong})[A-Za-z0-9_.:-]*|(?i:{last})))>(?P<xml_val>[^<\r\n]+)</"),
+            format!(
+                r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?:(?i:{strong}|{weak})[A-Za-z0-9_.:-]*|(?i:{last})))>(?P<xml_val>[^<\r\n]+)</"
+            ),
         ]);
     }
     // Tokens known by their shape.
@@ -707,13 +847,24 @@ fn rules(forms: Forms) -> Vec<String> {
         r"(?P<login>/login\?t=)[A-Za-z0-9_-]+".to_owned(),
         // JWTs (three parts) and JWEs (five parts; the encrypted key is empty with `dir`).
         r"(?P<jwt>(?-u:\b)eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)?)".to_owned(),
-        r"(?P<webhook>hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]+/[A-Za-z0-9]+/|discord(?:app)?\.com/api/webhooks/[0-9]+/)[A-Za-z0-9_-]{16,}".to_owned(),
+        // A JWT wrapped over lines (a log that breaks long values): its first line, the start
+        // of a JWT alone on its line, and the lines of its alphabet that follow.
+        format!(r"(?P<jwt_wrap>{WRAPPED_TOKEN_START}(?:\r?\n{WRAPPED_TOKEN_MORE})*)"),
+        // Webhook URLs whose path carries the secret: Slack, Discord, Microsoft Teams.
+        r"(?P<webhook>hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]+/[A-Za-z0-9]+/|discord(?:app)?\.com/api/webhooks/[0-9]+/|\.webhook\.office\.com/webhookb2/[^\s/]+/IncomingWebhook/)[A-Za-z0-9_-]{16,}(?:/[A-Za-z0-9_-]+)*".to_owned(),
         format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
         r"(?-u:\b)(?P<octopus>API-)[A-Z0-9]{25,32}(?-u:\b)".to_owned(),
+        // Tokens whose prefix is a common word, so only their hex body tells them: Databricks,
+        // Pulumi, Supabase, Mailgun.
+        r"(?-u:\b)(?P<hex_prefix>dapi|pul-|sbp_|key-)[0-9a-f]{32,}(?-u:\b)".to_owned(),
+        // Terraform Cloud: `<14 characters>.atlasv1.<token>`.
+        r"(?-u:\b)[A-Za-z0-9]{14}(?P<atlas>\.atlasv1\.)[A-Za-z0-9_-]{40,}".to_owned(),
+        // An AWS resource name names, it does not hold (`arn:aws:secretsmanager:...:secret:prod/db`).
+        r#"(?P<arn>(?-u:\b)arn:aws[a-z-]*:[a-z0-9-]+:[a-z0-9-]*:[0-9]*:[^\s"',;]+)"#.to_owned(),
         // age secret keys (bech32, upper case) and plugin identities.
         r"(?-u:\b)(?P<age>AGE-(?:SECRET-KEY|PLUGIN-[A-Z0-9]+)-1)[0-9A-Z]{20,}".to_owned(),
         r"(?-u:\b)(?P<sendgrid>SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}".to_owned(),
-        r"(?-u:\b)(?P<telegram>[0-9]{8,10}:)AA[A-Za-z0-9_-]{30,}".to_owned(),
+        r"(?-u:\b)(?P<telegram>(?:bot)?[0-9]{8,10}:)AA[A-Za-z0-9_-]{30,}".to_owned(),
         r"(?P<aad>(?-u:\b)[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})".to_owned(),
         // Firebase Cloud Messaging: a legacy server key (`AAAA...:APA91b...`) or a registration token.
         r"(?P<fcm>(?-u:\b)[A-Za-z0-9_-]{11}:APA91b[A-Za-z0-9_-]{20,})".to_owned(),
@@ -740,7 +891,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // A `NAME   value` row of a table: `Get-ChildItem env:`, `vault login`'s `token   hvs...`,
             // `CLIENT SECRET   ...`. The name (up to three words) has a secret word; two blanks end it.
             format!(
-                r"(?m:^)(?P<row>[ \t]*(?:[A-Za-z0-9_.:-]+ ){{0,2}}[A-Za-z0-9_.:-]*(?i:{strong}|{last}|{weak})[A-Za-z0-9_.:-]*(?: [A-Za-z0-9_.:-]+){{0,2}}[ \t]{{2,}})(?P<row_val>\S[^\r\n]*)"
+                r"(?m:^)(?P<row>[ \t]*(?:[A-Za-z0-9_.:-]+ ){{0,2}}[A-Za-z0-9_.:-]*(?i:{strong}|{last}|{weak})[A-Za-z0-9_.:-]*(?: [A-Za-z0-9_.:-]+){{0,2}}(?:[ \t]{{2,}}|\t))(?P<row_val>\S[^\r\n]*)(?P<row_wrap>\r?\n[A-Za-z0-9+/]{{4,}}={{1,2}})?"
             ),
             format!(
                 r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})"#
@@ -750,7 +901,7 @@ fn rules(forms: Forms) -> Vec<String> {
             ),
             // Free text: `password X`, `the password is X`, `token X` (see [`replace`] for what
             // counts as a value there).
-            r#"(?P<prose>(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|api[ _-]?key)(?:[ \t]+(?i:is|was|set to|to))?[ \t]+)(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+')|(?P<prose_word>[^\s"'<>=&]{6,})(?P<prose_end>[ \t]|\r?(?m:$)))"#.to_owned(),
+            r#"(?P<prose>(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key)(?:[ \t]+(?i:is|was|set to|to))?[ \t]+)(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+')|(?P<prose_word>[^\s"'<>=&]{6,})(?P<prose_end>[ \t]|\r?(?m:$)))"#.to_owned(),
         ]);
     }
     rules
@@ -767,8 +918,9 @@ static CONTEXT_FREE: LazyLock<Regex> = LazyLock::new(|| compile(Forms::ContextFr
 /// The forms known by their shape (see [`Forms::Shapes`]).
 static SHAPES: LazyLock<Regex> = LazyLock::new(|| compile(Forms::Shapes));
 /// One command-line token (quoted parts stay inside the token); a stray quote is its own token.
-static CLI_TOKEN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?:"[^"]*"|'[^']*'|[^\s"'])+|["']"#).expect("token pattern is valid"));
+static CLI_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:"[^"]*"|'[^']*'|\$\{\{[^}]*\}\}|\$\([^)]*\)|[^\s"'])+|["']"#).expect("token pattern is valid")
+});
 
 /// Values that stand in for a secret without holding one, so they stay visible under any label:
 /// empty, already masked (`***`, `*` by .NET's HTTP logging, `xxxx`, Terraform's
@@ -780,8 +932,13 @@ static CLI_TOKEN: LazyLock<Regex> =
 /// `${VAR:-default}` is not one: its default can be a secret.
 static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
-        r"^(?:\**|(?i:x{3,})|\.{3}|\(sensitive(?: value)?\)|(?i:\[(?:filtered|redacted|hidden|masked|secret|sensitive|removed|protected)\])",
-        r"|None|null|nil|NULL|undefined",
+        r"^(?:\**|(?i:x{3,})|\.{3}|\((?i:sensitive(?: value)?|not set|unset|empty|none|null|hidden|redacted|masked|secret)\)",
+        r"|(?i:\[(?:filtered|redacted|hidden|masked|secret|sensitive|removed|protected)\]|<(?:hidden|redacted|masked|secret)>)",
+        // Already masked, with a few characters shown (`sk-...redacted`, `ghp_****`, `AKIA…WXYZ`).
+        r"|[A-Za-z0-9_-]{0,12}(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{0,8}|(?i:redacted|masked|hidden))",
+        r"|None|null|nil|NULL|undefined|true|false|True|False|TRUE|FALSE",
+        // Shell and CI variables, TeamCity parameters and credential references.
+        r"|\$[A-Z_][A-Z0-9_]*|%[^%\s]+%|credentialsJSON:[0-9a-fA-F-]+",
         r"|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}]*)?\}|\$\{\{[^}]*\}\}|\$\([^)]*\)|%[A-Za-z_][A-Za-z0-9_]*%",
         r"|\$?(?i:env):[A-Za-z_][A-Za-z0-9_]*|(?:file|fd):\S+|stdin|@Microsoft\.KeyVault\([^)]*\)|<[^<>]+>",
         r"|(?:[A-Z0-9]+_)*(?:YOUR|INSERT|REPLACE|ENTER|PUT)_[A-Z0-9_]+|[A-Z0-9_]+_HERE|REPLACE_?ME|CHANGE_?ME_?[A-Z0-9_]*",
@@ -793,7 +950,13 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
 /// `value` without what wraps it, and that wrapping: quotes (also JSON-escaped `\"...\"` inside
 /// a JSON string), ODBC braces, Rust's `Some(...)` and `Ok(...)` around either, openssl's `pass:`.
 fn unwrap(value: &str) -> (&str, &str, &str) {
-    for (open, close) in [("Some(", ")"), ("Ok(", ")"), ("\\\"", "\\\"")] {
+    // A call around a quoted value: Rust's `Some("...")`, Python's `SecretStr('...')`.
+    let call = value.find("(\"").or_else(|| value.find("('")).filter(|at| {
+        *at > 0 && value[..*at].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && value.ends_with(')')
+    });
+    let wrappers = [("\\\"", "\\\"")];
+    let open_call = call.map(|at| &value[..=at]);
+    for (open, close) in open_call.map(|open| (open, ")")).into_iter().chain(wrappers) {
         if value.len() >= open.len() + close.len()
             && let Some(inner) = value.strip_prefix(open).and_then(|rest| rest.strip_suffix(close))
         {
@@ -853,11 +1016,17 @@ static CONNECTION_HOST: LazyLock<Regex> = LazyLock::new(|| {
 /// credentials). Anything else (an opaque token, a base64 key whose `=` is padding) is `None`,
 /// so the caller hides it whole.
 fn redact_connection_string(value: &str) -> Option<String> {
+    redact_connection_string_at(value, 0)
+}
+
+/// [`redact_connection_string`] at `depth`: a connection string inside one (Entity Framework's
+/// `provider connection string="..."`, quoted, or `&quot;...&quot;` in an XML attribute) is
+/// judged part by part too, one level deep; deeper, it is hidden whole, so hostile input cannot
+/// nest deep.
+fn redact_connection_string_at(value: &str, depth: usize) -> Option<String> {
     let mut out = String::with_capacity(value.len());
     let mut described = false;
-    for part in connection_string_parts(value) {
-        let body = part.trim_end_matches([';', ',', '?', '&']);
-        let separator = &part[body.len()..];
+    for (body, separator) in connection_string_parts(value) {
         let pair = body.split_once('=').filter(|(name, value)| {
             name.trim().starts_with(|c: char| c.is_ascii_alphabetic())
                 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b" _.".contains(&b))
@@ -865,12 +1034,17 @@ fn redact_connection_string(value: &str) -> Option<String> {
         });
         if let Some((name, value)) = pair {
             described = true;
-            // A connection string inside one is hidden whole, so hostile input cannot nest deep.
-            let class = match classify_key(name) {
-                KeyClass::Connection => KeyClass::Secret,
-                class => class,
-            };
-            let shown = redact_labelled(class, value).unwrap_or_else(|| redact_with(&SHAPES, value).into_owned());
+            let class = classify_key(name);
+            let nested = (class == KeyClass::Connection && depth == 0)
+                .then(|| {
+                    let (open, inner, close) = unwrap_entity_quotes(value);
+                    redact_connection_string_at(inner, depth + 1).map(|shown| format!("{open}{shown}{close}"))
+                })
+                .flatten();
+            let class = if class == KeyClass::Connection { KeyClass::Secret } else { class };
+            let shown = nested.unwrap_or_else(|| {
+                redact_labelled(class, value).unwrap_or_else(|| redact_with(&SHAPES, value).into_owned())
+            });
             out.push_str(&format!("{name}={shown}"));
         } else if body.contains("://") {
             described = true;
@@ -885,15 +1059,34 @@ fn redact_connection_string(value: &str) -> Option<String> {
     described.then_some(out)
 }
 
+/// `value` without the quotes around it, also XML's `&quot;` (see [`unwrap`]).
+fn unwrap_entity_quotes(value: &str) -> (&str, &str, &str) {
+    match value.strip_prefix("&quot;").and_then(|rest| rest.strip_suffix("&quot;")) {
+        Some(inner) => (&value[..6], inner, &value[value.len() - 6..]),
+        None => unwrap(value),
+    }
+}
+
 /// The parts of a connection string, each with the separator that ends it (`;`, `,`, `?` or
-/// `&`), as `str::split_inclusive` would cut them but never inside an ODBC `{...}` value (where
+/// `&`; empty for the last part), as `str::split` would cut them but never inside an ODBC `{...}` value (where
 /// `}}` stands for a `}`) or a quoted one: `PWD={a;b}}c};` is one part.
-fn connection_string_parts(value: &str) -> Vec<&str> {
+fn connection_string_parts(value: &str) -> Vec<(&str, &str)> {
+    const QUOT: &[u8] = b"&quot;";
     let bytes = value.as_bytes();
     let mut parts = Vec::new();
     let (mut start, mut i) = (0, 0);
     let mut value_start = true;
     while i < bytes.len() {
+        if value_start && bytes[i..].starts_with(QUOT) {
+            // A value quoted with XML's `&quot;` (in an attribute): to the next one.
+            i += QUOT.len();
+            while i < bytes.len() && !bytes[i..].starts_with(QUOT) {
+                i += 1;
+            }
+            i = (i + QUOT.len()).min(bytes.len());
+            value_start = false;
+            continue;
+        }
         match bytes[i] {
             // A braced or quoted value starts right after `=`.
             open @ (b'{' | b'"' | b'\'') if value_start => {
@@ -910,8 +1103,10 @@ fn connection_string_parts(value: &str) -> Vec<&str> {
                     i += 1;
                 }
             }
+            // An XML entity (`&amp;`, `&quot;`) is not a separator.
+            b'&' if ENTITIES.iter().any(|entity| bytes[i + 1..].starts_with(entity)) => {}
             b';' | b',' | b'?' | b'&' => {
-                parts.push(&value[start..=i]);
+                parts.push((&value[start..i], &value[i..=i]));
                 start = i + 1;
             }
             _ => {}
@@ -920,16 +1115,19 @@ fn connection_string_parts(value: &str) -> Vec<&str> {
         i += 1;
     }
     if start < value.len() {
-        parts.push(&value[start..]);
+        parts.push((&value[start..], ""));
     }
     parts
 }
+
+/// The XML entities an attribute escapes a connection string's characters with, after `&`.
+const ENTITIES: &[&[u8]] = &[b"quot;", b"amp;", b"apos;", b"lt;", b"gt;"];
 
 /// The `name=value` pairs of a connection string (values as written, braces and quotes kept).
 fn split_connection_string(value: &str) -> Vec<(&str, &str)> {
     connection_string_parts(value)
         .into_iter()
-        .filter_map(|part| part.trim_end_matches([';', ',', '?', '&']).split_once('='))
+        .filter_map(|(part, _)| part.split_once('='))
         .filter(|(name, _)| !name.trim().is_empty())
         .map(|(name, value)| (name.trim(), value))
         .collect()
@@ -977,6 +1175,29 @@ fn is_marker_cookie(name: &str, value: &str) -> bool {
     value == "N" && [".AspNetCore.Correlation.", ".AspNetCore.OpenIdConnect.Nonce."].iter().any(|m| name.contains(m))
 }
 
+/// Cookies that carry no credential: analytics ids (Application Insights' `ai_user` and
+/// `ai_session`, Google Analytics' `_ga*`, `_gid`), consent, culture and load-balancer affinity.
+fn is_public_cookie(name: &str) -> bool {
+    let name = name.trim();
+    [
+        "ai_user",
+        "ai_session",
+        "_gid",
+        "_gat",
+        "_gcl_au",
+        "_fbp",
+        "ARRAffinity",
+        "ARRAffinitySameSite",
+        ".AspNetCore.Culture",
+        ".AspNetCore.Consent",
+        "cookieconsent_status",
+        "OptanonConsent",
+    ]
+    .contains(&name)
+        || name == "_ga"
+        || name.starts_with("_ga_")
+}
+
 /// The pairs of a cookie header with their values redacted: every pair of `Cookie:`, the first
 /// of `Set-Cookie:` (the attributes after it stay). Names and parts without a value are scanned
 /// again: a Data Protection payload can be a cookie's name (`.AspNetCore.OpenIdConnect.Nonce.CfDJ8...`).
@@ -986,7 +1207,10 @@ fn mask_cookies(pairs: &str, first_only: bool) -> String {
         .enumerate()
         .map(|(i, pair)| match pair.split_once('=') {
             Some((name, value))
-                if (i == 0 || !first_only) && !value.trim().is_empty() && !is_marker_cookie(name, value) =>
+                if (i == 0 || !first_only)
+                    && !value.trim().is_empty()
+                    && !is_marker_cookie(name, value)
+                    && !is_public_cookie(name) =>
             {
                 format!("{}={REDACTED}", redact_with(&SHAPES, name))
             }
@@ -1051,7 +1275,6 @@ const PUBLIC_AUTH_PARAMS: &[&str] = &[
     "headers",
     "created",
     "expires",
-    "credential",
     "signedheaders",
 ];
 
@@ -1059,13 +1282,17 @@ const PUBLIC_AUTH_PARAMS: &[&str] = &[
 /// public ones (see [`PUBLIC_AUTH_PARAMS`]), which are scanned for the forms known by their shape.
 fn mask_auth_params(params: &str) -> String {
     static PARAM: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?P<name>[A-Za-z_][A-Za-z0-9_-]*)(?P<eq>[ \t]*=[ \t]*)(?P<value>"[^"\r\n]*"|[^\s,"]+)"#)
+        Regex::new(r#"(?P<name>[A-Za-z_][A-Za-z0-9_-]*)(?P<eq>[ \t]*=[ \t]*)(?P<value>"[^"\r\n]*"|[^\s,"']+)"#)
             .expect("parameter pattern is valid")
     });
     PARAM
         .replace_all(params, |caps: &Captures<'_>| {
             let (name, value) = (&caps["name"], &caps["value"]);
-            let shown = if PUBLIC_AUTH_PARAMS.contains(&normalize(name).as_str()) {
+            let shown = if normalize(name) == "credential" {
+                // AWS Signature V4's scope: the access key id, date, region and service, which
+                // every request sends in the clear; the signature is what is secret.
+                value.to_owned()
+            } else if PUBLIC_AUTH_PARAMS.contains(&normalize(name).as_str()) {
                 redact_with(&SHAPES, value).into_owned()
             } else {
                 mask(value)
@@ -1098,6 +1325,111 @@ fn mask_xml_attributes(tag: &str) -> String {
         })
         .into_owned()
 }
+
+/// EF Core's logged parameters (`@p0='mkoenig@contoso.com' (Size = 256), @p1='...'`) with the
+/// values masked whose name says secret (`@__password_0`, `@ApiKey`) or that look like a
+/// generated secret (mixed case and digits, no blank: the SQL that says which column a
+/// parameter fills comes after this line, so a line-by-line reader cannot use it).
+fn mask_ef_parameters(list: &str) -> String {
+    static PARAMETER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?P<name>@[A-Za-z0-9_]+)(?P<eq>=')(?P<value>(?:[^'\r\n]|'')*)'")
+            .expect("parameter pattern is valid")
+    });
+    PARAMETER
+        .replace_all(list, |caps: &Captures<'_>| {
+            let (name, value) = (&caps["name"], &caps["value"]);
+            let secret = matches!(classify_key(name.trim_start_matches('@')), KeyClass::Secret | KeyClass::Connection)
+                || secret_like_token(value);
+            let shown = if secret { REDACTED.to_owned() } else { redact_with(&SHAPES, value).into_owned() };
+            format!("{name}{}{shown}'", &caps["eq"])
+        })
+        .into_owned()
+}
+
+/// Whether a bare value looks like a generated secret: 8 or more characters without a blank,
+/// with upper case, lower case and digits, and not an address, a date, a URL or a path.
+fn secret_like_token(value: &str) -> bool {
+    let has = |test: fn(&u8) -> bool| value.bytes().any(|b| test(&b));
+    value.len() >= 8
+        && !value.contains(char::is_whitespace)
+        && has(u8::is_ascii_uppercase)
+        && has(u8::is_ascii_lowercase)
+        && has(u8::is_ascii_digit)
+        && !value.contains(['@', ':', '/', '\\'])
+}
+
+/// Words that follow an option's name in prose (`Using --password via the CLI is insecure`), so
+/// they are not its value.
+const PROSE_WORDS: &[&str] = &[
+    "via",
+    "the",
+    "a",
+    "an",
+    "is",
+    "are",
+    "was",
+    "and",
+    "or",
+    "to",
+    "in",
+    "on",
+    "for",
+    "with",
+    "from",
+    "of",
+    "must",
+    "should",
+    "will",
+    "can",
+    "cannot",
+    "not",
+    "option",
+    "flag",
+    "parameter",
+    "argument",
+    "value",
+    "instead",
+    "when",
+    "if",
+];
+
+/// How the value of an option whose name says secret shows: a connection string (`--connection
+/// "Host=...;Password=..."`) has its secret parts redacted, a word of the sentence the option is
+/// named in stays, anything else is masked.
+fn option_value(flag: &str, value: &str) -> String {
+    let name = normalize(flag);
+    if name.ends_with("connection") || name.ends_with("connectionstring") {
+        return redact_labelled(KeyClass::Connection, value).unwrap_or_else(|| mask(value));
+    }
+    if PROSE_WORDS.contains(&value) {
+        return value.to_owned();
+    }
+    mask(value)
+}
+
+/// `value` cut before the first comma after which the rest is a list of options and hosts
+/// (`x,contoso.redis.cache.windows.net:6380,ssl=True`): the value, and the rest with its
+/// secrets redacted; `None` when there is no such comma (the comma is part of the value).
+fn split_option_list(value: &str) -> Option<(&str, String)> {
+    value.match_indices(',').find_map(|(at, _)| {
+        let rest = &value[at + 1..];
+        let listed = redact_connection_string(rest)?;
+        rest.split(',')
+            .next()
+            .is_some_and(|first| first.contains('=') || CONNECTION_HOST.is_match(first))
+            .then(|| (&value[..at], format!(",{listed}")))
+    })
+}
+
+/// A line of a wrapped token: its indentation, [`REDACTED`], its line break.
+fn mask_token_line(line: &str) -> String {
+    let body = line.trim_end_matches(['\r', '\n']);
+    let indent = &body[..body.len() - body.trim_start().len()];
+    format!("{indent}{REDACTED}{}", &line[body.len()..])
+}
+
+/// The gap between the columns of a table: two blanks or more, or a tab.
+static COLUMN_GAP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[ \t]{2,}|\t").expect("gap pattern is valid"));
 
 /// The replacement for one match of [`FULL`], [`CONTEXT_FREE`] or [`SHAPES`].
 fn replace(caps: &Captures<'_>) -> String {
@@ -1134,6 +1466,22 @@ fn replace(caps: &Captures<'_>) -> String {
             return format!("{}{}", label.as_str(), mask(&caps[value]));
         }
     }
+    if let Some(open) = caps.name("ef") {
+        return format!("{}{}{}", open.as_str(), mask_ef_parameters(&caps["ef_list"]), &caps["ef_end"]);
+    }
+    if let Some(label) = caps.name("directive") {
+        let value = &caps["directive_val"];
+        let name = label.as_str().trim();
+        let class = classify_key(name);
+        let exact = EXACT_KEY_WORDS.contains(&normalize(name).as_str());
+        let quoted = value.starts_with(['"', '\'']);
+        let secret = class == KeyClass::Secret && (exact || quoted || password_like(value) || generated_token(value));
+        let shown = if secret { format!("{}{}", label.as_str(), mask(value)) } else { keep(label.as_str(), value) };
+        return format!("{shown}{}", &caps["directive_end"]);
+    }
+    if let Some(label) = caps.name("oracle") {
+        return format!("{}{}", label.as_str(), mask(&caps["oracle_val"]));
+    }
     if let Some(label) = caps.name("vardump") {
         return format!("{}{}\"", label.as_str(), mask(&caps["vardump_val"]));
     }
@@ -1153,14 +1501,19 @@ fn replace(caps: &Captures<'_>) -> String {
     }
     for (flag, value) in [("flag", "flag_val"), ("wflag", "wflag_val")] {
         if let Some(flag) = caps.name(flag) {
-            return format!("{}{}", flag.as_str(), mask(&caps[value]));
+            return format!("{}{}", flag.as_str(), option_value(flag.as_str(), &caps[value]));
         }
     }
     if let Some(scheme) = caps.name("hdrp") {
         return format!("{}{}", scheme.as_str(), mask_auth_params(&caps["hdrp_params"]));
     }
     if let Some(hdr) = caps.name("hdr") {
-        return format!("{}{}{}", hdr.as_str(), text(caps, "hdr_scheme"), mask(&caps["hdr_val"]));
+        let scheme = text(caps, "hdr_scheme");
+        // A SAS token's fields are public but its signature (`sr=...&sig=...&se=...&skn=...`).
+        if scheme.trim().eq_ignore_ascii_case("SharedAccessSignature") {
+            return format!("{}{scheme}{}", hdr.as_str(), redact_with(&CONTEXT_FREE, &caps["hdr_val"]));
+        }
+        return format!("{}{scheme}{}", hdr.as_str(), mask(&caps["hdr_val"]));
     }
     if let Some(bearer) = caps.name("bearer") {
         let token = &caps["bearer_val"];
@@ -1187,8 +1540,8 @@ fn replace(caps: &Captures<'_>) -> String {
     if caps.name("xml_tag").is_some() {
         return mask_xml_attributes(whole);
     }
-    if let Some(key) = caps.name("xml_kv") {
-        return format!("{}{}\"", key.as_str(), mask(&whole[key.len()..whole.len() - 1]));
+    if let Some(label) = caps.name("xml_kv") {
+        return labelled(label.as_str(), classify_key(unwrap(&caps["kv_name"]).1), &caps["kv_val"]);
     }
     if let Some(element) = caps.name("xml_el") {
         return match redact_labelled(classify_key(element.as_str()), &caps["xml_val"]) {
@@ -1199,11 +1552,16 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(login) = caps.name("login") {
         return format!("{}{REDACTED}", login.as_str());
     }
-    if caps.name("jwt").is_some() || caps.name("aad").is_some() || caps.name("fcm").is_some() {
+    if caps.name("jwt_wrap").is_some() {
+        // Each line keeps its indentation and its line break.
+        return whole.split_inclusive('\n').map(mask_token_line).collect();
+    }
+    if ["jwt", "aad", "fcm", "atlas"].iter().any(|name| caps.name(name).is_some()) {
         return REDACTED.to_owned();
     }
-    let prefix =
-        ["webhook", "tok_prefix", "octopus", "age", "sendgrid", "telegram"].iter().find_map(|name| caps.name(name));
+    let prefix = ["webhook", "tok_prefix", "octopus", "hex_prefix", "age", "sendgrid", "telegram"]
+        .iter()
+        .find_map(|name| caps.name(name));
     if let Some(prefix) = prefix {
         return format!("{}{REDACTED}", prefix.as_str());
     }
@@ -1236,17 +1594,49 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(label) = caps.name("signing_key") {
         return format!("{}{REDACTED}", label.as_str());
     }
-    if caps.name("k8s_size").is_some() {
+    if caps.name("k8s_size").is_some() || caps.name("arn").is_some() {
         return whole.to_owned();
     }
     if let Some(row) = caps.name("row") {
         let value = &caps["row_val"];
+        let name = row.as_str().trim();
+        // An option in a command's help (`--store-password-in-clear-text    Enables ...`).
+        if name.starts_with('-') {
+            return format!("{}{}{}", row.as_str(), redact_with(&SHAPES, value), text(caps, "row_wrap"));
+        }
         let shown = value.trim_end();
-        return format!(
-            "{}{}",
-            labelled(row.as_str(), classify_key(row.as_str().trim()), shown),
-            &value[shown.len()..]
-        );
+        // More columns (`kubectl get secrets`: TYPE, DATA, AGE; `az storage account keys list`:
+        // PERMISSIONS, VALUE): only a generated-looking cell can be the secret.
+        if COLUMN_GAP.is_match(shown) {
+            let cell = |cell: &str| {
+                if looks_generated(cell) || key_like(cell) {
+                    mask(cell)
+                } else {
+                    redact_with(&SHAPES, cell).into_owned()
+                }
+            };
+            let mut out = String::with_capacity(shown.len());
+            let mut start = 0;
+            for gap in COLUMN_GAP.find_iter(shown) {
+                out.push_str(&cell(&shown[start..gap.start()]));
+                out.push_str(gap.as_str());
+                start = gap.end();
+            }
+            out.push_str(&cell(&shown[start..]));
+            return format!("{}{out}{}{}", row.as_str(), &value[shown.len()..], text(caps, "row_wrap"));
+        }
+        let class = classify_key(name);
+        let shown_value = labelled(row.as_str(), class, shown);
+        // A value wrapped by the console: its padded end on the next line is the same secret.
+        let wrap = match caps.name("row_wrap") {
+            Some(wrap) if shown_value.ends_with(REDACTED) => {
+                let newline = if wrap.as_str().starts_with("\r\n") { "\r\n" } else { "\n" };
+                format!("{newline}{REDACTED}")
+            }
+            Some(wrap) => wrap.as_str().to_owned(),
+            None => String::new(),
+        };
+        return format!("{shown_value}{}{wrap}", &value[shown.len()..]);
     }
     if let Some(key) = caps.name("key") {
         let label = &whole[..caps["key_sep"].len() + key.len()];
@@ -1255,22 +1645,44 @@ fn replace(caps: &Captures<'_>) -> String {
         if &caps["key_sep"] == ":" && CONFIG_SEGMENTS.is_match(value) {
             return whole.to_owned();
         }
-        return labelled(label, classify_key(key.as_str()), value);
+        let class = classify_key(key.as_str());
+        // A secret-labelled JSON object (`"SecretString": "{\"username\": ..., \"password\": ...}"`):
+        // its own labels say which of its values are secret.
+        let (open, inner, close) = unwrap(value);
+        if class == KeyClass::Secret && (inner.starts_with("{\\\"") || inner.starts_with("{\"")) && inner.ends_with('}')
+        {
+            return format!("{label}{open}{}{close}", redact_with(&CONTEXT_FREE, inner));
+        }
+        // A bare value followed by more options of the same list (`password=x,ssl=True`,
+        // StackExchange.Redis): the value ends at the first comma after which the rest is a list.
+        if open.is_empty()
+            && class != KeyClass::Connection
+            && let Some((head, tail)) = split_option_list(value)
+        {
+            return format!("{}{tail}", labelled(label, class, head));
+        }
+        return labelled(label, class, value);
     }
     if let Some(label) = caps.name("prose") {
         let value = caps.name("prose_val").or(caps.name("prose_word")).map_or("", |m| m.as_str());
-        let end = text(caps, "prose_end");
-        // A token known by its shape keeps its prefix (`token hvs.[REDACTED]`).
-        if let Cow::Owned(_) = redact_with(&SHAPES, value) {
-            return format!("{}{end}", keep(label.as_str(), value));
-        }
-        let quoted = value.starts_with(['"', '\'']);
-        let secret = if caps.name("prose_pw").is_some() {
-            quoted || password_like(value)
+        // Punctuation that ends the sentence is not part of the value (`admin key abc123).`).
+        let core = if caps.name("prose_word").is_some() {
+            value.trim_end_matches(['.', ',', ';', ':', ')', ']', '}'])
         } else {
-            generated_token(value.trim_end_matches(['.', ',', ';', ':', ')'])) || quoted && value.len() >= 18
+            value
         };
-        let shown = if secret { format!("{}{}", label.as_str(), mask(value)) } else { keep(label.as_str(), value) };
+        let end = format!("{}{}", &value[core.len()..], text(caps, "prose_end"));
+        // A token known by its shape keeps its prefix (`token hvs.[REDACTED]`).
+        if let Cow::Owned(_) = redact_with(&SHAPES, core) {
+            return format!("{}{end}", keep(label.as_str(), core));
+        }
+        let quoted = core.starts_with(['"', '\'']);
+        let secret = if caps.name("prose_pw").is_some() {
+            quoted || password_like(core)
+        } else {
+            generated_token(unwrap(core).1)
+        };
+        let shown = if secret { format!("{}{}", label.as_str(), mask(core)) } else { keep(label.as_str(), core) };
         return format!("{shown}{end}");
     }
     // Only the weak-label alternative is left; a `public key: ...` is not a secret.
@@ -1296,9 +1708,72 @@ fn redact_with<'a>(re: &Regex, input: &'a str) -> Cow<'a, str> {
 /// Two layers: first the secret values this machine is known to hold ([`known`], learned by
 /// [`learn`]), wherever they appear; then the patterns of the forms secrets take.
 pub fn redact(input: &str) -> Cow<'_, str> {
-    match known::mask_installed(input) {
+    let masked = known::mask_installed(input);
+    let keyed = match prefixed_private_keys(&masked) {
+        Cow::Borrowed(_) => masked,
+        Cow::Owned(keyed) => Cow::Owned(keyed),
+    };
+    match keyed {
         Cow::Borrowed(_) => redact_with(&FULL, input),
-        Cow::Owned(masked) => Cow::Owned(redact_with(&FULL, &masked).into_owned()),
+        Cow::Owned(text) => Cow::Owned(redact_with(&FULL, &text).into_owned()),
+    }
+}
+
+/// Whether `line` starts with a prefix of the same shape as `prefix`: the same characters, but
+/// any digit for a digit (the timestamps a CI log puts before every line).
+fn same_prefix<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = line.get(..prefix.len())?;
+    head.bytes()
+        .zip(prefix.bytes())
+        .all(|(a, b)| a == b || a.is_ascii_digit() && b.is_ascii_digit())
+        .then(|| &line[prefix.len()..])
+}
+
+/// Private keys whose every line carries a prefix (a CI log's timestamp, a `[stdout] ` tag):
+/// the body lines after `PREFIX-----BEGIN ... PRIVATE KEY-----` that carry a prefix of the same
+/// shape are replaced by one [`REDACTED`] line, up to the END line (kept) or the first line
+/// that is not a body line. The patterns then see the block as they see one without prefixes.
+fn prefixed_private_keys(text: &str) -> Cow<'_, str> {
+    if !text.contains("PRIVATE KEY-----") {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::new();
+    let mut changed = false;
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        out.push_str(line);
+        let Some(begin) = PEM_BEGIN.find(line) else { continue };
+        let prefix = &line[..begin.start()];
+        if prefix.trim().is_empty() || PEM_END.is_match(&line[begin.end()..]) {
+            continue;
+        }
+        let mut swallowed = false;
+        while let Some(next) = lines.peek() {
+            let body = same_prefix(next.trim_end_matches(['\r', '\n']), prefix);
+            match body {
+                Some(body) if !PEM_END.is_match(body) && is_key_body_line(body) => {
+                    swallowed = true;
+                    lines.next();
+                }
+                _ => break,
+            }
+        }
+        if swallowed {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(REDACTED);
+            out.push('\n');
+            changed = true;
+        }
+    }
+    if changed {
+        if !text.ends_with('\n') && out.ends_with('\n') {
+            out.pop();
+        }
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
     }
 }
 
@@ -1310,6 +1785,25 @@ enum ArgAction {
     /// The bytes `start..end` of the argument are a secret: all of it for an option's value,
     /// the part after `=` / `:` for `--option=value` (inside the quotes when the token is quoted).
     Secret { start: usize, end: usize },
+    /// The bytes `start..end` are a connection string (`--connection "Host=...;Password=..."`):
+    /// its secret parts are secret.
+    Connection { start: usize, end: usize },
+}
+
+/// How the secret part of an argument shows.
+type Show = fn(&str) -> String;
+
+impl ArgAction {
+    /// The secret part of an argument, and how it shows.
+    fn part(self) -> Option<(usize, usize, Show)> {
+        match self {
+            ArgAction::Text => None,
+            ArgAction::Secret { start, end } => Some((start, end, mask)),
+            ArgAction::Connection { start, end } => {
+                Some((start, end, |value| redact_labelled(KeyClass::Connection, value).unwrap_or_else(|| mask(value))))
+            }
+        }
+    }
 }
 
 /// The command whose options give short options or positionals a secret meaning.
@@ -1374,7 +1868,9 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
     let starts = |i: usize, words: &[&str]| {
         words.iter().enumerate().all(|(k, w)| {
             let word = if k == 0 { command_name(word(i)) } else { word(i + k) };
+            // The 64-bit build of a tool (`PsExec64.exe`) takes the same options.
             word.eq_ignore_ascii_case(w)
+                || k == 0 && word.len() > 2 && word[..word.len() - 2].eq_ignore_ascii_case(w) && word.ends_with("64")
         })
     };
     let whole = |i: usize| ArgAction::Secret { start: 0, end: args[i].as_ref().len() };
@@ -1419,10 +1915,15 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                 None => (arg, None),
             };
             if is_secret_flag(flag, context) {
+                let connection =
+                    normalize(flag).ends_with("connection") || normalize(flag).ends_with("connectionstring");
+                let action = |start, end| {
+                    if connection { ArgAction::Connection { start, end } } else { ArgAction::Secret { start, end } }
+                };
                 match attached {
-                    Some(at) => actions[i] = ArgAction::Secret { start: quote + at + 1, end: quote + arg.len() },
+                    Some(at) => actions[i] = action(quote + at + 1, quote + arg.len()),
                     None if i + 1 < args.len() && !word(i + 1).starts_with("--") => {
-                        actions[i + 1] = whole(i + 1);
+                        actions[i + 1] = action(0, args[i + 1].as_ref().len());
                         i += 1;
                     }
                     None => {}
@@ -1479,10 +1980,10 @@ fn redact_segment(segment: &str) -> String {
     let mut out = String::with_capacity(segment.len());
     let mut done = 0;
     for ((at, _), action) in tokens.iter().zip(actions) {
-        if let ArgAction::Secret { start, end } = action {
+        if let Some((start, end, show)) = action.part() {
             let (start, end) = (at + start, at + end);
             out.push_str(&redact_with(&CONTEXT_FREE, &segment[done..start]));
-            out.push_str(&mask(&segment[start..end]));
+            out.push_str(&show(&segment[start..end]));
             done = end;
         }
     }
@@ -1499,11 +2000,9 @@ pub fn redact_args<S: AsRef<str>>(args: &[S]) -> Vec<String> {
         .zip(plan_args(args))
         .map(|(arg, action)| {
             let arg = arg.as_ref();
-            match action {
-                ArgAction::Text => redact(arg).into_owned(),
-                ArgAction::Secret { start, end } => {
-                    format!("{}{}{}", &arg[..start], mask(&arg[start..end]), &arg[end..])
-                }
+            match action.part() {
+                None => redact(arg).into_owned(),
+                Some((start, end, show)) => format!("{}{}{}", &arg[..start], show(&arg[start..end]), &arg[end..]),
             }
         })
         .collect()
@@ -1617,6 +2116,12 @@ static PEM_BEGIN: LazyLock<Regex> = LazyLock::new(|| {
 static PEM_END: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----").expect("PEM end pattern is valid"));
 
+/// The first line of a JWT wrapped over lines, and a line that goes on with it.
+static WRAPPED_TOKEN_START_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(WRAPPED_TOKEN_START).expect("wrapped token pattern is valid"));
+static WRAPPED_TOKEN_MORE_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{WRAPPED_TOKEN_MORE}")).expect("wrapped token pattern is valid"));
+
 /// The line of a PuTTY key (`.ppk`) after which its private lines come.
 static PUTTY_PRIVATE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"Private-Lines:[ \t]*[0-9]+[ \t]*$").expect("PuTTY pattern is valid"));
@@ -1665,9 +2170,12 @@ static TWO_LINE_OPENER: LazyLock<Regex> =
 /// newlines, the kept lines read as [`redact`] renders the whole text. Use one redactor per stream.
 #[derive(Debug, Default, Clone)]
 pub struct LineRedactor {
-    in_private_key: bool,
+    /// Inside a PEM private key: the prefix its lines carry (empty when none).
+    private_key_prefix: Option<String>,
     /// Inside the private lines of a PuTTY key.
     in_putty_key: bool,
+    /// Inside a JWT wrapped over lines.
+    in_wrapped_token: bool,
     /// How secret the current JSON object's name field (or `"sensitive": true`) makes its value,
     /// when its value line is still to come.
     secret_pair: Option<KeyClass>,
@@ -1687,16 +2195,30 @@ impl LineRedactor {
         if TWO_LINE_OPENER.is_match(line) {
             self.opener = Some(line.to_owned());
         }
-        if self.in_private_key {
+        if let Some(prefix) = self.private_key_prefix.take() {
             if let Some(end) = PEM_END.find(line) {
-                self.in_private_key = false;
-                return Some(Cow::Owned(format!("{}{}", end.as_str(), redact(&line[end.end()..]))));
+                return Some(Cow::Owned(format!(
+                    "{}{}{}",
+                    redact(&line[..end.start()]),
+                    end.as_str(),
+                    redact(&line[end.end()..])
+                )));
             }
-            if is_key_body_line(line) {
+            if same_prefix(line, &prefix).is_some_and(is_key_body_line) {
+                self.private_key_prefix = Some(prefix);
                 return None;
             }
             // The block was cut off: this line is not part of it.
-            self.in_private_key = false;
+        }
+        if self.in_wrapped_token {
+            self.in_wrapped_token = WRAPPED_TOKEN_MORE_LINE.is_match(line);
+            if self.in_wrapped_token {
+                return Some(Cow::Owned(mask_token_line(line)));
+            }
+        }
+        if WRAPPED_TOKEN_START_LINE.is_match(line) {
+            self.in_wrapped_token = true;
+            return Some(Cow::Owned(mask_token_line(line)));
         }
         if self.in_putty_key {
             let body = line.trim();
@@ -1705,8 +2227,11 @@ impl LineRedactor {
             }
             self.in_putty_key = false;
         }
-        if let Some(begin) = PEM_BEGIN.find(line) {
-            self.in_private_key = !PEM_END.is_match(&line[begin.end()..]);
+        if let Some(begin) = PEM_BEGIN.find(line)
+            && !PEM_END.is_match(&line[begin.end()..])
+        {
+            let prefix = &line[..begin.start()];
+            self.private_key_prefix = Some(if prefix.trim().is_empty() { String::new() } else { prefix.to_owned() });
         }
         if PUTTY_PRIVATE.is_match(line) {
             self.in_putty_key = true;
@@ -2178,7 +2703,11 @@ mod tests {
         assert_eq!(r("--client-secret s --token t"), "--client-secret [REDACTED] --token [REDACTED]");
         assert_eq!(
             r(r#"ef dbcontext info --connection "Server=.;Database=x" --json"#),
-            r#"ef dbcontext info --connection "[REDACTED]" --json"#
+            r#"ef dbcontext info --connection "Server=.;Database=x" --json"#
+        );
+        assert_eq!(
+            r(r#"ef dbcontext info --connection "Server=.;Password=p;Database=x" --json"#),
+            r#"ef dbcontext info --connection "Server=.;Password=[REDACTED];Database=x" --json"#
         );
         assert_eq!(r("--connection-string abc"), "--connection-string [REDACTED]");
         assert_eq!(r("--password --trust"), "--password --trust");
@@ -2864,6 +3393,191 @@ Time Elapsed 00:00:03.45";
             ("(password=Paren-S3cret)", "(password=[REDACTED])"),
             ("[token=Br-S3cret]", "[token=[REDACTED]]"),
             ("Password=P@ss,w0rd;Host=x", "Password=[REDACTED];Host=x"),
+        ]);
+    }
+
+    // --- the classes held-out batch 5 found (issue 24), each with our own examples ----------
+
+    #[test]
+    fn name_value_pairs_in_any_quoting_and_secret_named_elements() {
+        each(&[
+            (
+                r#"dotnet test -- TestRunParameters.Parameter(name=\"ClientSecret\", value=\"Trp-S3cret-9\")"#,
+                r#"dotnet test -- TestRunParameters.Parameter(name=\"ClientSecret\", value=\"[REDACTED]\")"#,
+            ),
+            (
+                "##teamcity[setParameter name='env.SMTP_PASSWORD' value='Tc-S3cret-9']",
+                "##teamcity[setParameter name='env.SMTP_PASSWORD' value='[REDACTED]']",
+            ),
+            ("##teamcity[setParameter name='env.REGION' value='westeurope']", ""),
+            (
+                "<SERVICEBUS_KEY>Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi</SERVICEBUS_KEY>",
+                "<SERVICEBUS_KEY>[REDACTED]</SERVICEBUS_KEY>",
+            ),
+            ("<KeyFile>signing.snk</KeyFile>", ""),
+        ]);
+    }
+
+    #[test]
+    fn ef_core_parameters_directives_and_oracle_logins() {
+        each(&[
+            (
+                "Executed DbCommand (2ms) [Parameters=[@p0='ada@contoso.com' (Size = 256), @p1='Ef5ecretX9q' (Size = 4000), @__apiKey_0='k-123'], CommandType='Text', CommandTimeout='30']",
+                "Executed DbCommand (2ms) [Parameters=[@p0='ada@contoso.com' (Size = 256), @p1='[REDACTED]' (Size = 4000), @__apiKey_0='[REDACTED]'], CommandType='Text', CommandTimeout='30']",
+            ),
+            ("requirepass Rd-pass-77\nmaxmemory 256mb", "requirepass [REDACTED]\nmaxmemory 256mb"),
+            ("Password required", ""),
+            (
+                "sqlplus -s scott/T1ger-Pw@//db:1521/ORCL @run.sql",
+                "sqlplus -s scott/[REDACTED]@//db:1521/ORCL @run.sql",
+            ),
+            ("SQL> connect system/Man4ger-Pw", "SQL> connect system/[REDACTED]"),
+            ("PsExec64.exe \\\\web -u admin -p Px-Pw-1 cmd", "PsExec64.exe \\\\web -u admin -p [REDACTED] cmd"),
+        ]);
+    }
+
+    #[test]
+    fn keys_with_a_prefix_on_every_line_and_tokens_wrapped_over_lines() {
+        let key = "2025-03-04T09:12:44.1Z -----BEGIN OPENSSH PRIVATE KEY-----\n2025-03-04T09:12:44.1Z b3BlbnNzaC1rZXktdjE\n2025-03-04T09:12:44.2Z QUJDREVGR0hJSktMTU5P\n2025-03-04T09:12:44.2Z -----END OPENSSH PRIVATE KEY-----\n2025-03-04T09:12:44.3Z + chmod 600 key";
+        let shown = r(key);
+        assert!(!shown.contains("b3BlbnNzaC1rZXktdjE") && !shown.contains("QUJDREVGR0hJSktMTU5P"), "{shown}");
+        assert!(
+            shown.ends_with(
+                "2025-03-04T09:12:44.2Z -----END OPENSSH PRIVATE KEY-----\n2025-03-04T09:12:44.3Z + chmod 600 key"
+            ),
+            "{shown}"
+        );
+        assert_eq!(lines(key), shown, "line by line as whole");
+        let wrapped = "id_token=\n    eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9eyJzdWIiOiIxMjM0\n    NTY3ODkwIn0.c2lnbmF0dXJlLXBhcnQtb25l\nsession started";
+        let expected = "id_token=\n    [REDACTED]\n    [REDACTED]\nsession started";
+        assert_eq!(r(wrapped), expected);
+        assert_eq!(lines(wrapped), expected);
+    }
+
+    #[test]
+    fn authorization_schemes_webhooks_and_vendor_prefixes() {
+        each(&[
+            (
+                "Authorization: Splunk 0b5e2c1a-8d3f-4e6a-9b7c-1d2e3f4a5b6c Content-Length: 12",
+                "Authorization: Splunk [REDACTED] Content-Length: 12",
+            ),
+            (
+                r#"{"Authorization": "Bot MTIzNDU2Nzg5.Gx1y2z.abcdefghijklmnop"}"#,
+                r#"{"Authorization": "Bot [REDACTED]"}"#,
+            ),
+            (
+                "Authorization: SharedAccessSignature sr=https%3A%2F%2Fns.servicebus.windows.net&sig=c2lnbmF0dXJl%3D&se=1741083164&skn=send",
+                "Authorization: SharedAccessSignature sr=https%3A%2F%2Fns.servicebus.windows.net&sig=[REDACTED]&se=1741083164&skn=send",
+            ),
+            (
+                "POST https://contoso.webhook.office.com/webhookb2/a@b/IncomingWebhook/0123456789abcdef0123456789abcdef/c-d/V2abcdefghijklmnop failed",
+                "POST https://contoso.webhook.office.com/webhookb2/a@b/IncomingWebhook/[REDACTED] failed",
+            ),
+            (
+                "GET https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/getMe",
+                "GET https://api.telegram.org/bot123456789:[REDACTED]/getMe",
+            ),
+            ("netlify deploy --auth nfp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "netlify deploy --auth nfp_[REDACTED]"),
+            (
+                "indexing with admin key 0123456789abcdef0123456789abcdef) done",
+                "indexing with admin key [REDACTED]) done",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn password_words_of_other_languages() {
+        each(&[
+            (
+                "Anmeldung fehlgeschlagen, Passwort=Gh7-xYz-99 erneut",
+                "Anmeldung fehlgeschlagen, Passwort=[REDACTED] erneut",
+            ),
+            (
+                "utilisateur=bob mot de passe=Mdp-7xq-2 serveur=smtp",
+                "utilisateur=bob mot de passe=[REDACTED] serveur=smtp",
+            ),
+            (
+                "usuario: ventas, contraseña: Ctr-9kq-1, servidor: sql",
+                "usuario: ventas, contraseña: [REDACTED], servidor: sql",
+            ),
+            ("пользователь=app пароль=Prl-5zz-3 хост=pg", "пользователь=app пароль=[REDACTED] хост=pg"),
+            ("用户名=report 密码=Mm-42-abc 端口=3306", "用户名=report 密码=[REDACTED] 端口=3306"),
+            ("APIキー: 9a59649e79716610a4ef (タイムアウト: 30秒)", "APIキー: [REDACTED] (タイムアウト: 30秒)"),
+        ]);
+    }
+
+    #[test]
+    fn tables_wrapped_rows_and_listings() {
+        each(&[
+            (
+                "key1\tZm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u\nb3BxcnN0dQ==\tFULL",
+                "key1\t[REDACTED]\n[REDACTED]\tFULL",
+            ),
+            ("default-token-7x2kq          kubernetes.io/service-account-token   3      1y", ""),
+            ("key1   FULL   Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u==", "key1   FULL   [REDACTED]"),
+            ("  --store-password-in-clear-text      Enables storing credentials in clear text.", ""),
+        ]);
+    }
+
+    #[test]
+    fn batch_5_over_redactions_are_not_secrets() {
+        each(&[
+            ("run: dotnet nuget push a.nupkg --api-key ${{ secrets.NUGET_API_KEY }} --source nuget.org", ""),
+            ("existingSecret: db-credentials\nadminPasswordKey: postgres-password\nsecretKeyRef: app", ""),
+            ("Reading secret 'stripe-secret-key' from Key Vault", ""),
+            (
+                "PasswordTooShort: Passwords must be at least 12 characters.; PasswordRequiresDigit: Passwords must have a digit.",
+                "",
+            ),
+            ("OpenAI:ApiKey = sk-...redacted\nRedis:Password = (not set)", ""),
+            (r#"{"usage":{"prompt_tokens":1204,"total_tokens":1522},"SaveTokens": false}"#, ""),
+            ("--header \"Authorization: Bearer $TOKEN\"", ""),
+            ("Settings(db_password=SecretStr('**********'), batch_size=500)", ""),
+            (
+                "env.DEPLOY_PASSWORD = credentialsJSON:2a712fcd-718d-4a7e-96dd-1994cd45c7ab\nenv.KEY = %vault:kv/data/ci!/key%",
+                "",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn batch_5_neighbours_of_a_secret_stay() {
+        each(&[
+            (
+                r#"The command "ef database update --connection "Host=pg;Username=app;Password=Ef-Pw-1;SSL Mode=Require"" exited with code 1."#,
+                r#"The command "ef database update --connection "Host=pg;Username=app;Password=[REDACTED];SSL Mode=Require"" exited with code 1."#,
+            ),
+            ("<_SavePWD>true</_SavePWD>", ""),
+            (
+                "Cookie: .AspNetCore.Identity.Application=CfDJ8abcdefghijklmnopqrstuvwx; ai_user=Qx7f2|2025-03-01T10:11:12.000Z",
+                "Cookie: .AspNetCore.Identity.Application=[REDACTED]; ai_user=Qx7f2|2025-03-01T10:11:12.000Z",
+            ),
+            (
+                r#"{"access_token":"at-123","expires_in":3599,"id_token_expires_in":3599}"#,
+                r#"{"access_token":"[REDACTED]","expires_in":3599,"id_token_expires_in":3599}"#,
+            ),
+            (
+                "Connecting to cache:6380,password=Rds-Pw-1,ssl=True,abortConnect=False",
+                "Connecting to cache:6380,password=[REDACTED],ssl=True,abortConnect=False",
+            ),
+            (
+                "password=Rds-Pw-2=,cache.example.net:6380,ssl=True",
+                "password=[REDACTED],cache.example.net:6380,ssl=True",
+            ),
+            (
+                r#"connectionString="metadata=res://*/M.csdl;provider connection string=&quot;data source=db;password=Ef-Pw-3;App=EntityFramework&quot;""#,
+                r#"connectionString="metadata=res://*/M.csdl;provider connection string=&quot;data source=db;password=[REDACTED];App=EntityFramework&quot;""#,
+            ),
+            ("WARNING! Using --password via the CLI is insecure. Use --password-stdin.", ""),
+            (r#""ARN": "arn:aws:secretsmanager:eu-central-1:123456789012:secret:prod/db-Ab12Cd""#, ""),
+            (
+                r#""SecretString": "{\"username\": \"app\", \"password\": \"Sm-Pw-1\", \"engine\": \"postgres\"}""#,
+                r#""SecretString": "{\"username\": \"app\", \"password\": \"[REDACTED]\", \"engine\": \"postgres\"}""#,
+            ),
+            (
+                "'Authorization': 'AWS4-HMAC-SHA256 Credential=ASIAQ3EGXMPL4TEMPCRD/20250304/eu-central-1/s3/aws4_request, SignedHeaders=host, Signature=0123abcd'",
+                "'Authorization': 'AWS4-HMAC-SHA256 Credential=ASIAQ3EGXMPL4TEMPCRD/20250304/eu-central-1/s3/aws4_request, SignedHeaders=host, Signature=[REDACTED]'",
+            ),
         ]);
     }
 
