@@ -66,8 +66,12 @@
 //!   first positional of PowerShell's `ConvertTo-SecureString`, the attached `-pPASSWORD` of
 //!   `mysql`, the password of `curl -u user:password`, `--value` of `keyvault secret set`,
 //!   `--body` of `secret set`, and the VALUE of `user-secrets set KEY VALUE`;
-//! - `KEY = VALUE` lines printed by `dotnet user-secrets list` and its
-//!   `Successfully saved KEY = VALUE to the secret store.` message;
+//! - the value of `user-secrets set`'s `Successfully saved KEY = VALUE to the secret store.`
+//!   message. A `KEY = VALUE` line (what `dotnet user-secrets list` prints without `--json`) is
+//!   judged by its key like any label, in every output: `Smtp:Password = x` is secret,
+//!   `TargetFramework = net10.0` (`dotnet msbuild -getProperty`) is not. The values of user
+//!   secrets under other keys are hidden by the known-value layer, which learns every store of
+//!   the user, so no rule needs to know which command printed a line;
 //! - NuGet.Config `<add key="ClearTextPassword" value="..."/>` and `<Password>...</Password>`;
 //!   any XML element whose `key` or `name` attribute names a secret, its attributes in any order,
 //!   and elements (MSBuild properties) named for a secret (`<DeployPwd>`);
@@ -907,8 +911,16 @@ fn rules(forms: Forms) -> Vec<String> {
     rules
 }
 
+/// The lazy DFA's cache per search thread: the combined pattern has many alternatives, and with
+/// the default 2 MiB the cache is cleared so often on build output that the engine falls back to
+/// its much slower NFA search (measured: `bench/benches/output.rs`).
+const DFA_CACHE_BYTES: usize = 8 << 20;
+
 fn compile(forms: Forms) -> Regex {
-    Regex::new(&rules(forms).join("|")).expect("redaction pattern is valid")
+    regex::RegexBuilder::new(&rules(forms).join("|"))
+        .dfa_size_limit(DFA_CACHE_BYTES)
+        .build()
+        .expect("redaction pattern is valid")
 }
 
 /// Every form, including command lines that need context.
@@ -1573,7 +1585,7 @@ fn replace(caps: &Captures<'_>) -> String {
         let value = &caps["pair_val"];
         return match redact_labelled(classify_key(&caps["pair_name"]), value) {
             Some(shown) => format!("{label}{shown}\""),
-            None => format!("{label}{}\"", redact(value)),
+            None => format!("{label}{}\"", redact_with(&FULL, value)),
         };
     }
     if let Some(pair) = caps.name("yaml_pair") {
@@ -1581,7 +1593,7 @@ fn replace(caps: &Captures<'_>) -> String {
         let value = &caps["yaml_val"];
         return match redact_labelled(classify_key(name.trim().trim_matches(['"', '\''])), value) {
             Some(shown) => format!("{}{shown}", pair.as_str()),
-            None => format!("{}{}", pair.as_str(), redact(value)),
+            None => format!("{}{}", pair.as_str(), redact_with(&FULL, value)),
         };
     }
     if let Some(label) = caps.name("sensitive") {
@@ -1715,7 +1727,10 @@ pub fn redact(input: &str) -> Cow<'_, str> {
     };
     match keyed {
         Cow::Borrowed(_) => redact_with(&FULL, input),
-        Cow::Owned(text) => Cow::Owned(redact_with(&FULL, &text).into_owned()),
+        Cow::Owned(text) => match redact_with(&FULL, &text) {
+            Cow::Owned(redacted) => Cow::Owned(redacted),
+            Cow::Borrowed(_) => Cow::Owned(text),
+        },
     }
 }
 
@@ -1734,10 +1749,14 @@ fn same_prefix<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
 /// shape are replaced by one [`REDACTED`] line, up to the END line (kept) or the first line
 /// that is not a body line. The patterns then see the block as they see one without prefixes.
 fn prefixed_private_keys(text: &str) -> Cow<'_, str> {
-    if !text.contains("PRIVATE KEY-----") {
+    let prefixed = PEM_BEGIN.find_iter(text).any(|begin| {
+        let line_start = text[..begin.start()].rfind('\n').map_or(0, |at| at + 1);
+        !text[line_start..begin.start()].trim().is_empty()
+    });
+    if !prefixed {
         return Cow::Borrowed(text);
     }
-    let mut out = String::new();
+    let mut out = String::with_capacity(text.len());
     let mut changed = false;
     let mut lines = text.split_inclusive('\n').peekable();
     while let Some(line) = lines.next() {
