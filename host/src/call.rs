@@ -27,7 +27,7 @@ use rmcp::{
 };
 use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
-use tokio_util::sync::CancellationToken;
+use tokio_util::{sync::CancellationToken, task::task_tracker::TaskTrackerToken};
 use tracing::Instrument;
 
 use crate::{
@@ -64,6 +64,11 @@ struct HostCall {
     runtime: tokio::runtime::Handle,
     /// The session's roots, asked of the client once.
     roots: Arc<SessionRoots>,
+    /// Counts the call in flight for as long as anything holds its session: the host's side,
+    /// the plugin's future on its call thread, or the worker that was told to drop it and
+    /// has not said it did. Shutdown waits for it (see [`HostState::shut_down`]): dropping
+    /// that future is what kills the processes the call started.
+    _in_flight: TaskTrackerToken,
 }
 
 impl HostCall {
@@ -225,7 +230,6 @@ async fn execute(
     if let Err(problems) = entry.check_arguments(&arguments) {
         return CallToolResult::error(vec![ContentBlock::text(problems)]);
     }
-    let _in_flight = state.calls.token();
     let stateless = context
         .protocol_version()
         .is_some_and(|version| version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str());
@@ -241,6 +245,7 @@ async fn execute(
         outgoing: OnceLock::new(),
         runtime: tokio::runtime::Handle::current(),
         roots,
+        _in_flight: state.calls.token(),
     });
     let (timeout, grace) =
         state.peek(|current| (current.settings.timeout_for(entry.name()), current.settings.host.cancel_grace));

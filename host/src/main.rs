@@ -359,8 +359,10 @@ async fn serve_stdio(state: Arc<HostState>) -> Result<(), String> {
     // Non-blocking pipes when stdin/stdout are pipes (how MCP clients start servers); rmcp
     // falls back to the blocking handles otherwise. The blocking ones cost ~55 µs a call.
     let (stdin, stdout) = rmcp::transport::stdio_pipes();
-    let transport = LineTransport::new(stdin, stdout, state.current().settings.host.max_message_bytes);
-    let service = McpServer::new(Arc::clone(&state))
+    let server = McpServer::new(Arc::clone(&state));
+    let transport = LineTransport::new(stdin, stdout, state.current().settings.host.max_message_bytes)
+        .noting_roots_changes(server.roots());
+    let service = server
         .serve_with_ct(transport, shutdown.child_token())
         .await
         .map_err(|error| format!("the MCP session could not start: {error}"))?;

@@ -337,8 +337,10 @@ impl PluginBackend for DylibPlugin {
         let instance = Arc::clone(&self.instance);
         self.threads.run(
             move || {
+                let held = Arc::clone(&session);
                 let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
-                instance.call(index, RString::from(arguments), services).map(RString::into_string)
+                let future = instance.call(index, RString::from(arguments), services);
+                WithSession { future, _session: held }.map(RString::into_string)
             },
             |reason| error_result(&reason),
         )
@@ -376,6 +378,23 @@ impl PluginBackend for DylibPlugin {
             },
             Err,
         )
+    }
+}
+
+/// A plugin's call future holding the call's session, which counts the call in flight
+/// whatever the plugin keeps of it: shutdown waits until the future is dropped (on the
+/// plugin's thread), which is what kills the processes the call started. Fields drop in
+/// order: the future first, then the session.
+struct WithSession<F> {
+    future: F,
+    _session: Arc<dyn CallSession>,
+}
+
+impl<F: Future + Unpin> Future for WithSession<F> {
+    type Output = F::Output;
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<F::Output> {
+        self.future.poll_unpin(cx)
     }
 }
 
