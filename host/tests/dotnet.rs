@@ -397,3 +397,84 @@ async fn a_read_only_server_offers_only_what_reads_and_refuses_the_rest() {
     assert_eq!(hints("dotnet_sdk").0, json!(false), "the others keep every action");
     client.close().await;
 }
+
+/// Known-value redaction end to end: the secret values the machine holds (a user secret, a
+/// `.pgpass` and a `.netrc` password, the user's and the project's NuGet.Config passwords, an
+/// environment variable with a secret name) are learned by the plugins and never leave the host
+/// when a dotnet prints them bare, inside words or encoded: not in the answer, not in a progress
+/// notification, not in the host's log at trace level.
+#[tokio::test]
+async fn secret_values_the_machine_holds_never_leave_the_host_in_any_form() {
+    let dir = project_dir();
+    let home = tempfile::tempdir().unwrap();
+    let write = |path: &Path, text: &str| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    };
+    let nuget = |user: &str, password: &str| {
+        format!(
+            r#"<configuration><packageSourceCredentials><feed><add key="Username" value="{user}" /><add key="ClearTextPassword" value="{password}" /></feed></packageSourceCredentials></configuration>"#
+        )
+    };
+    let h = home.path();
+    write(&h.join(".microsoft/usersecrets/app-1/secrets.json"), r#"{ "Api:Password": "us-Pa55-word-1" }"#);
+    write(&h.join(".pgpass"), "db.local:5432:app:pguser:pg-Pa55/word+2\n");
+    write(&h.join(".netrc"), "machine feed.local login nuser password nr-Pa55-word-3\n");
+    write(&h.join(".nuget/NuGet/NuGet.Config"), &nuget("nguser", "ng-Pa55&amp;word-4"));
+    write(&dir.path().join("nuget.config"), &nuget("proj", "proj-Pa55-word-5"));
+    // What the fake dotnet prints: each value where no pattern could know it is secret.
+    let printed = [
+        ("out", "using us-Pa55-word-1 now"),
+        ("err", "url http://pguser:pg-Pa55%2Fword%2B2@db.local/app"),
+        ("out", "basic bmd1c2VyOm5nLVBhNTUmd29yZC00 sent"),
+        ("err", "netrc gave nr-Pa55-word-3;"),
+        ("out", "feed key=proj-Pa55-word-5xyz"),
+        ("out", "{\"v\":\"env-Pa55-word-6\"}"),
+    ];
+    let script = h.join("fake-dotnet");
+    let mut body = String::from("#!/bin/sh\n");
+    for (stream, line) in printed {
+        body.push_str(&format!("printf '%s\\n' '{line}'{}\n", if stream == "err" { " >&2" } else { "" }));
+    }
+    write(&script, &body);
+    std::fs::set_permissions(&script, std::os::unix::fs::PermissionsExt::from_mode(0o755)).unwrap();
+    let setup = setup_config(
+        dir.path(),
+        json!({ "Host": { "LogLevel": "trace" }, "Plugins": { "Config": { "DotnetPath": script } } }),
+    );
+    let token = h.join("unused");
+    let client = setup
+        .stdio_env(
+            &[],
+            json!({ "extensions": { "io.modelcontextprotocol/content-negotiation": { "features": ["verbosity=verbose"] } } }),
+            &[("HOME", h), ("MY_SERVICE_TOKEN", Path::new("env-Pa55-word-6")), ("UNRELATED", &token)],
+        )
+        .await;
+    let answer = client
+        .request(
+            "tools/call",
+            json!({ "name": "dotnet_project", "arguments": { "action": "Build" }, "_meta": { "progressToken": "p1" } }),
+        )
+        .await;
+    let shown = text_of(&answer["result"]);
+    assert!(shown.contains("using [REDACTED] now") && shown.contains("netrc gave [REDACTED];"), "{shown}");
+    let forms = [
+        "us-Pa55-word-1",
+        "pg-Pa55/word+2",
+        "pg-Pa55%2Fword%2B2",
+        "nr-Pa55-word-3",
+        "ng-Pa55&word-4",
+        // base64 of `nguser:ng-Pa55&word-4`, as HTTP Basic carries it.
+        "bmd1c2VyOm5nLVBhNTUmd29yZC00",
+        "proj-Pa55-word-5",
+        "env-Pa55-word-6",
+    ];
+    let notifications = serde_json::to_string(&client.notifications()).unwrap();
+    let log = client.stderr();
+    assert!(log.contains("call finished"), "the host logged the call: {log}");
+    for form in forms {
+        for (what, text) in [("answer", &answer.to_string()), ("progress", &notifications), ("host log", &log)] {
+            assert!(!text.contains(form), "{form} reached the {what}: {text}");
+        }
+    }
+}

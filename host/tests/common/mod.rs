@@ -183,7 +183,12 @@ impl Setup {
 
     /// As [`Self::stdio`], with extra arguments and client capabilities.
     pub async fn stdio_with(&self, args: &[&str], capabilities: Value) -> Client {
-        let client = Client::spawn(&self.config(), args);
+        self.stdio_env(args, capabilities, &[]).await
+    }
+
+    /// As [`Self::stdio_with`], with `env` set in the host's environment (a scratch `HOME`).
+    pub async fn stdio_env(&self, args: &[&str], capabilities: Value, env: &[(&str, &Path)]) -> Client {
+        let client = Client::spawn_env(&self.config(), args, env);
         let answer = client
             .request(
                 "initialize",
@@ -249,10 +254,16 @@ pub struct Client {
 impl Client {
     /// Starts the host without initializing a session.
     pub fn spawn(config: &Path, args: &[&str]) -> Self {
+        Self::spawn_env(config, args, &[])
+    }
+
+    /// As [`Self::spawn`], with `env` set in the host's environment.
+    pub fn spawn_env(config: &Path, args: &[&str], env: &[(&str, &Path)]) -> Self {
         let mut child = Command::new(env!("CARGO_BIN_EXE_mcp-plugin-host"))
             .arg("--config")
             .arg(config)
             .args(args)
+            .envs(env.iter().copied())
             .env_remove("RUST_LOG")
             .env("TMPDIR", host_tmpdir(config))
             .stdin(Stdio::piped())

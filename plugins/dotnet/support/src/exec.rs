@@ -234,6 +234,8 @@ impl Ran {
 /// behind once it has exited. No timeout is set: [`run`] adds the configured one, and a
 /// background session ([`Invocation::spawn`]) has none.
 pub fn invocation(settings: &DotnetSettings, args: Vec<String>, cwd: &Path) -> Invocation {
+    // The secret values in effect for this command are known before any of its output is read.
+    crate::redact::learn::refresh_for_command(cwd, &args, &settings.environment);
     // `dotnet format` ignores DOTNET_CLI_UI_LANGUAGE and speaks the locale's language (German
     // under LANG=de_DE.UTF-8 on SDK 10.0.401); LC_MESSAGES sets its messages' language alone.
     // Only for it: for an app that `dotnet run` or `dotnet test` starts, LC_MESSAGES would change

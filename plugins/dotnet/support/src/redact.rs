@@ -1,6 +1,11 @@
 //! Secret redaction: replace every secret in text, argument vectors and JSON with [`REDACTED`]
 //! before anything reaches a client, while keeping the non-secret part of each form visible.
 //!
+//! Two layers. First the secret values this machine is known to hold ([`known`], learned by
+//! [`learn`]: user secrets, secret-named environment variables, NuGet.Config passwords, `.pgpass`
+//! and `.netrc`), found exactly, with their encodings, wherever they appear. Then the patterns of
+//! the forms secrets take, described below, for the secrets nobody could know in advance.
+//!
 //! Text is scanned once by a single combined [`regex::Regex`] (one alternative per form) and
 //! rewritten by `replace_all`. The `regex` crate runs in time linear in the input, so neither
 //! huge nor hostile output can stall redaction. When two forms could start at the same place,
@@ -61,15 +66,59 @@
 //!   first positional of PowerShell's `ConvertTo-SecureString`, the attached `-pPASSWORD` of
 //!   `mysql`, the password of `curl -u user:password`, `--value` of `keyvault secret set`,
 //!   `--body` of `secret set`, and the VALUE of `user-secrets set KEY VALUE`;
-//! - `KEY = VALUE` lines printed by `dotnet user-secrets list` and its
-//!   `Successfully saved KEY = VALUE to the secret store.` message;
-//! - NuGet.Config `<add key="ClearTextPassword" value="..."/>` and `<Password>...</Password>`.
+//! - the value of `user-secrets set`'s `Successfully saved KEY = VALUE to the secret store.`
+//!   message. A `KEY = VALUE` line (what `dotnet user-secrets list` prints without `--json`) is
+//!   judged by its key like any label, in every output: `Smtp:Password = x` is secret,
+//!   `TargetFramework = net10.0` (`dotnet msbuild -getProperty`) is not. The values of user
+//!   secrets under other keys are hidden by the known-value layer, which learns every store of
+//!   the user, so no rule needs to know which command printed a line;
+//! - NuGet.Config `<add key="ClearTextPassword" value="..."/>` and `<Password>...</Password>`;
+//!   any XML element whose `key` or `name` attribute names a secret, its attributes in any order,
+//!   and elements (MSBuild properties) named for a secret (`<DeployPwd>`);
+//! - labels in other languages' dumps: Python dicts, PHP arrays (`'password' => ...`, `print_r`'s
+//!   `[password] => ...`, `var_dump`'s value on the next line), Ruby hashes (`:password=>`), Rust
+//!   `Debug` (`password: Some("...")`), JSON escaped inside a string (`{\"password\":\"...\"}`);
+//!   PHP stack frames of functions whose third argument is a password (`PDO->__construct`,
+//!   `mysqli_connect`, `ldap_bind`...); free text (`the password is X`, `token X`), where only a
+//!   value that does not read as the sentence going on counts;
+//! - credential files: `.pgpass` lines, `.netrc` entries, the private lines of a PuTTY key;
+//! - authorization schemes with parameters (`Digest ... response="..."`, `OAuth oauth_token=...`,
+//!   `Token token="..."`): every parameter but the public ones;
+//! - more tools' password options: `bcp -P`, 7-Zip and RAR `-pX`, `zip`/`unzip -P`, openssl's
+//!   `-pass`/`-passin`/`-passout pass:X`/`-k`, `net use` and `net user` passwords, `schtasks /rp`,
+//!   `cmdkey /pass:`, `psexec -p`, `sqlpackage /tp:`, Windows options ending in a secret word
+//!   (`/TargetPassword:`), `smbclient -U user%password`, and settings set by name (`aws configure
+//!   set`, `setx`, `npm config set`) whose name says secret; age secret keys.
+//!
+//! - `name=... value=...` pairs in any quoting outside a tag (runsettings `TestRunParameters`,
+//!   TeamCity's `setParameter`), elements named with a weaker word (`<AZURE_STORAGE_KEY>`), EF
+//!   Core's logged parameters (`@__password_0='...'`, and values that look generated), `name value`
+//!   configuration directives (`requirepass ...`), Oracle's `user/password@db`, keys whose every
+//!   line carries a prefix (a CI log's timestamps), JWTs and table values wrapped over lines,
+//!   any authorization scheme (`Splunk ...`, `Bot ...`), Teams and Telegram URLs, `admin key X`
+//!   in prose, and the word for a password in other languages (`Passwort`, `mot de passe`,
+//!   `contraseña`, `пароль`, `密码`...).
+//!
+//! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
+//! qualified .NET names and test names written as sentences before a message
+//! (`Tests.Auth.Password_is_hashed: ...`), paths under a secret label (`/run/secrets/db`), stand-ins
+//! (see [`STAND_IN`]), and the neighbours of every value (a bare value never takes the `,`, `)`,
+//! `]` or `}` that closes what holds it, nor the options that follow it in its list:
+//! `password=x,ssl=True`). Also kept: references to a secret kept elsewhere (`existingSecret`,
+//! `adminPasswordKey`, `secretKeyRef`), rules about one (`PasswordTooShort`), token counts
+//! (`prompt_tokens`) and lifetimes (`expires_in`), already masked values (`sk-...redacted`,
+//! `(not set)`), booleans, shell and CI variables (`$TOKEN`, `%vault:...%`), options named in
+//! prose or help text, analytics and consent cookies, AWS resource names and the SigV4
+//! credential scope; a connection string is judged part by part, also one nested inside it.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
 
 use regex::{Captures, Regex};
 use serde_json::Value;
+
+pub mod known;
+pub mod learn;
 
 /// What a secret is replaced with, so clients and tests can recognise a redaction.
 pub const REDACTED: &str = "[REDACTED]";
@@ -102,7 +151,52 @@ const LAST_KEY_WORDS: &[&str] = &["pwd", "pass", "pat", "pword", "pw"];
 
 /// Normalised key names that are secret as a whole: the SAS signature, HTTP cookie headers,
 /// a Kubernetes registry secret.
-const EXACT_KEY_WORDS: &[&str] = &["sig", "cookie", "setcookie", "dockerconfigjson"];
+const EXACT_KEY_WORDS: &[&str] =
+    &["sig", "cookie", "setcookie", "dockerconfigjson", "requirepass", "masterauth", "masterpassword"];
+
+/// The word for a password (or an API key) in other languages, lower-cased, as labels in
+/// localized logs and messages write it (`Passwort=`, `mot de passe:`, `contraseña:`, `пароль=`,
+/// `密码=`, `APIキー:`). A name that contains one is secret.
+const FOREIGN_SECRET_WORDS: &[&str] = &[
+    "passwort",
+    "kennwort",
+    "mot de passe",
+    "mot_de_passe",
+    "contraseña",
+    "contrasena",
+    "senha",
+    "palavra-passe",
+    "пароль",
+    "парола",
+    "hasło",
+    "haslo",
+    "şifre",
+    "sifre",
+    "wachtwoord",
+    "lösenord",
+    "losenord",
+    "adgangskode",
+    "passord",
+    "salasana",
+    "heslo",
+    "jelszó",
+    "parolă",
+    "κωδικός",
+    "パスワード",
+    "apiキー",
+    "api キー",
+    "密码",
+    "密碼",
+    "口令",
+    "api密钥",
+    "api 密钥",
+    "비밀번호",
+    "암호",
+    "api 키",
+    "api키",
+    "كلمة المرور",
+    "סיסמה",
+];
 
 /// Endings of normalised key names of session identifiers (`ASP.NET_SessionId`, `PHPSESSID`).
 const SESSION_KEY_ENDINGS: &[&str] = &["sessionid", "sessid"];
@@ -172,6 +266,35 @@ const DESCRIBING_WORDS: &[&str] = &[
     "parameters",
     "service",
     "middleware",
+    // References to a secret kept elsewhere (`secretKeyRef`, `passwordRef`).
+    "ref",
+    "reference",
+    // Rules and errors about a secret (ASP.NET Core Identity's `PasswordTooShort`,
+    // `PasswordMismatch`), and what derives from one.
+    "short",
+    "long",
+    "mismatch",
+    "invalid",
+    "incorrect",
+    "expired",
+    "missing",
+    "reset",
+    "changed",
+    "strength",
+    "history",
+    "complexity",
+    "hint",
+    "prompt",
+    "requirements",
+    "rules",
+    // Counts: `prompt_tokens`, `max_tokens`, `SaveTokens`.
+    "tokens",
+];
+
+/// Words that make a name of three or more words a sentence (a test or method name), not a label.
+const SENTENCE_WORDS: &[&str] = &[
+    "is", "are", "was", "were", "be", "should", "must", "when", "fails", "throws", "returns", "rejects", "accepts",
+    "can", "cannot", "does", "not", "given", "then", "if", "requires", "require",
 ];
 
 /// Last words of option names whose value is a secret in every tool (`_` as in
@@ -203,23 +326,48 @@ const SECRET_OPTION_ENDINGS: &[&str] = &[
 struct CommandOptions {
     /// The words that start it, in order (`nuget add source`).
     words: &'static [&'static str],
-    /// Options whose value (the next argument, or the part after `=` / `:`) is secret.
+    /// Options whose value (the next argument, or the part after `=` / `:`) is secret. Windows
+    /// options (`/rp`) match without regard to case.
     secret: &'static [&'static str],
-    /// An option glued to its secret value (`mysql -pPASSWORD`).
-    glued: Option<&'static str>,
-    /// Options whose value is `user:password`, the part after the first `:` secret (`curl -u`).
-    user_password: &'static [&'static str],
-    /// Whether its first positional argument is secret (`ConvertTo-SecureString 'pw' -AsPlainText`).
-    first_positional: bool,
+    /// Options glued to their secret value (`mysql -pPASSWORD`, `7z -pPASSWORD`, `rar -hpPASSWORD`).
+    glued: &'static [&'static str],
+    /// Options whose value is `user<separator>password`, the part after the first separator
+    /// secret (`curl -u user:password`, `smbclient -U user%password`, `lftp -u user,password`).
+    user_password: &'static [(&'static str, char)],
+    /// Which positional argument is secret (`ConvertTo-SecureString 'pw' -AsPlainText`: the
+    /// first; `net user NAME PASSWORD /add`: the second).
+    positional: Option<usize>,
+    /// Whether the first positional after a share (`\\server\share`) is secret (`net use`).
+    after_share: bool,
+    /// Whether the positionals are `NAME VALUE`, VALUE as secret as NAME says (`aws configure
+    /// set aws_secret_access_key VALUE`, `setx API_TOKEN VALUE`).
+    named_value: bool,
 }
 
 impl CommandOptions {
     const fn secret(words: &'static [&'static str], secret: &'static [&'static str]) -> Self {
-        Self { words, secret, glued: None, user_password: &[], first_positional: false }
+        Self { words, secret, glued: &[], user_password: &[], positional: None, after_share: false, named_value: false }
     }
 
-    const fn glued(words: &'static [&'static str], glued: &'static str) -> Self {
-        Self { words, secret: &[], glued: Some(glued), user_password: &[], first_positional: false }
+    const fn glued(words: &'static [&'static str], glued: &'static [&'static str]) -> Self {
+        Self { glued, ..Self::secret(words, &[]) }
+    }
+
+    const fn user_password(words: &'static [&'static str], user_password: &'static [(&'static str, char)]) -> Self {
+        Self { user_password, ..Self::secret(words, &[]) }
+    }
+
+    const fn positional(words: &'static [&'static str], secret: &'static [&'static str], index: usize) -> Self {
+        Self { positional: Some(index), ..Self::secret(words, secret) }
+    }
+
+    const fn named_value(words: &'static [&'static str]) -> Self {
+        Self { named_value: true, ..Self::secret(words, &[]) }
+    }
+
+    /// Whether `flag` is one of this command's secret options.
+    fn is_secret(&self, flag: &str) -> bool {
+        self.secret.iter().any(|option| *option == flag || option.starts_with('/') && option.eq_ignore_ascii_case(flag))
     }
 }
 
@@ -235,12 +383,24 @@ const COMMANDS: &[CommandOptions] = &[
     CommandOptions::secret(&["nuget", "update", "source"], &["-p"]),
     CommandOptions::secret(&["login"], &["-p"]),
     CommandOptions::secret(&["sqlcmd"], &["-P"]),
+    CommandOptions::secret(&["osql"], &["-P"]),
+    CommandOptions::secret(&["isql"], &["-P"]),
+    // SQL Server's bulk copy.
+    CommandOptions::secret(&["bcp"], &["-P"]),
+    CommandOptions::secret(&["sqlpackage"], &["/sp", "/tp"]),
     CommandOptions::secret(&["signtool", "sign"], &["/p"]),
     CommandOptions::secret(&["keyvault", "secret", "set"], &["--value"]),
     CommandOptions::secret(&["secret", "set"], &["-b", "--body"]),
-    CommandOptions::glued(&["mysql"], "-p"),
-    CommandOptions::glued(&["mysqldump"], "-p"),
-    CommandOptions::glued(&["mariadb"], "-p"),
+    CommandOptions::glued(&["mysql"], &["-p"]),
+    CommandOptions::glued(&["mysqldump"], &["-p"]),
+    CommandOptions::glued(&["mysqladmin"], &["-p"]),
+    CommandOptions::glued(&["mariadb"], &["-p"]),
+    CommandOptions::secret(&["mongo"], &["-p"]),
+    CommandOptions::secret(&["mongosh"], &["-p"]),
+    CommandOptions::secret(&["mongodump"], &["-p"]),
+    CommandOptions::secret(&["mongorestore"], &["-p"]),
+    CommandOptions::secret(&["mongoexport"], &["-p"]),
+    CommandOptions::secret(&["mongoimport"], &["-p"]),
     CommandOptions::secret(&["redis-cli"], &["-a"]),
     CommandOptions::secret(&["sshpass"], &["-p"]),
     // The old and new passphrases of a key.
@@ -249,20 +409,37 @@ const COMMANDS: &[CommandOptions] = &[
     CommandOptions::secret(&["plink"], &["-pw"]),
     CommandOptions::secret(&["pscp"], &["-pw"]),
     CommandOptions::secret(&["psftp"], &["-pw"]),
-    CommandOptions {
-        words: &["ConvertTo-SecureString"],
-        secret: &["-String"],
-        glued: None,
-        user_password: &[],
-        first_positional: true,
-    },
-    CommandOptions {
-        words: &["curl"],
-        secret: &[],
-        glued: None,
-        user_password: &["-u", "--user"],
-        first_positional: false,
-    },
+    // Archivers: 7-Zip and RAR glue the password (`-pX`, RAR's `-hpX` also encrypts names), zip
+    // and unzip take it after `-P`.
+    CommandOptions::glued(&["7z"], &["-p"]),
+    CommandOptions::glued(&["7za"], &["-p"]),
+    CommandOptions::glued(&["7zr"], &["-p"]),
+    CommandOptions::glued(&["rar"], &["-hp", "-p"]),
+    CommandOptions::glued(&["unrar"], &["-p"]),
+    CommandOptions::secret(&["zip"], &["-P"]),
+    CommandOptions::secret(&["unzip"], &["-P"]),
+    // openssl's pass phrases (`-passin pass:X`; `env:VAR` and `file:PATH` only name where one is).
+    CommandOptions::secret(&["openssl"], &["-pass", "-passin", "-passout", "-k"]),
+    // Windows: a share's password, a new user's password, a scheduled task's run-as password,
+    // stored credentials, remote execution and remote desktop.
+    CommandOptions { after_share: true, ..CommandOptions::secret(&["net", "use"], &[]) },
+    CommandOptions::positional(&["net", "user"], &[], 1),
+    CommandOptions::secret(&["schtasks"], &["/rp", "/p"]),
+    CommandOptions::secret(&["cmdkey"], &["/pass"]),
+    CommandOptions::secret(&["psexec"], &["-p"]),
+    CommandOptions::secret(&["paexec"], &["-p"]),
+    CommandOptions::secret(&["xfreerdp"], &["/p"]),
+    CommandOptions::secret(&["rdesktop"], &["-p"]),
+    CommandOptions::positional(&["ConvertTo-SecureString"], &["-String"], 0),
+    CommandOptions::user_password(&["curl"], &[("-u", ':'), ("--user", ':')]),
+    CommandOptions::user_password(&["smbclient"], &[("-U", '%'), ("--user", '%')]),
+    CommandOptions::user_password(&["lftp"], &[("-u", ',')]),
+    // Settings set by name: the value is as secret as its name says.
+    CommandOptions::named_value(&["aws", "configure", "set"]),
+    CommandOptions::named_value(&["setx"]),
+    CommandOptions::named_value(&["npm", "config", "set"]),
+    CommandOptions::named_value(&["yarn", "config", "set"]),
+    CommandOptions::named_value(&["pnpm", "config", "set"]),
 ];
 
 /// `dotnet user-secrets` options that take a value, so that value is not mistaken for KEY.
@@ -323,10 +500,33 @@ fn classify_key(name: &str) -> KeyClass {
         return KeyClass::Plain;
     }
     let words = key_words(name);
+    // A name for what is kept elsewhere: Helm's `existingSecret`, the key of a password inside
+    // a Kubernetes secret (`adminPasswordKey`, `existingSecretPasswordKey`).
+    let first = words.first().map_or("", String::as_str);
+    let ends_password_key = words.len() >= 2
+        && words[words.len() - 1] == "key"
+        && ["password", "passwd", "pwd"].contains(&words[words.len() - 2].as_str());
+    if first == "existing" || ends_password_key {
+        return KeyClass::Plain;
+    }
+    // Durations and times of a secret (`expires_in`, `id_token_expires_in`, `token_issued_at`).
+    if words.iter().any(|word| ["expires", "expiry", "issued"].contains(&word.as_str())) {
+        return KeyClass::Plain;
+    }
+    let lower = name.to_lowercase();
+    if FOREIGN_SECRET_WORDS.iter().any(|word| lower.contains(word)) {
+        return KeyClass::Secret;
+    }
     // A trailing number does not change what a name holds: `DB_PWD_2` is a password.
     let mut named = words.iter().map(String::as_str).rev().skip_while(|w| w.bytes().all(|b| b.is_ascii_digit()));
     let last = named.next().unwrap_or_default();
     if named.next().is_some() && DESCRIBING_WORDS.contains(&last) {
+        return KeyClass::Plain;
+    }
+    // A test or method name written as a sentence (`Password_is_hashed`,
+    // `Login_with_wrong_password_fails`) describes a secret, it does not label one; so does a
+    // qualified .NET name (`Tests.Config.Password`, a failed test's name before its message).
+    if words.len() >= 3 && words.iter().any(|word| SENTENCE_WORDS.contains(&word.as_str())) || is_qualified_name(name) {
         return KeyClass::Plain;
     }
     let contains = |words: &[&str]| words.iter().any(|w| normalized.contains(&w.replace('_', "")));
@@ -343,6 +543,19 @@ fn classify_key(name: &str) -> KeyClass {
     } else {
         KeyClass::Plain
     }
+}
+
+/// Whether `name` is a qualified .NET name of three or more parts, each in PascalCase
+/// (`Contoso.Tests.PasswordTests.Hashes`): a namespace, type and member, not a setting's key
+/// (settings are written `Smtp:Password`, `Smtp__Password` or `spring.datasource.password`).
+fn is_qualified_name(name: &str) -> bool {
+    let parts: Vec<&str> = name.split('.').collect();
+    parts.len() >= 3
+        && parts.iter().all(|part| {
+            part.starts_with(|c: char| c.is_ascii_uppercase())
+                && part.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && part.bytes().any(|b| b.is_ascii_lowercase())
+        })
 }
 
 /// Whether a key, property, option or variable name says its value is secret
@@ -371,7 +584,13 @@ const FILE_DATA_OPENINGS: &[&str] = &["iVBORw0KGgo", "/9j/", "R0lGOD", "AAABAA",
 /// 32 or more base64 characters mixing upper case, lower case and digits, and not the data of
 /// an embedded file (a `.resx` image).
 fn key_like(value: &str) -> bool {
-    value.len() >= 32
+    token_like(value, 32)
+}
+
+/// Whether `value` is `min` or more base64 characters mixing upper case, lower case and digits,
+/// and not the data of an embedded file.
+fn token_like(value: &str, min: usize) -> bool {
+    value.len() >= min
         && value.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=_-".contains(&b))
         && [u8::is_ascii_uppercase, u8::is_ascii_lowercase, u8::is_ascii_digit]
             .iter()
@@ -388,13 +607,36 @@ fn words_pattern(words: &[&str]) -> String {
         .join("|")
 }
 
-/// A value after a label: quoted, braced (ODBC, not a JSON object), bracketed, a `${VAR}`
-/// reference or Terraform's `(sensitive value)` (both may hold blanks), or a bare run up to a
-/// delimiter.
-const VALUE: &str = r#""(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{[^}"\r\n]*\}|\[[^\]\r\n]*\]|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\(sensitive(?: value)?\)|[^\s;"'&<>=\[{][^\s;"'&<>]*"#;
+/// A value after a label: JSON-escaped quotes inside a JSON string (`\"...\"`), quoted, braced
+/// (ODBC, where `}}` stands for `}`; not a JSON object), bracketed, a reference that may hold
+/// blanks (`${VAR}`, `${{ secrets.X }}`, `$(command ...)`), Rust's `Some("...")`, Terraform's
+/// `(sensitive value)`, or a bare run up to a delimiter. A bare run does not end with `,`, `)`,
+/// `]` or `}`: those close what holds the value (`{"token": null}`, `(pw=abc)`).
+const VALUE: &str = concat!(
+    r#"\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|"(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
+    r#"|\$\{\{[^}\r\n]*\}\}|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\$\([^)\r\n]*\)"#,
+    r#"|[A-Za-z_][A-Za-z0-9_]*\((?:"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')\)|\([^()\r\n]*\)"#,
+    r#"|[^\s;"'&<>=\[{](?:[^\s;"'&<>,)\]}]|[,)\]}]+[^\s;"'&<>,)\]}])*"#,
+);
+
+/// What separates a label from its value: `=`, `:` or `=>` (PHP, Ruby), after the label's
+/// closing quote (also a JSON-escaped `\"` or a `'`) or bracket (`[password] => ...`).
+const LABEL_SEP: &str = r#"(?:\\?["'])?\]?[ \t]*(?:=>|[:=])[ \t]*"#;
+
+/// A value in double, single or JSON-escaped double quotes.
+const QUOTED: &str = r#""[^"\r\n]*"|'[^'\r\n]*'|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\""#;
+
+/// The first line of a JWT wrapped over lines (no pattern group, anchored to its line).
+const WRAPPED_TOKEN_START: &str = r"(?m:^)[ \t]*eyJ[A-Za-z0-9_-]{30,}\r?(?m:$)";
+/// A following line of a wrapped JWT.
+const WRAPPED_TOKEN_MORE: &str = r"[ \t]*[A-Za-z0-9_.-]{8,}\r?(?m:$)";
+
+/// One XML attribute, its value quoted either way.
+const XML_ATTRIBUTE: &str = r#"[A-Za-z_:][A-Za-z0-9_.:-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|'[^'\r\n]*')"#;
 
 /// A command-line token: quoted, or a bare run that does not start an option or a redirection.
-const CLI_VALUE: &str = r#""(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"'<>|&-][^\s"']*|-[^\s"'-][^\s"']*"#;
+const CLI_VALUE: &str =
+    r#"\$\{\{[^}\r\n]*\}\}|\$\([^)\r\n]*\)|"(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"'<>|&-][^\s"']*|-[^\s"'-][^\s"']*"#;
 
 /// Prefixes of tokens known by their shape; the prefix stays visible, the rest is redacted.
 const TOKEN_PREFIXES: &[&str] = &[
@@ -432,6 +674,14 @@ const TOKEN_PREFIXES: &[&str] = &[
     "gl(?:c|sa)_", // Grafana
     "do[op]_v1_",  // DigitalOcean
     r"hv[sbr]\.",  // HashiCorp Vault service, batch and recovery tokens
+    "nfp_",        // Netlify personal access token
+    "lin_api_",    // Linear
+    "figd_",       // Figma
+    "CCIPAT_",     // CircleCI personal token
+    r"dp\.(?:st|pt|sa|ct|scim|audit)\.", // Doppler
+    "HRKU-",       // Heroku
+    "rubygems_",   // RubyGems
+    "ATATT3",      // Atlassian API token
 ];
 
 /// Which forms a pattern holds.
@@ -449,40 +699,63 @@ enum Forms {
 /// The first lines of the forms that [`redact`] recognises over two lines, without named groups:
 /// a YAML `name:` line whose name has a secret word (its `value:` comes on the next line, as
 /// Kubernetes env lists write it), an `expect` prompt for a password or passphrase (its `send`
-/// answer may come on the next line), and a `terraform output NAME` command line (the output's
-/// value comes on the next line). [`LineRedactor`] redacts the line after one of them together
+/// answer may come on the next line), a `terraform output NAME` command line (the output's
+/// value comes on the next line), and a PHP `var_dump` key with a secret word (`["password"]=>`,
+/// its `string(N) "..."` on the next line), and a table row with a secret name whose long value
+/// a console may wrap onto the next line. [`LineRedactor`] redacts the line after one of them together
 /// with it.
-fn two_line_openers() -> [String; 3] {
+fn two_line_openers() -> [String; 5] {
     let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     [
         format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?name:[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
         r#"(?-u:\b)expect[ \t]+(?:-[a-z]+[ \t]+)*["{][^"}\r\n]*(?i:assword|passphrase|secret|token)[^"}\r\n]*["}]"#
             .to_owned(),
         r"(?-u:\b)terraform[ \t]+output[ \t]+(?:-[A-Za-z-]+(?:=\S*)?[ \t]+)*[A-Za-z_][A-Za-z0-9_-]*[ \t]*".to_owned(),
+        format!(r#"\["[^"\r\n]*(?i:{secret_words})[^"\r\n]*"\]=>[ \t]*"#),
+        // A table row whose value, a long base64 run, may go on on the next line (`az storage
+        // account keys list -o table` wrapped by the console).
+        format!(
+            r"(?m:^)[ \t]*[A-Za-z0-9_.:-]*(?i:{secret_words}|{weak})[A-Za-z0-9_.:-]*(?:[ \t]{{2,}}|\t)[A-Za-z0-9+/]{{40,}}[ \t]*\r?(?m:$)",
+            weak = words_pattern(WEAK_KEY_WORDS)
+        ),
     ]
 }
 
 /// One alternative of the combined pattern per form, grouped by class, most specific first
 /// (when two forms could start at the same place, the one listed first wins).
 fn rules(forms: Forms) -> Vec<String> {
-    let strong = words_pattern(&[STRONG_KEY_WORDS, CONNECTION_KEY_WORDS].concat());
+    let foreign = FOREIGN_SECRET_WORDS.iter().map(|word| regex::escape(word)).collect::<Vec<_>>().join("|");
+    let strong = format!("{}|{foreign}", words_pattern(&[STRONG_KEY_WORDS, CONNECTION_KEY_WORDS].concat()));
     let last = words_pattern(LAST_KEY_WORDS);
     let weak = words_pattern(WEAK_KEY_WORDS);
     let options = words_pattern(SECRET_OPTION_ENDINGS);
     let prefixes = TOKEN_PREFIXES.join("|");
-    let [yaml_name, expect_prompt, terraform_output] = two_line_openers();
+    let [yaml_name, expect_prompt, terraform_output, vardump_key, _wrapped_row] = two_line_openers();
     let labelled = forms != Forms::Shapes;
+    let attr = XML_ATTRIBUTE;
+    let pem_kind = "[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?";
     let mut rules = vec![
-        // PEM private key, to its END line or, when cut off, to the end of the input.
-        r"-----BEGIN (?P<pem_kind>[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?)-----(?s:.*?)(?:(?P<pem_end>-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)|\z)".to_owned(),
+        // PEM private key inside a string, its line breaks escaped (`\n`): to its END line, or
+        // when cut off to the end of the string (the character that ends it is kept).
+        format!(
+            r"-----BEGIN (?P<pem_esc_kind>{pem_kind})-----(?P<pem_esc>\\r\\n|\\n)(?:[A-Za-z0-9+/=:,. -]|\\[rn])*?(?:(?P<pem_esc_end>-----END {pem_kind}-----)|(?P<pem_stop>[^A-Za-z0-9+/=:,. \\-]|\z))"
+        ),
+        // PEM private key, with real line breaks: everything up to its END line (no line of
+        // the body starts another block); or, when cut off, its body lines (one word each: the
+        // base64 lines, also on the BEGIN line, blank-separated, as an environment variable
+        // flattens it) and `Proc-Type:` / `DEK-Info:` headers, so the line after it stays.
+        format!(
+            r"-----BEGIN (?P<pem_kind>{pem_kind})-----(?:(?:\r?\n(?:[^-\r\n][^\r\n]*|-{{1,4}}(?:[^-\r\n][^\r\n]*)?)?)*?\r?\n[ \t]*(?P<pem_end>-----END {pem_kind}-----)|(?:[ \t]+[A-Za-z0-9+/=]{{8,}})*(?:\r?\n[ \t]*(?:[^\s-]\S*|Proc-Type:[^\r\n]*|DEK-Info:[^\r\n]*)?[ \t]*\r?(?m:$))*(?:(?:[ \t]+|\r?\n[ \t]*)(?P<pem_cut_end>-----END {pem_kind}-----))?)"
+        ),
+        // The private lines of a PuTTY key (`.ppk`): the base64 lines after `Private-Lines: N`.
+        r"(?P<ppk>Private-Lines:[ \t]*[0-9]+)(?:\r?\n[ \t]*(?:[A-Za-z0-9+/=]+|\[REDACTED\])[ \t]*\r?(?m:$))+"
+            .to_owned(),
     ];
     if labelled {
         // Output of a command that prints a secret without a label.
         rules.extend([
             // `dotnet user-secrets set` confirmation.
             r"(?P<saved_pre>Successfully saved [^\r\n]*? = )[^\r\n]*?(?P<saved_post> to the secret store\.)".to_owned(),
-            // `dotnet user-secrets list` line: `KEY = VALUE`.
-            r"(?m:^)(?P<list_key>[A-Za-z0-9_.:-]+ = )[^\r\n]+".to_owned(),
             // The line after `terraform output [-raw|-json] NAME`: the output's value, which Terraform
             // prints unmarked even when the output is sensitive.
             format!(r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>[^\r\n]+)"),
@@ -490,6 +763,29 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<expect_send>{expect_prompt}[^\r\n]*?(?:\r?\n[ \t]*)?send[ \t]+(?:--[ \t]+)?")(?P<send_val>(?:[^"\\\r\n]|\\[^rn\r\n])+)"#
             ),
+            // A `.netrc` entry on one line: `machine HOST login USER password PASSWORD`.
+            r#"(?P<netrc>(?-u:\b)(?:machine[ \t]+\S+|default)(?:[ \t]+(?:login|account|port)[ \t]+\S+)*[ \t]+password[ \t]+)(?P<netrc_val>"(?:[^"\\\r\n]|\\.)*"|\S+)"#.to_owned(),
+            // A `.pgpass` line: `host:port:database:user:password` (`\:` escapes a colon); the
+            // port is a number or `*`, and no field but the password holds a blank, so compiler
+            // messages (`file:12:5: error: ...`) are not taken for one.
+            r"(?m:^)(?P<pgpass>[ \t]*(?:[^\s:\\#]|\\.)(?:[^\s:\\]|\\.)*:(?:[0-9]+|\*):(?:[^\s:\\]|\\.)*:(?:[^\s:\\]|\\.)*:)(?P<pgpass_val>(?:[^\s:\\]|\\.)(?:[^\r\n:\\]|\\.)*)\r?(?m:$)".to_owned(),
+            // PHP's `var_dump`: `["password"]=>` and, on the next line, `string(7) "..."`.
+            format!(
+                r#"(?P<vardump>{vardump_key}\r?\n[ \t]*string\([0-9]+\)[ \t]*")(?P<vardump_val>[^"\r\n]*)""#
+            ),
+            // EF Core's parameter values (sensitive data logging): `[Parameters=[@p0='...', ...], CommandType=`.
+            r"(?P<ef>\[Parameters=\[)(?P<ef_list>[^\r\n]*?)(?P<ef_end>\],[ \t]*CommandType=)".to_owned(),
+            // A configuration directive `name value` alone on its line, one blank between
+            // (`requirepass ...` of redis.conf; two or more make a table row): the value is a
+            // secret when the name says so (see [`replace`]).
+            format!(
+                r#"(?m:^)(?P<directive>[ \t]*(?:[A-Za-z0-9_][A-Za-z0-9_.-]*)?(?i:{strong}|{last}|requirepass|masterauth)[A-Za-z0-9_.-]* )(?P<directive_val>"[^"\r\n]*"|'[^'\r\n]*'|[^\s"']+)(?P<directive_end>[ \t]*\r?)(?m:$)"#
+            ),
+            // Oracle's `user/password@database` after SQL*Plus and its tools, or `CONNECT`.
+            r#"(?P<oracle>(?-u:\b)(?i:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl|conn|connect)(?:\.exe)?(?:[ \t]+-[A-Za-z]+)*[ \t]+["']?[A-Za-z0-9_$#.]+/)(?P<oracle_val>[^@\s/"']+)"#.to_owned(),
+            // A PHP stack frame of a function whose third argument is a password
+            // (`PDO->__construct('mysql:host=db', 'root', 'S3cret')`, `mysqli_connect`, `ldap_bind`...).
+            r#"(?P<php_call>(?-u:\b)(?:PDO->__construct|mysqli->(?:__construct|real_connect|connect)|mysqli_(?:real_)?connect|mysql_p?connect|ldap_bind|ldap_sasl_bind|ftp_login|ssh2_auth_password|imap_open|oci_p?connect|oci_new_connect|db2_p?connect)\((?:[ \t]*(?:'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|Object\([^()\r\n]*\)|[^,()'"\r\n]*)[ \t]*,){2}[ \t]*)(?P<php_val>'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|[^,()'"\r\n]+)"#.to_owned(),
         ]);
     }
     if forms == Forms::All {
@@ -500,7 +796,7 @@ fn rules(forms: Forms) -> Vec<String> {
             .map(|command| {
                 let (first, rest) = command.words.split_first().expect("a command has words");
                 let rest: String = rest.iter().map(|word| format!(r"[ \t]+{}", regex::escape(word))).collect();
-                format!(r#"{}(?:\.exe)?"?{rest}"#, regex::escape(first))
+                format!(r#"{}(?:64)?(?:\.exe)?"?{rest}"#, regex::escape(first))
             })
             .collect::<Vec<_>>()
             .join("|");
@@ -513,11 +809,19 @@ fn rules(forms: Forms) -> Vec<String> {
         rules.extend([
             r#"(?P<cookie>(?-u:\b)(?i:set-cookie|cookie)"?[ \t]*:[ \t]*"?)(?P<cookie_val>[^\r\n"]*)"#.to_owned(),
             format!(r"(?P<flag>(?-u:\B)--?[A-Za-z0-9-]*?(?i:{options})(?:[ \t]+|=|:))(?P<flag_val>{CLI_VALUE})"),
+            // The same as a Windows option, its value attached (`/SourcePassword:x`, `/password=x`).
+            format!(r"(?P<wflag>(?:(?m:^)|[ \t])/[A-Za-z]*(?i:{options})[:=])(?P<wflag_val>{CLI_VALUE})"),
         ]);
     }
     // Credentials of HTTP and URLs.
+    let param = r#"[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|[^\s,"']+)"#;
     rules.extend([
-        r#"(?P<hdr>(?i:(?:proxy-)?authorization)"?[ \t]*[:=][ \t]*"?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+)?(?P<hdr_val>[^\s"',;]+)"#.to_owned(),
+        // An authorization scheme with parameters (`Digest ... response="..."`, `OAuth
+        // oauth_token="...", oauth_signature="..."`, `Token token="..."`, AWS Signature V4).
+        format!(
+            r#"(?P<hdrp>(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
+        ),
+        r#"(?P<hdr>(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}[ \t]+)?(?P<hdr_val>[^\s"',;]+)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
         r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?#@"'<>]+@"#.to_owned(),
         r"(?P<url_user>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://)(?P<url_token>[A-Za-z0-9._~%+-]{16,})@".to_owned(),
@@ -526,10 +830,20 @@ fn rules(forms: Forms) -> Vec<String> {
         // Query parameters and XML that name a secret.
         rules.extend([
             r#"(?P<query>[?&#](?i:code|appid|app_id)=)(?P<query_val>[^\s&#"'<>]+)"#.to_owned(),
+            // An XML element whose `key` or `name` attribute names a secret, its attributes in
+            // any order (`<add value="..." key="ClearTextPassword" />`).
             format!(
-                r#"(?P<xml_kv>(?i:key)[ \t]*=[ \t]*"[^"\r\n]*(?i:{strong})[^"\r\n]*"[ \t]+(?i:value)[ \t]*=[ \t]*")[^"\r\n]+""#
+                r#"(?P<xml_tag><[A-Za-z][A-Za-z0-9_.:-]*(?:[ \t]+{attr})*?[ \t]+(?i:key|name)[ \t]*=[ \t]*(?:"[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*"|'[^'\r\n]*(?i:{strong}|{last})[^'\r\n]*')(?:[ \t]+{attr})*[ \t]*/?>)"#
             ),
-            format!(r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?i:{strong})[A-Za-z0-9_.:-]*)>(?P<xml_val>[^<\r\n]+)</"),
+            // A `key|name=... value=...` pair outside a tag, quoted any way (a runsettings
+            // `TestRunParameters.Parameter(name=\"ApiKey\", value=\"...\")`, TeamCity's
+            // `##teamcity[setParameter name='env.X' value='...']`): the value is as secret as the name.
+            format!(
+                r#"(?P<xml_kv>(?-u:\b)(?i:key|name)[ \t]*=[ \t]*(?P<kv_name>{QUOTED})[ \t]*,?[ \t]*(?i:value)[ \t]*=[ \t]*)(?P<kv_val>{QUOTED})"#
+            ),
+            format!(
+                r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?:(?i:{strong}|{weak})[A-Za-z0-9_.:-]*|(?i:{last})))>(?P<xml_val>[^<\r\n]+)</"
+            ),
         ]);
     }
     // Tokens known by their shape.
@@ -537,11 +851,24 @@ fn rules(forms: Forms) -> Vec<String> {
         r"(?P<login>/login\?t=)[A-Za-z0-9_-]+".to_owned(),
         // JWTs (three parts) and JWEs (five parts; the encrypted key is empty with `dir`).
         r"(?P<jwt>(?-u:\b)eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)?)".to_owned(),
-        r"(?P<webhook>hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]+/[A-Za-z0-9]+/|discord(?:app)?\.com/api/webhooks/[0-9]+/)[A-Za-z0-9_-]{16,}".to_owned(),
+        // A JWT wrapped over lines (a log that breaks long values): its first line, the start
+        // of a JWT alone on its line, and the lines of its alphabet that follow.
+        format!(r"(?P<jwt_wrap>{WRAPPED_TOKEN_START}(?:\r?\n{WRAPPED_TOKEN_MORE})*)"),
+        // Webhook URLs whose path carries the secret: Slack, Discord, Microsoft Teams.
+        r"(?P<webhook>hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]+/[A-Za-z0-9]+/|discord(?:app)?\.com/api/webhooks/[0-9]+/|\.webhook\.office\.com/webhookb2/[^\s/]+/IncomingWebhook/)[A-Za-z0-9_-]{16,}(?:/[A-Za-z0-9_-]+)*".to_owned(),
         format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
         r"(?-u:\b)(?P<octopus>API-)[A-Z0-9]{25,32}(?-u:\b)".to_owned(),
+        // Tokens whose prefix is a common word, so only their hex body tells them: Databricks,
+        // Pulumi, Supabase, Mailgun.
+        r"(?-u:\b)(?P<hex_prefix>dapi|pul-|sbp_|key-)[0-9a-f]{32,}(?-u:\b)".to_owned(),
+        // Terraform Cloud: `<14 characters>.atlasv1.<token>`.
+        r"(?-u:\b)[A-Za-z0-9]{14}(?P<atlas>\.atlasv1\.)[A-Za-z0-9_-]{40,}".to_owned(),
+        // An AWS resource name names, it does not hold (`arn:aws:secretsmanager:...:secret:prod/db`).
+        r#"(?P<arn>(?-u:\b)arn:aws[a-z-]*:[a-z0-9-]+:[a-z0-9-]*:[0-9]*:[^\s"',;]+)"#.to_owned(),
+        // age secret keys (bech32, upper case) and plugin identities.
+        r"(?-u:\b)(?P<age>AGE-(?:SECRET-KEY|PLUGIN-[A-Z0-9]+)-1)[0-9A-Z]{20,}".to_owned(),
         r"(?-u:\b)(?P<sendgrid>SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}".to_owned(),
-        r"(?-u:\b)(?P<telegram>[0-9]{8,10}:)AA[A-Za-z0-9_-]{30,}".to_owned(),
+        r"(?-u:\b)(?P<telegram>(?:bot)?[0-9]{8,10}:)AA[A-Za-z0-9_-]{30,}".to_owned(),
         r"(?P<aad>(?-u:\b)[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})".to_owned(),
         // Firebase Cloud Messaging: a legacy server key (`AAAA...:APA91b...`) or a registration token.
         r"(?P<fcm>(?-u:\b)[A-Za-z0-9_-]{11}:APA91b[A-Za-z0-9_-]{20,})".to_owned(),
@@ -568,21 +895,32 @@ fn rules(forms: Forms) -> Vec<String> {
             // A `NAME   value` row of a table: `Get-ChildItem env:`, `vault login`'s `token   hvs...`,
             // `CLIENT SECRET   ...`. The name (up to three words) has a secret word; two blanks end it.
             format!(
-                r"(?m:^)(?P<row>[ \t]*(?:[A-Za-z0-9_.:-]+ ){{0,2}}[A-Za-z0-9_.:-]*(?i:{strong}|{last}|{weak})[A-Za-z0-9_.:-]*(?: [A-Za-z0-9_.:-]+){{0,2}}[ \t]{{2,}})(?P<row_val>\S[^\r\n]*)"
+                r"(?m:^)(?P<row>[ \t]*(?:[A-Za-z0-9_.:-]+ ){{0,2}}[A-Za-z0-9_.:-]*(?i:{strong}|{last}|{weak})[A-Za-z0-9_.:-]*(?: [A-Za-z0-9_.:-]+){{0,2}}(?:[ \t]{{2,}}|\t))(?P<row_val>\S[^\r\n]*)(?P<row_wrap>\r?\n[A-Za-z0-9+/]{{4,}}={{1,2}})?"
             ),
             format!(
-                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>"?[ \t]*[:=][ \t]*)(?P<key_val>{VALUE})"#
+                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})"#
             ),
             format!(
-                r#"(?P<weak>[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*["']?[ \t]*[:=][ \t]*["']?)(?P<weak_val>[A-Za-z0-9+/_.=-]{{16,}})"#
+                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*{LABEL_SEP}(?:\\?["'])?)(?P<weak_val>[A-Za-z0-9+/_.=-]{{16,}})"#
             ),
+            // Free text: `password X`, `the password is X`, `token X` (see [`replace`] for what
+            // counts as a value there).
+            r#"(?P<prose>(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key)(?:[ \t]+(?i:is|was|set to|to))?[ \t]+)(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+')|(?P<prose_word>[^\s"'<>=&]{6,})(?P<prose_end>[ \t]|\r?(?m:$)))"#.to_owned(),
         ]);
     }
     rules
 }
 
+/// The lazy DFA's cache per search thread: the combined pattern has many alternatives, and with
+/// the default 2 MiB the cache is cleared so often on build output that the engine falls back to
+/// its much slower NFA search (measured: `bench/benches/output.rs`).
+const DFA_CACHE_BYTES: usize = 8 << 20;
+
 fn compile(forms: Forms) -> Regex {
-    Regex::new(&rules(forms).join("|")).expect("redaction pattern is valid")
+    regex::RegexBuilder::new(&rules(forms).join("|"))
+        .dfa_size_limit(DFA_CACHE_BYTES)
+        .build()
+        .expect("redaction pattern is valid")
 }
 
 /// Every form, including command lines that need context.
@@ -592,34 +930,87 @@ static CONTEXT_FREE: LazyLock<Regex> = LazyLock::new(|| compile(Forms::ContextFr
 /// The forms known by their shape (see [`Forms::Shapes`]).
 static SHAPES: LazyLock<Regex> = LazyLock::new(|| compile(Forms::Shapes));
 /// One command-line token (quoted parts stay inside the token); a stray quote is its own token.
-static CLI_TOKEN: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r#"(?:"[^"]*"|'[^']*'|[^\s"'])+|["']"#).expect("token pattern is valid"));
+static CLI_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?:"[^"]*"|'[^']*'|\$\{\{[^}]*\}\}|\$\([^)]*\)|[^\s"'])+|["']"#).expect("token pattern is valid")
+});
 
 /// Values that stand in for a secret without holding one, so they stay visible under any label:
-/// empty, already masked (`***` by a CI system, `*` by .NET's HTTP logging, Terraform's
-/// `(sensitive value)`), a reference to where the secret lives (`${DB_PASSWORD}`,
-/// `${KEY:?message}`, `$(DbPassword)`, `@Microsoft.KeyVault(...)`), a placeholder
-/// (`<your-api-key>`). A `${VAR:-default}` is not one: its default can be a secret.
+/// empty, already masked (`***`, `*` by .NET's HTTP logging, `xxxx`, Terraform's
+/// `(sensitive value)`, `[FILTERED]` by Rails, `[REDACTED]`), nothing (`None`, `null`, `nil`), a
+/// reference to where the secret lives (`${DB_PASSWORD}`, `${KEY:?message}`, `${{ secrets.X }}`,
+/// `$(DbPassword)`, `$(cat /run/secrets/db)`, `%DB_PASSWORD%`, `$env:DB_PASSWORD`, `env:VAR` /
+/// `file:PATH` / `fd:N` / `stdin` as openssl takes them, `@Microsoft.KeyVault(...)`), a
+/// placeholder (`<your-api-key>`, `YOUR_API_KEY_HERE`, `your-api-key`, `REPLACE_ME`). A
+/// `${VAR:-default}` is not one: its default can be a secret.
 static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"^(?:\**|\(sensitive(?: value)?\)|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}]*)?\}|\$\([A-Za-z_][A-Za-z0-9_.]*\)|@Microsoft\.KeyVault\([^)]*\)|<[^<>]+>)$",
-    )
+    Regex::new(concat!(
+        r"^(?:\**|(?i:x{3,})|\.{3}|\((?i:sensitive(?: value)?|not set|unset|empty|none|null|hidden|redacted|masked|secret)\)",
+        r"|(?i:\[(?:filtered|redacted|hidden|masked|secret|sensitive|removed|protected)\]|<(?:hidden|redacted|masked|secret)>)",
+        // Already masked, with a few characters shown (`sk-...redacted`, `ghp_****`, `AKIA…WXYZ`).
+        r"|[A-Za-z0-9_-]{0,12}(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{0,8}|(?i:redacted|masked|hidden))",
+        r"|None|null|nil|NULL|undefined|true|false|True|False|TRUE|FALSE",
+        // Shell and CI variables, TeamCity parameters and credential references.
+        r"|\$[A-Z_][A-Z0-9_]*|%[^%\s]+%|credentialsJSON:[0-9a-fA-F-]+",
+        r"|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}]*)?\}|\$\{\{[^}]*\}\}|\$\([^)]*\)|%[A-Za-z_][A-Za-z0-9_]*%",
+        r"|\$?(?i:env):[A-Za-z_][A-Za-z0-9_]*|(?:file|fd):\S+|stdin|@Microsoft\.KeyVault\([^)]*\)|<[^<>]+>",
+        r"|(?:[A-Z0-9]+_)*(?:YOUR|INSERT|REPLACE|ENTER|PUT)_[A-Z0-9_]+|[A-Z0-9_]+_HERE|REPLACE_?ME|CHANGE_?ME_?[A-Z0-9_]*",
+        r"|(?:your|insert|replace|enter)-[a-z0-9-]+|[a-z0-9-]+-here)$",
+    ))
     .expect("stand-in pattern is valid")
 });
 
-/// `value` without the quotes or braces around it, and those quotes or braces.
+/// `value` without what wraps it, and that wrapping: quotes (also JSON-escaped `\"...\"` inside
+/// a JSON string), ODBC braces, Rust's `Some(...)` and `Ok(...)` around either, openssl's `pass:`.
 fn unwrap(value: &str) -> (&str, &str, &str) {
+    // A call around a quoted value: Rust's `Some("...")`, Python's `SecretStr('...')`.
+    let call = value.find("(\"").or_else(|| value.find("('")).filter(|at| {
+        *at > 0 && value[..*at].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && value.ends_with(')')
+    });
+    let wrappers = [("\\\"", "\\\"")];
+    let open_call = call.map(|at| &value[..=at]);
+    for (open, close) in open_call.map(|open| (open, ")")).into_iter().chain(wrappers) {
+        if value.len() >= open.len() + close.len()
+            && let Some(inner) = value.strip_prefix(open).and_then(|rest| rest.strip_suffix(close))
+        {
+            let (more_open, inner, more_close) = unwrap(inner);
+            let at = open.len() + more_open.len();
+            return (&value[..at], inner, &value[value.len() - close.len() - more_close.len()..]);
+        }
+    }
+    if let Some(inner) = value.strip_prefix("pass:") {
+        return (&value[..5], inner, "");
+    }
     let bytes = value.as_bytes();
     let wrapped =
         bytes.len() >= 2 && matches!((bytes[0], bytes[bytes.len() - 1]), (b'"', b'"') | (b'\'', b'\'') | (b'{', b'}'));
     if wrapped { (&value[..1], &value[1..value.len() - 1], &value[value.len() - 1..]) } else { ("", value, "") }
 }
 
-/// `value` replaced by [`REDACTED`], keeping the quotes or braces around it; a stand-in
-/// (see [`STAND_IN`]) stays as it is.
+/// A file or folder path: rooted in a home (`~/`), the current folder (`./`, `../`), a drive
+/// (`C:\`, `C:/`), a share (`\\server\`), or `/` with a first folder every Unix-like system or
+/// container has, or a last part with an extension (`/src/Api/Secrets/TokenService.cs`). A
+/// value under a secret label that is a path names where the secret is, not the secret; a
+/// base64 key that starts with `/` (`/K7MDENG/bPxRfiCY`) has neither a known first folder nor
+/// an extension.
+static PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"^(?:(?:~|\.\.?)[/\\]|[A-Za-z]:[/\\]|\\\\[A-Za-z0-9._-]+\\",
+        r"|/(?:home|Users|usr|var|etc|tmp|opt|run|mnt|srv|src|app|root|proc|dev|data|workspace|workspaces|build|Library|Applications|Volumes|private|snap|nix)/",
+        r"|/(?:[A-Za-z0-9._ -]+/)+[A-Za-z0-9_ -]+\.[A-Za-z][A-Za-z0-9]{0,5}$)",
+    ))
+    .expect("path pattern is valid")
+});
+
+/// `value` replaced by [`REDACTED`], keeping what wraps it (see [`unwrap`]); a stand-in (see
+/// [`STAND_IN`]) or a path (see [`PATH`]) stays as it is.
 fn mask(value: &str) -> String {
     let (open, inner, close) = unwrap(value);
-    if STAND_IN.is_match(inner) { value.to_owned() } else { format!("{open}{REDACTED}{close}") }
+    if is_stand_in(inner) || PATH.is_match(inner) { value.to_owned() } else { format!("{open}{REDACTED}{close}") }
+}
+
+/// Whether `value` only stands in for a secret (see [`STAND_IN`]).
+fn is_stand_in(value: &str) -> bool {
+    STAND_IN.is_match(value)
 }
 
 /// A host, `host:port` or port between the separators of a connection string
@@ -637,11 +1028,17 @@ static CONNECTION_HOST: LazyLock<Regex> = LazyLock::new(|| {
 /// credentials). Anything else (an opaque token, a base64 key whose `=` is padding) is `None`,
 /// so the caller hides it whole.
 fn redact_connection_string(value: &str) -> Option<String> {
+    redact_connection_string_at(value, 0)
+}
+
+/// [`redact_connection_string`] at `depth`: a connection string inside one (Entity Framework's
+/// `provider connection string="..."`, quoted, or `&quot;...&quot;` in an XML attribute) is
+/// judged part by part too, one level deep; deeper, it is hidden whole, so hostile input cannot
+/// nest deep.
+fn redact_connection_string_at(value: &str, depth: usize) -> Option<String> {
     let mut out = String::with_capacity(value.len());
     let mut described = false;
-    for part in value.split_inclusive([';', ',', '?', '&']) {
-        let body = part.trim_end_matches([';', ',', '?', '&']);
-        let separator = &part[body.len()..];
+    for (body, separator) in connection_string_parts(value) {
         let pair = body.split_once('=').filter(|(name, value)| {
             name.trim().starts_with(|c: char| c.is_ascii_alphabetic())
                 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b" _.".contains(&b))
@@ -649,12 +1046,17 @@ fn redact_connection_string(value: &str) -> Option<String> {
         });
         if let Some((name, value)) = pair {
             described = true;
-            // A connection string inside one is hidden whole, so hostile input cannot nest deep.
-            let class = match classify_key(name) {
-                KeyClass::Connection => KeyClass::Secret,
-                class => class,
-            };
-            let shown = redact_labelled(class, value).unwrap_or_else(|| redact_with(&SHAPES, value).into_owned());
+            let class = classify_key(name);
+            let nested = (class == KeyClass::Connection && depth == 0)
+                .then(|| {
+                    let (open, inner, close) = unwrap_entity_quotes(value);
+                    redact_connection_string_at(inner, depth + 1).map(|shown| format!("{open}{shown}{close}"))
+                })
+                .flatten();
+            let class = if class == KeyClass::Connection { KeyClass::Secret } else { class };
+            let shown = nested.unwrap_or_else(|| {
+                redact_labelled(class, value).unwrap_or_else(|| redact_with(&SHAPES, value).into_owned())
+            });
             out.push_str(&format!("{name}={shown}"));
         } else if body.contains("://") {
             described = true;
@@ -669,6 +1071,80 @@ fn redact_connection_string(value: &str) -> Option<String> {
     described.then_some(out)
 }
 
+/// `value` without the quotes around it, also XML's `&quot;` (see [`unwrap`]).
+fn unwrap_entity_quotes(value: &str) -> (&str, &str, &str) {
+    match value.strip_prefix("&quot;").and_then(|rest| rest.strip_suffix("&quot;")) {
+        Some(inner) => (&value[..6], inner, &value[value.len() - 6..]),
+        None => unwrap(value),
+    }
+}
+
+/// The parts of a connection string, each with the separator that ends it (`;`, `,`, `?` or
+/// `&`; empty for the last part), as `str::split` would cut them but never inside an ODBC `{...}` value (where
+/// `}}` stands for a `}`) or a quoted one: `PWD={a;b}}c};` is one part.
+fn connection_string_parts(value: &str) -> Vec<(&str, &str)> {
+    const QUOT: &[u8] = b"&quot;";
+    let bytes = value.as_bytes();
+    let mut parts = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    let mut value_start = true;
+    while i < bytes.len() {
+        if value_start && bytes[i..].starts_with(QUOT) {
+            // A value quoted with XML's `&quot;` (in an attribute): to the next one.
+            i += QUOT.len();
+            while i < bytes.len() && !bytes[i..].starts_with(QUOT) {
+                i += 1;
+            }
+            i = (i + QUOT.len()).min(bytes.len());
+            value_start = false;
+            continue;
+        }
+        match bytes[i] {
+            // A braced or quoted value starts right after `=`.
+            open @ (b'{' | b'"' | b'\'') if value_start => {
+                let close = if open == b'{' { b'}' } else { open };
+                i += 1;
+                while i < bytes.len() {
+                    if bytes[i] == close {
+                        if close == b'}' && bytes.get(i + 1) == Some(&b'}') {
+                            i += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            // An XML entity (`&amp;`, `&quot;`) is not a separator.
+            b'&' if ENTITIES.iter().any(|entity| bytes[i + 1..].starts_with(entity)) => {}
+            b';' | b',' | b'?' | b'&' => {
+                parts.push((&value[start..i], &value[i..=i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+        value_start = bytes[i.min(bytes.len() - 1)] == b'=';
+        i += 1;
+    }
+    if start < value.len() {
+        parts.push((&value[start..], ""));
+    }
+    parts
+}
+
+/// The XML entities an attribute escapes a connection string's characters with, after `&`.
+const ENTITIES: &[&[u8]] = &[b"quot;", b"amp;", b"apos;", b"lt;", b"gt;"];
+
+/// The `name=value` pairs of a connection string (values as written, braces and quotes kept).
+fn split_connection_string(value: &str) -> Vec<(&str, &str)> {
+    connection_string_parts(value)
+        .into_iter()
+        .filter_map(|(part, _)| part.split_once('='))
+        .filter(|(name, _)| !name.trim().is_empty())
+        .map(|(name, value)| (name.trim(), value))
+        .collect()
+}
+
 /// How `value` (quoted or not) shows under a label of class `class`: `Some` with what the label
 /// makes secret replaced, or `None` when the label makes nothing of it secret (the caller scans
 /// it as ordinary text).
@@ -676,7 +1152,7 @@ fn redact_labelled(class: KeyClass, value: &str) -> Option<String> {
     let (open, inner, close) = unwrap(value);
     match class {
         KeyClass::Secret => Some(mask(value)),
-        KeyClass::Connection if STAND_IN.is_match(inner) => Some(value.to_owned()),
+        KeyClass::Connection if is_stand_in(inner) => Some(value.to_owned()),
         KeyClass::Connection => {
             Some(redact_connection_string(inner).map_or_else(|| mask(value), |shown| format!("{open}{shown}{close}")))
         }
@@ -711,6 +1187,29 @@ fn is_marker_cookie(name: &str, value: &str) -> bool {
     value == "N" && [".AspNetCore.Correlation.", ".AspNetCore.OpenIdConnect.Nonce."].iter().any(|m| name.contains(m))
 }
 
+/// Cookies that carry no credential: analytics ids (Application Insights' `ai_user` and
+/// `ai_session`, Google Analytics' `_ga*`, `_gid`), consent, culture and load-balancer affinity.
+fn is_public_cookie(name: &str) -> bool {
+    let name = name.trim();
+    [
+        "ai_user",
+        "ai_session",
+        "_gid",
+        "_gat",
+        "_gcl_au",
+        "_fbp",
+        "ARRAffinity",
+        "ARRAffinitySameSite",
+        ".AspNetCore.Culture",
+        ".AspNetCore.Consent",
+        "cookieconsent_status",
+        "OptanonConsent",
+    ]
+    .contains(&name)
+        || name == "_ga"
+        || name.starts_with("_ga_")
+}
+
 /// The pairs of a cookie header with their values redacted: every pair of `Cookie:`, the first
 /// of `Set-Cookie:` (the attributes after it stay). Names and parts without a value are scanned
 /// again: a Data Protection payload can be a cookie's name (`.AspNetCore.OpenIdConnect.Nonce.CfDJ8...`).
@@ -720,7 +1219,10 @@ fn mask_cookies(pairs: &str, first_only: bool) -> String {
         .enumerate()
         .map(|(i, pair)| match pair.split_once('=') {
             Some((name, value))
-                if (i == 0 || !first_only) && !value.trim().is_empty() && !is_marker_cookie(name, value) =>
+                if (i == 0 || !first_only)
+                    && !value.trim().is_empty()
+                    && !is_marker_cookie(name, value)
+                    && !is_public_cookie(name) =>
             {
                 format!("{}={REDACTED}", redact_with(&SHAPES, name))
             }
@@ -730,18 +1232,270 @@ fn mask_cookies(pairs: &str, first_only: bool) -> String {
         .join(";")
 }
 
+/// The part after `Name:` in a configuration key path used as a name (`ConnectionStrings:Default`,
+/// `Jwt:Secret:Key`): segments in PascalCase without digits, which a secret value is not.
+static CONFIG_SEGMENTS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[A-Z][a-z]+(?:[A-Z][a-z]*)*(?::[A-Z][A-Za-z0-9]*)*$").expect("segments pattern is valid")
+});
+
+/// Whether a bare word after `password` in free text is one (`password hunter2`, `the password is
+/// S3cr3t!`) rather than the sentence going on (`password must be`, `password re-entered`): it
+/// has a digit, or a symbol and both cases, and is not a path or a stand-in.
+fn password_like(value: &str) -> bool {
+    let value = value.trim_end_matches(['.', ',', ';', ':', ')']);
+    let has = |test: fn(&char) -> bool| value.chars().any(|c| test(&c));
+    let symbol = has(|c| c.is_ascii_punctuation());
+    value.chars().count() >= 6
+        && has(char::is_ascii_alphanumeric)
+        && (has(char::is_ascii_digit) || symbol && has(char::is_ascii_uppercase) && has(char::is_ascii_lowercase))
+        && !value.starts_with(['(', '[', '<', '{'])
+        && !value.contains("://")
+        && !is_stand_in(value)
+        && !PATH.is_match(value)
+}
+
+/// Whether a bare word after `token`, `secret` or `api key` in free text is a generated value:
+/// 16 or more characters of a token's alphabet, with letters and digits.
+fn generated_token(value: &str) -> bool {
+    value.len() >= 16
+        && value.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-.+/=".contains(&b))
+        && value.bytes().any(|b| b.is_ascii_digit())
+        && value.bytes().any(|b| b.is_ascii_alphabetic())
+}
+
+/// Parameters of an authorization scheme that are public: the realm, user, URI and options of
+/// Digest, the OAuth 1.0 consumer, method, time and nonce, an HTTP signature's key id and headers,
+/// AWS Signature V4's credential scope and signed headers. Every other parameter is masked.
+const PUBLIC_AUTH_PARAMS: &[&str] = &[
+    "realm",
+    "username",
+    "uri",
+    "qop",
+    "nc",
+    "algorithm",
+    "opaque",
+    "nonce",
+    "charset",
+    "userhash",
+    "oauthconsumerkey",
+    "oauthsignaturemethod",
+    "oauthtimestamp",
+    "oauthnonce",
+    "oauthversion",
+    "oauthcallback",
+    "keyid",
+    "headers",
+    "created",
+    "expires",
+    "signedheaders",
+];
+
+/// The `name="value"` parameters of an authorization scheme with every value masked but the
+/// public ones (see [`PUBLIC_AUTH_PARAMS`]), which are scanned for the forms known by their shape.
+fn mask_auth_params(params: &str) -> String {
+    static PARAM: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?P<name>[A-Za-z_][A-Za-z0-9_-]*)(?P<eq>[ \t]*=[ \t]*)(?P<value>"[^"\r\n]*"|[^\s,"']+)"#)
+            .expect("parameter pattern is valid")
+    });
+    PARAM
+        .replace_all(params, |caps: &Captures<'_>| {
+            let (name, value) = (&caps["name"], &caps["value"]);
+            let shown = if normalize(name) == "credential" {
+                // AWS Signature V4's scope: the access key id, date, region and service, which
+                // every request sends in the clear; the signature is what is secret.
+                value.to_owned()
+            } else if PUBLIC_AUTH_PARAMS.contains(&normalize(name).as_str()) {
+                redact_with(&SHAPES, value).into_owned()
+            } else {
+                mask(value)
+            };
+            format!("{name}{}{shown}", &caps["eq"])
+        })
+        .into_owned()
+}
+
+/// An XML start tag whose `key` or `name` attribute names a secret, with its `value` attribute
+/// judged by that name as any label is; the other attributes are scanned for the forms known
+/// by their shape.
+fn mask_xml_attributes(tag: &str) -> String {
+    static ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?P<name>[A-Za-z_:][A-Za-z0-9_.:-]*)(?P<eq>[ \t]*=[ \t]*)(?P<value>"[^"\r\n]*"|'[^'\r\n]*')"#)
+            .expect("attribute pattern is valid")
+    });
+    let class = ATTRIBUTE
+        .captures_iter(tag)
+        .find(|caps| ["key", "name"].iter().any(|name| caps["name"].eq_ignore_ascii_case(name)))
+        .map_or(KeyClass::Plain, |caps| classify_key(unwrap(&caps["value"]).1));
+    ATTRIBUTE
+        .replace_all(tag, |caps: &Captures<'_>| {
+            let (name, value) = (&caps["name"], &caps["value"]);
+            let shown = match redact_labelled(class, value) {
+                Some(shown) if name.eq_ignore_ascii_case("value") => shown,
+                _ => redact_with(&SHAPES, value).into_owned(),
+            };
+            format!("{name}{}{shown}", &caps["eq"])
+        })
+        .into_owned()
+}
+
+/// EF Core's logged parameters (`@p0='mkoenig@contoso.com' (Size = 256), @p1='...'`) with the
+/// values masked whose name says secret (`@__password_0`, `@ApiKey`) or that look like a
+/// generated secret (mixed case and digits, no blank: the SQL that says which column a
+/// parameter fills comes after this line, so a line-by-line reader cannot use it).
+fn mask_ef_parameters(list: &str) -> String {
+    static PARAMETER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?P<name>@[A-Za-z0-9_]+)(?P<eq>=')(?P<value>(?:[^'\r\n]|'')*)'")
+            .expect("parameter pattern is valid")
+    });
+    PARAMETER
+        .replace_all(list, |caps: &Captures<'_>| {
+            let (name, value) = (&caps["name"], &caps["value"]);
+            let secret = matches!(classify_key(name.trim_start_matches('@')), KeyClass::Secret | KeyClass::Connection)
+                || secret_like_token(value);
+            let shown = if secret { REDACTED.to_owned() } else { redact_with(&SHAPES, value).into_owned() };
+            format!("{name}{}{shown}'", &caps["eq"])
+        })
+        .into_owned()
+}
+
+/// Whether a bare value looks like a generated secret: 8 or more characters without a blank,
+/// with upper case, lower case and digits, and not an address, a date, a URL or a path.
+fn secret_like_token(value: &str) -> bool {
+    let has = |test: fn(&u8) -> bool| value.bytes().any(|b| test(&b));
+    value.len() >= 8
+        && !value.contains(char::is_whitespace)
+        && has(u8::is_ascii_uppercase)
+        && has(u8::is_ascii_lowercase)
+        && has(u8::is_ascii_digit)
+        && !value.contains(['@', ':', '/', '\\'])
+}
+
+/// Words that follow an option's name in prose (`Using --password via the CLI is insecure`), so
+/// they are not its value.
+const PROSE_WORDS: &[&str] = &[
+    "via",
+    "the",
+    "a",
+    "an",
+    "is",
+    "are",
+    "was",
+    "and",
+    "or",
+    "to",
+    "in",
+    "on",
+    "for",
+    "with",
+    "from",
+    "of",
+    "must",
+    "should",
+    "will",
+    "can",
+    "cannot",
+    "not",
+    "option",
+    "flag",
+    "parameter",
+    "argument",
+    "value",
+    "instead",
+    "when",
+    "if",
+];
+
+/// How the value of an option whose name says secret shows: a connection string (`--connection
+/// "Host=...;Password=..."`) has its secret parts redacted, a word of the sentence the option is
+/// named in stays, anything else is masked.
+fn option_value(flag: &str, value: &str) -> String {
+    let name = normalize(flag);
+    if name.ends_with("connection") || name.ends_with("connectionstring") {
+        return redact_labelled(KeyClass::Connection, value).unwrap_or_else(|| mask(value));
+    }
+    if PROSE_WORDS.contains(&value) {
+        return value.to_owned();
+    }
+    mask(value)
+}
+
+/// `value` cut before the first comma after which the rest is a list of options and hosts
+/// (`x,contoso.redis.cache.windows.net:6380,ssl=True`): the value, and the rest with its
+/// secrets redacted; `None` when there is no such comma (the comma is part of the value).
+fn split_option_list(value: &str) -> Option<(&str, String)> {
+    value.match_indices(',').find_map(|(at, _)| {
+        let rest = &value[at + 1..];
+        let listed = redact_connection_string(rest)?;
+        rest.split(',')
+            .next()
+            .is_some_and(|first| first.contains('=') || CONNECTION_HOST.is_match(first))
+            .then(|| (&value[..at], format!(",{listed}")))
+    })
+}
+
+/// A line of a wrapped token: its indentation, [`REDACTED`], its line break.
+fn mask_token_line(line: &str) -> String {
+    let body = line.trim_end_matches(['\r', '\n']);
+    let indent = &body[..body.len() - body.trim_start().len()];
+    format!("{indent}{REDACTED}{}", &line[body.len()..])
+}
+
+/// The gap between the columns of a table: two blanks or more, or a tab.
+static COLUMN_GAP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[ \t]{2,}|\t").expect("gap pattern is valid"));
+
 /// The replacement for one match of [`FULL`], [`CONTEXT_FREE`] or [`SHAPES`].
 fn replace(caps: &Captures<'_>) -> String {
     let whole = &caps[0];
+    if let Some(kind) = caps.name("pem_esc_kind") {
+        // Escaped line breaks stay escaped, so the string that holds the key stays valid.
+        let newline = &caps["pem_esc"];
+        let end = caps.name("pem_esc_end").map_or(String::new(), |m| format!("{newline}{}", m.as_str()));
+        return format!("-----BEGIN {}-----{newline}{REDACTED}{end}{}", kind.as_str(), text(caps, "pem_stop"));
+    }
     if let Some(kind) = caps.name("pem_kind") {
-        let end = caps.name("pem_end").map_or(String::new(), |m| format!("\n{}", m.as_str()));
-        return format!("-----BEGIN {}-----\n{REDACTED}{end}", kind.as_str());
+        let newline = if whole.contains("\r\n") {
+            "\r\n"
+        } else if whole.contains('\n') || caps.name("pem_cut_end").is_none() {
+            "\n"
+        } else {
+            " "
+        };
+        let end = caps
+            .name("pem_end")
+            .or(caps.name("pem_cut_end"))
+            .map_or(String::new(), |m| format!("{newline}{}", m.as_str()));
+        return format!("-----BEGIN {}-----{newline}{REDACTED}{end}", kind.as_str());
+    }
+    if let Some(label) = caps.name("ppk") {
+        let newline = if whole.contains("\r\n") { "\r\n" } else { "\n" };
+        return format!("{}{newline}{REDACTED}", label.as_str());
     }
     if caps.name("saved_pre").is_some() {
         return format!("{}{REDACTED}{}", &caps["saved_pre"], &caps["saved_post"]);
     }
-    if let Some(key) = caps.name("list_key") {
-        return format!("{}{REDACTED}", key.as_str());
+    for (label, value) in [("netrc", "netrc_val"), ("pgpass", "pgpass_val"), ("php_call", "php_val")] {
+        if let Some(label) = caps.name(label) {
+            return format!("{}{}", label.as_str(), mask(&caps[value]));
+        }
+    }
+    if let Some(open) = caps.name("ef") {
+        return format!("{}{}{}", open.as_str(), mask_ef_parameters(&caps["ef_list"]), &caps["ef_end"]);
+    }
+    if let Some(label) = caps.name("directive") {
+        let value = &caps["directive_val"];
+        let name = label.as_str().trim();
+        let class = classify_key(name);
+        let exact = EXACT_KEY_WORDS.contains(&normalize(name).as_str());
+        let quoted = value.starts_with(['"', '\'']);
+        let secret = class == KeyClass::Secret && (exact || quoted || password_like(value) || generated_token(value));
+        let shown = if secret { format!("{}{}", label.as_str(), mask(value)) } else { keep(label.as_str(), value) };
+        return format!("{shown}{}", &caps["directive_end"]);
+    }
+    if let Some(label) = caps.name("oracle") {
+        return format!("{}{}", label.as_str(), mask(&caps["oracle_val"]));
+    }
+    if let Some(label) = caps.name("vardump") {
+        return format!("{}{}\"", label.as_str(), mask(&caps["vardump_val"]));
     }
     if let Some(command) = caps.name("tf_output") {
         return format!("{}{}", command.as_str(), mask(&caps["tf_val"]));
@@ -757,11 +1511,21 @@ fn replace(caps: &Captures<'_>) -> String {
         let set = header.as_str().to_ascii_lowercase().starts_with("set");
         return format!("{}{}", header.as_str(), mask_cookies(&caps["cookie_val"], set));
     }
-    if let Some(flag) = caps.name("flag") {
-        return format!("{}{}", flag.as_str(), mask(&caps["flag_val"]));
+    for (flag, value) in [("flag", "flag_val"), ("wflag", "wflag_val")] {
+        if let Some(flag) = caps.name(flag) {
+            return format!("{}{}", flag.as_str(), option_value(flag.as_str(), &caps[value]));
+        }
+    }
+    if let Some(scheme) = caps.name("hdrp") {
+        return format!("{}{}", scheme.as_str(), mask_auth_params(&caps["hdrp_params"]));
     }
     if let Some(hdr) = caps.name("hdr") {
-        return format!("{}{}{}", hdr.as_str(), text(caps, "hdr_scheme"), mask(&caps["hdr_val"]));
+        let scheme = text(caps, "hdr_scheme");
+        // A SAS token's fields are public but its signature (`sr=...&sig=...&se=...&skn=...`).
+        if scheme.trim().eq_ignore_ascii_case("SharedAccessSignature") {
+            return format!("{}{scheme}{}", hdr.as_str(), redact_with(&CONTEXT_FREE, &caps["hdr_val"]));
+        }
+        return format!("{}{scheme}{}", hdr.as_str(), mask(&caps["hdr_val"]));
     }
     if let Some(bearer) = caps.name("bearer") {
         let token = &caps["bearer_val"];
@@ -785,8 +1549,11 @@ fn replace(caps: &Captures<'_>) -> String {
             keep(name.as_str(), value)
         };
     }
-    if let Some(key) = caps.name("xml_kv") {
-        return format!("{}{}\"", key.as_str(), mask(&whole[key.len()..whole.len() - 1]));
+    if caps.name("xml_tag").is_some() {
+        return mask_xml_attributes(whole);
+    }
+    if let Some(label) = caps.name("xml_kv") {
+        return labelled(label.as_str(), classify_key(unwrap(&caps["kv_name"]).1), &caps["kv_val"]);
     }
     if let Some(element) = caps.name("xml_el") {
         return match redact_labelled(classify_key(element.as_str()), &caps["xml_val"]) {
@@ -797,10 +1564,16 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(login) = caps.name("login") {
         return format!("{}{REDACTED}", login.as_str());
     }
-    if caps.name("jwt").is_some() || caps.name("aad").is_some() || caps.name("fcm").is_some() {
+    if caps.name("jwt_wrap").is_some() {
+        // Each line keeps its indentation and its line break.
+        return whole.split_inclusive('\n').map(mask_token_line).collect();
+    }
+    if ["jwt", "aad", "fcm", "atlas"].iter().any(|name| caps.name(name).is_some()) {
         return REDACTED.to_owned();
     }
-    let prefix = ["webhook", "tok_prefix", "octopus", "sendgrid", "telegram"].iter().find_map(|name| caps.name(name));
+    let prefix = ["webhook", "tok_prefix", "octopus", "hex_prefix", "age", "sendgrid", "telegram"]
+        .iter()
+        .find_map(|name| caps.name(name));
     if let Some(prefix) = prefix {
         return format!("{}{REDACTED}", prefix.as_str());
     }
@@ -812,7 +1585,7 @@ fn replace(caps: &Captures<'_>) -> String {
         let value = &caps["pair_val"];
         return match redact_labelled(classify_key(&caps["pair_name"]), value) {
             Some(shown) => format!("{label}{shown}\""),
-            None => format!("{label}{}\"", redact(value)),
+            None => format!("{label}{}\"", redact_with(&FULL, value)),
         };
     }
     if let Some(pair) = caps.name("yaml_pair") {
@@ -820,7 +1593,7 @@ fn replace(caps: &Captures<'_>) -> String {
         let value = &caps["yaml_val"];
         return match redact_labelled(classify_key(name.trim().trim_matches(['"', '\''])), value) {
             Some(shown) => format!("{}{shown}", pair.as_str()),
-            None => format!("{}{}", pair.as_str(), redact(value)),
+            None => format!("{}{}", pair.as_str(), redact_with(&FULL, value)),
         };
     }
     if let Some(label) = caps.name("sensitive") {
@@ -833,24 +1606,102 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(label) = caps.name("signing_key") {
         return format!("{}{REDACTED}", label.as_str());
     }
-    if caps.name("k8s_size").is_some() {
+    if caps.name("k8s_size").is_some() || caps.name("arn").is_some() {
         return whole.to_owned();
     }
     if let Some(row) = caps.name("row") {
         let value = &caps["row_val"];
+        let name = row.as_str().trim();
+        // An option in a command's help (`--store-password-in-clear-text    Enables ...`).
+        if name.starts_with('-') {
+            return format!("{}{}{}", row.as_str(), redact_with(&SHAPES, value), text(caps, "row_wrap"));
+        }
         let shown = value.trim_end();
-        return format!(
-            "{}{}",
-            labelled(row.as_str(), classify_key(row.as_str().trim()), shown),
-            &value[shown.len()..]
-        );
+        // More columns (`kubectl get secrets`: TYPE, DATA, AGE; `az storage account keys list`:
+        // PERMISSIONS, VALUE): only a generated-looking cell can be the secret.
+        if COLUMN_GAP.is_match(shown) {
+            let cell = |cell: &str| {
+                if looks_generated(cell) || key_like(cell) {
+                    mask(cell)
+                } else {
+                    redact_with(&SHAPES, cell).into_owned()
+                }
+            };
+            let mut out = String::with_capacity(shown.len());
+            let mut start = 0;
+            for gap in COLUMN_GAP.find_iter(shown) {
+                out.push_str(&cell(&shown[start..gap.start()]));
+                out.push_str(gap.as_str());
+                start = gap.end();
+            }
+            out.push_str(&cell(&shown[start..]));
+            return format!("{}{out}{}{}", row.as_str(), &value[shown.len()..], text(caps, "row_wrap"));
+        }
+        let class = classify_key(name);
+        let shown_value = labelled(row.as_str(), class, shown);
+        // A value wrapped by the console: its padded end on the next line is the same secret.
+        let wrap = match caps.name("row_wrap") {
+            Some(wrap) if shown_value.ends_with(REDACTED) => {
+                let newline = if wrap.as_str().starts_with("\r\n") { "\r\n" } else { "\n" };
+                format!("{newline}{REDACTED}")
+            }
+            Some(wrap) => wrap.as_str().to_owned(),
+            None => String::new(),
+        };
+        return format!("{shown_value}{}{wrap}", &value[shown.len()..]);
     }
     if let Some(key) = caps.name("key") {
         let label = &whole[..caps["key_sep"].len() + key.len()];
-        return labelled(label, classify_key(key.as_str()), &caps["key_val"]);
+        let value = &caps["key_val"];
+        // `ConnectionStrings:Default`, `Jwt:Secret:Key`: a configuration key path used as a name.
+        if &caps["key_sep"] == ":" && CONFIG_SEGMENTS.is_match(value) {
+            return whole.to_owned();
+        }
+        let class = classify_key(key.as_str());
+        // A secret-labelled JSON object (`"SecretString": "{\"username\": ..., \"password\": ...}"`):
+        // its own labels say which of its values are secret.
+        let (open, inner, close) = unwrap(value);
+        if class == KeyClass::Secret && (inner.starts_with("{\\\"") || inner.starts_with("{\"")) && inner.ends_with('}')
+        {
+            return format!("{label}{open}{}{close}", redact_with(&CONTEXT_FREE, inner));
+        }
+        // A bare value followed by more options of the same list (`password=x,ssl=True`,
+        // StackExchange.Redis): the value ends at the first comma after which the rest is a list.
+        if open.is_empty()
+            && class != KeyClass::Connection
+            && let Some((head, tail)) = split_option_list(value)
+        {
+            return format!("{}{tail}", labelled(label, class, head));
+        }
+        return labelled(label, class, value);
     }
-    // Only the weak-label alternative is left.
+    if let Some(label) = caps.name("prose") {
+        let value = caps.name("prose_val").or(caps.name("prose_word")).map_or("", |m| m.as_str());
+        // Punctuation that ends the sentence is not part of the value (`admin key abc123).`).
+        let core = if caps.name("prose_word").is_some() {
+            value.trim_end_matches(['.', ',', ';', ':', ')', ']', '}'])
+        } else {
+            value
+        };
+        let end = format!("{}{}", &value[core.len()..], text(caps, "prose_end"));
+        // A token known by its shape keeps its prefix (`token hvs.[REDACTED]`).
+        if let Cow::Owned(_) = redact_with(&SHAPES, core) {
+            return format!("{}{end}", keep(label.as_str(), core));
+        }
+        let quoted = core.starts_with(['"', '\'']);
+        let secret = if caps.name("prose_pw").is_some() {
+            quoted || password_like(core)
+        } else {
+            generated_token(unwrap(core).1)
+        };
+        let shown = if secret { format!("{}{}", label.as_str(), mask(core)) } else { keep(label.as_str(), core) };
+        return format!("{shown}{end}");
+    }
+    // Only the weak-label alternative is left; a `public key: ...` is not a secret.
     let label = &caps["weak"];
+    if caps.name("weak_public").is_some() {
+        return keep(label, &caps["weak_val"]);
+    }
     labelled(label, classify_key(label), &caps["weak_val"])
 }
 
@@ -865,8 +1716,84 @@ fn redact_with<'a>(re: &Regex, input: &'a str) -> Cow<'a, str> {
 
 /// Returns `input` with every secret replaced by [`REDACTED`]; borrows when nothing changed.
 /// Use it on all process output, echoed command lines and messages before they leave the server.
+///
+/// Two layers: first the secret values this machine is known to hold ([`known`], learned by
+/// [`learn`]), wherever they appear; then the patterns of the forms secrets take.
 pub fn redact(input: &str) -> Cow<'_, str> {
-    redact_with(&FULL, input)
+    let masked = known::mask_installed(input);
+    let keyed = match prefixed_private_keys(&masked) {
+        Cow::Borrowed(_) => masked,
+        Cow::Owned(keyed) => Cow::Owned(keyed),
+    };
+    match keyed {
+        Cow::Borrowed(_) => redact_with(&FULL, input),
+        Cow::Owned(text) => match redact_with(&FULL, &text) {
+            Cow::Owned(redacted) => Cow::Owned(redacted),
+            Cow::Borrowed(_) => Cow::Owned(text),
+        },
+    }
+}
+
+/// Whether `line` starts with a prefix of the same shape as `prefix`: the same characters, but
+/// any digit for a digit (the timestamps a CI log puts before every line).
+fn same_prefix<'a>(line: &'a str, prefix: &str) -> Option<&'a str> {
+    let head = line.get(..prefix.len())?;
+    head.bytes()
+        .zip(prefix.bytes())
+        .all(|(a, b)| a == b || a.is_ascii_digit() && b.is_ascii_digit())
+        .then(|| &line[prefix.len()..])
+}
+
+/// Private keys whose every line carries a prefix (a CI log's timestamp, a `[stdout] ` tag):
+/// the body lines after `PREFIX-----BEGIN ... PRIVATE KEY-----` that carry a prefix of the same
+/// shape are replaced by one [`REDACTED`] line, up to the END line (kept) or the first line
+/// that is not a body line. The patterns then see the block as they see one without prefixes.
+fn prefixed_private_keys(text: &str) -> Cow<'_, str> {
+    let prefixed = PEM_BEGIN.find_iter(text).any(|begin| {
+        let line_start = text[..begin.start()].rfind('\n').map_or(0, |at| at + 1);
+        !text[line_start..begin.start()].trim().is_empty()
+    });
+    if !prefixed {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut changed = false;
+    let mut lines = text.split_inclusive('\n').peekable();
+    while let Some(line) = lines.next() {
+        out.push_str(line);
+        let Some(begin) = PEM_BEGIN.find(line) else { continue };
+        let prefix = &line[..begin.start()];
+        if prefix.trim().is_empty() || PEM_END.is_match(&line[begin.end()..]) {
+            continue;
+        }
+        let mut swallowed = false;
+        while let Some(next) = lines.peek() {
+            let body = same_prefix(next.trim_end_matches(['\r', '\n']), prefix);
+            match body {
+                Some(body) if !PEM_END.is_match(body) && is_key_body_line(body) => {
+                    swallowed = true;
+                    lines.next();
+                }
+                _ => break,
+            }
+        }
+        if swallowed {
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            out.push_str(REDACTED);
+            out.push('\n');
+            changed = true;
+        }
+    }
+    if changed {
+        if !text.ends_with('\n') && out.ends_with('\n') {
+            out.pop();
+        }
+        Cow::Owned(out)
+    } else {
+        Cow::Borrowed(text)
+    }
 }
 
 /// What to do with one command-line argument.
@@ -877,6 +1804,25 @@ enum ArgAction {
     /// The bytes `start..end` of the argument are a secret: all of it for an option's value,
     /// the part after `=` / `:` for `--option=value` (inside the quotes when the token is quoted).
     Secret { start: usize, end: usize },
+    /// The bytes `start..end` are a connection string (`--connection "Host=...;Password=..."`):
+    /// its secret parts are secret.
+    Connection { start: usize, end: usize },
+}
+
+/// How the secret part of an argument shows.
+type Show = fn(&str) -> String;
+
+impl ArgAction {
+    /// The secret part of an argument, and how it shows.
+    fn part(self) -> Option<(usize, usize, Show)> {
+        match self {
+            ArgAction::Text => None,
+            ArgAction::Secret { start, end } => Some((start, end, mask)),
+            ArgAction::Connection { start, end } => {
+                Some((start, end, |value| redact_labelled(KeyClass::Connection, value).unwrap_or_else(|| mask(value))))
+            }
+        }
+    }
 }
 
 /// The command whose options give short options or positionals a secret meaning.
@@ -911,17 +1857,28 @@ fn unquote(arg: &str) -> &str {
     }
 }
 
-/// Whether `option` (with its dashes) takes a secret value in any tool.
+/// Whether `option` (with its dashes, or the slash of a Windows option) takes a secret value in
+/// any tool.
 fn is_secret_option(option: &str) -> bool {
-    let name = option.trim_start_matches('-');
-    option.starts_with('-')
+    let name = option.trim_start_matches(['-', '/']);
+    (option.starts_with('-') || option.starts_with('/') && option.len() == name.len() + 1)
         && !name.is_empty()
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
         && SECRET_OPTION_ENDINGS.iter().any(|ending| normalize(name).ends_with(&ending.replace('_', "")))
 }
 
 fn is_secret_flag(flag: &str, context: Context) -> bool {
-    is_secret_option(flag) || matches!(context, Context::Command(command) if command.secret.contains(&flag))
+    is_secret_option(flag) || matches!(context, Context::Command(command) if command.is_secret(flag))
+}
+
+/// Whether a word is written as an option: `-x`, `--x`, or a Windows `/x` (letters only before
+/// any `:` or `=`, so a path is not one).
+fn is_option(word: &str) -> bool {
+    word.starts_with('-')
+        || word.strip_prefix('/').is_some_and(|rest| {
+            let name = rest.split([':', '=']).next().unwrap_or_default();
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_alphanumeric())
+        })
 }
 
 /// Decides, for each argument of a command line, which parts are secret.
@@ -930,13 +1887,19 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
     let starts = |i: usize, words: &[&str]| {
         words.iter().enumerate().all(|(k, w)| {
             let word = if k == 0 { command_name(word(i)) } else { word(i + k) };
+            // The 64-bit build of a tool (`PsExec64.exe`) takes the same options.
             word.eq_ignore_ascii_case(w)
+                || k == 0 && word.len() > 2 && word[..word.len() - 2].eq_ignore_ascii_case(w) && word.ends_with("64")
         })
     };
+    let whole = |i: usize| ArgAction::Secret { start: 0, end: args[i].as_ref().len() };
     let mut actions = vec![ArgAction::Text; args.len()];
     let mut context = Context::None;
-    // Positionals seen since the command of `context` started.
+    // Positionals seen since the command of `context` started, the first of them, and whether a
+    // share was among them.
     let mut positionals = 0;
+    let mut first_positional = String::new();
+    let mut after_share = false;
     let mut i = 0;
     while i < args.len() {
         let arg = word(i);
@@ -946,35 +1909,40 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
             context = Context::UserSecrets { after_set: None };
         } else if let Some(command) = COMMANDS.iter().find(|command| starts(i, command.words)) {
             context = Context::Command(command);
-            positionals = 0;
+            (positionals, after_share) = (0, false);
             i += command.words.len();
             continue;
         }
         if let Context::Command(command) = context {
-            if let Some(glued) = command.glued.filter(|glued| arg.len() > glued.len() && arg.starts_with(glued)) {
+            if let Some(glued) = command.glued.iter().find(|glued| arg.len() > glued.len() && arg.starts_with(*glued)) {
                 actions[i] = ArgAction::Secret { start: quote + glued.len(), end: quote + arg.len() };
                 i += 1;
                 continue;
             }
-            if command.user_password.contains(&arg) {
-                if let Some(colon) = word(i + 1).find(':') {
+            if let Some((_, separator)) = command.user_password.iter().find(|(option, _)| *option == arg) {
+                if let Some(at) = word(i + 1).find(*separator) {
                     let quote = (args[i + 1].as_ref().len() - word(i + 1).len()) / 2;
-                    actions[i + 1] = ArgAction::Secret { start: quote + colon + 1, end: quote + word(i + 1).len() };
+                    actions[i + 1] = ArgAction::Secret { start: quote + at + 1, end: quote + word(i + 1).len() };
                 }
                 i += 2;
                 continue;
             }
         }
-        if arg.starts_with('-') || matches!(context, Context::Command(command) if command.secret.contains(&arg)) {
+        if is_option(arg) || matches!(context, Context::Command(command) if command.is_secret(arg)) {
             let (flag, attached) = match arg.find(['=', ':']) {
                 Some(at) => (&arg[..at], Some(at)),
                 None => (arg, None),
             };
             if is_secret_flag(flag, context) {
+                let connection =
+                    normalize(flag).ends_with("connection") || normalize(flag).ends_with("connectionstring");
+                let action = |start, end| {
+                    if connection { ArgAction::Connection { start, end } } else { ArgAction::Secret { start, end } }
+                };
                 match attached {
-                    Some(at) => actions[i] = ArgAction::Secret { start: quote + at + 1, end: quote + arg.len() },
+                    Some(at) => actions[i] = action(quote + at + 1, quote + arg.len()),
                     None if i + 1 < args.len() && !word(i + 1).starts_with("--") => {
-                        actions[i + 1] = ArgAction::Secret { start: 0, end: args[i + 1].as_ref().len() };
+                        actions[i + 1] = action(0, args[i + 1].as_ref().len());
                         i += 1;
                     }
                     None => {}
@@ -986,8 +1954,19 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                 i += 1;
             }
         } else if let Context::Command(command) = context {
-            if command.first_positional && positionals == 0 {
-                actions[i] = ArgAction::Secret { start: 0, end: args[i].as_ref().len() };
+            let share = arg.starts_with("\\\\");
+            if command.positional == Some(positionals) || command.after_share && after_share && arg != "*" {
+                actions[i] = whole(i);
+                after_share = false;
+            } else if command.named_value && positionals == 1 {
+                let shown = redact_labelled(classify_key(&first_positional), args[i].as_ref());
+                if shown.is_some_and(|shown| shown != args[i].as_ref()) {
+                    actions[i] = whole(i);
+                }
+            }
+            after_share |= share;
+            if positionals == 0 {
+                first_positional = arg.to_owned();
             }
             positionals += 1;
         } else if let Context::UserSecrets { after_set } = &mut context {
@@ -996,7 +1975,7 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                 Some(positionals) => {
                     *positionals += 1;
                     if *positionals == 2 {
-                        actions[i] = ArgAction::Secret { start: 0, end: args[i].as_ref().len() };
+                        actions[i] = whole(i);
                     }
                 }
                 None => {}
@@ -1006,6 +1985,7 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
     }
     actions
 }
+
 /// Redacts a command-line segment (to the end of its line) that starts with a command whose
 /// flags or positionals are secret only in context; the rest gets context-free redaction.
 fn redact_segment(segment: &str) -> String {
@@ -1019,10 +1999,10 @@ fn redact_segment(segment: &str) -> String {
     let mut out = String::with_capacity(segment.len());
     let mut done = 0;
     for ((at, _), action) in tokens.iter().zip(actions) {
-        if let ArgAction::Secret { start, end } = action {
+        if let Some((start, end, show)) = action.part() {
             let (start, end) = (at + start, at + end);
             out.push_str(&redact_with(&CONTEXT_FREE, &segment[done..start]));
-            out.push_str(&mask(&segment[start..end]));
+            out.push_str(&show(&segment[start..end]));
             done = end;
         }
     }
@@ -1039,11 +2019,9 @@ pub fn redact_args<S: AsRef<str>>(args: &[S]) -> Vec<String> {
         .zip(plan_args(args))
         .map(|(arg, action)| {
             let arg = arg.as_ref();
-            match action {
-                ArgAction::Text => redact(arg).into_owned(),
-                ArgAction::Secret { start, end } => {
-                    format!("{}{}{}", &arg[..start], mask(&arg[start..end]), &arg[end..])
-                }
+            match action.part() {
+                None => redact(arg).into_owned(),
+                Some((start, end, show)) => format!("{}{}{}", &arg[..start], show(&arg[start..end]), &arg[end..]),
             }
         })
         .collect()
@@ -1077,15 +2055,20 @@ pub fn redact_json(value: &mut Value) {
     let mut pending: Vec<(&mut Value, KeyClass)> = vec![(value, KeyClass::Plain)];
     while let Some((value, class)) = pending.pop() {
         match value {
-            Value::String(s) => match redact_labelled(class, s) {
-                Some(shown) if shown != *s => *s = shown,
-                Some(_) => {}
-                None => {
-                    if let Cow::Owned(redacted) = redact(s) {
-                        *s = redacted;
+            Value::String(s) => {
+                if let Cow::Owned(masked) = known::mask_installed(s) {
+                    *s = masked;
+                }
+                match redact_labelled(class, s) {
+                    Some(shown) if shown != *s => *s = shown,
+                    Some(_) => {}
+                    None => {
+                        if let Cow::Owned(redacted) = redact(s) {
+                            *s = redacted;
+                        }
                     }
                 }
-            },
+            }
             Value::Array(items) => pending.extend(items.iter_mut().map(|v| (v, class))),
             Value::Object(map) => {
                 // A `{"name"|"key": NAME, "value": VALUE}` pair: VALUE is as secret as NAME says;
@@ -1095,11 +2078,21 @@ pub fn redact_json(value: &mut Value) {
                 } else {
                     ["name", "key"].iter().find_map(|field| map.get(*field)).and_then(Value::as_str).map(classify_key)
                 };
+                // A `{"propertyName": NAME, "propertyValue": VALUE}` pair (`xName` / `xValue`): the same.
+                let prefixed: Vec<(String, KeyClass)> = map
+                    .iter()
+                    .filter_map(|(k, v)| {
+                        let prefix = k.strip_suffix("Name").filter(|prefix| !prefix.is_empty())?;
+                        Some((format!("{prefix}Value"), classify_key(v.as_str()?)))
+                    })
+                    .collect();
                 pending.extend(map.iter_mut().map(|(k, v)| {
                     let neutral = k.eq_ignore_ascii_case("value") || k.eq_ignore_ascii_case("default");
-                    let own = match named {
-                        Some(named) if neutral && named != KeyClass::Plain => named,
+                    let by_name = prefixed.iter().find(|(field, _)| field == k).map(|(_, class)| *class);
+                    let own = match (named, by_name) {
+                        (Some(named), _) if neutral && named != KeyClass::Plain => named,
                         _ if neutral => KeyClass::Neutral,
+                        (_, Some(class)) if class != KeyClass::Plain => class,
                         _ => classify_key(k),
                     };
                     // What a secret or connection-string object holds is as secret.
@@ -1142,6 +2135,27 @@ static PEM_BEGIN: LazyLock<Regex> = LazyLock::new(|| {
 static PEM_END: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----").expect("PEM end pattern is valid"));
 
+/// The first line of a JWT wrapped over lines, and a line that goes on with it.
+static WRAPPED_TOKEN_START_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(WRAPPED_TOKEN_START).expect("wrapped token pattern is valid"));
+static WRAPPED_TOKEN_MORE_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{WRAPPED_TOKEN_MORE}")).expect("wrapped token pattern is valid"));
+
+/// The line of a PuTTY key (`.ppk`) after which its private lines come.
+static PUTTY_PRIVATE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"Private-Lines:[ \t]*[0-9]+[ \t]*$").expect("PuTTY pattern is valid"));
+
+/// Whether a line inside a PEM block, after its BEGIN line, is part of it as [`redact`] sees a
+/// block that is cut off: one word (a base64 line), a `Proc-Type:` or `DEK-Info:` header, or
+/// blank. A line of words ends the block.
+fn is_key_body_line(line: &str) -> bool {
+    let body = line.trim();
+    body.is_empty()
+        || body.starts_with("Proc-Type:")
+        || body.starts_with("DEK-Info:")
+        || !body.starts_with('-') && !body.contains(char::is_whitespace)
+}
+
 /// A line of pretty-printed JSON that holds one `"name"` / `"key"` or `"value"` field.
 static PAIR_FIELD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^[ \t]*"(?i:(?P<name>name|key)|value)"[ \t]*:[ \t]*"(?P<text>(?:[^"\\\r\n]|\\.)*)""#)
@@ -1164,7 +2178,10 @@ static TWO_LINE_OPENER: LazyLock<Regex> =
 /// Each line gets [`redact`]; in addition, what only the lines around it show to be secret is
 /// caught too. The lines inside a PEM private-key block are swallowed: the `BEGIN` line comes back
 /// as [`redact`] renders a cut-off block (`-----BEGIN ... PRIVATE KEY-----` and a [`REDACTED`]
-/// line), the body lines as `None`, and the `END` line as it is. In pretty-printed JSON, the
+/// line), the body lines as `None`, and the `END` line as it is; a line of words before any
+/// `END` line means the block was cut off, and is redacted as any line. The private lines of a
+/// PuTTY key are swallowed the same way, after the `Private-Lines: N` line (which comes back
+/// with a [`REDACTED`] line). In pretty-printed JSON, the
 /// `"value"` line of an object whose `"name"` (or `"key"`) line names a secret is redacted, as
 /// [`redact`] does on the whole text; so is the `"value"` line after a `"sensitive": true` line.
 /// A line after one that starts a two-line form (a YAML `name:` line, an `expect` password
@@ -1172,7 +2189,12 @@ static TWO_LINE_OPENER: LazyLock<Regex> =
 /// newlines, the kept lines read as [`redact`] renders the whole text. Use one redactor per stream.
 #[derive(Debug, Default, Clone)]
 pub struct LineRedactor {
-    in_private_key: bool,
+    /// Inside a PEM private key: the prefix its lines carry (empty when none).
+    private_key_prefix: Option<String>,
+    /// Inside the private lines of a PuTTY key.
+    in_putty_key: bool,
+    /// Inside a JWT wrapped over lines.
+    in_wrapped_token: bool,
     /// How secret the current JSON object's name field (or `"sensitive": true`) makes its value,
     /// when its value line is still to come.
     secret_pair: Option<KeyClass>,
@@ -1192,13 +2214,47 @@ impl LineRedactor {
         if TWO_LINE_OPENER.is_match(line) {
             self.opener = Some(line.to_owned());
         }
-        if self.in_private_key {
-            let end = PEM_END.find(line)?;
-            self.in_private_key = false;
-            return Some(Cow::Owned(format!("{}{}", end.as_str(), redact(&line[end.end()..]))));
+        if let Some(prefix) = self.private_key_prefix.take() {
+            if let Some(end) = PEM_END.find(line) {
+                return Some(Cow::Owned(format!(
+                    "{}{}{}",
+                    redact(&line[..end.start()]),
+                    end.as_str(),
+                    redact(&line[end.end()..])
+                )));
+            }
+            if same_prefix(line, &prefix).is_some_and(is_key_body_line) {
+                self.private_key_prefix = Some(prefix);
+                return None;
+            }
+            // The block was cut off: this line is not part of it.
         }
-        if let Some(begin) = PEM_BEGIN.find(line) {
-            self.in_private_key = !PEM_END.is_match(&line[begin.end()..]);
+        if self.in_wrapped_token {
+            self.in_wrapped_token = WRAPPED_TOKEN_MORE_LINE.is_match(line);
+            if self.in_wrapped_token {
+                return Some(Cow::Owned(mask_token_line(line)));
+            }
+        }
+        if WRAPPED_TOKEN_START_LINE.is_match(line) {
+            self.in_wrapped_token = true;
+            return Some(Cow::Owned(mask_token_line(line)));
+        }
+        if self.in_putty_key {
+            let body = line.trim();
+            if !body.is_empty() && body.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=".contains(&b)) {
+                return None;
+            }
+            self.in_putty_key = false;
+        }
+        if let Some(begin) = PEM_BEGIN.find(line)
+            && !PEM_END.is_match(&line[begin.end()..])
+        {
+            let prefix = &line[..begin.start()];
+            self.private_key_prefix = Some(if prefix.trim().is_empty() { String::new() } else { prefix.to_owned() });
+        }
+        if PUTTY_PRIVATE.is_match(line) {
+            self.in_putty_key = true;
+            return Some(Cow::Owned(format!("{}\n{REDACTED}", redact(line))));
         }
         if let Some(field) = PAIR_FIELD.captures(line) {
             let text = field.name("text").expect("the pattern has a text group");
@@ -1224,6 +2280,27 @@ impl LineRedactor {
         }
         Some(redact(line))
     }
+}
+
+/// Redacts the lines of several streams merged in the order they arrived (the stdout and stderr
+/// of one process), each stream with its own [`LineRedactor`]: a form over several lines of one
+/// stream (a private key, a JSON name and its value) is recognised however lines of the other
+/// streams come between its lines, and no line of one stream is taken for part of the other's.
+/// `lines` are (stream index, line without its ending); the kept lines come back each ending
+/// with `\n`.
+pub fn redact_interleaved<'a>(lines: impl IntoIterator<Item = (usize, &'a str)>) -> String {
+    let mut redactors: Vec<LineRedactor> = Vec::new();
+    let mut out = String::new();
+    for (stream, line) in lines {
+        if redactors.len() <= stream {
+            redactors.resize_with(stream + 1, LineRedactor::new);
+        }
+        if let Some(line) = redactors[stream].line(line) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -1346,8 +2423,19 @@ mod tests {
     fn pem_private_key_block_is_removed_but_framed() {
         let pem = "key:\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAKC\n-----END RSA PRIVATE KEY-----\ndone";
         assert_eq!(r(pem), "key:\n-----BEGIN RSA PRIVATE KEY-----\n[REDACTED]\n-----END RSA PRIVATE KEY-----\ndone");
-        let cut = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIE\n[Output truncated]";
-        assert_eq!(r(cut), "-----BEGIN ENCRYPTED PRIVATE KEY-----\n[REDACTED]");
+        // Cut off, the block ends with its last body line: the line after it is not the key's.
+        let cut = "-----BEGIN ENCRYPTED PRIVATE KEY-----\nMIIE\nAbCd+/==\n[Output truncated]";
+        assert_eq!(r(cut), "-----BEGIN ENCRYPTED PRIVATE KEY-----\n[REDACTED]\n[Output truncated]");
+        // Inside a JSON string, with escaped line breaks, and flattened on one line.
+        let json = r#"{"sslKey": "-----BEGIN PRIVATE KEY-----\nMIIEv\nQIBAD\n-----END PRIVATE KEY-----\n", "next": 1}"#;
+        assert_eq!(
+            r(json),
+            r#"{"sslKey": "-----BEGIN PRIVATE KEY-----\n[REDACTED]\n-----END PRIVATE KEY-----\n", "next": 1}"#
+        );
+        let json_cut = "{\"k\": \"-----BEGIN PRIVATE KEY-----\\nMIIEv\\nQIB\",\n \"next\": \"kept\"}";
+        assert_eq!(r(json_cut), "{\"k\": \"-----BEGIN PRIVATE KEY-----\\n[REDACTED]\",\n \"next\": \"kept\"}");
+        let flat = "KEY=-----BEGIN PRIVATE KEY----- MIIEvQIBADANBgkq hkiG9w0BAQEFAASC -----END PRIVATE KEY----- next";
+        assert_eq!(r(flat), "KEY=-----BEGIN PRIVATE KEY----- [REDACTED] -----END PRIVATE KEY----- next");
         let cert = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----";
         assert_eq!(r(cert), cert);
     }
@@ -1634,7 +2722,11 @@ mod tests {
         assert_eq!(r("--client-secret s --token t"), "--client-secret [REDACTED] --token [REDACTED]");
         assert_eq!(
             r(r#"ef dbcontext info --connection "Server=.;Database=x" --json"#),
-            r#"ef dbcontext info --connection "[REDACTED]" --json"#
+            r#"ef dbcontext info --connection "Server=.;Database=x" --json"#
+        );
+        assert_eq!(
+            r(r#"ef dbcontext info --connection "Server=.;Password=p;Database=x" --json"#),
+            r#"ef dbcontext info --connection "Server=.;Password=[REDACTED];Database=x" --json"#
         );
         assert_eq!(r("--connection-string abc"), "--connection-string [REDACTED]");
         assert_eq!(r("--password --trust"), "--password --trust");
@@ -1681,8 +2773,14 @@ mod tests {
 
     #[test]
     fn user_secrets_list_lines_and_saved_message() {
-        let list = "Greeting = hello\nConnectionStrings:Db = Server=.;Password=x\n";
-        assert_eq!(r(list), "Greeting = [REDACTED]\nConnectionStrings:Db = [REDACTED]\n");
+        // `KEY = VALUE` lines are judged by their key, as any label is (a `TargetFramework =
+        // net10.0` line is not a secret); the values of the user's secret stores are hidden
+        // wherever they appear by known-value redaction (see `known`), whatever their key.
+        let list = "Greeting = hello\nSmtp:Password = x\nConnectionStrings:Db = Server=.;Password=x\nTargetFramework = net10.0\n";
+        assert_eq!(
+            r(list),
+            "Greeting = hello\nSmtp:Password = [REDACTED]\nConnectionStrings:Db = Server=.;Password=[REDACTED]\nTargetFramework = net10.0\n"
+        );
         assert_eq!(
             r("info: Successfully saved Foo = bar baz to the secret store."),
             "info: Successfully saved Foo = [REDACTED] to the secret store."
@@ -2029,6 +3127,16 @@ Time Elapsed 00:00:03.45";
     }
 
     #[test]
+    fn json_prefixed_name_value_pairs_are_as_secret_as_their_name() {
+        let mut value = json!({ "propertyName": "SigningPassword", "propertyValue": "S3cret!", "isSet": true });
+        redact_json(&mut value);
+        assert_eq!(value["propertyValue"], REDACTED);
+        let mut plain = json!({ "propertyName": "TargetFramework", "propertyValue": "net10.0" });
+        redact_json(&mut plain);
+        assert_eq!(plain["propertyValue"], "net10.0");
+    }
+
+    #[test]
     fn json_name_value_pairs_are_as_secret_as_their_name() {
         let mut value = json!({ "settings": [
             { "name": "SMTP_PASS", "value": "relay" },
@@ -2094,6 +3202,435 @@ Time Elapsed 00:00:03.45";
     }
 
     // --- size and hostile input -----------------------------------------------------------
+
+    /// Asserts each `(input, expected)` pair; `expected` empty means the input comes out untouched.
+    fn each(cases: &[(&str, &str)]) {
+        for (input, expected) in cases {
+            let expected = if expected.is_empty() { input } else { expected };
+            assert_eq!(r(input), *expected, "input: {input}");
+        }
+    }
+
+    // --- the classes of the fourth held-out corpus (issue 24), each with our own examples -----
+
+    #[test]
+    fn password_options_of_bulk_copy_archivers_openssl_and_windows_tools() {
+        each(&[
+            (
+                "bcp dbo.Orders out orders.dat -S db -U sa -P Bcp-Pw0rd! -c",
+                "bcp dbo.Orders out orders.dat -S db -U sa -P [REDACTED] -c",
+            ),
+            ("7z a -pZip-S3cret backup.7z src", "7z a -p[REDACTED] backup.7z src"),
+            (
+                r#""C:\Program Files\7-Zip\7z.exe" x -p"Sp ace" a.7z"#,
+                r#""C:\Program Files\7-Zip\7z.exe" x -p"[REDACTED]" a.7z"#,
+            ),
+            ("rar a -hpRar-S3cret out.rar dir", "rar a -hp[REDACTED] out.rar dir"),
+            ("zip -r -P Zip-Pw9 out.zip dir", "zip -r -P [REDACTED] out.zip dir"),
+            ("unzip -P Zip-Pw9 out.zip", "unzip -P [REDACTED] out.zip"),
+            (
+                "openssl pkcs12 -export -in c.pem -passout pass:Pfx-S3cret -out c.pfx",
+                "openssl pkcs12 -export -in c.pem -passout pass:[REDACTED] -out c.pfx",
+            ),
+            (
+                "openssl enc -aes-256-cbc -k Enc-S3cret -in a -out b",
+                "openssl enc -aes-256-cbc -k [REDACTED] -in a -out b",
+            ),
+            ("openssl rsa -in k.pem -passin env:KEY_PASS -out o.pem", ""),
+            ("openssl rsa -in k.pem -passin file:/run/secrets/pass", ""),
+            (
+                r"net use Z: \\files\share Share-Pw1 /user:CONTOSO\build",
+                r"net use Z: \\files\share [REDACTED] /user:CONTOSO\build",
+            ),
+            (r"net use \\files\share * /user:CONTOSO\build", ""),
+            ("net user deploy N3w-User-Pw /add", "net user deploy [REDACTED] /add"),
+            (
+                "schtasks /Create /TN Nightly /TR run.cmd /RU CONTOSO\\svc /RP Task-Pw1",
+                "schtasks /Create /TN Nightly /TR run.cmd /RU CONTOSO\\svc /RP [REDACTED]",
+            ),
+            ("cmdkey /generic:git /user:bob /pass:Cmd-Pw1", "cmdkey /generic:git /user:bob /pass:[REDACTED]"),
+            ("psexec \\\\host -u admin -p Ps-Pw1 cmd", "psexec \\\\host -u admin -p [REDACTED] cmd"),
+            (
+                "sqlpackage /Action:Publish /TargetPassword:Pkg-Pw1 /tp:Pkg-Pw2",
+                "sqlpackage /Action:Publish /TargetPassword:[REDACTED] /tp:[REDACTED]",
+            ),
+            ("smbclient //srv/share -U bob%Smb-Pw1", "smbclient //srv/share -U bob%[REDACTED]"),
+        ]);
+    }
+
+    #[test]
+    fn other_languages_log_and_dump_formats() {
+        each(&[
+            ("{'user': 'bob', 'password': 'Py-S3cret'}", "{'user': 'bob', 'password': '[REDACTED]'}"),
+            (
+                "array('user' => 'bob', 'password' => 'Php-S3cret')",
+                "array('user' => 'bob', 'password' => '[REDACTED]')",
+            ),
+            ("    [password] => Php-S3cret\n    [user] => bob", "    [password] => [REDACTED]\n    [user] => bob"),
+            (
+                "  [\"db_password\"]=>\n  string(10) \"Php-S3cret\"",
+                "  [\"db_password\"]=>\n  string(10) \"[REDACTED]\"",
+            ),
+            (
+                "#0 /var/www/src/Db.php(14): PDO->__construct('mysql:host=db;dbname=app', 'app', 'Pdo-S3cret')",
+                "#0 /var/www/src/Db.php(14): PDO->__construct('mysql:host=db;dbname=app', 'app', '[REDACTED]')",
+            ),
+            (
+                "#1 mysqli_connect('db', 'root', 'My-S3cret', 'app')",
+                "#1 mysqli_connect('db', 'root', '[REDACTED]', 'app')",
+            ),
+            ("{:user=>\"bob\", :password=>\"Rb-S3cret\"}", "{:user=>\"bob\", :password=>\"[REDACTED]\"}"),
+            ("{\"password\"=>\"Rb-S3cret\"}", "{\"password\"=>\"[REDACTED]\"}"),
+            (
+                "Config { user: \"bob\", password: Some(\"Rs-S3cret\"), token: None }",
+                "Config { user: \"bob\", password: Some(\"[REDACTED]\"), token: None }",
+            ),
+            ("login failed: the password is Fr33-text!", "login failed: the password is [REDACTED]"),
+            ("retrying with password 'two words'", "retrying with password '[REDACTED]'"),
+            ("password must be at least 12 characters", ""),
+            ("Password reset link sent", ""),
+            ("using token Zk81mQp0Lr7Xv2Nc4Tb6 for upload", "using token [REDACTED] for upload"),
+            ("Unexpected token identifier in JSON", ""),
+        ]);
+    }
+
+    #[test]
+    fn credential_files() {
+        each(&[
+            ("db.internal:5432:orders:app:Pg-S3cret", "db.internal:5432:orders:app:[REDACTED]"),
+            ("*:*:*:postgres:pg\\:with\\:colons", "*:*:*:postgres:[REDACTED]"),
+            // A compiler message has the same number of colons, but blanks in its fields.
+            ("src/main.c:12:5: error: expected ';'", ""),
+            (
+                "machine nuget.example.com login bob password Netrc-S3cret",
+                "machine nuget.example.com login bob password [REDACTED]",
+            ),
+            (
+                "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIB\nxyz=\nPrivate-Lines: 1\nAAAAIFt0cmluZ3MgYXJlIG5vdCBrZXlz\nPrivate-MAC: 8f1e",
+                "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIB\nxyz=\nPrivate-Lines: 1\n[REDACTED]\nPrivate-MAC: 8f1e",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn xml_attributes_in_any_order_and_msbuild_password_properties() {
+        each(&[
+            (
+                r#"<add value="Nu-S3cret" key="ClearTextPassword" />"#,
+                r#"<add value="[REDACTED]" key="ClearTextPassword" />"#,
+            ),
+            (
+                r#"<setting name="SmtpPassword" serializeAs="String" value="Smtp-S3cret"/>"#,
+                r#"<setting name="SmtpPassword" serializeAs="String" value="[REDACTED]"/>"#,
+            ),
+            (r#"<add key="Username" value="bob" />"#, ""),
+            ("<DeployPwd>Dp-S3cret</DeployPwd>", "<DeployPwd>[REDACTED]</DeployPwd>"),
+            (
+                "<SigningCertificatePassword>Sc-S3cret</SigningCertificatePassword>",
+                "<SigningCertificatePassword>[REDACTED]</SigningCertificatePassword>",
+            ),
+            (
+                "dotnet publish -p:DeployPwd=Dp-S3cret -p:Configuration=Release",
+                "dotnet publish -p:DeployPwd=[REDACTED] -p:Configuration=Release",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn escaped_quotes_auth_parameters_aws_configure_age_and_odbc_braces() {
+        each(&[
+            (
+                r#"msg="login {\"user\":\"bob\",\"password\":\"Esc-S3cret\"}""#,
+                r#"msg="login {\"user\":\"bob\",\"password\":\"[REDACTED]\"}""#,
+            ),
+            (
+                r#"Authorization: Token token="Tk-S3cret-123", scope="read""#,
+                r#"Authorization: Token token="[REDACTED]", scope="[REDACTED]""#,
+            ),
+            (
+                r#"Authorization: Digest username="bob", realm="api", nonce="abc", uri="/x", response="6629fae49393a05397450978507c4ef1""#,
+                r#"Authorization: Digest username="bob", realm="api", nonce="abc", uri="/x", response="[REDACTED]""#,
+            ),
+            (
+                r#"Authorization: OAuth oauth_consumer_key="ck", oauth_token="ot-123", oauth_signature="c2ln%3D""#,
+                r#"Authorization: OAuth oauth_consumer_key="ck", oauth_token="[REDACTED]", oauth_signature="[REDACTED]""#,
+            ),
+            (
+                "aws configure set aws_secret_access_key Aws/S3cret+Key",
+                "aws configure set aws_secret_access_key [REDACTED]",
+            ),
+            ("aws configure set region eu-west-1", ""),
+            ("setx API_TOKEN Setx-S3cret-1", "setx API_TOKEN [REDACTED]"),
+            (
+                "# public key: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p\nAGE-SECRET-KEY-1QYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQYQSZQGPQY",
+                "# public key: age1ql3z7hjy54pw3hyww5ayyfg7zqgvc7w3j2elw8zmrj2kg5sfn9aqmcac8p\nAGE-SECRET-KEY-1[REDACTED]",
+            ),
+            (
+                "Driver={ODBC Driver 18};UID=app;PWD={Od}}bc;S3cret};Encrypt=yes",
+                "Driver={ODBC Driver 18};UID=app;PWD={[REDACTED]};Encrypt=yes",
+            ),
+        ]);
+    }
+
+    // --- over-redaction and damage (issue 24) ---------------------------------------------
+
+    #[test]
+    fn placeholders_key_paths_and_paths_are_not_secrets() {
+        each(&[
+            ("password: ${{ secrets.DB_PASSWORD }}", ""),
+            ("DB_PASSWORD=$(cat /run/secrets/db_password)", ""),
+            ("set DB_PASSWORD=%DB_PASSWORD%", ""),
+            ("$env:API_KEY = $env:API_KEY_FROM_VAULT", ""),
+            ("api_key: YOUR_API_KEY_HERE", ""),
+            ("\"ApiKey\": \"your-api-key-here\"", ""),
+            ("password: [FILTERED]", ""),
+            ("{\"token\": null, \"next\": 1}", ""),
+            ("Missing ConnectionStrings:Default in configuration", ""),
+            ("Read Jwt:Secret:Key from the vault", ""),
+            ("TargetFramework = net10.0", ""),
+            ("Tests.Auth.Password_is_hashed: Assert.Equal() Failure", ""),
+            ("Login_with_wrong_password_fails: expected 401", ""),
+            ("Contoso.Tests.Config.Password: Assert.Equal() Failure: Values differ", ""),
+            ("Contoso.Tests.TokenTests.Token: Expected: True", ""),
+            ("  Contoso.Tests.SecretTests.Load    12 ms    /src/Tests/SecretTests.cs", ""),
+            ("SECRET_FILE: /run/secrets/api_key.txt", ""),
+            ("password: /home/dev/.config/app/password.txt", ""),
+        ]);
+    }
+
+    #[test]
+    fn redacting_a_value_leaves_its_neighbours() {
+        each(&[
+            (
+                "[database]\nuser = admin\npassword = Ini-S3cret\nhost = db.local\n",
+                "[database]\nuser = admin\npassword = [REDACTED]\nhost = db.local\n",
+            ),
+            (
+                "{\n  \"password\": \"Js-S3cret\",\n  \"next\": \"value\"\n}",
+                "{\n  \"password\": \"[REDACTED]\",\n  \"next\": \"value\"\n}",
+            ),
+            ("(password=Paren-S3cret)", "(password=[REDACTED])"),
+            ("[token=Br-S3cret]", "[token=[REDACTED]]"),
+            ("Password=P@ss,w0rd;Host=x", "Password=[REDACTED];Host=x"),
+        ]);
+    }
+
+    // --- the classes held-out batch 5 found (issue 24), each with our own examples ----------
+
+    #[test]
+    fn name_value_pairs_in_any_quoting_and_secret_named_elements() {
+        each(&[
+            (
+                r#"dotnet test -- TestRunParameters.Parameter(name=\"ClientSecret\", value=\"Trp-S3cret-9\")"#,
+                r#"dotnet test -- TestRunParameters.Parameter(name=\"ClientSecret\", value=\"[REDACTED]\")"#,
+            ),
+            (
+                "##teamcity[setParameter name='env.SMTP_PASSWORD' value='Tc-S3cret-9']",
+                "##teamcity[setParameter name='env.SMTP_PASSWORD' value='[REDACTED]']",
+            ),
+            ("##teamcity[setParameter name='env.REGION' value='westeurope']", ""),
+            (
+                "<SERVICEBUS_KEY>Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi</SERVICEBUS_KEY>",
+                "<SERVICEBUS_KEY>[REDACTED]</SERVICEBUS_KEY>",
+            ),
+            ("<KeyFile>signing.snk</KeyFile>", ""),
+        ]);
+    }
+
+    #[test]
+    fn ef_core_parameters_directives_and_oracle_logins() {
+        each(&[
+            (
+                "Executed DbCommand (2ms) [Parameters=[@p0='ada@contoso.com' (Size = 256), @p1='Ef5ecretX9q' (Size = 4000), @__apiKey_0='k-123'], CommandType='Text', CommandTimeout='30']",
+                "Executed DbCommand (2ms) [Parameters=[@p0='ada@contoso.com' (Size = 256), @p1='[REDACTED]' (Size = 4000), @__apiKey_0='[REDACTED]'], CommandType='Text', CommandTimeout='30']",
+            ),
+            ("requirepass Rd-pass-77\nmaxmemory 256mb", "requirepass [REDACTED]\nmaxmemory 256mb"),
+            ("Password required", ""),
+            (
+                "sqlplus -s scott/T1ger-Pw@//db:1521/ORCL @run.sql",
+                "sqlplus -s scott/[REDACTED]@//db:1521/ORCL @run.sql",
+            ),
+            ("SQL> connect system/Man4ger-Pw", "SQL> connect system/[REDACTED]"),
+            ("PsExec64.exe \\\\web -u admin -p Px-Pw-1 cmd", "PsExec64.exe \\\\web -u admin -p [REDACTED] cmd"),
+        ]);
+    }
+
+    #[test]
+    fn keys_with_a_prefix_on_every_line_and_tokens_wrapped_over_lines() {
+        let key = "2025-03-04T09:12:44.1Z -----BEGIN OPENSSH PRIVATE KEY-----\n2025-03-04T09:12:44.1Z b3BlbnNzaC1rZXktdjE\n2025-03-04T09:12:44.2Z QUJDREVGR0hJSktMTU5P\n2025-03-04T09:12:44.2Z -----END OPENSSH PRIVATE KEY-----\n2025-03-04T09:12:44.3Z + chmod 600 key";
+        let shown = r(key);
+        assert!(!shown.contains("b3BlbnNzaC1rZXktdjE") && !shown.contains("QUJDREVGR0hJSktMTU5P"), "{shown}");
+        assert!(
+            shown.ends_with(
+                "2025-03-04T09:12:44.2Z -----END OPENSSH PRIVATE KEY-----\n2025-03-04T09:12:44.3Z + chmod 600 key"
+            ),
+            "{shown}"
+        );
+        assert_eq!(lines(key), shown, "line by line as whole");
+        let wrapped = "id_token=\n    eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9eyJzdWIiOiIxMjM0\n    NTY3ODkwIn0.c2lnbmF0dXJlLXBhcnQtb25l\nsession started";
+        let expected = "id_token=\n    [REDACTED]\n    [REDACTED]\nsession started";
+        assert_eq!(r(wrapped), expected);
+        assert_eq!(lines(wrapped), expected);
+    }
+
+    #[test]
+    fn authorization_schemes_webhooks_and_vendor_prefixes() {
+        each(&[
+            (
+                "Authorization: Splunk 0b5e2c1a-8d3f-4e6a-9b7c-1d2e3f4a5b6c Content-Length: 12",
+                "Authorization: Splunk [REDACTED] Content-Length: 12",
+            ),
+            (
+                r#"{"Authorization": "Bot MTIzNDU2Nzg5.Gx1y2z.abcdefghijklmnop"}"#,
+                r#"{"Authorization": "Bot [REDACTED]"}"#,
+            ),
+            (
+                "Authorization: SharedAccessSignature sr=https%3A%2F%2Fns.servicebus.windows.net&sig=c2lnbmF0dXJl%3D&se=1741083164&skn=send",
+                "Authorization: SharedAccessSignature sr=https%3A%2F%2Fns.servicebus.windows.net&sig=[REDACTED]&se=1741083164&skn=send",
+            ),
+            (
+                "POST https://contoso.webhook.office.com/webhookb2/a@b/IncomingWebhook/0123456789abcdef0123456789abcdef/c-d/V2abcdefghijklmnop failed",
+                "POST https://contoso.webhook.office.com/webhookb2/a@b/IncomingWebhook/[REDACTED] failed",
+            ),
+            (
+                "GET https://api.telegram.org/bot123456789:AAHdqTcvCH1vGWJxfSeofSAs0K5PALDsaw/getMe",
+                "GET https://api.telegram.org/bot123456789:[REDACTED]/getMe",
+            ),
+            ("netlify deploy --auth nfp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789", "netlify deploy --auth nfp_[REDACTED]"),
+            (
+                "indexing with admin key 0123456789abcdef0123456789abcdef) done",
+                "indexing with admin key [REDACTED]) done",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn password_words_of_other_languages() {
+        each(&[
+            (
+                "Anmeldung fehlgeschlagen, Passwort=Gh7-xYz-99 erneut",
+                "Anmeldung fehlgeschlagen, Passwort=[REDACTED] erneut",
+            ),
+            (
+                "utilisateur=bob mot de passe=Mdp-7xq-2 serveur=smtp",
+                "utilisateur=bob mot de passe=[REDACTED] serveur=smtp",
+            ),
+            (
+                "usuario: ventas, contraseña: Ctr-9kq-1, servidor: sql",
+                "usuario: ventas, contraseña: [REDACTED], servidor: sql",
+            ),
+            ("пользователь=app пароль=Prl-5zz-3 хост=pg", "пользователь=app пароль=[REDACTED] хост=pg"),
+            ("用户名=report 密码=Mm-42-abc 端口=3306", "用户名=report 密码=[REDACTED] 端口=3306"),
+            ("APIキー: 9a59649e79716610a4ef (タイムアウト: 30秒)", "APIキー: [REDACTED] (タイムアウト: 30秒)"),
+        ]);
+    }
+
+    #[test]
+    fn tables_wrapped_rows_and_listings() {
+        each(&[
+            (
+                "key1\tZm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u\nb3BxcnN0dQ==\tFULL",
+                "key1\t[REDACTED]\n[REDACTED]\tFULL",
+            ),
+            ("default-token-7x2kq          kubernetes.io/service-account-token   3      1y", ""),
+            ("key1   FULL   Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u==", "key1   FULL   [REDACTED]"),
+            ("  --store-password-in-clear-text      Enables storing credentials in clear text.", ""),
+        ]);
+    }
+
+    #[test]
+    fn batch_5_over_redactions_are_not_secrets() {
+        each(&[
+            ("run: dotnet nuget push a.nupkg --api-key ${{ secrets.NUGET_API_KEY }} --source nuget.org", ""),
+            ("existingSecret: db-credentials\nadminPasswordKey: postgres-password\nsecretKeyRef: app", ""),
+            ("Reading secret 'stripe-secret-key' from Key Vault", ""),
+            (
+                "PasswordTooShort: Passwords must be at least 12 characters.; PasswordRequiresDigit: Passwords must have a digit.",
+                "",
+            ),
+            ("OpenAI:ApiKey = sk-...redacted\nRedis:Password = (not set)", ""),
+            (r#"{"usage":{"prompt_tokens":1204,"total_tokens":1522},"SaveTokens": false}"#, ""),
+            ("--header \"Authorization: Bearer $TOKEN\"", ""),
+            ("Settings(db_password=SecretStr('**********'), batch_size=500)", ""),
+            (
+                "env.DEPLOY_PASSWORD = credentialsJSON:2a712fcd-718d-4a7e-96dd-1994cd45c7ab\nenv.KEY = %vault:kv/data/ci!/key%",
+                "",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn batch_5_neighbours_of_a_secret_stay() {
+        each(&[
+            (
+                r#"The command "ef database update --connection "Host=pg;Username=app;Password=Ef-Pw-1;SSL Mode=Require"" exited with code 1."#,
+                r#"The command "ef database update --connection "Host=pg;Username=app;Password=[REDACTED];SSL Mode=Require"" exited with code 1."#,
+            ),
+            ("<_SavePWD>true</_SavePWD>", ""),
+            (
+                "Cookie: .AspNetCore.Identity.Application=CfDJ8abcdefghijklmnopqrstuvwx; ai_user=Qx7f2|2025-03-01T10:11:12.000Z",
+                "Cookie: .AspNetCore.Identity.Application=[REDACTED]; ai_user=Qx7f2|2025-03-01T10:11:12.000Z",
+            ),
+            (
+                r#"{"access_token":"at-123","expires_in":3599,"id_token_expires_in":3599}"#,
+                r#"{"access_token":"[REDACTED]","expires_in":3599,"id_token_expires_in":3599}"#,
+            ),
+            (
+                "Connecting to cache:6380,password=Rds-Pw-1,ssl=True,abortConnect=False",
+                "Connecting to cache:6380,password=[REDACTED],ssl=True,abortConnect=False",
+            ),
+            (
+                "password=Rds-Pw-2=,cache.example.net:6380,ssl=True",
+                "password=[REDACTED],cache.example.net:6380,ssl=True",
+            ),
+            (
+                r#"connectionString="metadata=res://*/M.csdl;provider connection string=&quot;data source=db;password=Ef-Pw-3;App=EntityFramework&quot;""#,
+                r#"connectionString="metadata=res://*/M.csdl;provider connection string=&quot;data source=db;password=[REDACTED];App=EntityFramework&quot;""#,
+            ),
+            ("WARNING! Using --password via the CLI is insecure. Use --password-stdin.", ""),
+            (r#""ARN": "arn:aws:secretsmanager:eu-central-1:123456789012:secret:prod/db-Ab12Cd""#, ""),
+            (
+                r#""SecretString": "{\"username\": \"app\", \"password\": \"Sm-Pw-1\", \"engine\": \"postgres\"}""#,
+                r#""SecretString": "{\"username\": \"app\", \"password\": \"[REDACTED]\", \"engine\": \"postgres\"}""#,
+            ),
+            (
+                "'Authorization': 'AWS4-HMAC-SHA256 Credential=ASIAQ3EGXMPL4TEMPCRD/20250304/eu-central-1/s3/aws4_request, SignedHeaders=host, Signature=0123abcd'",
+                "'Authorization': 'AWS4-HMAC-SHA256 Credential=ASIAQ3EGXMPL4TEMPCRD/20250304/eu-central-1/s3/aws4_request, SignedHeaders=host, Signature=[REDACTED]'",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn interleaved_streams_are_redacted_each_by_itself_in_every_order() {
+        let stdout = [
+            "-----BEGIN RSA PRIVATE KEY-----",
+            "MIIEowIBAAKCAQEAsecretbodyline1",
+            "c2VjcmV0Ym9keWxpbmUy",
+            "-----END RSA PRIVATE KEY-----",
+            "  \"name\": \"Smtp__Password\",",
+            "  \"value\": \"Interleaved-S3cret\"",
+        ];
+        let stderr = ["warn: disk almost full", "MIIE looks like base64 but is stderr", "info: done"];
+        let secrets = ["MIIEowIBAAKCAQEAsecretbodyline1", "c2VjcmV0Ym9keWxpbmUy", "Interleaved-S3cret"];
+        // Every order of the two streams that keeps each stream's own order.
+        let total = stdout.len() + stderr.len();
+        for mask in 0u32..(1 << total) {
+            if mask.count_ones() as usize != stderr.len() {
+                continue;
+            }
+            let (mut out, mut err) = (stdout.iter(), stderr.iter());
+            let lines: Vec<(usize, &str)> = (0..total)
+                .map(|i| if mask & (1 << i) != 0 { (1, *err.next().unwrap()) } else { (0, *out.next().unwrap()) })
+                .collect();
+            let shown = redact_interleaved(lines.iter().copied());
+            for secret in secrets {
+                assert!(!shown.contains(secret), "{secret} leaked in order {mask:b}:\n{shown}");
+            }
+            for line in stderr.iter().chain(&[stdout[0], stdout[3], stdout[4]]) {
+                assert!(shown.lines().any(|shown| shown == *line), "{line} lost in order {mask:b}:\n{shown}");
+            }
+        }
+    }
 
     #[test]
     fn huge_line_finishes() {

@@ -43,7 +43,7 @@ use tokio::io::{AsyncRead, AsyncReadExt};
 use tokio::process::Command;
 use tokio::time::{Instant, sleep_until};
 
-use crate::redact::{redact, redacted_command_line};
+use crate::redact::{redact, redact_interleaved, redacted_command_line};
 
 /// The program run when the plugin configuration names no dotnet path; looked up on `PATH`.
 pub const DOTNET: &str = "dotnet";
@@ -195,6 +195,9 @@ pub struct RunOutcome {
     pub stderr: String,
     /// The kept lines of both streams in the order they arrived, with the truncation markers.
     pub transcript: String,
+    /// Which stream each line of [`RunOutcome::transcript`] came from, so it is redacted stream
+    /// by stream.
+    pub transcript_streams: Vec<Stream>,
     /// How many bytes of stdout (newlines included) were dropped by the cap; 0 when none.
     pub stdout_dropped_bytes: u64,
     /// How many bytes of stderr were dropped by the cap; 0 when none.
@@ -208,14 +211,18 @@ pub struct RunOutcome {
 }
 
 impl RunOutcome {
-    /// The outcome with `stdout`, `stderr` and `transcript` redacted with [`redact`], one pass
-    /// over each; a text without secrets is kept as is, without a copy.
+    /// The outcome with `stdout` and `stderr` redacted with [`redact`], one pass over each (a
+    /// text without secrets is kept as is, without a copy), and `transcript` with
+    /// [`redact_interleaved`], each stream by itself, so a private key printed on one stream is
+    /// hidden whatever lines of the other come between its lines.
     pub fn into_redacted(mut self) -> Self {
-        for text in [&mut self.stdout, &mut self.stderr, &mut self.transcript] {
+        for text in [&mut self.stdout, &mut self.stderr] {
             if let Cow::Owned(redacted) = redact(text) {
                 *text = redacted;
             }
         }
+        let streams = self.transcript_streams.iter().map(|stream| stream.index());
+        self.transcript = redact_interleaved(streams.zip(self.transcript.split('\n')));
         self
     }
 }
@@ -425,6 +432,7 @@ impl Invocation {
             end,
             command_line: self.command_line(),
             program,
+            transcript_streams: transcript_streams(&stdout.lines, &stderr.lines),
             transcript: transcript(&stdout.lines, &stderr.lines),
             stdout: stdout.text(),
             stderr: stderr.text(),
@@ -1015,23 +1023,33 @@ impl Kept {
     }
 }
 
+/// Both streams' kept lines merged back into arrival order, with the stream of each.
+fn merged<'a>(stdout: &'a [(u64, String)], stderr: &'a [(u64, String)]) -> impl Iterator<Item = (Stream, &'a str)> {
+    let (mut out, mut err) = (stdout.iter().peekable(), stderr.iter().peekable());
+    std::iter::from_fn(move || {
+        let (stream, next) = match (out.peek(), err.peek()) {
+            (Some((a, _)), Some((b, _))) if a < b => (Stream::Stdout, out.next()),
+            (Some(_), Some(_)) | (None, Some(_)) => (Stream::Stderr, err.next()),
+            (Some(_), None) => (Stream::Stdout, out.next()),
+            (None, None) => return None,
+        };
+        next.map(|(_, line)| (stream, line.as_str()))
+    })
+}
+
 /// Both streams' kept lines merged back into arrival order.
 fn transcript(stdout: &[(u64, String)], stderr: &[(u64, String)]) -> String {
     let mut text = String::new();
-    let (mut out, mut err) = (stdout.iter().peekable(), stderr.iter().peekable());
-    loop {
-        let next = match (out.peek(), err.peek()) {
-            (Some((a, _)), Some((b, _))) if a < b => out.next(),
-            (Some(_), Some(_)) | (None, Some(_)) => err.next(),
-            (Some(_), None) => out.next(),
-            (None, None) => break,
-        };
-        if let Some((_, line)) = next {
-            text.push_str(line);
-            text.push('\n');
-        }
+    for (_, line) in merged(stdout, stderr) {
+        text.push_str(line);
+        text.push('\n');
     }
     text
+}
+
+/// The stream of each line of [`transcript`].
+fn transcript_streams(stdout: &[(u64, String)], stderr: &[(u64, String)]) -> Vec<Stream> {
+    merged(stdout, stderr).map(|(stream, _)| stream).collect()
 }
 
 #[cfg(test)]

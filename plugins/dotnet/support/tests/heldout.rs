@@ -16,7 +16,10 @@
 //! starts to must pass its messages through `redact` first; the `text` path measures that.)
 //!
 //! A leak is a listed secret substring that survives on a path; an over-redaction is a clean
-//! entry (no secrets listed) that a path changes. The test prints both per path and fails on any.
+//! entry (no secrets listed) that a path changes; damage is an entry whose `keep` substrings (the
+//! non-secret text around a secret: the rest of its line, its neighbours, a path) do not all
+//! survive on a path that shows them. The test prints the three per path and per batch, and fails
+//! on any.
 
 #![cfg(unix)]
 
@@ -34,9 +37,11 @@ const CORPUS: &str = include_str!("heldout/corpus.jsonl");
 
 struct Entry {
     id: String,
+    batch: u64,
     text: String,
     json: Option<Value>,
     secrets: Vec<String>,
+    keep: Vec<String>,
 }
 
 fn corpus() -> Vec<Entry> {
@@ -46,16 +51,18 @@ fn corpus() -> Vec<Entry> {
         .map(|line| {
             let value: Value =
                 serde_json::from_str(line).unwrap_or_else(|error| panic!("bad corpus line {line}: {error}"));
+            let list = |field: &str| -> Vec<String> {
+                value.get(field).and_then(Value::as_array).map_or_else(Vec::new, |items| {
+                    items.iter().map(|s| s.as_str().expect("a string").to_owned()).collect()
+                })
+            };
             Entry {
                 id: value["id"].as_str().expect("id").to_owned(),
+                batch: value["batch"].as_u64().expect("batch"),
                 text: value["text"].as_str().expect("text").to_owned(),
                 json: value.get("json").cloned(),
-                secrets: value["secrets"]
-                    .as_array()
-                    .expect("secrets")
-                    .iter()
-                    .map(|s| s.as_str().expect("secret").to_owned())
-                    .collect(),
+                secrets: list("secrets"),
+                keep: list("keep"),
             }
         })
         .collect()
@@ -85,16 +92,18 @@ fn strings(value: &Value) -> String {
     out
 }
 
-/// What one path made of one entry: everything it shows, and whether it kept a clean entry as is.
+/// What one path made of one entry: everything it shows, whether it kept a clean entry as is,
+/// and what it would show without redaction (a `keep` substring counts on a path that shows it).
 struct Shown {
     text: String,
     unchanged: bool,
+    original: String,
 }
 
 fn text_path(entry: &Entry) -> Option<Shown> {
     (!entry.text.is_empty()).then(|| {
         let out = redact(&entry.text);
-        Shown { unchanged: out == entry.text, text: out.into_owned() }
+        Shown { unchanged: out == entry.text, text: out.into_owned(), original: entry.text.clone() }
     })
 }
 
@@ -102,7 +111,7 @@ fn structured_path(entry: &Entry) -> Option<Shown> {
     let before = entry.json.clone().unwrap_or_else(|| json!({ "stdout": entry.text }));
     let mut after = before.clone();
     redact_json(&mut after);
-    Some(Shown { text: strings(&after), unchanged: after == before })
+    Some(Shown { text: strings(&after), unchanged: after == before, original: strings(&before) })
 }
 
 fn session_log_path(entry: &Entry) -> Option<Shown> {
@@ -111,7 +120,8 @@ fn session_log_path(entry: &Entry) -> Option<Shown> {
         let kept: Vec<String> =
             entry.text.lines().filter_map(|line| redactor.line(line)).map(|line| line.into_owned()).collect();
         let text = kept.join("\n");
-        Shown { unchanged: text == entry.text.lines().collect::<Vec<_>>().join("\n"), text }
+        let original = entry.text.lines().collect::<Vec<_>>().join("\n");
+        Shown { unchanged: text == original, text, original }
     })
 }
 
@@ -124,7 +134,7 @@ fn failure_path(entry: &Entry) -> Option<Shown> {
         let shown = strings(&value);
         let unchanged =
             entry.text.lines().map(str::trim).filter(|line| !line.is_empty()).all(|line| shown.contains(line));
-        Shown { text: shown, unchanged }
+        Shown { text: shown, unchanged, original: entry.text.clone() }
     })
 }
 
@@ -144,7 +154,11 @@ fn progress_path(entry: &Entry, scratch: &Path, runtime: &tokio::runtime::Runtim
     let messages: Vec<String> = call.progress().into_iter().skip(1).filter_map(|report| report.message).collect();
     let expected: Vec<&str> = entry.text.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
     let unchanged = messages == expected && ran.outcome.stdout.trim_end() == entry.text.trim_end();
-    Some(Shown { text: format!("{}\n{}", messages.join("\n"), ran.outcome.stdout), unchanged })
+    Some(Shown {
+        text: format!("{}\n{}", messages.join("\n"), ran.outcome.stdout),
+        unchanged,
+        original: entry.text.clone(),
+    })
 }
 
 #[derive(Default)]
@@ -154,6 +168,51 @@ struct Tally {
     leaks: Vec<String>,
     clean: usize,
     over_redacted: Vec<String>,
+    with_keep: usize,
+    damaged: Vec<String>,
+}
+
+impl Tally {
+    fn add(&mut self, entry: &Entry, shown: &Shown) {
+        self.entries += 1;
+        if entry.secrets.is_empty() {
+            self.clean += 1;
+            if !shown.unchanged {
+                self.over_redacted.push(entry.id.clone());
+            }
+        }
+        for secret in &entry.secrets {
+            self.secrets += 1;
+            if shown.text.contains(secret.as_str()) {
+                self.leaks.push(format!("{} ({secret})", entry.id));
+            }
+        }
+        let keep: Vec<&String> = entry.keep.iter().filter(|keep| shown.original.contains(keep.as_str())).collect();
+        if !keep.is_empty() {
+            self.with_keep += 1;
+            let lost: Vec<&&String> = keep.iter().filter(|keep| !shown.text.contains(keep.as_str())).collect();
+            if !lost.is_empty() {
+                self.damaged.push(format!("{} (lost {lost:?})", entry.id));
+            }
+        }
+    }
+
+    fn line(&self) -> String {
+        format!(
+            "{} entries, {} / {} secrets leaked, {} / {} clean entries over-redacted, {} / {} entries with keep damaged",
+            self.entries,
+            self.leaks.len(),
+            self.secrets,
+            self.over_redacted.len(),
+            self.clean,
+            self.damaged.len(),
+            self.with_keep
+        )
+    }
+
+    fn failed(&self) -> bool {
+        !self.leaks.is_empty() || !self.over_redacted.is_empty() || !self.damaged.is_empty()
+    }
 }
 
 #[test]
@@ -171,43 +230,37 @@ fn no_secret_of_the_held_out_corpus_survives_any_path_and_clean_lines_stay_untou
         ("session log", Box::new(session_log_path)),
         ("failure", Box::new(failure_path)),
     ];
+    let mut batches: Vec<u64> = corpus.iter().map(|entry| entry.batch).collect();
+    batches.sort_unstable();
+    batches.dedup();
     let mut report = String::new();
     let mut failed = false;
     for (name, path) in &paths {
         let mut tally = Tally::default();
+        let mut per_batch: Vec<(u64, Tally)> = batches.iter().map(|batch| (*batch, Tally::default())).collect();
         for entry in &corpus {
             let Some(shown) = path(entry) else { continue };
-            tally.entries += 1;
-            if entry.secrets.is_empty() {
-                tally.clean += 1;
-                if !shown.unchanged {
-                    tally.over_redacted.push(entry.id.clone());
-                }
-            }
-            for secret in &entry.secrets {
-                tally.secrets += 1;
-                if shown.text.contains(secret.as_str()) {
-                    tally.leaks.push(format!("{} ({secret})", entry.id));
-                }
+            tally.add(entry, &shown);
+            if let Some((_, batch)) = per_batch.iter_mut().find(|(batch, _)| *batch == entry.batch) {
+                batch.add(entry, &shown);
             }
         }
-        report.push_str(&format!(
-            "{name:>12}: {} entries, {} secrets, {} leaked; {} clean entries, {} over-redacted\n",
-            tally.entries,
-            tally.secrets,
-            tally.leaks.len(),
-            tally.clean,
-            tally.over_redacted.len()
-        ));
+        report.push_str(&format!("{name:>12}: {}\n", tally.line()));
+        for (batch, tally) in &per_batch {
+            report.push_str(&format!("{:>12}  batch {batch}: {}\n", "", tally.line()));
+        }
         for leak in &tally.leaks {
             report.push_str(&format!("{:>12}  leak: {leak}\n", ""));
         }
         for id in &tally.over_redacted {
             report.push_str(&format!("{:>12}  over-redacted: {id}\n", ""));
         }
-        failed |= !tally.leaks.is_empty() || !tally.over_redacted.is_empty();
+        for id in &tally.damaged {
+            report.push_str(&format!("{:>12}  damaged: {id}\n", ""));
+        }
+        failed |= tally.failed();
     }
     let _ = std::fs::remove_dir_all(&scratch);
-    assert!(!failed, "the held-out corpus found leaks or over-redactions:\n{report}");
+    assert!(!failed, "the held-out corpus found leaks, over-redactions or damage:\n{report}");
     println!("{report}");
 }

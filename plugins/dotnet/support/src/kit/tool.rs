@@ -66,6 +66,8 @@ impl<F: Family> ActionTool<F> {
     /// it to the actions that read). A malformed setting or declaration refuses the plugin.
     pub fn new(family: F, ctx: &PluginContext) -> Result<Self, InitError> {
         let settings = DotnetSettings::from_context(ctx)?;
+        // Known-value redaction starts with what the machine holds when the plugin starts.
+        crate::redact::learn::refresh(settings.working_directory.as_slice(), &settings.environment);
         let declaration = F::declare();
         let problems = declaration.problems();
         if !problems.is_empty() {
@@ -119,6 +121,7 @@ impl<F: Family> Tool for ActionTool<F> {
             Ok(checked) => checked,
             Err(error) => return Ok(finish(Err(error.into()), Envelope::default(), presentation)),
         };
+        crate::redact::learn::refresh(&[&cwd], &self.settings.environment);
         let call = Call {
             ctx: &ctx,
             params,
