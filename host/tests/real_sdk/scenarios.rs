@@ -968,7 +968,8 @@ fn tool_manifest(dir: &Path) -> PathBuf {
         .unwrap_or_else(|| dir.join(".config/dotnet-tools.json"))
 }
 
-/// A local tool manifest with a tool installed, updated, run, restored and uninstalled; then
+/// A local tool manifest with a tool installed, updated, run, restored and uninstalled, and a
+/// tool package run once without an install (SDK 10's `tool exec`); then
 /// dotnet-ef from it, on an EF Core project over SQLite whose DbContext logs to stdout:
 /// migrations, database, DbContext.
 async fn tool_manifest_and_ef(runner: &mut Runner) {
@@ -979,7 +980,7 @@ async fn tool_manifest_and_ef(runner: &mut Runner) {
     runner
         .effect("dotnet_tool", "CreateManifest", json!({ "workingDirectory": dir }), |result| {
             // The manifest the tool reports is the one the SDK wrote.
-            let reported = structured(result)["manifestPath"].as_str().unwrap_or_default().to_owned();
+            let reported = structured(result)["manifest"].as_str().unwrap_or_default().to_owned();
             let written = tool_manifest(&root);
             if written.exists() && Path::new(&reported) == written {
                 Ok(())
@@ -989,7 +990,7 @@ async fn tool_manifest_and_ef(runner: &mut Runner) {
         })
         .await;
     runner.as_the_cli_would(
-        &dir.join(".config/dotnet-tools.json"),
+        &dir.join("dotnet-tools.json"),
         "{\n  \"version\": 1,\n  \"isRoot\": true,\n  \"tools\": {}\n}\n",
     );
     let manifest = tool_manifest(&dir);
@@ -1036,6 +1037,26 @@ async fn tool_manifest_and_ef(runner: &mut Runner) {
             |result| {
                 if real { contains(&result.to_string(), &version) } else { Ok(()) }
             },
+        )
+        .await;
+    // SDK 10's one-shot tools: a package run without an install (`--yes`), and one no feed has.
+    runner
+        .call(
+            "dotnet_tool",
+            "Exec",
+            json!({ "workingDirectory": here, "packageId": "csharpier", "version": "1.1.2", "args": ["--version"] }),
+            // It runs 1.1.2 and leaves the manifest's (updated) csharpier alone.
+            |result| {
+                contains(&result.to_string(), "1.1.2").and(if real { file_lacks(&file, "\"1.1.2\"") } else { Ok(()) })
+            },
+        )
+        .await;
+    runner
+        .fails(
+            "dotnet_tool",
+            "Exec",
+            json!({ "workingDirectory": here, "packageId": "no-such-tool-xyz" }),
+            "is not found in NuGet feeds",
         )
         .await;
     runner.ok("dotnet_tool", "Restore", json!({ "workingDirectory": here })).await;

@@ -11,7 +11,7 @@
 //! | `SearchTemplates` | `dotnet new search TERM [filters] --columns-all` | none | `{searchTerm, templates[], totalCount, truncated}` |
 //! | `TemplateInfo` | `dotnet new SHORT --help [--language L] [--debug:rebuild-cache]` | none | `{shortName, template{name, options[]…}}` |
 //! | `ListTemplatePacks` | `dotnet new uninstall` | none | `{packs[{id, version, details, templates[], uninstallCommand}]}` |
-//! | `InstallTemplatePack` | `dotnet new install ID[::VERSION] [--nuget-source S] [--interactive] [--force]` | machine | `{package, version, previousVersion, alreadyInstalled, templates[], lockInfo}` |
+//! | `InstallTemplatePack` | `dotnet new install ID[@VERSION] [--nuget-source S] [--interactive] [--force]` | machine | `{package, version, previousVersion, alreadyInstalled, templates[], lockInfo}` |
 //! | `UninstallTemplatePack` | `dotnet new uninstall ID` | machine | `{package, version, lockInfo}` |
 //! | `FrameworkInfo` | `dotnet --list-sdks` (the table is built in) | none | `{frameworks[], latestRecommended, latestLts, installedSdks, asOf}` |
 //! | `ConfigureGlobalJson` | nothing: edits global.json in place | its folder | `{path, created, changes[], content, lockInfo}` |
@@ -32,10 +32,13 @@
 //!   `ClearTemplateCache` pass its `--debug:rebuild-cache` option. `CacheMetrics` is left out:
 //!   with no cache there are no hits or misses to count.
 //! - **Searching** asks NuGet.org (`dotnet new search`), as the CLI does; `ListTemplates` with a
-//!   `filter` searches what is installed.
-//! - **Template package versions** are passed as `id::version`, which every SDK since 6 reads
-//!   (`id@version` only from 9.0.200). Exit code 106 is "already installed" only when the output
-//!   says so; otherwise it is the failure it is.
+//!   `filter` searches what is installed. Where NuGet.org's template index cannot be reached
+//!   (`Search failed: ...`, exit 103) the answer is `CAPABILITY_NOT_AVAILABLE` with the remedy
+//!   of installing by package id.
+//! - **Template package versions** are passed as `id@version`, the form SDK 9.0.200 and later
+//!   take (SDK 10 warns that `id::version` is deprecated; SDKs before 9.0.200 read only `::`);
+//!   both forms are read back. Exit code 106 is "already installed" only when the output says
+//!   so; otherwise it is the failure it is.
 //! - **global.json** edits keep comments and formatting; values are checked (a full SDK version,
 //!   a known `rollForward` policy, a known test runner) and a file the SDK could not read is
 //!   refused rather than rewritten ([`global_json`]).
@@ -141,9 +144,12 @@ impl Family for DotnetSdk {
             json!({ "type": "integer", "minimum": 1, "maximum": 10000, "description": "ListTemplates, SearchTemplates: return at most this many templates (the total is reported)." }),
         ))
         .param(flag("forceReload", "ListTemplates, TemplateInfo: rebuild the template engine's cache of installed templates first (--debug:rebuild-cache)."))
-        .param(string("searchTerm", "SearchTemplates (required): text to search NuGet.org's templates for."))
+        .param(string(
+            "searchTerm",
+            "SearchTemplates (required): text to search NuGet.org's templates for (needs internet access to NuGet.org).",
+        ))
         .param(string("templateShortName", "TemplateInfo (required): the template's short name, e.g. console or webapi."))
-        .param(string("templatePackage", "InstallTemplatePack, UninstallTemplatePack (required): a NuGet package id (optionally id@version or id::version), or for installs a folder or .nupkg file."))
+        .param(string("templatePackage", "InstallTemplatePack, UninstallTemplatePack (required): a NuGet package id (optionally id@version), or for installs a folder or .nupkg file."))
         .param(string("templateVersion", "InstallTemplatePack: the package version to install (default: latest stable)."))
         .param(string("nugetSource", "InstallTemplatePack: an extra NuGet source to install from."))
         .param(flag("interactive", "InstallTemplatePack: let NuGet ask for credentials (device-code sign-in appears in progress messages)."))

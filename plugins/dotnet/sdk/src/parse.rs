@@ -43,11 +43,24 @@ fn template(table: &table::Table, row: &[String], source: Option<&str>) -> Optio
     set("downloads", table.cell(row, "Downloads"));
     set("source", source);
     if let Some(package) = table.cell(row, "Package") {
-        let (id, version) = package.split_once("::").map_or((package, None), |(id, v)| (id, Some(v)));
+        let (id, version) = package_version(package);
         set("package", Some(id));
         set("packageVersion", version);
     }
     Some(value)
+}
+
+/// A template package as the template engine prints and takes it: `id@version` (SDK 9.0.200
+/// and later; SDK 10 warns that `::` is deprecated), `id::version` (earlier SDKs), or an id or a
+/// path alone, into the id (or path) and the version.
+pub fn package_version(spec: &str) -> (&str, Option<&str>) {
+    if spec.contains(['/', '\\']) {
+        return (spec, None);
+    }
+    match spec.split_once("::").or_else(|| spec.rsplit_once('@')) {
+        Some((id, version)) => (id, Some(version)),
+        None => (spec, None),
+    }
 }
 
 /// The templates of the first table in `text` (`new list`, `new install`).
@@ -73,6 +86,13 @@ pub fn search_results(text: &str) -> Vec<Value> {
         rest = &body[end..];
     }
     results
+}
+
+/// Why `dotnet new search` failed to search at all: the text after `Search failed: ` (SDK
+/// 10.0.401 offline: `Failed to update search cache. (Name or service not known
+/// (go.microsoft.com:443)) ...`, exit 103).
+pub fn search_failure(text: &str) -> Option<&str> {
+    text.lines().find_map(|line| line.trim().strip_prefix("Search failed: ")).map(str::trim)
 }
 
 /// `Avalonia .NET App (avalonia.app) C#` → name, short name, language.
@@ -169,7 +189,8 @@ pub struct Installed {
     pub previous_version: Option<String>,
 }
 
-/// Reads `Success: <id>::<version> installed the following templates:` and
+/// Reads `Success: <id>@<version> installed the following templates:` (`<id>::<version>` before
+/// SDK 9.0.200) and
 /// `<id> is already installed, version: <v>, it will be replaced with version <w>.`.
 pub fn installed(text: &str) -> Installed {
     let mut installed = Installed::default();
@@ -177,7 +198,7 @@ pub fn installed(text: &str) -> Installed {
         if let Some(spec) =
             line.strip_prefix("Success: ").and_then(|rest| rest.strip_suffix(" installed the following templates:"))
         {
-            let (package, version) = spec.split_once("::").map_or((spec, None), |(id, v)| (id, Some(v)));
+            let (package, version) = package_version(spec);
             installed.package = Some(package.to_owned());
             installed.version = version.map(str::to_owned);
         } else if let Some((_, rest)) = line.split_once(" is already installed, version: ") {
@@ -187,14 +208,12 @@ pub fn installed(text: &str) -> Installed {
     installed
 }
 
-/// Reads `Success: <id>::<version> was uninstalled.`: the id and version.
+/// Reads `Success: <id>@<version> was uninstalled.` (`::` before SDK 9.0.200): the id and version.
 pub fn uninstalled(text: &str) -> Option<(String, Option<String>)> {
     text.lines().map(str::trim).find_map(|line| {
         let spec = line.strip_prefix("Success: ")?.strip_suffix(" was uninstalled.")?;
-        Some(match spec.split_once("::") {
-            Some((id, version)) => (id.to_owned(), Some(version.to_owned())),
-            None => (spec.to_owned(), None),
-        })
+        let (id, version) = package_version(spec);
+        Some((id.to_owned(), version.map(str::to_owned)))
     })
 }
 
@@ -322,6 +341,35 @@ MudBlazor Templates  mudblazor   MudBlazor  [C#]      MudBlazor.Templates::8.2.0
     }
 
     #[test]
+    fn sdk_10_listing_of_an_installed_pack() {
+        // `dotnet new uninstall` on SDK 10.0.401 after the real-SDK scenario's install
+        // (recordings/sdk).
+        let text = "Currently installed items:\n   Scenario.Templates\n      Version: 1.0.0\n      Details:\n\
+                    \x20        Author: mcp-plugin-host\n         Reserved: ✘\n         NuGetSource: /w/sdk/feed\n\
+                    \x20     Templates:\n         Scenario hello (scenario-hello) C#\n      Uninstall Command:\n\
+                    \x20        dotnet new uninstall Scenario.Templates\n\n";
+        assert_eq!(
+            template_packs(text),
+            vec![json!({
+                "id": "Scenario.Templates", "version": "1.0.0",
+                "details": { "Author": "mcp-plugin-host", "Reserved": "✘", "NuGetSource": "/w/sdk/feed" },
+                "templates": [{ "name": "Scenario hello", "shortName": "scenario-hello", "language": "C#" }],
+                "uninstallCommand": "dotnet new uninstall Scenario.Templates"
+            })]
+        );
+    }
+
+    #[test]
+    fn sdk_10_search_failure_offline() {
+        // `dotnet new search nunit --columns-all` on SDK 10.0.401 without internet (recordings/sdk).
+        let text = "Searching for the templates...\nMatches from template source: NuGet.org\nSearch failed: Failed to \
+                    update search cache. (Name or service not known (go.microsoft.com:443)) (Name or service not known \
+                    (go.microsoft.com:443))\n\nFor details on the exit code, refer to https://aka.ms/templating-exit-codes#103\n";
+        assert!(search_failure(text).unwrap().starts_with("Failed to update search cache. (Name or service not known"));
+        assert_eq!(search_failure("No templates found matching: 'zzz'."), None);
+    }
+
+    #[test]
     fn install_and_uninstall_messages() {
         let text = "MudBlazor.Templates is already installed, version: 7.0.0, it will be replaced with version 8.2.0.\n\
                     MudBlazor.Templates::7.0.0 was successfully uninstalled.\n\
@@ -339,6 +387,13 @@ MudBlazor Templates  mudblazor   MudBlazor  [C#]      MudBlazor.Templates::8.2.0
         assert_eq!(
             uninstalled("Success: Avalonia.Templates::11.2.3 was uninstalled.\n"),
             Some(("Avalonia.Templates".into(), Some("11.2.3".into())))
+        );
+        // SDK 9.0.200 and later (recorded on 10.0.401).
+        let sdk10 = installed("Success: Scenario.Templates@1.0.0 installed the following templates:\n");
+        assert_eq!((sdk10.package.as_deref(), sdk10.version.as_deref()), (Some("Scenario.Templates"), Some("1.0.0")));
+        assert_eq!(
+            uninstalled("Success: Scenario.Templates@1.0.0 was uninstalled.\n"),
+            Some(("Scenario.Templates".into(), Some("1.0.0".into())))
         );
         assert_eq!(uninstalled("nothing"), None);
     }

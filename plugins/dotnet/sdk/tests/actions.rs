@@ -51,28 +51,30 @@ fn assert_ran(s: &Sdk, expected: &[&[&str]]) {
 #[test]
 fn version_info_and_listings_run_the_host_commands() {
     let s = setup();
+    // The double replays what SDK 10.0.401 printed (recordings/sdk): one SDK, two runtimes.
     let version = s.ok(json!({ "action": "Version" }));
-    assert_eq!(version, json!({ "action": "Version", "success": true, "version": "10.0.100" }));
+    assert_eq!(version, json!({ "action": "Version", "success": true, "version": "10.0.401" }));
     assert_ran(&s, &[&["--version"]]);
 
     let info = s.ok(json!({ "action": "Info" }));
-    assert_eq!(info["sdkVersion"], "10.0.100");
+    assert_eq!(info["sdkVersion"], "10.0.401");
+    assert_eq!(info["workloadVersion"], "10.0.400-manifests.63b36e85");
     assert_eq!(info["rid"], "linux-x64");
-    assert_eq!(info["hostArchitecture"], "x64");
-    assert_eq!(info["sdks"].as_array().unwrap().len(), 2);
-    assert_eq!(info["runtimes"].as_array().unwrap().len(), 4);
+    assert_eq!((info["hostVersion"].as_str(), info["hostArchitecture"].as_str()), (Some("10.0.12"), Some("x64")));
+    assert_eq!(info["sdks"], json!([{ "version": "10.0.401", "path": "/usr/share/dotnet/sdk" }]));
+    assert_eq!(info["runtimes"].as_array().unwrap().len(), 2);
     assert_eq!(info["globalJson"], Value::Null);
     assert_ran(&s, &[&["--info"]]);
 
     let sdks = s.ok(json!({ "action": "ListSdks" }));
-    assert_eq!(sdks["sdks"][0], json!({ "version": "8.0.416", "path": "/usr/share/dotnet/sdk" }));
-    assert_eq!(sdks["latest"], "10.0.100");
+    assert_eq!(sdks["sdks"], json!([{ "version": "10.0.401", "path": "/usr/share/dotnet/sdk" }]));
+    assert_eq!(sdks["latest"], "10.0.401");
     assert_ran(&s, &[&["--list-sdks"]]);
 
     let runtimes = s.ok(json!({ "action": "ListRuntimes" }));
     assert_eq!(
-        runtimes["runtimes"][3],
-        json!({ "name": "Microsoft.NETCore.App", "version": "10.0.0", "path": "/usr/share/dotnet/shared/Microsoft.NETCore.App" })
+        runtimes["runtimes"][1],
+        json!({ "name": "Microsoft.NETCore.App", "version": "10.0.12", "path": "/usr/share/dotnet/shared/Microsoft.NETCore.App" })
     );
     assert_ran(&s, &[&["--list-runtimes"]]);
 }
@@ -139,6 +141,17 @@ fn search_templates_asks_nuget_org() {
     assert_eq!(none["totalCount"], 0);
     assert_ran(&s, &[&["new", "search", "nothing-like-this", "--columns-all"]]);
 
+    // What SDK 10.0.401 answered offline (recordings/sdk): exit 103, "Search failed: Failed to
+    // update search cache. (Name or service not known (go.microsoft.com:443)) ...".
+    let offline = s.err(json!({ "action": "SearchTemplates", "searchTerm": "nunit" }));
+    assert_eq!((code(&offline), offline["exitCode"].as_i64()), ("CAPABILITY_NOT_AVAILABLE", Some(103)));
+    let error = &offline["errors"][0];
+    assert!(error["message"].as_str().unwrap().contains("Name or service not known (go.microsoft.com:443)"), "{error}");
+    assert!(error["hint"].as_str().unwrap().contains("InstallTemplatePack"), "{error}");
+    assert!(error["alternatives"].as_array().unwrap().iter().any(|a| a.as_str().unwrap().contains("ListTemplates")));
+    assert_eq!(error["data"]["command"], "dotnet new search nunit --columns-all");
+    assert_ran(&s, &[&["new", "search", "nunit", "--columns-all"]]);
+
     let missing = s.err(json!({ "action": "SearchTemplates" }));
     assert_eq!((code(&missing), parameter(&missing)), ("INVALID_PARAMS", "searchTerm"));
     assert_ran(&s, &[]);
@@ -172,10 +185,9 @@ fn template_info_reads_the_template_options() {
 #[test]
 fn template_packs_are_listed_installed_and_uninstalled_under_the_global_lock() {
     let s = setup();
+    // SDK 10.0.401 with nothing installed (recordings/sdk): "Currently installed items:", "(No Items)".
     let packs = s.ok(json!({ "action": "ListTemplatePacks" }));
-    assert_eq!(packs["packs"][0]["id"], "Avalonia.Templates");
-    assert_eq!(packs["packs"][0]["version"], "11.2.3");
-    assert_eq!(packs["packs"][0]["templates"].as_array().unwrap().len(), 3);
+    assert_eq!(packs["packs"], json!([]));
     assert_ran(&s, &[&["new", "uninstall"]]);
 
     let installed = s.ok(json!({
@@ -192,7 +204,7 @@ fn template_packs_are_listed_installed_and_uninstalled_under_the_global_lock() {
         &[&[
             "new",
             "install",
-            "MudBlazor.Templates::8.2.0",
+            "MudBlazor.Templates@8.2.0",
             "--nuget-source",
             "https://nuget.example.invalid/v3/index.json",
             "--interactive",
@@ -202,7 +214,7 @@ fn template_packs_are_listed_installed_and_uninstalled_under_the_global_lock() {
 
     let again = s.ok(json!({ "action": "InstallTemplatePack", "templatePackage": "Avalonia.Templates@11.2.3" }));
     assert_eq!((again["alreadyInstalled"].as_bool(), again["version"].as_str()), (Some(true), Some("11.2.3")));
-    assert_ran(&s, &[&["new", "install", "Avalonia.Templates::11.2.3"]]);
+    assert_ran(&s, &[&["new", "install", "Avalonia.Templates@11.2.3"]]);
 
     let unknown = s.err(json!({ "action": "InstallTemplatePack", "templatePackage": "No.Such.Templates" }));
     assert_eq!(code(&unknown), "EXIT_103");
@@ -220,6 +232,29 @@ fn template_packs_are_listed_installed_and_uninstalled_under_the_global_lock() {
     let absent = s.err(json!({ "action": "UninstallTemplatePack", "templatePackage": "MudBlazor.Templates" }));
     assert!(absent["errors"][0]["hint"].as_str().unwrap().contains("ListTemplatePacks"));
     assert_ran(&s, &[&["new", "uninstall", "MudBlazor.Templates"]]);
+}
+
+#[test]
+fn template_packs_are_sent_and_read_as_id_at_version_as_sdk_10_prints_them() {
+    // Replayed from recordings/sdk: SDK 10.0.401 installing the scenario's pack from a local feed
+    // ("Success: Scenario.Templates@1.0.0 installed the following templates:") and removing it
+    // ("Success: Scenario.Templates@1.0.0 was uninstalled.").
+    let s = setup();
+    let feed = s.path().join("feed").display().to_string();
+    let installed = s.ok(json!({
+        "action": "InstallTemplatePack", "templatePackage": "Scenario.Templates", "templateVersion": "1.0.0",
+        "nugetSource": feed
+    }));
+    assert_eq!(
+        (installed["package"].as_str(), installed["version"].as_str()),
+        (Some("Scenario.Templates"), Some("1.0.0"))
+    );
+    assert_eq!(installed["templates"][0]["shortNames"], json!(["scenario-hello"]));
+    assert_ran(&s, &[&["new", "install", "Scenario.Templates@1.0.0", "--nuget-source", &feed]]);
+
+    let removed = s.ok(json!({ "action": "UninstallTemplatePack", "templatePackage": "Scenario.Templates" }));
+    assert_eq!((removed["package"].as_str(), removed["version"].as_str()), (Some("Scenario.Templates"), Some("1.0.0")));
+    assert_ran(&s, &[&["new", "uninstall", "Scenario.Templates"]]);
 }
 
 #[test]
@@ -273,7 +308,7 @@ fn framework_info_combines_the_table_with_the_installed_sdks() {
     let all = s.ok(json!({ "action": "FrameworkInfo" }));
     assert_eq!(all["latestLts"], "net10.0");
     assert_eq!(all["latestRecommended"], "net10.0");
-    assert_eq!(all["installedSdks"], json!(["8.0.416", "10.0.100"]));
+    assert_eq!(all["installedSdks"], json!(["10.0.401"]));
     let net10 = all["frameworks"].as_array().unwrap().iter().find(|f| f["tfm"] == "net10.0").unwrap();
     assert_eq!((net10["isLts"].as_bool(), net10["targetableByInstalledSdk"].as_bool()), (Some(true), Some(true)));
     let net11 = all["frameworks"].as_array().unwrap().iter().find(|f| f["tfm"] == "net11.0").unwrap();
@@ -360,7 +395,8 @@ fn clear_template_cache_rebuilds_the_template_engine_cache() {
     let s = setup();
     let cleared = s.ok(json!({ "action": "ClearTemplateCache" }));
     assert_eq!(cleared["cacheRebuilt"], true);
-    assert_eq!(cleared["templateCount"], 28);
+    // SDK 10.0.401's 47 templates (recordings/sdk).
+    assert_eq!(cleared["templateCount"], 47);
     assert_eq!(cleared["lockInfo"]["lockKey"], "global");
     assert_ran(&s, &[&["new", "list", "--columns-all", "--debug:rebuild-cache"]]);
 }
@@ -465,9 +501,9 @@ fn content_negotiation_changes_the_text_not_the_data() {
     let compact = render(&["verbosity=compact"]);
     let markdown = render(&["format=markdown"]);
     let json_text = render(&["format=json", "verbosity=verbose"]);
-    assert_eq!(compact.joined_text(), "2 SDKs are installed; the newest is 10.0.100.");
-    assert!(standard.joined_text().contains("SDKs:\n  8.0.416 [/usr/share/dotnet/sdk]"), "{}", standard.joined_text());
-    assert!(markdown.joined_text().starts_with("**2 SDKs") && markdown.joined_text().contains("### SDKs"));
+    assert_eq!(compact.joined_text(), "1 SDK is installed; the newest is 10.0.401.");
+    assert!(standard.joined_text().contains("SDKs:\n  10.0.401 [/usr/share/dotnet/sdk]"), "{}", standard.joined_text());
+    assert!(markdown.joined_text().starts_with("**1 SDK") && markdown.joined_text().contains("### SDKs"));
     let data: Value = serde_json::from_str(&json_text.joined_text()).unwrap();
     assert_eq!(Some(&data), standard.structured_content.as_ref());
     for other in [&compact, &markdown, &json_text] {
@@ -525,7 +561,7 @@ fn installs_report_progress_from_their_output() {
     assert!(!result.is_error);
     let messages: Vec<String> = call.progress().into_iter().filter_map(|report| report.message).collect();
     assert_eq!(messages[0], "dotnet new install MudBlazor.Templates");
-    assert!(messages.iter().any(|m| m.starts_with("Success: MudBlazor.Templates::8.2.0")), "{messages:?}");
+    assert!(messages.iter().any(|m| m.starts_with("Success: MudBlazor.Templates@8.2.0")), "{messages:?}");
 }
 
 #[test]

@@ -52,12 +52,13 @@ fn the_four_resources_read_the_installation() {
         resources::all(&settings(&s)).iter().map(|r| serde_json::to_value(r.spec()).unwrap()["uri"].clone()).collect();
     assert_eq!(uris, ["dotnet://sdk-info", "dotnet://runtime-info", "dotnet://templates", "dotnet://frameworks"]);
 
+    // The double replays SDK 10.0.401's listings (recordings/sdk): one SDK, two runtimes.
     let sdks = read(&s, "dotnet://sdk-info");
-    assert_eq!(sdks["latestSdk"], "10.0.100");
-    assert_eq!(sdks["sdks"][0], json!({ "version": "8.0.416", "path": "/usr/share/dotnet/sdk" }));
+    assert_eq!(sdks["latestSdk"], "10.0.401");
+    assert_eq!(sdks["sdks"][0], json!({ "version": "10.0.401", "path": "/usr/share/dotnet/sdk" }));
 
     let runtimes = read(&s, "dotnet://runtime-info");
-    assert_eq!(runtimes["runtimes"].as_array().unwrap().len(), 4);
+    assert_eq!(runtimes["runtimes"].as_array().unwrap().len(), 2);
     assert_eq!(runtimes["runtimes"][0]["name"], "Microsoft.AspNetCore.App");
 
     let templates = read(&s, "dotnet://templates");
@@ -65,7 +66,7 @@ fn the_four_resources_read_the_installation() {
     assert_eq!(console["shortNames"], json!(["console"]));
 
     let frameworks = read(&s, "dotnet://frameworks");
-    assert_eq!(frameworks["installedSdks"], json!(["8.0.416", "10.0.100"]));
+    assert_eq!(frameworks["installedSdks"], json!(["10.0.401"]));
     assert_eq!(frameworks["latestLts"], "net10.0");
     let modern: Vec<&str> =
         frameworks["modernFrameworks"].as_array().unwrap().iter().map(|f| f["tfm"].as_str().unwrap()).collect();

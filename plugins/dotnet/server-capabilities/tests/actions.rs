@@ -48,18 +48,16 @@ fn reports_the_server_and_the_installed_sdks() {
     assert_eq!(caps["loadedPlugins"]["complete"], false);
     assert_eq!(caps["dotnet"], json!({ "found": true, "sdkInstalled": true }));
     let sdks = &caps["sdkVersions"];
-    assert_eq!(sdks["installed"], json!(["8.0.416", "10.0.100"]));
-    assert_eq!(sdks["sdks"][1], json!({ "version": "10.0.100", "path": "/usr/share/dotnet/sdk" }));
+    // The double replays SDK 10.0.401's `--list-sdks` (test-double/recordings/sdk).
+    assert_eq!(sdks["installed"], json!(["10.0.401"]));
+    assert_eq!(sdks["sdks"][0], json!({ "version": "10.0.401", "path": "/usr/share/dotnet/sdk" }));
     assert_eq!((sdks["recommended"].as_str(), sdks["lts"].as_str()), (Some("net10.0"), Some("net10.0")));
     assert_eq!(sdks["recommendedInstalled"], true);
     // The framework table is dated data, and says so.
     let table_date = dotnet_support::frameworks::TABLE_AS_OF.to_string();
     assert_eq!(sdks["tableAsOf"], table_date);
     let text = result.joined_text();
-    assert!(
-        text.contains("SDKs installed: 8.0.416, 10.0.100.") && text.contains("Use net10.0 for new projects"),
-        "{text}"
-    );
+    assert!(text.contains("SDKs installed: 10.0.401.") && text.contains("Use net10.0 for new projects"), "{text}");
     assert!(text.contains(&format!("Framework facts as of {table_date}.")), "{text}");
     // The test kit's context does not describe a host, so the plugin says what it cannot know.
     assert!(caps["loadedPlugins"]["note"].as_str().unwrap().contains("tools/list"));

@@ -226,6 +226,21 @@ impl Ran {
         error.raw_output = self.outcome.stdout.clone();
         ErrorResponse::new(error, self.exit_code())
     }
+
+    /// The error of a run that failed because this machine lacks what the command needs (a
+    /// service it cannot reach, such as NuGet.org's search): `CAPABILITY_NOT_AVAILABLE` with
+    /// `reason` and the `alternatives`, keeping the command, exit code, stderr and output.
+    pub fn not_available(&self, feature: &str, reason: &str, alternatives: Vec<String>) -> ErrorResponse {
+        let failed = self.failure();
+        let mut error = ErrorResult::capability_not_available(feature, reason, alternatives);
+        if let (Some(data), Some(ran)) = (error.data.as_mut(), failed.errors[0].data.as_ref()) {
+            data.command = ran.command.clone();
+            data.exit_code = ran.exit_code;
+            data.stderr = ran.stderr.clone();
+        }
+        error.raw_output = self.outcome.transcript.clone();
+        ErrorResponse::new(error, self.exit_code())
+    }
 }
 
 /// `dotnet ARGS` in `cwd` as the settings configure it: the dotnet path, the output cap, the

@@ -115,8 +115,8 @@ fn alive(pid: u32) -> bool {
 #[test]
 fn version_is_configurable() {
     let dir = temp_dir("version");
-    // `--version`'s recording is pending (recordings/PENDING): the simulated default answers.
-    assert_eq!(run(&dir, &["--version"], &[]).stdout, "10.0.100\n");
+    // By default the recording of SDK 10.0.401 answers (recordings/sdk).
+    assert_eq!(run(&dir, &["--version"], &[]).stdout, "10.0.401\n");
     let r = run(&dir, &["--version"], &[("DOTNET_DOUBLE_SDK_VERSION", "9.0.306")]);
     assert_eq!((r.code, r.stdout.as_str()), (0, "9.0.306\n"));
     let sdks = run(&dir, &["--list-sdks"], &[("DOTNET_DOUBLE_SDK_VERSION", "9.0.306")]).stdout;
@@ -504,7 +504,7 @@ fn tool_listing_in_json_from_sdk_9_and_refused_by_sdk_8() {
     assert_eq!(local["version"], 1);
     assert_eq!(local["data"][1]["packageId"], "csharpier");
     assert_eq!(local["data"][1]["commands"], serde_json::json!(["csharpier"]));
-    assert_eq!(local["data"][1]["manifest"], format!("{}/.config/dotnet-tools.json", dir.display()));
+    assert_eq!(local["data"][1]["manifest"], format!("{}/dotnet-tools.json", dir.display()));
     let global: serde_json::Value = serde_json::from_str(
         &run(&dir, &["tool", "list", "-g", "--format", "json"], &[("DOTNET_DOUBLE_SDK_VERSION", "10.0.100")]).stdout,
     )

@@ -13,6 +13,7 @@
 //! | `CreateManifest` | `dotnet new tool-manifest [-o <output>] [--force]` | the new manifest's folder |
 //! | `Search` | `dotnet tool search <searchTerm> [--detail] [--take N] [--skip N] [--prerelease]` | none |
 //! | `Run` | `dotnet tool run <toolName> [-- <args>...]` | none |
+//! | `Exec` | `dotnet tool exec <packageId> [--version] [--prerelease] [--add-source] [--configfile] --yes [-- <args>...]` (SDK 10+) | none |
 //!
 //! The scope is `--global`, `--tool-path <toolPath>` or `--tool-manifest <manifest>`, at most one;
 //! none means the local manifest the CLI finds from the working directory up ([`scope`]). A
@@ -28,7 +29,8 @@
 //! idempotent: without a version they take the latest); `Restore` writes the manifest's pinned
 //! versions (open-world, idempotent); `Uninstall` destroys (idempotent); `CreateManifest`
 //! destroys too, since `force` overwrites an existing manifest; `Run` starts a tool that may do
-//! anything, so it counts as destructive, open-world and not idempotent. The tool is
+//! anything, so it counts as destructive, open-world and not idempotent, and so does `Exec`,
+//! which also downloads the package (with `--yes`: no one can answer the CLI's question). The tool is
 //! destructive, not idempotent and open-world; with `ReadOnly` (List and Search) it is
 //! read-only, idempotent and open-world.
 
@@ -49,7 +51,7 @@ export_plugin! {
 
 dotnet_support::actions! {
     /// The actions of `dotnet_tool`.
-    pub enum Action { Install, List, Update, Uninstall, Restore, CreateManifest, Search, Run }
+    pub enum Action { Install, List, Update, Uninstall, Restore, CreateManifest, Search, Run, Exec }
 }
 
 /// The `dotnet_tool` family.
@@ -78,23 +80,27 @@ impl Family for DotnetTool {
             ".NET Tool Manager",
             "Manage .NET tools: Install, Update and Uninstall a tool (local manifest by default, `global`, or \
              `toolPath`), List installed tools, Restore a manifest's tools, CreateManifest, Search nuget.org, \
-             and Run a local tool with `args`. List and Search return the parsed tables. Uninstall asks the user \
+             Run a local tool with `args`, and Exec a tool package once without installing it (SDK 10+, \
+             `dotnet tool exec --yes`). List and Search return the parsed tables. Uninstall asks the user \
              to confirm when the client supports elicitation.",
         )
         .param(Param::string(
             "workingDirectory",
             "Folder the command runs in (default: the client's root holding a tool manifest, else the server's).",
         ))
-        .param(Param::string("packageId", "NuGet package id of the tool (Install, Update, Uninstall; a filter for List)."))
+        .param(Param::string(
+            "packageId",
+            "NuGet package id of the tool (Install, Update, Uninstall, Exec; a filter for List).",
+        ))
         .param(Param::flag("global", "The user's global tools instead of the local manifest (Install, Update, Uninstall, List)."))
         .param(Param::string("toolPath", "Install into, list or remove from this folder instead of the local manifest."))
         .param(Param::string(
             "manifest",
             "Path of the local tool manifest (dotnet-tools.json) to use (Install, Update, Uninstall, Restore).",
         ))
-        .param(Param::string("version", "Version or version range to install or update to."))
+        .param(Param::string("version", "Version or version range to install, update to or Exec."))
         .param(Param::string("framework", "Target framework to install the tool for, such as net10.0."))
-        .param(Param::flag("prerelease", "Allow prerelease versions (Install, Update, Search)."))
+        .param(Param::flag("prerelease", "Allow prerelease versions (Install, Update, Search, Exec)."))
         .param(Param::flag("allowDowngrade", "Allow installing or updating to a lower version."))
         .param(Param::string("source", "An extra NuGet source (URL or folder) to look for the tool in."))
         .param(Param::string("configFile", "NuGet.Config file to use."))
@@ -112,10 +118,14 @@ impl Family for DotnetTool {
                 "type": "array",
                 "maxItems": 64,
                 "items": { "type": "string", "minLength": 1, "maxLength": 1024 },
-                "description": "Arguments for the tool (Run), one per entry: letters, digits and \" _.,:=/\\+@%~-\"; options as single tokens (-v, --check, --format=json); no @response files."
+                "description": "Arguments for the tool (Run, Exec), one per entry: letters, digits and \" _.,:=/\\+@%~-\"; options as single tokens (-v, --check, --format=json); no @response files."
             }),
         ))
-        .param(Param::string("output", "Folder to create the .config/dotnet-tools.json manifest in (CreateManifest)."))
+        .param(Param::string(
+            "output",
+            "Folder to create the tool manifest in (CreateManifest): SDK 10 writes dotnet-tools.json in the folder \
+             itself, earlier SDKs .config/dotnet-tools.json; the result names the file written.",
+        ))
         .param(Param::flag("force", "Overwrite an existing manifest (CreateManifest)."))
         .common(&["workingDirectory"])
         .action(install(Action::Install))
@@ -162,6 +172,14 @@ impl Family for DotnetTool {
                 .takes(&["args"])
                 .returns(actions::run::shape()),
         )
+        .action(
+            ActionSpec::destroys(Action::Exec)
+                .open_world()
+                .requires(&["packageId"])
+                .takes(&["version", "prerelease", "args"])
+                .takes(&SOURCES)
+                .returns(actions::run::exec_shape()),
+        )
     }
 
     async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {
@@ -169,6 +187,7 @@ impl Family for DotnetTool {
             Action::List => actions::list::list(call).await,
             Action::Search => actions::list::search(call).await,
             Action::Run => actions::run::run(call).await,
+            Action::Exec => actions::run::exec(call).await,
             Action::Install | Action::Update | Action::Uninstall | Action::Restore | Action::CreateManifest => {
                 actions::change::run(action, call).await
             }

@@ -137,6 +137,16 @@ pub fn search(stdout: &str) -> Vec<FoundTool> {
     }
 }
 
+/// Why `dotnet tool search` could not search at all: the line of its output that says so. It
+/// asks NuGet.org's search service itself, whatever sources are configured; against a mirror
+/// without that service SDK 10.0.401 crashes (`Unhandled exception: Index was out of range. ...`,
+/// exit 1), and an unreachable feed fails to load its service index.
+pub fn search_failure(transcript: &str) -> Option<&str> {
+    const SIGNS: [&str; 4] =
+        ["Unhandled exception", "Unable to load the service index", "Name or service not known", "NU1301"];
+    transcript.lines().map(str::trim).find(|line| SIGNS.iter().any(|sign| line.contains(sign)))
+}
+
 /// `--detail` output: blocks that start after a `----` line with the package id, then
 /// `Key: value` lines and an indented `Versions:` list.
 fn detail_blocks(stdout: &str) -> Vec<FoundTool> {

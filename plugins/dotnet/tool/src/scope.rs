@@ -68,18 +68,16 @@ impl Scope {
     }
 
     /// What an operation in this scope locks: the machine for global tools, the folder for a
-    /// tool path, the manifest's folder for local tools.
+    /// tool path, the manifest's home folder ([`manifest_home`]) for local tools (the working
+    /// folder when there is no manifest yet: an install creates one there).
     pub fn lock(&self, cwd: &Path) -> LockTarget {
         match self {
             Scope::Global => LockTarget::global(),
             Scope::ToolPath(path) => folder_lock(&cwd.join(path)),
-            Scope::Local(Some(manifest)) => {
-                let manifest = cwd.join(manifest);
-                folder_lock(manifest.parent().unwrap_or(cwd))
-            }
+            Scope::Local(Some(manifest)) => folder_lock(manifest_home(&cwd.join(manifest)).unwrap_or(cwd)),
             Scope::Local(None) => {
                 let manifest = find_manifest(cwd);
-                folder_lock(manifest.as_deref().and_then(Path::parent).unwrap_or(&cwd.join(".config")))
+                folder_lock(manifest.as_deref().and_then(manifest_home).unwrap_or(cwd))
             }
         }
     }
@@ -106,11 +104,26 @@ pub fn find_manifest(dir: &Path) -> Option<PathBuf> {
     dir.ancestors().find_map(manifest_in)
 }
 
+/// Where a local tool manifest of `dir` can be, in the order the CLI looks:
+/// `.config/dotnet-tools.json`, then `dotnet-tools.json` (where SDK 10's `dotnet new
+/// tool-manifest` writes it; earlier SDKs wrote the first).
+pub fn manifest_places(dir: &Path) -> [PathBuf; 2] {
+    [dir.join(".config").join("dotnet-tools.json"), dir.join("dotnet-tools.json")]
+}
+
 /// The manifest directly in `dir` (in its `.config` folder, or at its top).
 pub fn manifest_in(dir: &Path) -> Option<PathBuf> {
-    [dir.join(".config").join("dotnet-tools.json"), dir.join("dotnet-tools.json")]
-        .into_iter()
-        .find(|path| path.is_file())
+    manifest_places(dir).into_iter().find(|path| path.is_file())
+}
+
+/// The folder a manifest belongs to: the one holding it, or holding its `.config` folder. Both
+/// places of one folder's manifest lock the same key, whichever the SDK wrote.
+pub fn manifest_home(manifest: &Path) -> Option<&Path> {
+    let parent = manifest.parent()?;
+    match parent.file_name() {
+        Some(name) if name == ".config" => parent.parent(),
+        _ => Some(parent),
+    }
 }
 
 /// The folder an action runs in: the `workingDirectory` asked for; for an action on the local
@@ -176,8 +189,11 @@ mod tests {
         std::fs::write(root.join("repo/.config/dotnet-tools.json"), "{}").unwrap();
         std::fs::create_dir_all(root.join("repo/src/App")).unwrap();
         let local = Scope::Local(None).lock(&root.join("repo/src/App"));
-        assert_eq!(local.key, root.join("repo/.config").display().to_string());
-        assert_eq!(Scope::Local(None).lock(&root).key, root.join(".config").display().to_string());
+        assert_eq!(local.key, root.join("repo").display().to_string(), "the folder the manifest belongs to");
+        std::fs::write(root.join("repo/dotnet-tools.json"), "{}").unwrap();
+        let top = Scope::Local(Some("dotnet-tools.json".into())).lock(&root.join("repo"));
+        assert_eq!(top.key, local.key, "SDK 10's place of the manifest locks the same folder");
+        assert_eq!(Scope::Local(None).lock(&root).key, root.display().to_string(), "no manifest: the folder");
         assert_eq!(Scope::Global.lock(&root), LockTarget::global());
         assert_eq!(Scope::ToolPath("tools".into()).lock(&root).key, root.join("tools").display().to_string());
     }

@@ -4,7 +4,8 @@
 //! result against the advertised schemas, as the host does.
 
 use std::{
-    path::{Path, PathBuf},
+    os::unix::fs::PermissionsExt,
+    path::PathBuf,
     time::{Duration, Instant},
 };
 
@@ -21,13 +22,16 @@ use serde_json::{Value, json};
 
 type Tools = Harness<DotnetTool>;
 
-/// A scratch folder holding `work/` with a local tool manifest, the plugin's working directory;
-/// the double streams for one second in the `slow` scenario.
+/// A scratch folder holding `work/` with a local tool manifest where SDK 10 writes it
+/// (`work/dotnet-tools.json`), the plugin's working directory; the double streams for one second
+/// in the `slow` scenario. In the default scenario the double replays what SDK 10.0.401 printed
+/// in the real-SDK scenario `tools` (recordings/tools): csharpier 1.1.2 installed, updated to
+/// 1.4.0, run, restored and uninstalled.
 fn harness_with(configure: impl FnOnce(Double) -> Double) -> Tools {
     Tools::with(|dir, double| {
         let work = dir.join("work");
-        std::fs::create_dir_all(work.join(".config")).unwrap();
-        std::fs::write(work.join(".config/dotnet-tools.json"), r#"{"version":1,"isRoot":true,"tools":{}}"#).unwrap();
+        std::fs::create_dir_all(&work).unwrap();
+        std::fs::write(work.join("dotnet-tools.json"), r#"{"version":1,"isRoot":true,"tools":{}}"#).unwrap();
         configure(double.env("DOTNET_DOUBLE_SLOW_SECS", "1").setting("WorkingDirectory", json!(work)))
     })
 }
@@ -132,6 +136,27 @@ fn every_action_runs_its_exact_argument_vector() {
             vec!["tool", "search", "ef", "--detail", "--take", "5", "--skip", "1", "--prerelease"],
         ),
         (json!({ "action": "Run", "toolName": "dotnet-ef" }), vec!["tool", "run", "dotnet-ef"]),
+        (json!({ "action": "Exec", "packageId": "dotnetsay" }), vec!["tool", "exec", "dotnetsay", "--yes"]),
+        (
+            json!({ "action": "Exec", "packageId": "dotnetsay", "version": "2.1.7", "prerelease": true,
+                    "source": source, "configFile": "NuGet.Config", "args": ["--help", "hello world"] }),
+            vec![
+                "tool",
+                "exec",
+                "dotnetsay",
+                "--version",
+                "2.1.7",
+                "--prerelease",
+                "--add-source",
+                source,
+                "--configfile",
+                "NuGet.Config",
+                "--yes",
+                "--",
+                "--help",
+                "hello world",
+            ],
+        ),
         (
             json!({ "action": "Run", "toolName": "csharpier", "args": ["--check", "src/My App", "--log-level=debug"] }),
             vec!["tool", "run", "csharpier", "--", "--check", "src/My App", "--log-level=debug"],
@@ -187,22 +212,15 @@ fn an_sdk_without_the_json_listing_is_asked_for_its_table() {
 #[test]
 fn list_and_search_return_the_parsed_tables() {
     let harness = scenario("");
-    let manifest = work(&harness).join(".config/dotnet-tools.json").display().to_string();
+    let manifest = work(&harness).join("dotnet-tools.json").display().to_string();
     let local = harness.call(json!({ "action": "List" }));
     let structured = succeeded(&local);
     assert_eq!(structured["scope"], "local");
     assert_eq!(
         structured["tools"],
-        json!([
-            { "packageId": "dotnet-ef", "version": "10.0.0", "commands": ["dotnet-ef"], "manifest": manifest },
-            { "packageId": "csharpier", "version": "1.1.2", "commands": ["csharpier"], "manifest": manifest }
-        ])
+        json!([{ "packageId": "csharpier", "version": "1.1.2", "commands": ["csharpier"], "manifest": manifest }])
     );
-    assert!(
-        local.joined_text().starts_with("2 tools installed in the local tool manifest."),
-        "{}",
-        local.joined_text()
-    );
+    assert!(local.joined_text().starts_with("1 tool installed in the local tool manifest."), "{}", local.joined_text());
     assert!(!local.joined_text().contains("\"packageId\""), "prose, not JSON, for the model");
 
     let global = harness.call(json!({ "action": "List", "global": true }));
@@ -224,26 +242,38 @@ fn list_and_search_return_the_parsed_tables() {
     assert_eq!(packages[0]["packageId"], "dotnet-reportgenerator-globaltool");
     assert_eq!(packages[0]["versions"], json!([{ "version": "5.4.18", "downloads": 98765432u64 }]));
     assert!(packages[0]["description"].as_str().unwrap().starts_with("ReportGenerator converts"));
+
+    // What SDK 10.0.401 did against the mirror (recordings/tools): "Unhandled exception: Index was
+    // out of range. ..." on stderr, exit 1: not possible here, with a remedy.
+    let crashed = harness.err(json!({ "action": "Search", "searchTerm": "csharpier", "take": 5 }));
+    assert_eq!((code(&crashed), crashed["exitCode"].as_i64()), ("CAPABILITY_NOT_AVAILABLE", Some(1)));
+    let error = &crashed["errors"][0];
+    assert!(error["message"].as_str().unwrap().contains("Unhandled exception: Index was out of range"), "{error}");
+    assert!(error["hint"].as_str().unwrap().contains("Install"), "{error}");
+    assert_eq!(error["data"]["command"], "dotnet tool search csharpier --take 5");
 }
 
 #[test]
 fn changes_report_versions_manifests_and_locks() {
     let harness = scenario("");
     let work = work(&harness);
-    let manifest = work.join(".config/dotnet-tools.json").display().to_string();
-    let config_folder = work.join(".config").display().to_string();
+    let manifest = work.join("dotnet-tools.json").display().to_string();
+    let folder = work.display().to_string();
 
     let install = harness.call(json!({ "action": "Install", "packageId": "dotnetsay" }));
     let structured = succeeded(&install);
     assert_eq!(structured["version"], "2.1.7");
     assert_eq!(structured["manifest"], manifest);
-    assert_eq!(structured["lockInfo"], json!({ "lockScope": "workingDirectory", "lockKey": config_folder }));
+    assert_eq!(structured["lockInfo"], json!({ "lockScope": "workingDirectory", "lockKey": folder }));
     assert_eq!(structured["command"], "dotnet tool install dotnetsay");
 
+    // Replayed: "Tool 'csharpier' was successfully updated from version '1.1.2' to version '1.4.0'
+    // (manifest file <work>/dotnet-tools.json)."
     let update = harness.call(json!({ "action": "Update", "packageId": "csharpier" }));
-    assert_eq!(succeeded(&update)["previousVersion"], "0.30.6");
-    assert_eq!(succeeded(&update)["version"], "1.1.2");
-    assert!(update.joined_text().starts_with("Updated csharpier from 0.30.6 to 1.1.2"), "{}", update.joined_text());
+    assert_eq!(succeeded(&update)["previousVersion"], "1.1.2");
+    assert_eq!(succeeded(&update)["version"], "1.4.0");
+    assert_eq!(succeeded(&update)["manifest"], manifest);
+    assert!(update.joined_text().starts_with("Updated csharpier from 1.1.2 to 1.4.0"), "{}", update.joined_text());
 
     let global = harness.call(json!({ "action": "Install", "packageId": "dotnetsay", "global": true }));
     assert_eq!(succeeded(&global)["lockInfo"], json!({ "lockScope": "global", "lockKey": "global" }));
@@ -253,17 +283,67 @@ fn changes_report_versions_manifests_and_locks() {
     assert_eq!(succeeded(&path)["lockInfo"]["lockKey"], work.join("tools").display().to_string());
 
     let restore = harness.call(json!({ "action": "Restore" }));
-    let tools = succeeded(&restore)["tools"].as_array().unwrap();
-    assert_eq!(tools.len(), 2);
-    assert_eq!(tools[1], json!({ "packageId": "csharpier", "version": "1.1.2", "commands": ["csharpier"] }));
+    assert_eq!(
+        succeeded(&restore)["tools"],
+        json!([{ "packageId": "csharpier", "version": "1.4.0", "commands": ["csharpier"] }])
+    );
 
+    // The double writes no manifest: the SDK 10 place is reported, under the folder's lock.
     let created = harness.call(json!({ "action": "CreateManifest", "output": "sub" }));
-    assert_eq!(succeeded(&created)["manifest"], work.join("sub/.config/dotnet-tools.json").display().to_string());
-    assert_eq!(succeeded(&created)["lockInfo"]["lockKey"], work.join("sub/.config").display().to_string());
+    assert_eq!(succeeded(&created)["manifest"], work.join("sub/dotnet-tools.json").display().to_string());
+    assert_eq!(succeeded(&created)["lockInfo"]["lockKey"], work.join("sub").display().to_string());
 
     let run = harness.call(json!({ "action": "Run", "toolName": "csharpier", "args": ["--version"] }));
     assert_eq!(succeeded(&run)["args"], json!(["--version"]));
-    assert!(run.joined_text().contains("1.1.2"), "the tool's output reaches the model: {}", run.joined_text());
+    assert!(run.joined_text().contains("1.4.0"), "the tool's output reaches the model: {}", run.joined_text());
+}
+
+#[test]
+fn create_manifest_reports_the_file_the_sdk_wrote() {
+    // A stand-in for an SDK before 10, which writes .config/dotnet-tools.json: the plugin reports
+    // the place that changed, not the one SDK 10 uses.
+    let harness = Tools::with(|dir, double| {
+        let work = dir.join("work");
+        std::fs::create_dir_all(&work).unwrap();
+        let script = dir.join("dotnet-9.sh");
+        std::fs::write(
+            &script,
+            "#!/bin/sh\nmkdir -p \"$4/.config\" && echo '{}' > \"$4/.config/dotnet-tools.json\"\n\
+             echo 'The template \"Dotnet local tool manifest file\" was created successfully.'\n",
+        )
+        .unwrap();
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        double.setting("WorkingDirectory", json!(work)).setting("DotnetPath", json!(script))
+    });
+    let work = work(&harness);
+    let created = harness.call(json!({ "action": "CreateManifest", "output": "old" }));
+    assert_eq!(succeeded(&created)["manifest"], work.join("old/.config/dotnet-tools.json").display().to_string());
+    assert_eq!(succeeded(&created)["lockInfo"]["lockKey"], work.join("old").display().to_string());
+}
+
+#[test]
+fn exec_runs_a_tool_package_once_without_installing_it() {
+    let harness = scenario("");
+    // Replayed from recordings/tools: SDK 10.0.401 ran csharpier 1.1.2 from the mirror.
+    let ran =
+        harness.ok(json!({ "action": "Exec", "packageId": "csharpier", "version": "1.1.2", "args": ["--version"] }));
+    assert_eq!((ran["packageId"].as_str(), ran["version"].as_str()), (Some("csharpier"), Some("1.1.2")));
+    assert_eq!(ran["args"], json!(["--version"]));
+    assert_eq!(ran["command"], "dotnet tool exec csharpier --version 1.1.2 --yes -- --version");
+    let text =
+        harness.call(json!({ "action": "Exec", "packageId": "csharpier", "version": "1.1.2", "args": ["--version"] }));
+    assert!(text.joined_text().contains("1.1.2"), "the tool's output reaches the model: {}", text.joined_text());
+
+    // Replayed: "no-such-tool-xyz is not found in NuGet feeds https://api.nuget.org/v3/index.json." (exit 1).
+    let unknown = harness.err(json!({ "action": "Exec", "packageId": "no-such-tool-xyz" }));
+    assert_eq!(code(&unknown), "EXIT_1");
+    assert!(unknown["errors"][0]["message"].as_str().unwrap().contains("is not found in NuGet feeds"), "{unknown}");
+
+    // SDK 9 and earlier have no `tool exec`.
+    let old = harness_with(|double| double.env("DOTNET_DOUBLE_SDK_VERSION", "9.0.300"));
+    let refused = old.err(json!({ "action": "Exec", "packageId": "dotnetsay" }));
+    assert_eq!(code(&refused), "CAPABILITY_NOT_AVAILABLE");
+    assert!(refused["errors"][0]["message"].as_str().unwrap().contains("SDK 10"), "{refused}");
 }
 
 #[test]
@@ -276,9 +356,11 @@ fn uninstall_asks_first_and_a_refusal_runs_nothing() {
     assert!(refused.joined_text().contains("Nothing was changed"), "{}", refused.joined_text());
     assert_eq!(harness.runs(), 0, "nothing ran after the refusal");
 
+    // Replayed: "Tool 'csharpier' was successfully uninstalled and removed from manifest file
+    // <work>/dotnet-tools.json." (no version).
     let confirmed = harness.call_with(&accepting(), json!({ "action": "Uninstall", "packageId": "csharpier" }));
     assert_eq!(succeeded(&confirmed)["consent"], "confirmed");
-    assert_eq!(succeeded(&confirmed)["version"], "1.1.2");
+    assert_eq!(succeeded(&confirmed)["manifest"], work(&harness).join("dotnet-tools.json").display().to_string());
     assert_eq!(last_argv(&harness), ["tool", "uninstall", "csharpier"]);
 
     let unasked = harness.call(json!({ "action": "Uninstall", "packageId": "dotnet-outdated-tool", "global": true }));
@@ -350,9 +432,14 @@ fn local_tools_lock_the_manifest_folder_however_they_are_reached() {
     let harness = scenario("");
     let work = work(&harness);
     std::fs::create_dir_all(work.join("src/App")).unwrap();
-    let held = harness.hold(&LockTarget::for_path(Some(Path::new(".config")), &work), "a build elsewhere");
+    let held = harness.hold(&LockTarget::for_path(None, &work), "a build elsewhere");
     let from_below = json!({ "action": "Install", "packageId": "dotnetsay", "workingDirectory": work.join("src/App") });
     assert_eq!(code(failed(&harness.call(from_below))), "CONCURRENCY_CONFLICT");
+    let by_manifest = json!({ "action": "Restore", "manifest": "dotnet-tools.json" });
+    assert_eq!(code(failed(&harness.call(by_manifest))), "CONCURRENCY_CONFLICT");
+    // A manifest in .config (where SDKs before 10 wrote it) belongs to the same folder.
+    std::fs::create_dir_all(work.join(".config")).unwrap();
+    std::fs::copy(work.join("dotnet-tools.json"), work.join(".config/dotnet-tools.json")).unwrap();
     let by_manifest = json!({ "action": "Restore", "manifest": ".config/dotnet-tools.json" });
     assert_eq!(code(failed(&harness.call(by_manifest))), "CONCURRENCY_CONFLICT");
     succeeded(&harness.call(json!({ "action": "Install", "packageId": "dotnetsay", "global": true })));

@@ -84,7 +84,8 @@ pub async fn list_template_packs(call: &Call<'_>) -> Outcome {
     Ok(Reply::new(summary).section("Template packages", lines).structured(json!({ "packs": packs })))
 }
 
-/// The install argument: a path that exists (folder or .nupkg), or `id[::version]`.
+/// The install argument: a path that exists (folder or .nupkg), or `id[@version]` (the form SDK
+/// 9.0.200 and later take; SDK 10 warns that `id::version` is deprecated).
 fn package_spec(cwd: &Path, params: &Params<'_>) -> Result<String, ErrorResponse> {
     let package = params.req("templatePackage", Kind::Text)?;
     let version = params.opt("templateVersion", Kind::Version)?;
@@ -107,7 +108,7 @@ fn package_spec(cwd: &Path, params: &Params<'_>) -> Result<String, ErrorResponse
         }
         return Ok(package.to_owned());
     }
-    let (id, inline) = split_version(package);
+    let (id, inline) = parse::package_version(package);
     check("templatePackage", Kind::PackageId, id)?;
     if let Some(inline) = inline {
         check("templatePackage", Kind::Version, inline)?;
@@ -124,7 +125,7 @@ fn package_spec(cwd: &Path, params: &Params<'_>) -> Result<String, ErrorResponse
         (inline, version) => inline.or(version),
     };
     Ok(match version {
-        Some(version) => format!("{id}::{version}"),
+        Some(version) => format!("{id}@{version}"),
         None => id.to_owned(),
     })
 }
@@ -150,7 +151,7 @@ pub async fn install_template_pack(call: &Call<'_>) -> Outcome {
     }
     let installed = parse::installed(&ran.outcome.stdout);
     let templates = parse::templates(&ran.outcome.stdout);
-    let (id, requested_version) = split_version(&spec);
+    let (id, requested_version) = parse::package_version(&spec);
     let package = installed.package.clone().unwrap_or_else(|| id.to_owned());
     let version = installed.version.clone().or_else(|| requested_version.map(str::to_owned));
     let at = version.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
@@ -178,7 +179,7 @@ pub async fn install_template_pack(call: &Call<'_>) -> Outcome {
 pub async fn uninstall_template_pack(call: &Call<'_>) -> Outcome {
     let params = call.params();
     let package = params.req("templatePackage", Kind::Text)?;
-    if split_version(package).1.is_some() {
+    if parse::package_version(package).1.is_some() {
         return Err(Failure::from(ErrorResponse::from(ErrorResult::invalid_params(
             "templatePackage",
             "invalid value",
@@ -217,23 +218,16 @@ fn looks_like_path(package: &str) -> bool {
         || package.to_ascii_lowercase().ends_with(".nupkg")
 }
 
-/// `id@version` or `id::version` → (`id`, `version`).
-fn split_version(package: &str) -> (&str, Option<&str>) {
-    match package.split_once("::").or_else(|| package.split_once('@')) {
-        Some((id, version)) => (id, Some(version)),
-        None => (package, None),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
     fn package_arguments_split_into_id_and_version() {
-        assert_eq!(split_version("Foo.Templates@1.2.3"), ("Foo.Templates", Some("1.2.3")));
-        assert_eq!(split_version("Foo.Templates::1.2.3"), ("Foo.Templates", Some("1.2.3")));
-        assert_eq!(split_version("Foo.Templates"), ("Foo.Templates", None));
+        assert_eq!(parse::package_version("Foo.Templates@1.2.3"), ("Foo.Templates", Some("1.2.3")));
+        assert_eq!(parse::package_version("Foo.Templates::1.2.3"), ("Foo.Templates", Some("1.2.3")));
+        assert_eq!(parse::package_version("Foo.Templates"), ("Foo.Templates", None));
+        assert_eq!(parse::package_version("/home/me@work/t"), ("/home/me@work/t", None));
         assert!(looks_like_path("./my-templates") && looks_like_path("pkgs/x.nupkg") && looks_like_path("X.NUPKG"));
         assert!(!looks_like_path("MudBlazor.Templates"));
     }

@@ -171,6 +171,8 @@ pub async fn search_templates(call: &Call<'_>) -> Outcome {
         Vec::new()
     } else if ran.succeeded() {
         parse::search_results(&ran.outcome.stdout)
+    } else if let Some(why) = parse::search_failure(&ran.outcome.transcript) {
+        return Err(search_unreachable(&ran, why).into());
     } else {
         return Err(ran.failure().into());
     };
@@ -183,6 +185,34 @@ pub async fn search_templates(call: &Call<'_>) -> Outcome {
     let lines = templates.iter().map(template_line).collect();
     let fields = json!({ "searchTerm": term, "templates": templates, "totalCount": total, "truncated": truncated });
     Ok(Reply::new(summary).section("Templates", lines).structured(fields))
+}
+
+/// `dotnet new search` could not read NuGet.org's template index (exit 103, `Search failed:
+/// Failed to update search cache. (Name or service not known (go.microsoft.com:443))` on SDK
+/// 10.0.401 offline): the search is not possible here, and templates can still be installed
+/// by package id.
+fn search_unreachable(ran: &Ran, why: &str) -> ErrorResponse {
+    let mut error = ran.not_available(
+        "SearchTemplates",
+        &format!(
+            "dotnet new search reads NuGet.org's template index (a search cache downloaded from go.microsoft.com), \
+             which this machine cannot reach: {why}"
+        ),
+        vec![
+            "Install a template package by its NuGet id with InstallTemplatePack (templatePackage, and nugetSource \
+             for a local feed or a mirror that serves it)."
+                .to_owned(),
+            "ListTemplates shows the templates installed already.".to_owned(),
+            "Search https://www.nuget.org/packages?packagetype=template from a machine with internet access."
+                .to_owned(),
+        ],
+    );
+    error.errors[0].hint = Some(
+        "Template search needs internet access to NuGet.org; install a template package by id with \
+         InstallTemplatePack instead."
+            .to_owned(),
+    );
+    error
 }
 
 pub async fn template_info(call: &Call<'_>) -> Outcome {

@@ -356,7 +356,7 @@ fn install(ctx: &Ctx, args: &[String]) -> u8 {
     let package = first.package.clone();
     if let Some(present) = installed().user_packages.iter().find(|p| p.id.eq_ignore_ascii_case(&id)) {
         if (spec.contains("::") || spec.contains('@')) && present.version == version {
-            out::err(&format!("Error: {package}::{version} is already installed."));
+            out::err(&format!("Error: {package}@{version} is already installed."));
             return EXIT_INSTALL_FAILED;
         }
         out::line(&format!(
@@ -364,9 +364,9 @@ fn install(ctx: &Ctx, args: &[String]) -> u8 {
             present.version,
             if spec.contains("::") || spec.contains('@') { version.as_str() } else { "" }
         ));
-        out::line(&format!("{package}::{} was successfully uninstalled.", present.version));
+        out::line(&format!("{package}@{} was successfully uninstalled.", present.version));
     }
-    out::line(&format!("Success: {package}::{version} installed the following templates:"));
+    out::line(&format!("Success: {package}@{version} installed the following templates:"));
     let list: Vec<Template> = templates.iter().map(Remote::as_template).collect();
     template_table(&list, &["language", "tags"]).iter().for_each(|l| out::line(l));
     0
@@ -396,7 +396,7 @@ fn uninstall(args: &[String]) -> u8 {
     };
     match packages.iter().find(|p| p.id.eq_ignore_ascii_case(&id)) {
         Some(p) => {
-            out::line(&format!("Success: {}::{} was uninstalled.", p.id, p.version));
+            out::line(&format!("Success: {}@{} was uninstalled.", p.id, p.version));
             0
         }
         None => {

@@ -1,5 +1,5 @@
-//! `dotnet tool install|list|update|uninstall|restore|search|run`, local (manifest in
-//! `.config/dotnet-tools.json` under the working directory) or global (`-g`). The double keeps
+//! `dotnet tool install|list|update|uninstall|restore|search|run|exec`, local (manifest in
+//! `dotnet-tools.json` in the working directory, where SDK 10 writes it) or global (`-g`). The double keeps
 //! no state: what is installed comes from `fixtures/tool/tools.json`. `tool list --format json`
 //! prints the SDK's versioned contract (`{"version":1,"data":[{packageId, version, commands,
 //! manifest (local only)}]}`) from SDK 9 on; SDK 8 rejects the option, as the real one does.
@@ -50,7 +50,8 @@ pub fn tool(ctx: &Ctx, args: &[String]) -> u8 {
     let rest = &args[1..];
     let data = tools(ctx);
     let global = args::flag(rest, &["-g", "--global"]) || args::value(rest, &["--tool-path"]).is_some();
-    let manifest = format!("{}/.config/dotnet-tools.json", ctx.cwd.display());
+    // Where SDK 10's `dotnet new tool-manifest` writes it (recordings/tools).
+    let manifest = format!("{}/dotnet-tools.json", ctx.cwd.display());
     let id = args::positionals(rest).into_iter().next();
     let installed = |id: &str| {
         let list = if global { &data.global } else { &data.local };
@@ -262,6 +263,23 @@ pub fn tool(ctx: &Ctx, args: &[String]) -> u8 {
                 }
                 None => {
                     out::err(&format!("Cannot find a tool in the manifest file that has a command named '{command}'."));
+                    1
+                }
+            }
+        }
+        // SDK 10's one-shot tools (`dotnet tool execute`, alias `exec`): the package's tool runs
+        // without an install. Unknown packages fail as SDK 10.0.401 answered `tool exec
+        // no-such-tool-xyz --yes` (on stderr, exit 1).
+        "exec" | "execute" if ctx.sdk_major() >= 10 => {
+            let id = id.unwrap_or_default();
+            let id = id.split_once('@').map_or(id.as_str(), |(id, _)| id);
+            match find(id) {
+                Some(t) => {
+                    out::line(&t.run_output);
+                    0
+                }
+                None => {
+                    out::err(&format!("{id} is not found in NuGet feeds https://api.nuget.org/v3/index.json."));
                     1
                 }
             }

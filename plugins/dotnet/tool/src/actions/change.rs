@@ -1,6 +1,8 @@
 //! Install, Update, Uninstall, Restore and CreateManifest: changes to where tools live, each
 //! under the lock of its scope.
 
+use std::{path::Path, time::SystemTime};
+
 use dotnet_support::{
     exec::{Command, ProgressKind},
     kit::{Call, Consent, Outcome, Shape, ran_fields},
@@ -61,14 +63,14 @@ pub fn created_shape() -> Shape {
 }
 
 /// Appends `flag value` when the parameter is set.
-fn push_value(args: &mut Vec<String>, flag: &str, value: Option<&str>) {
+pub(super) fn push_value(args: &mut Vec<String>, flag: &str, value: Option<&str>) {
     if let Some(value) = value {
         args.extend([flag.to_owned(), value.to_owned()]);
     }
 }
 
-/// `--add-source` and `--configfile`, shared by installs, updates and restores.
-fn sources(args: &mut Vec<String>, params: &Params) -> Result<(), dotnet_support::errors::ErrorResponse> {
+/// `--add-source` and `--configfile`, shared by installs, updates, restores and one-shot runs.
+pub(super) fn sources(args: &mut Vec<String>, params: &Params) -> Result<(), dotnet_support::errors::ErrorResponse> {
     push_value(args, "--add-source", params.opt("source", Kind::Text)?);
     push_value(args, "--configfile", params.opt("configFile", Kind::Path)?);
     Ok(())
@@ -180,9 +182,11 @@ fn changed(
     Reply::new(format!("{verb} {subject}{version} {}{manifest}.", scope.describe()))
 }
 
-/// CreateManifest: `dotnet new tool-manifest [-o <output>] [--force]`, locking the new
-/// manifest's folder.
-async fn create_manifest(call: &Call<'_>, cwd: &std::path::Path) -> Outcome {
+/// CreateManifest: `dotnet new tool-manifest [-o <output>] [--force]`, locking the folder the
+/// manifest belongs to, and reporting the manifest the SDK wrote: `dotnet-tools.json` in the
+/// folder itself on SDK 10, `.config/dotnet-tools.json` before (the one of the two places that
+/// changed; the SDK 10 place when neither did, as against the test double, which writes nothing).
+async fn create_manifest(call: &Call<'_>, cwd: &Path) -> Outcome {
     let params = call.params();
     let output = params.opt("output", Kind::Path)?;
     let mut args = vec!["new".to_owned(), "tool-manifest".to_owned()];
@@ -191,13 +195,22 @@ async fn create_manifest(call: &Call<'_>, cwd: &std::path::Path) -> Outcome {
         args.push("--force".into());
     }
     let folder = output.map_or_else(|| cwd.to_owned(), |output| cwd.join(output));
-    let manifest = folder.join(".config").join("dotnet-tools.json").display().to_string();
-    let _guard = call.lock(&scope::folder_lock(&folder.join(".config"))).await?;
+    let _guard = call.lock(&scope::folder_lock(&folder)).await?;
+    let places = scope::manifest_places(&folder);
+    let before = places.each_ref().map(|place| modified(place));
     let description = format!("creating a tool manifest in {}", folder.display());
     let ran = call.run_ok(Command::new(args.clone(), cwd, description)).await?;
+    let written =
+        places.iter().zip(before).find(|(place, before)| modified(place).is_some_and(|now| Some(now) != *before));
+    let manifest = written.map_or(&places[1], |(place, _)| place).display().to_string();
     let mut structured = ran_fields(&ran);
     structured.insert("manifest".into(), json!(manifest));
     Ok(Reply::new(format!("Created the tool manifest {manifest}."))
         .output(ran.outcome.transcript.clone())
         .structured(Value::Object(structured)))
+}
+
+/// When `path` was last written, if it is there.
+fn modified(path: &Path) -> Option<SystemTime> {
+    std::fs::metadata(path).and_then(|meta| meta.modified()).ok()
 }

@@ -1,7 +1,8 @@
 //! List and Search: what is installed in a scope, and what nuget.org offers.
 
 use dotnet_support::{
-    exec::Command,
+    errors::ErrorResponse,
+    exec::{Command, Ran},
     kit::{Call, Outcome, Shape, ran_fields},
     params::Kind,
     respond::Reply,
@@ -116,7 +117,14 @@ pub async fn search(call: &Call<'_>) -> Outcome {
         args.push("--prerelease".into());
     }
     let description = format!("searching nuget.org for tools matching '{term}'");
-    let ran = call.run_ok(call.command(args.clone(), description)).await?;
+    let ran = call.run(call.command(args.clone(), description)).await?;
+    if !ran.succeeded() {
+        return Err(match parse::search_failure(&ran.outcome.transcript) {
+            Some(why) => search_unreachable(&ran, why),
+            None => ran.failure(),
+        }
+        .into());
+    }
     let found = parse::search(&ran.outcome.stdout);
     let mut structured = ran_fields(&ran);
     structured.insert("searchTerm".into(), json!(term));
@@ -144,4 +152,29 @@ pub async fn search(call: &Call<'_>) -> Outcome {
         .section("Tools", lines)
         .output(ran.outcome.transcript.clone())
         .structured(Value::Object(structured)))
+}
+
+/// A search that could not reach NuGet.org's search service (see [`parse::search_failure`]):
+/// not possible here, and tools can still be installed by id.
+fn search_unreachable(ran: &Ran, why: &str) -> ErrorResponse {
+    let mut error = ran.not_available(
+        "Search",
+        &format!(
+            "dotnet tool search asks NuGet.org's search service itself (not the configured sources), which is not \
+             reachable from here: {why}"
+        ),
+        vec![
+            "Install the tool by its package id with Install (packageId, version; source for a feed or mirror \
+             that serves it)."
+                .to_owned(),
+            "List shows the tools installed already.".to_owned(),
+            "Search https://www.nuget.org/packages?packagetype=dotnettool from a machine with internet access."
+                .to_owned(),
+        ],
+    );
+    error.errors[0].hint = Some(
+        "Tool search needs NuGet.org's search service; install the tool by its package id with Install instead."
+            .to_owned(),
+    );
+    error
 }

@@ -10,7 +10,10 @@ use dotnet_support::{
 };
 use serde_json::{Value, json};
 
-use super::string_list;
+use super::{
+    change::{push_value, sources},
+    string_list,
+};
 use crate::scope;
 
 /// Run: the tool and its arguments (redacted).
@@ -131,6 +134,69 @@ pub async fn run(call: &Call<'_>) -> Outcome {
     Ok(Reply::new(format!("The local tool '{command}' ran and exited with code 0."))
         .output(ran.outcome.transcript.clone())
         .structured(Value::Object(structured)))
+}
+
+/// Exec: the package, the version asked for, and its arguments (redacted).
+pub fn exec_shape() -> Shape {
+    Shape::new(
+        json!({ "packageId": { "type": "string" }, "version": { "type": "string" }, "args": string_list() }),
+        &["packageId", "args"],
+    )
+    .ran()
+}
+
+/// What an SDK before 10 says to `dotnet tool exec`.
+const EXEC_UNKNOWN: &str = "Unrecognized command or argument 'exec'";
+
+/// Exec: `dotnet tool exec <packageId> [--version <v>] [--prerelease] [--add-source <s>]
+/// [--configfile <f>] --yes [-- <args>...]`, SDK 10's one-shot run of a tool package without
+/// installing it (the package goes to NuGet's cache). `--yes` answers the download question
+/// nobody could answer here.
+pub async fn exec(call: &Call<'_>) -> Outcome {
+    let params = call.params();
+    let package = params.req("packageId", Kind::PackageId)?;
+    let version = params.opt("version", Kind::Version)?;
+    let tool_args = run_args(params)?;
+    let mut args = vec!["tool".to_owned(), "exec".to_owned(), package.to_owned()];
+    push_value(&mut args, "--version", version);
+    if params.flag("prerelease") {
+        args.push("--prerelease".into());
+    }
+    sources(&mut args, params)?;
+    args.push("--yes".into());
+    if !tool_args.is_empty() {
+        args.push("--".into());
+        args.extend(tool_args.iter().cloned());
+    }
+    let description = format!("running the tool package {package} once, without installing it");
+    let ran = call.run(call.command(args, description)).await?;
+    if !ran.succeeded() {
+        if ran.outcome.transcript.contains(EXEC_UNKNOWN) {
+            return Err(ran
+                .not_available(
+                    "Exec",
+                    "dotnet tool exec (one-shot tools) needs .NET SDK 10 or later",
+                    vec![
+                        "Install the .NET SDK 10 or later: https://dotnet.microsoft.com/download".to_owned(),
+                        "Install the tool (Install), then Run it.".to_owned(),
+                    ],
+                )
+                .into());
+        }
+        return Err(ran.failure().into());
+    }
+    let mut structured = ran_fields(&ran);
+    structured.insert("packageId".into(), json!(package));
+    if let Some(version) = version {
+        structured.insert("version".into(), json!(version));
+    }
+    structured.insert("args".into(), json!(redact_args(&tool_args)));
+    let at = version.map(|v| format!(" {v}")).unwrap_or_default();
+    Ok(Reply::new(format!(
+        "The tool package '{package}'{at} ran once, without being installed, and exited with code 0."
+    ))
+    .output(ran.outcome.transcript.clone())
+    .structured(Value::Object(structured)))
 }
 
 #[cfg(test)]
