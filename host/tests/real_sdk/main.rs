@@ -475,12 +475,49 @@ fn shorten(text: &str) -> String {
     format!("{}…", &text[..end])
 }
 
+/// The scenarios in two lanes that play at the same time, each through a host of its own, in a
+/// workspace root and HOME of its own (so that two `dotnet new` never write one template cache
+/// at once; NuGet's package folder, made for that, stays shared): restores, test hosts and
+/// the tools' own waits leave a core idle often enough that two lanes finish well before one on
+/// a 2-core machine. The lanes are balanced by the scenarios' times (`real-sdk: time per
+/// scenario`). Recording (scripts/record-sdk) plays them in one lane, in order.
+const LANES: [&[&str]; 2] =
+    [&["tools", "sdk", "secrets", "workloads", "file-app"], &["tests", "console", "library", "nuget", "solution"]];
+
+/// The workspace root of lane `n` under the run's `root`.
+fn lane_root(root: &Path, n: usize) -> PathBuf {
+    let dir = root.join(format!("lane-{n}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// What a lane played, to be summarised with the other lane's.
+struct LanePlayed {
+    played: Vec<Played>,
+    timings: Vec<(String, Duration)>,
+    leaks: Vec<String>,
+}
+
+impl Runner {
+    /// Plays `scenarios` in order and ends the last one.
+    async fn play_lane(&mut self, scenarios: &[String]) {
+        scenarios::play(self, scenarios).await;
+        self.end_scenario();
+    }
+
+    /// Takes in what another lane played.
+    fn absorb(&mut self, other: LanePlayed) {
+        self.played.extend(other.played);
+        self.timings.extend(other.timings);
+        self.leaks.extend(other.leaks);
+    }
+}
+
 /// Plays every scenario against `target`, prints the summary and fails on any failed call the
 /// known-failures list does not name (against the real SDK; against the double every call must
 /// pass), on a listed call that passed or was not made, and on an unplayed action.
 async fn play_everything(target: Target) {
     let root = tempfile::tempdir().unwrap();
-    let (_setup, mut runner) = Runner::start(target, root.path()).await;
     // MCP_REAL_SDK_SCENARIOS=nuget,tests plays only those (scripts/record-sdk NAME...).
     let only: Vec<String> = std::env::var("MCP_REAL_SDK_SCENARIOS")
         .unwrap_or_default()
@@ -492,8 +529,46 @@ async fn play_everything(target: Target) {
     if let Some(unknown) = only.iter().find(|name| !scenarios::SCENARIOS.contains(&name.as_str())) {
         panic!("MCP_REAL_SDK_SCENARIOS: no scenario {unknown} (there are {:?})", scenarios::SCENARIOS);
     }
-    scenarios::play(&mut runner, &only).await;
-    runner.end_scenario();
+    for name in scenarios::SCENARIOS {
+        let lanes = LANES.iter().filter(|lane| lane.contains(&name)).count();
+        assert_eq!(lanes, 1, "scenario {name} must be in exactly one of LANES");
+    }
+    let named = |names: &[&str]| -> Vec<String> {
+        names
+            .iter()
+            .filter(|name| only.is_empty() || only.iter().any(|o| o == *name))
+            .map(|name| name.to_string())
+            .collect()
+    };
+    let mut lanes: Vec<Vec<String>> = if std::env::var_os("MCP_RECORD_SDK").is_some() {
+        vec![named(&scenarios::SCENARIOS)]
+    } else {
+        LANES.iter().map(|lane| named(lane)).collect()
+    };
+    lanes.retain(|lane| !lane.is_empty());
+    let first = lanes.remove(0);
+    // Each other lane on a thread and runtime of its own, so that one lane's blocking work (a
+    // `dotnet` run by hand to compare with) never holds up another's.
+    let others: Vec<_> = lanes
+        .into_iter()
+        .enumerate()
+        .map(|(n, lane)| {
+            let root = lane_root(root.path(), n + 1);
+            std::thread::spawn(move || {
+                let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+                runtime.block_on(async {
+                    let (_setup, mut runner) = Runner::start(target, &root).await;
+                    runner.play_lane(&lane).await;
+                    LanePlayed { played: runner.played, timings: runner.timings, leaks: runner.leaks }
+                })
+            })
+        })
+        .collect();
+    let (_setup, mut runner) = Runner::start(target, &lane_root(root.path(), 0)).await;
+    runner.play_lane(&first).await;
+    for other in others {
+        runner.absorb(other.join().expect("a lane of scenarios panicked"));
+    }
     let timings: Vec<String> =
         runner.timings.iter().map(|(name, took)| format!("{name} {} s", took.as_secs())).collect();
     println!("real-sdk: time per scenario: {}", timings.join(", "));

@@ -672,6 +672,19 @@ fn divides_failed(result: &Value) -> Check {
     }
 }
 
+/// The TRX report of the calculator's run, read back: its counts and the failure of Divides with
+/// its message and frames.
+fn trx_read_back(result: &Value) -> Check {
+    let reports = structured(result)["trx"].as_array().cloned().unwrap_or_default();
+    let [report] = reports.as_slice() else { return Err(format!("expected one TRX report, got {reports:?}")) };
+    let found = (report["passed"].as_u64(), report["failed"].as_u64(), report["skipped"].as_u64());
+    if found != (Some(1), Some(1), Some(1)) {
+        return Err(format!("the TRX report's passed/failed/skipped are {found:?}"));
+    }
+    exists(Path::new(report["file"].as_str().unwrap_or_default()))?;
+    divides_failed(&json!({ "structuredContent": report }))
+}
+
 /// The three tests' names are listed.
 fn listed(result: &Value) -> Check {
     let tests = structured(result)["tests"].to_string();
@@ -747,6 +760,18 @@ async fn test_projects(runner: &mut Runner) {
         .answer("dotnet_project", "Test", json!({ "project": mtp.join("Mtp.slnx") }), |result| {
             if real { counts(result, 2, 1, 1).and(divides_failed(result)) } else { Ok(()) }
         })
+        .await;
+    // The TRX report MTP writes (--report-trx), read back into the result.
+    let trx = mtp.join("trx-results");
+    runner
+        .note("mtp, trx")
+        .replayed_under("test-fail")
+        .answer(
+            "dotnet_project",
+            "Test",
+            json!({ "project": calc, "logger": "trx", "resultsDirectory": trx, "noBuild": true }),
+            |result| if real { trx_read_back(result) } else { Ok(()) },
+        )
         .await;
 
     // A VSTest project (xUnit v2) where global.json selects Microsoft.Testing.Platform.
@@ -892,14 +917,16 @@ Project(\"{FAE04EC0-301F-11D3-BF4B-00C04F79EFBC}\") = \"App\", \"App\\App.csproj
 Project(\"{FAE04EC0-301F-11D3-BF4B-00C04F79EFBC}\") = \"Lib\", \"Lib\\Lib.csproj\", \"{22222222-2222-2222-2222-222222222222}\"\nEndProject\n\
 Global\nEndGlobal\n";
 
-/// A file-based app (`app.cs`, SDK 10): run and built without a project file.
+/// A file-based app (`app.cs`, SDK 10): run, built and published without a project file, then
+/// converted into a project.
 async fn file_based_app(runner: &mut Runner) {
     let dir = runner.workspace("file-app");
     let real = runner.real();
     let app = dir.join("app.cs");
+    // Published without native AOT (a file-based app's default), which would take far longer.
     write(
         &app,
-        "#:property Nullable=enable\n\nConsole.WriteLine($\"Hello from a file-based app, {args.Length} argument(s)\");\n",
+        "#:property Nullable=enable\n#:property PublishAot=false\n\nConsole.WriteLine($\"Hello from a file-based app, {args.Length} argument(s)\");\n",
     );
     runner
         .call("dotnet_project", "Run", json!({ "project": app, "workingDirectory": dir }), |result| {
@@ -910,6 +937,25 @@ async fn file_based_app(runner: &mut Runner) {
         .call("dotnet_project", "Build", json!({ "project": app, "workingDirectory": dir }), |result| {
             field(result, "/success", json!(true))
         })
+        .await;
+    let published = dir.join("artifacts/app/app.dll");
+    runner
+        .effect("dotnet_project", "Publish", json!({ "project": app, "workingDirectory": dir }), |_| exists(&published))
+        .await;
+    let converted = dir.join("app/app.csproj");
+    runner
+        .effect("dotnet_project", "Convert", json!({ "project": app, "workingDirectory": dir }), |result| {
+            exists(&converted).and(field(result, "/projectFile", json!(converted.display().to_string())))
+        })
+        .await;
+    runner
+        .note("missing file")
+        .fails(
+            "dotnet_project",
+            "Convert",
+            json!({ "project": dir.join("missing.cs"), "workingDirectory": dir }),
+            "must exist",
+        )
         .await;
 }
 

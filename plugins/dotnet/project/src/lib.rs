@@ -14,16 +14,17 @@
 //! | New | `new <template> [-n <name>] [-o <output>] [-f <framework>] [--no-restore] [<additionalOptions>...]` | output folder |
 //! | Restore | `restore [<project>] [-r <runtime>] [-v <verbosity>] [--source <source>] [--locked-mode] [--configfile <configFile>]` | project |
 //! | Build | `build [<project>] [-c <cfg>] [-f <fw>] [-r <rid>] [--no-restore] [-v <v>] [-o <output>]` | project |
-//! | Run | `run [--project <project>] [-c <cfg>] [-f <fw>] [-r <rid>] [--no-build] [--no-restore] [-- <appArgs>...]` | project (a background session holds it while it runs) |
-//! | Test | VSTest: `test [<project>] ...`; MTP: `test [--project <project>] ...`, then `[-c] [-f] [--filter] [--collect] [--results-directory] [--logger] [--no-build] [--no-restore] [-v] [--blame] [--list-tests]` (MTP: `--report-trx`, `--coverage`) | project |
+//! | Run | `run [--project <project> \| --file <app.cs>] [-c <cfg>] [-f <fw>] [-r <rid>] [--no-build] [--no-restore] [-- <appArgs>...]` | project (a background session holds it while it runs) |
+//! | Test | VSTest: `test [<project>] ...`; MTP: `test [--project <project> \| --solution <solution>] ...`, then `[-c] [-f] [--filter] [--collect] [--results-directory] [--logger] [--no-build] [--no-restore] [-v] [--blame] [--list-tests]` (MTP: `--report-trx`, `--coverage`) | project |
 //! | Publish | `publish [<project>] [-c] [-o] [-f] [-r] [--no-restore] [--no-build] [--self-contained true\|false] [--arch <a>] [--os <o>] [-v]` | project |
 //! | Clean | `clean [<project>] [-c] [-f] [-r] [-o] [-v]`, after the user confirms (when the client can ask) | project |
 //! | Pack | `pack [<project>] [-c] [-o] [--include-symbols] [--include-source] [--no-build] [--no-restore] [-v] [-p:PackageVersion=<v>]` | project |
-//! | Watch | `watch [--project <project>] [--no-hot-reload] <run\|test\|build> [-c] [-f] [--filter] [-- <appArgs>...]`, always a background session | project, while it runs |
+//! | Watch | `watch [--project <project> \| --file <app.cs>] [--no-hot-reload] <run\|test\|build> [-c] [-f] [--filter] [-- <appArgs>...]`, always a background session | project, while it runs |
 //! | Format | `format [<project>] [--verify-no-changes] [--include-generated] [--diagnostics <id>...] [--severity <s>] [-v]` | project |
 //! | Analyze, Dependencies, Validate, GetProperty, ListItems | `msbuild <project> -getProperty:<name>... -getItem:<type>... [-p:Configuration=<cfg>] [-p:TargetFramework=<fw>]` | none |
 //! | SetProperty, RemoveProperty, AddItem, RemoveItem | none: the project file is edited in place (module `projfile`) | project |
 //! | ListTemplateOptions | `new <template> --help` | none |
+//! | Convert | `project convert <app.cs> [-o <output>] [--force] [--delete-source]` (SDK 10) | the .cs file |
 //! | Logs, Stop, ListSessions | none: background sessions (module `sessions`) | none |
 //!
 //! # Results
@@ -41,7 +42,8 @@
 //!   ListTemplateOptions, Logs and ListSessions read (closed-world). New, Restore, Build, Test,
 //!   Publish and Pack write and restore from NuGet feeds (open-world; all but New are idempotent).
 //!   Format and AddItem write files (idempotent). Clean, SetProperty (it overwrites a value),
-//!   RemoveProperty, RemoveItem and Stop (it kills a process) destroy, idempotently. Run and Watch
+//!   RemoveProperty, RemoveItem and Stop (it kills a process) destroy, idempotently; Convert
+//!   destroys (`deleteSource` deletes the app's files) and fails when run twice. Run and Watch
 //!   start the user's application, which may do anything: destructive, open-world, not
 //!   idempotent. So the tool is destructive, not idempotent and open-world; with `ReadOnly` it
 //!   is read-only, idempotent and closed-world. Clients that confirm destructive tools ask before
@@ -81,8 +83,8 @@ dotnet_support::actions! {
     /// The actions of `dotnet_project`.
     pub enum Action {
         New, Restore, Build, Run, Test, Publish, Clean, Pack, Watch, Format, Analyze, Dependencies, Validate,
-        GetProperty, SetProperty, RemoveProperty, AddItem, RemoveItem, ListItems, ListTemplateOptions, Logs, Stop,
-        ListSessions,
+        GetProperty, SetProperty, RemoveProperty, AddItem, RemoveItem, ListItems, ListTemplateOptions, Convert, Logs,
+        Stop, ListSessions,
     }
 }
 
@@ -115,7 +117,9 @@ fn parameters() -> Vec<Param> {
             "project",
             "Project or solution file (.csproj, .fsproj, .vbproj, .sln, .slnx, a file-based app .cs) or a folder \
              holding one, relative to workingDirectory. When omitted: the one project (or solution) at the top of \
-             the client's roots, else the working directory. Evaluation and edit actions need a project file.",
+             the client's roots, else the working directory. Evaluation and edit actions need a project file; \
+             Convert needs a file-based app (.cs), which Run and Watch pass as --file and Build and Publish \
+             positionally.",
         ),
         string("projectPath", "Deprecated alias of 'project'."),
         string(
@@ -127,7 +131,7 @@ fn parameters() -> Vec<Param> {
             "New, ListTemplateOptions: the template's short name (console, classlib, webapi, xunit...).",
         ),
         string("name", "New: the name of the project created (-n)."),
-        string("output", "New, Build, Publish, Pack, Clean: the output folder (-o)."),
+        string("output", "New, Build, Publish, Pack, Clean, Convert: the output folder (-o)."),
         string("framework", "Target framework (-f), for example net10.0."),
         string("configuration", "Build configuration (-c): Debug, Release or any custom one."),
         string("runtime", "Runtime identifier (-r), for example linux-x64, win-arm64, browser-wasm."),
@@ -164,7 +168,7 @@ fn parameters() -> Vec<Param> {
         string("resultsDirectory", "Test: folder for test results (--results-directory)."),
         string(
             "logger",
-            "Test: logger (--logger), for example trx. Under Microsoft.Testing.Platform only trx is supported (--report-trx).",
+            "Test: logger (--logger), for example trx. Under Microsoft.Testing.Platform only trx is supported (--report-trx; --report-xunit-trx for an xUnit v3 project without the Microsoft.Testing.Extensions.TrxReport package). The TRX reports the run names are read back into 'trx'.",
         ),
         flag("blame", "Test: run in blame mode to find crashing tests (--blame; VSTest only)."),
         flag("listTests", "Test: list the tests instead of running them (--list-tests)."),
@@ -177,6 +181,8 @@ fn parameters() -> Vec<Param> {
         flag("selfContained", "Publish: --self-contained true|false (omit for the SDK's default)."),
         string("arch", "Publish: target architecture (--arch), for example x64, arm64."),
         string("os", "Publish: target operating system (--os), for example linux, win, osx."),
+        flag("force", "Convert: convert even when the file's #: directives are malformed (--force)."),
+        flag("deleteSource", "Convert: delete the file-based app's source files after converting (--delete-source)."),
         flag("includeSymbols", "Pack: also create a symbols package (--include-symbols)."),
         flag("includeSource", "Pack: include source files in the symbols package (--include-source)."),
         string(
@@ -233,7 +239,8 @@ impl Family for DotnetProject {
             "Work on a .NET project or solution with the dotnet CLI: New, Restore, Build, Run, Test, Publish, \
              Clean, Pack, Watch, Format; evaluate it (Analyze, Dependencies, Validate, GetProperty, ListItems); edit \
              its project file (SetProperty, RemoveProperty, AddItem, RemoveItem); template options \
-             (ListTemplateOptions); background sessions (Run or Watch with startMode Background, then Logs, Stop, \
+             (ListTemplateOptions); turn a file-based app (app.cs, SDK 10) into a project (Convert); background \
+             sessions (Run or Watch with startMode Background, then Logs, Stop, \
              ListSessions). Build and Test return diagnostics and summed test counts as structured content.",
         );
         let declaration = parameters().into_iter().fold(declaration, Declaration::param);
@@ -409,6 +416,14 @@ impl Family for DotnetProject {
                 ActionSpec::reads(Action::ListTemplateOptions)
                     .requires(&["template"])
                     .returns(actions::options_shape()),
+            )
+            .action(
+                ActionSpec::destroys(Action::Convert)
+                    .locks(Lock::Target)
+                    .requires(&["project"])
+                    .takes(&["output", "force", "deleteSource"])
+                    .returns(actions::command_shape())
+                    .announces(WORKSPACE),
             )
             .action(
                 ActionSpec::reads(Action::Logs)

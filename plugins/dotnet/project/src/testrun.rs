@@ -8,10 +8,13 @@
 //!
 //! Results are summed over every test assembly: VSTest prints one
 //! `Passed!|Failed!  - Failed: x, Passed: y, Skipped: z, Total: t, Duration: d - X.dll (tfm)` line
-//! per assembly, MTP one `Test run summary:` block (`total:`, `failed:`, `succeeded:`,
-//! `skipped:`, `duration:`) per run. Failures come from VSTest's `Failed <name> [d]` blocks
-//! (`Error Message:`, `Stack Trace:`) and MTP's `failed <name> (d)` blocks; `--list-tests`
-//! output gives the test names.
+//! per assembly, MTP one `Test run summary:` block per run: for a run of several modules one
+//! indented `<dll> (tfm|arch) passed (d)` line each and a blank line, then `total:`, `failed:`,
+//! `succeeded:`, `skipped:`, `duration:` (SDK 10.0.401). Failures come from VSTest's
+//! `Failed <name> [d]` blocks (`Error Message:`, `Stack Trace:`) and MTP's `failed <name> (d)`
+//! blocks (`from <dll>`, the message indented by two, frames as `    at ... in <file>:<line>`
+//! without a header). `--list-tests` gives the test names: VSTest after
+//! `The following Tests are available:`, MTP after each `Discovered N tests in assembly - <dll>`.
 
 use std::{
     collections::BTreeMap,
@@ -45,16 +48,16 @@ pub struct Selection {
 }
 
 impl Selection {
-    /// The contract's test-runner metadata; `has_project` says whether a project is passed.
-    pub fn metadata(&self, has_project: bool) -> BTreeMap<String, String> {
+    /// The contract's test-runner metadata; `project` is the project or solution passed, if any.
+    pub fn metadata(&self, project: Option<&str>) -> BTreeMap<String, String> {
         let runner = match self.runner {
             Runner::Mtp => "microsoft-testing-platform",
             Runner::VsTest => "vstest",
         };
-        let style = match (has_project, self.runner) {
-            (false, _) => "none",
-            (true, Runner::Mtp) => "--project",
-            (true, Runner::VsTest) => "positional",
+        let style = match (project, self.runner) {
+            (None, _) => "none",
+            (Some(project), Runner::Mtp) => mtp_target_option(project),
+            (Some(_), Runner::VsTest) => "positional",
         };
         let mut metadata = BTreeMap::from([
             ("selectedTestRunner".to_owned(), runner.to_owned()),
@@ -66,6 +69,17 @@ impl Selection {
         }
         metadata
     }
+}
+
+/// The option that names `target` to `dotnet test` under Microsoft.Testing.Platform: `--solution`
+/// for a solution (`.sln`, `.slnx`, `.slnf`), `--project` otherwise. (SDK 10.0.401 also runs a
+/// solution given as `--project`; `--solution` is the documented form.)
+pub fn mtp_target_option(target: &str) -> &'static str {
+    let solution = Path::new(target)
+        .extension()
+        .and_then(|ext| ext.to_str())
+        .is_some_and(|ext| ["sln", "slnx", "slnf"].iter().any(|known| ext.eq_ignore_ascii_case(known)));
+    if solution { "--solution" } else { "--project" }
 }
 
 /// Chooses the runner. `explicit` is the `testRunner` parameter (`Auto`,
@@ -190,6 +204,107 @@ pub struct Failure {
     pub duration_ms: Option<u64>,
 }
 
+/// One TRX report (VSTest's `--logger trx`, Microsoft.Testing.Platform's `--report-trx`), read
+/// back: the counts of its `UnitTestResult` elements by outcome, and its failures.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TrxReport {
+    /// The report file.
+    pub file: String,
+    /// Passed tests.
+    pub passed: u64,
+    /// Failed tests (outcomes Failed, Error, Timeout, Aborted).
+    pub failed: u64,
+    /// Tests not run (NotExecuted, Inconclusive and the like).
+    pub skipped: u64,
+    /// All results.
+    pub total: u64,
+    /// The first [`MAX_FAILURES`] failures, with message and stack trace.
+    pub failures: Vec<Failure>,
+}
+
+/// The TRX reports a run says it wrote: VSTest's `Results File: <path>` lines, and the
+/// `- <path>.trx` lines under Microsoft.Testing.Platform's `file artifacts produced:`.
+pub fn trx_paths(output: &str) -> Vec<PathBuf> {
+    let mut paths = Vec::new();
+    let mut artifacts = false;
+    for line in output.lines() {
+        let trimmed = line.trim();
+        if let Some(path) = trimmed.strip_prefix("Results File:") {
+            paths.push(PathBuf::from(path.trim()));
+        } else if trimmed.ends_with("file artifacts produced:") {
+            artifacts = true;
+            continue;
+        }
+        match trimmed.strip_prefix("- ") {
+            Some(path) if artifacts => {
+                if path.to_ascii_lowercase().ends_with(".trx") {
+                    paths.push(PathBuf::from(path));
+                }
+            }
+            _ => artifacts = false,
+        }
+    }
+    paths.dedup();
+    paths
+}
+
+/// The MTP option that writes a TRX report. Microsoft.Testing.Platform's `--report-trx` needs
+/// the Microsoft.Testing.Extensions.TrxReport package; xUnit v3 projects without it have their
+/// own `--report-xunit-trx` (SDK 10.0.401 with xunit.v3.mtp-v2 4.0.2 answers `--report-trx` with
+/// "Zero tests ran", exit 5). So a project file that references `xunit.v3...` and not the
+/// extension gets xUnit's option; everything else (solutions, folders) MTP's.
+pub fn mtp_trx_option(project: Option<&Path>) -> &'static str {
+    let references: Vec<String> = project
+        .filter(|path| path.is_file())
+        .and_then(|path| std::fs::read_to_string(path).ok())
+        .and_then(|text| dotnet_support::xml::parse(text.trim_start_matches('\u{feff}')).ok())
+        .map(|root| {
+            root.descendants_named("PackageReference")
+                .iter()
+                .filter_map(|reference| reference.attribute("Include"))
+                .map(str::to_ascii_lowercase)
+                .collect()
+        })
+        .unwrap_or_default();
+    let xunit_v3 = references.iter().any(|name| name.starts_with("xunit.v3"));
+    let extension = references.iter().any(|name| name == "microsoft.testing.extensions.trxreport");
+    if xunit_v3 && !extension { "--report-xunit-trx" } else { "--report-trx" }
+}
+
+/// Reads the TRX report `file`; `None` when it is not a readable TRX document.
+pub fn read_trx(file: &Path) -> Option<TrxReport> {
+    let text = std::fs::read_to_string(file).ok()?;
+    let root = dotnet_support::xml::parse(text.trim_start_matches('\u{feff}')).ok()?;
+    if !root.name.eq_ignore_ascii_case("TestRun") {
+        return None;
+    }
+    let mut report = TrxReport { file: file.display().to_string(), ..TrxReport::default() };
+    for result in root.descendants_named("UnitTestResult") {
+        report.total += 1;
+        match result.attribute("outcome").unwrap_or_default().to_ascii_lowercase().as_str() {
+            "passed" => report.passed += 1,
+            "failed" | "error" | "timeout" | "aborted" => {
+                report.failed += 1;
+                let text = |name: &str| {
+                    let lines =
+                        result.descendants_named(name).first().map(|element| element.text()).unwrap_or_default();
+                    cap(&lines.lines().map(str::trim).filter(|line| !line.is_empty()).collect::<Vec<_>>().join("\n"))
+                };
+                report.failures.push(Failure {
+                    test_name: result.attribute("testName").unwrap_or_default().to_owned(),
+                    message: text("Message"),
+                    stack_trace: text("StackTrace"),
+                    duration_ms: result.attribute("duration").map(parse_duration),
+                });
+            }
+            _ => report.skipped += 1,
+        }
+    }
+    report.failures.truncate(MAX_FAILURES);
+    Some(report)
+}
+
 /// Longest message or stack trace kept for one failure.
 pub const MAX_TEXT: usize = 1000;
 /// Most failures listed; the counts cover them all.
@@ -268,6 +383,10 @@ static VSTEST_FAILED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*Failed\s+(\S.*?)\s+\[([^\]]*)\]\s*$").expect("VSTest failure pattern is valid"));
 static MTP_FAILED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^failed\s+(\S.*?)\s+\(([^()]*)\)\s*$").expect("MTP failure pattern is valid"));
+static MTP_MODULE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\S.*?\([^()|]+\|[^()|]+\))\s+(?:passed|failed|skipped|aborted|crashed|canceled|cancelled)\b.*\([^()]*\)\s*$")
+        .expect("MTP module result pattern is valid")
+});
 static MTP_COUNT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s+(total|failed|succeeded|skipped|duration):\s*(.*?)\s*$").expect("MTP count pattern is valid")
 });
@@ -322,6 +441,11 @@ pub fn parse(output: &str) -> Report {
     let mut failures: Vec<Failure> = Vec::new();
     let mut block = Block::Outside;
     let mut mtp_block: Option<Assembly> = None;
+    // Whether the MTP summary block has given a count yet (module lines and a blank line come
+    // before the counts when several modules ran).
+    let mut mtp_counted = false;
+    // The modules MTP reported a result for, which name a summary that names no target.
+    let mut mtp_modules: Vec<String> = Vec::new();
     let mut listing = false;
     // Whether the current failure block is MTP's, whose message lines are all indented (VSTest
     // prints message lines after the first one without indentation).
@@ -337,26 +461,41 @@ pub fn parse(output: &str) -> Report {
                     "skipped" => assembly.skipped = number,
                     _ => assembly.duration_ms = parse_duration(&caps[2]),
                 }
+                mtp_counted = true;
+                continue;
+            }
+            if !mtp_counted && (line.trim().is_empty() || line.starts_with(' ')) {
                 continue;
             }
             report.assemblies.extend(mtp_block.take());
         }
         if listing {
-            match line.strip_prefix("    ") {
-                Some(name) if !name.trim().is_empty() => {
-                    report.listed.push(name.trim().to_owned());
-                    continue;
-                }
-                _ => listing = false,
+            // VSTest indents the names by four, MTP by two; VSTest ends the list with an
+            // unindented line, MTP with a blank one.
+            if line.starts_with(' ') && !line.trim().is_empty() {
+                report.listed.push(line.trim().to_owned());
+                continue;
             }
+            listing = false;
         }
-        if line.trim_start().starts_with("The following Tests are available:") {
+        let trimmed = line.trim_start();
+        if trimmed.starts_with("The following Tests are available:")
+            || (trimmed.starts_with("Discovered ") && trimmed.contains(" tests in assembly - "))
+        {
             listing = true;
             continue;
         }
-        if let Some(rest) = line.trim_start().strip_prefix("Test run summary:") {
-            let name = rest.split_once(" - ").map(|(_, target)| target.trim().to_owned()).unwrap_or_default();
+        if let Some(caps) = MTP_MODULE.captures(line) {
+            mtp_modules.push(caps[1].to_owned());
+        }
+        if let Some(rest) = trimmed.strip_prefix("Test run summary:") {
+            let modules = std::mem::take(&mut mtp_modules);
+            let name = match rest.split_once(" - ") {
+                Some((_, target)) => target.trim().to_owned(),
+                None => modules.join(", "),
+            };
             mtp_block = Some(Assembly { name, ..Assembly::default() });
+            mtp_counted = false;
             block = Block::Outside;
             continue;
         }
@@ -391,6 +530,12 @@ pub fn parse(output: &str) -> Report {
             block = Block::Message;
         } else if trimmed == "Stack Trace:" {
             block = Block::Stack;
+        } else if mtp_failure && block == Block::Message && current.message.is_empty() && line.starts_with("  from ") {
+            // MTP names the module the failed test is in before the message.
+        } else if mtp_failure && block == Block::Message && line.starts_with("    at ") {
+            // MTP prints no header before the frames: its first frame starts the stack trace.
+            block = Block::Stack;
+            current.stack_trace.push_str(trimmed);
         } else if trimmed.is_empty()
             || !(line.starts_with(' ') || line.starts_with('\t') || (block == Block::Message && !mtp_failure))
         {
@@ -499,6 +644,104 @@ Test run summary: Failed! - /src/App/bin/Debug/net10.0/App.dll (net10.0|x64)
         assert!(parse("Build succeeded.").summary().starts_with("No test results"));
     }
 
+    /// What SDK 10.0.401 printed and wrote for the real-SDK scenario's calculator tests (xUnit v3
+    /// on Microsoft.Testing.Platform, `--report-xunit-trx`), its folder normalised to `/src`.
+    const RECORDED_TRX: &str = include_str!("../tests/fixtures/xunit-v3-mtp.trx");
+
+    #[test]
+    fn a_recorded_trx_report_is_read_back() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("run.trx");
+        std::fs::write(&file, RECORDED_TRX).unwrap();
+        let report = read_trx(&file).unwrap();
+        assert_eq!((report.passed, report.failed, report.skipped, report.total), (1, 1, 1, 3));
+        let [failure] = report.failures.as_slice() else { panic!("{:?}", report.failures) };
+        assert_eq!(failure.test_name, "Tests.CalculatorTests.Divides");
+        assert_eq!(failure.message, "Assert.Equal() Failure: Values differ\nExpected: 3\nActual:   4");
+        let frames: Vec<&str> = failure.stack_trace.lines().collect();
+        assert_eq!(frames[0], "at Tests.CalculatorTests.Divides() in /src/Calc.Tests/CalculatorTests.cs:line 11");
+        assert_eq!(frames.len(), 3);
+        assert_eq!(failure.duration_ms, Some(185));
+        std::fs::write(&file, "<Project />").unwrap();
+        assert!(read_trx(&file).is_none(), "not a TRX document");
+        assert!(read_trx(&dir.path().join("missing.trx")).is_none());
+    }
+
+    #[test]
+    fn trx_paths_come_from_either_runners_output() {
+        let mtp = "Exit code: 2\n\n  In process file artifacts produced:\n    - /r/root_vm_2026.trx\n    - /r/x.log\n\nTest run summary: Failed!\n";
+        assert_eq!(trx_paths(mtp), [PathBuf::from("/r/root_vm_2026.trx")]);
+        let vstest = "Results File: /src/TestResults/a.trx\nFailed!  - Failed: 1\n";
+        assert_eq!(trx_paths(vstest), [PathBuf::from("/src/TestResults/a.trx")]);
+        assert!(trx_paths("- /not/after/a/header.trx").is_empty());
+    }
+
+    #[test]
+    fn xunit_v3_projects_get_xunits_trx_option() {
+        let dir = tempfile::tempdir().unwrap();
+        let project = dir.path().join("Calc.Tests.csproj");
+        let write = |references: &str| {
+            std::fs::write(
+                &project,
+                format!("<Project Sdk=\"Microsoft.NET.Sdk\"><ItemGroup>{references}</ItemGroup></Project>"),
+            )
+            .unwrap()
+        };
+        write(r#"<PackageReference Include="xunit.v3.mtp-v2" Version="4.0.2" />"#);
+        assert_eq!(mtp_trx_option(Some(&project)), "--report-xunit-trx");
+        write(
+            r#"<PackageReference Include="xunit.v3" /><PackageReference Include="Microsoft.Testing.Extensions.TrxReport" />"#,
+        );
+        assert_eq!(mtp_trx_option(Some(&project)), "--report-trx");
+        write(r#"<PackageReference Include="MSTest" Version="4.0.0" />"#);
+        assert_eq!(mtp_trx_option(Some(&project)), "--report-trx");
+        assert_eq!(mtp_trx_option(Some(&dir.path().join("All.slnx"))), "--report-trx");
+        assert_eq!(mtp_trx_option(None), "--report-trx");
+    }
+
+    /// The recorded MTP output of the real-SDK scenario `tests` (`recordings/tests`): the run of
+    /// one module, `--list-tests`, and a solution of two modules.
+    fn recorded(argv_ends_with: &str, scenario: Option<&str>) -> String {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../test-double/recordings/tests");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir).unwrap().flatten().map(|entry| entry.path()).collect();
+        files.sort();
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let header = |name: &str| {
+                text.lines().find_map(|line| line.strip_prefix(&format!("## {name}: ")).map(str::to_owned))
+            };
+            let argv = header("argv").unwrap_or_default();
+            if argv.ends_with(argv_ends_with) && header("double-scenario").as_deref() == scenario {
+                let body = text.lines().filter(|line| !line.starts_with("## "));
+                return body.map(|line| line.strip_prefix("2> ").unwrap_or(line)).collect::<Vec<_>>().join("\n");
+            }
+        }
+        panic!("no recording in {} whose argv ends with {argv_ends_with}", dir.display());
+    }
+
+    #[test]
+    fn recorded_mtp_outputs_are_read() {
+        let run = parse(&recorded(r#"Calc.Tests/Calc.Tests.csproj"]"#, Some("test-fail")));
+        assert_eq!((run.passed(), run.failed(), run.skipped(), run.total()), (1, 1, 1, 3));
+        let failure = &run.failures[0];
+        assert_eq!(failure.message, "Assert.Equal() Failure: Values differ\nExpected: 3\nActual:   4");
+        assert!(failure.stack_trace.starts_with("at Tests.CalculatorTests.Divides() in "));
+        assert_eq!(failure.stack_trace.lines().count(), 3);
+        assert_eq!(run.failures.len(), 1);
+
+        let listed = parse(&recorded(r#"Calc.Tests/Calc.Tests.csproj","--list-tests"]"#, None));
+        assert_eq!(
+            listed.listed,
+            ["Tests.CalculatorTests.Adds", "Tests.CalculatorTests.Divides", "Tests.CalculatorTests.Subtracts"]
+        );
+        assert!(listed.assemblies.is_empty());
+
+        let solution = parse(&recorded(r#"Mtp.slnx"]"#, Some("test-fail")));
+        assert_eq!((solution.passed(), solution.failed(), solution.skipped(), solution.total()), (2, 1, 1, 4));
+        assert_eq!(solution.assemblies.len(), 1);
+        assert!(solution.assemblies[0].name.contains("More.Tests.dll (net10.0|x64)"));
+    }
+
     #[test]
     fn durations_in_every_runner_format() {
         for (text, ms) in [
@@ -531,10 +774,11 @@ Test run summary: Failed! - /src/App/bin/Debug/net10.0/App.dll (net10.0|x64)
         let found = select(Some("Auto"), false, &nested).unwrap();
         assert_eq!((found.runner, found.source), (Runner::Mtp, "global.json"));
         assert_eq!(found.global_json.as_deref(), Some(dir.path().join("global.json").as_path()));
-        assert_eq!(found.metadata(true)["projectArgumentStyle"], "--project");
+        assert_eq!(found.metadata(Some("A.csproj"))["projectArgumentStyle"], "--project");
+        assert_eq!(found.metadata(Some("All.slnx"))["projectArgumentStyle"], "--solution");
         let explicit = select(Some("VSTest"), false, &nested).unwrap();
         assert_eq!((explicit.runner, explicit.source), (Runner::VsTest, "testRunner-parameter"));
-        assert_eq!(explicit.metadata(false)["projectArgumentStyle"], "none");
+        assert_eq!(explicit.metadata(None)["projectArgumentStyle"], "none");
         let legacy = select(None, true, &nested).unwrap();
         assert_eq!(legacy.source, "useLegacyProjectArgument-parameter");
         assert!(select(Some("nunit"), false, &nested).is_err());

@@ -246,18 +246,20 @@ fn a_failed_build_is_an_error_with_deduplicated_diagnostics_and_counts() {
     let structured = result.structured_content.clone().unwrap();
     assert_eq!(structured["success"], false);
     assert_eq!(structured["exitCode"], 1);
-    let codes: Vec<&str> = structured["errors"].as_array().unwrap().iter().filter_map(|e| e["code"].as_str()).collect();
-    assert_eq!(codes, ["CS0246", "CS1002", "CS0103"], "each error once, though MSBuild repeats them");
-    assert_eq!(structured["errors"][0]["category"], "Compilation");
-    assert!(structured["errors"][0]["explanation"].is_string());
-    assert_eq!(structured["errorCount"], 3);
-    let warnings: Vec<&str> =
-        structured["warnings"].as_array().unwrap().iter().filter_map(|w| w["code"].as_str()).collect();
-    assert_eq!(warnings.len(), structured["warningCount"].as_u64().unwrap() as usize);
-    assert!(warnings.contains(&"NU1603") && warnings.contains(&"CS8618"));
-    assert_eq!(structured["summary"], "Build failed with 3 error(s) and 3 warning(s).");
+    // SDK 10.0.401's answer (replayed): one CS0103, printed during the build and in the summary.
+    let errors = structured["errors"].as_array().unwrap();
+    let codes: Vec<&str> = errors.iter().filter_map(|e| e["code"].as_str()).collect();
+    assert_eq!(codes, ["CS0103"], "each error once, though MSBuild repeats it");
+    assert_eq!(errors[0]["category"], "Compilation");
+    assert!(errors[0]["explanation"].is_string());
+    let message = errors[0]["message"].as_str().unwrap();
+    assert!(message.contains("The name 'undefinedName' does not exist in the current context"), "{message}");
+    assert!(errors[0]["rawOutput"].as_str().unwrap().contains("App/Program.cs(1,19): error CS0103"), "{}", errors[0]);
+    assert_eq!((structured["errorCount"].as_u64(), structured["warningCount"].as_u64()), (Some(1), Some(0)));
+    assert_eq!(structured["warnings"], json!([]));
+    assert_eq!(structured["summary"], "Build failed with 1 error(s) and 0 warning(s).");
     assert_eq!(structured["lockInfo"]["lockKey"], app(&fx));
-    assert!(result.joined_text().contains("CS0246"));
+    assert!(result.joined_text().contains("CS0103"));
 }
 
 #[test]
@@ -289,6 +291,41 @@ fn run_in_the_foreground_passes_app_arguments_after_the_separator() {
     fx.double.clear_log();
     fx.ok(json!({ "action": "Run", "noBuild": true, "appArgs": "a b" }));
     assert_eq!(fx.only_argv(), words("run --no-build -- a b"));
+}
+
+#[test]
+fn a_file_based_app_runs_with_file_and_converts_into_a_project() {
+    let fx = fixture();
+    std::fs::create_dir_all(at(&fx, "file-app")).unwrap();
+    std::fs::write(at(&fx, "file-app/app.cs"), "Console.WriteLine(\"hi\");\n").unwrap();
+    // SDK 10 reads `--project app.cs` as a project file (MSB4025); the double replays what
+    // 10.0.401 printed for `run --file app.cs`.
+    let ran = fx.ok(json!({ "action": "Run", "project": "file-app/app.cs" }));
+    assert_eq!(fx.only_argv(), words("run --file file-app/app.cs"));
+    assert!(ran["output"].as_str().unwrap().contains("Hello from a file-based app, 0 argument(s)"), "{ran}");
+
+    fx.double.clear_log();
+    // 10.0.401 prints nothing on success (replayed); the project file is where it writes it.
+    let converted = fx.ok(json!({ "action": "Convert", "project": "file-app/app.cs" }));
+    assert_eq!(fx.only_argv(), words("project convert file-app/app.cs"));
+    let project_file = at(&fx, "file-app").canonicalize().unwrap().join("app/app.csproj");
+    assert_eq!(converted["projectFile"], project_file.display().to_string());
+    assert!(converted["summary"].as_str().unwrap().starts_with("Converted file-app/app.cs"));
+    // The options (no recording holds them: only the argument vector is checked).
+    fx.double.clear_log();
+    fx.call(json!({ "action": "Convert", "project": "file-app/app.cs", "output": "out", "force": true, "deleteSource": true }));
+    assert_eq!(fx.only_argv(), words("project convert file-app/app.cs -o out --force --delete-source"));
+
+    // Convert takes a file-based app only, checked before dotnet runs.
+    fx.double.clear_log();
+    let refused = fx.err(json!({ "action": "Convert", "project": "App/App.csproj" }));
+    assert_eq!((code(&refused), parameter(&refused)), ("INVALID_PARAMS", "project"));
+    assert_eq!(fx.runs(), 0);
+
+    let watch = fx.ok(json!({ "action": "Watch", "project": "file-app/app.cs", "watchAction": "build" }));
+    let session = watch["sessionId"].as_str().unwrap().to_owned();
+    assert!(watch["command"].as_str().unwrap().starts_with("dotnet watch --file file-app/app.cs build"), "{watch}");
+    fx.ok(json!({ "action": "Stop", "sessionId": session }));
 }
 
 // --- tests ----------------------------------------------------------------------------------------
@@ -407,6 +444,77 @@ fn forcing_a_runner_the_sdk_does_not_use_fails_with_its_metadata() {
     assert_eq!(structured["metadata"]["selectionSource"], "testRunner-parameter");
 }
 
+/// A scratch folder whose global.json selects Microsoft.Testing.Platform, holding the real-SDK
+/// scenario's `Calc.Tests` and `More.Tests` in `Mtp.slnx`: the double replays what SDK 10.0.401
+/// printed for them (`recordings/tests`).
+fn mtp_fixture(scenario: &str) -> Fixture {
+    let scenario = scenario.to_owned();
+    Fixture::with(move |dir, double| {
+        std::fs::write(dir.join("global.json"), r#"{ "test": { "runner": "Microsoft.Testing.Platform" } }"#).unwrap();
+        for project in ["Calc.Tests", "More.Tests"] {
+            std::fs::create_dir_all(dir.join(project)).unwrap();
+            std::fs::write(dir.join(format!("{project}/{project}.csproj")), PROJECT).unwrap();
+        }
+        std::fs::write(dir.join("Mtp.slnx"), "<Solution />\n").unwrap();
+        if scenario.is_empty() { double } else { double.scenario(&scenario) }
+    })
+}
+
+#[test]
+fn recorded_mtp_failure_has_its_message_and_frames() {
+    let fx = mtp_fixture("test-fail");
+    let structured = fx.err(json!({ "action": "Test", "project": "Calc.Tests/Calc.Tests.csproj" }));
+    let calc = at(&fx, "Calc.Tests/Calc.Tests.csproj").canonicalize().unwrap().display().to_string();
+    assert_eq!(fx.only_argv(), strings(&["test", "--project", &calc]));
+    assert_eq!(
+        (structured["passed"].as_u64(), structured["failed"].as_u64(), structured["skipped"].as_u64()),
+        (Some(1), Some(1), Some(1))
+    );
+    assert_eq!(structured["total"], 3);
+    let failure = &structured["failures"][0];
+    assert_eq!(failure["testName"], "Tests.CalculatorTests.Divides");
+    assert_eq!(failure["message"], "Assert.Equal() Failure: Values differ\nExpected: 3\nActual:   4");
+    let frames: Vec<&str> = failure["stackTrace"].as_str().unwrap().lines().collect();
+    assert_eq!(frames.len(), 3, "{frames:?}");
+    assert!(
+        frames[0].starts_with("at Tests.CalculatorTests.Divides() in ") && frames[0].ends_with("CalculatorTests.cs:11")
+    );
+    assert!(frames[2].starts_with("at System.Reflection.MethodBaseInvoker.InvokeWithNoArgs"));
+    assert_eq!(structured["failures"].as_array().unwrap().len(), 1, "the skipped test is no failure");
+    assert_eq!(structured["exitCode"], 2);
+    assert!(structured["errors"][0]["message"].as_str().unwrap().starts_with("1 of 3 tests failed"));
+}
+
+#[test]
+fn recorded_mtp_solution_of_two_sums_the_run_summary() {
+    let fx = mtp_fixture("test-fail");
+    let structured = fx.err(json!({ "action": "Test", "project": "Mtp.slnx" }));
+    let solution = at(&fx, "Mtp.slnx").canonicalize().unwrap().display().to_string();
+    assert_eq!(fx.only_argv(), strings(&["test", "--solution", &solution]));
+    assert_eq!(structured["metadata"]["projectArgumentStyle"], "--solution");
+    assert_eq!(
+        (structured["passed"].as_u64(), structured["failed"].as_u64(), structured["skipped"].as_u64()),
+        (Some(2), Some(1), Some(1))
+    );
+    assert_eq!(structured["total"], 4);
+    let assemblies = structured["assemblies"].as_array().unwrap();
+    assert_eq!(assemblies.len(), 1, "one run summary");
+    let name = assemblies[0]["name"].as_str().unwrap();
+    assert!(name.contains("More.Tests.dll (net10.0|x64)") && name.contains("Calc.Tests.dll (net10.0|x64)"), "{name}");
+    assert_eq!(structured["failures"][0]["testName"], "Tests.CalculatorTests.Divides");
+}
+
+#[test]
+fn recorded_mtp_listing_names_the_tests() {
+    let fx = mtp_fixture("");
+    let structured = fx.ok(json!({ "action": "Test", "project": "Calc.Tests/Calc.Tests.csproj", "listTests": true }));
+    assert_eq!(
+        structured["tests"],
+        json!(["Tests.CalculatorTests.Adds", "Tests.CalculatorTests.Divides", "Tests.CalculatorTests.Subtracts"])
+    );
+    assert_eq!(structured["summary"], "3 tests found.");
+}
+
 #[test]
 fn listed_tests_are_returned() {
     let fx = fixture();
@@ -451,11 +559,16 @@ fn analyze_dependencies_and_validate_ask_the_sdk() {
     );
     expected.extend(["-getItem:PackageReference", "-getItem:ProjectReference", "-getItem:Analyzer"].map(str::to_owned));
     assert_eq!(fx.only_argv(), expected);
+    // What SDK 10.0.401 evaluated for a fresh console app (the double replays the recording).
     assert_eq!(analysis["sdk"], "Microsoft.NET.Sdk");
     assert_eq!(analysis["targetFrameworks"], json!(["net10.0"]));
     assert_eq!(analysis["outputType"], "Exe");
-    assert_eq!(analysis["packageReferences"].as_array().unwrap().len(), 2);
-    assert_eq!(analysis["projectReferences"][0]["name"], "Lib");
+    assert_eq!((analysis["langVersion"].as_str(), analysis["nullable"].as_str()), (Some("14.0"), Some("enable")));
+    assert_eq!(analysis["isPackable"], true);
+    assert_eq!(analysis["packageReferences"], json!([]));
+    assert_eq!(analysis["projectReferences"], json!([]));
+    let analyzers = analysis["analyzers"].to_string();
+    assert!(analyzers.contains("Microsoft.CodeAnalysis.CSharp.NetAnalyzers"), "{analyzers}");
 
     fx.double.clear_log();
     let dependencies =

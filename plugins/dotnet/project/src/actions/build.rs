@@ -57,6 +57,7 @@ pub fn command_shape() -> Shape {
             "warningCount": integer(),
             "warnings": { "type": "array", "items": diagnostic() },
             "output": { "type": "string", "description": "Run: what the application printed (redacted, capped)." },
+            "projectFile": { "type": "string", "description": "Convert: the project file written." },
             "outputs": { "type": "array", "items": { "type": "object", "properties": { "project": { "type": "string" }, "path": { "type": "string" } }, "required": ["project", "path"] } },
             "packages": { "type": "array", "items": { "type": "string" } },
             "template": { "type": "string" },

@@ -1,4 +1,4 @@
-//! The actions of `dotnet_project`, one file per group: creating from templates (`templates`),
+//! The actions of `dotnet_project`, one file per group: creating projects (`templates`),
 //! the build commands (`build`), tests (`test`), running the app and its background sessions
 //! (`run`), evaluation through MSBuild (`inspect`) and project file edits (`edit`). This module
 //! holds what they share: [`Act`], one call of one action, with the checked parameters, the
@@ -64,6 +64,7 @@ pub async fn run(family: &DotnetProject, action: Action, call: &Call<'_>) -> Out
         Action::AddItem | Action::RemoveItem => act.edit_item().await,
         Action::ListItems => act.list_items().await,
         Action::ListTemplateOptions => act.template_options().await,
+        Action::Convert => act.convert().await,
         Action::Logs => act.logs(),
         Action::Stop => act.stop().await,
         Action::ListSessions => Ok(act.list_sessions()),

@@ -113,6 +113,11 @@ fn keep_end(text: &str, max: usize) -> String {
     }
 }
 
+/// Whether `target` names a file-based app (a C# file, SDK 10), not a project or solution.
+pub(super) fn is_file_based_app(target: &str) -> bool {
+    Path::new(target).extension().is_some_and(|ext| ext.eq_ignore_ascii_case("cs"))
+}
+
 /// `since`: an RFC 3339 time, or a duration back from now.
 fn parse_since(text: &str) -> Option<SystemTime> {
     humantime::parse_rfc3339_weak(text)
@@ -139,7 +144,10 @@ impl Act<'_, '_> {
         let target = self.cli_target().await?;
         let mut args = vec!["run".to_owned()];
         if let Some(target) = &target {
-            args.extend(["--project".to_owned(), target.clone()]);
+            // SDK 10 loads whatever `--project` names as a project file (MSB4025 for a .cs file);
+            // a file-based app runs with `--file`.
+            let option = if is_file_based_app(target) { "--file" } else { "--project" };
+            args.extend([option.to_owned(), target.clone()]);
         }
         self.build_options(&mut args, &["configuration", "framework", "runtime"])?;
         self.push_flag(&mut args, "--no-build", "noBuild");
@@ -242,7 +250,9 @@ impl Act<'_, '_> {
         let target = self.cli_target().await?;
         let mut args = vec!["watch".to_owned()];
         if let Some(target) = &target {
-            args.extend(["--project".to_owned(), target.clone()]);
+            // `dotnet watch --help` (10.0.401) names `--file <FILE_PATH>` for a file-based app.
+            let option = if is_file_based_app(target) { "--file" } else { "--project" };
+            args.extend([option.to_owned(), target.clone()]);
         }
         self.push_flag(&mut args, "--no-hot-reload", "noHotReload");
         args.push(sub);

@@ -1,7 +1,8 @@
-//! Templates: New (`dotnet new <template>`, locking the folder it writes) and
-//! ListTemplateOptions (`dotnet new <template> --help`, parsed).
+//! Creating projects: New (`dotnet new <template>`, locking the folder it writes),
+//! ListTemplateOptions (`dotnet new <template> --help`, parsed), and Convert (`dotnet project
+//! convert <app.cs>`, SDK 10: a file-based app becomes a project).
 
-use std::sync::LazyLock;
+use std::{path::Path, sync::LazyLock};
 
 use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
@@ -14,9 +15,9 @@ use dotnet_support::{
 };
 use mcp_plugin_api::locks::LockScope;
 use regex::Regex;
-use serde_json::json;
+use serde_json::{Map, json};
 
-use super::Act;
+use super::{Act, invalid, run::is_file_based_app};
 
 /// One template option token of `dotnet new`.
 static TEMPLATE_OPTION: LazyLock<Regex> =
@@ -31,6 +32,42 @@ pub fn options_shape() -> Shape {
 }
 
 impl Act<'_, '_> {
+    /// Convert: `dotnet project convert <app.cs> [-o <output>] [--force] [--delete-source]`. The
+    /// SDK prints nothing on success; the project file it wrote (`<output>/<name>.csproj`, the
+    /// output defaulting to a folder named after the file beside it) is checked and reported.
+    pub(super) async fn convert(&self) -> Outcome {
+        let app = match self.project_param()? {
+            Some(app) if is_file_based_app(app) => app,
+            given => {
+                return Err(invalid(
+                    "project",
+                    if given.is_some() { "invalid value" } else { "required" },
+                    "Convert needs 'project': the file-based app (a .cs file) to turn into a project.",
+                ));
+            }
+        };
+        let mut args = vec!["project".to_owned(), "convert".to_owned(), app.to_owned()];
+        self.push(&mut args, "-o", "output", Kind::Path)?;
+        self.push_flag(&mut args, "--force", "force");
+        self.push_flag(&mut args, "--delete-source", "deleteSource");
+        let file = self.cwd.join(app);
+        let name = file.file_stem().and_then(|stem| stem.to_str()).unwrap_or("app").to_owned();
+        let folder = match self.opt("output", Kind::Path)? {
+            Some(output) => self.cwd.join(output),
+            None => file.parent().unwrap_or(Path::new(".")).join(&name),
+        };
+        let project_file = locking::canonical(&folder).join(format!("{name}.csproj"));
+        self.simple(args, Some(app), ProgressKind::None, move |_| {
+            let summary = if project_file.is_file() {
+                format!("Converted {app} into the project {}.", project_file.display())
+            } else {
+                format!("Converted {app}; the project file was expected at {}.", project_file.display())
+            };
+            (summary, Map::from_iter([("projectFile".to_owned(), json!(project_file.display().to_string()))]))
+        })
+        .await
+    }
+
     pub(super) async fn new_project(&self) -> Outcome {
         let template = self.params.req("template", Kind::Identifier)?;
         let mut args = vec!["new".to_owned(), template.to_owned()];

@@ -22,6 +22,19 @@ fn integer() -> Value {
 
 /// What a test run reports, success or failure: the counts, failures and assemblies.
 pub fn test_fields() -> Value {
+    let failures = json!({
+        "type": "array",
+        "items": {
+            "type": "object",
+            "properties": {
+                "testName": { "type": "string" },
+                "message": { "type": "string" },
+                "stackTrace": { "type": "string" },
+                "durationMs": integer()
+            },
+            "required": ["testName", "message"]
+        }
+    });
     json!({
         "passed": integer(),
         "failed": integer(),
@@ -29,19 +42,7 @@ pub fn test_fields() -> Value {
         "total": integer(),
         "durationMs": integer(),
         "summary": { "type": "string" },
-        "failures": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "testName": { "type": "string" },
-                    "message": { "type": "string" },
-                    "stackTrace": { "type": "string" },
-                    "durationMs": integer()
-                },
-                "required": ["testName", "message"]
-            }
-        },
+        "failures": failures,
         "assemblies": {
             "type": "array",
             "items": {
@@ -54,9 +55,22 @@ pub fn test_fields() -> Value {
             }
         },
         "tests": { "type": "array", "items": { "type": "string" } },
+        "trx": {
+            "type": "array",
+            "description": "With logger trx: each TRX report the run wrote, read back (counts, failures with message and stack trace).",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "file": { "type": "string" },
+                    "passed": integer(), "failed": integer(), "skipped": integer(), "total": integer(),
+                    "failures": failures.clone()
+                },
+                "required": ["file", "passed", "failed", "skipped", "total", "failures"]
+            }
+        },
         "metadata": {
             "type": "object",
-            "description": "Test-runner metadata: selectedTestRunner (microsoft-testing-platform | vstest), projectArgumentStyle (--project | positional | none), selectionSource (testRunner-parameter | useLegacyProjectArgument-parameter | global.json | default), globalJson.",
+            "description": "Test-runner metadata: selectedTestRunner (microsoft-testing-platform | vstest), projectArgumentStyle (--project | --solution | positional | none), selectionSource (testRunner-parameter | useLegacyProjectArgument-parameter | global.json | default), globalJson.",
             "additionalProperties": { "type": "string" }
         }
     })
@@ -114,7 +128,7 @@ impl Act<'_, '_> {
         let mut args = vec!["test".to_owned()];
         if let Some(project) = &project {
             if mtp {
-                args.push("--project".to_owned());
+                args.push(testrun::mtp_target_option(project).to_owned());
             }
             args.push(project.clone());
         }
@@ -140,10 +154,11 @@ impl Act<'_, '_> {
                 if dir == self.cwd { results.to_owned() } else { self.cwd.join(results).display().to_string() };
             args.extend(["--results-directory".to_owned(), results]);
         }
+        let trx = self.opt("logger", Kind::Text)?.is_some_and(|logger| logger.to_ascii_lowercase().starts_with("trx"));
         if let Some(logger) = self.opt("logger", Kind::Text)? {
             match (mtp, logger.to_ascii_lowercase().starts_with("trx")) {
                 (false, _) => args.extend(["--logger".to_owned(), logger.to_owned()]),
-                (true, true) => args.push("--report-trx".to_owned()),
+                (true, true) => args.push(testrun::mtp_trx_option(project.as_deref().map(Path::new)).to_owned()),
                 (true, false) => {
                     return Err(invalid(
                         "logger",
@@ -173,7 +188,7 @@ impl Act<'_, '_> {
         let _guard = self.lock(target.as_deref().map(Path::new)).await?;
         let label = project.clone().unwrap_or_else(|| "the working directory".to_owned());
         let ran = self.run_in(&dir, args.clone(), format!("Testing {label}"), ProgressKind::Test).await;
-        let metadata = selection.metadata(project.is_some());
+        let metadata = selection.metadata(project.as_deref());
         let ran = ran.map_err(|mut failure| {
             for (key, value) in &metadata {
                 failure.error = failure.error.clone().with_metadata(key.clone(), value);
@@ -196,6 +211,13 @@ impl Act<'_, '_> {
         }
         if !report.listed.is_empty() {
             fields["tests"] = json!(report.listed);
+        }
+        if trx {
+            let reports: Vec<testrun::TrxReport> = testrun::trx_paths(&ran.outcome.transcript)
+                .iter()
+                .filter_map(|file| testrun::read_trx(&dir.join(file)))
+                .collect();
+            fields["trx"] = json!(reports);
         }
         let failure_lines: Vec<String> = report
             .failures
