@@ -30,6 +30,12 @@
 //!   and that `noPassword` goes with pem and without a password.
 //! - `CertificateCheck` reports a missing certificate (exit code 6) and an untrusted one (7) as
 //!   results (`valid`, `trusted`), not as errors.
+//! - `CertificateTrust` on Linux trusts partly: the SDK exits 4 with "It will be trusted by some
+//!   clients but not by others" (docs/dotnet-sdk.md). That is a result, not an error (the
+//!   certificate exists and some clients trust it now, so calling again changes nothing):
+//!   `trusted` false, `trustLevel` `Partial`, and `remedy` with the SDK's own `export
+//!   SSL_CERT_DIR=...` command for OpenSSL-based clients. Exit 4 without that sentence stays an
+//!   error.
 //! - Confirmation: `CertificateClean` and `SecretsClear` ask the user through elicitation when
 //!   the client supports it; anything but a clear yes refuses them (OPERATION_CANCELLED) and
 //!   nothing runs. A client that cannot be asked relies on the tool's `destructiveHint`.

@@ -68,6 +68,23 @@ pub fn messages(output: &str) -> Vec<String> {
     output.lines().map(str::trim).filter(|line| !line.is_empty()).map(str::to_owned).collect()
 }
 
+/// Whether `dev-certs https --trust` trusted the certificate only partly, as on Linux, where
+/// it exits 4 with `There was an error trusting the HTTPS developer certificate. It will be
+/// trusted by some clients but not by others.`
+pub fn partially_trusted(output: &str) -> bool {
+    output.contains("It will be trusted by some clients but not by others")
+}
+
+/// The command the SDK gives for OpenSSL's trust after a partial trust: `export
+/// SSL_CERT_DIR="$HOME/.aspnet/dev-certs/trust:$SSL_CERT_DIR"` (from its `For example, `...``).
+pub fn ssl_cert_dir_command(output: &str) -> Option<String> {
+    output
+        .lines()
+        .filter(|line| line.contains("SSL_CERT_DIR"))
+        .find_map(|line| line.split_once("For example, `").and_then(|(_, rest)| rest.split_once('`')))
+        .map(|(command, _)| command.to_owned())
+}
+
 /// The id in `Set UserSecretsId to '<id>' for MSBuild project '<path>'.`.
 pub fn user_secrets_id(output: &str) -> Option<String> {
     output
@@ -124,6 +141,21 @@ mod tests {
         assert_eq!(found.len(), 2);
         assert_eq!((found[1].is_exportable, found[1].valid_from.as_deref()), (Some(false), None));
         assert!(certificates("No valid certificate found.\n").is_empty());
+    }
+
+    #[test]
+    fn partial_trust_and_its_remedy_as_sdk_10_prints_them() {
+        // dotnet dev-certs https --trust on a headless Linux (SDK 10.0.401, exit 4).
+        let trust = "Trusting the HTTPS development certificate was requested. Trust is per-user and may require additional configuration. See https://aka.ms/dev-certs-trust for more information.\n\
+[114] For OpenSSL trust to take effect, '$HOME/.aspnet/dev-certs/trust' must be listed in the SSL_CERT_DIR environment variable. For example, `export SSL_CERT_DIR=\"$HOME/.aspnet/dev-certs/trust:$SSL_CERT_DIR\"`. See https://aka.ms/dev-certs-trust for more information.\n\
+There was an error trusting the HTTPS developer certificate. It will be trusted by some clients but not by others.\n";
+        assert!(partially_trusted(trust));
+        assert_eq!(
+            ssl_cert_dir_command(trust).as_deref(),
+            Some("export SSL_CERT_DIR=\"$HOME/.aspnet/dev-certs/trust:$SSL_CERT_DIR\"")
+        );
+        assert!(!partially_trusted("Successfully trusted the existing HTTPS certificate.\n"));
+        assert_eq!(ssl_cert_dir_command("You may wish to update the SSL_CERT_DIR environment variable.\n"), None);
     }
 
     #[test]

@@ -36,19 +36,37 @@ fn configured(scenario: Option<&'static str>, show_secret_values: bool) -> Setup
 // --- certificates -------------------------------------------------------------------------
 
 #[test]
-fn certificate_trust() {
+fn certificate_trust_on_linux_is_partial_with_the_ssl_cert_dir_remedy() {
+    // The double replays the real SDK 10.0.401's answer on this headless Linux (exit 4).
     let setup = plain(None);
     let value = succeeded(&setup.call(json!({ "action": "CertificateTrust" }))).clone();
     assert_eq!(setup.only_argv(), strings(&["dev-certs", "https", "--trust"]));
-    assert_eq!((value["trusted"].as_bool(), value["created"].as_bool()), (Some(true), Some(false)));
-    assert_eq!(value["lockInfo"], json!({ "lockScope": "global", "lockKey": CERTIFICATE_LOCK_KEY }));
+    assert_eq!(value["exitCode"], 4);
+    assert_eq!((value["trusted"].as_bool(), value["trustLevel"].as_str()), (Some(false), Some("Partial")));
     assert!(
-        value["messages"]
-            .as_array()
+        value["remedy"]
+            .as_str()
             .unwrap()
-            .iter()
-            .any(|line| line == "Successfully trusted the existing HTTPS certificate.")
+            .contains("export SSL_CERT_DIR=\"$HOME/.aspnet/dev-certs/trust:$SSL_CERT_DIR\""),
+        "{value}"
     );
+    assert_eq!(value["lockInfo"], json!({ "lockScope": "global", "lockKey": CERTIFICATE_LOCK_KEY }));
+}
+
+#[test]
+fn certificate_trust_in_full() {
+    // What Windows and macOS print (no recording can be made on this Linux).
+    let setup = scripted(
+        "Trusting the HTTPS development certificate was requested.\nA valid HTTPS certificate is already present.\n\
+         Successfully trusted the existing HTTPS certificate.",
+        0,
+    );
+    let value = succeeded(&setup.call(json!({ "action": "CertificateTrust" }))).clone();
+    assert_eq!((value["trusted"].as_bool(), value["created"].as_bool()), (Some(true), Some(false)));
+    assert_eq!((value["trustLevel"].as_str(), value.get("remedy")), (Some("Full"), None));
+    // Exit 4 without the partial-trust sentence is an error.
+    let failed_trust = scripted("There was an error trusting the HTTPS developer certificate.", 4);
+    assert_eq!(code(failed(&failed_trust.call(json!({ "action": "CertificateTrust" })))), "EXIT_4");
 }
 
 #[test]

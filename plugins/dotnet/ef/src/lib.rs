@@ -13,8 +13,12 @@
 //! | `DbContextInfo` | `ef dbcontext info C [--no-build] --json` | none |
 //! | `DbContextScaffold` | `ef dbcontext scaffold CONN PROVIDER C [--output-dir D] [--context-dir D] [--table T]... [--schema S]... [--use-database-names] [--force] [--no-build]` | the project |
 //!
-//! `--json` is used where the tool has it, and the other results are read from its text lines
-//! ([`request`] builds the argument vectors, `actions` reads the results).
+//! Every command also gets `--prefix-output`, which marks each of the tool's own lines with its
+//! kind (`info:`, `data:`, `warn:`, `error:`), so that an app that writes to the console when
+//! its DbContext is made (a logger's start-up line) cannot be read as the tool's output.
+//! `--json` is used where the tool has it (its document is the `data:` lines), and the other
+//! results are read from the `info:` lines and the `data:` SQL ([`request`] builds the argument
+//! vectors, `actions` reads the results).
 //!
 //! Decisions:
 //! - Missing tool: a run that fails because `dotnet ef` does not exist is CAPABILITY_NOT_AVAILABLE,

@@ -1,6 +1,10 @@
-//! Reading what dotnet-ef prints: the JSON of `--json` (after the tool's `Build started...` /
-//! `Build succeeded.` preamble), and the few text lines that say which migrations were applied,
-//! reverted or removed, which database was dropped, and the SQL of `migrations script`.
+//! Reading what dotnet-ef prints. Every command runs with `--prefix-output`, so each line of the
+//! tool's own output names its kind in a prefix nine columns wide: `info:    ` (the build
+//! preamble, the migrations applied, reverted or removed, the database dropped), `data:    ` (the
+//! document of `--json`, the SQL of `migrations script`), `warn:    `, `error:   `, `verbose: `.
+//! Whatever the app itself writes to the console while the tool runs it (a DbContext that logs
+//! at start-up: `[12:00:00 INF] BloggingContext starting`, EF's own `info: <time> ...` log) comes
+//! unprefixed, or prefixed otherwise, and is never read as the tool's.
 //!
 //! Every function takes output that is already redacted; none fails on lines it does not know.
 
@@ -10,24 +14,72 @@ use serde_json::Value;
 /// The lines dotnet-ef prints before its own output when it builds the project first.
 const PREAMBLE: [&str; 2] = ["Build started...", "Build succeeded."];
 
-/// The JSON value of `--json` output: the first line that opens an array or an object starts
-/// it; what follows the value (log lines) is ignored.
-pub fn json_payload(stdout: &str) -> Result<Value, String> {
-    let mut offset = 0;
-    for line in stdout.split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        if trimmed.starts_with('[') || trimmed.starts_with('{') {
-            let start = offset + (line.len() - trimmed.len());
-            let mut values = serde_json::Deserializer::from_str(&stdout[start..]).into_iter::<Value>();
-            return match values.next() {
-                Some(Ok(value)) => Ok(value),
-                Some(Err(error)) => Err(format!("its JSON output is malformed ({error})")),
-                None => Err("its JSON output is empty".to_owned()),
-            };
+/// The kinds of line `--prefix-output` marks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// Progress and results in prose.
+    Info,
+    /// The command's payload: JSON or SQL.
+    Data,
+    /// Warnings (the scaffolded connection string).
+    Warn,
+}
+
+impl Kind {
+    /// The tag; the prefix is the tag padded with spaces to nine columns.
+    fn tag(self) -> &'static str {
+        match self {
+            Kind::Info => "info:",
+            Kind::Data => "data:",
+            Kind::Warn => "warn:",
         }
-        offset += line.len();
     }
-    Err("it printed no JSON output".to_owned())
+}
+
+/// The width of every prefix, tag and padding.
+const PREFIX_WIDTH: usize = 9;
+
+/// The lines of `kind`, without their prefix (a payload's own indentation kept). A line must
+/// carry the whole prefix: EF's log written by the app (`info: 27.11.2026 ...`) is not the tool's.
+pub fn lines(stdout: &str, kind: Kind) -> Vec<&str> {
+    let padding = " ".repeat(PREFIX_WIDTH - kind.tag().len());
+    stdout
+        .lines()
+        .filter_map(|line| {
+            let rest = line.strip_prefix(kind.tag())?;
+            match rest.strip_prefix(padding.as_str()) {
+                Some(text) => Some(text),
+                // An empty payload line whose padding was trimmed away.
+                None => rest.trim().is_empty().then_some(""),
+            }
+        })
+        .collect()
+}
+
+/// The tool's messages: its info and warning lines, without the build preamble or blank lines.
+pub fn messages(stdout: &str) -> Vec<String> {
+    stdout
+        .lines()
+        .filter_map(|line| [Kind::Info, Kind::Warn].into_iter().find_map(|kind| lines(line, kind).pop()))
+        .map(str::trim)
+        .filter(|line| !line.is_empty() && !PREAMBLE.contains(line))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// The JSON value of `--json` output: the `data:` lines; what else the run printed (the build
+/// preamble, the app's own logging) is not part of it.
+pub fn json_payload(stdout: &str) -> Result<Value, String> {
+    let data = lines(stdout, Kind::Data).join("\n");
+    if data.trim().is_empty() {
+        return Err("it printed no JSON output".to_owned());
+    }
+    let mut values = serde_json::Deserializer::from_str(&data).into_iter::<Value>();
+    match values.next() {
+        Some(Ok(value)) => Ok(value),
+        Some(Err(error)) => Err(format!("its JSON output is malformed ({error})")),
+        None => Err("its JSON output is empty".to_owned()),
+    }
 }
 
 /// One migration of `migrations list --json`.
@@ -102,11 +154,11 @@ pub fn json_as<T: serde::de::DeserializeOwned>(stdout: &str) -> Result<T, String
         .map_err(|error| format!("its JSON output has another shape ({error})"))
 }
 
-/// The quoted names of the lines that start with `prefix`, in order:
+/// The quoted names of the tool's info lines that start with `prefix`, in order:
 /// `Applying migration '20250301080000_AddCustomerEmail'.` gives the id.
 pub fn quoted_after(stdout: &str, prefix: &str) -> Vec<String> {
-    stdout
-        .lines()
+    lines(stdout, Kind::Info)
+        .into_iter()
         .filter_map(|line| line.trim().strip_prefix(prefix))
         .filter_map(|rest| rest.split('\'').nth(1))
         .map(str::to_owned)
@@ -115,17 +167,18 @@ pub fn quoted_after(stdout: &str, prefix: &str) -> Vec<String> {
 
 /// Whether `database update` found nothing to do.
 pub fn up_to_date(stdout: &str) -> bool {
-    stdout.lines().any(|line| line.contains("The database is already up to date"))
+    lines(stdout, Kind::Info).into_iter().any(|line| line.contains("The database is already up to date"))
 }
 
-/// The output without the build preamble and blank edges: the SQL of `migrations script`, or
-/// the messages of a command that prints prose.
+/// The payload of a command that prints text (the SQL of `migrations script`), without blank
+/// edges.
 pub fn body(stdout: &str) -> String {
-    let mut lines: Vec<&str> = stdout.lines().skip_while(|line| PREAMBLE.contains(&line.trim())).collect();
-    while lines.last().is_some_and(|line| line.trim().is_empty()) {
-        lines.pop();
+    let mut data = lines(stdout, Kind::Data);
+    while data.last().is_some_and(|line| line.trim().is_empty()) {
+        data.pop();
     }
-    lines.join("\n").trim_start_matches('\n').to_owned()
+    let first = data.iter().position(|line| !line.trim().is_empty()).unwrap_or(data.len());
+    data[first..].join("\n")
 }
 
 /// What `database drop` said.
@@ -139,16 +192,24 @@ pub struct DropOutcome {
     pub server: Option<String>,
 }
 
-/// Reads `Successfully dropped database 'db' on server 'srv'.`, `Would drop database ...` (a
-/// dry run) or `Database 'db' on server 'srv' did not exist, no action was taken.`.
+/// Reads `Dropping database 'db' on server 'srv'.` and `Successfully dropped database 'db'.`,
+/// `This would drop the database 'db' on server 'srv'.` (a dry run; older tools: `Would drop
+/// database ...`) or `Database 'db' on server 'srv' did not exist, no action was taken.`.
 pub fn drop_outcome(stdout: &str) -> DropOutcome {
-    const NAMING: [&str; 4] =
-        ["Successfully dropped database ", "Would drop database ", "Dropping database ", "Database "];
+    const NAMING: [&str; 5] = [
+        "Dropping database ",
+        "Successfully dropped database ",
+        "This would drop the database ",
+        "Would drop database ",
+        "Database ",
+    ];
+    let info = lines(stdout, Kind::Info);
     let mut outcome = DropOutcome {
-        dropped: stdout.lines().any(|line| line.trim().starts_with("Successfully dropped database ")),
+        dropped: info.iter().any(|line| line.trim().starts_with("Successfully dropped database ")),
         ..DropOutcome::default()
     };
-    if let Some(line) = stdout.lines().map(str::trim).find(|line| NAMING.iter().any(|prefix| line.starts_with(prefix)))
+    if let Some(line) =
+        info.iter().map(|line| line.trim()).find(|line| NAMING.iter().any(|prefix| line.starts_with(prefix)))
     {
         let quoted: Vec<&str> = line.split('\'').collect();
         outcome.database = quoted.get(1).map(|name| (*name).to_owned());
@@ -176,77 +237,145 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    const LIST: &str = "Build started...\nBuild succeeded.\n[\n  {\n    \"id\": \"20250110093000_InitialCreate\",\n    \"name\": \"InitialCreate\",\n    \"safeName\": \"InitialCreate\",\n    \"applied\": true\n  },\n  {\n    \"id\": \"20250301080000_AddCustomerEmail\",\n    \"name\": \"AddCustomerEmail\",\n    \"safeName\": \"AddCustomerEmail\",\n    \"applied\": null\n  }\n]\n";
+    /// Prefixes each line as `--prefix-output` does.
+    fn prefixed(tag: &str, text: &str) -> String {
+        text.lines().map(|line| format!("{tag:<9}{line}\n")).collect()
+    }
+
+    const PREAMBLE_LINES: &str = "info:    Build started...\ninfo:    Build succeeded.\n";
 
     #[test]
-    fn json_follows_the_build_preamble_and_may_be_followed_by_log_lines() {
-        let migrations: Vec<Migration> = json_as(LIST).unwrap();
+    fn json_is_read_from_the_data_lines_only() {
+        let list = format!(
+            "{PREAMBLE_LINES}[12:00:00 INF] BloggingContext starting\n{}info: 27.11.2026 18:20:05.290 CoreEventId.ContextInitialized[10403]\n",
+            prefixed(
+                "data:",
+                "[\n  {\n    \"id\": \"20250110093000_InitialCreate\",\n    \"name\": \"InitialCreate\",\n    \"safeName\": \"InitialCreate\",\n    \"applied\": true\n  },\n  {\n    \"id\": \"20250301080000_AddCustomerEmail\",\n    \"name\": \"AddCustomerEmail\",\n    \"applied\": null\n  }\n]"
+            )
+        );
+        let migrations: Vec<Migration> = json_as(&list).unwrap();
         assert_eq!(migrations.len(), 2);
         assert_eq!(migrations[0].applied, Some(true));
         assert_eq!(migrations[1].applied, None);
         assert_eq!(serde_json::to_value(&migrations[1]).unwrap()["applied"], Value::Null);
-        let trailing = "{ \"type\": \"App.Db\" }\ninfo: done\n";
-        assert_eq!(json_payload(trailing).unwrap(), json!({ "type": "App.Db" }));
-        assert!(json_payload("Build started...\nBuild succeeded.\n").unwrap_err().contains("no JSON"));
-        assert!(json_payload("[ { \"id\": ").unwrap_err().contains("malformed"));
-        assert!(json_as::<Vec<Migration>>("{ \"a\": 1 }").unwrap_err().contains("another shape"));
+        assert_eq!(json_payload("data:    [\ndata:    ]\n").unwrap(), json!([]));
+        // A payload line whose padding was trimmed is an empty line of the payload.
+        assert_eq!(json_payload("data:    {\ndata:\ndata:    }\n").unwrap(), json!({}));
+        assert!(json_payload(PREAMBLE_LINES).unwrap_err().contains("no JSON"));
+        // Unprefixed JSON (the app's own, or a tool run without --prefix-output) is not the tool's.
+        assert!(json_payload("{ \"type\": \"App.Db\" }\n").unwrap_err().contains("no JSON"));
+        assert!(json_payload("data:    [ { \"id\": \n").unwrap_err().contains("malformed"));
+        assert!(json_as::<Vec<Migration>>("data:    { \"a\": 1 }\n").unwrap_err().contains("another shape"));
+    }
+
+    #[test]
+    fn the_real_tool_s_output_with_an_app_that_logs_at_start_up() {
+        // dotnet-ef 10.0.15, `migrations add Initial --json --prefix-output`, on a DbContext
+        // whose constructor writes a line in Serilog's console shape.
+        let add = "info:    Build started...\ninfo:    Build succeeded.\n[12:00:00 INF] BloggingContext starting\n\
+data:    {\ndata:      \"migrationFile\": \"/w/Data/Migrations/20261127201639_Initial.cs\",\n\
+data:      \"metadataFile\": \"/w/Data/Migrations/20261127201639_Initial.Designer.cs\",\n\
+data:      \"snapshotFile\": \"/w/Data/Migrations/BloggingContextModelSnapshot.cs\"\ndata:    }\n";
+        let files: MigrationFiles = json_as(add).unwrap();
+        assert_eq!(files.snapshot_file, "/w/Data/Migrations/BloggingContextModelSnapshot.cs");
+        let info = "[12:00:00 INF] BloggingContext starting\ndata:    {\ndata:      \"type\": \"Data.BloggingContext\",\n\
+data:      \"providerName\": \"Microsoft.EntityFrameworkCore.Sqlite\",\ndata:      \"databaseName\": \"main\",\n\
+data:      \"dataSource\": \"blogging.db\",\ndata:      \"options\": \"None\"\ndata:    }\n";
+        let context: ContextInfo = json_as(info).unwrap();
+        assert_eq!(context.data_source.as_deref(), Some("blogging.db"));
     }
 
     #[test]
     fn context_list_and_info_read_the_tool_s_field_names() {
-        let list: Vec<ContextEntry> = json_as(
+        let list: Vec<ContextEntry> = json_as(&prefixed(
+            "data:",
             "[{\"fullName\":\"App.Data.AppDbContext\",\"safeName\":\"AppDbContext\",\"name\":\"AppDbContext\",\"assemblyQualifiedName\":\"App.Data.AppDbContext, App\"}]",
-        )
+        ))
         .unwrap();
         assert_eq!(list[0].full_name, "App.Data.AppDbContext");
-        let info: ContextInfo = json_as(
+        let info: ContextInfo = json_as(&prefixed(
+            "data:",
             "{\"type\":\"App.Data.AppDbContext\",\"providerName\":\"Microsoft.EntityFrameworkCore.Sqlite\",\"databaseName\":\"main\",\"dataSource\":\"app.db\",\"options\":\"None\"}",
-        )
+        ))
         .unwrap();
         assert_eq!((info.kind.as_str(), info.database_name.as_deref()), ("App.Data.AppDbContext", Some("main")));
-        let files: MigrationFiles =
-            json_as("{\"migrationFile\":\"a.cs\",\"metadataFile\":\"a.Designer.cs\",\"snapshotFile\":\"S.cs\"}")
-                .unwrap();
+        let files: MigrationFiles = json_as(&prefixed(
+            "data:",
+            "{\"migrationFile\":\"a.cs\",\"metadataFile\":\"a.Designer.cs\",\"snapshotFile\":\"S.cs\"}",
+        ))
+        .unwrap();
         assert_eq!(files.snapshot_file, "S.cs");
     }
 
     #[test]
     fn migration_lines_name_what_was_applied_reverted_or_removed() {
-        let update = "Build started...\nBuild succeeded.\nApplying migration '20250201141500_AddOrders'.\nApplying migration '20250301080000_AddCustomerEmail'.\nDone.\n";
+        let update = format!(
+            "{PREAMBLE_LINES}{}",
+            prefixed(
+                "info:",
+                "Applying migration '20250201141500_AddOrders'.\nApplying migration '20250301080000_AddCustomerEmail'.\nDone."
+            )
+        );
         assert_eq!(
-            quoted_after(update, "Applying migration "),
+            quoted_after(&update, "Applying migration "),
             ["20250201141500_AddOrders", "20250301080000_AddCustomerEmail"]
         );
-        assert!(quoted_after(update, "Reverting migration ").is_empty());
-        assert!(!up_to_date(update));
-        assert!(up_to_date("No migrations were applied. The database is already up to date.\nDone.\n"));
-        let remove = "Removing migration '20250301080000_AddCustomerEmail'.\nReverting the model snapshot.\nDone.\n";
-        assert_eq!(quoted_after(remove, "Removing migration "), ["20250301080000_AddCustomerEmail"]);
+        assert!(quoted_after(&update, "Reverting migration ").is_empty());
+        assert!(!up_to_date(&update));
+        assert!(up_to_date(
+            "info:    No migrations were applied. The database is already up to date.\ninfo:    Done.\n"
+        ));
+        // The app's own line is not the tool's.
+        assert!(quoted_after("Applying migration 'X'.\n", "Applying migration ").is_empty());
+        let remove = prefixed(
+            "info:",
+            "Removing migration '20250301080000_AddCustomerEmail'.\nReverting the model snapshot.\nDone.",
+        );
+        assert_eq!(quoted_after(&remove, "Removing migration "), ["20250301080000_AddCustomerEmail"]);
     }
 
     #[test]
-    fn the_body_is_the_output_without_the_preamble() {
-        let script =
-            "Build started...\nBuild succeeded.\nCREATE TABLE \"Customers\" (\n    \"Id\" INTEGER\n);\n\nCOMMIT;\n\n";
-        assert_eq!(body(script), "CREATE TABLE \"Customers\" (\n    \"Id\" INTEGER\n);\n\nCOMMIT;");
-        assert_eq!(body("CREATE TABLE x;\n"), "CREATE TABLE x;");
-        assert_eq!(body("Build started...\nBuild succeeded.\n"), "");
+    fn the_body_is_the_data_without_blank_edges() {
+        let script = format!(
+            "{PREAMBLE_LINES}[12:00:00 INF] BloggingContext starting\n{}",
+            prefixed("data:", "CREATE TABLE \"Customers\" (\n    \"Id\" INTEGER\n);\n\nCOMMIT;\n\n")
+        );
+        assert_eq!(body(&script), "CREATE TABLE \"Customers\" (\n    \"Id\" INTEGER\n);\n\nCOMMIT;");
+        assert_eq!(body("data:    \ndata:    CREATE TABLE x;\n"), "CREATE TABLE x;");
+        assert_eq!(body(PREAMBLE_LINES), "");
+    }
+
+    #[test]
+    fn messages_are_the_tool_s_info_and_warnings() {
+        let scaffold = "info:    Build started...\ninfo:    Build succeeded.\n[12:00:00 INF] starting\nwarn:    To protect potentially sensitive information in your connection string, you should move it out of source code.\n";
+        assert_eq!(
+            messages(scaffold),
+            [
+                "To protect potentially sensitive information in your connection string, you should move it out of source code."
+            ]
+        );
     }
 
     #[test]
     fn drop_outcomes() {
-        let dropped = drop_outcome(
-            "Dropping database 'main' on server 'app.db'.\nSuccessfully dropped database 'main' on server 'app.db'.\n",
-        );
+        // dotnet-ef 10.0.15's wordings.
+        let dropped = drop_outcome(&prefixed(
+            "info:",
+            "Dropping database 'main' on server 'blogging.db'.\nSuccessfully dropped database 'main'.",
+        ));
         assert_eq!(
             dropped,
-            DropOutcome { dropped: true, database: Some("main".into()), server: Some("app.db".into()) }
+            DropOutcome { dropped: true, database: Some("main".into()), server: Some("blogging.db".into()) }
         );
-        let dry = drop_outcome("Build succeeded.\nWould drop database 'main' on server 'app.db'.\n");
-        assert_eq!((dry.dropped, dry.database.as_deref()), (false, Some("main")));
-        let absent = drop_outcome("Database 'main' on server 'app.db' did not exist, no action was taken.\n");
+        let dry =
+            drop_outcome("[12:00:00 INF] x\ninfo:    This would drop the database 'main' on server 'blogging.db'.\n");
+        assert_eq!(
+            dry,
+            DropOutcome { dropped: false, database: Some("main".into()), server: Some("blogging.db".into()) }
+        );
+        let absent = drop_outcome("info:    Database 'main' on server 'app.db' did not exist, no action was taken.\n");
         assert_eq!((absent.dropped, absent.server.as_deref()), (false, Some("app.db")));
-        assert_eq!(drop_outcome("Done.\n"), DropOutcome::default());
+        assert_eq!(drop_outcome("info:    Done.\n"), DropOutcome::default());
     }
 
     #[test]

@@ -1,6 +1,7 @@
 //! One call's parameters, checked ([`Request`]), and the argument vector they make: the
-//! positionals of the command, then the common options, then the flags, `--json` last where the
-//! command has it.
+//! positionals of the command, then the common options, then the flags, `--prefix-output`
+//! always (so the tool's own lines can be told from the app's console output, see
+//! [`crate::parse`]), `--json` last where the command has it.
 
 use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
@@ -174,6 +175,7 @@ impl<'a> Request<'a> {
             ("--dry-run", self.action == Action::DatabaseDrop && self.dry_run),
             ("--force", self.passes_force()),
             ("--no-build", self.no_build),
+            ("--prefix-output", true),
             ("--json", self.uses_json()),
         ];
         argv.extend(flags.into_iter().filter(|(_, on)| *on).map(|(flag, _)| flag.to_owned()));
@@ -223,16 +225,27 @@ mod tests {
                 "--output-dir",
                 "Data/Migrations",
                 "--no-build",
+                "--prefix-output",
                 "--json"
             ]
         );
         assert_eq!(
             request(Action::MigrationsScript, json!({ "to": "AddOrders", "idempotent": true })),
-            ["ef", "migrations", "script", "0", "AddOrders", "--project", "App.csproj", "--idempotent"]
+            [
+                "ef",
+                "migrations",
+                "script",
+                "0",
+                "AddOrders",
+                "--project",
+                "App.csproj",
+                "--idempotent",
+                "--prefix-output"
+            ]
         );
         assert_eq!(
             request(Action::DatabaseDrop, json!({ "dryRun": true, "force": true })),
-            ["ef", "database", "drop", "--project", "App.csproj", "--dry-run"]
+            ["ef", "database", "drop", "--project", "App.csproj", "--dry-run", "--prefix-output"]
         );
         assert_eq!(
             request(
@@ -251,7 +264,8 @@ mod tests {
                 "a",
                 "--table",
                 "b",
-                "--force"
+                "--force",
+                "--prefix-output"
             ]
         );
     }

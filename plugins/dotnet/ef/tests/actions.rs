@@ -66,6 +66,7 @@ fn migrations_add_reads_the_files_from_json() {
             "net10.0",
             "--output-dir",
             "Data/Migrations",
+            "--prefix-output",
             "--json"
         ])
     );
@@ -84,6 +85,40 @@ fn migrations_add_reads_the_files_from_json() {
     assert!(result.joined_text().starts_with("Added the migration AddCustomerEmail."), "{}", result.joined_text());
     let progress: Vec<String> = call.progress().into_iter().filter_map(|report| report.message).collect();
     assert_eq!(progress, ["dotnet ef migrations add", "building the project", "project built"]);
+}
+
+#[test]
+fn the_real_tool_s_output_is_read_past_the_app_s_start_up_logging() {
+    // The double replays dotnet-ef 10.0.15 on SDK 10.0.401 (the real-SDK scenario `tools`): the
+    // DbContext writes "[12:00:00 INF] BloggingContext starting" before the tool's JSON.
+    let setup = Setup::with(|dir, double| {
+        std::fs::write(dir.join("Data.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />").unwrap();
+        double
+    });
+    let call = |action: &str, extra: Value| {
+        let mut args = json!({ "action": action, "project": "Data.csproj", "context": "BloggingContext" });
+        args.as_object_mut().unwrap().extend(extra.as_object().unwrap().clone());
+        setup.call(args)
+    };
+    let added = call("MigrationsAdd", json!({ "name": "Initial" }));
+    let added = succeeded(&added);
+    assert!(added["migrationFile"].as_str().unwrap().ends_with("Migrations/20260101000000_Initial.cs"), "{added}");
+    let listed = call("MigrationsList", json!({}));
+    assert_eq!(
+        succeeded(&listed)["migrations"],
+        json!([{ "id": "20260101000000_Initial", "name": "Initial", "safeName": "Initial", "applied": false }])
+    );
+    let info = call("DbContextInfo", json!({ "noBuild": true }));
+    assert_eq!(succeeded(&info)["context"]["providerName"], "Microsoft.EntityFrameworkCore.Sqlite");
+    let script = call("MigrationsScript", json!({ "noBuild": true }));
+    let script = succeeded(&script)["script"].as_str().unwrap().to_owned();
+    assert!(script.starts_with("CREATE TABLE IF NOT EXISTS \"__EFMigrationsHistory\""), "{script}");
+    assert!(!script.contains("BloggingContext starting"), "{script}");
+    let dry = call("DatabaseDrop", json!({ "noBuild": true, "dryRun": true }));
+    assert_eq!(
+        (succeeded(&dry)["database"].as_str(), succeeded(&dry)["server"].as_str()),
+        (Some("main"), Some("blogging.db"))
+    );
 }
 
 #[test]
@@ -106,6 +141,7 @@ fn migrations_list_passes_the_connection_value_and_returns_each_migration() {
             "--connection",
             CONNECTION,
             "--no-build",
+            "--prefix-output",
             "--json"
         ])
     );
@@ -126,7 +162,7 @@ fn migrations_list_without_connecting_does_not_know_what_is_applied() {
     let setup = plain(None);
     let result = setup.call(json!({ "action": "MigrationsList", "noConnect": true }));
     let value = succeeded(&result);
-    assert_eq!(setup.only_argv(), strings(&["ef", "migrations", "list", "--no-connect", "--json"]));
+    assert_eq!(setup.only_argv(), strings(&["ef", "migrations", "list", "--no-connect", "--prefix-output", "--json"]));
     assert_eq!(value["pendingCount"], Value::Null);
     assert_eq!(value["migrations"][0]["applied"], Value::Null);
 }
@@ -138,7 +174,10 @@ fn migrations_remove_runs_when_the_client_cannot_ask() {
     let result =
         setup.call_with(&call, json!({ "action": "MigrationsRemove", "project": "App.csproj", "force": true }));
     let value = succeeded(&result);
-    assert_eq!(setup.only_argv(), strings(&["ef", "migrations", "remove", "--project", "App.csproj", "--force"]));
+    assert_eq!(
+        setup.only_argv(),
+        strings(&["ef", "migrations", "remove", "--project", "App.csproj", "--force", "--prefix-output"])
+    );
     assert_eq!(value["removedMigration"], "20250301080000_AddCustomerEmail");
     assert_eq!(value["force"], true);
     let progress: Vec<String> = call.progress().into_iter().filter_map(|report| report.message).collect();
@@ -167,7 +206,8 @@ fn migrations_script_returns_the_sql_or_the_file() {
             "AddOrders",
             "--project",
             "App.csproj",
-            "--idempotent"
+            "--idempotent",
+            "--prefix-output"
         ])
     );
     let script = value["script"].as_str().unwrap();
@@ -183,7 +223,10 @@ fn migrations_script_returns_the_sql_or_the_file() {
     let setup = plain(None);
     let result = setup.call(json!({ "action": "MigrationsScript", "to": "AddOrders", "output": "out.sql" }));
     let value = succeeded(&result);
-    assert_eq!(setup.only_argv(), strings(&["ef", "migrations", "script", "0", "AddOrders", "--output", "out.sql"]));
+    assert_eq!(
+        setup.only_argv(),
+        strings(&["ef", "migrations", "script", "0", "AddOrders", "--output", "out.sql", "--prefix-output"])
+    );
     assert_eq!(value["outputFile"], setup.path().join("out.sql").display().to_string());
     assert!(value.get("script").is_none());
 }
@@ -207,7 +250,8 @@ fn database_update_reports_the_migrations_applied_or_reverted() {
             "--project",
             "App.csproj",
             "--connection",
-            CONNECTION
+            CONNECTION,
+            "--prefix-output"
         ])
     );
     assert_eq!(value["appliedMigrations"], json!(["20250301080000_AddCustomerEmail"]));
@@ -233,7 +277,7 @@ fn database_update_reports_the_migrations_applied_or_reverted() {
     let setup = plain(None);
     let value =
         succeeded(&setup.call(json!({ "action": "DatabaseUpdate", "migration": "0", "noBuild": true }))).clone();
-    assert_eq!(setup.only_argv(), strings(&["ef", "database", "update", "0", "--no-build"]));
+    assert_eq!(setup.only_argv(), strings(&["ef", "database", "update", "0", "--no-build", "--prefix-output"]));
     assert_eq!(value["revertedMigrations"], json!(["20250201141500_AddOrders", "20250110093000_InitialCreate"]));
 }
 
@@ -244,7 +288,10 @@ fn database_drop_dry_run_needs_no_confirmation_and_takes_no_lock() {
     let result = setup
         .call_with(&call, json!({ "action": "DatabaseDrop", "project": "App.csproj", "dryRun": true, "force": true }));
     let value = succeeded(&result);
-    assert_eq!(setup.only_argv(), strings(&["ef", "database", "drop", "--project", "App.csproj", "--dry-run"]));
+    assert_eq!(
+        setup.only_argv(),
+        strings(&["ef", "database", "drop", "--project", "App.csproj", "--dry-run", "--prefix-output"])
+    );
     assert!(asked.lock().unwrap().is_empty(), "a dry run asks nothing");
     assert_eq!(
         (value["dryRun"].as_bool(), value["dropped"].as_bool(), value["database"].as_str(), value["server"].as_str()),
@@ -262,7 +309,17 @@ fn database_drop_asks_and_forces_only_after_a_yes() {
     let value = succeeded(&result);
     assert_eq!(
         setup.only_argv(),
-        strings(&["ef", "database", "drop", "--project", "App.csproj", "--context", "AppDbContext", "--force"])
+        strings(&[
+            "ef",
+            "database",
+            "drop",
+            "--project",
+            "App.csproj",
+            "--context",
+            "AppDbContext",
+            "--force",
+            "--prefix-output"
+        ])
     );
     assert_eq!((value["dropped"].as_bool(), value["database"].as_str()), (Some(true), Some("main")));
     assert_eq!(value["lockInfo"]["lockScope"], "project");
@@ -297,7 +354,7 @@ fn database_drop_without_a_way_to_ask_needs_force() {
 
     let result = setup.call(json!({ "action": "DatabaseDrop", "force": true }));
     assert_eq!(succeeded(&result)["dropped"], true);
-    assert_eq!(setup.only_argv(), strings(&["ef", "database", "drop", "--force"]));
+    assert_eq!(setup.only_argv(), strings(&["ef", "database", "drop", "--force", "--prefix-output"]));
 }
 
 #[test]
@@ -312,7 +369,7 @@ fn migrations_remove_asks_and_a_decline_runs_nothing() {
     let (call, _) = client(&[], Some(json!({ "action": "accept" })));
     let result = setup.call_with(&call, json!({ "action": "MigrationsRemove" }));
     assert_eq!(succeeded(&result)["force"], false);
-    assert_eq!(setup.only_argv(), strings(&["ef", "migrations", "remove"]));
+    assert_eq!(setup.only_argv(), strings(&["ef", "migrations", "remove", "--prefix-output"]));
 }
 
 #[test]
@@ -322,7 +379,17 @@ fn dbcontext_list_and_info_read_the_json() {
     let value = succeeded(&result);
     assert_eq!(
         setup.only_argv(),
-        strings(&["ef", "dbcontext", "list", "--project", "App.csproj", "--framework", "net10.0", "--json"])
+        strings(&[
+            "ef",
+            "dbcontext",
+            "list",
+            "--project",
+            "App.csproj",
+            "--framework",
+            "net10.0",
+            "--prefix-output",
+            "--json"
+        ])
     );
     assert_eq!(
         value["contexts"],
@@ -339,7 +406,17 @@ fn dbcontext_list_and_info_read_the_json() {
     let value = succeeded(&result);
     assert_eq!(
         setup.only_argv(),
-        strings(&["ef", "dbcontext", "info", "--project", "App.csproj", "--context", "AppDbContext", "--json"])
+        strings(&[
+            "ef",
+            "dbcontext",
+            "info",
+            "--project",
+            "App.csproj",
+            "--context",
+            "AppDbContext",
+            "--prefix-output",
+            "--json"
+        ])
     );
     assert_eq!(
         value["context"],
@@ -399,7 +476,8 @@ fn dbcontext_scaffold_masks_the_positional_connection_string_everywhere() {
             "--schema",
             "main",
             "--use-database-names",
-            "--force"
+            "--force",
+            "--prefix-output"
         ])
     );
     assert_eq!(value["provider"], "Microsoft.EntityFrameworkCore.Sqlite");
@@ -457,7 +535,12 @@ fn secrets_in_the_output_never_reach_the_client() {
         let result = setup.call_with(&call, args);
         succeeded(&result);
         let seen = visible(&call, &result);
-        assert!(seen.contains("Password=[REDACTED]"), "{action}: the secrets were printed and redacted:\n{seen}");
+        if action == "MigrationsScript" {
+            // The script is the tool's `data:` lines alone: the app's log is not part of it.
+            assert!(!seen.contains("Password="), "{action}: the app's log reached the script:\n{seen}");
+        } else {
+            assert!(seen.contains("Password=[REDACTED]"), "{action}: the secrets were printed and redacted:\n{seen}");
+        }
         assert_hidden(&seen, &secrets);
         assert_hidden(&seen, &[CONNECTION, "Conn-Arg-Pw-91"]);
     }
@@ -511,7 +594,10 @@ fn the_project_comes_from_the_roots_when_omitted() {
     let result = setup.call_with(&call, json!({ "action": "DbContextList" }));
     succeeded(&result);
     let project = setup.path().join("App.csproj").display().to_string();
-    assert_eq!(setup.only_argv(), strings(&["ef", "dbcontext", "list", "--project", &project, "--json"]));
+    assert_eq!(
+        setup.only_argv(),
+        strings(&["ef", "dbcontext", "list", "--project", &project, "--prefix-output", "--json"])
+    );
 
     let other = tempfile::tempdir().unwrap();
     std::fs::write(other.path().join("Other.csproj"), "<Project />").unwrap();

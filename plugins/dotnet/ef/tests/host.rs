@@ -39,7 +39,17 @@ async fn the_real_host_serves_dotnet_ef() {
     let argv = double.argvs();
     assert_eq!(
         argv[0],
-        ["ef", "migrations", "list", "--project", project.as_str(), "--connection", connection, "--json"]
+        [
+            "ef",
+            "migrations",
+            "list",
+            "--project",
+            project.as_str(),
+            "--connection",
+            connection,
+            "--prefix-output",
+            "--json"
+        ]
     );
     let seen = serde_json::to_string(&result).unwrap();
     assert!(!seen.contains("Host-Conn-Pw-64") && !seen.contains("Server=db.internal"), "{seen}");

@@ -296,6 +296,24 @@ pub fn search(stdout: &str) -> Result<(Vec<Hit>, Vec<String>), String> {
     Ok((hits, all_problems))
 }
 
+/// The sources of a `package search --format json` report when none of them has a search
+/// service: a feed that serves packages but not search (a mirror, many private feeds) reports
+/// `The source does not have a Search service!` as its problem, and NuGet still exits 0.
+pub fn without_search_service(stdout: &str) -> Option<Vec<String>> {
+    let report = first_json(stdout).ok()?;
+    let sources = report.get("searchResult").and_then(Value::as_array).filter(|sources| !sources.is_empty())?;
+    sources
+        .iter()
+        .map(|source| {
+            let problems = problems(source.get("problems").unwrap_or(&Value::Null));
+            problems
+                .iter()
+                .any(|problem| problem.contains("does not have a Search service"))
+                .then(|| text(source, "sourceName").unwrap_or_default())
+        })
+        .collect()
+}
+
 /// What `add package` reported: the version it wrote and the file it wrote it to, from
 /// `PackageReference for package 'Id' version '1.2.3' added to file '/src/App/App.csproj'.`
 /// (or `updated in file`; with Central Package Management the version line names
@@ -414,6 +432,36 @@ mod tests {
         assert!(package_list("error: no such option").unwrap_err().contains("no JSON"));
         assert!(package_list("{ \"version\": 1 }").unwrap_err().contains("projects"));
         assert!(package_list("{ \"version\": ").unwrap_err().contains("could not be read"));
+    }
+
+    #[test]
+    fn a_source_without_a_search_service_as_sdk_10_reports_it() {
+        // dotnet package search against this machine's NuGet mirror (SDK 10.0.401, exit 0).
+        let report = r#"{
+  "version": 2,
+  "problems": [],
+  "searchResult": [
+    {
+      "sourceName": "nuget.org",
+      "problems": [
+        {
+          "text": "The source does not have a Search service!",
+          "problemType": "Error"
+        }
+      ],
+      "packages": []
+    }
+  ]
+}"#;
+        assert_eq!(without_search_service(report), Some(vec!["nuget.org".to_owned()]));
+        let (hits, problems) = search(report).unwrap();
+        assert!(hits.is_empty());
+        assert_eq!(problems, ["nuget.org: The source does not have a Search service!"]);
+        let other = r#"{"version": 2, "searchResult": [
+            {"sourceName": "mirror", "problems": [{"text": "The source does not have a Search service!"}], "packages": []},
+            {"sourceName": "nuget.org", "packages": [{"id": "Newtonsoft.Json", "latestVersion": "13.0.4"}]}]}"#;
+        assert_eq!(without_search_service(other), None);
+        assert_eq!(without_search_service(r#"{"version": 2, "searchResult": []}"#), None);
     }
 
     #[test]

@@ -265,6 +265,20 @@ fn search_returns_id_version_and_downloads() {
 }
 
 #[test]
+fn search_where_no_source_has_a_search_service_is_not_available_here() {
+    // The double replays the real SDK 10.0.401 against this machine's NuGet mirror: exit 0, and
+    // "The source does not have a Search service!" in the report.
+    let fixture = fixture();
+    let result = fixture.call(json!({ "action": "Search", "searchTerm": "Newtonsoft.Json", "take": 5 }));
+    let error = &failed(&result)["errors"][0];
+    assert_eq!(error["code"], "CAPABILITY_NOT_AVAILABLE");
+    assert!(error["message"].as_str().unwrap().contains("nuget.org"), "{error}");
+    assert!(error["hint"].as_str().unwrap().contains("exact id"), "{error}");
+    assert_eq!(error["alternatives"].as_array().unwrap().len(), 2, "{error}");
+    assert_eq!(error["data"]["exitCode"], 0);
+}
+
+#[test]
 fn add_reports_the_version_written_with_progress_and_the_lock() {
     let fixture = fixture();
     let call = TestCall::new();

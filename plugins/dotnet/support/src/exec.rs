@@ -105,8 +105,9 @@ fn tested(line: &str) -> Option<String> {
 }
 
 /// `Build started...`, `Applying migration '20250301080000_AddCustomerEmail'.`, `Done.` and the
-/// other milestones dotnet-ef prints.
+/// other milestones dotnet-ef prints (as they are, or marked `info:    ` by `--prefix-output`).
 fn ef_milestone(line: &str) -> Option<String> {
+    let line = line.strip_prefix("info:    ").unwrap_or(line);
     const NAMED: [(&str, &str); 4] = [
         ("Applying migration ", "applying migration"),
         ("Reverting migration ", "reverting migration"),
@@ -452,8 +453,8 @@ mod tests {
         let mut reader = ProgressReader::new(ProgressKind::Ef);
         let lines = [
             "Build started...",
-            "Build succeeded.",
-            "{",
+            "info:    Build succeeded.",
+            "data:    {",
             "Applying migration '20250301080000_AddCustomerEmail'.",
             "Removing migration '20250301080000_AddCustomerEmail'.",
             "Reverting the model snapshot.",

@@ -20,13 +20,29 @@ use crate::{Action, CERTIFICATE_LOCK_KEY, parse};
 const NO_VALID_CERTIFICATE: i32 = 6;
 /// `dev-certs https --check --trust`: certificates, none of them trusted.
 const CERTIFICATE_NOT_TRUSTED: i32 = 7;
+/// `dev-certs https --trust`: trusting failed, or (on Linux) succeeded for some clients only.
+const ERROR_TRUSTING: i32 = 4;
 
-/// CertificateTrust: whether the certificate is trusted, and whether it was created.
+/// The SDK's advice after a partial trust, when its output gives no command.
+const SSL_CERT_DIR_ADVICE: &str = "list the folder $HOME/.aspnet/dev-certs/trust in the SSL_CERT_DIR environment \
+                                   variable of the programs that should trust the certificate";
+
+/// CertificateTrust: whether the certificate is trusted, how far, and whether it was created.
 pub fn trusted_shape() -> Shape {
     let boolean = json!({ "type": "boolean" });
     Shape::new(
-        json!({ "trusted": boolean, "created": boolean, "messages": messages_schema(), "lockInfo": lock_info_schema() }),
-        &["trusted", "created", "messages"],
+        json!({
+            "trusted": { "type": "boolean", "description": "Trusted by every client (false for a partial trust)." },
+            "trustLevel": {
+                "enum": ["Full", "Partial", null],
+                "description": "Partial: some clients trust it, others not (Linux: OpenSSL-based clients until SSL_CERT_DIR lists the SDK's trust folder); null when the output does not say."
+            },
+            "remedy": { "type": "string", "description": "After a partial trust: what makes OpenSSL-based clients trust it too." },
+            "created": boolean,
+            "messages": messages_schema(),
+            "lockInfo": lock_info_schema()
+        }),
+        &["trusted", "trustLevel", "created", "messages"],
     )
     .ran()
 }
@@ -238,7 +254,11 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
     let ran = call.run(command).await?;
     let checked =
         action == Action::CertificateCheck && matches!(ran.exit_code(), NO_VALID_CERTIFICATE | CERTIFICATE_NOT_TRUSTED);
-    if !ran.succeeded() && !checked {
+    // A partial trust is a result: the certificate exists and some clients trust it now.
+    let partial = action == Action::CertificateTrust
+        && ran.exit_code() == ERROR_TRUSTING
+        && parse::partially_trusted(&ran.outcome.transcript);
+    if !ran.succeeded() && !checked && !partial {
         return Err(ran.failure().into());
     }
     let messages = parse::messages(&ran.outcome.transcript);
@@ -249,13 +269,34 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
             let created = messages
                 .iter()
                 .any(|line| line.contains("was generated successfully") || line.starts_with("Successfully created"));
+            let level = match (trusted, partial) {
+                (true, _) => json!("Full"),
+                (false, true) => json!("Partial"),
+                (false, false) => Value::Null,
+            };
             structured.insert("trusted".into(), json!(trusted));
+            structured.insert("trustLevel".into(), level);
             structured.insert("created".into(), json!(created));
-            Reply::new(match (trusted, created) {
-                (true, true) => "Created and trusted a new HTTPS development certificate.",
-                (true, false) => "Trusted the existing HTTPS development certificate.",
-                (false, _) => "Trust was requested; read the messages for what the platform needs.",
-            })
+            if partial {
+                let remedy = match parse::ssl_cert_dir_command(&ran.outcome.transcript) {
+                    Some(command) => format!(
+                        "For OpenSSL-based clients to trust it, run `{command}` in the environment of the programs \
+                         that should trust it (for this server's dotnet: the plugin's Environment setting)."
+                    ),
+                    None => format!("For OpenSSL-based clients to trust it, {SSL_CERT_DIR_ADVICE}."),
+                };
+                structured.insert("remedy".into(), json!(remedy));
+                Reply::new(format!(
+                    "The HTTPS development certificate is trusted by some clients but not by others (dotnet dev-certs \
+                     exit code 4: partial trust, as on Linux). {remedy}"
+                ))
+            } else {
+                Reply::new(match (trusted, created) {
+                    (true, true) => "Created and trusted a new HTTPS development certificate.",
+                    (true, false) => "Trusted the existing HTTPS development certificate.",
+                    (false, _) => "Trust was requested; read the messages for what the platform needs.",
+                })
+            }
         }
         Action::CertificateCheck => {
             let certificates = parse::certificates(&ran.outcome.stdout);

@@ -87,8 +87,7 @@ pub fn reply(request: &Request<'_>, ran: &Ran, cwd: &Path, out: &mut Map<String,
             reply
         }
         Action::DbContextScaffold => {
-            let messages: Vec<String> =
-                parse::body(stdout).lines().map(str::trim).filter(|line| !line.is_empty()).map(str::to_owned).collect();
+            let messages = parse::messages(stdout);
             let provider = request.provider.unwrap_or_default();
             set(out, "provider", json!(provider));
             if let Some(dir) = request.output_dir {

@@ -2,8 +2,8 @@
 //! ListReferences.
 
 use dotnet_support::{
-    errors::ErrorResponse,
-    exec::ProgressKind,
+    errors::{ErrorResponse, ErrorResult},
+    exec::{ProgressKind, Ran},
     kit::{Call, Outcome, Shape},
     params::Kind,
     respond::Reply,
@@ -12,8 +12,8 @@ use dotnet_support::{
 use serde_json::{Value, json};
 
 use super::{
-    describe, fields_of, file_name, invalid, plural, project, run, run_any, sentence_start, strings, target_name,
-    thousands, unreadable, with_common,
+    describe, fields_of, file_name, invalid, of_run, plural, project, run, run_any, sentence_start, strings,
+    target_name, thousands, unreadable, with_common,
 };
 use crate::{
     command::{self, ListPackages, Report, Search},
@@ -145,6 +145,11 @@ pub async fn search(call: &Call<'_>) -> Outcome {
     let term = search.term;
     let ran = run(call, command::search(&search), &format!("searching for {term}"), ProgressKind::None).await?;
     let (hits, problems) = parse::search(&ran.outcome.stdout).map_err(|reason| unreadable(&ran, &reason))?;
+    if hits.is_empty()
+        && let Some(sources) = parse::without_search_service(&ran.outcome.stdout)
+    {
+        return Err(no_search_service(&ran, &sources).into());
+    }
     let summary = match hits.len() {
         0 => format!("No package matches '{term}'."),
         1 => format!("Found 1 package for '{term}'."),
@@ -170,6 +175,29 @@ pub async fn search(call: &Call<'_>) -> Outcome {
         json!({ "searchTerm": term, "exactMatch": search.exact_match, "packages": packages, "problems": problems }),
     );
     Ok(Reply::new(summary).section("Packages", lines).section("Problems", problems).structured(structured))
+}
+
+/// Search when no source has a search service (NuGet exits 0 and says so only in its report):
+/// CAPABILITY_NOT_AVAILABLE, with the ways to find a package without one.
+fn no_search_service(ran: &Ran, sources: &[String]) -> ErrorResponse {
+    let names = sources.join(", ");
+    let mut error = ErrorResult::capability_not_available(
+        "package search",
+        &format!(
+            "the package source(s) {names} serve packages but have no search service (NuGet: \"The source does not \
+             have a Search service!\")"
+        ),
+        vec![
+            "Search a source that has one: source https://api.nuget.org/v3/index.json (when this machine reaches it)."
+                .to_owned(),
+            "Find the package id on https://www.nuget.org, then use Add with packageId (and version): adding needs no \
+             search service."
+                .to_owned(),
+        ],
+    );
+    error.hint =
+        Some(format!("{names} cannot search; pass source with a feed that can, or add the package by its exact id."));
+    of_run(ran, error)
 }
 
 /// List: `list [<project>] package --format json --output-version 1 ...`, filtered and capped.

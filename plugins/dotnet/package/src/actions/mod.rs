@@ -109,7 +109,7 @@ fn invalid(parameter: &str, reason: &str, message: &str) -> ErrorResponse {
 /// A report that exited 0 but could not be read: the SDK lacks the machine-readable output
 /// (older than 8.0.200 for search, 7.0.200 for the package list) or printed something else.
 fn unreadable(ran: &Ran, reason: &str) -> ErrorResponse {
-    let mut error = ErrorResult::capability_not_available(
+    let error = ErrorResult::capability_not_available(
         "NuGet JSON report",
         reason,
         vec![
@@ -117,6 +117,11 @@ fn unreadable(ran: &Ran, reason: &str) -> ErrorResponse {
             "Run the command in a terminal to see its output.".to_owned(),
         ],
     );
+    of_run(ran, error)
+}
+
+/// `error`, about the run `ran`: its command line, exit code and output attached.
+fn of_run(ran: &Ran, mut error: ErrorResult) -> ErrorResponse {
     if let Some(data) = error.data.as_mut() {
         data.command = Some(redacted_command_line("dotnet", &ran.argv[1..]));
         data.exit_code = Some(ran.exit_code());

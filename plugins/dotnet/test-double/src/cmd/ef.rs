@@ -1,6 +1,8 @@
 //! `dotnet ef` (the dotnet-ef tool): migrations, database and DbContext commands in text or
-//! `--json` form, with the tool's "Build started..." preamble. Under `no-ef` the tool is
-//! missing and the SDK answers as for any unknown command.
+//! `--json` form, with the tool's "Build started..." preamble, and with `--prefix-output` each
+//! line marked with its kind (`info:    `, `data:    `, `warn:    `, `error:   ` on stdout, as
+//! dotnet-ef 10.0.15 prints them). Under `no-ef` the tool is missing and the SDK answers as for
+//! any unknown command.
 //!
 //! Data: `fixtures/ef/migrations.json` (the last migration is pending),
 //! `fixtures/ef/dbcontext.json` and `fixtures/ef/script.sql`.
@@ -77,6 +79,45 @@ struct DbContext {
     options: String,
 }
 
+/// How dotnet-ef writes its own lines: as they are (errors on stderr), or, with
+/// `--prefix-output`, each on stdout behind its kind padded to nine columns.
+struct Say {
+    prefixed: bool,
+}
+
+impl Say {
+    fn kind(&self, tag: &str, text: &str) {
+        match self.prefixed {
+            true => text.split('\n').for_each(|line| out::line(&format!("{tag:<9}{line}"))),
+            false => out::text(text),
+        }
+    }
+
+    fn info(&self, text: &str) {
+        self.kind("info:", text);
+    }
+
+    fn warn(&self, text: &str) {
+        self.kind("warn:", text);
+    }
+
+    /// The payload: JSON or SQL.
+    fn data(&self, text: &str) {
+        self.kind("data:", text.strip_suffix('\n').unwrap_or(text));
+    }
+
+    fn json<T: Serialize>(&self, value: &T) {
+        self.data(&serde_json::to_string_pretty(value).expect("fixture data serializes"));
+    }
+
+    fn error(&self, text: &str) {
+        match self.prefixed {
+            true => self.kind("error:", text),
+            false => out::err(text),
+        }
+    }
+}
+
 /// `dotnet ef ...`.
 pub fn ef(ctx: &Ctx, args: &[String]) -> u8 {
     if ctx.has(Scenario::NoEf) {
@@ -109,13 +150,14 @@ pub fn ef(ctx: &Ctx, args: &[String]) -> u8 {
     let p = &target.projects[0];
     let vars = p.vars(ctx).with("ef_version", &help::ef_version(ctx));
     let json = args::flag(args, &["--json"]);
+    let say = Say { prefixed: args::flag(args, &["--prefix-output"]) };
     if !args::flag(args, &["--no-build"]) {
-        out::line("Build started...");
+        say.info("Build started...");
         if ctx.has(Scenario::BuildFail) || ctx.has(Scenario::RestoreFail) {
-            out::err("Build failed. Use dotnet build to see the errors.");
+            say.error("Build failed. Use dotnet build to see the errors.");
             return 1;
         }
-        out::line("Build succeeded.");
+        say.info("Build succeeded.");
     }
     out::phase(ctx, "Working...", json);
     let migrations: Vec<Migration> = serde_json::from_str(MIGRATIONS).expect("ef/migrations.json is valid");
@@ -133,11 +175,11 @@ pub fn ef(ctx: &Ctx, args: &[String]) -> u8 {
                         applied: (!no_connect).then_some(m.applied),
                     })
                     .collect();
-                out::json(&list);
+                say.json(&list);
             } else {
                 for m in &migrations {
                     let pending = if m.applied || no_connect { "" } else { " (Pending)" };
-                    out::line(&format!("{}{pending}", m.id));
+                    say.info(&format!("{}{pending}", m.id));
                 }
             }
             0
@@ -146,57 +188,57 @@ pub fn ef(ctx: &Ctx, args: &[String]) -> u8 {
             let dir = args::value(args, &["-o", "--output-dir"]).unwrap_or_else(|| "Migrations".into());
             let base = format!("{}/{dir}/20260115100000_{name}", p.dir().display());
             if json {
-                out::json(&MigrationFiles {
+                say.json(&MigrationFiles {
                     migration_file: format!("{base}.cs"),
                     metadata_file: format!("{base}.Designer.cs"),
                     snapshot_file: format!("{}/{dir}/{}ModelSnapshot.cs", p.dir().display(), context.name),
                 });
             } else {
-                out::line("Done. To undo this action, use 'ef migrations remove'");
+                say.info("Done. To undo this action, use 'ef migrations remove'");
             }
             0
         }
         ["migrations", "remove", ..] => {
             let last = migrations.last().expect("at least one migration");
             if last.applied && !args::flag(args, &["-f", "--force"]) {
-                out::err(&format!(
+                say.error(&format!(
                     "The migration '{}' has already been applied to the database. Revert it and try again. If the migration has been applied to other databases, consider reverting its changes using a new migration instead.",
                     last.id
                 ));
                 return 1;
             }
-            out::line(&format!("Removing migration '{}'.", last.id));
-            out::line("Reverting the model snapshot.");
-            out::line("Done.");
+            say.info(&format!("Removing migration '{}'.", last.id));
+            say.info("Reverting the model snapshot.");
+            say.info("Done.");
             0
         }
         ["migrations", "script", ..] => {
             if args::value(args, &["-o", "--output"]).is_none() {
-                out::text(&vars.render(SCRIPT));
+                say.data(&vars.render(SCRIPT));
             }
             0
         }
         ["database", "update", rest @ ..] => {
             if rest.first() == Some(&"0") {
                 for m in migrations.iter().rev().filter(|m| m.applied) {
-                    out::line(&format!("Reverting migration '{}'.", m.id));
+                    say.info(&format!("Reverting migration '{}'.", m.id));
                 }
             } else {
                 let pending: Vec<&Migration> = migrations.iter().filter(|m| !m.applied).collect();
                 if pending.is_empty() {
-                    out::line("No migrations were applied. The database is already up to date.");
+                    say.info("No migrations were applied. The database is already up to date.");
                 }
                 for m in pending {
-                    out::line(&format!("Applying migration '{}'.", m.id));
+                    say.info(&format!("Applying migration '{}'.", m.id));
                 }
             }
-            out::line("Done.");
+            say.info("Done.");
             0
         }
-        ["database", "drop", ..] => drop_database(args, &context),
+        ["database", "drop", ..] => drop_database(&say, args, &context),
         ["dbcontext", "list", ..] => {
             if json {
-                out::json(&[ContextListEntry {
+                say.json(&[ContextListEntry {
                     full_name: &context.full_name,
                     safe_name: &context.name,
                     name: &context.name,
@@ -206,13 +248,13 @@ pub fn ef(ctx: &Ctx, args: &[String]) -> u8 {
                     ),
                 }]);
             } else {
-                out::line(&context.full_name);
+                say.info(&context.full_name);
             }
             0
         }
         ["dbcontext", "info", ..] => {
             if json {
-                out::json(&ContextInfo {
+                say.json(&ContextInfo {
                     kind: &context.full_name,
                     provider_name: &context.provider_name,
                     database_name: &context.database_name,
@@ -220,24 +262,24 @@ pub fn ef(ctx: &Ctx, args: &[String]) -> u8 {
                     options: &context.options,
                 });
             } else {
-                out::line(&format!("Type: {}", context.full_name));
-                out::line(&format!("Provider name: {}", context.provider_name));
-                out::line(&format!("Database name: {}", context.database_name));
-                out::line(&format!("Data source: {}", context.data_source));
-                out::line(&format!("Options: {}", context.options));
+                say.info(&format!("Type: {}", context.full_name));
+                say.info(&format!("Provider name: {}", context.provider_name));
+                say.info(&format!("Database name: {}", context.database_name));
+                say.info(&format!("Data source: {}", context.data_source));
+                say.info(&format!("Options: {}", context.options));
             }
             0
         }
         ["dbcontext", "scaffold", _connection, _provider, ..] => {
-            out::text(SCAFFOLD_WARNING);
+            say.warn(SCAFFOLD_WARNING.trim_end());
             0
         }
         ["dbcontext", "scaffold", ..] => {
-            out::err("Missing required argument 'connection'.");
+            say.error("Missing required argument 'connection'.");
             1
         }
         [_, sub, ..] | [sub] => {
-            out::err(&format!("Unrecognized command or argument '{sub}'"));
+            say.error(&format!("Unrecognized command or argument '{sub}'"));
             1
         }
         [] => help::print(ctx, "ef"),
@@ -245,21 +287,21 @@ pub fn ef(ctx: &Ctx, args: &[String]) -> u8 {
 }
 
 /// `ef database drop [--force] [--dry-run]`: without either it asks on stdin.
-fn drop_database(args: &[String], context: &DbContext) -> u8 {
+fn drop_database(say: &Say, args: &[String], context: &DbContext) -> u8 {
     let (db, server) = (&context.database_name, &context.data_source);
     if args::flag(args, &["--dry-run"]) {
-        out::line(&format!("Would drop database '{db}' on server '{server}'."));
+        say.info(&format!("Would drop database '{db}' on server '{server}'."));
         return 0;
     }
     if !args::flag(args, &["-f", "--force"]) {
-        out::line(&format!("Are you sure you want to drop the database '{db}' on server '{server}'? (y/N)"));
+        say.info(&format!("Are you sure you want to drop the database '{db}' on server '{server}'? (y/N)"));
         let mut answer = String::new();
         let _ = std::io::stdin().lock().read_line(&mut answer);
         if !answer.trim().eq_ignore_ascii_case("y") {
             return 0;
         }
     }
-    out::line(&format!("Dropping database '{db}' on server '{server}'."));
-    out::line(&format!("Successfully dropped database '{db}' on server '{server}'."));
+    say.info(&format!("Dropping database '{db}' on server '{server}'."));
+    say.info(&format!("Successfully dropped database '{db}' on server '{server}'."));
     0
 }
