@@ -20,6 +20,7 @@ pub mod settings;
 pub mod state;
 pub mod status;
 pub mod stdio;
+pub mod streams;
 pub mod surface;
 pub mod telemetry;
 pub mod trust;

@@ -6,7 +6,13 @@
 //! any problem; `init` writes a starting configuration; `client-config`
 //! prints what an MCP client needs to start this installation.
 
-use std::{io::IsTerminal, net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc};
+use std::{
+    io::{IsTerminal, Write},
+    net::SocketAddr,
+    path::PathBuf,
+    process::ExitCode,
+    sync::Arc,
+};
 
 use clap::{Parser, Subcommand};
 use rmcp::ServiceExt;
@@ -30,6 +36,7 @@ use mcp_plugin_host::{
     state::{Generation, HostState},
     status::{ServingHost, serving_hosts},
     stdio::LineTransport,
+    streams::{self, ProtocolStdout},
     telemetry::{self, Transport},
     trust::{
         Trust,
@@ -185,6 +192,15 @@ fn run() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    // Before any plugin is loaded: from here on, only the protocol (or the command's report)
+    // reaches the stdout the caller gave; whatever else is printed goes to stderr.
+    let stdout = match streams::take_stdout() {
+        Ok(stdout) => stdout,
+        Err(error) => {
+            eprintln!("error: stdout could not be set aside for the protocol: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
     if let Err(error) = logging::init(&settings.host) {
         eprintln!("error: {error}");
         return ExitCode::from(2);
@@ -199,16 +215,21 @@ fn run() -> ExitCode {
         }
     };
     let outcome = runtime.block_on(async move {
-        match cli.command.unwrap_or(Command::Serve) {
-            Command::Serve => serve(settings, cli.http, config.path.clone(), overrides).await,
-            Command::Plugins { action: Some(PluginsAction::Lock), .. } => lock(&settings),
+        let command = cli.command.unwrap_or(Command::Serve);
+        if let Command::Serve = command {
+            return serve(settings, cli.http, config.path.clone(), overrides, stdout).await;
+        }
+        let mut out = std::io::LineWriter::new(stdout.into_writer());
+        match command {
+            Command::Plugins { action: Some(PluginsAction::Lock), .. } => lock(&settings, &mut out),
             Command::Plugins { json, action: None } => {
                 let discovery = discover(&settings);
-                print_reports(&discovery.reports, &serving_hosts(&settings.path), json);
+                print_reports(&mut out, &discovery.reports, &serving_hosts(&settings.path), json);
                 Ok(())
             }
-            Command::Check => check(&settings, unknown_keys),
-            Command::Init { .. }
+            Command::Check => check(&settings, unknown_keys, &mut out),
+            Command::Serve
+            | Command::Init { .. }
             | Command::ClientConfig { .. }
             | Command::ConfigSchema
             | Command::PluginWorker { .. } => {
@@ -238,7 +259,7 @@ fn discover(settings: &Settings) -> Discovery {
 /// `plugins lock`: loads every library in the folder (checking permissions,
 /// not the old lock), pins what loaded and says what changed since the
 /// last lock. Fails when a library could not be pinned (it is left out).
-fn lock(settings: &Settings) -> Result<(), String> {
+fn lock(settings: &Settings, out: &mut dyn Write) -> Result<(), String> {
     let path = settings.plugins.lock_file.clone().ok_or("Plugins.LockFile is \"\": there is no lock file to write")?;
     let discovery =
         discovery::discover(settings, &Shared::default(), Loading::Eager, Trust::pinning(&settings.plugins));
@@ -260,22 +281,23 @@ fn lock(settings: &Settings) -> Result<(), String> {
         }
     }
     let before = LockFile::read(&path).unwrap_or_else(|problem| {
-        println!("{problem}; writing it afresh");
+        let _ = writeln!(out, "{problem}; writing it afresh");
         None
     });
     let changes = lock.changes_from(&before.unwrap_or_default());
     lock.write(&path).map_err(|error| format!("the lock file {} could not be written: {error}", path.display()))?;
     for line in &changes {
-        println!("{line}");
+        let _ = writeln!(out, "{line}");
     }
-    println!(
+    let _ = writeln!(
+        out,
         "{}: {} libraries pinned, {}",
         path.display(),
         lock.libraries.len(),
         if changes.is_empty() { "no change".to_owned() } else { format!("{} change(s)", changes.len()) }
     );
     for problem in discovery.problems.iter().chain(&unpinned) {
-        println!("  {problem}");
+        let _ = writeln!(out, "  {problem}");
     }
     if unpinned.is_empty() && discovery.problems.is_empty() {
         Ok(())
@@ -298,7 +320,13 @@ fn machine_wide_locks(settings: &Settings) -> LockTable {
     }
 }
 
-async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overrides: Overrides) -> Result<(), String> {
+async fn serve(
+    settings: Settings,
+    http: Option<String>,
+    config: PathBuf,
+    overrides: Overrides,
+    stdout: ProtocolStdout,
+) -> Result<(), String> {
     let telemetry = telemetry::init(&settings, if http.is_some() { Transport::Http } else { Transport::Stdio })?;
     let mut inbox = Inbox::default();
     inbox.watch(&settings.plugins, &config);
@@ -344,7 +372,7 @@ async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overri
                 let program = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("mcp-plugin-host"));
                 eprintln!("{}", client_config::terminal_hint(&program, &state.current().settings.path));
             }
-            serve_stdio(Arc::clone(&state)).await
+            serve_stdio(Arc::clone(&state), stdout).await
         }
     };
     state.shut_down().await;
@@ -354,11 +382,11 @@ async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overri
     served
 }
 
-async fn serve_stdio(state: Arc<HostState>) -> Result<(), String> {
+async fn serve_stdio(state: Arc<HostState>, stdout: ProtocolStdout) -> Result<(), String> {
     let shutdown = state.shutdown.clone();
-    // Non-blocking pipes when stdin/stdout are pipes (how MCP clients start servers); rmcp
-    // falls back to the blocking handles otherwise. The blocking ones cost ~55 µs a call.
-    let (stdin, stdout) = rmcp::transport::stdio_pipes();
+    // Non-blocking pipes when stdin/stdout are pipes (how many MCP clients start servers), the
+    // blocking handles otherwise. The blocking ones cost ~55 µs a call.
+    let (stdin, stdout) = streams::protocol_streams(stdout);
     let transport = LineTransport::new(stdin, stdout, state.current().settings.host.max_message_bytes);
     let service = McpServer::new(Arc::clone(&state))
         .serve_with_ct(transport, shutdown.child_token())
@@ -388,10 +416,10 @@ async fn wait_for_signal() {
 }
 
 /// `check`: `unknown_keys` are the configuration's keys that are not settings.
-fn check(settings: &Settings, unknown_keys: Vec<String>) -> Result<(), String> {
+fn check(settings: &Settings, unknown_keys: Vec<String>, out: &mut dyn Write) -> Result<(), String> {
     let discovery = discover(settings);
     let serving = serving_hosts(&settings.path);
-    print_reports(&discovery.reports, &serving, false);
+    print_reports(out, &discovery.reports, &serving, false);
     let mut problems: Vec<String> =
         unknown_keys.into_iter().map(|key| format!("{}: {key}", settings.path.display())).collect();
     problems.extend(discovery.problems.iter().cloned());
@@ -410,7 +438,8 @@ fn check(settings: &Settings, unknown_keys: Vec<String>) -> Result<(), String> {
         problems.push(format!("no plugin was loaded from {}", settings.plugins.directory.display()));
     }
     if problems.is_empty() {
-        println!(
+        let _ = writeln!(
+            out,
             "ok: configuration {} and {} plugin libraries are valid",
             settings.path.display(),
             discovery.reports.len()
@@ -464,33 +493,34 @@ fn declared_settings_schema(
 
 /// Prints what the plugin folder holds, then what each host running under
 /// the same configuration serves now.
-fn print_reports(reports: &[PluginReport], serving: &[ServingHost], json: bool) {
+fn print_reports(out: &mut dyn Write, reports: &[PluginReport], serving: &[ServingHost], json: bool) {
     if json {
         let document = serde_json::json!({
             "hostAbiVersion": mcp_plugin_api::abi::ABI_VERSION,
             "plugins": reports,
             "serving": serving,
         });
-        println!("{}", serde_json::to_string_pretty(&document).unwrap_or_default());
+        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&document).unwrap_or_default());
         return;
     }
-    print_table(reports);
-    println!("host ABI: mcp-plugin-api {}", mcp_plugin_api::abi::ABI_VERSION);
+    print_table(out, reports);
+    let _ = writeln!(out, "host ABI: mcp-plugin-api {}", mcp_plugin_api::abi::ABI_VERSION);
     for host in serving {
-        println!(
+        let _ = writeln!(
+            out,
             "\nserving now: PID {} over {} since {}, {} reload(s), last change {}",
             host.pid, host.transport, host.since, host.reloads, host.updated
         );
-        print_table(&host.plugins);
+        print_table(out, &host.plugins);
         for problem in &host.problems {
-            println!("  {problem}");
+            let _ = writeln!(out, "  {problem}");
         }
     }
 }
 
 /// One row per library, then each library's problems and what the
 /// operator's rules changed.
-fn print_table(reports: &[PluginReport]) {
+fn print_table(out: &mut dyn Write, reports: &[PluginReport]) {
     let rows: Vec<[String; 6]> = reports
         .iter()
         .map(|report| {
@@ -512,11 +542,11 @@ fn print_table(reports: &[PluginReport]) {
         (0..6).map(|column| rows.iter().chain([&header]).map(|row| row[column].len()).max().unwrap_or(0)).collect();
     for row in [&header].into_iter().chain(&rows) {
         let line: Vec<String> = row.iter().zip(&widths).map(|(cell, width)| format!("{cell:width$}")).collect();
-        println!("{}", line.join("  ").trim_end());
+        let _ = writeln!(out, "{}", line.join("  ").trim_end());
     }
     for report in reports {
         for (own, served) in &report.renamed {
-            println!("  {}: tool '{own}' is served as '{served}'", report.file);
+            let _ = writeln!(out, "  {}: tool '{own}' is served as '{served}'", report.file);
         }
         let hidden = [
             ("tools", &report.hidden.tools),
@@ -524,18 +554,18 @@ fn print_table(reports: &[PluginReport]) {
             ("resources", &report.hidden.resources),
         ];
         for (kind, items) in hidden.iter().filter(|(_, items)| !items.is_empty()) {
-            println!("  {}: {kind} hidden by configuration: {}", report.file, items.join(", "));
+            let _ = writeln!(out, "  {}: {kind} hidden by configuration: {}", report.file, items.join(", "));
         }
         for overridden in &report.overrides {
             let mut changed = overridden.fields.clone();
             changed.extend(overridden.defaults.iter().map(|argument| format!("default {argument}")));
-            println!("  {}: tool '{}' overridden: {}", report.file, overridden.tool, changed.join(", "));
+            let _ = writeln!(out, "  {}: tool '{}' overridden: {}", report.file, overridden.tool, changed.join(", "));
         }
         for problem in &report.problems {
-            println!("  {}: {problem}", report.file);
+            let _ = writeln!(out, "  {}: {problem}", report.file);
         }
         for differs in &report.lock_mismatch {
-            println!("  {}: served although {differs}", report.file);
+            let _ = writeln!(out, "  {}: served although {differs}", report.file);
         }
     }
 }

@@ -13,14 +13,13 @@
 //!
 //! The protocol does not travel on the worker's stdout: plugin code may
 //! print there. At start the worker moves the pipe it got as stdout to a
-//! descriptor of its own and points stdout at stderr, so a stray `println!`
-//! ends in the host's log instead of breaking a message.
+//! descriptor of its own and points stdout at stderr
+//! ([`crate::streams::take_stdout`], as the host does over stdio), so a stray
+//! `println!` ends in the host's log instead of breaking a message.
 
 use std::{
     collections::HashMap,
-    fs::File,
     io::{BufRead, Write},
-    os::fd::{AsFd, OwnedFd},
     process::ExitCode,
     sync::{
         Arc, Mutex, OnceLock,
@@ -58,14 +57,14 @@ pub fn run(parent: u32) -> ExitCode {
         eprintln!("worker: {problem}");
         return ExitCode::FAILURE;
     }
-    let protocol = match take_stdout() {
+    let protocol = match crate::streams::take_stdout() {
         Ok(protocol) => protocol,
         Err(error) => {
             eprintln!("worker: cannot set up the protocol pipe: {error}");
             return ExitCode::FAILURE;
         }
     };
-    let outbox = Arc::new(Outbox { pipe: Mutex::new(File::from(protocol)) });
+    let outbox = Arc::new(Outbox { pipe: Mutex::new(protocol.into_writer()) });
     let mut stdin = std::io::stdin().lock();
     let mut line = String::new();
     let init: Init = match stdin.read_line(&mut line).map(|_| serde_json::from_str(&line)) {
@@ -137,14 +136,6 @@ fn identify(probe: &Probe, outbox: &Outbox) -> ExitCode {
     }
 }
 
-/// Moves the protocol pipe (the stdout the host gave) to a descriptor of
-/// its own, closed on exec, and points stdout at stderr.
-fn take_stdout() -> std::io::Result<OwnedFd> {
-    let protocol = std::io::stdout().as_fd().try_clone_to_owned()?;
-    nix::unistd::dup2_stdout(std::io::stderr())?;
-    Ok(protocol)
-}
-
 /// Opens the library and creates the plugin with links that forward to the host.
 fn load(init: &Init, worker: &Arc<Worker>) -> Result<DylibPlugin, String> {
     let library = Library::open(&init.file).map_err(|error| error.to_string())?;
@@ -157,7 +148,7 @@ fn load(init: &Init, worker: &Arc<Worker>) -> Result<DylibPlugin, String> {
 
 /// The protocol pipe to the host, one message a line.
 struct Outbox {
-    pipe: Mutex<File>,
+    pipe: Mutex<Box<dyn Write + Send>>,
 }
 
 impl Outbox {
