@@ -27,8 +27,8 @@ use mcp_plugin_host::{
     locks::LockTable,
     logging,
     plugin::{
-        discovery::{self, Discovery, Loading, PluginReport, PluginStatus, Shared},
-        dylib::Library,
+        copies,
+        discovery::{self, Discovery, Loading, PluginReport, PluginStatus, Shared, Slot},
     },
     reload::{Inbox, Reloader},
     server::McpServer,
@@ -240,6 +240,7 @@ fn run() -> ExitCode {
     // Plugin runtimes and tasks are not waited for: nothing a plugin left
     // behind may keep the process alive.
     runtime.shutdown_background();
+    copies::remove_all();
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -427,7 +428,7 @@ fn check(settings: &Settings, unknown_keys: Vec<String>, out: &mut dyn Write) ->
         problems.extend(report.problems.iter().map(|problem| format!("{}: {problem}", report.file)));
         problems.extend(report.lock_mismatch.iter().map(|differs| format!("{}: {differs}", report.file)));
     }
-    problems.extend(plugin_settings_problems(settings, &discovery.reports));
+    problems.extend(plugin_settings_problems(settings, &discovery.slots));
     for host in &serving {
         let refused = host.plugins.iter().filter_map(|report| Some((report, report.refused_on_reload.as_ref()?)));
         problems.extend(refused.map(|(report, reason)| {
@@ -450,45 +451,22 @@ fn check(settings: &Settings, unknown_keys: Vec<String>, out: &mut dyn Write) ->
     }
 }
 
-/// Each enabled plugin's section checked against the settings schema it declares.
-fn plugin_settings_problems(settings: &Settings, reports: &[PluginReport]) -> Vec<String> {
+/// Each enabled plugin's section checked against the settings schema it declares (read when its
+/// library was opened, or by the probe worker of a plugin that runs in one).
+fn plugin_settings_problems(settings: &Settings, slots: &[Slot]) -> Vec<String> {
     let mut problems = Vec::new();
-    for report in reports.iter().filter(|report| report.status != PluginStatus::Disabled) {
-        let Some(name) = &report.plugin else { continue };
-        let file = settings.plugins.directory.join(&report.file);
-        match declared_settings_schema(settings, name, &file, report.isolated) {
-            None => {}
-            Some(Ok(schema)) => {
-                let found = config_schema::check_plugin_section(name, &schema, settings.plugins.section(name));
-                problems.extend(found.into_iter().map(|problem| format!("{}: {problem}", report.file)));
+    for slot in slots.iter().filter(|slot| slot.report.status != PluginStatus::Disabled) {
+        let (Some(name), Some(declared)) = (&slot.report.plugin, &slot.settings_schema) else { continue };
+        let file = &slot.report.file;
+        match declared {
+            Ok(schema) => {
+                let found = config_schema::check_plugin_section(name, schema, settings.plugins.section(name));
+                problems.extend(found.into_iter().map(|problem| format!("{file}: {problem}")));
             }
-            Some(Err(problem)) => problems.push(format!("{}: {problem}", report.file)),
+            Err(problem) => problems.push(format!("{file}: {problem}")),
         }
     }
     problems
-}
-
-/// The settings schema plugin `name` declares, read where the plugin runs: a
-/// plugin that runs in a worker is never opened in the host, not even here,
-/// so a probe worker reads it. `None`: it declares none (or cannot be opened,
-/// which discovery has reported already).
-fn declared_settings_schema(
-    settings: &Settings,
-    name: &str,
-    file: &std::path::Path,
-    isolated: bool,
-) -> Option<Result<serde_json::Value, String>> {
-    #[cfg(unix)]
-    if isolated {
-        return match mcp_plugin_host::plugin::process::probe(file, &settings.plugins.worker_limits(name)) {
-            Ok(identity) => identity.settings_schema,
-            Err(refusal) => Some(Err(refusal.message)),
-        };
-    }
-    #[cfg(not(unix))]
-    let _ = (name, isolated);
-    // Opened again: the library is mapped already, so this only finds its root module.
-    Library::open(file).ok()?.settings_schema().transpose()
 }
 
 /// Prints what the plugin folder holds, then what each host running under

@@ -275,6 +275,16 @@ impl Found {
             Found::Probed(identity) => (identity.name.clone(), identity.version.clone(), identity.abi_version.clone()),
         }
     }
+
+    /// The settings schema the plugin declares, when its library was opened or probed.
+    fn settings_schema(&self) -> Option<Result<Value, String>> {
+        match self {
+            Found::Cached(_) => None,
+            Found::Opened(library) => library.settings_schema().transpose(),
+            #[cfg(unix)]
+            Found::Probed(identity) => identity.settings_schema.clone(),
+        }
+    }
 }
 
 /// One library in the plugin folder, as loading left it.
@@ -298,6 +308,10 @@ pub struct Slot {
     /// What the trust checks decided from ([`Trust::key`]): a reload checks
     /// the library again when it differs.
     pub trust_key: String,
+    /// The JSON Schema the plugin declares for its settings section, read
+    /// when the library was opened (or probed), for `check`; `None` when it
+    /// declares none or was not opened (the plugin cache served it).
+    pub settings_schema: Option<Result<Value, String>>,
 }
 
 impl Slot {
@@ -312,6 +326,7 @@ impl Slot {
             duplicate: false,
             sha256: None,
             trust_key: String::new(),
+            settings_schema: None,
         }
     }
 
@@ -478,8 +493,7 @@ pub fn discover(settings: &Settings, shared: &Shared, loading: Loading, mut trus
     let context = LoadContext::new(&settings.plugins, shared, loading, trust);
     let mut cache = PluginCache::open(settings.plugins.cache_file.as_deref());
     let mut names = HashMap::new();
-    let slots: Vec<Slot> =
-        files.iter().map(|file| load_library(file, file, &context, &mut cache, &mut names)).collect();
+    let slots: Vec<Slot> = files.iter().map(|file| load_library(file, &context, &mut cache, &mut names)).collect();
     cache.retain_existing();
     cache.save();
     let assembly = assemble(&slots, settings, shared);
@@ -487,38 +501,47 @@ pub fn discover(settings: &Settings, shared: &Shared, loading: Loading, mut trus
     Discovery { registry: assembly.registry, reports: assembly.reports, problems, slots }
 }
 
-/// Loads the library `file` (opening it from `open_from`: the file itself, or
-/// a private copy on reload) into a slot. `names` holds the plugins loaded
-/// so far by name: a second library of the same plugin is refused. Each
-/// load is counted in the host's metrics by how it fared.
+/// Loads the library `file` into a slot: a library the plugin cache serves
+/// is not opened yet (its plugin is created on first use), any other is
+/// opened from a private copy ([`super::copies`]). `names` holds the plugins
+/// loaded so far by name: a second library of the same plugin is refused.
+/// Each load is counted in the host's metrics by how it fared.
 pub fn load_library(
     file: &Path,
-    open_from: &Path,
     context: &LoadContext,
     cache: &mut PluginCache,
     names: &mut HashMap<String, String>,
 ) -> Slot {
-    let slot = load_slot(file, open_from, context, cache, names);
+    let slot = load_slot(file, context, cache, names);
     crate::telemetry::plugin_loaded(&slot.report);
     slot
 }
 
-fn load_slot(
-    file: &Path,
-    open_from: &Path,
-    context: &LoadContext,
-    cache: &mut PluginCache,
-    names: &mut HashMap<String, String>,
-) -> Slot {
+fn load_slot(file: &Path, context: &LoadContext, cache: &mut PluginCache, names: &mut HashMap<String, String>) -> Slot {
     let mut slot = Slot::new(file);
     slot.trust_key = context.trust.key(file);
+    let cached = if context.loading == Loading::Lazy { cache.get(file).cloned() } else { None };
+    // What is opened is a copy that holds the bytes the file had at the copy's fingerprint.
+    let copy = match cached {
+        Some(_) => None,
+        None => match super::copies::copy(file) {
+            Ok(copy) => {
+                slot.fingerprint = copy.fingerprint.clone();
+                Some(copy.path)
+            }
+            Err(problem) => {
+                slot.report.refuse(problem);
+                return slot;
+            }
+        },
+    };
+    let open_from = copy.as_deref().unwrap_or(file);
     let Some(mut admitted) = context.trust.admit(file, open_from, slot.fingerprint.as_ref(), cache, &mut slot.report)
     else {
         return slot;
     };
     slot.sha256 = admitted.sha256.clone();
     let report = &mut slot.report;
-    let cached = if context.loading == Loading::Lazy { cache.get(file).cloned() } else { None };
     let found = match cached {
         Some(entry) => Some(Found::Cached(entry)),
         #[cfg(unix)]
@@ -530,6 +553,8 @@ fn load_slot(
         return slot;
     };
     let (name, version, abi_version) = found.identity();
+    slot.settings_schema = found.settings_schema();
+    let report = &mut slot.report;
     report.plugin = Some(name.clone());
     report.version = Some(version.clone());
     report.abi_version = Some(abi_version.clone());
@@ -599,7 +624,7 @@ fn load_slot(
             let verdicts = Arc::new(Verdicts::passed(&offer));
             (Serving { plugin, offer, verdicts }, true)
         }
-        (None, found) => match create_now(open_from, found, link, isolation, context, report) {
+        (None, found) => match create_now((file, open_from), found, link, isolation, context, report) {
             Some((plugin, offer)) => {
                 let verdicts = Verdicts::check(&name, &offer);
                 for problem in verdicts.problems() {
@@ -664,11 +689,12 @@ fn withdrawer(context: &LoadContext, file: &Path, offer: &Arc<Offer>) -> Option<
 #[cfg(not(unix))]
 const PROCESS_UNSUPPORTED: &str = "Plugins.Isolation \"process\" is not available on this platform yet";
 
-/// Creates a plugin now, in process (opening its library at `file` first if
-/// the cache stood in for it) or in a worker process, and reads its offer,
-/// or records in `report` why it cannot be.
+/// Creates the plugin of `file` now, in process (opening its library from
+/// `open_from`, its private copy, first if the cache stood in for it) or in
+/// a worker process (which loads `open_from`), and reads its offer, or
+/// records in `report` why it cannot be.
 fn create_now(
-    file: &Path,
+    (file, open_from): (&Path, &Path),
     found: Found,
     link: HostLink,
     isolation: Isolation,
@@ -688,14 +714,14 @@ fn create_now(
                     withdraw(Withdrawal { file: file.clone(), offer, problem })
                 }) as Box<dyn Fn(String) + Send + Sync>
             });
-            let started = super::process::ProcessPlugin::start(file.to_owned(), link, limits, on_failure);
+            let started = super::process::ProcessPlugin::start(open_from.to_owned(), link, limits, on_failure);
             let (plugin, offer) = started.map_err(|problem| report.refuse(problem)).ok()?;
             let _ = offer_slot.set(Arc::clone(&offer));
             return Some((Arc::new(plugin), offer));
         }
         #[cfg(not(unix))]
         {
-            let _ = (found, link, context);
+            let _ = (found, link, context, file);
             report.refuse(PROCESS_UNSUPPORTED.to_owned());
             return None;
         }
@@ -703,7 +729,7 @@ fn create_now(
     let library = match found {
         Found::Opened(library) => library,
         // Known to be an in-process plugin now: it may be opened here.
-        _ => open(file, report)?,
+        _ => open(open_from, report)?,
     };
     if library.name() != link.plugin {
         report.refuse(format!("the library changed while it was loaded: it now holds plugin '{}'", library.name()));

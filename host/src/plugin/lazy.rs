@@ -3,8 +3,9 @@
 //! Until a client calls one of its tools, reads one of its resources or
 //! gets one of its prompts, a [`LazyPlugin`] answers from the descriptors
 //! the cache holds and its library is not even opened. The first use opens
-//! the library, checks its ABI, creates the plugin with its configuration
-//! and compares its offer with the cached one; every later use goes
+//! the library (a private copy of it, [`super::copies`]), checks its ABI,
+//! creates the plugin with its configuration and compares its offer with
+//! the cached one; every later use goes
 //! straight to the created plugin. If the library cannot be loaded any
 //! more, or offers something else than the cache said (a plugin whose offer
 //! does not depend only on its file and configuration), each use fails with
@@ -24,6 +25,7 @@ use serde_json::{Value, value::RawValue};
 use super::{
     CallSession, PluginBackend,
     cache::{self, Fingerprint, Offer, PluginCache},
+    copies,
     dylib::{DylibPlugin, HostLink, Library},
     error_result,
     threads::CallThreads,
@@ -107,8 +109,9 @@ impl LazyPlugin {
     fn create(&self) -> Result<DylibPlugin, String> {
         let failed =
             |problem: String| format!("plugin {} ({}) could not be loaded: {problem}", self.name, self.file.display());
+        let copy = copies::copy(&self.file).map_err(failed)?;
         if let Some(verified) = &self.verified
-            && Fingerprint::of(&self.file).as_ref() != Some(verified)
+            && copy.fingerprint.as_ref() != Some(verified)
         {
             return Err(failed(
                 "its library changed after the host checked it against the lock file; it is withdrawn until a \
@@ -116,7 +119,7 @@ impl LazyPlugin {
                     .to_owned(),
             ));
         }
-        let library = Library::open(&self.file).map_err(|error| failed(error.to_string()))?;
+        let library = Library::open(&copy.path).map_err(|error| failed(error.to_string()))?;
         if library.name() != self.name {
             return Err(failed(format!(
                 "the library now holds plugin '{}'; it is withdrawn until its library changes or the host restarts",

@@ -10,6 +10,7 @@
 pub mod cache;
 #[cfg(unix)]
 pub mod confine;
+pub mod copies;
 pub mod discovery;
 pub mod dylib;
 pub mod lazy;

@@ -44,7 +44,7 @@ use tokio::sync::{Notify, oneshot};
 use super::{
     CallSession, ClientRequestError, PluginBackend,
     cache::Offer,
-    confine,
+    confine, copies,
     dylib::{HostLink, WireLockRequest, level_from_abi},
     error_result, locked,
     wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
@@ -93,9 +93,30 @@ pub struct ProcessPlugin {
     inner: Arc<Inner>,
 }
 
+/// The library a plugin's workers load: a private copy ([`super::copies`]),
+/// made when the first worker starts if the plugin cache served the plugin
+/// until then, and loaded by every worker after it.
+struct LibrarySource {
+    /// The operator's file, copied once a worker needs it (the copy itself when one was given).
+    file: PathBuf,
+    copy: Mutex<Option<PathBuf>>,
+}
+
+impl LibrarySource {
+    fn path(&self) -> Result<PathBuf, String> {
+        let mut copy = locked(&self.copy);
+        if let Some(copy) = &*copy {
+            return Ok(copy.clone());
+        }
+        let made = copies::copy(&self.file)?.path;
+        *copy = Some(made.clone());
+        Ok(made)
+    }
+}
+
 /// What the worker's supervision shares with the calls in flight.
 struct Inner {
-    file: PathBuf,
+    library: LibrarySource,
     link: HostLink,
     limits: WorkerLimits,
     offer: Arc<Offer>,
@@ -164,24 +185,34 @@ impl Health {
 }
 
 impl ProcessPlugin {
-    /// Starts a worker for the library `file`, holding plugin `link.plugin`,
-    /// and reads its offer. Blocks until the worker has loaded the plugin.
+    /// Starts a worker for the library `copy` (a private copy), holding plugin
+    /// `link.plugin`, and reads its offer. Blocks until the worker has loaded
+    /// the plugin.
     pub fn start(
-        file: PathBuf,
+        copy: PathBuf,
         link: HostLink,
         limits: WorkerLimits,
         on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
     ) -> Result<(Self, Arc<Offer>), String> {
         let health = Health::new(&link.plugin, &limits, on_failure);
         let relisted = Relisted::default();
-        let (worker, hello) = Worker::start(&file, &link, &limits, &health, &relisted)?;
+        let (worker, hello) = Worker::start(&copy, &link, &limits, &health, &relisted)?;
         let offer = Arc::new(hello.offer);
-        let plugin =
-            Self::with_health(file, link, limits, (hello.version, Arc::clone(&offer)), health, relisted, Some(worker));
+        let source = LibrarySource { file: copy.clone(), copy: Mutex::new(Some(copy)) };
+        let plugin = Self::with_health(
+            source,
+            link,
+            limits,
+            (hello.version, Arc::clone(&offer)),
+            health,
+            relisted,
+            Some(worker),
+        );
         Ok((plugin, offer))
     }
 
-    /// A plugin the plugin cache knows: its worker starts on first use.
+    /// A plugin the plugin cache knows, in the library `file`: its worker starts on first use,
+    /// from a private copy of `file` made then.
     pub fn new(
         file: PathBuf,
         link: HostLink,
@@ -191,11 +222,12 @@ impl ProcessPlugin {
         on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
     ) -> Self {
         let health = Health::new(&link.plugin, &limits, on_failure);
-        Self::with_health(file, link, limits, (version, offer), health, Relisted::default(), None)
+        let source = LibrarySource { file, copy: Mutex::new(None) };
+        Self::with_health(source, link, limits, (version, offer), health, Relisted::default(), None)
     }
 
     fn with_health(
-        file: PathBuf,
+        library: LibrarySource,
         link: HostLink,
         limits: WorkerLimits,
         (version, offer): (String, Arc<Offer>),
@@ -205,7 +237,7 @@ impl ProcessPlugin {
     ) -> Self {
         let name = link.plugin.clone();
         let inner = Arc::new(Inner {
-            file,
+            library,
             link,
             limits,
             offer: Arc::clone(&offer),
@@ -284,8 +316,11 @@ impl Inner {
         if !roots.is_empty() {
             limits.write_paths.get_or_insert_with(Vec::new).extend(roots.iter().cloned());
         }
-        let (file, link, health, relisted) =
-            (self.file.clone(), self.link.clone(), Arc::clone(&self.health), Arc::clone(&self.relisted));
+        let file = self
+            .library
+            .path()
+            .map_err(|problem| format!("plugin {}: its worker could not be started: {problem}", self.link.plugin))?;
+        let (link, health, relisted) = (self.link.clone(), Arc::clone(&self.health), Arc::clone(&self.relisted));
         let started = tokio::task::spawn_blocking(move || Worker::start(&file, &link, &limits, &health, &relisted))
             .await
             .map_err(|error| format!("plugin {}: its worker could not be started: {error}", self.link.plugin))?;
