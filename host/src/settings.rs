@@ -81,8 +81,16 @@ pub struct HostSettings {
     pub tool_timeout: Option<Duration>,
     /// Per-tool limits that override [`Self::tool_timeout`].
     pub tool_timeouts: BTreeMap<String, Duration>,
-    /// How long a cancelled or timed-out call may take to wind down after
-    /// its cancel signal before the host drops it.
+    /// The longest a prompt may take to render (`prompts/get`); `None` means no limit.
+    pub prompt_timeout: Option<Duration>,
+    /// The longest a resource read may take (`resources/read`); `None` means no limit.
+    pub resource_timeout: Option<Duration>,
+    /// The longest a completion may take (`completion/complete`); `None` means no limit.
+    pub completion_timeout: Option<Duration>,
+    /// How long before its time limit a request is asked to stop (its cancel
+    /// signal), so that it can wind down and report partial output by then;
+    /// after a client's cancel or at shutdown, how long it may wind down
+    /// before the host drops it.
     pub cancel_grace: Duration,
     /// The longest JSON-RPC message accepted on stdio; a longer one is
     /// answered with an error instead of being read into memory.
@@ -498,7 +506,15 @@ struct RawHost {
     tool_timeout_seconds: Option<f64>,
     /// Per-tool limits in seconds, by tool name, overriding ToolTimeoutSeconds.
     tool_timeouts: BTreeMap<String, f64>,
-    /// How long a cancelled or timed-out call may wind down before it is dropped (default: 2000).
+    /// The longest a prompt may take to render, in seconds; 0 for no limit (default: 60).
+    prompt_timeout_seconds: Option<f64>,
+    /// The longest a resource read may take, in seconds; 0 for no limit (default: 60).
+    resource_timeout_seconds: Option<f64>,
+    /// The longest a completion may take, in seconds; 0 for no limit (default: 10).
+    completion_timeout_seconds: Option<f64>,
+    /// How long before its time limit a request is asked to stop, so it can wind down and report
+    /// partial output by the limit (at most a quarter of the limit); after a client's cancel or at
+    /// shutdown, how long it may wind down before it is dropped (default: 2000).
     cancel_grace_ms: Option<u64>,
     /// The longest JSON-RPC message accepted on stdio (default: 16 MiB).
     max_message_bytes: Option<u64>,
@@ -697,10 +713,19 @@ impl Settings {
                 Err(format!("{key} must be a non-negative number of seconds, not {value}"))
             }
         };
-        let tool_timeout = match overrides.tool_timeout_secs.map(|secs| secs as f64).or(raw.host.tool_timeout_seconds) {
-            None => Some(Duration::from_secs(600)),
-            Some(secs) => Some(seconds("Host.ToolTimeoutSeconds", secs)?).filter(|limit| !limit.is_zero()),
+        // A limit in seconds, `default` when unset, none when 0.
+        let limit = |key: &str, value: Option<f64>, default: u64| match value {
+            None => Ok::<_, String>(Some(Duration::from_secs(default))),
+            Some(secs) => Ok(Some(seconds(key, secs)?).filter(|limit: &Duration| !limit.is_zero())),
         };
+        let tool_timeout = limit(
+            "Host.ToolTimeoutSeconds",
+            overrides.tool_timeout_secs.map(|secs| secs as f64).or(raw.host.tool_timeout_seconds),
+            600,
+        )?;
+        let prompt_timeout = limit("Host.PromptTimeoutSeconds", raw.host.prompt_timeout_seconds, 60)?;
+        let resource_timeout = limit("Host.ResourceTimeoutSeconds", raw.host.resource_timeout_seconds, 60)?;
+        let completion_timeout = limit("Host.CompletionTimeoutSeconds", raw.host.completion_timeout_seconds, 10)?;
         let tool_timeouts = raw
             .host
             .tool_timeouts
@@ -727,6 +752,9 @@ impl Settings {
                 log_level: overrides.log_level.clone().or(raw.host.log_level).unwrap_or_else(|| "info".to_owned()),
                 tool_timeout,
                 tool_timeouts,
+                prompt_timeout,
+                resource_timeout,
+                completion_timeout,
                 cancel_grace: Duration::from_millis(raw.host.cancel_grace_ms.unwrap_or(2000)),
                 max_message_bytes: match raw.host.max_message_bytes {
                     None => DEFAULT_MAX_MESSAGE_BYTES,

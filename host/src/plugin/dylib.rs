@@ -18,14 +18,13 @@ use async_ffi::FfiFuture;
 use futures::{FutureExt, future::BoxFuture};
 use mcp_plugin_api::abi::{
     self, CallServices, CallServices_TO, HeldLock, HeldLock_TO, HostServices, HostServices_TO, LockOutcome,
-    PluginInstanceBox, PluginModuleRef,
+    PluginInstanceBox, PluginModuleRef, RequestError,
 };
 use serde_json::{Map, Value, json, value::RawValue};
 
 use super::{
-    CallSession, ClientRequestError, Level, PluginBackend,
+    CallSession, ClientRequestError, Level, PluginBackend, PluginError,
     discovery::{Relist, Relisting},
-    error_result,
     threads::CallThreads,
 };
 use crate::{
@@ -333,14 +332,21 @@ impl PluginBackend for DylibPlugin {
         }
     }
 
-    fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String> {
+    fn call(
+        &self,
+        index: u32,
+        arguments: String,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<String, PluginError>> {
         let instance = Arc::clone(&self.instance);
+        let requested = session.requested().clone();
         self.threads.run(
+            &requested,
             move || {
                 let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
-                instance.call(index, RString::from(arguments), services).map(RString::into_string)
+                instance.call(index, RString::from(arguments), services).map(|json| Ok(json.into_string()))
             },
-            |reason| error_result(&reason),
+            |reason| Err(PluginError::Fault(reason)),
         )
     }
 
@@ -348,33 +354,80 @@ impl PluginBackend for DylibPlugin {
         json_array(self.instance.prompts())
     }
 
-    fn get_prompt(&self, index: u32, arguments: Value) -> BoxFuture<'static, Result<Value, String>> {
+    fn get_prompt(
+        &self,
+        index: u32,
+        arguments: Value,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Value, PluginError>> {
         let instance = Arc::clone(&self.instance);
-        self.threads
-            .run(move || instance.get_prompt(index, RString::from(arguments.to_string())).map(decode_answer), Err)
+        let requested = session.requested().clone();
+        self.threads.run(
+            &requested,
+            move || {
+                let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
+                let answer = instance.get_prompt_with(index, RString::from(arguments.to_string()), services);
+                // A plugin that predates typed errors refuses a prompt's arguments with a plain message.
+                answer.map(|answer| decode_answer(answer, PluginError::InvalidParams))
+            },
+            |reason| Err(PluginError::Fault(reason)),
+        )
     }
 
-    fn complete_prompt(&self, index: u32, argument: &str, value: &str) -> Vec<String> {
-        let values = self.instance.complete_prompt(index, RString::from(argument), RString::from(value));
-        serde_json::from_str(values.as_str()).unwrap_or_default()
+    fn complete_prompt(
+        &self,
+        index: u32,
+        argument: String,
+        value: String,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Vec<String>, PluginError>> {
+        let instance = Arc::clone(&self.instance);
+        let requested = session.requested().clone();
+        self.threads.run(
+            &requested,
+            move || {
+                let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
+                let answer =
+                    instance.complete_prompt_with(index, RString::from(argument), RString::from(value), services);
+                answer.map(|answer| {
+                    serde_json::from_value(decode_answer(answer, PluginError::Failed)?).map_err(|error| {
+                        PluginError::Fault(format!("its completion values are not a list of strings: {error}"))
+                    })
+                })
+            },
+            |reason| Err(PluginError::Fault(reason)),
+        )
     }
 
     fn resources(&self) -> Vec<Value> {
         json_array(self.instance.resources())
     }
 
-    fn read_resource(&self, index: u32, uri: String, request: Value) -> BoxFuture<'static, Result<Vec<Value>, String>> {
+    fn read_resource(
+        &self,
+        index: u32,
+        uri: String,
+        request: Value,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Vec<Value>, PluginError>> {
         let instance = Arc::clone(&self.instance);
+        let requested = session.requested().clone();
         self.threads.run(
+            &requested,
             move || {
-                instance.read_resource_in(index, RString::from(uri), RString::from(request.to_string())).map(|answer| {
-                    match decode_answer(answer)? {
-                        Value::Array(contents) => Ok(contents),
-                        other => Err(format!("the plugin answered with {other} instead of a list of contents")),
-                    }
+                let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
+                let answer = instance.read_resource_with(
+                    index,
+                    RString::from(uri),
+                    RString::from(request.to_string()),
+                    services,
+                );
+                answer.map(|answer| match decode_answer(answer, PluginError::Failed)? {
+                    Value::Array(contents) => Ok(contents),
+                    other => Err(PluginError::Fault(format!("it answered {other} instead of a list of contents"))),
                 })
             },
-            Err,
+            |reason| Err(PluginError::Fault(reason)),
         )
     }
 }
@@ -393,13 +446,25 @@ fn json_array(json: RString) -> Vec<Value> {
     serde_json::from_str(json.as_str()).unwrap_or_default()
 }
 
-/// Decodes a plugin's answer: JSON on success, a message on failure.
-fn decode_answer(answer: RResult<RString, RString>) -> Result<Value, String> {
+/// Decodes a plugin's answer to a prompt, resource or completion request: JSON on success, a
+/// [`RequestError`] on failure, or from a plugin that predates those a plain message, which
+/// `legacy` makes an error of.
+fn decode_answer(
+    answer: RResult<RString, RString>,
+    legacy: impl FnOnce(String) -> PluginError,
+) -> Result<Value, PluginError> {
     match answer {
-        ROk(json) => {
-            serde_json::from_str(json.as_str()).map_err(|error| format!("the plugin's answer is not JSON: {error}"))
-        }
-        RErr(message) => Err(message.into_string()),
+        ROk(json) => serde_json::from_str(json.as_str())
+            .map_err(|error| PluginError::Fault(format!("its answer is not JSON: {error}"))),
+        RErr(json) => Err(match serde_json::from_str::<RequestError>(json.as_str()) {
+            Ok(error) => match error.kind.as_str() {
+                RequestError::INVALID_PARAMS => PluginError::InvalidParams(error.message),
+                RequestError::NOT_FOUND => PluginError::NotFound(error.message),
+                RequestError::PANICKED => PluginError::Fault(format!("it panicked: {}", error.message)),
+                _ => PluginError::Failed(error.message),
+            },
+            Err(_) => legacy(json.into_string()),
+        }),
     }
 }
 

@@ -23,11 +23,10 @@ use futures::{FutureExt, future::BoxFuture};
 use serde_json::{Value, value::RawValue};
 
 use super::{
-    CallSession, PluginBackend,
+    CallSession, PluginBackend, PluginError,
     cache::{self, Fingerprint, Offer, PluginCache},
     copies,
     dylib::{DylibPlugin, HostLink, Library},
-    error_result,
     threads::CallThreads,
 };
 
@@ -153,10 +152,15 @@ impl PluginBackend for LazyPlugin {
         Ok(self.offer.tools.clone())
     }
 
-    fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String> {
+    fn call(
+        &self,
+        index: u32,
+        arguments: String,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<String, PluginError>> {
         match self.created() {
             Ok(plugin) => plugin.call(index, arguments, session),
-            Err(problem) => futures::future::ready(error_result(&problem)).boxed(),
+            Err(problem) => unavailable(problem),
         }
     }
 
@@ -164,25 +168,50 @@ impl PluginBackend for LazyPlugin {
         self.offer.prompts.clone()
     }
 
-    fn get_prompt(&self, index: u32, arguments: Value) -> BoxFuture<'static, Result<Value, String>> {
+    fn get_prompt(
+        &self,
+        index: u32,
+        arguments: Value,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Value, PluginError>> {
         match self.created() {
-            Ok(plugin) => plugin.get_prompt(index, arguments),
-            Err(problem) => futures::future::ready(Err(problem)).boxed(),
+            Ok(plugin) => plugin.get_prompt(index, arguments, session),
+            Err(problem) => unavailable(problem),
         }
     }
 
-    fn complete_prompt(&self, index: u32, argument: &str, value: &str) -> Vec<String> {
-        self.created().map(|plugin| plugin.complete_prompt(index, argument, value)).unwrap_or_default()
+    fn complete_prompt(
+        &self,
+        index: u32,
+        argument: String,
+        value: String,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Vec<String>, PluginError>> {
+        match self.created() {
+            Ok(plugin) => plugin.complete_prompt(index, argument, value, session),
+            Err(problem) => unavailable(problem),
+        }
     }
 
     fn resources(&self) -> Vec<Value> {
         self.offer.resources.clone()
     }
 
-    fn read_resource(&self, index: u32, uri: String, request: Value) -> BoxFuture<'static, Result<Vec<Value>, String>> {
+    fn read_resource(
+        &self,
+        index: u32,
+        uri: String,
+        request: Value,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Vec<Value>, PluginError>> {
         match self.created() {
-            Ok(plugin) => plugin.read_resource(index, uri, request),
-            Err(problem) => futures::future::ready(Err(problem)).boxed(),
+            Ok(plugin) => plugin.read_resource(index, uri, request, session),
+            Err(problem) => unavailable(problem),
         }
     }
+}
+
+/// The answer to every request of a plugin that could not be created.
+fn unavailable<T: Send + 'static>(problem: String) -> BoxFuture<'static, Result<T, PluginError>> {
+    futures::future::ready(Err(PluginError::Fault(problem))).boxed()
 }
