@@ -401,4 +401,35 @@ mod tests {
         }
         assert_eq!(answer, "ran", "the threads serve again once the blocked calls return");
     }
+
+    #[tokio::test]
+    async fn stopped_reads_never_hold_the_thread_kept_for_tool_calls() {
+        let threads = CallThreads::new("reads");
+        let (release, released) = mpsc::channel::<()>();
+        let released = Arc::new(Mutex::new(released));
+        let (started, starts) = mpsc::channel();
+        let mut reads = Vec::new();
+        for _ in 0..CALL_THREADS - 1 {
+            let (released, started) = (Arc::clone(&released), started.clone());
+            reads.push(threads.run(
+                &read(),
+                move || async move {
+                    let _ = started.send(());
+                    let _ = released.lock().unwrap().recv();
+                },
+                |_| (),
+            ));
+        }
+        for read in &mut reads {
+            assert!(tokio::time::timeout(Duration::from_millis(10), read).await.is_err());
+        }
+        starts.recv_timeout(Duration::from_secs(10)).expect("a blocking read started");
+        drop(reads);
+        let refused = threads.run(&read(), || async { "ran".to_owned() }, |reason| reason).await;
+        assert!(refused.contains("3 of its 4 call threads are held (the last is kept for tool calls)"), "{refused}");
+        assert!(refused.contains("resources/read 'x://r'"), "{refused}");
+        let call = threads.run(&tool(), || async { "ran".to_owned() }, |reason| reason);
+        assert_eq!(tokio::time::timeout(Duration::from_secs(10), call).await.unwrap(), "ran");
+        drop(release);
+    }
 }
