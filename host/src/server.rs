@@ -156,15 +156,17 @@ async fn next_news(changes: &mut broadcast::Receiver<ListChanges>, updates: &mut
 }
 
 /// Tells one session (begun with `initialize`) of list changes and of updates of the resources
-/// it subscribed to, until it ends.
+/// it subscribed to, until it ends or the host shuts down (as a `subscriptions/listen` stream).
 fn announce(peer: Peer<RoleServer>, state: &HostState, session: Arc<Session>, stop: CancellationToken) {
     let (mut changes, mut updates) = (state.subscribe(), state.updates.subscribe());
     let (prompts, resources) =
         (session.declared_prompts.load(Ordering::Relaxed), session.declared_resources.load(Ordering::Relaxed));
+    let shutdown = state.shutdown.clone();
     tokio::spawn(async move {
         loop {
             let news = tokio::select! {
                 _ = stop.cancelled() => return,
+                _ = shutdown.cancelled() => return,
                 news = next_news(&mut changes, &mut updates) => news,
             };
             let changed = match news {
