@@ -14,7 +14,7 @@ use std::{
     sync::Arc,
 };
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use rmcp::ServiceExt;
 
 use mcp_plugin_host::{
@@ -45,36 +45,59 @@ use mcp_plugin_host::{
 };
 
 /// An MCP server that loads its tools from plugin libraries.
+///
+/// Without a command it serves, and takes the flags of `serve`.
 #[derive(Debug, Parser)]
 #[command(version, about, long_about = None)]
 struct Cli {
+    #[command(flatten)]
+    serve: ServeArgs,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// Which configuration file.
+#[derive(Debug, Clone, Default, Args)]
+struct ConfigArg {
     /// The configuration file [default: $MCP_PLUGIN_HOST_CONFIG, else ./appsettings.json, else
     /// appsettings.json in the user's configuration folder].
-    #[arg(long, short, global = true)]
+    #[arg(long, short)]
     config: Option<PathBuf>,
+}
+
+/// What every command that loads plugins reads.
+#[derive(Debug, Clone, Default, Args)]
+struct LoadArgs {
+    #[command(flatten)]
+    config: ConfigArg,
 
     /// Folder with plugin libraries (overrides Plugins.Directory).
-    #[arg(long, global = true)]
+    #[arg(long)]
     plugin_dir: Option<PathBuf>,
 
     /// Log filter, e.g. `info` or `info,plugin::sample=debug` (overrides Host.LogLevel; RUST_LOG wins over both).
-    #[arg(long, global = true)]
+    #[arg(long)]
     log_level: Option<String>,
+}
+
+/// What serving reads besides.
+#[derive(Debug, Clone, Default, Args)]
+struct ServeArgs {
+    #[command(flatten)]
+    load: LoadArgs,
 
     /// The server name given to clients (overrides Host.ServerName).
-    #[arg(long, global = true)]
+    #[arg(long)]
     server_name: Option<String>,
 
     /// Longest a tool call may run, in seconds; 0 for no limit (overrides Host.ToolTimeoutSeconds).
-    #[arg(long, global = true)]
+    #[arg(long)]
     tool_timeout: Option<u64>,
 
     /// Serve streamable HTTP instead of stdio, at this address or Http.Address.
     #[arg(long, num_args = 0..=1, default_missing_value = "")]
     http: Option<String>,
-
-    #[command(subcommand)]
-    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -87,9 +110,11 @@ enum PluginsAction {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve MCP (the default).
-    Serve,
+    Serve(ServeArgs),
     /// List the plugin libraries found, with their status and tools.
     Plugins {
+        #[command(flatten)]
+        load: LoadArgs,
         /// Print JSON for scripts.
         #[arg(long)]
         json: bool,
@@ -97,19 +122,23 @@ enum Command {
         action: Option<PluginsAction>,
     },
     /// Validate the configuration and every plugin; exit non-zero on any problem.
-    Check,
+    Check(LoadArgs),
     /// Write a commented starting configuration to the user's configuration folder (or to
     /// --config FILE); never overwrites.
     Init {
+        #[command(flatten)]
+        config: ConfigArg,
         /// The plugin folder it names [default: `plugins` beside this executable when there is
         /// one, else `plugins` beside the configuration, created empty].
-        #[arg(long, value_name = "DIR")]
-        plugins: Option<PathBuf>,
+        #[arg(long, value_name = "DIR", alias = "plugins")]
+        plugin_dir: Option<PathBuf>,
     },
     /// Print the JSON Schema of appsettings.json (what editors complete and check keys with).
     ConfigSchema,
     /// Print what an MCP client needs to start (or reach) this installation, in its own shape.
     ClientConfig {
+        #[command(flatten)]
+        config: ConfigArg,
         /// The client.
         #[arg(long, value_enum)]
         client: Client,
@@ -133,6 +162,75 @@ enum Command {
     },
 }
 
+impl Command {
+    /// The command's name, for messages.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Serve(_) => "serve",
+            Command::Plugins { action: Some(PluginsAction::Lock), .. } => "plugins lock",
+            Command::Plugins { .. } => "plugins",
+            Command::Check(_) => "check",
+            Command::Init { .. } => "init",
+            Command::ConfigSchema => "config-schema",
+            Command::ClientConfig { .. } => "client-config",
+            Command::PluginWorker { .. } => "plugin-worker",
+        }
+    }
+}
+
+impl Cli {
+    /// The command to run, with the flags given before it merged into its own (a flag given after
+    /// the command wins); a flag given before a command that does not take it is refused, since it
+    /// would do nothing.
+    fn command(self) -> Result<Command, String> {
+        let top = self.serve;
+        let Some(mut command) = self.command else { return Ok(Command::Serve(top)) };
+        let serving = matches!(command, Command::Serve(_));
+        let initialising = matches!(command, Command::Init { .. });
+        let mut unused = Vec::new();
+        let mut take = |given: bool, flag: &'static str, taken: bool| {
+            if given && !taken {
+                unused.push(flag);
+            }
+        };
+        let (load, config): (Option<&mut LoadArgs>, Option<&mut ConfigArg>) = match &mut command {
+            Command::Serve(serve) => {
+                serve.server_name = serve.server_name.take().or(top.server_name.clone());
+                serve.tool_timeout = serve.tool_timeout.or(top.tool_timeout);
+                serve.http = serve.http.take().or(top.http.clone());
+                (Some(&mut serve.load), None)
+            }
+            Command::Plugins { load, .. } | Command::Check(load) => (Some(load), None),
+            Command::Init { config, plugin_dir } => {
+                *plugin_dir = plugin_dir.take().or(top.load.plugin_dir.clone());
+                (None, Some(config))
+            }
+            Command::ClientConfig { config, .. } => (None, Some(config)),
+            Command::ConfigSchema | Command::PluginWorker { .. } => (None, None),
+        };
+        let (loads, named_config) = (load.is_some(), load.is_some() || config.is_some());
+        let plugin_dir_taken = loads || initialising;
+        if let Some(load) = load {
+            load.config.config = load.config.config.take().or(top.load.config.config.clone());
+            load.plugin_dir = load.plugin_dir.take().or(top.load.plugin_dir.clone());
+            load.log_level = load.log_level.take().or(top.load.log_level.clone());
+        } else if let Some(config) = config {
+            config.config = config.config.take().or(top.load.config.config.clone());
+        }
+        take(top.load.config.config.is_some(), "--config", named_config);
+        take(top.load.plugin_dir.is_some(), "--plugin-dir", plugin_dir_taken);
+        take(top.load.log_level.is_some(), "--log-level", loads);
+        take(top.server_name.is_some(), "--server-name", serving);
+        take(top.tool_timeout.is_some(), "--tool-timeout", serving);
+        take(top.http.is_some(), "--http", serving);
+        if unused.is_empty() {
+            Ok(command)
+        } else {
+            Err(format!("{} does nothing with `{}`", unused.join(", "), command.name()))
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let code = run();
     fatal::host_exits();
@@ -140,32 +238,37 @@ fn main() -> ExitCode {
 }
 
 fn run() -> ExitCode {
-    let cli = Cli::parse();
-    #[cfg(unix)]
-    if let Some(Command::PluginWorker { parent_pid }) = cli.command {
-        return mcp_plugin_host::worker::run(parent_pid);
-    }
-    let candidates = Candidates::from_process(cli.config.clone());
-    let setup = match cli.command {
-        Some(Command::Init { ref plugins }) => Some(init::run(&candidates, plugins.as_deref())),
-        Some(Command::ClientConfig { client, ref http, ref token_env, ref name }) => {
-            Some(client_config::run(&candidates, client, name, http.clone(), token_env.clone()))
+    let command = match Cli::parse().command() {
+        Ok(command) => command,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
         }
-        Some(Command::ConfigSchema) => {
-            println!("{}", config_schema::text());
-            Some(Ok(()))
-        }
-        _ => None,
     };
-    if let Some(outcome) = setup {
-        return match outcome {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                eprintln!("error: {message}");
-                ExitCode::FAILURE
-            }
-        };
-    }
+    let load = match command {
+        #[cfg(unix)]
+        Command::PluginWorker { parent_pid } => return mcp_plugin_host::worker::run(parent_pid),
+        #[cfg(not(unix))]
+        Command::PluginWorker { .. } => {
+            eprintln!("error: plugin workers are not available on this platform");
+            return ExitCode::FAILURE;
+        }
+        Command::Init { config, plugin_dir } => {
+            let candidates = Candidates::from_process(config.config);
+            return finish_setup(init::run(&candidates, plugin_dir.as_deref()));
+        }
+        Command::ClientConfig { config, client, http, token_env, name } => {
+            let candidates = Candidates::from_process(config.config);
+            return finish_setup(client_config::run(&candidates, client, &name, http, token_env));
+        }
+        Command::ConfigSchema => {
+            println!("{}", config_schema::text());
+            return ExitCode::SUCCESS;
+        }
+        Command::Serve(ref serve) => serve.load.clone(),
+        Command::Plugins { ref load, .. } | Command::Check(ref load) => load.clone(),
+    };
+    let candidates = Candidates::from_process(load.config.config.clone());
     let config = match locate::locate(&candidates) {
         Ok(config) => config,
         Err(error) => {
@@ -173,16 +276,16 @@ fn run() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let overrides = Overrides {
-        plugin_dir: cli.plugin_dir.clone(),
-        log_level: cli.log_level.clone(),
-        server_name: cli.server_name.clone(),
-        tool_timeout_secs: cli.tool_timeout,
+    let (server_name, tool_timeout_secs) = match &command {
+        Command::Serve(serve) => (serve.server_name.clone(), serve.tool_timeout),
+        _ => (None, None),
     };
+    let overrides =
+        Overrides { plugin_dir: load.plugin_dir, log_level: load.log_level, server_name, tool_timeout_secs };
     // `check` lists keys that are not settings with its other problems; every other command
     // refuses to start on them.
-    let listed = match cli.command {
-        Some(Command::Check) => Settings::load_listing_unknown(&config.path, &overrides, std::env::vars()),
+    let listed = match command {
+        Command::Check(_) => Settings::load_listing_unknown(&config.path, &overrides, std::env::vars()),
         _ => Settings::load(&config.path, &overrides).map(|settings| (settings, Vec::new())),
     };
     let (settings, unknown_keys) = match listed {
@@ -215,20 +318,19 @@ fn run() -> ExitCode {
         }
     };
     let outcome = runtime.block_on(async move {
-        let command = cli.command.unwrap_or(Command::Serve);
-        if let Command::Serve = command {
-            return serve(settings, cli.http, config.path.clone(), overrides, stdout).await;
+        if let Command::Serve(serve_args) = command {
+            return serve(settings, serve_args.http, config.path.clone(), overrides, stdout).await;
         }
         let mut out = std::io::LineWriter::new(stdout.into_writer());
         match command {
             Command::Plugins { action: Some(PluginsAction::Lock), .. } => lock(&settings, &mut out),
-            Command::Plugins { json, action: None } => {
+            Command::Plugins { json, action: None, .. } => {
                 let discovery = discover(&settings);
                 print_reports(&mut out, &discovery.reports, &serving_hosts(&settings.path), json);
                 Ok(())
             }
-            Command::Check => check(&settings, unknown_keys, &mut out),
-            Command::Serve
+            Command::Check(_) => check(&settings, unknown_keys, &mut out),
+            Command::Serve(_)
             | Command::Init { .. }
             | Command::ClientConfig { .. }
             | Command::ConfigSchema
@@ -245,6 +347,17 @@ fn run() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
             // Once, and not through tracing: a log filter must not hide why the host stopped.
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The exit of a command that sets an installation up: its error, if any, on stderr.
+fn finish_setup(outcome: Result<(), String>) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
@@ -447,7 +560,10 @@ fn check(settings: &Settings, unknown_keys: Vec<String>, out: &mut dyn Write) ->
         );
         Ok(())
     } else {
-        Err(format!("{} problem(s):\n  {}", problems.len(), problems.join("\n  ")))
+        // The report says why it failed; stderr says it again for whoever reads only that.
+        let listed = format!("{} problem(s):\n  {}", problems.len(), problems.join("\n  "));
+        let _ = writeln!(out, "{listed}");
+        Err(listed)
     }
 }
 
