@@ -32,8 +32,7 @@ use mcp_plugin_host::{
     locks::LockTable,
     logging::{self, PluginLog},
     plugin::{
-        CallSession, ClientRequestError, Level, PluginBackend, RequestKind, Requested,
-        dylib::{HostLink, Library},
+        CallSession, ClientRequestError, Level, PluginBackend, RequestKind, Requested, dylib::Library, link::HostLink,
         threads::CallThreads,
     },
     registry::{Registry, ToolEntry},

@@ -2,7 +2,7 @@
 //! path: a tool call, a prompt's rendering, a resource read, a completion.
 //!
 //! Each gets the same session ([`CallSession`]: progress, logs, requests to
-//! the client, the cancel signal) and the same limits ([`guarded`]): the
+//! the client, the cancel signal) and the same limits (`guarded`): the
 //! operator's time limit for its kind (per tool where configured), the
 //! client's `notifications/cancelled`, and shutdown. Stopping is two steps:
 //! the request's cancel signal, then, after the grace period, its future is

@@ -6,42 +6,37 @@
 //! any problem; `init` writes a starting configuration; `client-config`
 //! prints what an MCP client needs to start this installation.
 
-use std::{
-    io::{IsTerminal, Write},
-    net::SocketAddr,
-    path::PathBuf,
-    process::ExitCode,
-    sync::Arc,
-};
+use std::{io::IsTerminal, net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc};
 
 use clap::{Args, Parser, Subcommand};
 use rmcp::ServiceExt;
 
 use mcp_plugin_host::{
     cli::{
+        check,
         client_config::{self, Client},
         init,
         locate::{self, Candidates},
+        lock, report,
     },
     config_schema, fatal, http,
     locks::LockTable,
     logging,
     plugin::{
         copies,
-        discovery::{self, Discovery, Loading, PluginReport, PluginStatus, Shared, Slot},
+        discovery::{self, Discovery},
+        load::{Loading, Shared},
+        report::PluginStatus,
     },
     reload::{Inbox, Reloader},
     server::McpServer,
     settings::{Overrides, Settings},
     state::{Generation, HostState},
-    status::{ServingHost, serving_hosts},
+    status::serving_hosts,
     stdio::LineTransport,
     streams::{self, ProtocolStdout},
     telemetry::{self, Transport},
-    trust::{
-        Trust,
-        lockfile::{LockFile, LockedLibrary, Surface},
-    },
+    trust::Trust,
 };
 
 /// An MCP server that loads its tools from plugin libraries.
@@ -246,13 +241,7 @@ fn run() -> ExitCode {
         }
     };
     let load = match command {
-        #[cfg(unix)]
-        Command::PluginWorker { parent_pid } => return mcp_plugin_host::worker::run(parent_pid),
-        #[cfg(not(unix))]
-        Command::PluginWorker { .. } => {
-            eprintln!("error: plugin workers are not available on this platform");
-            return ExitCode::FAILURE;
-        }
+        Command::PluginWorker { parent_pid } => return mcp_plugin_host::isolation::run_worker(parent_pid),
         Command::Init { config, plugin_dir } => {
             let candidates = Candidates::from_process(config.config);
             return finish_setup(init::run(&candidates, plugin_dir.as_deref()));
@@ -323,13 +312,13 @@ fn run() -> ExitCode {
         }
         let mut out = std::io::LineWriter::new(stdout.into_writer());
         match command {
-            Command::Plugins { action: Some(PluginsAction::Lock), .. } => lock(&settings, &mut out),
+            Command::Plugins { action: Some(PluginsAction::Lock), .. } => lock::lock(&settings, &mut out),
             Command::Plugins { json, action: None, .. } => {
-                let discovery = discover(&settings);
-                print_reports(&mut out, &discovery.reports, &serving_hosts(&settings.path), json);
+                let discovery = report::discover(&settings);
+                report::print_reports(&mut out, &discovery.reports, &serving_hosts(&settings.path), json);
                 Ok(())
             }
-            Command::Check(_) => check(&settings, unknown_keys, &mut out),
+            Command::Check(_) => check::check(&settings, unknown_keys, &mut out),
             Command::Serve(_)
             | Command::Init { .. }
             | Command::ClientConfig { .. }
@@ -361,62 +350,6 @@ fn finish_setup(outcome: Result<(), String>) -> ExitCode {
             eprintln!("error: {message}");
             ExitCode::FAILURE
         }
-    }
-}
-
-/// Loads every plugin now, for the commands that report on them (and so
-/// refresh the plugin cache).
-fn discover(settings: &Settings) -> Discovery {
-    discovery::discover(settings, &Shared::default(), Loading::Eager, Trust::load(&settings.plugins))
-}
-
-/// `plugins lock`: loads every library in the folder (checking permissions,
-/// not the old lock), pins what loaded and says what changed since the
-/// last lock. Fails when a library could not be pinned (it is left out).
-fn lock(settings: &Settings, out: &mut dyn Write) -> Result<(), String> {
-    let path = settings.plugins.lock_file.clone().ok_or("Plugins.LockFile is \"\": there is no lock file to write")?;
-    let discovery =
-        discovery::discover(settings, &Shared::default(), Loading::Eager, Trust::pinning(&settings.plugins));
-    let mut lock = LockFile::new();
-    let mut unpinned = Vec::new();
-    for slot in &discovery.slots {
-        let report = &slot.report;
-        let known = (slot.serving.is_some() || report.status == PluginStatus::Disabled)
-            .then_some(())
-            .and(slot.sha256.clone().zip(report.plugin.clone()))
-            .zip(report.version.clone().zip(report.abi_version.clone()));
-        match known {
-            Some(((sha256, plugin), (version, abi_version))) => {
-                let surface = slot.serving.as_ref().map(|serving| Surface::of(&serving.offer));
-                lock.libraries
-                    .insert(report.file.clone(), LockedLibrary { sha256, plugin, version, abi_version, surface });
-            }
-            None => unpinned.push(format!("{}: not pinned: {}", report.file, report.problems.join("; "))),
-        }
-    }
-    let before = LockFile::read(&path).unwrap_or_else(|problem| {
-        let _ = writeln!(out, "{problem}; writing it afresh");
-        None
-    });
-    let changes = lock.changes_from(&before.unwrap_or_default());
-    lock.write(&path).map_err(|error| format!("the lock file {} could not be written: {error}", path.display()))?;
-    for line in &changes {
-        let _ = writeln!(out, "{line}");
-    }
-    let _ = writeln!(
-        out,
-        "{}: {} libraries pinned, {}",
-        path.display(),
-        lock.libraries.len(),
-        if changes.is_empty() { "no change".to_owned() } else { format!("{} change(s)", changes.len()) }
-    );
-    for problem in discovery.problems.iter().chain(&unpinned) {
-        let _ = writeln!(out, "  {problem}");
-    }
-    if unpinned.is_empty() && discovery.problems.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("{} libraries could not be pinned", unpinned.len()))
     }
 }
 
@@ -526,140 +459,5 @@ async fn wait_for_signal() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
-/// `check`: `unknown_keys` are the configuration's keys that are not settings.
-fn check(settings: &Settings, unknown_keys: Vec<String>, out: &mut dyn Write) -> Result<(), String> {
-    let discovery = discover(settings);
-    let serving = serving_hosts(&settings.path);
-    print_reports(out, &discovery.reports, &serving, false);
-    let mut problems: Vec<String> =
-        unknown_keys.into_iter().map(|key| format!("{}: {key}", settings.path.display())).collect();
-    problems.extend(discovery.problems.iter().cloned());
-    for report in &discovery.reports {
-        problems.extend(report.problems.iter().map(|problem| format!("{}: {problem}", report.file)));
-        problems.extend(report.lock_mismatch.iter().map(|differs| format!("{}: {differs}", report.file)));
-    }
-    problems.extend(plugin_settings_problems(settings, &discovery.slots));
-    for host in &serving {
-        let refused = host.plugins.iter().filter_map(|report| Some((report, report.refused_on_reload.as_ref()?)));
-        problems.extend(refused.map(|(report, reason)| {
-            format!("{}: refused on reload by the host serving as PID {}: {reason}", report.file, host.pid)
-        }));
-    }
-    if discovery.reports.iter().all(|report| report.status != PluginStatus::Loaded) {
-        problems.push(format!("no plugin was loaded from {}", settings.plugins.directory.display()));
-    }
-    if problems.is_empty() {
-        let _ = writeln!(
-            out,
-            "ok: configuration {} and {} plugin libraries are valid",
-            settings.path.display(),
-            discovery.reports.len()
-        );
-        Ok(())
-    } else {
-        // The report says why it failed; stderr says it again for whoever reads only that.
-        let listed = format!("{} problem(s):\n  {}", problems.len(), problems.join("\n  "));
-        let _ = writeln!(out, "{listed}");
-        Err(listed)
-    }
-}
-
-/// Each enabled plugin's section checked against the settings schema it declares (read when its
-/// library was opened, or by the probe worker of a plugin that runs in one).
-fn plugin_settings_problems(settings: &Settings, slots: &[Slot]) -> Vec<String> {
-    let mut problems = Vec::new();
-    for slot in slots.iter().filter(|slot| slot.report.status != PluginStatus::Disabled) {
-        let (Some(name), Some(declared)) = (&slot.report.plugin, &slot.settings_schema) else { continue };
-        let file = &slot.report.file;
-        match declared {
-            Ok(schema) => {
-                let found = config_schema::check_plugin_section(name, schema, settings.plugins.section(name));
-                problems.extend(found.into_iter().map(|problem| format!("{file}: {problem}")));
-            }
-            Err(problem) => problems.push(format!("{file}: {problem}")),
-        }
-    }
-    problems
-}
-
-/// Prints what the plugin folder holds, then what each host running under
-/// the same configuration serves now.
-fn print_reports(out: &mut dyn Write, reports: &[PluginReport], serving: &[ServingHost], json: bool) {
-    if json {
-        let document = serde_json::json!({
-            "hostAbiVersion": mcp_plugin_api::abi::ABI_VERSION,
-            "plugins": reports,
-            "serving": serving,
-        });
-        let _ = writeln!(out, "{}", serde_json::to_string_pretty(&document).unwrap_or_default());
-        return;
-    }
-    print_table(out, reports);
-    let _ = writeln!(out, "host ABI: mcp-plugin-api {}", mcp_plugin_api::abi::ABI_VERSION);
-    for host in serving {
-        let _ = writeln!(
-            out,
-            "\nserving now: PID {} over {} since {}, {} reload(s), last change {}",
-            host.pid, host.transport, host.since, host.reloads, host.updated
-        );
-        print_table(out, &host.plugins);
-        for problem in &host.problems {
-            let _ = writeln!(out, "  {problem}");
-        }
-    }
-}
-
-/// One row per library, then each library's problems and what the
-/// operator's rules changed.
-fn print_table(out: &mut dyn Write, reports: &[PluginReport]) {
-    let rows: Vec<[String; 6]> = reports
-        .iter()
-        .map(|report| {
-            [
-                report.file.clone(),
-                report.plugin.clone().unwrap_or_else(|| "-".into()),
-                report.version.clone().unwrap_or_else(|| "-".into()),
-                match &report.abi_version {
-                    Some(version) => format!("{} ({version})", report.abi_status),
-                    None => report.abi_status.to_string(),
-                },
-                if report.isolated { format!("{} (process)", report.status) } else { report.status.to_string() },
-                if report.tools.is_empty() { "-".into() } else { report.tools.join(", ") },
-            ]
-        })
-        .collect();
-    let header = ["FILE", "PLUGIN", "VERSION", "ABI", "STATUS", "TOOLS"].map(str::to_owned);
-    let widths: Vec<usize> =
-        (0..6).map(|column| rows.iter().chain([&header]).map(|row| row[column].len()).max().unwrap_or(0)).collect();
-    for row in [&header].into_iter().chain(&rows) {
-        let line: Vec<String> = row.iter().zip(&widths).map(|(cell, width)| format!("{cell:width$}")).collect();
-        let _ = writeln!(out, "{}", line.join("  ").trim_end());
-    }
-    for report in reports {
-        for (own, served) in &report.renamed {
-            let _ = writeln!(out, "  {}: tool '{own}' is served as '{served}'", report.file);
-        }
-        let hidden = [
-            ("tools", &report.hidden.tools),
-            ("prompts", &report.hidden.prompts),
-            ("resources", &report.hidden.resources),
-        ];
-        for (kind, items) in hidden.iter().filter(|(_, items)| !items.is_empty()) {
-            let _ = writeln!(out, "  {}: {kind} hidden by configuration: {}", report.file, items.join(", "));
-        }
-        for overridden in &report.overrides {
-            let mut changed = overridden.fields.clone();
-            changed.extend(overridden.defaults.iter().map(|argument| format!("default {argument}")));
-            let _ = writeln!(out, "  {}: tool '{}' overridden: {}", report.file, overridden.tool, changed.join(", "));
-        }
-        for problem in &report.problems {
-            let _ = writeln!(out, "  {}: {problem}", report.file);
-        }
-        for differs in &report.lock_mismatch {
-            let _ = writeln!(out, "  {}: served although {differs}", report.file);
-        }
     }
 }

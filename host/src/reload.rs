@@ -47,11 +47,11 @@ use tokio::sync::mpsc;
 
 use crate::{
     plugin::{
+        assemble::assemble,
         cache::{Fingerprint, Offer, PluginCache},
-        discovery::{
-            LoadContext, Loading, PluginStatus, Relist, Relisting, Shared, Slot, Verdicts, Withdraw, Withdrawal,
-            assemble, folder, library_files, load_library,
-        },
+        changes::{Relist, Relisting, Withdraw, Withdrawal},
+        load::{LoadContext, Loading, Shared, Slot, Verdicts, folder, library_files, load_library},
+        report::PluginStatus,
     },
     settings::{Overrides, PluginSettings, Settings},
     state::{Generation, HostState},

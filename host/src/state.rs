@@ -9,7 +9,7 @@ use arc_swap::ArcSwap;
 use tokio::sync::broadcast;
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
-use crate::{plugin::discovery::PluginReport, registry::Registry, settings::Settings};
+use crate::{plugin::report::PluginReport, registry::Registry, settings::Settings};
 
 /// What is served under one configuration: a call or a list request reads
 /// one generation from start to end, so it never sees half of a reload.

@@ -9,7 +9,7 @@
 //! it) and points descriptor 1 at stderr: whatever else is printed ends in
 //! the log. The protocol (or the report of `plugins` and `check`) is then
 //! written to the duplicate only. A worker process does the same with the
-//! pipe its host reads (`crate::worker`).
+//! pipe its host reads (`crate::isolation::worker`).
 //!
 //! [`protocol_streams`] makes async halves for the transport: when stdin and
 //! the duplicate are pipes (how most clients start servers) they are driven

@@ -1,5 +1,5 @@
 //! A plugin run in a worker process of its own (`Plugins.Isolation:
-//! process`): the host's side of [`crate::worker`].
+//! process`): the host's side of [`super::worker`].
 //!
 //! The worker is the host's own executable (`mcp-plugin-host
 //! plugin-worker`), spoken to over its stdin and a protocol pipe with the
@@ -42,12 +42,15 @@ use serde_json::{Value, json, value::RawValue};
 use tokio::sync::{Notify, oneshot};
 
 use super::{
+    confine,
+    wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
+};
+use crate::plugin::{
     CallSession, ClientRequestError, PluginBackend, PluginError,
     cache::Offer,
-    confine, copies,
-    dylib::{HostLink, WireLockRequest, level_from_abi},
+    copies,
+    link::{HostLink, WireLockRequest, level_from_abi},
     locked,
-    wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
 };
 use crate::{locks::HeldKey, logging, settings::WorkerLimits};
 
@@ -90,7 +93,7 @@ pub struct ProcessPlugin {
     inner: Arc<Inner>,
 }
 
-/// The library a plugin's workers load: a private copy ([`super::copies`]),
+/// The library a plugin's workers load: a private copy ([`crate::plugin::copies`]),
 /// made when the first worker starts if the plugin cache served the plugin
 /// until then, and loaded by every worker after it.
 struct LibrarySource {
@@ -209,7 +212,8 @@ impl ProcessPlugin {
     }
 
     /// A plugin the plugin cache knows, in the library `file`: its worker starts on first use,
-    /// from a private copy of `file` made then.
+    /// from a private copy of `file` made then. Never fails where there are workers (the
+    /// seam's other side refuses).
     pub fn new(
         file: PathBuf,
         link: HostLink,
@@ -217,10 +221,10 @@ impl ProcessPlugin {
         version: String,
         offer: Arc<Offer>,
         on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
-    ) -> Self {
+    ) -> Result<Self, String> {
         let health = Health::new(&link.plugin, &limits, on_failure);
         let source = LibrarySource { file, copy: Mutex::new(None) };
-        Self::with_health(source, link, limits, (version, offer), health, Relisted::default(), None)
+        Ok(Self::with_health(source, link, limits, (version, offer), health, Relisted::default(), None))
     }
 
     fn with_health(

@@ -1,10 +1,10 @@
 //! The messages between the host and a plugin's worker process
-//! ([`super::process`] on the host's side, [`crate::worker`] in the worker).
+//! ([`super::supervisor`] on the host's side, [`super::worker`] in the worker).
 //!
 //! One JSON object a line, `{"type": …, "body": …}` (the type first, so the
 //! body is read straight into its variant: tool descriptors stay raw text),
 //! on the worker's stdin (to the worker) and on its
-//! protocol pipe (from it; see [`crate::worker`] for why that is not plain
+//! protocol pipe (from it; see [`super::worker`] for why that is not plain
 //! stdout); the worker's stderr is its log channel. Requests carry an `id`
 //! chosen by the side that asks; the answer names the same id. Plugin
 //! payloads (tool arguments and results) travel as JSON text, as they cross
@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::{PluginError, cache::Offer};
+use crate::plugin::{PluginError, cache::Offer};
 use crate::settings::WorkerLimits;
 
 /// The first message on a worker's stdin: serve a plugin, or only say which
@@ -135,7 +135,7 @@ pub enum ToWorker {
         /// The URI read.
         uri: String,
         /// What the plugin may know of the reading client (its roots), as
-        /// [`PluginBackend::read_resource`](super::PluginBackend::read_resource) passes it.
+        /// [`PluginBackend::read_resource`](crate::plugin::PluginBackend::read_resource) passes it.
         #[serde(default)]
         request: Value,
         /// The client's feature tags.

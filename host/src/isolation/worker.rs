@@ -1,13 +1,13 @@
 //! The worker process: `mcp-plugin-host plugin-worker`, started by the host
 //! for a plugin whose `Plugins.Isolation` is `process` (see
-//! [`crate::plugin::process`] for the host's side).
+//! [`super::supervisor`] for the host's side).
 //!
 //! It arranges to die with the host, reads its [`Start`] from stdin: a
 //! probe only opens the library, confined, and says which plugin it holds
 //! ([`Identity`]); otherwise the worker reads its [`Init`], confines
-//! itself ([`crate::plugin::confine`]), loads the library as the host would
+//! itself ([`super::confine`]), loads the library as the host would
 //! in process ([`Library`]), and then serves the plugin over the messages of
-//! [`crate::plugin::wire`]: calls run concurrently on the worker's own
+//! [`super::wire`]: calls run concurrently on the worker's own
 //! runtime, and whatever the plugin asks of the host (progress, logs,
 //! client requests, locks, host info) is forwarded to it.
 //!
@@ -37,14 +37,17 @@ use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
+use super::{
+    confine,
+    wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
+};
 use crate::plugin::{
     CallSession, ClientRequestError, Level, PluginBackend, RequestKind, Requested,
     cache::Offer,
-    confine,
-    dylib::{DylibPlugin, Library, LoadError, level_to_abi, shared_setting},
+    dylib::{DylibPlugin, Library, LoadError},
+    link::{level_to_abi, shared_setting},
     locked,
     threads::CallThreads,
-    wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
 };
 
 /// How long a plugin waits for the host to say what it serves before it

@@ -1,28 +1,27 @@
-//! Finds plugin libraries, loads the enabled ones and builds the registry,
-//! refusing what cannot be served with one error line each while the rest
-//! still serve.
-//!
-//! Two steps, so that a reload can redo the second alone: [`load_library`]
-//! turns each file into a [`Slot`] (identity, status, the created plugin
-//! and its offer, each offered item checked once), and [`assemble`] builds
-//! the registry from the slots under the operator's surface rules
-//! (filters, prefixes, overrides; see [`crate::surface`]).
+//! Loading: each library file into a [`Slot`], with its identity, status,
+//! the created plugin (or the plugin cache's stand-in, or a worker) and its
+//! offer, each offered item checked once. A library the plugin cache does
+//! not know is opened from a private copy ([`super::copies`]), by a probe
+//! worker first when any plugin may run in one, so that a `process`
+//! plugin's code never runs in the host.
 
 use std::{
-    collections::{BTreeMap, HashMap, HashSet},
+    collections::HashMap,
     path::{Path, PathBuf},
-    sync::{Arc, Weak},
+    sync::Arc,
 };
 
 use arc_swap::ArcSwap;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::{
     PluginBackend,
     cache::{CachedLibrary, Fingerprint, Offer, PluginCache, config_hash},
-    dylib::{HostLink, Library, LoadError},
-    lazy::LazyPlugin,
+    changes::{Relist, Withdraw, Withdrawal},
+    dylib::{LazyPlugin, Library, LoadError},
+    link::HostLink,
+    report::{AbiStatus, PluginReport, PluginStatus},
     threads::CallThreads,
 };
 use mcp_plugin_api::check::{
@@ -32,150 +31,14 @@ use mcp_plugin_api::check::{
 use rmcp::model::Prompt;
 
 use crate::{
+    isolation::{self, Identity, ProcessPlugin},
     locks::LockTable,
     logging::PluginLog,
-    registry::{PromptEntry, Registry, ResourceAt, ResourceEntry, ToolEntry},
-    settings::{Isolation, PluginSettings, Settings},
+    registry::{ResourceAt, ToolEntry},
+    settings::{Isolation, PluginSettings},
     state::ResourceUpdates,
-    surface::{self, Candidate, Hidden, Overridden},
     trust::Trust,
 };
-
-/// Whether a library is served.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum PluginStatus {
-    /// Its plugin serves (some of) its tools, prompts or resources.
-    Loaded,
-    /// Configuration switched it off.
-    Disabled,
-    /// It could not be served; the report's problems say why.
-    Refused,
-}
-
-/// Whether a library was built against a plugin API this host speaks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AbiStatus {
-    /// Its ABI matches.
-    Compatible,
-    /// Another major version, or a mismatched layout.
-    Incompatible,
-    /// Not known: the file is no plugin library, or could not be opened.
-    Unknown,
-}
-
-impl std::fmt::Display for PluginStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::Loaded => "loaded",
-            Self::Disabled => "disabled",
-            Self::Refused => "refused",
-        })
-    }
-}
-
-impl std::fmt::Display for AbiStatus {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(match self {
-            Self::Compatible => "compatible",
-            Self::Incompatible => "incompatible",
-            Self::Unknown => "unknown",
-        })
-    }
-}
-
-/// How a library fared, for `mcp-plugin-host plugins` and `check`.
-#[derive(Debug, Clone, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct PluginReport {
-    /// The library's file name.
-    pub file: String,
-    /// The plugin's name, once known.
-    pub plugin: Option<String>,
-    /// The plugin's version, once known.
-    pub version: Option<String>,
-    /// The plugin-API version the library was built against, once known.
-    pub abi_version: Option<String>,
-    /// Whether its ABI matches the host's.
-    pub abi_status: AbiStatus,
-    /// Whether it is served.
-    pub status: PluginStatus,
-    /// The tools served from this plugin.
-    pub tools: Vec<String>,
-    /// The prompts served from this plugin.
-    #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    pub prompts: Vec<String>,
-    /// The resources (URIs and templates) served from this plugin.
-    #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    pub resources: Vec<String>,
-    /// Tools served under another name than the plugin's own (`Tools.Prefix`): own name → served name.
-    #[serde(skip_serializing_if = "BTreeMap::is_empty", default)]
-    pub renamed: BTreeMap<String, String>,
-    /// Items the operator's filters keep from being served (`Tools`, `Prompts`, `Resources`).
-    #[serde(skip_serializing_if = "Hidden::is_empty", default)]
-    pub hidden: Hidden,
-    /// What the operator changed in served tools (`Tools.Overrides`).
-    #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    pub overrides: Vec<Overridden>,
-    /// Why the library now on disk was not put in place of the version
-    /// that goes on serving (set by a reload only).
-    #[serde(skip_serializing_if = "Option::is_none", default)]
-    pub refused_on_reload: Option<String>,
-    /// How the library differs from the lock file, when it is served anyway
-    /// (`Plugins.RequireLock` off); `check` fails on it.
-    #[serde(skip_serializing_if = "Vec::is_empty", default)]
-    pub lock_mismatch: Vec<String>,
-    /// Problems: why the plugin or some of its tools were refused.
-    pub problems: Vec<String>,
-    /// Whether it runs in a worker process of its own (`Plugins.Isolation: process`).
-    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
-    pub isolated: bool,
-}
-
-impl PluginReport {
-    fn new(file: &Path) -> Self {
-        Self {
-            file: file.file_name().map(|name| name.to_string_lossy().into_owned()).unwrap_or_default(),
-            plugin: None,
-            version: None,
-            abi_version: None,
-            abi_status: AbiStatus::Unknown,
-            status: PluginStatus::Refused,
-            tools: Vec::new(),
-            prompts: Vec::new(),
-            resources: Vec::new(),
-            renamed: BTreeMap::new(),
-            hidden: Hidden::default(),
-            overrides: Vec::new(),
-            refused_on_reload: None,
-            lock_mismatch: Vec::new(),
-            problems: Vec::new(),
-            isolated: false,
-        }
-    }
-
-    /// Records a problem that keeps the plugin, or one of its items, from
-    /// being served, and logs it as one line.
-    pub fn refuse(&mut self, problem: String) {
-        tracing::error!("refused {}: {problem}", self.file);
-        self.status = PluginStatus::Refused;
-        self.problems.push(problem);
-    }
-}
-
-/// The outcome of discovery.
-pub struct Discovery {
-    /// The tools, prompts and resources to serve.
-    pub registry: Registry,
-    /// One report per library found.
-    pub reports: Vec<PluginReport>,
-    /// Problems that concern no single library (a missing directory, an
-    /// override that matches no tool).
-    pub problems: Vec<String>,
-    /// Each library as loading left it, for a reload to start from.
-    pub slots: Vec<Slot>,
-}
 
 /// The plugin libraries in `directory`: files with this platform's
 /// dynamic-library extension, sorted by name.
@@ -200,22 +63,6 @@ pub fn folder(plugins: &PluginSettings) -> (Vec<PathBuf>, Vec<String>) {
     }
 }
 
-/// Called when a plugin served from the cache could not be created on its
-/// first use, so that its items stop being served.
-pub type Withdraw = Arc<dyn Fn(Withdrawal) + Send + Sync>;
-
-/// A plugin whose creation on first use failed.
-#[derive(Debug, Clone)]
-pub struct Withdrawal {
-    /// Its library, in the plugin folder.
-    pub file: PathBuf,
-    /// The offer it stood for: whatever has replaced the plugin since (a
-    /// reload) has another, and is not withdrawn.
-    pub offer: Weak<Offer>,
-    /// Why it failed.
-    pub problem: String,
-}
-
 /// What every plugin shares with the host and the other plugins, across reloads.
 #[derive(Clone, Default)]
 pub struct Shared {
@@ -232,20 +79,6 @@ pub struct Shared {
     pub relist: Option<Relist>,
 }
 
-/// Called when a plugin announces that its prompts or resources changed.
-pub type Relist = Arc<dyn Fn(Relisting) + Send + Sync>;
-
-/// A plugin's announcement that its lists changed.
-#[derive(Debug, Clone)]
-pub struct Relisting {
-    /// The plugin's name.
-    pub plugin: String,
-    /// Its prompts changed.
-    pub prompts: bool,
-    /// Its resources changed.
-    pub resources: bool,
-}
-
 /// How discovery treats a library it has loaded before.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Loading {
@@ -253,7 +86,7 @@ pub enum Loading {
     /// cache (the `plugins` and `check` commands, `Plugins.LazyLoading: false`, reloads).
     Eager,
     /// Serve a library the plugin cache knows, unchanged, from the cache and
-    /// create it on first use ([`super::lazy`]); load the others now.
+    /// create it on first use ([`super::dylib::LazyPlugin`]); load the others now.
     Lazy,
 }
 
@@ -262,8 +95,7 @@ pub enum Loading {
 enum Found {
     Cached(CachedLibrary),
     Opened(Library),
-    #[cfg(unix)]
-    Probed(super::wire::Identity),
+    Probed(Identity),
 }
 
 impl Found {
@@ -271,7 +103,6 @@ impl Found {
         match self {
             Found::Cached(entry) => (entry.name.clone(), entry.version.clone(), entry.abi_version.clone()),
             Found::Opened(library) => (library.name(), library.version(), library.abi_version().to_owned()),
-            #[cfg(unix)]
             Found::Probed(identity) => (identity.name.clone(), identity.version.clone(), identity.abi_version.clone()),
         }
     }
@@ -281,7 +112,6 @@ impl Found {
         match self {
             Found::Cached(_) => None,
             Found::Opened(library) => library.settings_schema().transpose(),
-            #[cfg(unix)]
             Found::Probed(identity) => identity.settings_schema.clone(),
         }
     }
@@ -372,9 +202,9 @@ pub struct Serving {
 /// why it is refused. Computed once, when the plugin is created.
 #[derive(Debug, Default)]
 pub struct Verdicts {
-    tools: Vec<Option<String>>,
-    prompts: Vec<Option<String>>,
-    resources: Vec<Option<String>>,
+    pub(super) tools: Vec<Option<String>>,
+    pub(super) prompts: Vec<Option<String>>,
+    pub(super) resources: Vec<Option<String>>,
 }
 
 impl Verdicts {
@@ -483,24 +313,6 @@ impl<'a> LoadContext<'a> {
     }
 }
 
-/// Loads every enabled plugin in the configured directory that passes the
-/// `trust` checks, and builds the registry. Must run inside the host's
-/// tokio runtime (plugins' lock waits are spawned on it).
-pub fn discover(settings: &Settings, shared: &Shared, loading: Loading, mut trust: Trust) -> Discovery {
-    let (files, mut problems) = folder(&settings.plugins);
-    problems.iter().for_each(|problem| tracing::error!("{problem}"));
-    problems.append(&mut trust.problems);
-    let context = LoadContext::new(&settings.plugins, shared, loading, trust);
-    let mut cache = PluginCache::open(settings.plugins.cache_file.as_deref());
-    let mut names = HashMap::new();
-    let slots: Vec<Slot> = files.iter().map(|file| load_library(file, &context, &mut cache, &mut names)).collect();
-    cache.retain_existing();
-    cache.save();
-    let assembly = assemble(&slots, settings, shared);
-    problems.extend(assembly.problems);
-    Discovery { registry: assembly.registry, reports: assembly.reports, problems, slots }
-}
-
 /// Loads the library `file` into a slot: a library the plugin cache serves
 /// is not opened yet (its plugin is created on first use), any other is
 /// opened from a private copy ([`super::copies`]). `names` holds the plugins
@@ -544,7 +356,6 @@ fn load_slot(file: &Path, context: &LoadContext, cache: &mut PluginCache, names:
     let report = &mut slot.report;
     let found = match cached {
         Some(entry) => Some(Found::Cached(entry)),
-        #[cfg(unix)]
         None if context.plugins.may_isolate() => probe(open_from, context.plugins, report).map(Found::Probed),
         None => open(open_from, report).map(Found::Opened),
     };
@@ -606,19 +417,22 @@ fn load_slot(file: &Path, context: &LoadContext, cache: &mut PluginCache, names:
                     )
                     .verified_as(admitted.verified.clone()),
                 ),
-                #[cfg(unix)]
-                Isolation::Process => Arc::new(super::process::ProcessPlugin::new(
-                    open_from.to_owned(),
-                    link,
-                    context.plugins.worker_limits(&name),
-                    version.clone(),
-                    Arc::clone(&offer),
-                    withdraw,
-                )),
-                #[cfg(not(unix))]
                 Isolation::Process => {
-                    report.refuse(PROCESS_UNSUPPORTED.to_owned());
-                    return slot;
+                    let limits = context.plugins.worker_limits(&name);
+                    match ProcessPlugin::new(
+                        file.to_owned(),
+                        link,
+                        limits,
+                        version.clone(),
+                        Arc::clone(&offer),
+                        withdraw,
+                    ) {
+                        Ok(plugin) => Arc::new(plugin),
+                        Err(problem) => {
+                            report.refuse(problem);
+                            return slot;
+                        }
+                    }
                 }
             };
             let verdicts = Arc::new(Verdicts::passed(&offer));
@@ -685,10 +499,6 @@ fn withdrawer(context: &LoadContext, file: &Path, offer: &Arc<Offer>) -> Option<
     })
 }
 
-/// Why `Plugins.Isolation: process` is refused where there are no worker processes.
-#[cfg(not(unix))]
-const PROCESS_UNSUPPORTED: &str = "Plugins.Isolation \"process\" is not available on this platform yet";
-
 /// Creates the plugin of `file` now, in process (opening its library from
 /// `open_from`, its private copy, first if the cache stood in for it) or in
 /// a worker process (which loads `open_from`), and reads its offer, or
@@ -702,29 +512,20 @@ fn create_now(
     report: &mut PluginReport,
 ) -> Option<(Arc<dyn PluginBackend>, Arc<Offer>)> {
     if isolation == Isolation::Process {
-        #[cfg(unix)]
-        {
-            let limits = context.plugins.worker_limits(&link.plugin);
-            // The withdrawal needs the offer, known only once the worker answers: it is tied to it after.
-            let offer_slot: Arc<std::sync::OnceLock<Arc<Offer>>> = Arc::default();
-            let on_failure = context.shared.withdraw.clone().map(|withdraw| {
-                let (file, offer_slot) = (file.to_owned(), Arc::clone(&offer_slot));
-                Box::new(move |problem: String| {
-                    let offer = offer_slot.get().map(Arc::downgrade).unwrap_or_default();
-                    withdraw(Withdrawal { file: file.clone(), offer, problem })
-                }) as Box<dyn Fn(String) + Send + Sync>
-            });
-            let started = super::process::ProcessPlugin::start(open_from.to_owned(), link, limits, on_failure);
-            let (plugin, offer) = started.map_err(|problem| report.refuse(problem)).ok()?;
-            let _ = offer_slot.set(Arc::clone(&offer));
-            return Some((Arc::new(plugin), offer));
-        }
-        #[cfg(not(unix))]
-        {
-            let _ = (found, link, context, file);
-            report.refuse(PROCESS_UNSUPPORTED.to_owned());
-            return None;
-        }
+        let limits = context.plugins.worker_limits(&link.plugin);
+        // The withdrawal needs the offer, known only once the worker answers: it is tied to it after.
+        let offer_slot: Arc<std::sync::OnceLock<Arc<Offer>>> = Arc::default();
+        let on_failure = context.shared.withdraw.clone().map(|withdraw| {
+            let (file, offer_slot) = (file.to_owned(), Arc::clone(&offer_slot));
+            Box::new(move |problem: String| {
+                let offer = offer_slot.get().map(Arc::downgrade).unwrap_or_default();
+                withdraw(Withdrawal { file: file.clone(), offer, problem })
+            }) as Box<dyn Fn(String) + Send + Sync>
+        });
+        let started = ProcessPlugin::start(open_from.to_owned(), link, limits, on_failure);
+        let (plugin, offer) = started.map_err(|problem| report.refuse(problem)).ok()?;
+        let _ = offer_slot.set(Arc::clone(&offer));
+        return Some((Arc::new(plugin), offer));
     }
     let library = match found {
         Found::Opened(library) => library,
@@ -745,9 +546,8 @@ fn create_now(
 /// Learns which plugin a library holds from a probe worker (so none of its
 /// code runs in the host before its isolation is known), or records in
 /// `report` why it cannot be served: the same lines as [`open`].
-#[cfg(unix)]
-fn probe(file: &Path, plugins: &PluginSettings, report: &mut PluginReport) -> Option<super::wire::Identity> {
-    match super::process::probe(file, &plugins.default_worker_limits()) {
+fn probe(file: &Path, plugins: &PluginSettings, report: &mut PluginReport) -> Option<Identity> {
+    match isolation::probe(file, &plugins.default_worker_limits()) {
         Ok(identity) => Some(identity),
         Err(refusal) => {
             if let Some(version) = refusal.incompatible_abi {
@@ -775,196 +575,4 @@ fn open(file: &Path, report: &mut PluginReport) -> Option<Library> {
             None
         }
     }
-}
-
-/// What [`assemble`] built.
-pub struct Assembly {
-    /// What is served.
-    pub registry: Registry,
-    /// One report per slot, with what it serves.
-    pub reports: Vec<PluginReport>,
-    /// Problems with the operator's rules that concern no single plugin.
-    pub problems: Vec<String>,
-}
-
-/// A tool admitted by the filters, waiting for its served name.
-struct Pending {
-    slot: usize,
-    index: u32,
-    tool: rmcp::model::Tool,
-}
-
-/// Builds the registry from the slots, in order, under the operator's
-/// surface rules: filters first, then names (prefixes, then the first-come
-/// rule for what still collides), then overrides. Updates what plugins
-/// read through `host_info`.
-pub fn assemble(slots: &[Slot], settings: &Settings, shared: &Shared) -> Assembly {
-    let surface = &settings.surface;
-    let mut registry = Registry::default();
-    let mut reports: Vec<PluginReport> = slots.iter().map(|slot| slot.report.clone()).collect();
-    let serving = |at: usize| slots[at].serving.as_ref().expect("only serving slots have candidates");
-
-    let mut pending = Vec::new();
-    let mut candidates = Vec::new();
-    for (at, slot) in slots.iter().enumerate() {
-        let Some(serving) = &slot.serving else { continue };
-        let plugin = serving.plugin.name();
-        for (index, descriptor) in serving.offer.tools.iter().enumerate() {
-            if serving.verdicts.tools.get(index).is_some_and(Option::is_some) {
-                continue;
-            }
-            let tool = match ToolEntry::parse(descriptor) {
-                Ok(tool) => tool,
-                Err(error) => {
-                    reports[at].refuse(format!("a tool of plugin '{plugin}' is refused: {error}"));
-                    continue;
-                }
-            };
-            if !surface.tools.admits(plugin, &tool.name) {
-                reports[at].hidden.tools.push(tool.name.to_string());
-                continue;
-            }
-            candidates.push(Candidate { plugin: plugin.to_owned(), name: tool.name.to_string() });
-            pending.push(Pending { slot: at, index: index as u32, tool });
-        }
-    }
-    let mut used_overrides = HashSet::new();
-    for (Pending { slot: at, index, mut tool }, served) in
-        pending.into_iter().zip(surface::served_names(&candidates, surface))
-    {
-        let plugin = Arc::clone(&serving(at).plugin);
-        let report = &mut reports[at];
-        let own = tool.name.to_string();
-        let served = match served {
-            Ok(served) => served,
-            Err(reason) => {
-                report.refuse(format!("tool '{own}' of plugin '{}' is refused: {reason}", plugin.name()));
-                continue;
-            }
-        };
-        if let Some(owner) = registry.owner_of(&served) {
-            report.refuse(format!(
-                "tool '{served}' of plugin '{}' is refused: plugin '{owner}' already provides a tool of that name",
-                plugin.name()
-            ));
-            continue;
-        }
-        tool.name = served.clone().into();
-        let mut defaults = Map::new();
-        if let Some((key, change)) = surface::override_for(surface, plugin.name(), &own, &served) {
-            used_overrides.insert(key.to_owned());
-            let (overridden, applied, problem) = surface::apply_override(&mut tool, key, change);
-            if let Some(problem) = problem {
-                tracing::error!("{problem}");
-                report.problems.push(problem);
-            }
-            report.overrides.push(overridden);
-            defaults = applied;
-        }
-        if served != own {
-            report.renamed.insert(own, served.clone());
-        }
-        registry.insert(ToolEntry::new(plugin, index, tool, defaults));
-        report.tools.push(served);
-    }
-
-    for (at, slot) in slots.iter().enumerate() {
-        let Some(serving) = &slot.serving else { continue };
-        register_extras(&mut registry, serving, settings, &mut reports[at]);
-    }
-
-    let mut problems = Vec::new();
-    for key in surface.overrides.keys().filter(|key| !used_overrides.contains(*key)) {
-        let problem = format!("Tools.Overrides.{key} matches no served tool (give a served name or <plugin>/<tool>)");
-        tracing::warn!("{problem}");
-        problems.push(problem);
-    }
-    for (report, slot) in reports.iter_mut().zip(slots) {
-        if slot.serving.is_some() {
-            let serves_nothing = report.tools.is_empty() && report.prompts.is_empty() && report.resources.is_empty();
-            report.status = if serves_nothing && !report.problems.is_empty() {
-                PluginStatus::Refused
-            } else {
-                PluginStatus::Loaded
-            };
-        }
-    }
-    shared.catalog.store(Arc::new(host_info(settings, &reports)));
-    Assembly { registry, reports, problems }
-}
-
-/// Adds a plugin's prompts and resources that passed their checks and the
-/// operator's filters, refusing each whose name or URI another plugin took.
-fn register_extras(registry: &mut Registry, serving: &Serving, settings: &Settings, report: &mut PluginReport) {
-    let plugin = &serving.plugin;
-    let surface = &settings.surface;
-    for (index, descriptor) in serving.offer.prompts.iter().enumerate() {
-        if serving.verdicts.prompts.get(index).is_some_and(Option::is_some) {
-            continue;
-        }
-        let Ok(prompt) = Prompt::deserialize(descriptor) else { continue };
-        let name = prompt.name.clone();
-        if !surface.prompts.admits(plugin.name(), &name) {
-            report.hidden.prompts.push(name);
-            continue;
-        }
-        let entry = PromptEntry { prompt, plugin: Arc::clone(plugin), index: index as u32 };
-        match registry.insert_prompt(entry) {
-            Ok(()) => report.prompts.push(name),
-            Err(owner) => report.refuse(format!(
-                "prompt '{name}' of plugin '{}' is refused: plugin '{owner}' already provides a prompt of that name",
-                plugin.name()
-            )),
-        }
-    }
-    for (index, descriptor) in serving.offer.resources.iter().enumerate() {
-        if serving.verdicts.resources.get(index).is_some_and(Option::is_some) {
-            continue;
-        }
-        let Ok(entry) = ResourceEntry::new(Arc::clone(plugin), index as u32, descriptor.clone()) else { continue };
-        let key = entry.key().to_owned();
-        if !surface.resources.admits(plugin.name(), &key) {
-            report.hidden.resources.push(key);
-            continue;
-        }
-        match registry.insert_resource(entry) {
-            Ok(()) => report.resources.push(key),
-            Err(owner) => report.refuse(format!(
-                "resource '{key}' of plugin '{}' is refused: plugin '{owner}' already provides it",
-                plugin.name()
-            )),
-        }
-    }
-}
-
-/// What plugins learn of the host through `PluginContext::host_info`: the
-/// plugins served, each with its served tool names and what the operator's
-/// rules changed, and the rules themselves.
-fn host_info(settings: &Settings, reports: &[PluginReport]) -> Value {
-    let plugins: Vec<Value> = reports
-        .iter()
-        .filter(|report| report.status == PluginStatus::Loaded)
-        .map(|report| {
-            serde_json::json!({
-                "name": report.plugin,
-                "version": report.version,
-                "tools": report.tools,
-                "prompts": report.prompts,
-                "resources": report.resources,
-                "renamed": report.renamed,
-                "hidden": report.hidden,
-                "overrides": report.overrides,
-            })
-        })
-        .collect();
-    let protocols: Vec<&str> =
-        rmcp::model::ProtocolVersion::KNOWN_VERSIONS.iter().map(|version| version.as_str()).collect();
-    serde_json::json!({
-        "serverName": settings.host.server_name,
-        "hostVersion": env!("CARGO_PKG_VERSION"),
-        "pluginApiVersion": mcp_plugin_api::abi::ABI_VERSION,
-        "protocolVersions": protocols,
-        "plugins": plugins,
-        "surface": surface::describe(&settings.surface),
-    })
 }

@@ -1,23 +1,24 @@
 //! The host's view of a plugin, whatever runs it.
 //!
 //! The MCP layer talks to plugins only through [`PluginBackend`] and gives
-//! each call a [`CallSession`]. The backends are a library loaded into the
-//! process ([`dylib`]), the same created on first use from the plugin cache
-//! ([`lazy`], [`cache`]), and a library loaded into a confined worker
-//! process of its own for crash isolation ([`process`], speaking [`wire`]
-//! to `crate::worker`); the MCP layer is the same for all three.
+//! each request a [`CallSession`]. The backends are a library loaded into
+//! the process, created at once or on first use from the plugin cache
+//! ([`dylib`], [`cache`]), and a library loaded into a confined worker
+//! process of its own (`crate::isolation`); the MCP layer is the same for
+//! both. Finding and loading libraries is [`discovery`]: [`load`] each file,
+//! then [`assemble`] the registry, reporting how each fared ([`report`]);
+//! a plugin reports what changes after it was loaded through [`changes`].
 
+pub mod assemble;
 pub mod cache;
-#[cfg(unix)]
-pub mod confine;
+pub mod changes;
 pub mod copies;
 pub mod discovery;
 pub mod dylib;
-pub mod lazy;
-#[cfg(unix)]
-pub mod process;
+pub mod link;
+pub mod load;
+pub mod report;
 pub mod threads;
-pub mod wire;
 
 use std::{path::PathBuf, sync::Arc};
 

@@ -32,7 +32,7 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use super::{Active, active, metrics::PLUGIN_NAME};
+use super::instruments::{Active, PLUGIN_NAME, active};
 use crate::{plugin::RequestKind, registry::ToolEntry};
 
 /// How a request ended.

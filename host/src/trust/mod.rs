@@ -35,7 +35,7 @@ use lockfile::{LockFile, LockedLibrary, Surface, file_sha256, short};
 use crate::{
     plugin::{
         cache::{Fingerprint, Offer, PluginCache},
-        discovery::PluginReport,
+        report::PluginReport,
     },
     settings::PluginSettings,
 };
