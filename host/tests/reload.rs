@@ -43,6 +43,15 @@ fn install(bytes: &[u8], destination: &Path) {
     std::fs::rename(&staging, destination).unwrap();
 }
 
+/// Waits (at most 30 s) until the call of `reload_wait` told to write `started` has written it.
+async fn started_call(client: &Client, started: &Path) {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+    while !started.exists() {
+        assert!(tokio::time::Instant::now() < deadline, "the call started: {}", client.stderr());
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+}
+
 /// A host that applies changes after 100 ms of quiet, with `config` merged in.
 fn setup_with(config: Value) -> Setup {
     let mut settings = json!({ "Plugins": { "WatchQuietMs": 100 } });
@@ -132,11 +141,7 @@ async fn a_replaced_library_serves_new_calls_while_a_running_call_finishes_on_th
     let (_, running) = client
         .start("tools/call", json!({ "name": "reload_wait", "arguments": { "file": release, "started": started } }))
         .await;
-    let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-    while !started.exists() {
-        assert!(tokio::time::Instant::now() < deadline, "the call started: {}", client.stderr());
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
+    started_call(&client, &started).await;
 
     install(&std::fs::read(fixture("reload_v2")).unwrap(), &reload_library(&setup));
     client.expect_notifications(LIST_CHANGED, 1).await;
@@ -442,11 +447,7 @@ async fn overwritten_in_place_during_calls(isolation: &str) {
         let (_, across) = client
             .start("tools/call", json!({ "name": "reload_wait", "arguments": { "file": release, "started": started } }))
             .await;
-        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
-        while !started.exists() {
-            assert!(tokio::time::Instant::now() < deadline, "round {round}: the call started: {}", client.stderr());
-            tokio::time::sleep(Duration::from_millis(10)).await;
-        }
+        started_call(&client, &started).await;
         let mut during = Vec::new();
         for _ in 0..4 {
             during.push(client.start("tools/call", json!({ "name": "reload_version", "arguments": {} })).await.1);

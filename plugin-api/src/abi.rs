@@ -293,6 +293,34 @@ pub const ABI_VERSION: &str = env!("CARGO_PKG_VERSION");
 /// [`export_plugin!`]: crate::export_plugin
 pub const ROOT_SYMBOL: &str = abi_stable::library::ROOT_MODULE_LOADER_NAME;
 
+/// Call services that do nothing (no progress, never cancelled, no client), for tests of what
+/// crosses the ABI.
+#[cfg(test)]
+pub(crate) struct NoServices;
+
+#[cfg(test)]
+impl CallServices for NoServices {
+    fn progress(&self, _progress: f64, _total: ROption<f64>, _message: ROption<RString>) {}
+
+    fn is_cancelled(&self) -> bool {
+        false
+    }
+
+    fn cancelled(&self) -> FfiFuture<()> {
+        FfiFuture::new(std::future::pending())
+    }
+
+    fn features(&self) -> RString {
+        RString::from("[]")
+    }
+
+    fn log(&self, _level: u8, _message: RStr<'_>) {}
+
+    fn client_request(&self, _method: RString, _params: RString) -> FfiFuture<RResult<RString, RString>> {
+        FfiFuture::new(async { RResult::RErr(RString::new()) })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use abi_stable::{sabi_trait::TD_Opaque, std_types::RResult};
@@ -325,33 +353,8 @@ mod tests {
         }
     }
 
-    /// Services nobody calls.
-    struct NoServices;
-
-    impl CallServices for NoServices {
-        fn progress(&self, _progress: f64, _total: ROption<f64>, _message: ROption<RString>) {}
-
-        fn is_cancelled(&self) -> bool {
-            false
-        }
-
-        fn cancelled(&self) -> FfiFuture<()> {
-            FfiFuture::new(std::future::pending())
-        }
-
-        fn features(&self) -> RString {
-            RString::from("[]")
-        }
-
-        fn log(&self, _level: u8, _message: RStr<'_>) {}
-
-        fn client_request(&self, _method: RString, _params: RString) -> FfiFuture<RResult<RString, RString>> {
-            FfiFuture::new(async { RResult::RErr(RString::new()) })
-        }
-    }
-
     fn services() -> CallServicesBox {
-        CallServices_TO::from_value(NoServices, TD_Opaque)
+        CallServices_TO::from_value(super::NoServices, TD_Opaque)
     }
 
     #[test]

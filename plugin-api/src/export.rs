@@ -560,7 +560,7 @@ mod tests {
     use super::*;
     use crate::{
         Content, Prompt, PromptMessage, PromptResult, PromptSpec, ToolError,
-        abi::{CallServices, CallServices_TO, HostServices, HostServices_TO},
+        abi::{CallServices_TO, HostServices, HostServices_TO},
     };
 
     struct Host;
@@ -575,30 +575,6 @@ mod tests {
         }
 
         fn log(&self, _level: u8, _message: RStr<'_>) {}
-    }
-
-    struct NoServices;
-
-    impl CallServices for NoServices {
-        fn progress(&self, _progress: f64, _total: ROption<f64>, _message: ROption<RString>) {}
-
-        fn is_cancelled(&self) -> bool {
-            false
-        }
-
-        fn cancelled(&self) -> FfiFuture<()> {
-            FfiFuture::new(std::future::pending())
-        }
-
-        fn features(&self) -> RString {
-            RString::from("[]")
-        }
-
-        fn log(&self, _level: u8, _message: RStr<'_>) {}
-
-        fn client_request(&self, _method: RString, _params: RString) -> FfiFuture<RResult<RString, RString>> {
-            FfiFuture::new(async { RResult::RErr(RString::new()) })
-        }
     }
 
     /// A prompt that implements only the request forms: `mode` chooses its answer.
@@ -649,7 +625,7 @@ mod tests {
     }
 
     fn services() -> CallServicesBox {
-        CallServices_TO::from_value(NoServices, TD_Opaque)
+        CallServices_TO::from_value(crate::abi::NoServices, TD_Opaque)
     }
 
     fn error(answer: RResult<RString, RString>) -> RequestError {

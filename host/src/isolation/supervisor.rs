@@ -48,9 +48,9 @@ use super::{
 use crate::plugin::{
     CallSession, ClientRequestError, PluginBackend, PluginError,
     cache::Offer,
-    copies,
+    completion_values, copies,
     link::{HostLink, WireLockRequest, level_from_abi},
-    locked,
+    locked, resource_contents,
 };
 use crate::{locks::HeldKey, logging, settings::WorkerLimits};
 
@@ -415,12 +415,7 @@ impl PluginBackend for ProcessPlugin {
     ) -> BoxFuture<'static, Result<Vec<String>, PluginError>> {
         let asked =
             self.request(session, move |id, features| ToWorker::Complete { id, index, argument, value, features });
-        async move {
-            serde_json::from_value(asked.await?).map_err(|error| {
-                PluginError::Fault(format!("its completion values are not a list of strings: {error}"))
-            })
-        }
-        .boxed()
+        async move { completion_values(asked.await?) }.boxed()
     }
 
     fn resources(&self) -> Vec<Value> {
@@ -438,13 +433,7 @@ impl PluginBackend for ProcessPlugin {
     ) -> BoxFuture<'static, Result<Vec<Value>, PluginError>> {
         let asked =
             self.request(session, move |id, features| ToWorker::ReadResource { id, index, uri, request, features });
-        async move {
-            match asked.await? {
-                Value::Array(contents) => Ok(contents),
-                other => Err(PluginError::Fault(format!("it answered {other} instead of a list of contents"))),
-            }
-        }
-        .boxed()
+        async move { resource_contents(asked.await?) }.boxed()
     }
 }
 

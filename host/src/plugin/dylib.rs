@@ -36,16 +36,17 @@ use abi_stable::{
 use async_ffi::FfiFuture;
 use futures::{FutureExt, future::BoxFuture};
 use mcp_plugin_api::abi::{
-    self, CallServices, CallServices_TO, HostServices, HostServices_TO, PluginInstanceBox, PluginModuleRef,
-    RequestError,
+    self, CallServices, CallServices_TO, CallServicesBox, HostServices, HostServices_TO, PluginInstanceBox,
+    PluginModuleRef, RequestError,
 };
 use serde_json::{Value, json, value::RawValue};
 
 use super::{
     CallSession, ClientRequestError, PluginBackend, PluginError,
     cache::{self, Fingerprint, Offer, PluginCache},
-    copies,
+    completion_values, copies,
     link::{HostLink, level_from_abi},
+    resource_contents,
     threads::CallThreads,
 };
 
@@ -190,16 +191,9 @@ impl PluginBackend for DylibPlugin {
         arguments: String,
         session: Arc<dyn CallSession>,
     ) -> BoxFuture<'static, Result<String, PluginError>> {
-        let instance = Arc::clone(&self.instance);
-        let requested = session.requested().clone();
-        self.threads.run(
-            &requested,
-            move || {
-                let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
-                instance.call(index, RString::from(arguments), services).map(|json| Ok(json.into_string()))
-            },
-            |reason| Err(PluginError::Fault(reason)),
-        )
+        self.run(session, move |instance, services| {
+            instance.call(index, RString::from(arguments), services).map(|json| Ok(json.into_string()))
+        })
     }
 
     fn prompts(&self) -> Vec<Value> {
@@ -212,18 +206,11 @@ impl PluginBackend for DylibPlugin {
         arguments: Value,
         session: Arc<dyn CallSession>,
     ) -> BoxFuture<'static, Result<Value, PluginError>> {
-        let instance = Arc::clone(&self.instance);
-        let requested = session.requested().clone();
-        self.threads.run(
-            &requested,
-            move || {
-                let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
-                let answer = instance.get_prompt_with(index, RString::from(arguments.to_string()), services);
-                // A plugin that predates typed errors refuses a prompt's arguments with a plain message.
-                answer.map(|answer| decode_answer(answer, PluginError::InvalidParams))
-            },
-            |reason| Err(PluginError::Fault(reason)),
-        )
+        self.run(session, move |instance, services| {
+            let answer = instance.get_prompt_with(index, RString::from(arguments.to_string()), services);
+            // A plugin that predates typed errors refuses a prompt's arguments with a plain message.
+            answer.map(|answer| decode_answer(answer, PluginError::InvalidParams))
+        })
     }
 
     fn complete_prompt(
@@ -233,22 +220,10 @@ impl PluginBackend for DylibPlugin {
         value: String,
         session: Arc<dyn CallSession>,
     ) -> BoxFuture<'static, Result<Vec<String>, PluginError>> {
-        let instance = Arc::clone(&self.instance);
-        let requested = session.requested().clone();
-        self.threads.run(
-            &requested,
-            move || {
-                let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
-                let answer =
-                    instance.complete_prompt_with(index, RString::from(argument), RString::from(value), services);
-                answer.map(|answer| {
-                    serde_json::from_value(decode_answer(answer, PluginError::Failed)?).map_err(|error| {
-                        PluginError::Fault(format!("its completion values are not a list of strings: {error}"))
-                    })
-                })
-            },
-            |reason| Err(PluginError::Fault(reason)),
-        )
+        self.run(session, move |instance, services| {
+            let answer = instance.complete_prompt_with(index, RString::from(argument), RString::from(value), services);
+            answer.map(|answer| completion_values(decode_answer(answer, PluginError::Failed)?))
+        })
     }
 
     fn resources(&self) -> Vec<Value> {
@@ -262,23 +237,31 @@ impl PluginBackend for DylibPlugin {
         request: Value,
         session: Arc<dyn CallSession>,
     ) -> BoxFuture<'static, Result<Vec<Value>, PluginError>> {
+        self.run(session, move |instance, services| {
+            let request = RString::from(request.to_string());
+            let answer = instance.read_resource_with(index, RString::from(uri), request, services);
+            answer.map(|answer| resource_contents(decode_answer(answer, PluginError::Failed)?))
+        })
+    }
+}
+
+impl DylibPlugin {
+    /// Runs a request of `session` on the plugin's threads: `start` calls into the plugin with
+    /// the request's services there. A request that cannot run there is the plugin's fault.
+    fn run<T, F>(
+        &self,
+        session: Arc<dyn CallSession>,
+        start: impl FnOnce(&PluginInstanceBox, CallServicesBox) -> F + Send + 'static,
+    ) -> BoxFuture<'static, Result<T, PluginError>>
+    where
+        T: Send + 'static,
+        F: Future<Output = Result<T, PluginError>> + Send + 'static,
+    {
         let instance = Arc::clone(&self.instance);
         let requested = session.requested().clone();
         self.threads.run(
             &requested,
-            move || {
-                let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
-                let answer = instance.read_resource_with(
-                    index,
-                    RString::from(uri),
-                    RString::from(request.to_string()),
-                    services,
-                );
-                answer.map(|answer| match decode_answer(answer, PluginError::Failed)? {
-                    Value::Array(contents) => Ok(contents),
-                    other => Err(PluginError::Fault(format!("it answered {other} instead of a list of contents"))),
-                })
-            },
+            move || start(&instance, CallServices_TO::from_value(CallBridge { session }, TD_Opaque)),
             |reason| Err(PluginError::Fault(reason)),
         )
     }

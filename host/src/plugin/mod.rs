@@ -199,6 +199,20 @@ pub trait PluginBackend: Send + Sync + 'static {
     ) -> BoxFuture<'static, Result<Vec<Value>, PluginError>>;
 }
 
+/// A plugin's completion values, from the JSON it answered with.
+pub(crate) fn completion_values(answer: Value) -> Result<Vec<String>, PluginError> {
+    serde_json::from_value(answer)
+        .map_err(|error| PluginError::Fault(format!("its completion values are not a list of strings: {error}")))
+}
+
+/// A plugin's resource contents, from the JSON it answered with.
+pub(crate) fn resource_contents(answer: Value) -> Result<Vec<Value>, PluginError> {
+    match answer {
+        Value::Array(contents) => Ok(contents),
+        other => Err(PluginError::Fault(format!("it answered {other} instead of a list of contents"))),
+    }
+}
+
 /// Locks `mutex`, taking it over from a holder that panicked: what the
 /// plugin backends guard (pending requests, workers, logs) stays usable
 /// whatever a call did.
