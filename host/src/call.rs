@@ -49,7 +49,7 @@ use tokio::{
     sync::{mpsc, oneshot},
     time::Instant,
 };
-use tokio_util::sync::CancellationToken;
+use tokio_util::{sync::CancellationToken, task::task_tracker::TaskTrackerToken};
 use tracing::Instrument;
 
 use crate::{
@@ -98,11 +98,23 @@ struct HostCall {
     runtime: tokio::runtime::Handle,
     /// The session's roots, asked of the client once.
     roots: Arc<SessionRoots>,
+    /// Counts the request in flight for as long as anything holds its session: the host's
+    /// side, the plugin's future on its thread, or the worker that was told to drop it and
+    /// has not said it did. Shutdown waits for it (see [`HostState::shut_down`]): dropping
+    /// that future is what kills the processes the request started.
+    _in_flight: TaskTrackerToken,
 }
 
 impl HostCall {
-    /// The session of `requested` for the plugin `plugin`, asked by `client` through `context`.
-    fn new(requested: Requested, plugin: &str, client: Client, context: &RequestContext<RoleServer>) -> Self {
+    /// The session of `requested` for the plugin `plugin`, asked by `client` through `context`,
+    /// counted in flight by `in_flight`.
+    fn new(
+        requested: Requested,
+        plugin: &str,
+        client: Client,
+        context: &RequestContext<RoleServer>,
+        in_flight: TaskTrackerToken,
+    ) -> Self {
         Self {
             requested,
             peer: context.peer.clone(),
@@ -116,6 +128,7 @@ impl HostCall {
             outgoing: OnceLock::new(),
             runtime: tokio::runtime::Handle::current(),
             roots: client.roots,
+            _in_flight: in_flight,
         }
     }
 
@@ -277,7 +290,8 @@ fn limit_keys(requested: &Requested) -> String {
 
 /// Runs the plugin's side of one request under the limits of the configuration in force when
 /// it starts (see the module documentation): `start` makes the plugin's future from the
-/// request's session. The request counts as in flight until it has wound down.
+/// request's session. The request counts as in flight until its session is let go (see
+/// `HostCall`), so until the plugin has dropped its future.
 async fn guarded<T>(
     state: &HostState,
     requested: Requested,
@@ -287,10 +301,9 @@ async fn guarded<T>(
     record: &CallRecord,
     start: impl FnOnce(Arc<dyn CallSession>) -> BoxFuture<'static, T>,
 ) -> Ran<T> {
-    let _in_flight = state.calls.token();
     let (limit, grace) =
         state.peek(|current| (limit_for(&current.settings, &requested), current.settings.host.cancel_grace));
-    let session = Arc::new(HostCall::new(requested, plugin, client, context));
+    let session = Arc::new(HostCall::new(requested, plugin, client, context, state.calls.token()));
     let started = Instant::now();
     let mut work = start(Arc::clone(&session) as Arc<dyn CallSession>);
     // The cancel signal comes early enough for the plugin to wind down by the limit.

@@ -434,8 +434,10 @@ async fn serve_stdio(state: Arc<HostState>, stdout: ProtocolStdout) -> Result<()
     // Non-blocking pipes when stdin/stdout are pipes (how many MCP clients start servers), the
     // blocking handles otherwise. The blocking ones cost ~55 µs a call.
     let (stdin, stdout) = streams::protocol_streams(stdout);
-    let transport = LineTransport::new(stdin, stdout, state.current().settings.host.max_message_bytes);
-    let service = McpServer::new(Arc::clone(&state))
+    let server = McpServer::new(Arc::clone(&state));
+    let transport = LineTransport::new(stdin, stdout, state.current().settings.host.max_message_bytes)
+        .noting_roots_changes(server.roots());
+    let service = server
         .serve_with_ct(transport, shutdown.child_token())
         .await
         .map_err(|error| format!("the MCP session could not start: {error}"))?;

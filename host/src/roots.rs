@@ -5,49 +5,72 @@
 //! a plugin in a worker process may write (see [`crate::isolation::supervisor`]).
 //! Asked once per session, on the first call that needs them, and asked
 //! again after the client says they changed.
+//!
+//! Order: rmcp handles every message in a task of its own, so the handler of
+//! `notifications/roots/list_changed` may run after a call the client sent
+//! after it, and that call would still be routed by the roots from before the
+//! change. The stdio transport therefore notes the change as it reads the
+//! notification ([`SessionRoots::forget`], marking it [`ChangeNoted`]), before
+//! it reads the next message; the handler forgets only a change no transport
+//! noted (over HTTP).
+//!
+//! Waiting: a call that needs the roots waits for the client's answer, at most
+//! [`LIST_WAIT`]; calls that arrive meanwhile wait for the same answer instead
+//! of asking again.
 
 use std::{
     path::PathBuf,
-    sync::{
-        Mutex,
-        atomic::{AtomicU64, Ordering},
-    },
+    sync::atomic::{AtomicU64, Ordering},
     time::Duration,
 };
 
 use rmcp::{Peer, RoleServer};
 
-/// How long the host waits for a client to list its roots before it goes on without them.
-const LIST_WAIT: Duration = Duration::from_secs(5);
+/// How long a call waits for the client to list its roots before it runs
+/// without them (under the configured write rules alone). Long, because the
+/// call cannot do what its client meant without them (a write into the
+/// client's project would be refused); bounded, because a client that never
+/// answers must not hold the call forever when no timeout is configured.
+pub const LIST_WAIT: Duration = Duration::from_secs(30);
+
+/// Marks a `notifications/roots/list_changed` the transport already noted
+/// (see the module documentation).
+#[derive(Clone, Copy, Debug)]
+pub struct ChangeNoted;
 
 /// What one session learnt of its client's roots.
 #[derive(Default)]
 pub struct SessionRoots {
-    /// The local folders among the roots, once asked; `None` before, or after a change.
-    known: Mutex<Option<Vec<PathBuf>>>,
-    /// Counts the changes the client announced: an answer asked for before one is not kept.
+    /// The local folders among the roots, once asked, with the count of
+    /// changes they answer to. Locked while the client is asked, so that
+    /// calls arriving meanwhile wait for that answer.
+    known: tokio::sync::Mutex<Option<(u64, Vec<PathBuf>)>>,
+    /// Counts the changes the client announced: roots asked before the last one are stale.
     changes: AtomicU64,
 }
 
 impl SessionRoots {
     /// The client's roots that are local folders, sorted; empty when the
     /// client may not be asked (`askable` false: no roots capability, or a
-    /// protocol without server-to-client requests) or does not answer.
+    /// protocol without server-to-client requests) or does not answer
+    /// within [`LIST_WAIT`].
     pub async fn folders(&self, peer: &Peer<RoleServer>, askable: bool) -> Vec<PathBuf> {
         if !askable {
             return Vec::new();
         }
-        if let Some(folders) = &*self.known.lock().unwrap_or_else(|poisoned| poisoned.into_inner()) {
+        let mut known = self.known.lock().await;
+        let asked_at = self.changes.load(Ordering::SeqCst);
+        if let Some((at, folders)) = &*known
+            && *at == asked_at
+        {
             return folders.clone();
         }
-        let asked_at = self.changes.load(Ordering::SeqCst);
         match tokio::time::timeout(LIST_WAIT, peer.list_roots()).await {
             Ok(Ok(answer)) => {
                 let folders = local_folders(answer.roots.iter().map(|root| root.uri.as_str()));
-                let mut known = self.known.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
-                if self.changes.load(Ordering::SeqCst) == asked_at {
-                    *known = Some(folders.clone());
-                }
+                // A change announced while the client was asked makes this answer stale for
+                // later calls (this call was sent before that change, and keeps it).
+                *known = Some((asked_at, folders.clone()));
                 folders
             }
             Ok(Err(error)) => {
@@ -55,7 +78,10 @@ impl SessionRoots {
                 Vec::new()
             }
             Err(_) => {
-                tracing::debug!("the client did not list its roots within {} s", LIST_WAIT.as_secs());
+                tracing::warn!(
+                    "the client did not list its roots within {} s: this call runs without write access to them",
+                    LIST_WAIT.as_secs()
+                );
                 Vec::new()
             }
         }
@@ -63,9 +89,13 @@ impl SessionRoots {
 
     /// Forgets the roots, so that the next call asks again (`notifications/roots/list_changed`).
     pub fn forget(&self) {
-        let mut known = self.known.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         self.changes.fetch_add(1, Ordering::SeqCst);
-        *known = None;
+    }
+
+    /// How many changes were noted.
+    #[cfg(test)]
+    pub fn changes(&self) -> u64 {
+        self.changes.load(Ordering::SeqCst)
     }
 }
 

@@ -43,7 +43,7 @@ use crate::{
     call,
     logging::ClientLevel,
     registry::{Registry, ResourceAt, ResourceEntry},
-    roots::SessionRoots,
+    roots::{self, SessionRoots},
     state::{HostState, ListChanges},
     telemetry::{self, SessionRecord},
 };
@@ -92,6 +92,11 @@ impl McpServer {
                 roots: Arc::default(),
             }),
         }
+    }
+
+    /// The session's roots, for a transport that notes their changes as it reads them.
+    pub fn roots(&self) -> Arc<SessionRoots> {
+        Arc::clone(&self.session.roots)
     }
 
     /// What a request of `context` tells the plugin of its client: its feature tags and log
@@ -248,8 +253,11 @@ impl ServerHandler for McpServer {
         Ok(result)
     }
 
-    async fn on_roots_list_changed(&self, _context: NotificationContext<RoleServer>) {
-        self.session.roots.forget();
+    async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
+        // The stdio transport noted it as it read it, in order with the messages after it.
+        if context.extensions.get::<roots::ChangeNoted>().is_none() {
+            self.session.roots.forget();
+        }
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {

@@ -90,6 +90,10 @@ impl ResourceUpdates {
     }
 }
 
+/// How long shutdown waits, after the calls' grace period, for their plugins to drop them
+/// (a worker that does not is killed after `isolation::supervisor::DROP_WAIT`); room for a loaded machine.
+const DROP_PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
+
 /// What every connection shares.
 pub struct HostState {
     current: ArcSwap<Generation>,
@@ -145,13 +149,17 @@ impl HostState {
         self.changes.subscribe()
     }
 
-    /// Cancels every running call and waits until each has wound down (its
-    /// grace period, then its drop), so that no process a plugin started
-    /// outlives the host.
+    /// Cancels every running call and waits until each has wound down: its
+    /// grace period, then the drop of the plugin's future, on the plugin's
+    /// call thread or in its worker process, which is what kills the
+    /// processes the call started (a call counts as in flight until then;
+    /// see `call::HostCall`). So the host does not exit while they run, nor
+    /// longer than the grace period and [`DROP_PATIENCE`] for a plugin that
+    /// does not let go.
     pub async fn shut_down(&self) {
         self.shutdown.cancel();
         self.calls.close();
-        let patience = self.current().settings.host.cancel_grace + std::time::Duration::from_secs(2);
+        let patience = self.current().settings.host.cancel_grace + DROP_PATIENCE;
         if tokio::time::timeout(patience, self.calls.wait()).await.is_err() {
             tracing::warn!("{} call(s) did not wind down within {patience:?}", self.calls.len());
         }

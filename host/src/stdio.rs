@@ -15,11 +15,18 @@
 //!
 //! Notifications and responses from the client get no answer (JSON-RPC never
 //! answers them); a malformed one is logged.
+//!
+//! A change of the client's roots is noted as its notification is read, before
+//! the next message is (see [`crate::roots`]): rmcp handles messages
+//! concurrently, and a call sent after the change must not run with the roots
+//! from before it.
 
 use std::sync::Arc;
 
+use crate::roots::{ChangeNoted, SessionRoots};
 use rmcp::{
     RoleServer,
+    model::{ClientNotification, JsonRpcMessage},
     service::{RxJsonRpcMessage, TxJsonRpcMessage},
     transport::Transport,
 };
@@ -46,6 +53,8 @@ pub struct LineTransport<R, W> {
     /// Set while skipping the rest of an oversized line: its size so far and the start kept to
     /// find its `id`.
     oversized: Option<(usize, Vec<u8>)>,
+    /// The session's roots, told of a change as soon as it is read.
+    roots: Option<Arc<SessionRoots>>,
 }
 
 impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> LineTransport<R, W> {
@@ -57,7 +66,14 @@ impl<R: AsyncRead + Unpin, W: AsyncWrite + Unpin> LineTransport<R, W> {
             max_message_bytes,
             line: Vec::new(),
             oversized: None,
+            roots: None,
         }
+    }
+
+    /// Tells `roots` of a change of the client's roots as soon as its notification is read.
+    pub fn noting_roots_changes(mut self, roots: Arc<SessionRoots>) -> Self {
+        self.roots = Some(roots);
+        self
     }
 }
 
@@ -160,6 +176,18 @@ where
     }
 }
 
+impl<R, W> LineTransport<R, W> {
+    /// Notes a change of the client's roots in the session before the message is handed on.
+    fn note(&self, message: &mut RxJsonRpcMessage<RoleServer>) {
+        if let (Some(roots), JsonRpcMessage::Notification(notification)) = (&self.roots, message)
+            && let ClientNotification::RootsListChangedNotification(changed) = &mut notification.notification
+        {
+            roots.forget();
+            changed.extensions.insert(ChangeNoted);
+        }
+    }
+}
+
 impl<R, W> Transport<RoleServer> for LineTransport<R, W>
 where
     R: AsyncRead + Unpin + Send + 'static,
@@ -212,9 +240,10 @@ where
                     }
                     let parsed = serde_json::from_slice::<RxJsonRpcMessage<RoleServer>>(text);
                     match parsed {
-                        Ok(message) => {
+                        Ok(mut message) => {
                             self.line = line;
                             self.line.clear();
+                            self.note(&mut message);
                             return Some(message);
                         }
                         Err(error) => self.refuse(text, &error),
@@ -304,6 +333,29 @@ mod tests {
         assert_eq!(id_at_start(br#"{"method":"x","params":{"note":"\"id\": 5"},"id":"q"}"#), Some(json!("q")));
         assert_eq!(id_at_start(br#"{"method":"x","params":{"text":"aaaaaa"#), None);
         assert_eq!(id_at_start(b"not json at all"), None);
+    }
+
+    #[tokio::test]
+    async fn a_change_of_roots_is_noted_before_the_next_message_is_read() {
+        let roots = Arc::new(SessionRoots::default());
+        let input = concat!(
+            r#"{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":1,"method":"ping"}"#,
+            "\n"
+        );
+        let mut transport =
+            LineTransport::new(input.as_bytes(), tokio::io::sink(), 1024).noting_roots_changes(Arc::clone(&roots));
+        let Some(JsonRpcMessage::Notification(changed)) = transport.receive().await else {
+            panic!("the notification comes first");
+        };
+        assert_eq!(roots.changes(), 1, "noted as it was read");
+        let ClientNotification::RootsListChangedNotification(changed) = changed.notification else {
+            panic!("a roots change");
+        };
+        assert!(changed.extensions.get::<ChangeNoted>().is_some(), "marked, so its handler does not count it again");
+        assert!(matches!(transport.receive().await, Some(JsonRpcMessage::Request(_))));
+        assert_eq!(roots.changes(), 1);
     }
 
     #[test]

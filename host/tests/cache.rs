@@ -40,7 +40,7 @@ async fn a_cached_plugin_is_served_at_once_and_created_on_first_use() {
     assert_eq!(text_of(&result), "Hej, Ada!", "the plugin got its configuration when created: {result}");
     assert!(
         client
-            .wait_for_stderr(Duration::from_secs(10), |stderr| stderr.contains("greeter ready with greeting 'Hej'")
+            .wait_for_stderr(Duration::from_secs(30), |stderr| stderr.contains("greeter ready with greeting 'Hej'")
                 && stderr.contains("created plugin sample"))
             .await,
         "{}",

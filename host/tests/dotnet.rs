@@ -146,17 +146,20 @@ async fn a_build_and_a_package_add_on_one_project_conflict_across_plugins() {
     let dir = project_dir();
     let setup = setup(
         dir.path(),
-        json!({ "dotnet_project": { "Environment": { "DOTNET_DOUBLE_SCENARIO": "slow", "DOTNET_DOUBLE_SLOW_SECS": "3" } } }),
+        // Long enough for the package add below, on a loaded machine too.
+        json!({ "dotnet_project": { "Environment": { "DOTNET_DOUBLE_SCENARIO": "slow", "DOTNET_DOUBLE_SLOW_SECS": "10" } } }),
     );
     let client = setup.stdio().await;
     let project = dir.path().join("App.csproj");
     let (_, build) = client
         .start(
             "tools/call",
-            json!({ "name": "dotnet_project", "arguments": { "action": "Build", "project": project } }),
+            json!({ "name": "dotnet_project", "arguments": { "action": "Build", "project": project },
+                    "_meta": { "progressToken": "build" } }),
         )
         .await;
-    tokio::time::sleep(Duration::from_millis(700)).await;
+    // The build reports progress once its dotnet runs, which it does holding the project's lock.
+    client.expect_notifications("notifications/progress", 1).await;
     let add = client
         .call("dotnet_package", json!({ "action": "Add", "project": dir.path(), "packageId": "Newtonsoft.Json" }))
         .await;
@@ -167,7 +170,7 @@ async fn a_build_and_a_package_add_on_one_project_conflict_across_plugins() {
     assert_eq!(lock["lockScope"], "project");
     assert_eq!(lock["lockKey"], project.canonicalize().unwrap().display().to_string());
     assert_eq!(lock["holder"]["plugin"], "dotnet_project");
-    let build = tokio::time::timeout(Duration::from_secs(30), build).await.unwrap().unwrap();
+    let build = tokio::time::timeout(Duration::from_secs(60), build).await.unwrap().unwrap();
     assert_eq!(build["result"]["structuredContent"]["lockInfo"]["lockKey"], lock["lockKey"]);
     // Released after the build: the package add goes through.
     let add = client
@@ -191,7 +194,7 @@ fn group_members(group: u32) -> Vec<u32> {
 }
 
 async fn wait_for_file(path: &Path) -> u32 {
-    let deadline = Instant::now() + Duration::from_secs(20);
+    let deadline = Instant::now() + Duration::from_secs(60);
     loop {
         if let Some(pid) = std::fs::read_to_string(path).ok().and_then(|text| text.trim().parse().ok()) {
             return pid;
@@ -202,7 +205,7 @@ async fn wait_for_file(path: &Path) -> u32 {
 }
 
 async fn wait_gone(group: u32) {
-    let deadline = Instant::now() + Duration::from_secs(10);
+    let deadline = Instant::now() + Duration::from_secs(30);
     while !group_members(group).is_empty() && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -226,7 +229,10 @@ async fn a_cancelled_build_leaves_no_process_alive() {
     let (id, _) =
         client.start("tools/call", json!({ "name": "dotnet_project", "arguments": { "action": "Build" } })).await;
     let pid = wait_for_file(&pid_file).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while group_members(pid).len() < 2 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     assert!(group_members(pid).len() >= 2, "the double and its child run in their own group");
     client.notify("notifications/cancelled", json!({ "requestId": id })).await;
     wait_gone(pid).await;
@@ -239,7 +245,8 @@ async fn a_timed_out_build_is_stopped_with_its_children_and_reports_partial_outp
     let pid_file = dir.path().join("dotnet.pid");
     let setup = setup(
         dir.path(),
-        json!({ "dotnet_project": { "TimeoutSeconds": 1, "Environment": {
+        // Time for the double to start (and write its PID) on a loaded machine; it would run 30 s.
+        json!({ "dotnet_project": { "TimeoutSeconds": 5, "Environment": {
             "DOTNET_DOUBLE_SCENARIO": "slow,spawn-child", "DOTNET_DOUBLE_PID_FILE": pid_file } } }),
     );
     let client = setup.stdio().await;

@@ -39,6 +39,16 @@ fn gone(pid: u32) -> bool {
     }
 }
 
+/// A folder of the test that no worker of its host may write: a sibling of the host's own
+/// temporary folder, of the `WritePaths` and of the client roots these tests give, all of
+/// which lie in other folders of the setup, so it holds wherever the checkout lies.
+fn outside(setup: &Setup) -> std::path::PathBuf {
+    let outside = setup.dir.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    assert!(!outside.starts_with(setup.tmp()));
+    outside.join("file")
+}
+
 fn is_error(result: &Value) -> bool {
     result["isError"] == true
 }
@@ -92,7 +102,7 @@ async fn the_sample_plugin_in_a_worker_answers_echo_progress_and_cancellation() 
         .await;
     assert!(
         client
-            .wait_for_notifications(Duration::from_secs(10), |notes| notes
+            .wait_for_notifications(Duration::from_secs(30), |notes| notes
                 .iter()
                 .any(|note| note["params"]["progressToken"] == "c"))
             .await
@@ -178,7 +188,7 @@ async fn workers_die_with_the_host_even_when_it_is_killed() {
     let workers = children(client.pid());
     assert_eq!(workers.len(), 2, "one worker per plugin: {workers:?}");
     nix::sys::signal::kill(nix::unistd::Pid::from_raw(client.pid() as i32), nix::sys::signal::Signal::SIGKILL).unwrap();
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
     while !workers.iter().all(|pid| gone(*pid)) && std::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
@@ -260,6 +270,14 @@ async fn client_requests_prompts_resources_completion_and_host_info_cross_the_pi
 }
 
 #[tokio::test]
+async fn a_terminated_host_waits_for_its_workers_to_drop_their_calls() {
+    // The worker drops the call 300 ms after it was told to (within the 1 s it has before it is
+    // killed for not dropping it); the host exits only after that.
+    let config = json!({ "Host": { "CancelGraceMs": 200 }, "Plugins": { "Isolation": { "slow": "process" } } });
+    common::a_terminated_host_leaves_no_process_behind(config, 300).await;
+}
+
+#[tokio::test]
 async fn a_reload_replaces_the_worker_and_the_old_one_goes() {
     let setup = Setup::new(&["sample"], &[], in_workers(json!({ "Plugins": { "WatchQuietMs": 100 } })));
     let library = setup.dir.path().join("plugins").join(common::lib_name("reload"));
@@ -282,12 +300,13 @@ async fn a_reload_replaces_the_worker_and_the_old_one_goes() {
         client.stderr()
     );
     assert_eq!(text_of(&client.call("reload_version", json!({})).await), "v2");
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while !before.iter().any(|pid| gone(*pid)) && std::time::Instant::now() < deadline {
+    // Until the old worker is reaped: killed, it stays the host's child (a zombie) until then.
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    let mut after = children(client.pid());
+    while (after.len() != 2 || before.iter().all(|pid| after.contains(pid))) && std::time::Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(20)).await;
+        after = children(client.pid());
     }
-    // A worker killed a moment ago may not be reaped yet: a zombie runs nothing.
-    let after: Vec<u32> = children(client.pid()).into_iter().filter(|pid| !gone(*pid)).collect();
     assert_eq!(after.len(), 2, "{after:?}");
     assert_eq!(before.iter().filter(|pid| after.contains(pid)).count(), 1, "only sample's worker is the same");
 }
@@ -310,24 +329,21 @@ async fn a_plugin_the_cache_knows_starts_its_worker_on_first_use() {
 async fn a_worker_writes_only_where_allowed_sees_only_the_variables_passed_and_its_stdout_is_logged() {
     let listed = "CARGO_MANIFEST_DIR";
     let value = std::env::var(listed).expect("cargo sets CARGO_MANIFEST_DIR for tests");
-    // Outside the system temporary folder, which every worker may write.
-    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    let allowed = scratch.path().join("allowed");
-    std::fs::create_dir(&allowed).unwrap();
     let config = json!({ "Plugins": {
         "Isolation": { "confined": "process" },
-        "Workers": { "confined": { "WritePaths": [allowed] } }
+        "Workers": { "confined": { "WritePaths": ["allowed"] } }
     } });
     let setup = Setup::new(&["sample"], &["confined"], config);
+    let allowed = setup.dir.path().join("allowed");
+    std::fs::create_dir(&allowed).unwrap();
     let client = setup.stdio().await;
     let write = |path: std::path::PathBuf| {
         let client = &client;
         async move { text_of(&client.call("confined_write", json!({ "path": path, "text": "x" })).await) }
     };
     assert_eq!(write(allowed.join("file")).await, "written");
-    assert_eq!(write(std::env::temp_dir().join(format!("confined-{}", std::process::id()))).await, "written");
-    let _ = std::fs::remove_file(std::env::temp_dir().join(format!("confined-{}", std::process::id())));
-    let outside = scratch.path().join("outside");
+    assert_eq!(write(setup.tmp().join("file")).await, "written", "the host's temporary folder");
+    let outside = outside(&setup);
     if client.stderr().contains("file-system confinement: fully enforced") {
         let refused = write(outside.clone()).await;
         assert!(refused.starts_with("not written") && refused.contains("ermission denied"), "{refused}");
@@ -346,7 +362,7 @@ async fn a_worker_writes_only_where_allowed_sees_only_the_variables_passed_and_i
 
     assert_eq!(text_of(&client.call("confined_print", json!({})).await), "printed");
     assert!(
-        client.wait_for_stderr(Duration::from_secs(10), |stderr| stderr.contains("confined: printed to stdout")).await,
+        client.wait_for_stderr(Duration::from_secs(30), |stderr| stderr.contains("confined: printed to stdout")).await,
         "{}",
         client.stderr()
     );
@@ -471,15 +487,33 @@ async fn write(client: &Client, path: std::path::PathBuf) -> String {
     text_of(&client.call("confined_write", json!({ "path": path, "text": "x" })).await)
 }
 
+/// A client's roots: the one folder `folder`.
+fn roots(folder: &std::path::Path) -> Value {
+    json!({ "roots": [{ "uri": format!("file://{}", folder.display()) }] })
+}
+
+/// What the `confined` fixture says when asked to write `path` in a call sent right after the
+/// client said its roots changed (in the same write, so the host reads both back to back).
+async fn write_after_roots_changed(client: &Client, path: std::path::PathBuf) -> String {
+    let changed = [("notifications/roots/list_changed", json!({}))];
+    text_of(&client.call_after(&changed, "confined_write", json!({ "path": path, "text": "x" })).await)
+}
+
+/// Waits (on a loaded machine too) until the host has `count` worker processes; returns how many it has.
+async fn workers_become(client: &Client, count: usize) -> usize {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while children(client.pid()).len() != count && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    children(client.pid()).len()
+}
+
 #[tokio::test]
 async fn a_worker_writes_in_the_client_roots_and_nowhere_else_and_follows_a_change_of_roots() {
-    // Outside the system temporary folder, which every worker may write.
-    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
-    let (first, second) = (scratch.path().join("first"), scratch.path().join("second"));
+    let setup = Setup::new(&[], &["confined"], json!({ "Plugins": { "Isolation": { "confined": "process" } } }));
+    let (first, second) = (setup.dir.path().join("first"), setup.dir.path().join("second"));
     std::fs::create_dir(&first).unwrap();
     std::fs::create_dir(&second).unwrap();
-    let roots = |folder: &std::path::Path| json!({ "roots": [{ "uri": format!("file://{}", folder.display()) }] });
-    let setup = Setup::new(&[], &["confined"], json!({ "Plugins": { "Isolation": { "confined": "process" } } }));
     let client = setup.stdio_with(&[], json!({ "roots": { "listChanged": true } })).await;
     client.answers.lock().unwrap().insert("roots/list".into(), roots(&first));
     assert_eq!(write(&client, first.join("a")).await, "written", "{}", client.stderr());
@@ -488,22 +522,16 @@ async fn a_worker_writes_in_the_client_roots_and_nowhere_else_and_follows_a_chan
     if enforced {
         let refused = write(&client, second.join("a")).await;
         assert!(refused.starts_with("not written") && refused.contains("ermission denied"), "{refused}");
+        assert!(write(&client, outside(&setup)).await.starts_with("not written"));
     } else {
         eprintln!("skipped the refusals: this kernel does not enforce Landlock\n{}", client.stderr());
     }
     assert_eq!(write(&client, first.join("b")).await, "written");
     assert_eq!(roots_asked(&client), 1, "the roots are asked once per session");
 
-    // The client's roots change: the next calls write in the new root only.
+    // The client's roots change: the call it sends right after saying so writes in the new root only.
     client.answers.lock().unwrap().insert("roots/list".into(), roots(&second));
-    client.notify("notifications/roots/list_changed", json!({})).await;
-    // Asked again on the first call after the change (notifications are not ordered with requests).
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while roots_asked(&client) < 2 && std::time::Instant::now() < deadline {
-        write(&client, std::env::temp_dir().join(format!("confined-roots-{}", std::process::id()))).await;
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(write(&client, second.join("b")).await, "written", "{}", client.stderr());
+    assert_eq!(write_after_roots_changed(&client, second.join("b")).await, "written", "{}", client.stderr());
     if enforced {
         let refused = write(&client, first.join("c")).await;
         assert!(refused.starts_with("not written"), "{refused}");
@@ -513,9 +541,7 @@ async fn a_worker_writes_in_the_client_roots_and_nowhere_else_and_follows_a_chan
 
     // A client without roots: today's rules, the temporary folder but not the folders above.
     let client = setup.stdio().await;
-    let temporary = std::env::temp_dir().join(format!("confined-roots-{}", std::process::id()));
-    assert_eq!(write(&client, temporary.clone()).await, "written");
-    let _ = std::fs::remove_file(temporary);
+    assert_eq!(write(&client, setup.tmp().join("file")).await, "written");
     if enforced {
         assert!(write(&client, first.join("d")).await.starts_with("not written"));
     }
@@ -523,47 +549,58 @@ async fn a_worker_writes_in_the_client_roots_and_nowhere_else_and_follows_a_chan
 }
 
 #[tokio::test]
+async fn every_call_sent_right_after_a_change_of_roots_runs_with_the_new_roots() {
+    let setup = Setup::new(&[], &["confined"], json!({ "Plugins": { "Isolation": { "confined": "process" } } }));
+    let folders = [setup.dir.path().join("a"), setup.dir.path().join("b")];
+    for folder in &folders {
+        std::fs::create_dir(folder).unwrap();
+    }
+    let client = setup.stdio_with(&[], json!({ "roots": { "listChanged": true } })).await;
+    // The host handles messages concurrently: a call read right after the notification must
+    // still see the change (once the two workers run, each round is one quick round trip).
+    for round in 0..40 {
+        let root = &folders[round % 2];
+        client.answers.lock().unwrap().insert("roots/list".into(), roots(root));
+        let written = write_after_roots_changed(&client, root.join(format!("file{round}"))).await;
+        assert_eq!(written, "written", "round {round}: {}", client.stderr());
+        assert_eq!(roots_asked(&client), round + 1, "round {round}: asked once per change");
+    }
+}
+
+#[tokio::test]
+async fn a_call_waits_for_a_slow_client_to_list_its_roots_and_calls_meanwhile_wait_for_the_same_answer() {
+    let setup = Setup::new(&[], &["confined"], json!({ "Plugins": { "Isolation": { "confined": "process" } } }));
+    let project = setup.dir.path().join("project");
+    std::fs::create_dir(&project).unwrap();
+    let client = setup.stdio_with(&[], json!({ "roots": {} })).await;
+    client.answers.lock().unwrap().insert("roots/list".into(), roots(&project));
+    // Slower than the 5 s the host once waited before it ran the call without the roots.
+    client.delays.lock().unwrap().insert("roots/list".into(), Duration::from_secs(8));
+    let (a, b) = tokio::join!(write(&client, project.join("a")), write(&client, project.join("b")));
+    assert_eq!((a.as_str(), b.as_str()), ("written", "written"), "{}", client.stderr());
+    assert_eq!(roots_asked(&client), 1, "the second call waited for the answer to the first one's question");
+}
+
+#[tokio::test]
 async fn a_plugin_keeps_at_most_four_workers_one_per_set_of_roots_closing_the_idle_one_used_longest_ago() {
-    let scratch = tempfile::tempdir_in(env!("CARGO_TARGET_TMPDIR")).unwrap();
     let setup = Setup::new(&[], &["confined"], json!({ "Plugins": { "Isolation": { "confined": "process" } } }));
     let client = setup.stdio_with(&[], json!({ "roots": { "listChanged": true } })).await;
     assert_eq!(children(client.pid()).len(), 1, "the worker started at load, for no roots");
     for round in 0..6 {
-        let root = scratch.path().join(format!("root{round}"));
+        let root = setup.dir.path().join(format!("root{round}"));
         std::fs::create_dir(&root).unwrap();
-        let roots = json!({ "roots": [{ "uri": format!("file://{}", root.display()) }] });
-        client.answers.lock().unwrap().insert("roots/list".into(), roots);
-        let asked = roots_asked(&client);
-        client.notify("notifications/roots/list_changed", json!({})).await;
-        // The host asks again on the first call after the change (notifications are not ordered
-        // with requests); that call and the later ones run in the worker for the new roots. A
-        // round may see two asks (an answer that crossed the change is not kept), so the next
-        // round waits for an ask of its own rather than for a count.
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
-        while roots_asked(&client) <= asked && std::time::Instant::now() < deadline {
-            write(&client, scratch.path().join("elsewhere")).await;
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        assert_eq!(write(&client, root.join("file")).await, "written", "round {round}: {}", client.stderr());
-        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        client.answers.lock().unwrap().insert("roots/list".into(), roots(&root));
+        // The call sent right after the change runs in a worker for the new roots.
+        let written = write_after_roots_changed(&client, root.join("file")).await;
+        assert_eq!(written, "written", "round {round}: {}", client.stderr());
+        assert_eq!(roots_asked(&client), round + 1, "round {round}");
         let expected = (round + 2).min(4);
-        while children(client.pid()).len() != expected && std::time::Instant::now() < deadline {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-        assert_eq!(children(client.pid()).len(), expected, "round {round}");
+        assert_eq!(workers_become(&client, expected).await, expected, "round {round}");
     }
     assert!(!client.stderr().contains("worker process was stopped"), "closing to make room is no failure");
     // The first roots again: their worker was closed to make room, and a new one starts for them.
-    let first = scratch.path().join("root0");
-    let roots = json!({ "roots": [{ "uri": format!("file://{}", first.display()) }] });
-    client.answers.lock().unwrap().insert("roots/list".into(), roots);
-    let asked = roots_asked(&client);
-    client.notify("notifications/roots/list_changed", json!({})).await;
-    let deadline = std::time::Instant::now() + Duration::from_secs(10);
-    while roots_asked(&client) <= asked && std::time::Instant::now() < deadline {
-        write(&client, scratch.path().join("elsewhere")).await;
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert_eq!(write(&client, first.join("again")).await, "written", "{}", client.stderr());
-    assert_eq!(children(client.pid()).len(), 4);
+    let first = setup.dir.path().join("root0");
+    client.answers.lock().unwrap().insert("roots/list".into(), roots(&first));
+    assert_eq!(write_after_roots_changed(&client, first.join("again")).await, "written", "{}", client.stderr());
+    assert_eq!(workers_become(&client, 4).await, 4);
 }

@@ -6,7 +6,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Setup, text_of};
+use common::{Client, Setup, text_of};
 use serde_json::{Value, json};
 
 #[tokio::test]
@@ -133,6 +133,16 @@ async fn a_lock_held_in_a_worker_process_conflicts_and_is_released_alike() {
     locks_conflict_and_are_released(json!({ "Plugins": { "Isolation": { "locker": "process" } } })).await;
 }
 
+/// Waits until `locker` says it holds a lock for the `count`th time.
+async fn lock_held(client: &Client, count: usize) {
+    let logged = client.wait_for_stderr(Duration::from_secs(60), |log| log.matches("locker: holding").count() >= count);
+    assert!(logged.await, "the lock was not taken:\n{}", client.stderr());
+}
+
+/// How long a `locker_hold` that must end by itself holds: room for the few quick requests the
+/// tests make meanwhile, on a loaded machine too.
+const HOLD_MS: u64 = 5000;
+
 /// A key held by `locker` is refused to `slow` with the holder named and released on success,
 /// panic and cancel, under `config`.
 async fn locks_conflict_and_are_released(config: Value) {
@@ -142,8 +152,8 @@ async fn locks_conflict_and_are_released(config: Value) {
 
     // Held by one plugin, refused to another, with the holder named.
     let (_, holding) =
-        client.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 1500 } })).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+        client.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": HOLD_MS } })).await;
+    lock_held(&client, 1).await;
     let refused = client.call("slow_try_lock", json!({ "key": key })).await;
     assert_eq!(refused["isError"], true);
     let info = &refused["structuredContent"];
@@ -155,7 +165,7 @@ async fn locks_conflict_and_are_released(config: Value) {
     assert_eq!(text_of(&client.call("slow_try_lock", json!({ "key": "/other.csproj" })).await), "granted");
 
     // A waiting request gets it once the holder is done (success path).
-    let waited = client.call("locker_try", json!({ "key": key, "waitMs": 10000 })).await;
+    let waited = client.call("locker_try", json!({ "key": key, "waitMs": 60_000 })).await;
     assert_eq!(text_of(&waited), "granted");
     assert!(waited["structuredContent"]["lockWaitedMs"].as_u64().unwrap() > 0);
     let held = holding.await.unwrap();
@@ -168,12 +178,20 @@ async fn locks_conflict_and_are_released(config: Value) {
 
     // Released after a client cancel.
     let (id, _) =
-        client.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 60000 } })).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+        client.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 600_000 } })).await;
+    lock_held(&client, 2).await;
     assert_eq!(client.call("slow_try_lock", json!({ "key": key })).await["isError"], true);
     client.notify("notifications/cancelled", json!({ "requestId": id })).await;
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    assert_eq!(text_of(&client.call("slow_try_lock", json!({ "key": key })).await), "granted");
+    // Released once the plugin has let go of the call, which takes what a loaded machine takes.
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    let mut answer = String::new();
+    while answer != "granted" && std::time::Instant::now() < deadline {
+        answer = text_of(&client.call("slow_try_lock", json!({ "key": key })).await);
+        if answer != "granted" {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    assert_eq!(answer, "granted", "{}", client.stderr());
 }
 
 #[tokio::test]
@@ -187,8 +205,8 @@ async fn two_host_processes_contend_for_one_project_lock() {
     let key = "/work/app/app.csproj";
 
     let (_, holding) =
-        holder.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 1500 } })).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+        holder.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": HOLD_MS } })).await;
+    lock_held(&holder, 1).await;
     let refused = other.call("locker_try", json!({ "key": key })).await;
     assert!(text_of(&refused).starts_with("contended"), "{refused}");
     let info = &refused["structuredContent"];
@@ -197,14 +215,14 @@ async fn two_host_processes_contend_for_one_project_lock() {
     assert_eq!(info["holder"]["operation"], "hold");
     assert_eq!(info["holder"]["process"], holder.pid(), "the refusal names the other host process");
     // A wait across processes ends when the holder is done.
-    let waited = other.call("locker_try", json!({ "key": key, "waitMs": 10000 })).await;
+    let waited = other.call("locker_try", json!({ "key": key, "waitMs": 60_000 })).await;
     assert_eq!(text_of(&waited), "granted", "{waited}");
     holding.await.unwrap();
 
     // A holder killed outright (no cleanup at all) releases its keys with its process.
     let (_, _held) =
-        holder.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 60000 } })).await;
-    tokio::time::sleep(Duration::from_millis(300)).await;
+        holder.start("tools/call", json!({ "name": "locker_hold", "arguments": { "key": key, "ms": 600_000 } })).await;
+    lock_held(&holder, 2).await;
     assert!(text_of(&other.call("locker_try", json!({ "key": key })).await).starts_with("contended"));
     let pid = holder.pid();
     std::process::Command::new("kill").args(["-KILL", &pid.to_string()]).status().unwrap();

@@ -63,7 +63,7 @@ async fn plugin_configuration_reaches_the_plugin_and_its_logs_reach_stderr() {
     assert_eq!(text_of(&result), "Hej, Ada!");
     assert!(
         client
-            .wait_for_notifications(Duration::from_secs(5), |notes| notes
+            .wait_for_notifications(Duration::from_secs(30), |notes| notes
                 .iter()
                 .any(|note| note["method"] == "notifications/message" && note["params"]["data"] == "greeting Ada"))
             .await,
@@ -126,7 +126,7 @@ async fn malformed_json_rpc_gets_an_answer_and_does_not_take_the_host_down() {
     // Not JSON: -32700 with a null id (JSON-RPC 2.0, section 5.1).
     client.send_line("{ this is not json").await;
     let parse_error = |notes: &[Value]| notes.iter().any(|note| note["error"]["code"] == -32700);
-    assert!(client.wait_for_notifications(Duration::from_secs(10), parse_error).await, "no -32700 answer");
+    assert!(client.wait_for_notifications(Duration::from_secs(30), parse_error).await, "no -32700 answer");
     let answer = client.notifications().into_iter().find(|note| note["error"]["code"] == -32700).unwrap();
     assert_eq!(answer["id"], Value::Null, "{answer}");
     assert!(answer.as_object().unwrap().contains_key("id"), "the id must be present as null: {answer}");
@@ -228,7 +228,7 @@ async fn cancellation_reaches_the_plugin_and_the_host_keeps_serving() {
         .await;
     assert!(
         client
-            .wait_for_notifications(Duration::from_secs(10), |notes| notes
+            .wait_for_notifications(Duration::from_secs(30), |notes| notes
                 .iter()
                 .any(|note| note["method"] == "notifications/progress"))
             .await
@@ -239,7 +239,8 @@ async fn cancellation_reaches_the_plugin_and_the_host_keeps_serving() {
     let started = Instant::now();
     let result = client.call("echo", json!({ "text": "after cancel" })).await;
     assert_eq!(text_of(&result), "after cancel");
-    assert!(started.elapsed() < Duration::from_secs(5));
+    // Well before the cancelled countdown would have ended (50 s), with room for a loaded machine.
+    assert!(started.elapsed() < Duration::from_secs(20));
     let count_after_cancel = client.notifications().len();
     tokio::time::sleep(Duration::from_millis(300)).await;
     assert_eq!(client.notifications().len(), count_after_cancel, "progress stopped after the cancel");
@@ -250,9 +251,9 @@ async fn cancellation_reaches_the_plugin_and_the_host_keeps_serving() {
 async fn a_slow_call_does_not_block_ping_or_other_calls() {
     let setup = Setup::new(&["sample"], &["slow"], json!({}));
     let client = setup.stdio().await;
-    let (_, slow) =
-        client.start("tools/call", json!({ "name": "sleep_ignoring_cancel", "arguments": { "ms": 1500 } })).await;
-    let started = Instant::now();
+    // Far longer than the requests below take, even on a loaded machine.
+    let (_, mut slow) =
+        client.start("tools/call", json!({ "name": "sleep_ignoring_cancel", "arguments": { "ms": 120_000 } })).await;
     let pong = client.request("ping", json!({})).await;
     assert_eq!(pong["result"], json!({}));
     let echoes =
@@ -260,9 +261,8 @@ async fn a_slow_call_does_not_block_ping_or_other_calls() {
     for (n, result) in echoes.iter().enumerate() {
         assert_eq!(text_of(result), format!("n{n}"));
     }
-    assert!(started.elapsed() < Duration::from_millis(1200), "took {:?}", started.elapsed());
-    let slow = tokio::time::timeout(Duration::from_secs(10), slow).await.unwrap().unwrap();
-    assert_eq!(slow["result"]["isError"], Value::Null);
+    // All answered while the slow call still runs.
+    assert!(slow.try_recv().is_err(), "the slow call ended first");
 }
 
 #[tokio::test]
@@ -274,16 +274,17 @@ async fn a_timeout_ends_the_call_with_a_clear_error_and_kills_its_child() {
     );
     let client = setup.stdio().await;
     let started = Instant::now();
-    let result = client.call("sleep_ignoring_cancel", json!({ "ms": 20000 })).await;
+    let result = client.call("sleep_ignoring_cancel", json!({ "ms": 60_000 })).await;
     assert_eq!(result["isError"], true);
     assert!(text_of(&result).contains("timed out after 0.5 s"), "{}", text_of(&result));
-    assert!(started.elapsed() < Duration::from_secs(5));
+    // Well before the call would have ended by itself, with room for a loaded machine.
+    assert!(started.elapsed() < Duration::from_secs(30));
 
     let pid_file = setup.dir.path().join("child.pid");
     let result = client.call("spawn_sleep", json!({ "pidFile": pid_file })).await;
     assert_eq!(result["isError"], true);
     let pid: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
+    let deadline = Instant::now() + Duration::from_secs(30);
     while process_alive(pid) && Instant::now() < deadline {
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
@@ -486,25 +487,6 @@ async fn closing_stdin_shuts_the_host_down_cleanly() {
 
 #[tokio::test]
 async fn a_terminated_host_stops_its_calls_and_leaves_no_process_behind() {
-    let setup = Setup::new(&[], &["slow"], json!({ "Host": { "CancelGraceMs": 200 } }));
-    let client = setup.stdio().await;
-    let pid_file = setup.dir.path().join("child.pid");
-    let (_, _pending) =
-        client.start("tools/call", json!({ "name": "spawn_sleep", "arguments": { "pidFile": pid_file } })).await;
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while !pid_file.exists() && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
-    let child: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
-    assert!(process_alive(child));
-    let status = std::process::Command::new("kill").arg("-TERM").arg(client.pid().to_string()).status().unwrap();
-    assert!(status.success());
-    let stderr_before_exit = client.stderr();
-    let exit = client.wait_exit().await;
-    assert!(exit.success(), "{exit:?}: {stderr_before_exit}");
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while process_alive(child) && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(!process_alive(child), "the call's child process {child} outlived the host");
+    // The plugin drops the call on its own thread, a second after the host let go of it.
+    common::a_terminated_host_leaves_no_process_behind(json!({ "Host": { "CancelGraceMs": 200 } }), 1000).await;
 }

@@ -205,7 +205,7 @@ async fn the_default_log_is_quiet_with_one_line_a_call_and_libraries_are_one_fil
     let client = setup.stdio().await;
     client.call("echo", json!({ "text": "logged" })).await;
     client.call("echo", json!({})).await;
-    assert!(client.wait_for_stderr(Duration::from_secs(10), |log| log.matches("call finished").count() == 2).await);
+    assert!(client.wait_for_stderr(Duration::from_secs(30), |log| log.matches("call finished").count() == 2).await);
     let log = client.stderr();
     assert!(!log.contains("rmcp"), "no rmcp line at the default level:\n{log}");
     let calls: Vec<&str> = log.lines().filter(|line| line.contains("call finished")).collect();
@@ -217,7 +217,7 @@ async fn the_default_log_is_quiet_with_one_line_a_call_and_libraries_are_one_fil
     let client = setup.stdio().await;
     client.call("echo", json!({ "text": "logged" })).await;
     assert!(
-        client.wait_for_stderr(Duration::from_secs(10), |log| log.contains(" rmcp::")).await,
+        client.wait_for_stderr(Duration::from_secs(30), |log| log.contains(" rmcp::")).await,
         "naming rmcp brings its lines back:\n{}",
         client.stderr()
     );
@@ -229,7 +229,7 @@ async fn json_logs_carry_the_call_and_the_log_file_gets_every_record() {
     let client = setup.stdio().await;
     let answer = client.request("tools/call", json!({ "name": "echo", "arguments": { "text": "as json" } })).await;
     assert_eq!(text_of(&answer["result"]), "as json");
-    assert!(client.wait_for_stderr(Duration::from_secs(10), |log| log.contains("call finished")).await);
+    assert!(client.wait_for_stderr(Duration::from_secs(30), |log| log.contains("call finished")).await);
     let log = client.stderr();
     let records: Vec<Value> = log
         .lines()
@@ -290,9 +290,9 @@ impl Collector {
         self.received.lock().unwrap().iter().filter(|export| export.signal == signal).cloned().collect()
     }
 
-    /// Waits (at most 20 s) until `found` finds something in the JSON exports of `signal`.
+    /// Waits (at most 60 s) until `found` finds something in the JSON exports of `signal`.
     async fn wait_for<T>(&self, signal: &str, found: impl Fn(&[Value]) -> Option<T>) -> T {
-        for _ in 0..200 {
+        for _ in 0..600 {
             let bodies: Vec<Value> =
                 self.exports(signal).iter().filter_map(|export| serde_json::from_slice(&export.body).ok()).collect();
             if let Some(value) = found(&bodies) {
@@ -413,7 +413,7 @@ async fn shutdown_flushes_protobuf_exports_and_a_collector_that_is_down_costs_on
         tokio::time::sleep(Duration::from_millis(150)).await;
     }
     let warned = |log: &str| log.matches("could not be exported to the OTLP collector").count();
-    assert!(client.wait_for_stderr(Duration::from_secs(10), |log| warned(log) >= 1).await, "{}", client.stderr());
+    assert!(client.wait_for_stderr(Duration::from_secs(30), |log| warned(log) >= 1).await, "{}", client.stderr());
     tokio::time::sleep(Duration::from_millis(500)).await;
     let log = client.stderr();
     assert_eq!(warned(&log), 1, "one warning for many failed exports:\n{log}");

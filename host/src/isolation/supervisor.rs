@@ -25,7 +25,7 @@
 //! call ended) is killed.
 
 use std::{
-    collections::{HashMap, HashSet, VecDeque},
+    collections::{HashMap, VecDeque},
     io::{BufRead, BufReader, Write},
     path::PathBuf,
     process::{Child, ChildStdin, Command, ExitStatus, Stdio},
@@ -469,8 +469,10 @@ struct Worker {
     stdin: Mutex<ChildStdin>,
     next: AtomicU64,
     pending: Mutex<HashMap<u64, Pending>>,
-    /// Calls the host gave up on that the worker has not yet confirmed dropped.
-    abandoned: Mutex<HashSet<u64>>,
+    /// Calls the host gave up on that the worker has not yet confirmed dropped, with their
+    /// sessions: a call counts as in flight until then, so shutdown waits for the drop,
+    /// which kills the processes the call started.
+    abandoned: Mutex<HashMap<u64, Option<Arc<dyn CallSession>>>>,
     /// Keys the host's lock table holds for the plugin, by the worker's request id.
     held: Mutex<HashMap<u64, HeldKey>>,
     /// Why the host killed the worker, if it did.
@@ -654,7 +656,7 @@ impl Worker {
             stdin: Mutex::new(stdin),
             next: AtomicU64::new(1),
             pending: Mutex::new(HashMap::new()),
-            abandoned: Mutex::new(HashSet::new()),
+            abandoned: Mutex::new(HashMap::new()),
             held: Mutex::new(HashMap::new()),
             killed_because: Mutex::new(None),
             ended: OnceLock::new(),
@@ -950,16 +952,21 @@ impl Drop for Abandon {
     fn drop(&mut self) {
         let Some(id) = self.id else { return };
         let worker = &self.worker;
-        locked(&worker.pending).remove(&id);
+        let session = locked(&worker.pending).remove(&id).map(|pending| pending.session);
         if worker.ended.get().is_some() {
             return;
         }
-        locked(&worker.abandoned).insert(id);
+        locked(&worker.abandoned).insert(id, session);
+        if worker.ended.get().is_some() {
+            // It ended after the check above and may have emptied the table before the insert.
+            locked(&worker.abandoned).remove(&id);
+            return;
+        }
         worker.send(&ToWorker::Drop { id });
         let worker = Arc::clone(worker);
         worker.link.runtime.clone().spawn(async move {
             tokio::time::sleep(DROP_WAIT).await;
-            if locked(&worker.abandoned).contains(&id) {
+            if locked(&worker.abandoned).contains_key(&id) {
                 worker.kill(&format!(
                     "a request it was told to drop was still running {} s later: code in the plugin blocks or spins",
                     DROP_WAIT.as_secs_f64()

@@ -255,15 +255,36 @@ impl DylibPlugin {
     ) -> BoxFuture<'static, Result<T, PluginError>>
     where
         T: Send + 'static,
-        F: Future<Output = Result<T, PluginError>> + Send + 'static,
+        F: Future<Output = Result<T, PluginError>> + Send + Unpin + 'static,
     {
         let instance = Arc::clone(&self.instance);
         let requested = session.requested().clone();
         self.threads.run(
             &requested,
-            move || start(&instance, CallServices_TO::from_value(CallBridge { session }, TD_Opaque)),
+            move || {
+                let held = Arc::clone(&session);
+                let future = start(&instance, CallServices_TO::from_value(CallBridge { session }, TD_Opaque));
+                WithSession { future, _session: held }
+            },
             |reason| Err(PluginError::Fault(reason)),
         )
+    }
+}
+
+/// A plugin's request future holding the request's session, which counts the request in
+/// flight whatever the plugin keeps of it: shutdown waits until the future is dropped (on
+/// the plugin's thread), which is what kills the processes the request started. Fields drop
+/// in order: the future first, then the session.
+struct WithSession<F> {
+    future: F,
+    _session: Arc<dyn CallSession>,
+}
+
+impl<F: Future + Unpin> Future for WithSession<F> {
+    type Output = F::Output;
+
+    fn poll(mut self: std::pin::Pin<&mut Self>, cx: &mut std::task::Context<'_>) -> std::task::Poll<F::Output> {
+        self.future.poll_unpin(cx)
     }
 }
 

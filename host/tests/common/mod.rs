@@ -151,6 +151,12 @@ impl Setup {
         self.dir.path().join("appsettings.json")
     }
 
+    /// The temporary folder of every host started with this setup's configuration (see
+    /// [`host_tmpdir`]): "the system temporary folder" its workers may write.
+    pub fn tmp(&self) -> PathBuf {
+        host_tmpdir(&self.config())
+    }
+
     /// Runs the host binary with `args` after `--config FILE`, to completion.
     pub fn run(&self, args: &[&str]) -> std::process::Output {
         std::process::Command::new(env!("CARGO_BIN_EXE_mcp-plugin-host"))
@@ -158,6 +164,7 @@ impl Setup {
             .arg(self.config())
             .args(args)
             .env_remove("RUST_LOG")
+            .env("TMPDIR", host_tmpdir(&self.config()))
             .output()
             .unwrap()
     }
@@ -193,6 +200,17 @@ impl Setup {
     }
 }
 
+/// The temporary folder (`TMPDIR`) of a host started with the configuration file `config`:
+/// `tmp/` beside it, created on first use. Each test's hosts get one of their own, so that
+/// the folder a worker may write as "the system temporary folder" is the test's, wherever
+/// the checkout, the target directory or the test runner's own `TMPDIR` lie (a checkout
+/// under `/tmp` must not put a test's "outside" folder inside what workers may write).
+pub fn host_tmpdir(config: &Path) -> PathBuf {
+    let tmp = config.parent().expect("the configuration file lies in a folder").join("tmp");
+    std::fs::create_dir_all(&tmp).expect("the host's temporary folder can be created");
+    tmp
+}
+
 /// Deep-merges `patch` into `base`.
 pub fn merge(base: &mut Value, patch: Value) {
     match (base, patch) {
@@ -223,6 +241,9 @@ pub struct Client {
     stderr: Arc<Mutex<String>>,
     /// How this client answers server-to-client requests (by method).
     pub answers: Arc<Mutex<HashMap<String, Value>>>,
+    /// How long this client takes to answer server-to-client requests (by method; at once
+    /// when absent). The other messages are read and answered meanwhile.
+    pub delays: Arc<Mutex<HashMap<String, Duration>>>,
 }
 
 impl Client {
@@ -233,6 +254,7 @@ impl Client {
             .arg(config)
             .args(args)
             .env_remove("RUST_LOG")
+            .env("TMPDIR", host_tmpdir(config))
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -243,10 +265,11 @@ impl Client {
         let inbox = Arc::new(Mutex::new(Inbox::default()));
         let arrived = Arc::new(Notify::new());
         let answers: Arc<Mutex<HashMap<String, Value>>> = Arc::default();
+        let delays: Arc<Mutex<HashMap<String, Duration>>> = Arc::default();
         let stderr = Arc::new(Mutex::new(String::new()));
         let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-        let (reader_inbox, reader_arrived, reader_stdin, reader_answers) =
-            (inbox.clone(), arrived.clone(), stdin.clone(), answers.clone());
+        let (reader_inbox, reader_arrived, reader_stdin, reader_answers, reader_delays) =
+            (inbox.clone(), arrived.clone(), stdin.clone(), answers.clone(), delays.clone());
         tokio::spawn(async move {
             while let Ok(Some(line)) = lines.next_line().await {
                 let Ok(message) = serde_json::from_str::<Value>(&line) else {
@@ -265,8 +288,19 @@ impl Client {
                         None => json!({ "jsonrpc": "2.0", "id": message["id"],
                                         "error": { "code": -32601, "message": "not answered by the test client" } }),
                     };
-                    if let Some(stdin) = reader_stdin.lock().await.as_mut() {
-                        let _ = stdin.write_all(format!("{reply}\n").as_bytes()).await;
+                    let delay = reader_delays.lock().unwrap().get(&method).copied();
+                    let stdin = reader_stdin.clone();
+                    let send = async move {
+                        if let Some(delay) = delay {
+                            tokio::time::sleep(delay).await;
+                        }
+                        if let Some(stdin) = stdin.lock().await.as_mut() {
+                            let _ = stdin.write_all(format!("{reply}\n").as_bytes()).await;
+                        }
+                    };
+                    match delay {
+                        Some(_) => drop(tokio::spawn(send)),
+                        None => send.await,
                     }
                 } else if let Some(id) = message.get("id").and_then(Value::as_u64) {
                     if let Some(sender) = reader_inbox.lock().unwrap().pending.remove(&id) {
@@ -287,7 +321,7 @@ impl Client {
                 text.push('\n');
             }
         });
-        Self { child, stdin, inbox, arrived, next_id: Mutex::new(1), stderr, answers }
+        Self { child, stdin, inbox, arrived, next_id: Mutex::new(1), stderr, answers, delays }
     }
 
     /// Writes one raw line to the host.
@@ -314,6 +348,18 @@ impl Client {
 
     /// Sends a request and returns its id and a receiver of the response.
     pub async fn start(&self, method: &str, params: Value) -> (u64, oneshot::Receiver<Value>) {
+        self.start_after(&[], method, params).await
+    }
+
+    /// Sends the notifications `before` (method, params) and then a request, in one write, so
+    /// that the host reads them back to back; returns the request's id and a receiver of the
+    /// response.
+    pub async fn start_after(
+        &self,
+        before: &[(&str, Value)],
+        method: &str,
+        params: Value,
+    ) -> (u64, oneshot::Receiver<Value>) {
         let id = {
             let mut next = self.next_id.lock().unwrap();
             *next += 1;
@@ -321,8 +367,22 @@ impl Client {
         };
         let (sender, receiver) = oneshot::channel();
         self.inbox.lock().unwrap().pending.insert(id, sender);
-        self.send_line(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string()).await;
+        let mut lines: Vec<String> = before
+            .iter()
+            .map(|(method, params)| json!({ "jsonrpc": "2.0", "method": method, "params": params }).to_string())
+            .collect();
+        lines.push(json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }).to_string());
+        self.send_line(&lines.join("\n")).await;
         (id, receiver)
+    }
+
+    /// Sends the notifications `before` and then calls a tool, in one write (see
+    /// [`Self::start_after`]); returns the JSON-RPC `result` (panics on a protocol error).
+    pub async fn call_after(&self, before: &[(&str, Value)], tool: &str, arguments: Value) -> Value {
+        let (id, receiver) =
+            self.start_after(before, "tools/call", json!({ "name": tool, "arguments": arguments })).await;
+        let answer = wait(receiver, &format!("tools/call {tool} (id {id})"), self, Duration::from_secs(60)).await;
+        answer.get("result").cloned().unwrap_or_else(|| panic!("tools/call {tool} failed: {answer}"))
     }
 
     /// Sends a request and waits (at most 60 s) for its response.
@@ -439,6 +499,7 @@ pub async fn spawn_http(config: &Path, args: &[&str]) -> (Child, String, Arc<Mut
         .args(["--http", "127.0.0.1:0"])
         .args(args)
         .env_remove("RUST_LOG")
+        .env("TMPDIR", host_tmpdir(config))
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -488,4 +549,44 @@ pub fn process_alive(pid: u32) -> bool {
         Ok(stat) => !stat.split(") ").nth(1).is_some_and(|rest| rest.starts_with('Z')),
         Err(_) => false,
     }
+}
+
+/// Sends SIGTERM to a host serving the `slow` fixture (under `config`) while a
+/// `spawn_sleep` call is in flight whose drop takes `drop_delay_ms` before it
+/// kills the call's child (a slow cleanup, or a loaded machine where the
+/// plugin's thread gets to the drop late, made deterministic), and checks that
+/// the host exits cleanly and that the child was killed before it did: a
+/// child left behind lives 300 s, a killed one is gone at once (the deadline
+/// after the exit is only room for the kernel on a loaded machine).
+pub async fn a_terminated_host_leaves_no_process_behind(config: Value, drop_delay_ms: u64) {
+    let setup = Setup::new(&[], &["slow"], config);
+    let client = setup.stdio().await;
+    // In the host's temporary folder, which a worker may write.
+    let pid_file = setup.tmp().join("child.pid");
+    let arguments = json!({ "pidFile": pid_file, "dropDelayMs": drop_delay_ms });
+    let (_, _pending) = client.start("tools/call", json!({ "name": "spawn_sleep", "arguments": arguments })).await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while !pid_file.exists() && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    let child: u32 = std::fs::read_to_string(&pid_file)
+        .unwrap_or_else(|_| panic!("the call started no child; host stderr:\n{}", client.stderr()))
+        .trim()
+        .parse()
+        .unwrap();
+    assert!(process_alive(child));
+    let status = std::process::Command::new("kill").arg("-TERM").arg(client.pid().to_string()).status().unwrap();
+    assert!(status.success());
+    let stderr = Arc::clone(&client.stderr);
+    let exit = client.wait_exit().await;
+    assert!(exit.success(), "{exit:?}: {}", stderr.lock().unwrap());
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while process_alive(child) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let alive = process_alive(child);
+    if alive {
+        let _ = std::process::Command::new("kill").arg("-KILL").arg(child.to_string()).status();
+    }
+    assert!(!alive, "the call's child process {child} outlived the host:\n{}", stderr.lock().unwrap());
 }

@@ -694,6 +694,9 @@ fn a_cancelled_build_kills_the_whole_process_tree_and_releases_the_lock() {
         let pid_file = pid_file.clone();
         move || {
             let pid = read_pid(&pid_file);
+            // The double has started its child (and prints its PID right after): the tree is whole.
+            let children = format!("/proc/{pid}/task/{pid}/children");
+            wait_for("the double's child", || std::fs::read_to_string(&children).is_ok_and(|c| !c.trim().is_empty()));
             std::thread::sleep(Duration::from_millis(500));
             cancel.cancel();
             pid

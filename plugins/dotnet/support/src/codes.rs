@@ -53,6 +53,28 @@ pub fn lookup(code: &str) -> Option<&'static CodeInfo> {
     CODES.iter().find(|info| info.code.eq_ignore_ascii_case(code))
 }
 
+/// The contract's code for a codeless error the SDK is known to print, by its message.
+pub fn code_for_message(message: &str) -> Option<&'static str> {
+    MESSAGE_CODES.iter().find(|(text, _)| message.contains(text)).map(|(_, code)| *code)
+}
+
+/// Codeless SDK errors and the codes they get: the words that identify each, as SDK 10.0.401
+/// prints them (recorded in the test double's `recordings/`).
+const MESSAGE_CODES: &[(&str, &str)] = &[
+    (
+        "Testing with VSTest target is no longer supported by Microsoft.Testing.Platform",
+        crate::errors::code::TEST_RUNNER_MISMATCH,
+    ),
+    // A VSTest project where global.json selects Microsoft.Testing.Platform (stderr, no `error`).
+    (
+        "defines test runner to be Microsoft.Testing.Platform. All projects must use that test runner",
+        crate::errors::code::TEST_RUNNER_MISMATCH,
+    ),
+    // `dotnet add package <id>` without a version, for an id no source serves: NuGet's
+    // `error:` line has no code, but it is NU1101's case.
+    ("There are no versions available for the package", "NU1101"),
+];
+
 /// Every entry, grouped by family (CS, MSB, NU, NETSDK) and sorted by code within a family.
 pub fn all() -> &'static [CodeInfo] {
     CODES
@@ -65,6 +87,25 @@ const fn entry(
     suggested_fixes: &'static [&'static str],
 ) -> CodeInfo {
     CodeInfo { code, title, explanation, suggested_fixes, shared_page: None }
+}
+
+/// The page of `dotnet format`, which documents its diagnostic ids without digits.
+const FORMAT_PAGE: &str = "https://learn.microsoft.com/en-us/dotnet/core/tools/dotnet-format";
+
+/// The page of NuGet Audit's NU1901-NU1904.
+const AUDIT_PAGE: &str = "https://learn.microsoft.com/en-us/nuget/reference/errors-and-warnings/nu1901-nu1904";
+
+/// What to do about a package with a known vulnerability, whatever its severity.
+const AUDIT_FIXES: &[&str] = &[
+    "Update to a fixed version: dotnet add package <id> --version <fixed version>",
+    "Find out why a transitive package is present: dotnet nuget why <project> <id>",
+    "List vulnerable packages: dotnet list package --vulnerable --include-transitive",
+    "Accept the risk for one advisory only: a NuGetAuditSuppress item with its URL",
+];
+
+/// A NuGet Audit entry (NU1901-NU1904): the severity's title and explanation, the shared fixes.
+const fn audit(code: &'static str, title: &'static str, explanation: &'static str) -> CodeInfo {
+    CodeInfo { code, title, explanation, suggested_fixes: AUDIT_FIXES, shared_page: Some(AUDIT_PAGE) }
 }
 
 const NULLABLE_WARNINGS_PAGE: &str =
@@ -372,9 +413,10 @@ static CODES: &[CodeInfo] = &[
     entry(
         "MSB1001",
         "Unknown switch",
-        "The command received an option it does not recognise: a typo, an option of another command, or one the installed SDK version does not have.",
+        "The command received an option it does not recognise: a typo, an option of another command, or one the installed SDK version does not have. dotnet test under VSTest (no test.runner in global.json) hands --project and --solution on to MSBuild, which refuses them: they belong to its Microsoft.Testing.Platform mode.",
         &[
             "Check the option with 'dotnet <command> --help'",
+            "For dotnet test: let the Test action pick the runner from global.json (testRunner Auto), or select Microsoft.Testing.Platform for the folder in global.json: {\"test\": {\"runner\": \"Microsoft.Testing.Platform\"}}",
             "Check that the installed SDK version supports the option (dotnet --version)",
             "Pass MSBuild properties as -p:Name=Value",
         ],
@@ -547,6 +589,15 @@ static CODES: &[CodeInfo] = &[
     ),
     // --- NuGet ----------------------------------------------------------------------------
     entry(
+        "NU1015",
+        "PackageReference without a version",
+        "A PackageReference item has no Version and the project does not use central package management; since the .NET 10 SDK this is an error (it was the NU1604 warning), because NuGet would otherwise pick the lowest version available.",
+        &[
+            "Add a version: <PackageReference Include=\"<id>\" Version=\"<version>\" />, or dotnet package add <id> --version <version>",
+            "Or manage versions centrally: ManagePackageVersionsCentrally in Directory.Packages.props with a PackageVersion item per package",
+        ],
+    ),
+    entry(
         "NU1100",
         "Unable to resolve a dependency",
         "No version of a dependency that satisfies the requested range was found in the configured sources for the target framework.",
@@ -643,6 +694,16 @@ static CODES: &[CodeInfo] = &[
             "Check the source URL and network access",
             "Provide credentials for a private feed (credential provider or 'dotnet nuget update source')",
             "Disable an unreachable source: dotnet nuget disable source <name>",
+            "Where only a mirror or a local folder is reachable, list just those: a NuGet.Config with <clear/> and its sources, or --source <mirror or folder>",
+        ],
+    ),
+    entry(
+        "NU1302",
+        "Package source over plain HTTP",
+        "A package source uses http:// instead of https://; since the .NET 9 SDK restore refuses it (an error), and on the .NET 10 SDK so do package listing and search.",
+        &[
+            "Use the source's https:// address in NuGet.Config or --source",
+            "If the source can only be reached over HTTP and is trusted, allow it explicitly: allowInsecureConnections=\"true\" on its <add> in NuGet.Config",
         ],
     ),
     entry(
@@ -653,6 +714,15 @@ static CODES: &[CodeInfo] = &[
             "Clear the local caches: dotnet nuget locals all --clear",
             "Regenerate the lock file: dotnet restore --force-evaluate",
             "Check that every source serves the same package bits",
+        ],
+    ),
+    entry(
+        "NU1510",
+        "PackageReference the target framework already provides",
+        "The project references a package that its target framework already contains, so the SDK prunes it (.NET 10 SDK): the direct reference is unnecessary and will not be used.",
+        &[
+            "Remove the PackageReference (dotnet package remove <id>), or keep it only for older target frameworks with a Condition on $(TargetFramework)",
+            "To keep it on purpose, suppress the warning for that reference: NoWarn=\"NU1510\" on the PackageReference",
         ],
     ),
     entry(
@@ -695,19 +765,45 @@ static CODES: &[CodeInfo] = &[
             "Suppress with NoWarn on that PackageReference only once verified",
         ],
     ),
-    CodeInfo {
-        shared_page: Some("https://learn.microsoft.com/en-us/nuget/reference/errors-and-warnings/nu1901-nu1904"),
-        ..entry(
-            "NU1903",
-            "Package has a known high severity vulnerability",
-            "NuGet Audit found a published high-severity security advisory for the resolved package version.",
-            &[
-                "Update to a fixed version: dotnet add package <id> --version <fixed version>",
-                "Find out why a transitive package is present: dotnet nuget why <project> <id>",
-                "List vulnerable packages: dotnet list package --vulnerable --include-transitive",
-            ],
-        )
-    },
+    entry(
+        "NU1900",
+        "Vulnerability data could not be read",
+        "NuGet Audit could not get the vulnerability data from a package source (the source does not answer, or a mirror does not serve it), so packages were not checked for known vulnerabilities.",
+        &[
+            "Check that the sources answer: dotnet nuget list source",
+            "Audit against a source that serves vulnerability data: a NuGetAuditSource in NuGet.Config (nuget.org by default)",
+            "Where no such source is reachable, switch auditing off knowingly: <NuGetAudit>false</NuGetAudit>",
+        ],
+    ),
+    audit(
+        "NU1901",
+        "Package has a known low severity vulnerability",
+        "NuGet Audit found a published low-severity security advisory for the resolved package version (the .NET 10 SDK audits transitive packages too).",
+    ),
+    audit(
+        "NU1902",
+        "Package has a known moderate severity vulnerability",
+        "NuGet Audit found a published moderate-severity security advisory for the resolved package version (the .NET 10 SDK audits transitive packages too).",
+    ),
+    audit(
+        "NU1903",
+        "Package has a known high severity vulnerability",
+        "NuGet Audit found a published high-severity security advisory for the resolved package version (the .NET 10 SDK audits transitive packages too).",
+    ),
+    audit(
+        "NU1904",
+        "Package has a known critical severity vulnerability",
+        "NuGet Audit found a published critical-severity security advisory for the resolved package version (the .NET 10 SDK audits transitive packages too).",
+    ),
+    entry(
+        "NU1905",
+        "Audit source serves no vulnerability data",
+        "A source named as a NuGetAuditSource does not provide vulnerability data, so it adds nothing to NuGet Audit.",
+        &[
+            "Remove it from the audit sources, or name one that serves vulnerability data (nuget.org)",
+            "Check which sources NuGet Audit uses: the <auditSources> section of NuGet.Config",
+        ],
+    ),
     // --- .NET SDK -------------------------------------------------------------------------
     entry(
         "NETSDK1004",
@@ -836,6 +932,70 @@ static CODES: &[CodeInfo] = &[
             "Set ErrorOnDuplicatePublishOutputFiles to false only if the overwrite is intended",
         ],
     ),
+    // --- test runner mode (codeless SDK errors, see MESSAGE_CODES) -------------------------
+    CodeInfo {
+        shared_page: Some(
+            "https://learn.microsoft.com/en-us/dotnet/core/testing/microsoft-testing-platform-integration-dotnet-test",
+        ),
+        ..entry(
+            "TEST_RUNNER_MISMATCH",
+            "Test project and dotnet test runner mode disagree",
+            "dotnet test runs every project of a folder in one mode: VSTest, or Microsoft.Testing.Platform when the nearest global.json says so. A project on Microsoft.Testing.Platform v2 (xUnit v3, MSTest 4, TUnit) cannot run under VSTest on the .NET 10 SDK, and under Microsoft.Testing.Platform every project must be one (a VSTest project such as xUnit v2 with xunit.runner.visualstudio is refused).",
+            &[
+                "For Microsoft.Testing.Platform projects, select it in the nearest global.json: {\"test\": {\"runner\": \"Microsoft.Testing.Platform\"}} (dotnet_sdk ConfigureGlobalJson), then run Test again",
+                "For a VSTest project under such a global.json, move it to a folder without that setting, or migrate it to the framework's Microsoft.Testing.Platform package (xunit.v3.mtp-v2, MSTest 4)",
+            ],
+        )
+    },
+    // --- dotnet format (ids without digits) ------------------------------------------------
+    CodeInfo {
+        shared_page: Some(FORMAT_PAGE),
+        ..entry(
+            "CHARSET",
+            "File encoding differs from .editorconfig",
+            "dotnet format --verify-no-changes found a file whose character set differs from the charset that .editorconfig asks for.",
+            &[
+                "Apply the fix: dotnet format whitespace <project> (or dotnet format without --verify-no-changes)",
+                "Check the .editorconfig settings behind it; dotnet format applies the rules of the nearest .editorconfig",
+            ],
+        )
+    },
+    CodeInfo {
+        shared_page: Some(FORMAT_PAGE),
+        ..entry(
+            "FINALNEWLINE",
+            "Final newline missing or extra",
+            "dotnet format --verify-no-changes found a file whose end does not follow .editorconfig's insert_final_newline.",
+            &[
+                "Apply the fix: dotnet format whitespace <project> (or dotnet format without --verify-no-changes)",
+                "Check the .editorconfig settings behind it; dotnet format applies the rules of the nearest .editorconfig",
+            ],
+        )
+    },
+    CodeInfo {
+        shared_page: Some(FORMAT_PAGE),
+        ..entry(
+            "IMPORTS",
+            "Using directives out of order",
+            "dotnet format --verify-no-changes found using directives that are not sorted or grouped as .editorconfig asks (dotnet_sort_system_directives_first, dotnet_separate_import_directive_groups).",
+            &[
+                "Apply the fix: dotnet format style <project> (or dotnet format without --verify-no-changes)",
+                "Check the .editorconfig settings behind it; dotnet format applies the rules of the nearest .editorconfig",
+            ],
+        )
+    },
+    CodeInfo {
+        shared_page: Some(FORMAT_PAGE),
+        ..entry(
+            "WHITESPACE",
+            "Whitespace formatting",
+            "dotnet format --verify-no-changes found indentation, spacing or line breaks that differ from the formatting rules (the message says what to insert or delete).",
+            &[
+                "Apply the fix: dotnet format whitespace <project> (or dotnet format without --verify-no-changes)",
+                "Check the .editorconfig settings behind it; dotnet format applies the rules of the nearest .editorconfig",
+            ],
+        )
+    },
 ];
 
 #[cfg(test)]

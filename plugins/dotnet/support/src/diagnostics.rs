@@ -90,12 +90,17 @@ static LINE: LazyLock<Regex> = LazyLock::new(|| {
             [\ \t]*:[\ \t]+
         )?
         (?P<severity>error|warning|warn|info)
-        (?:[\ \t]+(?P<code>[A-Za-z][A-Za-z_]*[0-9]+))?
+        (?:[\ \t]+(?P<code>[A-Za-z][A-Za-z_]*[0-9]+|[A-Z][A-Z_]{2,}))?
         [\ \t]*:[\ \t]*
         (?P<message>.*?)[\ \t\r]*$",
     )
     .expect("diagnostic pattern is valid")
 });
+
+/// The diagnostic ids of `dotnet format` that have no digits (its whitespace, final-newline,
+/// charset and imports checks; its analyzer checks report `IDE`/`CA` ids). An upper-case word
+/// after the severity counts as an id only at a source location, and these are the ones seen.
+pub const FORMAT_IDS: [&str; 4] = ["CHARSET", "FINALNEWLINE", "IMPORTS", "WHITESPACE"];
 
 /// NuGet's logger puts the code after the severity's colon: `error: NU1101: message`.
 static LEADING_CODE: LazyLock<Regex> = LazyLock::new(|| {
@@ -150,6 +155,13 @@ pub fn parse_line(line: &str) -> Option<Diagnostic> {
     };
     let mut code = caps.name("code").map_or("", |m| m.as_str());
     let mut message = &caps["message"];
+    // An id without digits (`dotnet format`'s `WHITESPACE`) only where a location says it is
+    // about source; elsewhere the word belongs to the message (`error ABC: ...`).
+    if !code.is_empty() && !code.contains(|c: char| c.is_ascii_digit()) && caps.name("loc").is_none() {
+        let start = caps.name("code").map_or(0, |m| m.start());
+        message = line[start..].trim_end();
+        code = "";
+    }
     if code.is_empty()
         && let Some(leading) = LEADING_CODE.captures(message)
     {

@@ -26,6 +26,9 @@ pub mod code {
     pub const OPERATION_CANCELLED: &str = "OPERATION_CANCELLED";
     /// The operator made the server read-only, and the action would change something.
     pub const READ_ONLY: &str = "READ_ONLY";
+    /// A test project and the runner `dotnet test` runs in disagree (a Microsoft.Testing.Platform
+    /// project under VSTest or the other way round): the SDK's own error has no code.
+    pub const TEST_RUNNER_MISMATCH: &str = "TEST_RUNNER_MISMATCH";
     /// Prefix of `EXIT_<n>`, used when a failed run printed no diagnostic with a code.
     pub const EXIT_PREFIX: &str = "EXIT_";
 }
@@ -105,8 +108,9 @@ impl ErrorCategory {
     }
 
     /// The category a code belongs to: by its letter prefix for diagnostics (`CS`, `MSB`, `NU`,
-    /// `NETSDK`, case-insensitive and exact, so `NUnit1001` is not NuGet), or the synthetic code's
-    /// own category; `Unknown` otherwise.
+    /// `NETSDK`, case-insensitive and exact, so `NUnit1001` is not NuGet), `dotnet format`'s ids
+    /// without digits (`WHITESPACE`: the source's formatting), or the synthetic code's own
+    /// category; `Unknown` otherwise.
     pub fn from_code(code: &str) -> ErrorCategory {
         let prefix = code.trim_end_matches(|c: char| c.is_ascii_digit());
         let is = |p: &str| prefix.eq_ignore_ascii_case(p) && prefix.len() < code.len();
@@ -120,6 +124,8 @@ impl ErrorCategory {
             ErrorCategory::Runtime
         } else {
             match code {
+                _ if diagnostics::FORMAT_IDS.contains(&code) => ErrorCategory::Compilation,
+                code::TEST_RUNNER_MISMATCH => ErrorCategory::Build,
                 code::INVALID_PARAMS => ErrorCategory::Validation,
                 code::CAPABILITY_NOT_AVAILABLE | code::READ_ONLY => ErrorCategory::Capability,
                 code::CONCURRENCY_CONFLICT => ErrorCategory::Concurrency,
@@ -463,6 +469,9 @@ impl ErrorResponse {
 
 /// One error of a failed run from one parsed (already redacted) error diagnostic.
 fn error_from_diagnostic(diagnostic: Diagnostic, line: &str, exit_code: i32, data: &ErrorData) -> ErrorResult {
+    // A codeless error the SDK is known to print gets the contract's code for it.
+    let known = diagnostic.code.is_empty().then(|| codes::code_for_message(&diagnostic.message)).flatten();
+    let diagnostic = Diagnostic { code: known.map_or(diagnostic.code.clone(), str::to_owned), ..diagnostic };
     let category = diagnostic_category(&diagnostic);
     let code =
         if diagnostic.code.is_empty() { format!("{}{exit_code}", code::EXIT_PREFIX) } else { diagnostic.code.clone() };
@@ -499,16 +508,26 @@ fn error_from_diagnostic(diagnostic: Diagnostic, line: &str, exit_code: i32, dat
     .with_code_details()
 }
 
-/// The `EXIT_<n>` error of a failed run that printed no error diagnostic.
+/// The error of a failed run that printed no error diagnostic: a codeless message the SDK is
+/// known to print gets its code ([`codes::code_for_message`]), anything else is `EXIT_<n>`.
 fn exit_error(exit_code: i32, stdout: &str, stderr: &str, data: ErrorData) -> ErrorResult {
+    let output =
+        [stdout.trim_end(), stderr.trim_end()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("\n");
+    let known =
+        stderr.lines().chain(stdout.lines()).find_map(|line| Some((line.trim(), codes::code_for_message(line)?)));
+    if let Some((line, code)) = known {
+        let mut error = ErrorResult::new(code, &keep_start(line, MAX_MESSAGE_CHARS));
+        error.mcp_error_code = mcp_error_code(code, error.category, exit_code);
+        error.raw_output = keep_end(&output, MAX_RAW_OUTPUT_CHARS);
+        error.data = Some(data);
+        return error.with_code_details();
+    }
     let first_stderr = stderr.lines().map(str::trim).find(|l| !l.is_empty());
     let last_stdout = stdout.lines().map(str::trim).rfind(|l| !l.is_empty());
     let message = match first_stderr.or(last_stdout) {
         Some(line) => keep_start(line, MAX_MESSAGE_CHARS),
         None => format!("The command exited with code {exit_code} without printing anything."),
     };
-    let output =
-        [stdout.trim_end(), stderr.trim_end()].into_iter().filter(|s| !s.is_empty()).collect::<Vec<_>>().join("\n");
     let code = format!("{}{exit_code}", code::EXIT_PREFIX);
     ErrorResult {
         mcp_error_code: mcp_error_code(&code, ErrorCategory::Unknown, exit_code),
@@ -545,7 +564,7 @@ pub fn error_response_schema() -> Value {
         "type": "object",
         "required": ["code", "message", "category", "rawOutput"],
         "properties": {
-            "code": { "type": "string", "description": "Diagnostic code (CS0103, NU1101) or INVALID_PARAMS, CAPABILITY_NOT_AVAILABLE, CONCURRENCY_CONFLICT, OPERATION_CANCELLED, READ_ONLY, EXIT_<n>." },
+            "code": { "type": "string", "description": "Diagnostic code (CS0103, NU1101, WHITESPACE) or INVALID_PARAMS, CAPABILITY_NOT_AVAILABLE, CONCURRENCY_CONFLICT, OPERATION_CANCELLED, READ_ONLY, TEST_RUNNER_MISMATCH, EXIT_<n>." },
             "message": { "type": "string" },
             "category": { "type": "string", "enum": categories },
             "hint": { "type": "string" },

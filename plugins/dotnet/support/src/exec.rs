@@ -234,12 +234,20 @@ impl Ran {
 /// behind once it has exited. No timeout is set: [`run`] adds the configured one, and a
 /// background session ([`Invocation::spawn`]) has none.
 pub fn invocation(settings: &DotnetSettings, args: Vec<String>, cwd: &Path) -> Invocation {
+    // `dotnet format` ignores DOTNET_CLI_UI_LANGUAGE and speaks the locale's language (German
+    // under LANG=de_DE.UTF-8 on SDK 10.0.401); LC_MESSAGES sets its messages' language alone.
+    // Only for it: for an app that `dotnet run` or `dotnet test` starts, LC_MESSAGES would change
+    // the culture it formats dates and numbers in.
+    let own_language = args.first().is_some_and(|command| command == "format");
     let mut invocation = Invocation::dotnet(settings.dotnet_path.as_deref(), args)
         .current_dir(cwd)
         .env("MSBUILDDISABLENODEREUSE", "1")
         .env("DOTNET_CLI_USE_MSBUILD_SERVER", "0")
         .env("UseSharedCompilation", "false")
         .max_output_bytes(settings.max_output_bytes);
+    if own_language {
+        invocation = invocation.env("LC_MESSAGES", "en_US.UTF-8");
+    }
     for (key, value) in &settings.environment {
         invocation = invocation.env(key, value);
     }

@@ -49,14 +49,35 @@ use crate::redact::{redact, redacted_command_line};
 pub const DOTNET: &str = "dotnet";
 
 /// Environment set on every run so that the CLI's output is English, free of banners and
-/// first-run text, untracked, and written by the classic (parseable) MSBuild logger.
-pub const PINNED_ENV: [(&str, &str); 5] = [
+/// first-run side effects, untracked, and written by the classic (parseable) MSBuild logger.
+/// Checked on SDK 10.0.401 (docs/dotnet-sdk.md, "The environment"):
+/// - `DOTNET_CLI_UI_LANGUAGE=en`: an inherited `LANG=de_DE.UTF-8` or `VSLANG=1031` turns the
+///   CLI's, MSBuild's and NuGet's text German; this pin wins over both.
+/// - `DOTNET_NOLOGO`, `DOTNET_CLI_TELEMETRY_OPTOUT`: no welcome text, no telemetry.
+/// - `DOTNET_GENERATE_ASPNET_CERTIFICATE=false`, `DOTNET_ADD_GLOBAL_TOOLS_TO_PATH=false`: the
+///   first run of a user neither creates an HTTPS development certificate nor edits the user's
+///   profile behind the dev-certs tool's back (the SDK's own first-run switches; the older
+///   `DOTNET_SKIP_FIRST_TIME_EXPERIENCE` is ignored since .NET Core 3.0).
+/// - `DOTNET_CLI_WORKLOAD_UPDATE_NOTIFY_DISABLE=true` (a boolean the SDK parses: `1` would not
+///   do): no background check for workload updates and no "Workload updates are available"
+///   line after a command's own output.
+/// - `MSBUILDTERMINALLOGGER=off`: the classic console logger even where stdout is a terminal,
+///   and VSTest's classic summary lines.
+pub const PINNED_ENV: [(&str, &str); 7] = [
     ("DOTNET_CLI_UI_LANGUAGE", "en"),
     ("DOTNET_NOLOGO", "1"),
-    ("DOTNET_SKIP_FIRST_TIME_EXPERIENCE", "1"),
     ("DOTNET_CLI_TELEMETRY_OPTOUT", "1"),
+    ("DOTNET_GENERATE_ASPNET_CERTIFICATE", "false"),
+    ("DOTNET_ADD_GLOBAL_TOOLS_TO_PATH", "false"),
+    ("DOTNET_CLI_WORKLOAD_UPDATE_NOTIFY_DISABLE", "true"),
     ("MSBUILDTERMINALLOGGER", "off"),
 ];
+
+/// Inherited variables removed from every run (unless the plugin settings' `Environment` sets
+/// them again): `DOTNET_SYSTEM_CONSOLE_ALLOW_ANSI_COLOR_REDIRECTION`, which CI-style
+/// environments export, makes MSBuild write colour escapes into redirected output (seen on SDK
+/// 10.0.401; `NO_COLOR` does not stop them).
+pub const REMOVED_ENV: [&str; 1] = ["DOTNET_SYSTEM_CONSOLE_ALLOW_ANSI_COLOR_REDIRECTION"];
 
 /// Default for [`Invocation::max_output_bytes`]: 4 MiB kept per stream.
 pub const DEFAULT_MAX_OUTPUT_BYTES: usize = 4 * 1024 * 1024;
@@ -373,6 +394,9 @@ impl Invocation {
             return Err((end, Some(program)));
         }
         let mut command = std::process::Command::new(&program);
+        for name in REMOVED_ENV {
+            command.env_remove(name);
+        }
         command
             .args(&self.args)
             .envs(PINNED_ENV)

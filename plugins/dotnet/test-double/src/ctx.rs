@@ -154,6 +154,14 @@ impl Ctx {
         })
     }
 
+    /// The names of the scenarios switched on, in the order given.
+    pub fn scenario_names(&self) -> Vec<&'static str> {
+        self.scenarios
+            .iter()
+            .filter_map(|s| Scenario::ALL.iter().find(|(_, known)| known == s).map(|(name, _)| *name))
+            .collect()
+    }
+
     /// Whether a scenario is switched on.
     pub fn has(&self, scenario: Scenario) -> bool {
         self.scenarios.contains(&scenario)

@@ -1,7 +1,27 @@
 //! Fixture rendering: fixtures are plain text or JSON with `{{name}}` placeholders.
 //!
-//! In text fixtures a line that starts with `2> ` (or is exactly `2>`) goes to stderr; every
-//! other line goes to stdout (see [`crate::out::text`]).
+//! Every fixture starts with a header of `## ` lines that says where its text comes from:
+//! `## recorded: ...` (copied from a recording of the real SDK) or `## hand-made: <why>` (a
+//! failure mode no recording can capture, a state no scenario records, or a fixture pending a
+//! family's fix; `tests/double.rs` fails for a fixture with neither mark). [`body`] drops the
+//! header. In text fixtures a line that starts with `2> ` (or is exactly `2>`) goes to stderr,
+//! one that starts with `1> ` to stdout; every other line goes to stdout (see
+//! [`crate::out::text`]).
+
+/// A fixture without its header (the leading `## ` lines).
+pub const fn body(text: &'static str) -> &'static str {
+    let bytes = text.as_bytes();
+    let mut start = 0;
+    while start + 2 < bytes.len() && bytes[start] == b'#' && bytes[start + 1] == b'#' && bytes[start + 2] == b' ' {
+        while start < bytes.len() && bytes[start] != b'\n' {
+            start += 1;
+        }
+        if start < bytes.len() {
+            start += 1;
+        }
+    }
+    text.split_at(start).1
+}
 
 /// Placeholder values for one rendering.
 #[derive(Clone, Default)]
@@ -45,6 +65,13 @@ impl Vars {
 #[cfg(test)]
 mod tests {
     use super::Vars;
+
+    #[test]
+    fn the_header_is_not_part_of_the_body() {
+        assert_eq!(super::body("## hand-made: why\n## more\nline\n## not header\n"), "line\n## not header\n");
+        assert_eq!(super::body("no header\n"), "no header\n");
+        assert_eq!(super::body("## only a header\n"), "");
+    }
 
     #[test]
     fn renders_placeholders_and_keeps_other_text() {

@@ -7,17 +7,17 @@ use std::path::PathBuf;
 use crate::ctx::{Ctx, HostStyle};
 use crate::out;
 
-const INFO: &str = include_str!("../fixtures/host/info.txt");
-const INFO_NO_SDK: &str = include_str!("../fixtures/host/info-no-sdk.txt");
-const USAGE_MUXER: &str = include_str!("../fixtures/host/usage-muxer.txt");
-const USAGE_SHORT: &str = include_str!("../fixtures/host/usage-short.txt");
-const NO_SDK_NETCORE3: &str = include_str!("../fixtures/host/no-sdk-netcore3.txt");
-const NO_SDK_NET5: &str = include_str!("../fixtures/host/no-sdk-net5.txt");
-const NO_SDK_NET6: &str = include_str!("../fixtures/host/no-sdk-net6.txt");
-const NO_SDK_NET8: &str = include_str!("../fixtures/host/no-sdk-net8.txt");
-const COMMAND_NOT_FOUND: &str = include_str!("../fixtures/host/command-not-found.txt");
+const INFO: &str = crate::fixture::body(include_str!("../fixtures/host/info.txt"));
+const INFO_NO_SDK: &str = crate::fixture::body(include_str!("../fixtures/host/info-no-sdk.txt"));
+const USAGE_MUXER: &str = crate::fixture::body(include_str!("../fixtures/host/usage-muxer.txt"));
+const USAGE_SHORT: &str = crate::fixture::body(include_str!("../fixtures/host/usage-short.txt"));
+const NO_SDK_NETCORE3: &str = crate::fixture::body(include_str!("../fixtures/host/no-sdk-netcore3.txt"));
+const NO_SDK_NET5: &str = crate::fixture::body(include_str!("../fixtures/host/no-sdk-net5.txt"));
+const NO_SDK_NET6: &str = crate::fixture::body(include_str!("../fixtures/host/no-sdk-net6.txt"));
+const NO_SDK_NET8: &str = crate::fixture::body(include_str!("../fixtures/host/no-sdk-net8.txt"));
+const COMMAND_NOT_FOUND: &str = crate::fixture::body(include_str!("../fixtures/host/command-not-found.txt"));
 /// The `workload --info` block for the installed workload, shared with `--info`.
-pub const WORKLOAD_INFO_BLOCK: &str = include_str!("../fixtures/workload/info-block.txt");
+pub const WORKLOAD_INFO_BLOCK: &str = crate::fixture::body(include_str!("../fixtures/workload/info-block.txt"));
 
 /// The host's status code for "no SDK found" (0x80008091), as a Unix exit code.
 pub const EXIT_SDK_NOT_FOUND: u8 = 145;

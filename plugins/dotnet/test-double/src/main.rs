@@ -3,7 +3,8 @@
 //! The dotnet plugins of mcp-plugin-host drive the `dotnet` CLI, and the machines that build
 //! and test this project have no .NET SDK. The plugins' tests run this program in its place.
 //! It answers the commands the plugins run in the real CLI's output formats (SDK 8, 9 and 10),
-//! from the fixture files under `fixtures/`; it records every invocation (`DOTNET_DOUBLE_LOG`);
+//! from the recordings of the real SDK under `recordings/` (`replay`) and, for what no
+//! recording covers, from the fixture files under `fixtures/`; it records every invocation (`DOTNET_DOUBLE_LOG`);
 //! and scenarios (`DOTNET_DOUBLE_SCENARIO`) switch on failure modes: no SDK, build and test
 //! failures, slow streaming output, a child process, secrets in the output, a missing
 //! dotnet-ef tool. README.md lists every command, variable and scenario.
@@ -18,6 +19,10 @@ mod host;
 mod json;
 mod out;
 mod record;
+// Shared with `dotnet-record`, which writes recordings (this binary only reads them).
+#[allow(dead_code)]
+mod recording;
+mod replay;
 mod table;
 mod target;
 
@@ -38,7 +43,7 @@ fn main() -> ExitCode {
         }
     };
     let child = if ctx.has(ctx::Scenario::SpawnChild) { child::spawn(&ctx) } else { None };
-    let code = cli::run(&ctx);
+    let code = replay::replay(&ctx).unwrap_or_else(|| cli::run(&ctx));
     if let Some(mut child) = child {
         let _ = child.wait();
     }

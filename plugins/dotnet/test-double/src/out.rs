@@ -25,8 +25,9 @@ pub fn err(text: &str) {
     let _ = out.flush();
 }
 
-/// Writes a rendered text fixture line by line: lines starting with `2> ` go to stderr, the
-/// rest to stdout. A final newline does not produce an extra empty line.
+/// Writes a rendered text fixture line by line: lines starting with `2> ` go to stderr, those
+/// starting with `1> ` to stdout without it, the rest to stdout. A final newline does not
+/// produce an extra empty line.
 pub fn text(text: &str) {
     let body = text.strip_suffix('\n').unwrap_or(text);
     if body.is_empty() && text.is_empty() {
@@ -38,6 +39,10 @@ pub fn text(text: &str) {
             err("");
         } else if let Some(e) = l.strip_prefix("2> ") {
             err(e);
+        } else if l == "1>" {
+            line("");
+        } else if let Some(o) = l.strip_prefix("1> ") {
+            line(o);
         } else {
             line(l);
         }
@@ -51,7 +56,7 @@ pub fn json<T: Serialize>(value: &T) {
 }
 
 /// The secret-laden log lines the `secrets` scenario injects.
-const SECRETS: &str = include_str!("../fixtures/secrets/log.txt");
+const SECRETS: &str = crate::fixture::body(include_str!("../fixtures/secrets/log.txt"));
 
 /// The point in a long command where time passes: the `secrets` scenario emits its secrets
 /// here (on stdout, or on stderr when stdout carries machine-readable output), and the `slow`

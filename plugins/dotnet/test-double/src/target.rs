@@ -12,7 +12,7 @@ use crate::fixture::Vars;
 use crate::out;
 
 /// The projects of every solution, relative to the solution's directory.
-pub const SOLUTION_PROJECTS: &str = include_str!("../fixtures/solution/projects.txt");
+pub const SOLUTION_PROJECTS: &str = crate::fixture::body(include_str!("../fixtures/solution/projects.txt"));
 
 const PROJECT_EXTENSIONS: &[&str] = &["csproj", "fsproj", "vbproj", "proj"];
 const SOLUTION_EXTENSIONS: &[&str] = &["sln", "slnx", "slnf"];

@@ -15,15 +15,15 @@ use crate::fixture::Vars;
 use crate::out;
 use crate::target::{self, Project, Target};
 
-const WARNINGS: &str = include_str!("../../fixtures/build/warnings.txt");
-const ERRORS: &str = include_str!("../../fixtures/build/errors.txt");
-const ERRORS_MSBUILD: &str = include_str!("../../fixtures/build/errors-msbuild.txt");
-const RESTORE_WARNINGS: &str = include_str!("../../fixtures/build/restore-warnings.txt");
-const RESTORE_ERRORS: &str = include_str!("../../fixtures/build/restore-errors.txt");
-const CLEAN: &str = include_str!("../../fixtures/build/clean.txt");
-const APP: &str = include_str!("../../fixtures/run/app.txt");
-const RUN_BUILD_FAILED: &str = include_str!("../../fixtures/run/build-failed.txt");
-const WATCH_BANNER: &str = include_str!("../../fixtures/run/watch-banner.txt");
+const WARNINGS: &str = crate::fixture::body(include_str!("../../fixtures/build/warnings.txt"));
+const ERRORS: &str = crate::fixture::body(include_str!("../../fixtures/build/errors.txt"));
+const ERRORS_MSBUILD: &str = crate::fixture::body(include_str!("../../fixtures/build/errors-msbuild.txt"));
+const RESTORE_WARNINGS: &str = crate::fixture::body(include_str!("../../fixtures/build/restore-warnings.txt"));
+const RESTORE_ERRORS: &str = crate::fixture::body(include_str!("../../fixtures/build/restore-errors.txt"));
+const CLEAN: &str = crate::fixture::body(include_str!("../../fixtures/build/clean.txt"));
+const APP: &str = crate::fixture::body(include_str!("../../fixtures/run/app.txt"));
+const RUN_BUILD_FAILED: &str = crate::fixture::body(include_str!("../../fixtures/run/build-failed.txt"));
+const WATCH_BANNER: &str = crate::fixture::body(include_str!("../../fixtures/run/watch-banner.txt"));
 
 /// The options that shape build output paths.
 #[derive(Clone, Debug)]

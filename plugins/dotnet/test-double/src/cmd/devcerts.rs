@@ -7,13 +7,13 @@ use crate::ctx::{Ctx, Scenario};
 use crate::out;
 use crate::target;
 
-const CHECK: &str = include_str!("../../fixtures/devcerts/check.txt");
-const CHECK_TRUST: &str = include_str!("../../fixtures/devcerts/check-trust.txt");
-const TRUST: &str = include_str!("../../fixtures/devcerts/trust.txt");
-const CLEAN: &str = include_str!("../../fixtures/devcerts/clean.txt");
-const PRESENT: &str = include_str!("../../fixtures/devcerts/present.txt");
-const SECRETS_LIST: &str = include_str!("../../fixtures/user-secrets/list.txt");
-const SECRETS_LIST_SENSITIVE: &str = include_str!("../../fixtures/user-secrets/list-secrets.txt");
+const CHECK: &str = crate::fixture::body(include_str!("../../fixtures/devcerts/check.txt"));
+const CHECK_TRUST: &str = crate::fixture::body(include_str!("../../fixtures/devcerts/check-trust.txt"));
+const TRUST: &str = crate::fixture::body(include_str!("../../fixtures/devcerts/trust.txt"));
+const CLEAN: &str = crate::fixture::body(include_str!("../../fixtures/devcerts/clean.txt"));
+const PRESENT: &str = crate::fixture::body(include_str!("../../fixtures/devcerts/present.txt"));
+const SECRETS_LIST: &str = crate::fixture::body(include_str!("../../fixtures/user-secrets/list.txt"));
+const SECRETS_LIST_SENSITIVE: &str = crate::fixture::body(include_str!("../../fixtures/user-secrets/list-secrets.txt"));
 
 /// `dotnet dev-certs https [--check] [--trust] [--clean] [--export-path P [--format F] [--password X]]`.
 pub fn dev_certs(ctx: &Ctx, args: &[String]) -> u8 {

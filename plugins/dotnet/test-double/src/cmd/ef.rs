@@ -16,10 +16,10 @@ use crate::host;
 use crate::out;
 use crate::target;
 
-const MIGRATIONS: &str = include_str!("../../fixtures/ef/migrations.json");
-const DBCONTEXT: &str = include_str!("../../fixtures/ef/dbcontext.json");
-const SCRIPT: &str = include_str!("../../fixtures/ef/script.sql");
-const SCAFFOLD_WARNING: &str = include_str!("../../fixtures/ef/scaffold-warning.txt");
+const MIGRATIONS: &str = crate::fixture::body(include_str!("../../fixtures/ef/migrations.json"));
+const DBCONTEXT: &str = crate::fixture::body(include_str!("../../fixtures/ef/dbcontext.json"));
+const SCRIPT: &str = crate::fixture::body(include_str!("../../fixtures/ef/script.sql"));
+const SCAFFOLD_WARNING: &str = crate::fixture::body(include_str!("../../fixtures/ef/scaffold-warning.txt"));
 
 #[derive(Deserialize)]
 struct Migration {

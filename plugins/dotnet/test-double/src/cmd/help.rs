@@ -4,34 +4,34 @@
 use crate::ctx::Ctx;
 use crate::out;
 
-const SDK_USAGE: &str = include_str!("../../fixtures/host/usage-sdk.txt");
+const SDK_USAGE: &str = crate::fixture::body(include_str!("../../fixtures/host/usage-sdk.txt"));
 
 /// The help fixture of a command, if the double knows the command.
 pub fn fixture(command: &str) -> Option<&'static str> {
     Some(match command {
-        "add" => include_str!("../../fixtures/help/add.txt"),
-        "build" => include_str!("../../fixtures/help/build.txt"),
-        "clean" => include_str!("../../fixtures/help/clean.txt"),
-        "dev-certs" => include_str!("../../fixtures/help/dev-certs.txt"),
-        "ef" => include_str!("../../fixtures/help/ef.txt"),
-        "format" => include_str!("../../fixtures/help/format.txt"),
-        "list" => include_str!("../../fixtures/help/list.txt"),
-        "msbuild" => include_str!("../../fixtures/help/msbuild.txt"),
-        "new" => include_str!("../../fixtures/help/new.txt"),
-        "nuget" => include_str!("../../fixtures/help/nuget.txt"),
-        "pack" => include_str!("../../fixtures/help/pack.txt"),
-        "package" => include_str!("../../fixtures/help/package.txt"),
-        "publish" => include_str!("../../fixtures/help/publish.txt"),
-        "reference" => include_str!("../../fixtures/help/reference.txt"),
-        "remove" => include_str!("../../fixtures/help/remove.txt"),
-        "restore" => include_str!("../../fixtures/help/restore.txt"),
-        "run" => include_str!("../../fixtures/help/run.txt"),
-        "sln" | "solution" => include_str!("../../fixtures/help/solution.txt"),
-        "test" => include_str!("../../fixtures/help/test.txt"),
-        "tool" => include_str!("../../fixtures/help/tool.txt"),
-        "user-secrets" => include_str!("../../fixtures/help/user-secrets.txt"),
-        "watch" => include_str!("../../fixtures/help/watch.txt"),
-        "workload" => include_str!("../../fixtures/help/workload.txt"),
+        "add" => crate::fixture::body(include_str!("../../fixtures/help/add.txt")),
+        "build" => crate::fixture::body(include_str!("../../fixtures/help/build.txt")),
+        "clean" => crate::fixture::body(include_str!("../../fixtures/help/clean.txt")),
+        "dev-certs" => crate::fixture::body(include_str!("../../fixtures/help/dev-certs.txt")),
+        "ef" => crate::fixture::body(include_str!("../../fixtures/help/ef.txt")),
+        "format" => crate::fixture::body(include_str!("../../fixtures/help/format.txt")),
+        "list" => crate::fixture::body(include_str!("../../fixtures/help/list.txt")),
+        "msbuild" => crate::fixture::body(include_str!("../../fixtures/help/msbuild.txt")),
+        "new" => crate::fixture::body(include_str!("../../fixtures/help/new.txt")),
+        "nuget" => crate::fixture::body(include_str!("../../fixtures/help/nuget.txt")),
+        "pack" => crate::fixture::body(include_str!("../../fixtures/help/pack.txt")),
+        "package" => crate::fixture::body(include_str!("../../fixtures/help/package.txt")),
+        "publish" => crate::fixture::body(include_str!("../../fixtures/help/publish.txt")),
+        "reference" => crate::fixture::body(include_str!("../../fixtures/help/reference.txt")),
+        "remove" => crate::fixture::body(include_str!("../../fixtures/help/remove.txt")),
+        "restore" => crate::fixture::body(include_str!("../../fixtures/help/restore.txt")),
+        "run" => crate::fixture::body(include_str!("../../fixtures/help/run.txt")),
+        "sln" | "solution" => crate::fixture::body(include_str!("../../fixtures/help/solution.txt")),
+        "test" => crate::fixture::body(include_str!("../../fixtures/help/test.txt")),
+        "tool" => crate::fixture::body(include_str!("../../fixtures/help/tool.txt")),
+        "user-secrets" => crate::fixture::body(include_str!("../../fixtures/help/user-secrets.txt")),
+        "watch" => crate::fixture::body(include_str!("../../fixtures/help/watch.txt")),
+        "workload" => crate::fixture::body(include_str!("../../fixtures/help/workload.txt")),
         "help" => SDK_USAGE,
         _ => return None,
     })

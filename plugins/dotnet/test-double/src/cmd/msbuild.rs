@@ -16,9 +16,9 @@ use crate::json::Ordered;
 use crate::out;
 use crate::target::{self, Project};
 
-const PROPERTIES: &str = include_str!("../../fixtures/msbuild/properties.json");
-const ITEMS: &str = include_str!("../../fixtures/msbuild/items.json");
-const MSB1063: &str = include_str!("../../fixtures/msbuild/msb1063.txt");
+const PROPERTIES: &str = crate::fixture::body(include_str!("../../fixtures/msbuild/properties.json"));
+const ITEMS: &str = crate::fixture::body(include_str!("../../fixtures/msbuild/items.json"));
+const MSB1063: &str = crate::fixture::body(include_str!("../../fixtures/msbuild/msb1063.txt"));
 
 /// The switches `dotnet msbuild` understands here, parsed from `-name:value`, `--name:value`
 /// or `/name:value` (names are case-insensitive, values comma- or semicolon-separated).

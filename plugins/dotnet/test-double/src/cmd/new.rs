@@ -18,18 +18,18 @@ use crate::out;
 use crate::table::{Rule, Table};
 use crate::target;
 
-const INSTALLED: &str = include_str!("../../fixtures/templates/installed.json");
-const SEARCH: &str = include_str!("../../fixtures/templates/search.json");
-const HELP_OPTIONS: &str = include_str!("../../fixtures/templates/help-options.tsv");
-const OPTIONS_CONSOLE: &str = include_str!("../../fixtures/templates/options/console.txt");
-const OPTIONS_CLASSLIB: &str = include_str!("../../fixtures/templates/options/classlib.txt");
-const OPTIONS_WEBAPI: &str = include_str!("../../fixtures/templates/options/webapi.txt");
-const OPTIONS_XUNIT: &str = include_str!("../../fixtures/templates/options/xunit.txt");
-const OPTIONS_PROJECT: &str = include_str!("../../fixtures/templates/options/project.txt");
-const OPTIONS_NONE: &str = include_str!("../../fixtures/templates/options/none.txt");
-const NOT_FOUND: &str = include_str!("../../fixtures/templates/not-found.txt");
-const LIST_NONE: &str = include_str!("../../fixtures/templates/list-none.txt");
-const NEW_USAGE: &str = include_str!("../../fixtures/templates/new-usage.txt");
+const INSTALLED: &str = crate::fixture::body(include_str!("../../fixtures/templates/installed.json"));
+const SEARCH: &str = crate::fixture::body(include_str!("../../fixtures/templates/search.json"));
+const HELP_OPTIONS: &str = crate::fixture::body(include_str!("../../fixtures/templates/help-options.tsv"));
+const OPTIONS_CONSOLE: &str = crate::fixture::body(include_str!("../../fixtures/templates/options/console.txt"));
+const OPTIONS_CLASSLIB: &str = crate::fixture::body(include_str!("../../fixtures/templates/options/classlib.txt"));
+const OPTIONS_WEBAPI: &str = crate::fixture::body(include_str!("../../fixtures/templates/options/webapi.txt"));
+const OPTIONS_XUNIT: &str = crate::fixture::body(include_str!("../../fixtures/templates/options/xunit.txt"));
+const OPTIONS_PROJECT: &str = crate::fixture::body(include_str!("../../fixtures/templates/options/project.txt"));
+const OPTIONS_NONE: &str = crate::fixture::body(include_str!("../../fixtures/templates/options/none.txt"));
+const NOT_FOUND: &str = crate::fixture::body(include_str!("../../fixtures/templates/not-found.txt"));
+const LIST_NONE: &str = crate::fixture::body(include_str!("../../fixtures/templates/list-none.txt"));
+const NEW_USAGE: &str = crate::fixture::body(include_str!("../../fixtures/templates/new-usage.txt"));
 
 /// The template engine's exit code for "template or package not found".
 const EXIT_NOT_FOUND: u8 = 103;

@@ -14,12 +14,12 @@ use crate::ctx::{Ctx, Scenario};
 use crate::out;
 use crate::target::{self, Target};
 
-const REFERENCES: &str = include_str!("../../fixtures/packages/references.json");
-const CATALOG: &str = include_str!("../../fixtures/packages/catalog.json");
-const ADD: &str = include_str!("../../fixtures/packages/add.txt");
-const ADD_NOT_FOUND: &str = include_str!("../../fixtures/packages/add-not-found.txt");
-const ADD_NO_VERSION: &str = include_str!("../../fixtures/packages/add-no-version.txt");
-const LOCALS: &str = include_str!("../../fixtures/packages/locals.txt");
+const REFERENCES: &str = crate::fixture::body(include_str!("../../fixtures/packages/references.json"));
+const CATALOG: &str = crate::fixture::body(include_str!("../../fixtures/packages/catalog.json"));
+const ADD: &str = crate::fixture::body(include_str!("../../fixtures/packages/add.txt"));
+const ADD_NOT_FOUND: &str = crate::fixture::body(include_str!("../../fixtures/packages/add-not-found.txt"));
+const ADD_NO_VERSION: &str = crate::fixture::body(include_str!("../../fixtures/packages/add-no-version.txt"));
+const LOCALS: &str = crate::fixture::body(include_str!("../../fixtures/packages/locals.txt"));
 const SOURCE_URL: &str = "https://api.nuget.org/v3/index.json";
 
 #[derive(Deserialize, Serialize, Clone)]

@@ -12,7 +12,7 @@ use crate::json::Ordered;
 use crate::out;
 use crate::target::{self, SOLUTION_PROJECTS};
 
-const REFERENCES: &str = include_str!("../../fixtures/solution/references.json");
+const REFERENCES: &str = crate::fixture::body(include_str!("../../fixtures/solution/references.json"));
 
 /// The solution a `sln` command works on: the explicit one, or the single one in the working
 /// directory (an empty directory counts as holding `<directory name>.sln`).

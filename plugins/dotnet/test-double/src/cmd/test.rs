@@ -18,8 +18,8 @@ use crate::host;
 use crate::out;
 use crate::target::Project;
 
-const RESULTS: &str = include_str!("../../fixtures/test/results.json");
-const MSB1001: &str = include_str!("../../fixtures/test/msb1001.txt");
+const RESULTS: &str = crate::fixture::body(include_str!("../../fixtures/test/results.json"));
+const MSB1001: &str = crate::fixture::body(include_str!("../../fixtures/test/msb1001.txt"));
 
 #[derive(Deserialize)]
 struct Results {

@@ -12,9 +12,9 @@ use crate::ctx::Ctx;
 use crate::out;
 use crate::table::{Rule, Table};
 
-const TOOLS: &str = include_str!("../../fixtures/tool/tools.json");
-const INSTALL_FAILED: &str = include_str!("../../fixtures/tool/install-failed.txt");
-const NOT_INSTALLED: &str = include_str!("../../fixtures/tool/not-installed.txt");
+const TOOLS: &str = crate::fixture::body(include_str!("../../fixtures/tool/tools.json"));
+const INSTALL_FAILED: &str = crate::fixture::body(include_str!("../../fixtures/tool/install-failed.txt"));
+const NOT_INSTALLED: &str = crate::fixture::body(include_str!("../../fixtures/tool/not-installed.txt"));
 
 #[derive(Deserialize)]
 struct Tools {

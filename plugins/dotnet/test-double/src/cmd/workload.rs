@@ -10,7 +10,7 @@ use crate::host;
 use crate::out;
 use crate::table::{Rule, Table};
 
-const WORKLOADS: &str = include_str!("../../fixtures/workload/workloads.json");
+const WORKLOADS: &str = crate::fixture::body(include_str!("../../fixtures/workload/workloads.json"));
 
 #[derive(Deserialize)]
 struct Workload {
