@@ -32,8 +32,7 @@ use mcp_plugin_host::{
     locks::LockTable,
     logging::{self, PluginLog},
     plugin::{
-        CallSession, ClientRequestError, Level, PluginBackend,
-        dylib::{HostLink, Library},
+        CallSession, ClientRequestError, Level, PluginBackend, RequestKind, Requested, dylib::Library, link::HostLink,
         threads::CallThreads,
     },
     registry::{Registry, ToolEntry},
@@ -48,10 +47,15 @@ use tokio_util::sync::CancellationToken;
 
 /// The least a call session can be: nothing to report to, never cancelled.
 struct QuietSession {
+    requested: Requested,
     cancel: CancellationToken,
 }
 
 impl CallSession for QuietSession {
+    fn requested(&self) -> &Requested {
+        &self.requested
+    }
+
     fn progress(&self, _progress: f64, _total: Option<f64>, _message: Option<String>) {}
 
     fn cancellation(&self) -> &CancellationToken {
@@ -106,14 +110,17 @@ fn dispatch(c: &mut Criterion) {
         .position(|tool| serde_json::from_str::<Value>(tool.get()).is_ok_and(|tool| tool["name"] == "echo"))
         .expect("the sample plugin has echo") as u32;
     let state = host_state(&plugin, echo_index, &descriptors[echo_index as usize]);
-    let session: Arc<dyn CallSession> = Arc::new(QuietSession { cancel: CancellationToken::new() });
+    let requested = Requested { kind: RequestKind::Tool, item: "echo".to_owned() };
+    let session: Arc<dyn CallSession> = Arc::new(QuietSession { requested, cancel: CancellationToken::new() });
     let arguments = json!({ "text": "hello, world" });
     let arguments_text = arguments.to_string();
     let arguments_map = arguments.as_object().cloned().expect("an object");
     let kit = TestCall::new();
 
     // Every path must give the same answer before its time means anything.
-    let through_abi = runtime.block_on(plugin.call(echo_index, arguments_text.clone(), Arc::clone(&session)));
+    let through_abi = runtime
+        .block_on(plugin.call(echo_index, arguments_text.clone(), Arc::clone(&session)))
+        .expect("the plugin answers");
     let compiled = runtime.block_on(Echo.call(arguments.clone(), kit.context())).expect("echo answers");
     assert_eq!(
         serde_json::from_str::<Value>(&through_abi).expect("JSON"),
@@ -149,7 +156,7 @@ fn dispatch(c: &mut Criterion) {
     group.bench_function("abi_host_path", |b| {
         b.to_async(&runtime).iter(|| async {
             let text = black_box(&arguments).to_string();
-            let answer = plugin.call(echo_index, text, Arc::clone(&session)).await;
+            let answer = plugin.call(echo_index, text, Arc::clone(&session)).await.expect("the plugin answers");
             serde_json::from_str::<CallToolResult>(&answer).expect("a CallToolResult")
         })
     });

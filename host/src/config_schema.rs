@@ -11,7 +11,7 @@
 
 use serde_json::Value;
 
-use crate::settings::Raw;
+use crate::settings::raw::Raw;
 
 /// Where the committed schema lives, relative to the repository root; the
 /// default `appsettings.json` and the `init` template name it in `$schema`.

@@ -95,7 +95,8 @@ pub async fn serve(
         config,
     );
     let operator = telemetry::endpoints::router(Arc::clone(&state), allowed_hosts(http));
-    let mut router = Router::new().nest_service("/mcp", service).merge(operator);
+    let mut router =
+        Router::new().nest_service("/mcp", service).merge(operator).layer(middleware::from_fn(session_end_status));
     if let Some(token) = http.bearer_token.clone() {
         let expected: Arc<str> = Arc::from(token);
         router = router.layer(middleware::from_fn(move |request: Request, next: Next| {
@@ -120,6 +121,23 @@ pub async fn serve(
         .with_graceful_shutdown(async move { shutdown.cancelled().await })
         .await
         .map_err(|source| HttpError::Io { address: bound, source })
+}
+
+/// Answers a `DELETE` that ended a session `204 No Content`. rmcp answers `202 Accepted`, which
+/// the official Python SDK logs as `Session termination failed: 202` at the end of every session
+/// (it takes 200 and 204, and 405 for a server that does not end sessions); the TypeScript SDK
+/// and rmcp's own client take any 2xx.
+async fn session_end_status(request: Request, next: Next) -> Response {
+    let deleting = request.method() == Method::DELETE;
+    let response = next.run(request).await;
+    if !deleting || response.status() != StatusCode::ACCEPTED {
+        return response;
+    }
+    let (mut parts, _) = response.into_parts();
+    parts.status = StatusCode::NO_CONTENT;
+    parts.headers.remove(header::CONTENT_TYPE);
+    parts.headers.remove(header::CONTENT_LENGTH);
+    Response::from_parts(parts, axum::body::Body::empty())
 }
 
 /// The `Host` header values accepted: loopback names and the operator's.

@@ -9,6 +9,7 @@ pub mod cli;
 pub mod config_schema;
 pub mod fatal;
 pub mod http;
+pub mod isolation;
 pub mod locks;
 pub mod logging;
 pub mod plugin;
@@ -20,8 +21,7 @@ pub mod settings;
 pub mod state;
 pub mod status;
 pub mod stdio;
+pub mod streams;
 pub mod surface;
 pub mod telemetry;
 pub mod trust;
-#[cfg(unix)]
-pub mod worker;

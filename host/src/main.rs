@@ -8,66 +8,91 @@
 
 use std::{io::IsTerminal, net::SocketAddr, path::PathBuf, process::ExitCode, sync::Arc};
 
-use clap::{Parser, Subcommand};
+use clap::{Args, Parser, Subcommand};
 use rmcp::ServiceExt;
 
 use mcp_plugin_host::{
     cli::{
+        check,
         client_config::{self, Client},
         init,
         locate::{self, Candidates},
+        lock, report,
     },
     config_schema, fatal, http,
     locks::LockTable,
     logging,
     plugin::{
-        discovery::{self, Discovery, Loading, PluginReport, PluginStatus, Shared},
-        dylib::Library,
+        copies,
+        discovery::{self, Discovery},
+        load::{Loading, Shared},
+        report::PluginStatus,
     },
     reload::{Inbox, Reloader},
     server::McpServer,
     settings::{Overrides, Settings},
     state::{Generation, HostState},
-    status::{ServingHost, serving_hosts},
+    status::serving_hosts,
     stdio::LineTransport,
+    streams::{self, ProtocolStdout},
     telemetry::{self, Transport},
-    trust::{
-        Trust,
-        lockfile::{LockFile, LockedLibrary, Surface},
-    },
+    trust::Trust,
 };
 
 /// An MCP server that loads its tools from plugin libraries.
+///
+/// Without a command it serves, and takes the flags of `serve`.
 #[derive(Debug, Parser)]
 #[command(version, about, long_about = None)]
 struct Cli {
+    #[command(flatten)]
+    serve: ServeArgs,
+
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+/// Which configuration file.
+#[derive(Debug, Clone, Default, Args)]
+struct ConfigArg {
     /// The configuration file [default: $MCP_PLUGIN_HOST_CONFIG, else ./appsettings.json, else
     /// appsettings.json in the user's configuration folder].
-    #[arg(long, short, global = true)]
+    #[arg(long, short)]
     config: Option<PathBuf>,
+}
+
+/// What every command that loads plugins reads.
+#[derive(Debug, Clone, Default, Args)]
+struct LoadArgs {
+    #[command(flatten)]
+    config: ConfigArg,
 
     /// Folder with plugin libraries (overrides Plugins.Directory).
-    #[arg(long, global = true)]
+    #[arg(long)]
     plugin_dir: Option<PathBuf>,
 
     /// Log filter, e.g. `info` or `info,plugin::sample=debug` (overrides Host.LogLevel; RUST_LOG wins over both).
-    #[arg(long, global = true)]
+    #[arg(long)]
     log_level: Option<String>,
+}
+
+/// What serving reads besides.
+#[derive(Debug, Clone, Default, Args)]
+struct ServeArgs {
+    #[command(flatten)]
+    load: LoadArgs,
 
     /// The server name given to clients (overrides Host.ServerName).
-    #[arg(long, global = true)]
+    #[arg(long)]
     server_name: Option<String>,
 
     /// Longest a tool call may run, in seconds; 0 for no limit (overrides Host.ToolTimeoutSeconds).
-    #[arg(long, global = true)]
+    #[arg(long)]
     tool_timeout: Option<u64>,
 
     /// Serve streamable HTTP instead of stdio, at this address or Http.Address.
     #[arg(long, num_args = 0..=1, default_missing_value = "")]
     http: Option<String>,
-
-    #[command(subcommand)]
-    command: Option<Command>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -80,9 +105,11 @@ enum PluginsAction {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve MCP (the default).
-    Serve,
+    Serve(ServeArgs),
     /// List the plugin libraries found, with their status and tools.
     Plugins {
+        #[command(flatten)]
+        load: LoadArgs,
         /// Print JSON for scripts.
         #[arg(long)]
         json: bool,
@@ -90,19 +117,23 @@ enum Command {
         action: Option<PluginsAction>,
     },
     /// Validate the configuration and every plugin; exit non-zero on any problem.
-    Check,
+    Check(LoadArgs),
     /// Write a commented starting configuration to the user's configuration folder (or to
     /// --config FILE); never overwrites.
     Init {
+        #[command(flatten)]
+        config: ConfigArg,
         /// The plugin folder it names [default: `plugins` beside this executable when there is
         /// one, else `plugins` beside the configuration, created empty].
-        #[arg(long, value_name = "DIR")]
-        plugins: Option<PathBuf>,
+        #[arg(long, value_name = "DIR", alias = "plugins")]
+        plugin_dir: Option<PathBuf>,
     },
     /// Print the JSON Schema of appsettings.json (what editors complete and check keys with).
     ConfigSchema,
     /// Print what an MCP client needs to start (or reach) this installation, in its own shape.
     ClientConfig {
+        #[command(flatten)]
+        config: ConfigArg,
         /// The client.
         #[arg(long, value_enum)]
         client: Client,
@@ -126,6 +157,75 @@ enum Command {
     },
 }
 
+impl Command {
+    /// The command's name, for messages.
+    fn name(&self) -> &'static str {
+        match self {
+            Command::Serve(_) => "serve",
+            Command::Plugins { action: Some(PluginsAction::Lock), .. } => "plugins lock",
+            Command::Plugins { .. } => "plugins",
+            Command::Check(_) => "check",
+            Command::Init { .. } => "init",
+            Command::ConfigSchema => "config-schema",
+            Command::ClientConfig { .. } => "client-config",
+            Command::PluginWorker { .. } => "plugin-worker",
+        }
+    }
+}
+
+impl Cli {
+    /// The command to run, with the flags given before it merged into its own (a flag given after
+    /// the command wins); a flag given before a command that does not take it is refused, since it
+    /// would do nothing.
+    fn command(self) -> Result<Command, String> {
+        let top = self.serve;
+        let Some(mut command) = self.command else { return Ok(Command::Serve(top)) };
+        let serving = matches!(command, Command::Serve(_));
+        let initialising = matches!(command, Command::Init { .. });
+        let mut unused = Vec::new();
+        let mut take = |given: bool, flag: &'static str, taken: bool| {
+            if given && !taken {
+                unused.push(flag);
+            }
+        };
+        let (load, config): (Option<&mut LoadArgs>, Option<&mut ConfigArg>) = match &mut command {
+            Command::Serve(serve) => {
+                serve.server_name = serve.server_name.take().or(top.server_name.clone());
+                serve.tool_timeout = serve.tool_timeout.or(top.tool_timeout);
+                serve.http = serve.http.take().or(top.http.clone());
+                (Some(&mut serve.load), None)
+            }
+            Command::Plugins { load, .. } | Command::Check(load) => (Some(load), None),
+            Command::Init { config, plugin_dir } => {
+                *plugin_dir = plugin_dir.take().or(top.load.plugin_dir.clone());
+                (None, Some(config))
+            }
+            Command::ClientConfig { config, .. } => (None, Some(config)),
+            Command::ConfigSchema | Command::PluginWorker { .. } => (None, None),
+        };
+        let (loads, named_config) = (load.is_some(), load.is_some() || config.is_some());
+        let plugin_dir_taken = loads || initialising;
+        if let Some(load) = load {
+            load.config.config = load.config.config.take().or(top.load.config.config.clone());
+            load.plugin_dir = load.plugin_dir.take().or(top.load.plugin_dir.clone());
+            load.log_level = load.log_level.take().or(top.load.log_level.clone());
+        } else if let Some(config) = config {
+            config.config = config.config.take().or(top.load.config.config.clone());
+        }
+        take(top.load.config.config.is_some(), "--config", named_config);
+        take(top.load.plugin_dir.is_some(), "--plugin-dir", plugin_dir_taken);
+        take(top.load.log_level.is_some(), "--log-level", loads);
+        take(top.server_name.is_some(), "--server-name", serving);
+        take(top.tool_timeout.is_some(), "--tool-timeout", serving);
+        take(top.http.is_some(), "--http", serving);
+        if unused.is_empty() {
+            Ok(command)
+        } else {
+            Err(format!("{} does nothing with `{}`", unused.join(", "), command.name()))
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let code = run();
     fatal::host_exits();
@@ -133,32 +233,31 @@ fn main() -> ExitCode {
 }
 
 fn run() -> ExitCode {
-    let cli = Cli::parse();
-    #[cfg(unix)]
-    if let Some(Command::PluginWorker { parent_pid }) = cli.command {
-        return mcp_plugin_host::worker::run(parent_pid);
-    }
-    let candidates = Candidates::from_process(cli.config.clone());
-    let setup = match cli.command {
-        Some(Command::Init { ref plugins }) => Some(init::run(&candidates, plugins.as_deref())),
-        Some(Command::ClientConfig { client, ref http, ref token_env, ref name }) => {
-            Some(client_config::run(&candidates, client, name, http.clone(), token_env.clone()))
+    let command = match Cli::parse().command() {
+        Ok(command) => command,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::from(2);
         }
-        Some(Command::ConfigSchema) => {
-            println!("{}", config_schema::text());
-            Some(Ok(()))
-        }
-        _ => None,
     };
-    if let Some(outcome) = setup {
-        return match outcome {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(message) => {
-                eprintln!("error: {message}");
-                ExitCode::FAILURE
-            }
-        };
-    }
+    let load = match command {
+        Command::PluginWorker { parent_pid } => return mcp_plugin_host::isolation::run_worker(parent_pid),
+        Command::Init { config, plugin_dir } => {
+            let candidates = Candidates::from_process(config.config);
+            return finish_setup(init::run(&candidates, plugin_dir.as_deref()));
+        }
+        Command::ClientConfig { config, client, http, token_env, name } => {
+            let candidates = Candidates::from_process(config.config);
+            return finish_setup(client_config::run(&candidates, client, &name, http, token_env));
+        }
+        Command::ConfigSchema => {
+            println!("{}", config_schema::text());
+            return ExitCode::SUCCESS;
+        }
+        Command::Serve(ref serve) => serve.load.clone(),
+        Command::Plugins { ref load, .. } | Command::Check(ref load) => load.clone(),
+    };
+    let candidates = Candidates::from_process(load.config.config.clone());
     let config = match locate::locate(&candidates) {
         Ok(config) => config,
         Err(error) => {
@@ -166,16 +265,16 @@ fn run() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let overrides = Overrides {
-        plugin_dir: cli.plugin_dir.clone(),
-        log_level: cli.log_level.clone(),
-        server_name: cli.server_name.clone(),
-        tool_timeout_secs: cli.tool_timeout,
+    let (server_name, tool_timeout_secs) = match &command {
+        Command::Serve(serve) => (serve.server_name.clone(), serve.tool_timeout),
+        _ => (None, None),
     };
+    let overrides =
+        Overrides { plugin_dir: load.plugin_dir, log_level: load.log_level, server_name, tool_timeout_secs };
     // `check` lists keys that are not settings with its other problems; every other command
     // refuses to start on them.
-    let listed = match cli.command {
-        Some(Command::Check) => Settings::load_listing_unknown(&config.path, &overrides, std::env::vars()),
+    let listed = match command {
+        Command::Check(_) => Settings::load_listing_unknown(&config.path, &overrides, std::env::vars()),
         _ => Settings::load(&config.path, &overrides).map(|settings| (settings, Vec::new())),
     };
     let (settings, unknown_keys) = match listed {
@@ -183,6 +282,15 @@ fn run() -> ExitCode {
         Err(error) => {
             eprintln!("error: {error}");
             return ExitCode::from(2);
+        }
+    };
+    // Before any plugin is loaded: from here on, only the protocol (or the command's report)
+    // reaches the stdout the caller gave; whatever else is printed goes to stderr.
+    let stdout = match streams::take_stdout() {
+        Ok(stdout) => stdout,
+        Err(error) => {
+            eprintln!("error: stdout could not be set aside for the protocol: {error}");
+            return ExitCode::FAILURE;
         }
     };
     if let Err(error) = logging::init(&settings.host) {
@@ -199,16 +307,20 @@ fn run() -> ExitCode {
         }
     };
     let outcome = runtime.block_on(async move {
-        match cli.command.unwrap_or(Command::Serve) {
-            Command::Serve => serve(settings, cli.http, config.path.clone(), overrides).await,
-            Command::Plugins { action: Some(PluginsAction::Lock), .. } => lock(&settings),
-            Command::Plugins { json, action: None } => {
-                let discovery = discover(&settings);
-                print_reports(&discovery.reports, &serving_hosts(&settings.path), json);
+        if let Command::Serve(serve_args) = command {
+            return serve(settings, serve_args.http, config.path.clone(), overrides, stdout).await;
+        }
+        let mut out = std::io::LineWriter::new(stdout.into_writer());
+        match command {
+            Command::Plugins { action: Some(PluginsAction::Lock), .. } => lock::lock(&settings, &mut out),
+            Command::Plugins { json, action: None, .. } => {
+                let discovery = report::discover(&settings);
+                report::print_reports(&mut out, &discovery.reports, &serving_hosts(&settings.path), json);
                 Ok(())
             }
-            Command::Check => check(&settings, unknown_keys),
-            Command::Init { .. }
+            Command::Check(_) => check::check(&settings, unknown_keys, &mut out),
+            Command::Serve(_)
+            | Command::Init { .. }
             | Command::ClientConfig { .. }
             | Command::ConfigSchema
             | Command::PluginWorker { .. } => {
@@ -219,6 +331,7 @@ fn run() -> ExitCode {
     // Plugin runtimes and tasks are not waited for: nothing a plugin left
     // behind may keep the process alive.
     runtime.shutdown_background();
+    copies::remove_all();
     match outcome {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {
@@ -229,58 +342,14 @@ fn run() -> ExitCode {
     }
 }
 
-/// Loads every plugin now, for the commands that report on them (and so
-/// refresh the plugin cache).
-fn discover(settings: &Settings) -> Discovery {
-    discovery::discover(settings, &Shared::default(), Loading::Eager, Trust::load(&settings.plugins))
-}
-
-/// `plugins lock`: loads every library in the folder (checking permissions,
-/// not the old lock), pins what loaded and says what changed since the
-/// last lock. Fails when a library could not be pinned (it is left out).
-fn lock(settings: &Settings) -> Result<(), String> {
-    let path = settings.plugins.lock_file.clone().ok_or("Plugins.LockFile is \"\": there is no lock file to write")?;
-    let discovery =
-        discovery::discover(settings, &Shared::default(), Loading::Eager, Trust::pinning(&settings.plugins));
-    let mut lock = LockFile::new();
-    let mut unpinned = Vec::new();
-    for slot in &discovery.slots {
-        let report = &slot.report;
-        let known = (slot.serving.is_some() || report.status == PluginStatus::Disabled)
-            .then_some(())
-            .and(slot.sha256.clone().zip(report.plugin.clone()))
-            .zip(report.version.clone().zip(report.abi_version.clone()));
-        match known {
-            Some(((sha256, plugin), (version, abi_version))) => {
-                let surface = slot.serving.as_ref().map(|serving| Surface::of(&serving.offer));
-                lock.libraries
-                    .insert(report.file.clone(), LockedLibrary { sha256, plugin, version, abi_version, surface });
-            }
-            None => unpinned.push(format!("{}: not pinned: {}", report.file, report.problems.join("; "))),
+/// The exit of a command that sets an installation up: its error, if any, on stderr.
+fn finish_setup(outcome: Result<(), String>) -> ExitCode {
+    match outcome {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("error: {message}");
+            ExitCode::FAILURE
         }
-    }
-    let before = LockFile::read(&path).unwrap_or_else(|problem| {
-        println!("{problem}; writing it afresh");
-        None
-    });
-    let changes = lock.changes_from(&before.unwrap_or_default());
-    lock.write(&path).map_err(|error| format!("the lock file {} could not be written: {error}", path.display()))?;
-    for line in &changes {
-        println!("{line}");
-    }
-    println!(
-        "{}: {} libraries pinned, {}",
-        path.display(),
-        lock.libraries.len(),
-        if changes.is_empty() { "no change".to_owned() } else { format!("{} change(s)", changes.len()) }
-    );
-    for problem in discovery.problems.iter().chain(&unpinned) {
-        println!("  {problem}");
-    }
-    if unpinned.is_empty() && discovery.problems.is_empty() {
-        Ok(())
-    } else {
-        Err(format!("{} libraries could not be pinned", unpinned.len()))
     }
 }
 
@@ -298,7 +367,13 @@ fn machine_wide_locks(settings: &Settings) -> LockTable {
     }
 }
 
-async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overrides: Overrides) -> Result<(), String> {
+async fn serve(
+    settings: Settings,
+    http: Option<String>,
+    config: PathBuf,
+    overrides: Overrides,
+    stdout: ProtocolStdout,
+) -> Result<(), String> {
     let telemetry = telemetry::init(&settings, if http.is_some() { Transport::Http } else { Transport::Stdio })?;
     let mut inbox = Inbox::default();
     inbox.watch(&settings.plugins, &config);
@@ -344,7 +419,7 @@ async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overri
                 let program = std::env::current_exe().unwrap_or_else(|_| PathBuf::from("mcp-plugin-host"));
                 eprintln!("{}", client_config::terminal_hint(&program, &state.current().settings.path));
             }
-            serve_stdio(Arc::clone(&state)).await
+            serve_stdio(Arc::clone(&state), stdout).await
         }
     };
     state.shut_down().await;
@@ -354,11 +429,11 @@ async fn serve(settings: Settings, http: Option<String>, config: PathBuf, overri
     served
 }
 
-async fn serve_stdio(state: Arc<HostState>) -> Result<(), String> {
+async fn serve_stdio(state: Arc<HostState>, stdout: ProtocolStdout) -> Result<(), String> {
     let shutdown = state.shutdown.clone();
-    // Non-blocking pipes when stdin/stdout are pipes (how MCP clients start servers); rmcp
-    // falls back to the blocking handles otherwise. The blocking ones cost ~55 µs a call.
-    let (stdin, stdout) = rmcp::transport::stdio_pipes();
+    // Non-blocking pipes when stdin/stdout are pipes (how many MCP clients start servers), the
+    // blocking handles otherwise. The blocking ones cost ~55 µs a call.
+    let (stdin, stdout) = streams::protocol_streams(stdout);
     let server = McpServer::new(Arc::clone(&state));
     let transport = LineTransport::new(stdin, stdout, state.current().settings.host.max_message_bytes)
         .noting_roots_changes(server.roots());
@@ -386,158 +461,5 @@ async fn wait_for_signal() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
-    }
-}
-
-/// `check`: `unknown_keys` are the configuration's keys that are not settings.
-fn check(settings: &Settings, unknown_keys: Vec<String>) -> Result<(), String> {
-    let discovery = discover(settings);
-    let serving = serving_hosts(&settings.path);
-    print_reports(&discovery.reports, &serving, false);
-    let mut problems: Vec<String> =
-        unknown_keys.into_iter().map(|key| format!("{}: {key}", settings.path.display())).collect();
-    problems.extend(discovery.problems.iter().cloned());
-    for report in &discovery.reports {
-        problems.extend(report.problems.iter().map(|problem| format!("{}: {problem}", report.file)));
-        problems.extend(report.lock_mismatch.iter().map(|differs| format!("{}: {differs}", report.file)));
-    }
-    problems.extend(plugin_settings_problems(settings, &discovery.reports));
-    for host in &serving {
-        let refused = host.plugins.iter().filter_map(|report| Some((report, report.refused_on_reload.as_ref()?)));
-        problems.extend(refused.map(|(report, reason)| {
-            format!("{}: refused on reload by the host serving as PID {}: {reason}", report.file, host.pid)
-        }));
-    }
-    if discovery.reports.iter().all(|report| report.status != PluginStatus::Loaded) {
-        problems.push(format!("no plugin was loaded from {}", settings.plugins.directory.display()));
-    }
-    if problems.is_empty() {
-        println!(
-            "ok: configuration {} and {} plugin libraries are valid",
-            settings.path.display(),
-            discovery.reports.len()
-        );
-        Ok(())
-    } else {
-        Err(format!("{} problem(s):\n  {}", problems.len(), problems.join("\n  ")))
-    }
-}
-
-/// Each enabled plugin's section checked against the settings schema it declares.
-fn plugin_settings_problems(settings: &Settings, reports: &[PluginReport]) -> Vec<String> {
-    let mut problems = Vec::new();
-    for report in reports.iter().filter(|report| report.status != PluginStatus::Disabled) {
-        let Some(name) = &report.plugin else { continue };
-        let file = settings.plugins.directory.join(&report.file);
-        match declared_settings_schema(settings, name, &file, report.isolated) {
-            None => {}
-            Some(Ok(schema)) => {
-                let found = config_schema::check_plugin_section(name, &schema, settings.plugins.section(name));
-                problems.extend(found.into_iter().map(|problem| format!("{}: {problem}", report.file)));
-            }
-            Some(Err(problem)) => problems.push(format!("{}: {problem}", report.file)),
-        }
-    }
-    problems
-}
-
-/// The settings schema plugin `name` declares, read where the plugin runs: a
-/// plugin that runs in a worker is never opened in the host, not even here,
-/// so a probe worker reads it. `None`: it declares none (or cannot be opened,
-/// which discovery has reported already).
-fn declared_settings_schema(
-    settings: &Settings,
-    name: &str,
-    file: &std::path::Path,
-    isolated: bool,
-) -> Option<Result<serde_json::Value, String>> {
-    #[cfg(unix)]
-    if isolated {
-        return match mcp_plugin_host::plugin::process::probe(file, &settings.plugins.worker_limits(name)) {
-            Ok(identity) => identity.settings_schema,
-            Err(refusal) => Some(Err(refusal.message)),
-        };
-    }
-    #[cfg(not(unix))]
-    let _ = (name, isolated);
-    // Opened again: the library is mapped already, so this only finds its root module.
-    Library::open(file).ok()?.settings_schema().transpose()
-}
-
-/// Prints what the plugin folder holds, then what each host running under
-/// the same configuration serves now.
-fn print_reports(reports: &[PluginReport], serving: &[ServingHost], json: bool) {
-    if json {
-        let document = serde_json::json!({
-            "hostAbiVersion": mcp_plugin_api::abi::ABI_VERSION,
-            "plugins": reports,
-            "serving": serving,
-        });
-        println!("{}", serde_json::to_string_pretty(&document).unwrap_or_default());
-        return;
-    }
-    print_table(reports);
-    println!("host ABI: mcp-plugin-api {}", mcp_plugin_api::abi::ABI_VERSION);
-    for host in serving {
-        println!(
-            "\nserving now: PID {} over {} since {}, {} reload(s), last change {}",
-            host.pid, host.transport, host.since, host.reloads, host.updated
-        );
-        print_table(&host.plugins);
-        for problem in &host.problems {
-            println!("  {problem}");
-        }
-    }
-}
-
-/// One row per library, then each library's problems and what the
-/// operator's rules changed.
-fn print_table(reports: &[PluginReport]) {
-    let rows: Vec<[String; 6]> = reports
-        .iter()
-        .map(|report| {
-            [
-                report.file.clone(),
-                report.plugin.clone().unwrap_or_else(|| "-".into()),
-                report.version.clone().unwrap_or_else(|| "-".into()),
-                match &report.abi_version {
-                    Some(version) => format!("{} ({version})", report.abi_status),
-                    None => report.abi_status.to_string(),
-                },
-                if report.isolated { format!("{} (process)", report.status) } else { report.status.to_string() },
-                if report.tools.is_empty() { "-".into() } else { report.tools.join(", ") },
-            ]
-        })
-        .collect();
-    let header = ["FILE", "PLUGIN", "VERSION", "ABI", "STATUS", "TOOLS"].map(str::to_owned);
-    let widths: Vec<usize> =
-        (0..6).map(|column| rows.iter().chain([&header]).map(|row| row[column].len()).max().unwrap_or(0)).collect();
-    for row in [&header].into_iter().chain(&rows) {
-        let line: Vec<String> = row.iter().zip(&widths).map(|(cell, width)| format!("{cell:width$}")).collect();
-        println!("{}", line.join("  ").trim_end());
-    }
-    for report in reports {
-        for (own, served) in &report.renamed {
-            println!("  {}: tool '{own}' is served as '{served}'", report.file);
-        }
-        let hidden = [
-            ("tools", &report.hidden.tools),
-            ("prompts", &report.hidden.prompts),
-            ("resources", &report.hidden.resources),
-        ];
-        for (kind, items) in hidden.iter().filter(|(_, items)| !items.is_empty()) {
-            println!("  {}: {kind} hidden by configuration: {}", report.file, items.join(", "));
-        }
-        for overridden in &report.overrides {
-            let mut changed = overridden.fields.clone();
-            changed.extend(overridden.defaults.iter().map(|argument| format!("default {argument}")));
-            println!("  {}: tool '{}' overridden: {}", report.file, overridden.tool, changed.join(", "));
-        }
-        for problem in &report.problems {
-            println!("  {}: {problem}", report.file);
-        }
-        for differs in &report.lock_mismatch {
-            println!("  {}: served although {differs}", report.file);
-        }
     }
 }

@@ -11,10 +11,10 @@
 //! * a library whose file and configuration are unchanged keeps its plugin
 //!   (created or not yet: the plugin cache's lazy creation goes on working);
 //! * a new or changed library, or one whose configuration changed, is
-//!   loaded from a private copy under a new file name ([`PrivateCopies`]):
-//!   loading the same path again would only return the library already
-//!   mapped, and nothing is ever unloaded, so the old copy stays mapped but
-//!   unused;
+//!   loaded from a private copy of its own (`crate::plugin::copies`, as
+//!   every library is): loading the same path again would only return the
+//!   library already mapped, and nothing is ever unloaded, so the old copy
+//!   stays mapped but unused;
 //! * a replacement that fails (not a library, wrong ABI, its constructor
 //!   fails, an item fails the descriptor checks) leaves the version that was
 //!   serving in place, and says so in the reports (`refusedOnReload`); a
@@ -47,15 +47,15 @@ use tokio::sync::mpsc;
 
 use crate::{
     plugin::{
+        assemble::assemble,
         cache::{Fingerprint, Offer, PluginCache},
-        discovery::{
-            LoadContext, Loading, PluginStatus, Relist, Relisting, Shared, Slot, Verdicts, Withdraw, Withdrawal,
-            assemble, folder, library_files, load_library,
-        },
+        changes::{Relist, Relisting, Withdraw, Withdrawal},
+        load::{LoadContext, Loading, Shared, Slot, Verdicts, folder, library_files, load_library},
+        report::PluginStatus,
     },
-    settings::{Overrides, PluginSettings, Settings, copies_dir},
+    settings::{Overrides, PluginSettings, Settings},
     state::{Generation, HostState},
-    status::{StatusFile, is_running},
+    status::StatusFile,
     trust::Trust,
 };
 
@@ -178,7 +178,6 @@ pub struct Reloader {
     overrides: Overrides,
     shared: Shared,
     slots: Vec<Slot>,
-    copies: PrivateCopies,
     inbox: Inbox,
     status: StatusFile,
     /// SIGHUP, taken over from its default action (ending the process) when the reloader is made.
@@ -204,12 +203,10 @@ impl Reloader {
         let current = state.current();
         status.publish(&current, false);
         let problems = folder(&current.settings.plugins).1;
-        let copies = PrivateCopies::default();
-        Self { state, config, overrides, shared, slots, copies, inbox, status, hangups: hangups(), problems }
+        Self { state, config, overrides, shared, slots, inbox, status, hangups: hangups(), problems }
     }
 
-    /// Serves reloads until the host shuts down, then removes the private
-    /// copies and the status file.
+    /// Serves reloads until the host shuts down (its status file goes with it).
     pub async fn run(mut self) {
         let shutdown = self.state.shutdown.clone();
         loop {
@@ -230,7 +227,6 @@ impl Reloader {
                 }
             }
         }
-        self.copies.clean();
     }
 
     /// Waits until no watched file has changed size or time for the quiet
@@ -346,7 +342,7 @@ impl Reloader {
                 {
                     keep(before, &mut names)
                 }
-                before => load(&mut self.copies, &file, before, &context, &mut cache, &mut names),
+                before => load(&file, before, &context, &mut cache, &mut names),
             };
             slots.push(slot);
         }
@@ -412,10 +408,9 @@ impl Reloader {
     }
 }
 
-/// Loads `file` from a private copy; keeps `before` serving if it
+/// Loads `file` (from a private copy); keeps `before` serving if it
 /// served and the new library is refused.
 fn load(
-    copies: &mut PrivateCopies,
     file: &Path,
     before: Option<Slot>,
     context: &LoadContext,
@@ -433,14 +428,7 @@ fn load(
         );
         return before.disabled();
     }
-    let fresh = match copies.copy(file) {
-        Ok(copy) => load_library(file, &copy, context, cache, names),
-        Err(error) => {
-            let mut slot = Slot::new(file);
-            slot.report.refuse(format!("it could not be copied for loading: {error}"));
-            slot
-        }
-    };
+    let fresh = load_library(file, context, cache, names);
     // The version serving goes on only while the lock says of it what it said when it was checked.
     let Some(mut kept) =
         before.filter(|before| before.serving.is_some() && before.trust_key == context.trust.key(file))
@@ -546,53 +534,4 @@ async fn next_hangup(hangups: &mut Hangups) -> Option<()> {
     }
     let _ = hangups;
     std::future::pending().await
-}
-
-/// Private copies of plugin libraries, one folder per host process, so
-/// that a changed library can be loaded beside the version already mapped.
-pub struct PrivateCopies {
-    folder: PathBuf,
-    made: u64,
-}
-
-impl Default for PrivateCopies {
-    /// The copies of this process; the folder is made on the first copy.
-    /// Folders that hosts no longer running left behind are removed.
-    fn default() -> Self {
-        let base = copies_dir();
-        remove_stale(&base);
-        Self { folder: base.join(std::process::id().to_string()), made: 0 }
-    }
-}
-
-impl PrivateCopies {
-    /// Copies `file` under a name no copy had before.
-    pub fn copy(&mut self, file: &Path) -> std::io::Result<PathBuf> {
-        std::fs::create_dir_all(&self.folder)?;
-        self.made += 1;
-        let stem = file.file_stem().unwrap_or_default().to_string_lossy();
-        let copy = self.folder.join(format!("{stem}.{}.{}", self.made, std::env::consts::DLL_EXTENSION));
-        std::fs::copy(file, &copy)?;
-        Ok(copy)
-    }
-
-    /// Removes every copy (a mapped library stays mapped; the file goes).
-    pub fn clean(&self) {
-        if self.made > 0 {
-            let _ = std::fs::remove_dir_all(&self.folder);
-        }
-    }
-}
-
-/// Removes the copy folders of processes that no longer run (where a
-/// process can be looked up: Linux).
-fn remove_stale(base: &Path) {
-    let Ok(entries) = std::fs::read_dir(base) else { return };
-    for entry in entries.filter_map(Result::ok) {
-        let name = entry.file_name();
-        let Some(pid) = name.to_str().and_then(|name| name.parse::<u32>().ok()) else { continue };
-        if !is_running(pid, None) {
-            let _ = std::fs::remove_dir_all(entry.path());
-        }
-    }
 }

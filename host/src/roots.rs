@@ -2,7 +2,7 @@
 #![allow(deprecated)]
 
 //! A session's roots (`roots/list`): the client's workspace folders, which
-//! a plugin in a worker process may write (see [`crate::plugin::process`]).
+//! a plugin in a worker process may write (see [`crate::isolation::supervisor`]).
 //! Asked once per session, on the first call that needs them, and asked
 //! again after the client says they changed.
 //!

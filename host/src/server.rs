@@ -27,11 +27,11 @@ use rmcp::{
     ErrorData as McpError, Peer, RoleServer, ServerHandler,
     model::{
         CallToolRequestParams, CallToolResponse, ClientCapabilities, CompleteRequestParams, CompleteResult,
-        CompletionInfo, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
-        InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
-        ListToolsResult, LoggingLevel, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-        ReadResourceResult, Reference, ResourceUpdatedNotificationParam, ResultType, ServerCapabilities, ServerConfig,
-        SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
+        CompletionInfo, ErrorCode, GetPromptRequestParams, GetPromptResponse, Implementation, InitializeRequestParams,
+        InitializeResult, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+        LoggingLevel, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, Reference,
+        ResourceUpdatedNotificationParam, ServerCapabilities, ServerConfig, SetLevelRequestParams,
+        SubscribeRequestParams, SubscriptionFilter, Tool, UnsubscribeRequestParams,
     },
     service::{NotificationContext, RequestContext, SubscriptionContext},
 };
@@ -99,11 +99,18 @@ impl McpServer {
         Arc::clone(&self.session.roots)
     }
 
-    fn features_for(&self, context: &RequestContext<RoleServer>) -> Vec<String> {
-        match context.meta.client_capabilities() {
+    /// What a request of `context` tells the plugin of its client: its feature tags and log
+    /// level (from the request's `_meta` when it carries them, else the session's) and roots.
+    fn client(&self, context: &RequestContext<RoleServer>) -> call::Client {
+        let features = match context.meta.client_capabilities() {
             Some(capabilities) => negotiated_features(&capabilities),
             None => self.session.features.read().unwrap_or_else(|poisoned| poisoned.into_inner()).clone(),
-        }
+        };
+        let level = match context.meta.log_level() {
+            Some(level) => ClientLevel::new(level),
+            None => self.session.level.clone(),
+        };
+        call::Client { features, level, roots: Arc::clone(&self.session.roots) }
     }
 }
 
@@ -154,15 +161,17 @@ async fn next_news(changes: &mut broadcast::Receiver<ListChanges>, updates: &mut
 }
 
 /// Tells one session (begun with `initialize`) of list changes and of updates of the resources
-/// it subscribed to, until it ends.
+/// it subscribed to, until it ends or the host shuts down (as a `subscriptions/listen` stream).
 fn announce(peer: Peer<RoleServer>, state: &HostState, session: Arc<Session>, stop: CancellationToken) {
     let (mut changes, mut updates) = (state.subscribe(), state.updates.subscribe());
     let (prompts, resources) =
         (session.declared_prompts.load(Ordering::Relaxed), session.declared_resources.load(Ordering::Relaxed));
+    let shutdown = state.shutdown.clone();
     tokio::spawn(async move {
         loop {
             let news = tokio::select! {
                 _ = stop.cancelled() => return,
+                _ = shutdown.cancelled() => return,
                 news = next_news(&mut changes, &mut updates) => news,
             };
             let changed = match news {
@@ -339,13 +348,7 @@ impl ServerHandler for McpServer {
             ));
         };
         let arguments = request.arguments.unwrap_or_default();
-        let level = match context.meta.log_level() {
-            Some(level) => ClientLevel::new(level),
-            None => self.session.level.clone(),
-        };
-        let features = self.features_for(&context);
-        let result =
-            call::run(&self.state, entry, arguments, features, level, Arc::clone(&self.session.roots), context).await;
+        let result = call::tool(&self.state, entry, arguments, self.client(&context), context).await;
         Ok(CallToolResponse::Complete(result))
     }
 
@@ -373,7 +376,7 @@ impl ServerHandler for McpServer {
     async fn get_prompt(
         &self,
         request: GetPromptRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, McpError> {
         let Some(entry) = self.state.current().registry.prompt(&request.name).cloned() else {
             return Err(McpError::invalid_params(
@@ -396,39 +399,22 @@ impl ServerHandler for McpServer {
                 None,
             ));
         }
-        let rendered = entry
-            .plugin
-            .get_prompt(entry.index, Value::Object(arguments))
-            .await
-            .map_err(|message| McpError::invalid_params(message, None))?;
-        let mut result: GetPromptResult = serde_json::from_value(rendered).map_err(|error| {
-            McpError::internal_error(
-                format!("plugin '{}' rendered a malformed prompt: {error}", entry.plugin.name()),
-                None,
-            )
-        })?;
-        // As for tool results: rmcp strips it again for older protocol versions.
-        result.result_type.get_or_insert(ResultType::COMPLETE);
+        let result = call::prompt(&self.state, entry, arguments, self.client(&context), context).await?;
         Ok(GetPromptResponse::Complete(result))
     }
 
     async fn complete(
         &self,
         request: CompleteRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, McpError> {
         let current = self.state.current();
         self.require_prompts(&current.registry, "completion/complete")?;
         let mut values = match &request.r#ref {
             Reference::Prompt(reference) => match current.registry.prompt(&reference.name) {
-                // Completion is synchronous in the plugin API and may ask an outside program (the
-                // dotnet plugins list installed templates), so it runs off the async workers.
                 Some(entry) => {
-                    let (plugin, index) = (Arc::clone(&entry.plugin), entry.index);
-                    let (argument, value) = (request.argument.name.clone(), request.argument.value.clone());
-                    tokio::task::spawn_blocking(move || plugin.complete_prompt(index, &argument, &value))
-                        .await
-                        .map_err(|error| McpError::internal_error(format!("completion failed: {error}"), None))?
+                    let asked = (request.argument.name.clone(), request.argument.value.clone());
+                    call::complete(&self.state, Arc::clone(entry), asked, self.client(&context), context).await?
                 }
                 None => {
                     return Err(McpError::invalid_params(format!("Unknown prompt: '{}'", reference.name), None));
@@ -471,16 +457,8 @@ impl ServerHandler for McpServer {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, McpError> {
         let entry = self.resource(&request.uri)?;
-        let about_client = json!({ "roots": client_roots(&context).await });
-        let contents = entry
-            .plugin
-            .read_resource(entry.index, request.uri.clone(), about_client)
-            .await
-            .map_err(|message| McpError::internal_error(message, Some(json!({ "uri": request.uri }))))?;
-        let contents = serde_json::from_value(Value::Array(contents)).map_err(|error| {
-            McpError::internal_error(format!("plugin '{}' read malformed contents: {error}", entry.plugin.name()), None)
-        })?;
-        Ok(ReadResourceResponse::Complete(ReadResourceResult::new(contents)))
+        let result = call::read(&self.state, entry, request.uri, self.client(&context), context).await?;
+        Ok(ReadResourceResponse::Complete(result))
     }
 
     // A subscription is kept per session, for a URI some resource serves; the plugin behind it
@@ -505,26 +483,6 @@ impl ServerHandler for McpServer {
         self.resource(&request.uri)?;
         self.session.subscriptions().remove(&request.uri);
         Ok(())
-    }
-}
-
-/// The reading client's workspace folders, for a resource whose contents depend on them (a read
-/// has no call through which the plugin could ask). `None` when the client declares no roots,
-/// speaks 2026-07-28 (no server-to-client requests), or does not answer with a list.
-async fn client_roots(context: &RequestContext<RoleServer>) -> Option<Value> {
-    let declared = context.client_capabilities().is_some_and(|capabilities| capabilities.roots.is_some());
-    let stateless = context
-        .protocol_version()
-        .is_some_and(|version| version.as_str() >= rmcp::model::ProtocolVersion::V_2026_07_28.as_str());
-    if !declared || stateless {
-        return None;
-    }
-    match context.peer.list_roots().await {
-        Ok(answer) => serde_json::to_value(answer.roots).ok(),
-        Err(error) => {
-            tracing::debug!("the client did not list its roots for a resource read: {error}");
-            None
-        }
     }
 }
 

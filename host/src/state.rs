@@ -9,7 +9,7 @@ use arc_swap::ArcSwap;
 use tokio::sync::broadcast;
 use tokio_util::{sync::CancellationToken, task::TaskTracker};
 
-use crate::{plugin::discovery::PluginReport, registry::Registry, settings::Settings};
+use crate::{plugin::report::PluginReport, registry::Registry, settings::Settings};
 
 /// What is served under one configuration: a call or a list request reads
 /// one generation from start to end, so it never sees half of a reload.
@@ -91,7 +91,7 @@ impl ResourceUpdates {
 }
 
 /// How long shutdown waits, after the calls' grace period, for their plugins to drop them
-/// (a worker that does not is killed after `process::DROP_WAIT`); room for a loaded machine.
+/// (a worker that does not is killed after `isolation::supervisor::DROP_WAIT`); room for a loaded machine.
 const DROP_PATIENCE: std::time::Duration = std::time::Duration::from_secs(5);
 
 /// What every connection shares.

@@ -18,7 +18,7 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
-use crate::{plugin::discovery::PluginReport, settings::serving_dir, state::Generation};
+use crate::{plugin::report::PluginReport, settings::serving_dir, state::Generation};
 
 /// One serving host, as it describes itself.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -11,47 +11,15 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
 use mcp_plugin_api::check::{ToolSchemas, descriptor::is_tool_name};
 use rmcp::model::{Tool, ToolAnnotations};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::settings::{ItemFilter, PrefixMode, SurfaceSettings, ToolOverride};
+use crate::settings::{ItemFilter, Patterns, PrefixMode, SurfaceSettings, ToolOverride};
 
 /// What separates a plugin's name from its tool's in a prefixed name.
 pub const PREFIX_SEPARATOR: &str = "__";
-
-/// A list of glob patterns (`*`, `?`, `[…]`, `{a,b}`), compiled.
-#[derive(Debug, Clone, Default)]
-pub struct Patterns {
-    sources: Vec<String>,
-    set: GlobSet,
-}
-
-impl Patterns {
-    /// Compiles `patterns`; the error names the configuration `key` and the pattern.
-    pub fn new(key: &str, patterns: Vec<String>) -> Result<Self, String> {
-        let mut builder = GlobSetBuilder::new();
-        for pattern in &patterns {
-            let glob =
-                Glob::new(pattern).map_err(|error| format!("{key}: '{pattern}' is not a glob pattern: {error}"))?;
-            builder.add(glob);
-        }
-        let set = builder.build().map_err(|error| format!("{key}: {error}"))?;
-        Ok(Self { sources: patterns, set })
-    }
-
-    /// Whether a pattern matches `text`.
-    pub fn matches(&self, text: &str) -> bool {
-        self.set.is_match(text)
-    }
-
-    /// The patterns as the operator wrote them.
-    pub fn sources(&self) -> &[String] {
-        &self.sources
-    }
-}
 
 impl ItemFilter {
     /// Whether the item `key` (a tool or prompt name, a resource URI or URI

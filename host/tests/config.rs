@@ -150,15 +150,18 @@ fn check_validates_plugin_sections(config: Value) {
     let setup = Setup::new(&["sample", "dotnet_sdk"], &[], broken);
     let output = setup.run(&["check"]);
     assert_eq!(output.status.code(), Some(1), "{}", text(&output.stderr));
-    let stderr = text(&output.stderr);
+    // Its own report (stdout) says why it failed, and so does its error (stderr).
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
     for expected in [
         "`Plugins.Settings.sample.Greting` is not a setting; did you mean `Plugins.Settings.sample.Greeting`?",
         "Plugins.Settings.sample: Invalid setting 'Greeting': 5 is not of type \"string\"",
         "`Plugins.Settings.dotnet_sdk.TimeoutSecs` is not a setting; did you mean \
          `Plugins.Settings.dotnet_sdk.TimeoutSeconds`?",
     ] {
+        assert!(stdout.contains(expected), "the report lacks {expected}:\n{stdout}");
         assert!(stderr.contains(expected), "missing {expected}:\n{stderr}");
     }
+    assert!(stdout.contains("4 problem(s):"), "{stdout}");
     assert!(!stderr.contains("readonly"), "keys are matched without regard to case:\n{stderr}");
 
     let mut fixed = json!({ "Plugins": { "Settings": {

@@ -145,6 +145,20 @@ async fn serves_a_session_with_calls_and_progress() {
     assert_eq!(response(&panicked, 4)["result"]["isError"], true);
     let after = host.request(5, "tools/call", json!({ "name": "still_works", "arguments": {} })).await;
     assert_eq!(text_of(&response(&after, 5)["result"]), "ok");
+
+    // Ending the session: a status every official client takes as done (the Python SDK only 200 and 204).
+    let session = host.session.clone().unwrap();
+    let ended = host
+        .http
+        .delete(&host.url)
+        .header("mcp-session-id", &session)
+        .header("mcp-protocol-version", "2025-06-18")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(ended.status().as_u16(), 204);
+    let (status, _) = host.post_with(json!({ "jsonrpc": "2.0", "id": 6, "method": "ping" }), &[]).await;
+    assert_eq!(status, 404, "the session is over");
 }
 
 #[tokio::test]
@@ -283,4 +297,33 @@ async fn a_public_address_without_a_token_is_refused() {
     assert!(!output.status.success());
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("refusing to listen on non-loopback address 0.0.0.0:0 without a bearer token"), "{stderr}");
+}
+
+/// `serve --http` listens, as `--http` does.
+#[tokio::test]
+async fn serve_takes_http_as_the_default_command_does() {
+    let setup = Setup::new(&["sample"], &[], json!({}));
+    let mut child = tokio::process::Command::new(env!("CARGO_BIN_EXE_mcp-plugin-host"))
+        .arg("--config")
+        .arg(setup.config())
+        .args(["serve", "--http", "127.0.0.1:0"])
+        .env_remove("RUST_LOG")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    use tokio::io::AsyncBufReadExt;
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let listening = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        while let Ok(Some(line)) = lines.next_line().await {
+            if line.contains("serving MCP over streamable HTTP at http://127.0.0.1:") {
+                return true;
+            }
+        }
+        false
+    })
+    .await;
+    assert_eq!(listening.ok(), Some(true), "serve --http listens");
 }

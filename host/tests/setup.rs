@@ -1,7 +1,8 @@
 //! End-to-end tests of the commands that set an installation up, through the
 //! real binary: where the configuration is found (and the host saying which
-//! it used), `init`, `client-config` for every client, and the hint printed
-//! when the stdio server is started by hand on a terminal.
+//! it used), `init`, `client-config` for every client, the hint printed
+//! when the stdio server is started by hand on a terminal, and which flags
+//! each command takes.
 
 use std::{
     path::{Path, PathBuf},
@@ -58,7 +59,7 @@ fn the_configuration_is_found_in_the_current_folder_then_the_users_and_the_host_
     assert!(stderr.contains(&user_file.display().to_string()), "{stderr}");
     assert!(stderr.contains("mcp-plugin-host init"), "{stderr}");
 
-    let init = host(&work, &home, &["init", "--plugins", "libs"]);
+    let init = host(&work, &home, &["init", "--plugin-dir", "libs"]);
     assert!(init.status.success(), "{}", text(&init.stderr));
     assert!(text(&init.stdout).contains(&format!("wrote {}", user_file.display())));
     let again = host(&work, &home, &["init"]);
@@ -193,4 +194,28 @@ fn started_by_a_client_on_a_pipe_it_prints_no_hint() {
         .output()
         .unwrap();
     assert!(!text(&output.stderr).contains("speaks MCP on stdio"), "{}", text(&output.stderr));
+}
+
+/// Each command takes the flags that do something for it: `serve --http` serves HTTP as `--http`
+/// does, a serving flag given to another command is refused with the reason, and a command's help
+/// lists only its own flags.
+#[test]
+fn each_command_takes_its_own_flags() {
+    let dirs = dirs();
+    let (work, home) = (&dirs.work, &dirs.home);
+    let serve_help = text(&host(work, home, &["serve", "--help"]).stdout);
+    assert!(serve_help.contains("--http") && serve_help.contains("--tool-timeout"), "{serve_help}");
+    let init_help = text(&host(work, home, &["init", "--help"]).stdout);
+    assert!(init_help.contains("--plugin-dir"), "{init_help}");
+    for serving in ["--tool-timeout", "--server-name", "--http", "--log-level"] {
+        assert!(!init_help.contains(serving), "init --help lists {serving}:\n{init_help}");
+    }
+    let check_help = text(&host(work, home, &["check", "--help"]).stdout);
+    assert!(!check_help.contains("--tool-timeout") && check_help.contains("--plugin-dir"), "{check_help}");
+
+    let refused = host(work, home, &["--tool-timeout", "5", "init"]);
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(text(&refused.stderr).contains("--tool-timeout does nothing with `init`"), "{}", text(&refused.stderr));
+    let refused = host(work, home, &["init", "--tool-timeout", "5"]);
+    assert_eq!(refused.status.code(), Some(2), "{}", text(&refused.stderr));
 }

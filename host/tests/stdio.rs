@@ -161,6 +161,39 @@ async fn a_message_over_the_size_limit_is_answered_with_its_id() {
 }
 
 #[tokio::test]
+async fn nothing_a_plugin_prints_reaches_the_protocol_stream() {
+    // `noisy` prints while it is created and in every call: a partial line, a flood, lines from
+    // other threads, raw bytes on descriptor 1. All of it must land in the log, none on stdout.
+    let setup = Setup::new(&["sample"], &["noisy"], json!({ "Plugins": { "LazyLoading": false } }));
+    let client = setup.stdio().await;
+    let printing = [
+        ("noisy_partial", json!({})),
+        ("noisy_flood", json!({})),
+        ("noisy_thread", json!({ "threads": 4 })),
+        ("noisy_raw", json!({})),
+        ("noisy_stderr", json!({})),
+        ("noisy_partial", json!({})),
+    ];
+    for (tool, arguments) in printing {
+        assert_eq!(text_of(&client.call(tool, arguments).await), "ok", "{tool}");
+        // The answer after the print arrives whole: nothing was glued to it.
+        assert_eq!(text_of(&client.call("echo", json!({ "text": "after" })).await), "after", "after {tool}");
+    }
+    assert!(client.not_json().is_empty(), "stdout carried non-JSON: {:?}", client.not_json());
+    let logged = client
+        .wait_for_stderr(Duration::from_secs(30), |stderr| {
+            ["noisy: created", "partial", "noisy: flood line 999", "thread 3 line 99 (two writes)", "noisy: raw bytes"]
+                .iter()
+                .all(|printed| stderr.contains(printed))
+        })
+        .await;
+    assert!(logged, "what the plugin printed is not in the log:\n{}", client.stderr());
+    // The commands that load plugins print their report on the same private stdout.
+    let plugins = setup.plugins_json();
+    assert!(plugins["plugins"].as_array().unwrap().iter().any(|report| report["plugin"] == "noisy"), "{plugins}");
+}
+
+#[tokio::test]
 async fn progress_tokens_of_both_kinds_become_notifications() {
     let setup = Setup::new(&["sample"], &[], json!({}));
     let client = setup.stdio().await;

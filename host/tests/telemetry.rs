@@ -141,6 +141,41 @@ async fn metrics_count_calls_and_errors_behind_the_guards_of_mcp() {
 }
 
 #[tokio::test]
+async fn prompts_reads_and_completions_are_counted_per_item_and_outcome() {
+    let setup = Setup::new(&[], &["faulty"], json!({}));
+    let mut host = HttpHost::start(&setup, None).await;
+    host.initialize().await;
+    let ask = |id: u64, method: &str, params: Value| json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
+    let prompt = |mode: &str| json!({ "name": "faulty_prompt", "arguments": { "mode": mode } });
+    host.rpc(ask(1, "prompts/get", prompt("ok"))).await.expect("an answer");
+    host.rpc(ask(2, "prompts/get", prompt("invalid"))).await.expect("an answer");
+    host.rpc(ask(3, "resources/read", json!({ "uri": "faulty://ok" }))).await.expect("an answer");
+    host.rpc(ask(4, "resources/read", json!({ "uri": "faulty://fail" }))).await.expect("an answer");
+    let completion = json!({ "ref": { "type": "ref/prompt", "name": "faulty_prompt" }, "argument": { "name": "mode", "value": "o" } });
+    host.rpc(ask(5, "completion/complete", completion)).await.expect("an answer");
+
+    let (_, text) = host.get("/metrics", &[]).await;
+    let count = "mcp_server_operation_duration_seconds_count";
+    let prompt = [
+        "mcp_method_name=\"prompts/get\"",
+        "gen_ai_prompt_name=\"faulty_prompt\"",
+        "mcp_plugin_host_plugin_name=\"faulty\"",
+    ];
+    assert_eq!(sample(&text, count, &[&prompt[..], &["error_type=\"invalid_params\""]].concat()), Some(1.0), "{text}");
+    // The URI series is the resource's template: a client's URIs make no new series.
+    let read = ["mcp_method_name=\"resources/read\"", "mcp_resource_uri=\"faulty://{mode}\""];
+    assert_eq!(sample(&text, count, &[&read[..], &["error_type=\"plugin_error\""]].concat()), Some(1.0), "{text}");
+    let all_reads: f64 = text
+        .lines()
+        .filter(|line| line.starts_with(count) && read.iter().all(|label| line.contains(label)))
+        .map(|line| line.rsplit(' ').next().unwrap().parse::<f64>().unwrap())
+        .sum();
+    assert_eq!(all_reads, 2.0, "{text}");
+    let completion = ["mcp_method_name=\"completion/complete\"", "gen_ai_prompt_name=\"faulty_prompt\""];
+    assert_eq!(sample(&text, count, &completion), Some(1.0), "{text}");
+}
+
+#[tokio::test]
 async fn readyz_is_ready_when_every_enabled_plugin_serves_and_says_why_not() {
     let ready = Setup::new(&["sample"], &["failing_ctor"], json!({ "Plugins": { "Disabled": ["failing_ctor"] } }));
     let host = HttpHost::start(&ready, None).await;

@@ -181,6 +181,77 @@ pub trait PluginInstance: Send + Sync {
         let _ = request;
         self.read_resource(index, uri)
     }
+
+    /// Renders prompt `index` with JSON `arguments` for one request: `services` are the request's
+    /// (its cancel signal, progress, logs and requests to the client), as a tool call gets them.
+    /// `Ok` is a JSON `GetPromptResult`; `Err` is a [`RequestError`] as JSON. A plugin that
+    /// predates it is asked through [`Self::get_prompt`], whose `Err` is a plain message.
+    fn get_prompt_with(
+        &self,
+        index: u32,
+        arguments: RString,
+        services: CallServicesBox,
+    ) -> FfiFuture<RResult<RString, RString>> {
+        let _ = services;
+        self.get_prompt(index, arguments)
+    }
+
+    /// Reads `uri` through resource `index` for one request (`request` as for
+    /// [`Self::read_resource_in`], `services` as for [`Self::get_prompt_with`]). `Ok` is a JSON
+    /// array of MCP resource contents; `Err` is a [`RequestError`] as JSON. A plugin that predates
+    /// it is read through [`Self::read_resource_in`].
+    fn read_resource_with(
+        &self,
+        index: u32,
+        uri: RString,
+        request: RString,
+        services: CallServicesBox,
+    ) -> FfiFuture<RResult<RString, RString>> {
+        let _ = services;
+        self.read_resource_in(index, uri, request)
+    }
+
+    /// Completion values for an argument of prompt `index`, asynchronously (a plugin may ask an
+    /// outside program), for one request (`services` as for [`Self::get_prompt_with`]). `Ok` is a
+    /// JSON array of strings; `Err` is a [`RequestError`] as JSON. A plugin that predates it is
+    /// asked through the synchronous [`Self::complete_prompt`], on the thread that polls this
+    /// future (the host polls plugin futures on the plugin's own threads).
+    fn complete_prompt_with(
+        &self,
+        index: u32,
+        argument: RString,
+        value: RString,
+        services: CallServicesBox,
+    ) -> FfiFuture<RResult<RString, RString>> {
+        let _ = services;
+        let values = self.complete_prompt(index, argument, value);
+        FfiFuture::new(async move { RResult::ROk(values) })
+    }
+}
+
+/// Why a plugin did not answer a prompt, resource or completion request, as the `Err` of the
+/// `*_with` methods of [`PluginInstance`] carries it (JSON `{"kind": …, "message": …}`), so that
+/// the host answers with the matching JSON-RPC error.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RequestError {
+    /// What went wrong: [`RequestError::INVALID_PARAMS`], [`RequestError::NOT_FOUND`],
+    /// [`RequestError::FAILED`] or [`RequestError::PANICKED`]; a host reads an unknown kind as
+    /// `failed`.
+    pub kind: String,
+    /// The plugin's words, for the client.
+    pub message: String,
+}
+
+impl RequestError {
+    /// The request's arguments are not acceptable.
+    pub const INVALID_PARAMS: &'static str = "invalidParams";
+    /// Nothing is at the address asked (a resource).
+    pub const NOT_FOUND: &'static str = "notFound";
+    /// The plugin could not serve the request.
+    pub const FAILED: &'static str = "failed";
+    /// The plugin's code panicked while serving it.
+    pub const PANICKED: &'static str = "panicked";
 }
 
 /// Owned plugin instance.
@@ -221,3 +292,86 @@ pub const ABI_VERSION: &str = env!("CARGO_PKG_VERSION");
 ///
 /// [`export_plugin!`]: crate::export_plugin
 pub const ROOT_SYMBOL: &str = abi_stable::library::ROOT_MODULE_LOADER_NAME;
+
+/// Call services that do nothing (no progress, never cancelled, no client), for tests of what
+/// crosses the ABI.
+#[cfg(test)]
+pub(crate) struct NoServices;
+
+#[cfg(test)]
+impl CallServices for NoServices {
+    fn progress(&self, _progress: f64, _total: ROption<f64>, _message: ROption<RString>) {}
+
+    fn is_cancelled(&self) -> bool {
+        false
+    }
+
+    fn cancelled(&self) -> FfiFuture<()> {
+        FfiFuture::new(std::future::pending())
+    }
+
+    fn features(&self) -> RString {
+        RString::from("[]")
+    }
+
+    fn log(&self, _level: u8, _message: RStr<'_>) {}
+
+    fn client_request(&self, _method: RString, _params: RString) -> FfiFuture<RResult<RString, RString>> {
+        FfiFuture::new(async { RResult::RErr(RString::new()) })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use abi_stable::{sabi_trait::TD_Opaque, std_types::RResult};
+
+    use super::*;
+
+    /// A plugin that predates the `*_with` methods: it keeps their default bodies, which is
+    /// what a host gets from a library whose vtable lacks them.
+    struct OldPlugin;
+
+    impl PluginInstance for OldPlugin {
+        fn tools(&self) -> RResult<RString, RString> {
+            RResult::ROk(RString::from("[]"))
+        }
+
+        fn call(&self, _index: u32, _arguments: RString, _services: CallServicesBox) -> FfiFuture<RString> {
+            FfiFuture::new(async { RString::new() })
+        }
+
+        fn get_prompt(&self, index: u32, arguments: RString) -> FfiFuture<RResult<RString, RString>> {
+            FfiFuture::new(async move { RResult::RErr(RString::from(format!("old get_prompt {index} {arguments}"))) })
+        }
+
+        fn complete_prompt(&self, index: u32, argument: RString, value: RString) -> RString {
+            RString::from(format!("[\"old {index} {argument} {value}\"]"))
+        }
+
+        fn read_resource(&self, index: u32, uri: RString) -> FfiFuture<RResult<RString, RString>> {
+            FfiFuture::new(async move { RResult::ROk(RString::from(format!("[\"old read {index} {uri}\"]"))) })
+        }
+    }
+
+    fn services() -> CallServicesBox {
+        CallServices_TO::from_value(super::NoServices, TD_Opaque)
+    }
+
+    #[test]
+    fn a_plugin_that_predates_request_contexts_is_asked_through_its_old_methods() {
+        let plugin = PluginInstance_TO::from_value(OldPlugin, TD_Opaque);
+        let block_on = futures::executor::block_on::<FfiFuture<RResult<RString, RString>>>;
+        assert_eq!(
+            block_on(plugin.get_prompt_with(1, RString::from("{}"), services())),
+            RResult::RErr(RString::from("old get_prompt 1 {}"))
+        );
+        assert_eq!(
+            block_on(plugin.read_resource_with(2, RString::from("x://y"), RString::from("{}"), services())),
+            RResult::ROk(RString::from("[\"old read 2 x://y\"]"))
+        );
+        assert_eq!(
+            block_on(plugin.complete_prompt_with(3, RString::from("a"), RString::from("v"), services())),
+            RResult::ROk(RString::from("[\"old 3 a v\"]"))
+        );
+    }
+}

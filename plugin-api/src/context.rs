@@ -51,6 +51,8 @@ pub struct Logger {
 enum LogSink {
     Host(Arc<HostServicesBox>),
     Call(Arc<CallServicesBox>),
+    /// Nowhere: a context with no host behind it.
+    Discard,
     #[cfg(feature = "testkit")]
     Capture(Arc<std::sync::Mutex<Vec<(Level, String)>>>),
 }
@@ -62,6 +64,7 @@ impl Logger {
         match &self.sink {
             LogSink::Host(host) => host.log(level.to_abi(), message),
             LogSink::Call(call) => call.log(level.to_abi(), message),
+            LogSink::Discard => {}
             #[cfg(feature = "testkit")]
             LogSink::Capture(records) => {
                 records.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).push((level, message.to_string()))
@@ -283,8 +286,11 @@ pub struct Root {
     pub name: Option<String>,
 }
 
-/// Services for one call: progress, cancellation, the client's feature tags
-/// and requests back to the client.
+/// Services for one request: progress, cancellation, the client's feature
+/// tags and requests back to the client. A tool call gets one, and so do a
+/// prompt's rendering, a resource's read and a prompt's completion
+/// ([`crate::Prompt::get_with`], [`crate::Resource::read_with`],
+/// [`crate::Prompt::complete_with`]).
 #[derive(Clone)]
 pub struct CallContext {
     services: CallServices,
@@ -294,6 +300,9 @@ pub struct CallContext {
 #[derive(Clone)]
 enum CallServices {
     Host(Arc<CallServicesBox>),
+    /// No request behind it (a host that predates request contexts for prompts and resources):
+    /// never cancelled, no progress, no client to ask; records go to `Logger`.
+    Detached(Logger),
     #[cfg(feature = "testkit")]
     Kit(Arc<crate::testkit::KitServices>),
 }
@@ -302,6 +311,13 @@ impl CallContext {
     pub(crate) fn from_host(services: CallServicesBox) -> Self {
         let features = serde_json::from_str(services.features().as_str()).unwrap_or_default();
         Self { services: CallServices::Host(Arc::new(services)), features: Arc::new(features) }
+    }
+
+    /// A context with no request behind it: it is never cancelled, reports no progress, has no
+    /// client to ask, and logs to the plugin's log (`host`) or nowhere.
+    pub(crate) fn detached(host: Option<Arc<HostServicesBox>>) -> Self {
+        let logger = Logger { sink: host.map_or(LogSink::Discard, LogSink::Host) };
+        Self { services: CallServices::Detached(logger), features: Arc::new(Vec::new()) }
     }
 
     #[cfg(feature = "testkit")]
@@ -314,6 +330,7 @@ impl CallContext {
     pub fn progress(&self, progress: f64, total: Option<f64>, message: Option<&str>) {
         match &self.services {
             CallServices::Host(host) => host.progress(progress, total.into(), message.map(RString::from).into()),
+            CallServices::Detached(_) => {}
             #[cfg(feature = "testkit")]
             CallServices::Kit(kit) => kit.progress(progress, total, message),
         }
@@ -324,6 +341,7 @@ impl CallContext {
     pub fn is_cancelled(&self) -> bool {
         match &self.services {
             CallServices::Host(host) => host.is_cancelled(),
+            CallServices::Detached(_) => false,
             #[cfg(feature = "testkit")]
             CallServices::Kit(kit) => kit.is_cancelled(),
         }
@@ -333,6 +351,7 @@ impl CallContext {
     pub async fn cancelled(&self) {
         match &self.services {
             CallServices::Host(host) => host.cancelled().await,
+            CallServices::Detached(_) => std::future::pending().await,
             #[cfg(feature = "testkit")]
             CallServices::Kit(kit) => kit.cancelled().await,
         }
@@ -356,6 +375,7 @@ impl CallContext {
     pub fn logger(&self) -> Logger {
         match &self.services {
             CallServices::Host(host) => Logger { sink: LogSink::Call(Arc::clone(host)) },
+            CallServices::Detached(logger) => logger.clone(),
             #[cfg(feature = "testkit")]
             CallServices::Kit(kit) => kit.logger(),
         }
@@ -393,6 +413,9 @@ impl CallContext {
                 let answer = host.client_request(RString::from(method), RString::from(params.to_string())).await;
                 decode_client_answer(answer)
             }
+            CallServices::Detached(_) => Err(ClientError::Unsupported(format!(
+                "'{method}' cannot be sent: the host did not pass this request's client on"
+            ))),
             #[cfg(feature = "testkit")]
             CallServices::Kit(kit) => kit.client_request(method, params),
         }

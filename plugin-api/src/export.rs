@@ -3,9 +3,9 @@
 //!
 //! Three things happen here that no plugin author should have to remember:
 //!
-//! * every call from the host (`create`, `tools`, `call`) and every `poll`
-//!   and `drop` of a returned future runs under `catch_unwind`; a panic
-//!   becomes an error the host can report;
+//! * every call from the host (`create`, `tools`, `call`, prompts, resources,
+//!   completions) and every `poll` and `drop` of a returned future runs under
+//!   `catch_unwind`; a panic becomes an error the host can report;
 //! * every poll runs inside the plugin's own tokio runtime context, because
 //!   the plugin's copy of tokio cannot see the host's runtime;
 //! * arguments and results are converted from and to JSON text.
@@ -28,7 +28,9 @@ use serde_json::Value;
 
 use crate::{
     BoxedPrompt, BoxedResource, BoxedTool, CallContext, PluginContext, ToolResult,
-    abi::{CallServicesBox, HostServicesBox, PluginInstance, PluginInstance_TO, PluginInstanceBox, level},
+    abi::{
+        CallServicesBox, HostServicesBox, PluginInstance, PluginInstance_TO, PluginInstanceBox, RequestError, level,
+    },
 };
 
 /// The error a plugin's initialisation may fail with; any error converts.
@@ -127,26 +129,27 @@ impl Drop for PluginRuntime {
 }
 
 /// A future that polls its inner future inside the plugin's runtime
-/// context and turns a panic into an error result.
+/// context and turns a panic into `Err` with the panic's message (after
+/// telling `on_panic`).
 pub(crate) struct Guarded<F> {
     inner: Option<Pin<Box<F>>>,
     runtime: Arc<PluginRuntime>,
     on_panic: Box<dyn Fn(&str) + Send + Sync>,
 }
 
-impl<F: Future<Output = ToolResult>> Guarded<F> {
+impl<F: Future> Guarded<F> {
     pub(crate) fn new(inner: F, runtime: Arc<PluginRuntime>, on_panic: Box<dyn Fn(&str) + Send + Sync>) -> Self {
         Self { inner: Some(Box::pin(inner)), runtime, on_panic }
     }
 }
 
-impl<F: Future<Output = ToolResult>> Future for Guarded<F> {
-    type Output = ToolResult;
+impl<F: Future> Future for Guarded<F> {
+    type Output = Result<F::Output, String>;
 
-    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<ToolResult> {
+    fn poll(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Self::Output> {
         let this = self.get_mut();
         let Some(inner) = this.inner.as_mut() else {
-            return Poll::Ready(ToolResult::error("internal error: the call was polled after it finished"));
+            return Poll::Ready(Err("the request was polled after it finished".to_owned()));
         };
         let polled = catch_unwind(AssertUnwindSafe(|| {
             let _context = this.runtime.get().enter();
@@ -154,19 +157,16 @@ impl<F: Future<Output = ToolResult>> Future for Guarded<F> {
         }));
         match polled {
             Ok(Poll::Pending) => Poll::Pending,
-            Ok(Poll::Ready(result)) => {
+            Ok(Poll::Ready(output)) => {
                 this.drop_inner();
-                Poll::Ready(result)
+                Poll::Ready(Ok(output))
             }
             Err(payload) => {
                 let message = panic_message(payload.as_ref());
                 std::mem::forget(payload);
                 this.drop_inner();
                 (this.on_panic)(&message);
-                Poll::Ready(ToolResult::error(format!(
-                    "The tool failed unexpectedly (it panicked: {message}). The server is still running; \
-                     the call can be retried."
-                )))
+                Poll::Ready(Err(message))
             }
         }
     }
@@ -210,28 +210,52 @@ impl Drop for Exported {
 }
 
 impl Exported {
-    /// Runs `work` guarded, in the plugin's runtime, and encodes its answer.
-    fn guarded<F>(&self, work: F) -> FfiFuture<RResult<RString, RString>>
-    where
-        F: Future<Output = Result<String, String>> + Send + 'static,
-    {
+    /// Tells the host's log of a panic in `what`.
+    fn panic_logger(&self, what: &'static str) -> Box<dyn Fn(&str) + Send + Sync> {
         let host = Arc::clone(&self.host);
-        let on_panic = Box::new(move |message: &str| {
-            host.log(level::ERROR, RStr::from(format!("a request panicked: {message}").as_str()));
-        });
-        let work = async move {
-            match work.await {
-                Ok(json) => ToolResult::text(json),
-                Err(message) => ToolResult::error(message),
-            }
-        };
-        let guarded = Guarded::new(work, Arc::clone(&self.runtime), on_panic);
-        FfiFuture::new(async move {
-            let result = guarded.await;
-            let text = result.joined_text();
-            if result.is_error { RErr(RString::from(text)) } else { ROk(RString::from(text)) }
+        Box::new(move |message: &str| {
+            host.log(level::ERROR, RStr::from(format!("{what} panicked: {message}").as_str()));
         })
     }
+
+    /// Runs a prompt, resource or completion request guarded, in the plugin's runtime, and
+    /// encodes its answer: JSON on success, a [`RequestError`] as JSON on failure.
+    fn request<F>(&self, what: &'static str, work: F) -> FfiFuture<RResult<RString, RString>>
+    where
+        F: Future<Output = Result<String, RequestError>> + Send + 'static,
+    {
+        let guarded = Guarded::new(work, Arc::clone(&self.runtime), self.panic_logger(what));
+        FfiFuture::new(async move {
+            let failed = match guarded.await {
+                Ok(Ok(json)) => return ROk(RString::from(json)),
+                Ok(Err(error)) => error,
+                Err(panic) => RequestError { kind: RequestError::PANICKED.to_owned(), message: panic },
+            };
+            RErr(RString::from(serde_json::to_string(&failed).unwrap_or_default()))
+        })
+    }
+
+    /// The answer of a request with the legacy entry points' `Err`: a plain message.
+    fn legacy(answer: FfiFuture<RResult<RString, RString>>) -> FfiFuture<RResult<RString, RString>> {
+        FfiFuture::new(async move {
+            match answer.await {
+                ROk(json) => ROk(json),
+                RErr(json) => RErr(RString::from(
+                    serde_json::from_str::<RequestError>(json.as_str()).map(|error| error.message).unwrap_or_default(),
+                )),
+            }
+        })
+    }
+
+    /// The context of a request from a host that predates request contexts.
+    fn detached(&self) -> CallContext {
+        CallContext::detached(Some(Arc::clone(&self.host)))
+    }
+}
+
+/// A failure of the plugin's own making (malformed arguments, an unknown item).
+fn failed(message: impl Into<String>) -> RequestError {
+    RequestError { kind: RequestError::FAILED.to_owned(), message: message.into() }
 }
 
 /// Serializes a list of specs to a JSON array (empty if it cannot be).
@@ -271,12 +295,16 @@ impl PluginInstance for Exported {
                 Err(error) => error.into_result(),
             }
         };
-        let host = Arc::clone(&self.host);
-        let on_panic = Box::new(move |message: &str| {
-            host.log(level::ERROR, RStr::from(format!("a call panicked: {message}").as_str()));
-        });
-        let guarded = Guarded::new(work, Arc::clone(&self.runtime), on_panic);
-        FfiFuture::new(async move { RString::from(encode_result(&guarded.await)) })
+        let guarded = Guarded::new(work, Arc::clone(&self.runtime), self.panic_logger("a call"));
+        FfiFuture::new(async move {
+            let result = guarded.await.unwrap_or_else(|message| {
+                ToolResult::error(format!(
+                    "The tool failed unexpectedly (it panicked: {message}). The server is still running; the call \
+                     can be retried."
+                ))
+            });
+            RString::from(encode_result(&result))
+        })
     }
 
     fn prompts(&self) -> RString {
@@ -285,21 +313,37 @@ impl PluginInstance for Exported {
     }
 
     fn get_prompt(&self, index: u32, arguments: RString) -> FfiFuture<RResult<RString, RString>> {
-        let prompt = self.offer.prompts.get(index as usize).cloned();
-        self.guarded(async move {
-            let prompt = prompt.ok_or_else(|| format!("no prompt number {index}"))?;
-            let arguments = serde_json::from_str(arguments.as_str()).map_err(|error| error.to_string())?;
-            let result = prompt.get(arguments).await.map_err(|error| error.to_string())?;
-            serde_json::to_string(&result).map_err(|error| error.to_string())
-        })
+        Self::legacy(self.render(index, arguments, self.detached()))
+    }
+
+    fn get_prompt_with(
+        &self,
+        index: u32,
+        arguments: RString,
+        services: CallServicesBox,
+    ) -> FfiFuture<RResult<RString, RString>> {
+        self.render(index, arguments, CallContext::from_host(services))
     }
 
     fn complete_prompt(&self, index: u32, argument: RString, value: RString) -> RString {
-        let values = catch_unwind(AssertUnwindSafe(|| {
-            self.offer.prompts.get(index as usize).map(|prompt| prompt.complete(&argument, &value)).unwrap_or_default()
-        }))
-        .unwrap_or_default();
-        specs_json(values.into_iter())
+        // A host that predates asynchronous completion asks on a thread of its own: the values
+        // are awaited there, in the plugin's runtime.
+        let completing = self.complete(index, argument, value, self.detached());
+        let answer = catch_unwind(AssertUnwindSafe(|| self.runtime.get().block_on(completing)));
+        match answer {
+            Ok(ROk(values)) => values,
+            _ => RString::from("[]"),
+        }
+    }
+
+    fn complete_prompt_with(
+        &self,
+        index: u32,
+        argument: RString,
+        value: RString,
+        services: CallServicesBox,
+    ) -> FfiFuture<RResult<RString, RString>> {
+        self.complete(index, argument, value, CallContext::from_host(services))
     }
 
     fn resources(&self) -> RString {
@@ -308,17 +352,69 @@ impl PluginInstance for Exported {
     }
 
     fn read_resource(&self, index: u32, uri: RString) -> FfiFuture<RResult<RString, RString>> {
-        self.read_resource_in(index, uri, RString::from("{}"))
+        Self::legacy(self.read(index, uri, RString::from("{}"), self.detached()))
     }
 
     fn read_resource_in(&self, index: u32, uri: RString, request: RString) -> FfiFuture<RResult<RString, RString>> {
+        Self::legacy(self.read(index, uri, request, self.detached()))
+    }
+
+    fn read_resource_with(
+        &self,
+        index: u32,
+        uri: RString,
+        request: RString,
+        services: CallServicesBox,
+    ) -> FfiFuture<RResult<RString, RString>> {
+        self.read(index, uri, request, CallContext::from_host(services))
+    }
+}
+
+impl Exported {
+    /// Renders prompt `index` for the request of `ctx`.
+    fn render(&self, index: u32, arguments: RString, ctx: CallContext) -> FfiFuture<RResult<RString, RString>> {
+        let prompt = self.offer.prompts.get(index as usize).cloned();
+        self.request("rendering a prompt", async move {
+            let prompt = prompt.ok_or_else(|| failed(format!("no prompt number {index}")))?;
+            let arguments = serde_json::from_str(arguments.as_str())
+                .map_err(|error| failed(format!("the arguments are not a JSON object: {error}")))?;
+            let result = prompt.get_with(arguments, ctx).await.map_err(|error| error.to_request_error())?;
+            serde_json::to_string(&result).map_err(|error| failed(error.to_string()))
+        })
+    }
+
+    /// Completion values for an argument of prompt `index`, for the request of `ctx`.
+    fn complete(
+        &self,
+        index: u32,
+        argument: RString,
+        value: RString,
+        ctx: CallContext,
+    ) -> FfiFuture<RResult<RString, RString>> {
+        let prompt = self.offer.prompts.get(index as usize).cloned();
+        self.request("completing a prompt argument", async move {
+            let prompt = prompt.ok_or_else(|| failed(format!("no prompt number {index}")))?;
+            let values = prompt.complete_with(&argument, &value, ctx).await;
+            serde_json::to_string(&values).map_err(|error| failed(error.to_string()))
+        })
+    }
+
+    /// Reads `uri` through resource `index` for the request of `ctx`.
+    fn read(
+        &self,
+        index: u32,
+        uri: RString,
+        request: RString,
+        ctx: CallContext,
+    ) -> FfiFuture<RResult<RString, RString>> {
         let resource = self.offer.resources.get(index as usize).cloned();
-        self.guarded(async move {
-            let resource = resource.ok_or_else(|| format!("no resource number {index}"))?;
+        self.request("reading a resource", async move {
+            let resource = resource.ok_or_else(|| failed(format!("no resource number {index}")))?;
             // A request the plugin cannot read costs the client-specific part, never the read.
             let request = serde_json::from_str(request.as_str()).unwrap_or_default();
-            let contents = resource.read(uri.into_string(), request).await.map_err(|error| error.to_string())?;
-            serde_json::to_string(&contents).map_err(|error| error.to_string())
+            let contents =
+                resource.read_with(uri.into_string(), request, ctx).await.map_err(|error| error.to_request_error())?;
+            serde_json::to_string(&contents).map_err(|error| failed(error.to_string()))
         })
     }
 }
@@ -452,4 +548,127 @@ macro_rules! export_plugin {
             }
         };
     };
+}
+
+#[cfg(test)]
+mod tests {
+    use abi_stable::{
+        sabi_trait::TD_Opaque,
+        std_types::{ROption, RResult},
+    };
+
+    use super::*;
+    use crate::{
+        Content, Prompt, PromptMessage, PromptResult, PromptSpec, ToolError,
+        abi::{CallServices_TO, HostServices, HostServices_TO},
+    };
+
+    struct Host;
+
+    impl HostServices for Host {
+        fn plugin_config(&self) -> RString {
+            RString::from("{}")
+        }
+
+        fn shared_config(&self, _key: RStr<'_>) -> ROption<RString> {
+            ROption::RNone
+        }
+
+        fn log(&self, _level: u8, _message: RStr<'_>) {}
+    }
+
+    /// A prompt that implements only the request forms: `mode` chooses its answer.
+    struct Modal;
+
+    impl Prompt for Modal {
+        fn spec(&self) -> PromptSpec {
+            PromptSpec::new("modal", "Answers as `mode` says.")
+        }
+
+        async fn get_with(
+            &self,
+            arguments: serde_json::Map<String, Value>,
+            _ctx: CallContext,
+        ) -> Result<PromptResult, ToolError> {
+            match arguments.get("mode").and_then(Value::as_str) {
+                Some("invalid") => Err(ToolError::invalid_argument("mode", "refused")),
+                Some("panic") => panic!("modal panicked"),
+                _ => Ok(PromptResult::new(vec![PromptMessage::user(Content::text("rendered"))])),
+            }
+        }
+
+        async fn complete_with(&self, argument: &str, value: &str, _ctx: CallContext) -> Vec<String> {
+            vec![format!("{argument}={value}")]
+        }
+    }
+
+    struct ModalPlugin;
+
+    impl Plugin for ModalPlugin {
+        const NAME: &'static str = "modal";
+        const VERSION: &'static str = "1.0.0";
+
+        fn tools(_ctx: &PluginContext) -> Result<Vec<BoxedTool>, InitError> {
+            Ok(Vec::new())
+        }
+
+        fn prompts(_ctx: &PluginContext) -> Result<Vec<BoxedPrompt>, InitError> {
+            Ok(vec![Modal.into()])
+        }
+    }
+
+    fn plugin() -> PluginInstanceBox {
+        match create::<ModalPlugin>(HostServices_TO::from_value(Host, TD_Opaque)) {
+            ROk(plugin) => plugin,
+            RErr(problem) => panic!("{problem}"),
+        }
+    }
+
+    fn services() -> CallServicesBox {
+        CallServices_TO::from_value(crate::abi::NoServices, TD_Opaque)
+    }
+
+    fn error(answer: RResult<RString, RString>) -> RequestError {
+        match answer {
+            RErr(json) => serde_json::from_str(json.as_str()).unwrap(),
+            ROk(json) => panic!("an error, not {json}"),
+        }
+    }
+
+    #[test]
+    fn requests_carry_typed_errors_and_panics_cost_one_request() {
+        let plugin = plugin();
+        let ask = |mode: &str| {
+            futures::executor::block_on(plugin.get_prompt_with(
+                0,
+                RString::from(format!("{{\"mode\":\"{mode}\"}}")),
+                services(),
+            ))
+        };
+        assert!(matches!(ask("ok"), ROk(json) if json.contains("rendered")));
+        assert_eq!(error(ask("invalid")).kind, RequestError::INVALID_PARAMS);
+        let panicked = error(ask("panic"));
+        assert_eq!((panicked.kind.as_str(), panicked.message.as_str()), (RequestError::PANICKED, "modal panicked"));
+        let missing = error(futures::executor::block_on(plugin.get_prompt_with(7, RString::from("{}"), services())));
+        assert_eq!(missing.kind, RequestError::FAILED);
+        let values = futures::executor::block_on(plugin.complete_prompt_with(
+            0,
+            RString::from("a"),
+            RString::from("v"),
+            services(),
+        ));
+        assert_eq!(values, ROk(RString::from("[\"a=v\"]")));
+    }
+
+    #[test]
+    fn a_host_that_predates_request_contexts_reaches_the_same_prompt() {
+        let plugin = plugin();
+        let rendered = futures::executor::block_on(plugin.get_prompt(0, RString::from("{}")));
+        assert!(matches!(rendered, ROk(json) if json.contains("rendered")));
+        // The old entry points' `Err` is the plain message.
+        let refused = futures::executor::block_on(plugin.get_prompt(0, RString::from("{\"mode\":\"invalid\"}")));
+        assert_eq!(refused, RErr(RString::from("Invalid argument 'mode': refused")));
+        // Synchronous completion, answered from the asynchronous one.
+        assert_eq!(plugin.complete_prompt(0, RString::from("a"), RString::from("v")), RString::from("[\"a=v\"]"));
+    }
 }

@@ -6,7 +6,7 @@ use std::{future::Future, pin::Pin, sync::Arc};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::{Content, ToolError};
+use crate::{CallContext, Content, ToolError};
 
 /// One argument a prompt takes.
 #[derive(Debug, Clone, Serialize)]
@@ -114,27 +114,66 @@ impl PromptResult {
 }
 
 /// A prompt: a description, a renderer, and optional argument completion.
+///
+/// Implement [`Self::get`], or [`Self::get_with`] when rendering needs the
+/// request (its cancel signal, progress, logs to the client, requests to
+/// the client); likewise [`Self::complete`] or the asynchronous
+/// [`Self::complete_with`] for suggestions that take time to find. The host
+/// calls the `*_with` forms, whose default bodies call the others.
 pub trait Prompt: Send + Sync + 'static {
     /// The prompt's description.
     fn spec(&self) -> PromptSpec;
 
     /// Renders the prompt. The host has checked that required arguments
-    /// are present; an `Err` reaches the client as an invalid-params error.
-    fn get(&self, arguments: Map<String, Value>) -> impl Future<Output = Result<PromptResult, ToolError>> + Send;
+    /// are present. An `Err` reaches the client as a JSON-RPC error:
+    /// `-32602` (invalid params) when made with [`ToolError::invalid_argument`],
+    /// else `-32603` (internal error) naming the plugin.
+    fn get(&self, arguments: Map<String, Value>) -> impl Future<Output = Result<PromptResult, ToolError>> + Send {
+        let _ = arguments;
+        std::future::ready(Err(ToolError::new(format!(
+            "prompt '{}' cannot be rendered: it implements neither Prompt::get nor Prompt::get_with",
+            self.spec().name()
+        ))))
+    }
+
+    /// Renders the prompt for one request: `ctx` is the request's, as a tool
+    /// call's is. The host stops a rendering that outlives its time limit or
+    /// that the client cancels as it stops a tool call: the cancel signal,
+    /// then the future is dropped. By default, [`Self::get`].
+    fn get_with(
+        &self,
+        arguments: Map<String, Value>,
+        ctx: CallContext,
+    ) -> impl Future<Output = Result<PromptResult, ToolError>> + Send {
+        let _ = ctx;
+        self.get(arguments)
+    }
 
     /// Suggestions for `argument` given what the user typed so far.
     fn complete(&self, argument: &str, value: &str) -> Vec<String> {
         let _ = (argument, value);
         Vec::new()
     }
+
+    /// Suggestions for `argument` for one request, asynchronously: implement
+    /// it instead of [`Self::complete`] when finding them takes time (an
+    /// outside program, a file scan), so they are found without holding a
+    /// thread, under the host's time limit for completions. By default,
+    /// [`Self::complete`].
+    fn complete_with(&self, argument: &str, value: &str, ctx: CallContext) -> impl Future<Output = Vec<String>> + Send {
+        let _ = ctx;
+        std::future::ready(self.complete(argument, value))
+    }
 }
 
 type BoxPromptFuture = Pin<Box<dyn Future<Output = Result<PromptResult, ToolError>> + Send + 'static>>;
+type BoxCompletionFuture = Pin<Box<dyn Future<Output = Vec<String>> + Send + 'static>>;
 
 trait ErasedPrompt: Send + Sync + 'static {
     fn spec(&self) -> PromptSpec;
-    fn get_boxed(self: Arc<Self>, arguments: Map<String, Value>) -> BoxPromptFuture;
+    fn get_boxed(self: Arc<Self>, arguments: Map<String, Value>, ctx: CallContext) -> BoxPromptFuture;
     fn complete(&self, argument: &str, value: &str) -> Vec<String>;
+    fn complete_boxed(self: Arc<Self>, argument: String, value: String, ctx: CallContext) -> BoxCompletionFuture;
 }
 
 impl<T: Prompt> ErasedPrompt for T {
@@ -142,12 +181,16 @@ impl<T: Prompt> ErasedPrompt for T {
         Prompt::spec(self)
     }
 
-    fn get_boxed(self: Arc<Self>, arguments: Map<String, Value>) -> BoxPromptFuture {
-        Box::pin(async move { self.get(arguments).await })
+    fn get_boxed(self: Arc<Self>, arguments: Map<String, Value>, ctx: CallContext) -> BoxPromptFuture {
+        Box::pin(async move { self.get_with(arguments, ctx).await })
     }
 
     fn complete(&self, argument: &str, value: &str) -> Vec<String> {
         Prompt::complete(self, argument, value)
+    }
+
+    fn complete_boxed(self: Arc<Self>, argument: String, value: String, ctx: CallContext) -> BoxCompletionFuture {
+        Box::pin(async move { self.complete_with(&argument, &value, ctx).await })
     }
 }
 
@@ -161,17 +204,37 @@ impl BoxedPrompt {
         self.0.spec()
     }
 
-    /// Renders the prompt; the future owns what it needs.
+    /// Renders the prompt with no request behind it (never cancelled, no
+    /// client to ask); the future owns what it needs.
     pub fn get(
         &self,
         arguments: Map<String, Value>,
     ) -> impl Future<Output = Result<PromptResult, ToolError>> + 'static {
-        Arc::clone(&self.0).get_boxed(arguments)
+        self.get_with(arguments, CallContext::detached(None))
     }
 
-    /// Completion suggestions.
+    /// Renders the prompt for the request `ctx` belongs to.
+    pub fn get_with(
+        &self,
+        arguments: Map<String, Value>,
+        ctx: CallContext,
+    ) -> impl Future<Output = Result<PromptResult, ToolError>> + 'static {
+        Arc::clone(&self.0).get_boxed(arguments, ctx)
+    }
+
+    /// Completion suggestions, from [`Prompt::complete`].
     pub fn complete(&self, argument: &str, value: &str) -> Vec<String> {
         self.0.complete(argument, value)
+    }
+
+    /// Completion suggestions for the request `ctx` belongs to, from [`Prompt::complete_with`].
+    pub fn complete_with(
+        &self,
+        argument: &str,
+        value: &str,
+        ctx: CallContext,
+    ) -> impl Future<Output = Vec<String>> + 'static {
+        Arc::clone(&self.0).complete_boxed(argument.to_owned(), value.to_owned(), ctx)
     }
 }
 

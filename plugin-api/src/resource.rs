@@ -8,7 +8,7 @@ use std::{future::Future, pin::Pin, sync::Arc};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use crate::{Root, ToolError};
+use crate::{CallContext, Root, ToolError};
 
 /// Where a resource lives: one URI, or a URI template.
 #[derive(Debug, Clone, Serialize)]
@@ -75,6 +75,11 @@ impl ResourceSpec {
         self
     }
 
+    /// The resource's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
     /// Where the resource lives.
     pub fn address(&self) -> &ResourceAddress {
         &self.address
@@ -130,13 +135,28 @@ pub struct ReadRequest {
 }
 
 /// A readable resource (or family of resources).
+///
+/// Implement [`Self::read`], or [`Self::read_in`] when the contents depend
+/// on the client (its roots), or [`Self::read_with`] when reading needs the
+/// request (its cancel signal, progress, logs to the client). The host calls
+/// [`Self::read_with`], whose default body calls the others.
 pub trait Resource: Send + Sync + 'static {
     /// Where it lives and what it is.
     fn spec(&self) -> ResourceSpec;
 
     /// Reads the resource at `uri` (one of the template's URIs, for a
-    /// template; [`template_values`] extracts its variables).
-    fn read(&self, uri: &str) -> impl Future<Output = Result<Vec<ResourceContents>, ToolError>> + Send;
+    /// template; [`template_values`] extracts its variables). An `Err`
+    /// reaches the client as a JSON-RPC error: `-32002` (resource not found)
+    /// when made with [`ToolError::not_found`], `-32602` (invalid params) with
+    /// [`ToolError::invalid_argument`], else `-32603` (internal error) naming
+    /// the plugin.
+    fn read(&self, uri: &str) -> impl Future<Output = Result<Vec<ResourceContents>, ToolError>> + Send {
+        let _ = uri;
+        std::future::ready(Err(ToolError::new(format!(
+            "resource '{}' cannot be read: it implements none of Resource::read, read_in and read_with",
+            self.spec().name()
+        ))))
+    }
 
     /// Reads the resource at `uri` for the client `request` describes: implement it instead of
     /// [`Self::read`] when the contents depend on the client (its roots). By default, `read`.
@@ -148,13 +168,26 @@ pub trait Resource: Send + Sync + 'static {
         let _ = request;
         self.read(uri)
     }
+
+    /// Reads the resource at `uri` for one request: `ctx` is the request's, as a tool call's is.
+    /// The host stops a read that outlives its time limit or that the client cancels as it stops
+    /// a tool call: the cancel signal, then the future is dropped. By default, [`Self::read_in`].
+    fn read_with(
+        &self,
+        uri: &str,
+        request: &ReadRequest,
+        ctx: CallContext,
+    ) -> impl Future<Output = Result<Vec<ResourceContents>, ToolError>> + Send {
+        let _ = ctx;
+        self.read_in(uri, request)
+    }
 }
 
 type BoxReadFuture = Pin<Box<dyn Future<Output = Result<Vec<ResourceContents>, ToolError>> + Send + 'static>>;
 
 trait ErasedResource: Send + Sync + 'static {
     fn spec(&self) -> ResourceSpec;
-    fn read_boxed(self: Arc<Self>, uri: String, request: ReadRequest) -> BoxReadFuture;
+    fn read_boxed(self: Arc<Self>, uri: String, request: ReadRequest, ctx: CallContext) -> BoxReadFuture;
 }
 
 impl<T: Resource> ErasedResource for T {
@@ -162,8 +195,8 @@ impl<T: Resource> ErasedResource for T {
         Resource::spec(self)
     }
 
-    fn read_boxed(self: Arc<Self>, uri: String, request: ReadRequest) -> BoxReadFuture {
-        Box::pin(async move { self.read_in(&uri, &request).await })
+    fn read_boxed(self: Arc<Self>, uri: String, request: ReadRequest, ctx: CallContext) -> BoxReadFuture {
+        Box::pin(async move { self.read_with(&uri, &request, ctx).await })
     }
 }
 
@@ -177,13 +210,24 @@ impl BoxedResource {
         self.0.spec()
     }
 
-    /// Reads `uri` for the client `request` describes; the future owns what it needs.
+    /// Reads `uri` for the client `request` describes, with no request behind it (never
+    /// cancelled); the future owns what it needs.
     pub fn read(
         &self,
         uri: String,
         request: ReadRequest,
     ) -> impl Future<Output = Result<Vec<ResourceContents>, ToolError>> + 'static {
-        Arc::clone(&self.0).read_boxed(uri, request)
+        self.read_with(uri, request, CallContext::detached(None))
+    }
+
+    /// Reads `uri` for the request `ctx` belongs to.
+    pub fn read_with(
+        &self,
+        uri: String,
+        request: ReadRequest,
+        ctx: CallContext,
+    ) -> impl Future<Output = Result<Vec<ResourceContents>, ToolError>> + 'static {
+        Arc::clone(&self.0).read_boxed(uri, request, ctx)
     }
 }
 

@@ -56,7 +56,8 @@ use cancel_flag::CancelFlag;
 use serde_json::{Map, Value};
 
 use crate::{
-    Announcement, CallContext, ClientError, Level, Logger, PluginContext, Tool, ToolResult, ToolSpec,
+    Announcement, CallContext, ClientError, Level, Logger, PluginContext, Prompt, PromptResult, ReadRequest, Resource,
+    ResourceContents, Tool, ToolError, ToolResult, ToolSpec,
     abi::{HeldLock, HeldLock_TO, LockOutcome},
     check::ToolSchemas,
 };
@@ -123,7 +124,10 @@ impl CancelHandle {
     }
 }
 
-/// One call of a tool in process, with recording services.
+/// One call of a tool in process, with recording services; also one
+/// rendering of a prompt, read of a resource or completion
+/// ([`Self::get_prompt`], [`Self::read`], [`Self::complete`]), which get the
+/// same context.
 ///
 /// A call is checked the way the host checks it ([`crate::check`]): the
 /// tool's descriptor must be one every MCP client accepts (else the call
@@ -231,6 +235,31 @@ impl TestCall {
             );
         }
         result
+    }
+
+    /// Renders `prompt` for this request, as the host does ([`Prompt::get_with`]).
+    pub async fn get_prompt(
+        &self,
+        prompt: &impl Prompt,
+        arguments: Map<String, Value>,
+    ) -> Result<PromptResult, ToolError> {
+        prompt.get_with(arguments, self.context()).await
+    }
+
+    /// Completion values of `prompt`'s `argument` for this request, as the host asks them
+    /// ([`Prompt::complete_with`]).
+    pub async fn complete(&self, prompt: &impl Prompt, argument: &str, value: &str) -> Vec<String> {
+        prompt.complete_with(argument, value, self.context()).await
+    }
+
+    /// Reads `uri` through `resource` for this request, as the host does ([`Resource::read_with`]).
+    pub async fn read(
+        &self,
+        resource: &impl Resource,
+        uri: &str,
+        request: &ReadRequest,
+    ) -> Result<Vec<ResourceContents>, ToolError> {
+        resource.read_with(uri, request, self.context()).await
     }
 
     /// Every progress report, in order.

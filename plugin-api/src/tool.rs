@@ -156,23 +156,53 @@ impl ToolSpec {
 
 /// An error a tool returns instead of a result. The host turns it into a
 /// result with `isError: true`, so the model can read it and try again.
+///
+/// Prompts and resources return it too; there the host answers with a
+/// JSON-RPC error whose code follows how the error was made:
+/// [`ToolError::invalid_argument`] is `-32602` (invalid params),
+/// [`ToolError::not_found`] `-32002` (resource not found), any other `-32603`
+/// (internal error) naming the plugin.
 #[derive(Debug, thiserror::Error)]
 #[error("{message}")]
 pub struct ToolError {
     message: String,
     structured: Option<Value>,
+    kind: ErrorKind,
+}
+
+/// What a [`ToolError`] says went wrong, for the JSON-RPC answer to a prompt or resource request.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum ErrorKind {
+    Failed,
+    InvalidArgument,
+    NotFound,
 }
 
 impl ToolError {
     /// An error with a message for the model.
     pub fn new(message: impl Into<String>) -> Self {
-        Self { message: message.into(), structured: None }
+        Self { message: message.into(), structured: None, kind: ErrorKind::Failed }
     }
 
     /// An error about one argument, in the form the host uses for schema
     /// violations: the parameter and the reason.
     pub fn invalid_argument(parameter: &str, reason: impl std::fmt::Display) -> Self {
-        Self::new(format!("Invalid argument '{parameter}': {reason}"))
+        Self { kind: ErrorKind::InvalidArgument, ..Self::new(format!("Invalid argument '{parameter}': {reason}")) }
+    }
+
+    /// Nothing is at the address asked: a resource read of a URI the resource does not hold.
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self { kind: ErrorKind::NotFound, ..Self::new(message) }
+    }
+
+    /// The error as it crosses the ABI from a prompt, resource or completion request.
+    pub(crate) fn to_request_error(&self) -> crate::abi::RequestError {
+        let kind = match self.kind {
+            ErrorKind::Failed => crate::abi::RequestError::FAILED,
+            ErrorKind::InvalidArgument => crate::abi::RequestError::INVALID_PARAMS,
+            ErrorKind::NotFound => crate::abi::RequestError::NOT_FOUND,
+        };
+        crate::abi::RequestError { kind: kind.to_owned(), message: self.message.clone() }
     }
 
     /// Attaches machine-readable details as `structuredContent`.

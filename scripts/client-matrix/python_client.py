@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import sys
 import time
 from pathlib import Path
@@ -287,18 +288,36 @@ async def connect(args: argparse.Namespace, matrix: Matrix | None, run: Any) -> 
                 return await run(session)
 
 
+class SdkWarnings(logging.Handler):
+    """What the SDK's client logs at WARNING or above: a server it disagrees with, such as
+    `Session termination failed: 202` at the end of an HTTP session."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.WARNING)
+        self.messages: list[str] = []
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.messages.append(record.getMessage())
+
+
 async def matrix_main(args: argparse.Namespace) -> int:
     scenarios = json.loads(args.scenarios.read_text())
     make_workspace(args.workspace, scenarios["workspace"])
     conditions = {"runtimeOnly"} if args.sweep == "runtime-only" else set()
     matrix = Matrix(args.label, scenarios["calls"], scenarios["offer"], conditions)
+    warnings = SdkWarnings()
+    logging.getLogger("mcp.client").addHandler(warnings)
     started = time.monotonic()
     listed = await connect(args, matrix, matrix.run)
     seconds = time.monotonic() - started
+    for message in warnings.messages:
+        matrix.say(f"the SDK warned: {message}")
     matrix.say(
-        f"{listed}; {matrix.made} calls; {matrix.rejected} rejected; {matrix.unexpected} unexpected ({seconds:.1f} s)"
+        f"{listed}; {matrix.made} calls; {matrix.rejected} rejected; {matrix.unexpected} unexpected; "
+        f"{len(warnings.messages)} SDK warnings ({seconds:.1f} s)"
     )
-    return 1 if matrix.rejected or matrix.unexpected or matrix.made != len(matrix.calls) else 0
+    failed = matrix.rejected or matrix.unexpected or warnings.messages
+    return 1 if failed or matrix.made != len(matrix.calls) else 0
 
 
 async def control_main(args: argparse.Namespace) -> int:

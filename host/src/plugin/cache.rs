@@ -8,7 +8,7 @@
 //! registry, the host remembers each library's name, version and offer
 //! (tool, prompt and resource descriptors) in one JSON file, and a library
 //! whose file and configuration have not changed since is created only
-//! when a client first uses it (see [`super::lazy`]).
+//! when a client first uses it (see [`super::dylib::LazyPlugin`]).
 //!
 //! An entry is trusted only while everything it was computed from is the
 //! same: the file (size, modification time and, on Unix, device, inode and

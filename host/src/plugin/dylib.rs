@@ -1,37 +1,53 @@
-//! Plugins loaded into the host's process from `cdylib` libraries through
-//! the stable ABI of `mcp-plugin-api`.
+//! Plugins in the host's process, from `cdylib` libraries through the
+//! stable ABI of `mcp-plugin-api`: a library opened ([`Library`]), its
+//! plugin created at once ([`DylibPlugin`]) or on first use
+//! ([`LazyPlugin`]).
 //!
-//! Loading checks the library's ABI before any of its tools is trusted: a
+//! Opening checks the library's ABI before any of its tools is trusted: a
 //! library built against another major version of the plugin API is
 //! refused with one line that names both versions. Nothing is ever
 //! unloaded (abi_stable never closes a library), so a refused or disabled
 //! library stays mapped but unused.
+//!
+//! Until a client calls one of its tools, reads one of its resources or
+//! gets one of its prompts, a [`LazyPlugin`] answers from the descriptors
+//! the plugin cache holds and its library is not even opened. The first use
+//! opens the library (a private copy of it, [`super::copies`]), checks its
+//! ABI, creates the plugin with its configuration and compares its offer
+//! with the cached one; every later use goes straight to the created
+//! plugin. If the library cannot be loaded any more, or offers something
+//! else than the cache said (a plugin whose offer does not depend only on
+//! its file and configuration), each use fails with a message saying so,
+//! the cache entry is dropped so the next start loads the library afresh,
+//! and a serving host withdraws the plugin's items (see `crate::reload`)
+//! until its library changes.
 
-use std::{path::Path, sync::Arc};
+use std::{
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex, OnceLock},
+    time::Instant,
+};
 
 use abi_stable::{
     library::{LibraryError, lib_header_from_path},
     sabi_trait::TD_Opaque,
-    std_types::{RErr, RNone, ROk, ROption, RResult, RSome, RStr, RString},
+    std_types::{RErr, ROk, ROption, RResult, RStr, RString},
 };
 use async_ffi::FfiFuture;
 use futures::{FutureExt, future::BoxFuture};
 use mcp_plugin_api::abi::{
-    self, CallServices, CallServices_TO, HeldLock, HeldLock_TO, HostServices, HostServices_TO, LockOutcome,
-    PluginInstanceBox, PluginModuleRef,
+    self, CallServices, CallServices_TO, CallServicesBox, HostServices, HostServices_TO, PluginInstanceBox,
+    PluginModuleRef, RequestError,
 };
-use serde_json::{Map, Value, json, value::RawValue};
+use serde_json::{Value, json, value::RawValue};
 
 use super::{
-    CallSession, ClientRequestError, Level, PluginBackend,
-    discovery::{Relist, Relisting},
-    error_result,
+    CallSession, ClientRequestError, PluginBackend, PluginError,
+    cache::{self, Fingerprint, Offer, PluginCache},
+    completion_values, copies,
+    link::{HostLink, level_from_abi},
+    resource_contents,
     threads::CallThreads,
-};
-use crate::{
-    locks::{HeldKey, LockRequest, LockTable},
-    logging::PluginLog,
-    state::ResourceUpdates,
 };
 
 /// Why a library could not be loaded as a plugin.
@@ -142,170 +158,6 @@ fn first_line(text: &str) -> String {
     text.lines().find(|line| !line.trim().is_empty()).unwrap_or(text).trim().to_owned()
 }
 
-/// What the host lends a plugin for its whole life.
-#[derive(Clone)]
-pub struct HostLink {
-    /// The plugin's name, to tell lock holders apart.
-    pub plugin: String,
-    /// The plugin's own configuration section.
-    pub config: Value,
-    /// `Plugins.Config`.
-    pub shared: Arc<Map<String, Value>>,
-    /// Where the plugin's log records go.
-    pub log: PluginLog,
-    /// The host-wide lock table.
-    pub locks: Arc<LockTable>,
-    /// The host's runtime: lock waits run there, since a plugin may poll
-    /// from a thread of its own runtime.
-    pub runtime: tokio::runtime::Handle,
-    /// What the host serves, replaced whenever that changes (start-up, reload).
-    pub catalog: Arc<arc_swap::ArcSwap<Value>>,
-    /// Where the plugin's resource updates go, to every session.
-    pub updates: ResourceUpdates,
-    /// Told when the plugin announces that its lists changed (a serving host's reloader).
-    pub relist: Option<Relist>,
-}
-
-/// An announcement as it crosses the ABI ([`HostServices::announce`]).
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-struct WireAnnouncement {
-    resource_updated: Option<String>,
-    #[serde(default)]
-    list_changed: Vec<String>,
-}
-
-impl HostLink {
-    /// Passes a plugin's announcement (its JSON text, [`HostServices::announce`])
-    /// on: a resource update to the sessions, a list change to the reloader.
-    /// A worker's announcements arrive here too, so both ways of running a
-    /// plugin announce alike.
-    pub fn pass_on(&self, announcement: &str) {
-        let announcement = match serde_json::from_str::<WireAnnouncement>(announcement) {
-            Ok(announcement) => announcement,
-            Err(error) => {
-                tracing::warn!(plugin = %self.plugin, "a malformed announcement was ignored: {error}");
-                return;
-            }
-        };
-        if let Some(uri) = announcement.resource_updated {
-            tracing::debug!(plugin = %self.plugin, uri, "resource updated");
-            self.updates.announce(uri);
-        }
-        let lists = &announcement.list_changed;
-        let (prompts, resources) = (lists.iter().any(|l| l == "prompts"), lists.iter().any(|l| l == "resources"));
-        if (prompts || resources)
-            && let Some(relist) = &self.relist
-        {
-            relist(Relisting { plugin: self.plugin.clone(), prompts, resources });
-        }
-    }
-}
-
-impl HostServices for HostLink {
-    fn plugin_config(&self) -> RString {
-        RString::from(self.config.to_string())
-    }
-
-    fn shared_config(&self, key: RStr<'_>) -> ROption<RString> {
-        shared_setting(&self.shared, key)
-    }
-
-    fn log(&self, level: u8, message: RStr<'_>) {
-        self.log.emit(level_from_abi(level), message.as_str());
-    }
-
-    fn host_info(&self) -> RString {
-        RString::from(self.catalog.load().to_string())
-    }
-
-    fn announce(&self, announcement: RString) -> bool {
-        self.pass_on(announcement.as_str());
-        true
-    }
-
-    fn acquire_lock(&self, request: RString) -> FfiFuture<LockOutcome> {
-        let refused = |message: String| LockOutcome {
-            info: RString::from(json!({ "error": message }).to_string()),
-            guard: RNone,
-        };
-        let request = match serde_json::from_str::<WireLockRequest>(request.as_str()) {
-            Ok(request) => request.into_request(),
-            Err(error) => {
-                let outcome = refused(format!("malformed lock request: {error}"));
-                return FfiFuture::new(async move { outcome });
-            }
-        };
-        let table = Arc::clone(&self.locks);
-        let plugin = self.plugin.clone();
-        let acquiring = self.runtime.spawn(async move { table.acquire(&plugin, request).await });
-        FfiFuture::new(async move {
-            match acquiring.await {
-                Ok((info, held)) => LockOutcome {
-                    info: RString::from(info.to_string()),
-                    guard: held.map(|held| HeldLock_TO::from_value(AbiHeldKey(held), TD_Opaque)).into(),
-                },
-                Err(error) => {
-                    LockOutcome { info: RString::from(json!({ "error": error.to_string() }).to_string()), guard: RNone }
-                }
-            }
-        })
-    }
-}
-
-/// A lock request as it crosses the ABI: JSON `{scope, key, operation, waitMs}`.
-#[derive(serde::Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct WireLockRequest {
-    scope: Value,
-    key: String,
-    operation: String,
-    #[serde(default)]
-    wait_ms: u64,
-}
-
-impl WireLockRequest {
-    pub(super) fn into_request(self) -> LockRequest {
-        LockRequest {
-            scope: self.scope,
-            key: self.key,
-            operation: self.operation,
-            wait: std::time::Duration::from_millis(self.wait_ms),
-        }
-    }
-}
-
-/// A granted key as the ABI's held-lock object; the plugin drops it to release the key.
-struct AbiHeldKey(HeldKey);
-
-impl HeldLock for AbiHeldKey {
-    fn key(&self) -> RString {
-        RString::from(self.0.key())
-    }
-}
-
-/// Maps tracing's level onto the ABI's (a worker sends its plugin's call logs this way).
-pub fn level_to_abi(level: Level) -> u8 {
-    match level {
-        Level::TRACE => abi::level::TRACE,
-        Level::DEBUG => abi::level::DEBUG,
-        Level::INFO => abi::level::INFO,
-        Level::WARN => abi::level::WARN,
-        _ => abi::level::ERROR,
-    }
-}
-
-/// Maps the ABI's log level onto tracing's.
-pub fn level_from_abi(level: u8) -> Level {
-    match level {
-        abi::level::TRACE => Level::TRACE,
-        abi::level::DEBUG => Level::DEBUG,
-        abi::level::INFO => Level::INFO,
-        abi::level::WARN => Level::WARN,
-        _ => Level::ERROR,
-    }
-}
-
 /// A plugin created from a library.
 pub struct DylibPlugin {
     name: String,
@@ -333,58 +185,96 @@ impl PluginBackend for DylibPlugin {
         }
     }
 
-    fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String> {
-        let instance = Arc::clone(&self.instance);
-        self.threads.run(
-            move || {
-                let held = Arc::clone(&session);
-                let services = CallServices_TO::from_value(CallBridge { session }, TD_Opaque);
-                let future = instance.call(index, RString::from(arguments), services);
-                WithSession { future, _session: held }.map(RString::into_string)
-            },
-            |reason| error_result(&reason),
-        )
+    fn call(
+        &self,
+        index: u32,
+        arguments: String,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<String, PluginError>> {
+        self.run(session, move |instance, services| {
+            instance.call(index, RString::from(arguments), services).map(|json| Ok(json.into_string()))
+        })
     }
 
     fn prompts(&self) -> Vec<Value> {
         json_array(self.instance.prompts())
     }
 
-    fn get_prompt(&self, index: u32, arguments: Value) -> BoxFuture<'static, Result<Value, String>> {
-        let instance = Arc::clone(&self.instance);
-        self.threads
-            .run(move || instance.get_prompt(index, RString::from(arguments.to_string())).map(decode_answer), Err)
+    fn get_prompt(
+        &self,
+        index: u32,
+        arguments: Value,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Value, PluginError>> {
+        self.run(session, move |instance, services| {
+            let answer = instance.get_prompt_with(index, RString::from(arguments.to_string()), services);
+            // A plugin that predates typed errors refuses a prompt's arguments with a plain message.
+            answer.map(|answer| decode_answer(answer, PluginError::InvalidParams))
+        })
     }
 
-    fn complete_prompt(&self, index: u32, argument: &str, value: &str) -> Vec<String> {
-        let values = self.instance.complete_prompt(index, RString::from(argument), RString::from(value));
-        serde_json::from_str(values.as_str()).unwrap_or_default()
+    fn complete_prompt(
+        &self,
+        index: u32,
+        argument: String,
+        value: String,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Vec<String>, PluginError>> {
+        self.run(session, move |instance, services| {
+            let answer = instance.complete_prompt_with(index, RString::from(argument), RString::from(value), services);
+            answer.map(|answer| completion_values(decode_answer(answer, PluginError::Failed)?))
+        })
     }
 
     fn resources(&self) -> Vec<Value> {
         json_array(self.instance.resources())
     }
 
-    fn read_resource(&self, index: u32, uri: String, request: Value) -> BoxFuture<'static, Result<Vec<Value>, String>> {
+    fn read_resource(
+        &self,
+        index: u32,
+        uri: String,
+        request: Value,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Vec<Value>, PluginError>> {
+        self.run(session, move |instance, services| {
+            let request = RString::from(request.to_string());
+            let answer = instance.read_resource_with(index, RString::from(uri), request, services);
+            answer.map(|answer| resource_contents(decode_answer(answer, PluginError::Failed)?))
+        })
+    }
+}
+
+impl DylibPlugin {
+    /// Runs a request of `session` on the plugin's threads: `start` calls into the plugin with
+    /// the request's services there. A request that cannot run there is the plugin's fault.
+    fn run<T, F>(
+        &self,
+        session: Arc<dyn CallSession>,
+        start: impl FnOnce(&PluginInstanceBox, CallServicesBox) -> F + Send + 'static,
+    ) -> BoxFuture<'static, Result<T, PluginError>>
+    where
+        T: Send + 'static,
+        F: Future<Output = Result<T, PluginError>> + Send + Unpin + 'static,
+    {
         let instance = Arc::clone(&self.instance);
+        let requested = session.requested().clone();
         self.threads.run(
+            &requested,
             move || {
-                instance.read_resource_in(index, RString::from(uri), RString::from(request.to_string())).map(|answer| {
-                    match decode_answer(answer)? {
-                        Value::Array(contents) => Ok(contents),
-                        other => Err(format!("the plugin answered with {other} instead of a list of contents")),
-                    }
-                })
+                let held = Arc::clone(&session);
+                let future = start(&instance, CallServices_TO::from_value(CallBridge { session }, TD_Opaque));
+                WithSession { future, _session: held }
             },
-            Err,
+            |reason| Err(PluginError::Fault(reason)),
         )
     }
 }
 
-/// A plugin's call future holding the call's session, which counts the call in flight
-/// whatever the plugin keeps of it: shutdown waits until the future is dropped (on the
-/// plugin's thread), which is what kills the processes the call started. Fields drop in
-/// order: the future first, then the session.
+/// A plugin's request future holding the request's session, which counts the request in
+/// flight whatever the plugin keeps of it: shutdown waits until the future is dropped (on
+/// the plugin's thread), which is what kills the processes the request started. Fields drop
+/// in order: the future first, then the session.
 struct WithSession<F> {
     future: F,
     _session: Arc<dyn CallSession>,
@@ -398,27 +288,30 @@ impl<F: Future + Unpin> Future for WithSession<F> {
     }
 }
 
-/// `Plugins.Config.<key>` (without regard to case) as it crosses the ABI, for
-/// a plugin in process and in a worker alike.
-pub(crate) fn shared_setting(shared: &Map<String, Value>, key: RStr<'_>) -> ROption<RString> {
-    match crate::settings::get_ci(shared, key.as_str()) {
-        Some(value) => RSome(RString::from(value.to_string())),
-        None => RNone,
-    }
-}
-
 /// A JSON array from the plugin (empty when it sent something else).
 fn json_array(json: RString) -> Vec<Value> {
     serde_json::from_str(json.as_str()).unwrap_or_default()
 }
 
-/// Decodes a plugin's answer: JSON on success, a message on failure.
-fn decode_answer(answer: RResult<RString, RString>) -> Result<Value, String> {
+/// Decodes a plugin's answer to a prompt, resource or completion request: JSON on success, a
+/// [`RequestError`] on failure, or from a plugin that predates those a plain message, which
+/// `legacy` makes an error of.
+fn decode_answer(
+    answer: RResult<RString, RString>,
+    legacy: impl FnOnce(String) -> PluginError,
+) -> Result<Value, PluginError> {
     match answer {
-        ROk(json) => {
-            serde_json::from_str(json.as_str()).map_err(|error| format!("the plugin's answer is not JSON: {error}"))
-        }
-        RErr(message) => Err(message.into_string()),
+        ROk(json) => serde_json::from_str(json.as_str())
+            .map_err(|error| PluginError::Fault(format!("its answer is not JSON: {error}"))),
+        RErr(json) => Err(match serde_json::from_str::<RequestError>(json.as_str()) {
+            Ok(error) => match error.kind.as_str() {
+                RequestError::INVALID_PARAMS => PluginError::InvalidParams(error.message),
+                RequestError::NOT_FOUND => PluginError::NotFound(error.message),
+                RequestError::PANICKED => PluginError::Fault(format!("it panicked: {}", error.message)),
+                _ => PluginError::Failed(error.message),
+            },
+            Err(_) => legacy(json.into_string()),
+        }),
     }
 }
 
@@ -469,48 +362,188 @@ impl CallServices for CallBridge {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use std::sync::Mutex;
+/// A plugin whose library is loaded on first use.
+pub struct LazyPlugin {
+    name: String,
+    version: String,
+    file: PathBuf,
+    offer: Arc<Offer>,
+    cache_entry: Option<(PathBuf, String)>,
+    link: Mutex<Option<HostLink>>,
+    created: OnceLock<Result<DylibPlugin, String>>,
+    on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
+    verified: Option<Fingerprint>,
+}
 
-    use super::*;
-
-    fn link(relisted: Arc<Mutex<Vec<Relisting>>>) -> HostLink {
-        HostLink {
-            plugin: "notes".to_owned(),
-            config: json!({}),
-            shared: Arc::new(Map::new()),
-            log: PluginLog::new("notes"),
-            locks: Arc::default(),
-            runtime: tokio::runtime::Handle::current(),
-            catalog: Arc::default(),
-            updates: ResourceUpdates::default(),
-            relist: Some(Arc::new(move |relisting| relisted.lock().unwrap().push(relisting))),
+impl LazyPlugin {
+    /// A plugin named `name` in `file` that offered `offer` when last loaded.
+    /// `on_failure` hears why, if its creation fails (a serving host then
+    /// stops listing its items).
+    pub fn new(
+        name: String,
+        version: String,
+        file: PathBuf,
+        offer: Arc<Offer>,
+        cache_file: Option<PathBuf>,
+        link: HostLink,
+        on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
+    ) -> Self {
+        let cache_entry = cache_file.map(|cache_file| (cache_file, cache::key(&file)));
+        Self {
+            name,
+            version,
+            file,
+            offer,
+            cache_entry,
+            link: Mutex::new(Some(link)),
+            created: OnceLock::new(),
+            on_failure,
+            verified: None,
         }
     }
 
-    #[tokio::test]
-    async fn announcements_go_to_the_sessions_and_the_reloader() {
-        let relisted = Arc::new(Mutex::new(Vec::new()));
-        let link = link(Arc::clone(&relisted));
-        let mut updates = link.updates.subscribe();
-        assert!(link.announce(RString::from(r#"{"resourceUpdated":"notes://1"}"#)));
-        assert_eq!(updates.try_recv().unwrap(), "notes://1");
-        assert!(link.announce(RString::from(r#"{"listChanged":["resources"]}"#)));
-        let relisted = relisted.lock().unwrap();
-        assert_eq!((relisted[0].plugin.as_str(), relisted[0].prompts, relisted[0].resources), ("notes", false, true));
+    /// With the lock file in force: the library must still have
+    /// `fingerprint`, the one it had when it was checked against the lock,
+    /// when the plugin is created.
+    pub fn verified_as(mut self, fingerprint: Option<Fingerprint>) -> Self {
+        self.verified = fingerprint;
+        self
     }
 
-    #[tokio::test]
-    async fn a_malformed_announcement_is_dropped_without_harm() {
-        let relisted = Arc::new(Mutex::new(Vec::new()));
-        let link = link(Arc::clone(&relisted));
-        let mut updates = link.updates.subscribe();
-        for malformed in ["not json", r#"{"resourceUpdated":42}"#, r#"{"somethingElse":true}"#] {
-            // Heard (the host takes announcements), but nothing is passed on.
-            assert!(link.announce(RString::from(malformed)));
-        }
-        assert!(updates.try_recv().is_err());
-        assert!(relisted.lock().unwrap().is_empty());
+    /// The created plugin, creating it on the first call.
+    fn created(&self) -> Result<&DylibPlugin, String> {
+        let created = self.created.get_or_init(|| {
+            let started = Instant::now();
+            let created = self.create();
+            match &created {
+                Ok(_) => tracing::info!(
+                    "created plugin {} from {} on first use in {:.1} ms",
+                    self.name,
+                    self.file.display(),
+                    started.elapsed().as_secs_f64() * 1000.0
+                ),
+                Err(problem) => {
+                    tracing::error!("{problem}");
+                    if let Some((cache_file, key)) = &self.cache_entry {
+                        PluginCache::forget_on_disk(cache_file, key);
+                    }
+                    if let Some(on_failure) = &self.on_failure {
+                        on_failure(problem.clone());
+                    }
+                }
+            }
+            created
+        });
+        created.as_ref().map_err(Clone::clone)
     }
+
+    fn create(&self) -> Result<DylibPlugin, String> {
+        let failed =
+            |problem: String| format!("plugin {} ({}) could not be loaded: {problem}", self.name, self.file.display());
+        let copy = copies::copy(&self.file).map_err(failed)?;
+        if let Some(verified) = &self.verified
+            && copy.fingerprint.as_ref() != Some(verified)
+        {
+            return Err(failed(
+                "its library changed after the host checked it against the lock file; it is withdrawn until a \
+                 reload checks it again"
+                    .to_owned(),
+            ));
+        }
+        let library = Library::open(&copy.path).map_err(|error| failed(error.to_string()))?;
+        if library.name() != self.name {
+            return Err(failed(format!(
+                "the library now holds plugin '{}'; it is withdrawn until its library changes or the host restarts",
+                library.name()
+            )));
+        }
+        let link = self.link.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
+        let link = link.ok_or_else(|| failed("an earlier attempt failed".to_owned()))?;
+        let plugin = library.create(link, CallThreads::new(&self.name)).map_err(|error| failed(error.to_string()))?;
+        if !Offer::of(&plugin).map_err(failed)?.same_as(&self.offer) {
+            return Err(failed(
+                "it offers other tools, prompts or resources than when the host started; it is withdrawn until its \
+                 library changes or the host restarts"
+                    .to_owned(),
+            ));
+        }
+        Ok(plugin)
+    }
+}
+
+impl PluginBackend for LazyPlugin {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn version(&self) -> &str {
+        &self.version
+    }
+
+    fn tools(&self) -> Result<Vec<Box<RawValue>>, String> {
+        Ok(self.offer.tools.clone())
+    }
+
+    fn call(
+        &self,
+        index: u32,
+        arguments: String,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<String, PluginError>> {
+        match self.created() {
+            Ok(plugin) => plugin.call(index, arguments, session),
+            Err(problem) => unavailable(problem),
+        }
+    }
+
+    fn prompts(&self) -> Vec<Value> {
+        self.offer.prompts.clone()
+    }
+
+    fn get_prompt(
+        &self,
+        index: u32,
+        arguments: Value,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Value, PluginError>> {
+        match self.created() {
+            Ok(plugin) => plugin.get_prompt(index, arguments, session),
+            Err(problem) => unavailable(problem),
+        }
+    }
+
+    fn complete_prompt(
+        &self,
+        index: u32,
+        argument: String,
+        value: String,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Vec<String>, PluginError>> {
+        match self.created() {
+            Ok(plugin) => plugin.complete_prompt(index, argument, value, session),
+            Err(problem) => unavailable(problem),
+        }
+    }
+
+    fn resources(&self) -> Vec<Value> {
+        self.offer.resources.clone()
+    }
+
+    fn read_resource(
+        &self,
+        index: u32,
+        uri: String,
+        request: Value,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Vec<Value>, PluginError>> {
+        match self.created() {
+            Ok(plugin) => plugin.read_resource(index, uri, request, session),
+            Err(problem) => unavailable(problem),
+        }
+    }
+}
+
+/// The answer to every request of a plugin that could not be created.
+fn unavailable<T: Send + 'static>(problem: String) -> BoxFuture<'static, Result<T, PluginError>> {
+    futures::future::ready(Err(PluginError::Fault(problem))).boxed()
 }

@@ -1,20 +1,21 @@
-//! The record of one tool call: a tracing span (every log record made during
-//! the call carries its tool, plugin, request id and session), one INFO line
-//! when it ends (outcome, duration, the error code its result carries), its
-//! duration in `mcp.server.operation.duration`, and, when traces are
-//! exported, a server span `tools/call {tool}` whose parent is the trace the
-//! client names in `_meta.traceparent`.
+//! The record of one request that runs plugin code (a tool call, a prompt,
+//! a resource read, a completion): a tracing span (every log record made
+//! during it carries its item, plugin, request id and session), one line
+//! when it ends (outcome, duration, the error code a tool's result carries:
+//! INFO, or WARN when the limit stopped it or the plugin broke, so each
+//! fault is one line), its duration in `mcp.server.operation.duration`, and,
+//! when traces are exported, a server span `{method} {item}` whose parent is
+//! the trace the client names in `_meta.traceparent`.
 //!
-//! Outcomes, which are also the `error.type` of a failed call: `ok`,
-//! `tool_error` (a result with `isError`, the host's own argument and
-//! output checks included), `timeout`, `cancelled` (by the client, or the
-//! call was dropped), `shutdown`.
+//! Outcomes, which are also the `error.type` of a failed request: `ok`,
+//! `tool_error` (a tool result with `isError`, the host's own argument and
+//! output checks included), `invalid_params`, `not_found`, `plugin_error`
+//! (the plugin's own refusal of a prompt, read or completion), `fault` (the
+//! plugin broke: a panic, a crash, a malformed answer, threads held),
+//! `timeout`, `cancelled` (by the client, or dropped), `shutdown`.
 
 use std::{
-    sync::{
-        Arc,
-        atomic::{AtomicU8, Ordering},
-    },
+    sync::atomic::{AtomicU8, Ordering},
     time::Instant,
 };
 
@@ -31,31 +32,55 @@ use rmcp::{
 };
 use serde_json::Value;
 
-use super::{Active, active, metrics::PLUGIN_NAME};
-use crate::registry::ToolEntry;
+use super::instruments::{Active, PLUGIN_NAME, active};
+use crate::{plugin::RequestKind, registry::ToolEntry};
 
-/// How a call ended.
+/// How a request ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 #[repr(u8)]
 pub enum Outcome {
-    /// The tool answered with a result that is not an error.
+    /// The plugin answered with what was asked (a tool: a result that is not an error).
     Ok = 1,
-    /// The result is an error (`isError`).
+    /// A tool's result is an error (`isError`).
     ToolError,
-    /// The call ran out of time and was stopped.
+    /// The plugin refused the request's arguments.
+    InvalidParams,
+    /// The plugin has nothing at the address asked.
+    NotFound,
+    /// The plugin could not serve the request, in its own words.
+    PluginError,
+    /// The plugin broke or could not be reached.
+    Fault,
+    /// The request ran out of time and was stopped.
     Timeout,
-    /// The client cancelled the call, or it was dropped unanswered.
+    /// The client cancelled the request, or it was dropped unanswered.
     Cancelled,
-    /// The host stopped the call because it is shutting down.
+    /// The host stopped the request because it is shutting down.
     Shutdown,
 }
 
 impl Outcome {
+    const ALL: [Outcome; 9] = [
+        Outcome::Ok,
+        Outcome::ToolError,
+        Outcome::InvalidParams,
+        Outcome::NotFound,
+        Outcome::PluginError,
+        Outcome::Fault,
+        Outcome::Timeout,
+        Outcome::Cancelled,
+        Outcome::Shutdown,
+    ];
+
     /// The name in logs, and the `error.type` of a failure.
     pub fn as_str(self) -> &'static str {
         match self {
             Outcome::Ok => "ok",
             Outcome::ToolError => "tool_error",
+            Outcome::InvalidParams => "invalid_params",
+            Outcome::NotFound => "not_found",
+            Outcome::PluginError => "plugin_error",
+            Outcome::Fault => "fault",
             Outcome::Timeout => "timeout",
             Outcome::Cancelled => "cancelled",
             Outcome::Shutdown => "shutdown",
@@ -63,13 +88,38 @@ impl Outcome {
     }
 
     fn from_u8(value: u8) -> Option<Self> {
-        [Outcome::Ok, Outcome::ToolError, Outcome::Timeout, Outcome::Cancelled, Outcome::Shutdown]
-            .into_iter()
-            .find(|outcome| *outcome as u8 == value)
+        Self::ALL.into_iter().find(|outcome| *outcome as u8 == value)
+    }
+
+    /// Whether the line that ends the record is a warning: the limit stopped it, or the plugin broke.
+    fn is_fault(self) -> bool {
+        matches!(self, Outcome::Timeout | Outcome::Fault)
     }
 }
 
-/// What a call's record reads of the request that made it.
+/// What is recorded: the kind of request, the item it names and the plugin that serves it.
+#[derive(Debug, Clone)]
+pub struct Operation {
+    /// The kind of request.
+    pub kind: RequestKind,
+    /// The tool's or prompt's served name, or the URI read.
+    pub item: String,
+    /// What the metrics name it by: the item, or for a read the resource's declared URI or
+    /// template (a URI of a template comes from the client, and would make series without end).
+    pub series: String,
+    /// The plugin's name.
+    pub plugin: String,
+}
+
+impl Operation {
+    /// A call of the tool `entry`.
+    pub fn tool(entry: &ToolEntry) -> Self {
+        let name = entry.name().to_owned();
+        Self { kind: RequestKind::Tool, series: name.clone(), item: name, plugin: entry.plugin.name().to_owned() }
+    }
+}
+
+/// What a record reads of the request that made it.
 pub struct Request<'a> {
     /// The JSON-RPC id.
     pub id: &'a RequestId,
@@ -96,36 +146,53 @@ impl<'a> Request<'a> {
     }
 }
 
-/// One call being recorded; see the module documentation.
+/// One request being recorded; see the module documentation.
 pub struct CallRecord {
     span: tracing::Span,
     started: Instant,
-    entry: Arc<ToolEntry>,
+    operation: Operation,
     protocol: Option<&'static str>,
-    /// Set when the host stops the call, before its (error) result is made.
+    /// Set when the host stops the request, before its (error) answer is made.
     stop: AtomicU8,
     trace: Option<opentelemetry_sdk::trace::Span>,
     ended: bool,
 }
 
 impl CallRecord {
-    /// Starts the record of a call of `entry` made by `request`.
-    pub fn start(entry: &Arc<ToolEntry>, request: &Request) -> Self {
-        let span = tracing::info_span!(
-            "call",
-            tool = %entry.name(),
-            plugin = %entry.plugin.name(),
-            request_id = %request.id,
-            session = tracing::field::Empty,
-        );
+    /// Starts the record of a call of the tool `entry` made by `request`.
+    pub fn start(entry: &ToolEntry, request: &Request) -> Self {
+        Self::of(Operation::tool(entry), request)
+    }
+
+    /// Starts the record of `operation` made by `request`.
+    pub fn of(operation: Operation, request: &Request) -> Self {
+        let (item, plugin, id) = (&operation.item, &operation.plugin, request.id);
+        let span = match operation.kind {
+            RequestKind::Tool => {
+                tracing::info_span!("call", tool = %item, plugin = %plugin, request_id = %id, session = tracing::field::Empty)
+            }
+            RequestKind::Prompt => {
+                tracing::info_span!("prompt", prompt = %item, plugin = %plugin, request_id = %id, session = tracing::field::Empty)
+            }
+            RequestKind::Resource => {
+                tracing::info_span!("read", uri = %item, plugin = %plugin, request_id = %id, session = tracing::field::Empty)
+            }
+            RequestKind::Completion => tracing::info_span!(
+                "complete",
+                prompt = %item,
+                plugin = %plugin,
+                request_id = %id,
+                session = tracing::field::Empty
+            ),
+        };
         if let Some(session) = request.session {
             span.record("session", tracing::field::display(session));
         }
-        let trace = active().and_then(|active| server_span(active, entry, request));
+        let trace = active().and_then(|active| server_span(active, &operation, request));
         Self {
             span,
             started: Instant::now(),
-            entry: Arc::clone(entry),
+            operation,
             protocol: request.protocol,
             stop: AtomicU8::new(0),
             trace,
@@ -133,18 +200,18 @@ impl CallRecord {
         }
     }
 
-    /// The span the call runs in.
+    /// The span the request runs in.
     pub fn span(&self) -> &tracing::Span {
         &self.span
     }
 
-    /// Notes that the host stopped the call (timeout, cancel, shutdown); the
-    /// result it then makes is recorded under this outcome.
+    /// Notes that the host stopped the request (timeout, cancel, shutdown); the
+    /// answer it then makes is recorded under this outcome.
     pub fn stopped(&self, outcome: Outcome) {
         self.stop.store(outcome as u8, Ordering::Relaxed);
     }
 
-    /// Ends the record with the call's result.
+    /// Ends the record of a tool call with its result.
     pub fn finish(mut self, result: &CallToolResult) {
         let outcome = Outcome::from_u8(self.stop.load(Ordering::Relaxed)).unwrap_or(if result.is_error == Some(true) {
             Outcome::ToolError
@@ -155,26 +222,27 @@ impl CallRecord {
         self.end(outcome, code);
     }
 
+    /// Ends the record with `outcome`, unless the host stopped the request (then with that).
+    pub fn finish_as(mut self, outcome: Outcome) {
+        let outcome = Outcome::from_u8(self.stop.load(Ordering::Relaxed)).unwrap_or(outcome);
+        self.end(outcome, None);
+    }
+
     fn end(&mut self, outcome: Outcome, error_code: Option<String>) {
         self.ended = true;
         let elapsed = self.started.elapsed();
-        tracing::info!(
-            parent: &self.span,
-            outcome = %outcome.as_str(),
-            duration_ms = elapsed.as_micros() as f64 / 1000.0,
-            error_code,
-            "call finished"
-        );
+        let duration_ms = elapsed.as_micros() as f64 / 1000.0;
+        let message = if self.operation.kind == RequestKind::Tool { "call finished" } else { "request finished" };
+        if outcome.is_fault() {
+            tracing::warn!(parent: &self.span, outcome = %outcome.as_str(), duration_ms, error_code, "{message}");
+        } else {
+            tracing::info!(parent: &self.span, outcome = %outcome.as_str(), duration_ms, error_code, "{message}");
+        }
         let Some(active) = active() else { return };
         let failure = (outcome != Outcome::Ok).then(|| KeyValue::new("error.type", outcome.as_str()));
         if let Some(instruments) = &active.instruments {
-            let mut attributes = vec![
-                KeyValue::new("mcp.method.name", "tools/call"),
-                KeyValue::new("gen_ai.operation.name", "execute_tool"),
-                KeyValue::new("gen_ai.tool.name", self.entry.name().to_owned()),
-                KeyValue::new(PLUGIN_NAME, self.entry.plugin.name().to_owned()),
-                KeyValue::new("network.transport", active.transport.as_str()),
-            ];
+            let mut attributes = item_attributes(&self.operation, &self.operation.series);
+            attributes.push(KeyValue::new("network.transport", active.transport.as_str()));
             attributes.extend(self.protocol.map(|version| KeyValue::new("mcp.protocol.version", version)));
             attributes.extend(failure.clone());
             instruments.operation.record(elapsed.as_secs_f64(), &attributes);
@@ -193,7 +261,7 @@ impl CallRecord {
 }
 
 impl Drop for CallRecord {
-    /// A call dropped before it finished (its client went away) ends as cancelled.
+    /// A request dropped before it finished (its client went away) ends as cancelled.
     fn drop(&mut self) {
         if !self.ended {
             self.end(Outcome::Cancelled, None);
@@ -201,24 +269,43 @@ impl Drop for CallRecord {
     }
 }
 
-/// The server span of a call, child of the client's trace when its `_meta`
+/// The attributes that say what was asked of which plugin: the method, the item (named `item`,
+/// the served name or, for metrics of a read, the declared URI) and the plugin.
+fn item_attributes(operation: &Operation, item: &str) -> Vec<KeyValue> {
+    let method = KeyValue::new("mcp.method.name", operation.kind.method());
+    let plugin = KeyValue::new(PLUGIN_NAME, operation.plugin.clone());
+    match operation.kind {
+        RequestKind::Tool => vec![
+            method,
+            KeyValue::new("gen_ai.operation.name", "execute_tool"),
+            KeyValue::new("gen_ai.tool.name", item.to_owned()),
+            plugin,
+        ],
+        RequestKind::Prompt | RequestKind::Completion => {
+            vec![method, KeyValue::new("gen_ai.prompt.name", item.to_owned()), plugin]
+        }
+        RequestKind::Resource => vec![method, KeyValue::new("mcp.resource.uri", item.to_owned()), plugin],
+    }
+}
+
+/// The server span of a request, child of the client's trace when its `_meta`
 /// carries a W3C `traceparent`.
-fn server_span(active: &Active, entry: &ToolEntry, request: &Request) -> Option<opentelemetry_sdk::trace::Span> {
+fn server_span(active: &Active, operation: &Operation, request: &Request) -> Option<opentelemetry_sdk::trace::Span> {
     let tracer = active.tracer.as_ref()?;
     let parent = TraceContextPropagator::new().extract_with_context(&Context::new(), &MetaCarrier(request.meta));
-    let mut attributes = vec![
-        KeyValue::new("mcp.method.name", "tools/call"),
-        KeyValue::new("gen_ai.operation.name", "execute_tool"),
-        KeyValue::new("gen_ai.tool.name", entry.name().to_owned()),
-        KeyValue::new(PLUGIN_NAME, entry.plugin.name().to_owned()),
-        KeyValue::new("jsonrpc.request.id", request.id.to_string()),
-        KeyValue::new("network.transport", active.transport.as_str()),
-    ];
+    let mut attributes = item_attributes(operation, &operation.item);
+    attributes.push(KeyValue::new("jsonrpc.request.id", request.id.to_string()));
+    attributes.push(KeyValue::new("network.transport", active.transport.as_str()));
     attributes.extend(request.protocol.map(|version| KeyValue::new("mcp.protocol.version", version)));
     attributes.extend(request.session.map(|session| KeyValue::new("mcp.session.id", session.to_owned())));
+    // A URI comes from the client: it is an attribute, not part of the span's name.
+    let name = match operation.kind {
+        RequestKind::Resource => operation.kind.method().to_owned(),
+        _ => format!("{} {}", operation.kind.method(), operation.item),
+    };
     Some(
         tracer
-            .span_builder(format!("tools/call {}", entry.name()))
+            .span_builder(name)
             .with_kind(SpanKind::Server)
             .with_attributes(attributes)
             .start_with_context(tracer, &parent),

@@ -19,9 +19,9 @@ use axum::{
 };
 use serde_json::json;
 
-use super::active;
+use super::instruments::active;
 use crate::{
-    plugin::discovery::PluginStatus,
+    plugin::report::PluginStatus,
     state::{Generation, HostState},
 };
 

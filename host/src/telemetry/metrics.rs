@@ -1,66 +1,12 @@
-//! The host's instruments and what records into them: call durations (by
-//! tool, plugin and outcome), sessions, plugin loads and refusals.
+//! What records into the host's instruments besides requests: sessions,
+//! plugin loads and refusals.
 
 use std::time::Instant;
 
-use opentelemetry::{
-    KeyValue,
-    metrics::{Counter, Histogram, Meter, UpDownCounter},
-};
+use opentelemetry::KeyValue;
 
-use super::active;
-use crate::plugin::discovery::{PluginReport, PluginStatus};
-
-/// Bucket bounds in seconds, as the MCP semantic conventions advise for
-/// `mcp.server.operation.duration` and `mcp.server.session.duration`.
-const DURATION_BUCKETS: [f64; 14] = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 30.0, 60.0, 120.0, 300.0];
-
-/// Attribute names of our own, where the conventions have none.
-pub(super) const PLUGIN_NAME: &str = "mcp_plugin_host.plugin.name";
-const PLUGIN_LIBRARY: &str = "mcp_plugin_host.plugin.library";
-const PLUGIN_OUTCOME: &str = "mcp_plugin_host.plugin.outcome";
-
-/// Every instrument the host records into.
-pub(super) struct Instruments {
-    /// `mcp.server.operation.duration`: one record a tool call.
-    pub operation: Histogram<f64>,
-    session: Histogram<f64>,
-    sessions_active: UpDownCounter<i64>,
-    plugin_loads: Counter<u64>,
-}
-
-impl Instruments {
-    pub(super) fn new(meter: &Meter) -> Self {
-        Self {
-            operation: meter
-                .f64_histogram("mcp.server.operation.duration")
-                .with_unit("s")
-                .with_description(
-                    "How long MCP requests took, from receipt to answer (tools/call, by tool and outcome).",
-                )
-                .with_boundaries(DURATION_BUCKETS.to_vec())
-                .build(),
-            session: meter
-                .f64_histogram("mcp.server.session.duration")
-                .with_unit("s")
-                .with_description("How long MCP sessions lasted, from initialize to their end.")
-                .with_boundaries(DURATION_BUCKETS.to_vec())
-                .build(),
-            sessions_active: meter
-                .i64_up_down_counter("mcp_plugin_host.sessions.active")
-                .with_unit("{session}")
-                .with_description("MCP sessions open now (begun with initialize).")
-                .build(),
-            plugin_loads: meter
-                .u64_counter("mcp_plugin_host.plugin.loads")
-                .with_unit("{load}")
-                .with_description(
-                    "Plugin libraries the host loaded (at start and on reload), by outcome: loaded, disabled, refused.",
-                )
-                .build(),
-        }
-    }
-}
+use super::instruments::{PLUGIN_LIBRARY, PLUGIN_NAME, PLUGIN_OUTCOME, active};
+use crate::plugin::report::{PluginReport, PluginStatus};
 
 /// Counts a plugin library's load by how it fared; a refusal when a plugin
 /// created on first use fails counts as another load, refused.

@@ -18,62 +18,25 @@
 
 pub mod call;
 pub mod endpoints;
+mod instruments;
 mod metrics;
 mod otlp;
 
-use std::{sync::OnceLock, time::Duration};
+use std::time::Duration;
 
 use opentelemetry::{InstrumentationScope, KeyValue, metrics::MeterProvider as _, trace::TracerProvider as _};
-use opentelemetry_sdk::{
-    Resource,
-    metrics::SdkMeterProvider,
-    trace::{SdkTracer, SdkTracerProvider},
-};
+use opentelemetry_sdk::{Resource, metrics::SdkMeterProvider, trace::SdkTracerProvider};
 
 pub use call::CallRecord;
+pub use instruments::Transport;
 pub use metrics::{SessionRecord, plugin_loaded, session_started};
+
+use instruments::{Active, Instruments};
 
 use crate::settings::Settings;
 
 /// How long shutdown waits for the last export before giving up on it.
 const SHUTDOWN_PATIENCE: Duration = Duration::from_secs(5);
-
-/// The transport a serving host speaks, as the semantic conventions name it
-/// (`network.transport`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Transport {
-    /// stdio: `pipe`.
-    Stdio,
-    /// Streamable HTTP: `tcp`.
-    Http,
-}
-
-impl Transport {
-    /// The `network.transport` value.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Transport::Stdio => "pipe",
-            Transport::Http => "tcp",
-        }
-    }
-}
-
-/// What [`init`] installed, for the hooks to use.
-struct Active {
-    transport: Transport,
-    /// The instruments, when some reader reads them.
-    instruments: Option<metrics::Instruments>,
-    /// The registry `/metrics` encodes (HTTP transport only).
-    prometheus: Option<prometheus::Registry>,
-    /// Makes the span of each call, when traces are exported.
-    tracer: Option<SdkTracer>,
-}
-
-static ACTIVE: OnceLock<Active> = OnceLock::new();
-
-fn active() -> Option<&'static Active> {
-    ACTIVE.get()
-}
 
 /// The exporters of a serving host, to be flushed when it stops.
 #[must_use = "shut telemetry down when the host stops, or the last export is lost"]
@@ -116,10 +79,9 @@ pub fn init(settings: &Settings, transport: Transport) -> Result<Telemetry, Stri
         }
         meters = Some(builder.build());
     }
-    let instruments =
-        meters.as_ref().map(|provider| metrics::Instruments::new(&provider.meter_with_scope(scope.clone())));
+    let instruments = meters.as_ref().map(|provider| Instruments::new(&provider.meter_with_scope(scope.clone())));
     let tracer = tracers.as_ref().map(|provider| provider.tracer_with_scope(scope));
-    let _ = ACTIVE.set(Active { transport, instruments, prometheus, tracer });
+    instruments::install(Active { transport, instruments, prometheus, tracer });
     Ok(Telemetry { meters, tracers })
 }
 

@@ -35,7 +35,7 @@ use lockfile::{LockFile, LockedLibrary, Surface, file_sha256, short};
 use crate::{
     plugin::{
         cache::{Fingerprint, Offer, PluginCache},
-        discovery::PluginReport,
+        report::PluginReport,
     },
     settings::PluginSettings,
 };
@@ -149,9 +149,10 @@ impl Trust {
         )
     }
 
-    /// The checks that come before `file` is opened (from `open_from`: the
-    /// file, or a private copy on reload): permissions, then its bytes
-    /// against the lock. `None` when it is refused (recorded in `report`).
+    /// The checks that come before `file` is opened (from `open_from`: its
+    /// private copy, or the file itself while the plugin cache serves it):
+    /// permissions, then its bytes against the lock. `None` when it is
+    /// refused (recorded in `report`).
     pub fn admit(
         &self,
         file: &Path,
@@ -253,23 +254,21 @@ impl Trust {
     }
 }
 
-/// The SHA-256 of the bytes loaded for `file`: a private copy is hashed
-/// each time; the file itself only when it changed since it was last hashed.
+/// The SHA-256 of the bytes loaded for `file` (from `open_from`: the file, or its private copy,
+/// which holds the bytes the file had at `fingerprint`): hashed only when the plugin cache does not
+/// know the hash of the file at that fingerprint.
 fn hash(
     file: &Path,
     open_from: &Path,
     fingerprint: Option<&Fingerprint>,
     cache: &mut PluginCache,
 ) -> std::io::Result<String> {
-    if open_from != file {
-        return file_sha256(open_from);
-    }
     if let Some(fingerprint) = fingerprint
         && let Some(known) = cache.sha256(file, fingerprint)
     {
         return Ok(known.to_owned());
     }
-    let sha256 = file_sha256(file)?;
+    let sha256 = file_sha256(open_from)?;
     if let Some(fingerprint) = fingerprint {
         cache.remember_sha256(file, fingerprint, &sha256);
     }

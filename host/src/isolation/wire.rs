@@ -1,10 +1,10 @@
 //! The messages between the host and a plugin's worker process
-//! ([`super::process`] on the host's side, [`crate::worker`] in the worker).
+//! ([`super::supervisor`] on the host's side, [`super::worker`] in the worker).
 //!
 //! One JSON object a line, `{"type": …, "body": …}` (the type first, so the
 //! body is read straight into its variant: tool descriptors stay raw text),
 //! on the worker's stdin (to the worker) and on its
-//! protocol pipe (from it; see [`crate::worker`] for why that is not plain
+//! protocol pipe (from it; see [`super::worker`] for why that is not plain
 //! stdout); the worker's stderr is its log channel. Requests carry an `id`
 //! chosen by the side that asks; the answer names the same id. Plugin
 //! payloads (tool arguments and results) travel as JSON text, as they cross
@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
-use super::cache::Offer;
+use crate::plugin::{PluginError, cache::Offer};
 use crate::settings::WorkerLimits;
 
 /// The first message on a worker's stdin: serve a plugin, or only say which
@@ -101,18 +101,19 @@ pub enum ToWorker {
         /// The client's feature tags.
         features: Vec<String>,
     },
-    /// The soft cancel: fires the call's cancel signal.
+    /// The soft cancel: fires the request's cancel signal (a call, a prompt, a read, a completion).
     Cancel {
         /// The call's id.
         id: u64,
     },
-    /// The hard cancel: the host gave up on the call; its future is
+    /// The hard cancel: the host gave up on the request; its future is
     /// dropped and [`FromWorker::Dropped`] confirms it.
     Drop {
         /// The call's id.
         id: u64,
     },
-    /// Renders prompt number `index`; answered by [`FromWorker::Answer`].
+    /// Renders prompt number `index`; answered by [`FromWorker::Answer`]. Cancelled and
+    /// dropped as a call is.
     GetPrompt {
         /// The request's id.
         id: u64,
@@ -120,8 +121,12 @@ pub enum ToWorker {
         index: u32,
         /// Its arguments.
         arguments: Value,
+        /// The client's feature tags.
+        #[serde(default)]
+        features: Vec<String>,
     },
     /// Reads `uri` through resource number `index`; answered by [`FromWorker::Answer`].
+    /// Cancelled and dropped as a call is.
     ReadResource {
         /// The request's id.
         id: u64,
@@ -130,11 +135,15 @@ pub enum ToWorker {
         /// The URI read.
         uri: String,
         /// What the plugin may know of the reading client (its roots), as
-        /// [`PluginBackend::read_resource`](super::PluginBackend::read_resource) passes it.
+        /// [`PluginBackend::read_resource`](crate::plugin::PluginBackend::read_resource) passes it.
         #[serde(default)]
         request: Value,
+        /// The client's feature tags.
+        #[serde(default)]
+        features: Vec<String>,
     },
-    /// Completion values for a prompt argument; answered by [`FromWorker::Answer`].
+    /// Completion values for a prompt argument; answered by [`FromWorker::Answer`]. Cancelled
+    /// and dropped as a call is.
     Complete {
         /// The request's id.
         id: u64,
@@ -144,6 +153,9 @@ pub enum ToWorker {
         argument: String,
         /// What the client typed so far.
         value: String,
+        /// The client's feature tags.
+        #[serde(default)]
+        features: Vec<String>,
     },
     /// The client's answer to a [`FromWorker::ClientRequest`].
     ClientAnswer {
@@ -212,8 +224,8 @@ pub enum FromWorker {
     Answer {
         /// The request's id.
         id: u64,
-        /// The answer, or a message for the client.
-        answer: Result<Value, String>,
+        /// The answer, or why the plugin gave none.
+        answer: Result<Value, PluginError>,
     },
     /// A call's progress.
     Progress {

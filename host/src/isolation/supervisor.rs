@@ -1,5 +1,5 @@
 //! A plugin run in a worker process of its own (`Plugins.Isolation:
-//! process`): the host's side of [`crate::worker`].
+//! process`): the host's side of [`super::worker`].
 //!
 //! The worker is the host's own executable (`mcp-plugin-host
 //! plugin-worker`), spoken to over its stdin and a protocol pipe with the
@@ -42,12 +42,15 @@ use serde_json::{Value, json, value::RawValue};
 use tokio::sync::{Notify, oneshot};
 
 use super::{
-    CallSession, ClientRequestError, PluginBackend,
-    cache::Offer,
     confine,
-    dylib::{HostLink, WireLockRequest, level_from_abi},
-    error_result, locked,
     wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
+};
+use crate::plugin::{
+    CallSession, ClientRequestError, PluginBackend, PluginError,
+    cache::Offer,
+    completion_values, copies,
+    link::{HostLink, WireLockRequest, level_from_abi},
+    locked, resource_contents,
 };
 use crate::{locks::HeldKey, logging, settings::WorkerLimits};
 
@@ -62,9 +65,6 @@ const START_WAIT: Duration = Duration::from_secs(30);
 /// How long a worker has to drop a call the host abandoned before it is killed
 /// (a plugin that blocks its thread never yields to be dropped).
 const DROP_WAIT: Duration = Duration::from_secs(1);
-/// How long the host waits for a worker's completion values (completion is
-/// synchronous in the backend contract, so the wait must end).
-const COMPLETION_WAIT: Duration = Duration::from_secs(5);
 /// Why a worker is killed when its plugin is dropped (a reload): no failure.
 const NO_LONGER_SERVED: &str = "its plugin is no longer served";
 /// Why an idle worker is closed to make room for one with other client roots: no failure.
@@ -93,9 +93,30 @@ pub struct ProcessPlugin {
     inner: Arc<Inner>,
 }
 
+/// The library a plugin's workers load: a private copy ([`crate::plugin::copies`]),
+/// made when the first worker starts if the plugin cache served the plugin
+/// until then, and loaded by every worker after it.
+struct LibrarySource {
+    /// The operator's file, copied once a worker needs it (the copy itself when one was given).
+    file: PathBuf,
+    copy: Mutex<Option<PathBuf>>,
+}
+
+impl LibrarySource {
+    fn path(&self) -> Result<PathBuf, String> {
+        let mut copy = locked(&self.copy);
+        if let Some(copy) = &*copy {
+            return Ok(copy.clone());
+        }
+        let made = copies::copy(&self.file)?.path;
+        *copy = Some(made.clone());
+        Ok(made)
+    }
+}
+
 /// What the worker's supervision shares with the calls in flight.
 struct Inner {
-    file: PathBuf,
+    library: LibrarySource,
     link: HostLink,
     limits: WorkerLimits,
     offer: Arc<Offer>,
@@ -164,24 +185,35 @@ impl Health {
 }
 
 impl ProcessPlugin {
-    /// Starts a worker for the library `file`, holding plugin `link.plugin`,
-    /// and reads its offer. Blocks until the worker has loaded the plugin.
+    /// Starts a worker for the library `copy` (a private copy), holding plugin
+    /// `link.plugin`, and reads its offer. Blocks until the worker has loaded
+    /// the plugin.
     pub fn start(
-        file: PathBuf,
+        copy: PathBuf,
         link: HostLink,
         limits: WorkerLimits,
         on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
     ) -> Result<(Self, Arc<Offer>), String> {
         let health = Health::new(&link.plugin, &limits, on_failure);
         let relisted = Relisted::default();
-        let (worker, hello) = Worker::start(&file, &link, &limits, &health, &relisted)?;
+        let (worker, hello) = Worker::start(&copy, &link, &limits, &health, &relisted)?;
         let offer = Arc::new(hello.offer);
-        let plugin =
-            Self::with_health(file, link, limits, (hello.version, Arc::clone(&offer)), health, relisted, Some(worker));
+        let source = LibrarySource { file: copy.clone(), copy: Mutex::new(Some(copy)) };
+        let plugin = Self::with_health(
+            source,
+            link,
+            limits,
+            (hello.version, Arc::clone(&offer)),
+            health,
+            relisted,
+            Some(worker),
+        );
         Ok((plugin, offer))
     }
 
-    /// A plugin the plugin cache knows: its worker starts on first use.
+    /// A plugin the plugin cache knows, in the library `file`: its worker starts on first use,
+    /// from a private copy of `file` made then. Never fails where there are workers (the
+    /// seam's other side refuses).
     pub fn new(
         file: PathBuf,
         link: HostLink,
@@ -189,13 +221,14 @@ impl ProcessPlugin {
         version: String,
         offer: Arc<Offer>,
         on_failure: Option<Box<dyn Fn(String) + Send + Sync>>,
-    ) -> Self {
+    ) -> Result<Self, String> {
         let health = Health::new(&link.plugin, &limits, on_failure);
-        Self::with_health(file, link, limits, (version, offer), health, Relisted::default(), None)
+        let source = LibrarySource { file, copy: Mutex::new(None) };
+        Ok(Self::with_health(source, link, limits, (version, offer), health, Relisted::default(), None))
     }
 
     fn with_health(
-        file: PathBuf,
+        library: LibrarySource,
         link: HostLink,
         limits: WorkerLimits,
         (version, offer): (String, Arc<Offer>),
@@ -205,7 +238,7 @@ impl ProcessPlugin {
     ) -> Self {
         let name = link.plugin.clone();
         let inner = Arc::new(Inner {
-            file,
+            library,
             link,
             limits,
             offer: Arc::clone(&offer),
@@ -284,8 +317,11 @@ impl Inner {
         if !roots.is_empty() {
             limits.write_paths.get_or_insert_with(Vec::new).extend(roots.iter().cloned());
         }
-        let (file, link, health, relisted) =
-            (self.file.clone(), self.link.clone(), Arc::clone(&self.health), Arc::clone(&self.relisted));
+        let file = self
+            .library
+            .path()
+            .map_err(|problem| format!("plugin {}: its worker could not be started: {problem}", self.link.plugin))?;
+        let (link, health, relisted) = (self.link.clone(), Arc::clone(&self.health), Arc::clone(&self.relisted));
         let started = tokio::task::spawn_blocking(move || Worker::start(&file, &link, &limits, &health, &relisted))
             .await
             .map_err(|error| format!("plugin {}: its worker could not be started: {error}", self.link.plugin))?;
@@ -305,20 +341,28 @@ impl Inner {
         workers.push(Pooled { roots: roots.to_vec(), worker: Arc::clone(&worker), used: Instant::now() });
         Ok(worker)
     }
-
-    /// Sends a request that yields an answer (a prompt, a resource, a
-    /// completion), through the worker for no client roots: these requests
-    /// have no call through which a plugin could write for the client.
-    async fn request(&self, make: impl FnOnce(u64) -> ToWorker) -> Result<Value, String> {
-        let worker = self.worker(&[]).await?;
-        let (id, answered) = worker.expect(Pending::Answer);
-        worker.send(&make(id));
-        answered.await.unwrap_or_else(|_| Err(worker.failure_message()))
-    }
 }
 
 /// Failures within [`FAILURE_WINDOW`] after which a plugin is given up, unless `MaxFailures` says otherwise.
 pub const DEFAULT_MAX_FAILURES: u32 = 5;
+
+impl ProcessPlugin {
+    /// Sends a request for a client with no roots the worker may write (a prompt, a resource
+    /// read, a completion: these have no call through which the plugin could write for the
+    /// client) and awaits its answer.
+    fn request(
+        &self,
+        session: Arc<dyn CallSession>,
+        message: impl FnOnce(u64, Vec<String>) -> ToWorker + Send + 'static,
+    ) -> BoxFuture<'static, Result<Value, PluginError>> {
+        let inner = Arc::clone(&self.inner);
+        async move {
+            let worker = inner.worker(&[]).await.map_err(PluginError::Fault)?;
+            worker.request(session, message, Reply::Answer).await
+        }
+        .boxed()
+    }
+}
 
 impl PluginBackend for ProcessPlugin {
     fn name(&self) -> &str {
@@ -333,18 +377,18 @@ impl PluginBackend for ProcessPlugin {
         Ok(self.offer.tools.clone())
     }
 
-    fn call(&self, index: u32, arguments: String, session: Arc<dyn CallSession>) -> BoxFuture<'static, String> {
+    fn call(
+        &self,
+        index: u32,
+        arguments: String,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<String, PluginError>> {
         let inner = Arc::clone(&self.inner);
         async move {
             let roots = session.roots().await;
-            let worker = match inner.worker(&roots).await {
-                Ok(worker) => worker,
-                Err(problem) => return error_result(&problem),
-            };
-            match worker.call(index, arguments, session).await {
-                Ok(result) => result,
-                Err(problem) => error_result(&problem),
-            }
+            let worker = inner.worker(&roots).await.map_err(PluginError::Fault)?;
+            let call = |id, features| ToWorker::Call { id, index, arguments, features };
+            worker.request(session, call, Reply::Tool).await
         }
         .boxed()
     }
@@ -353,31 +397,25 @@ impl PluginBackend for ProcessPlugin {
         locked(&self.inner.relisted).as_ref().map_or_else(|| self.offer.prompts.clone(), |lists| lists.prompts.clone())
     }
 
-    fn get_prompt(&self, index: u32, arguments: Value) -> BoxFuture<'static, Result<Value, String>> {
-        let inner = Arc::clone(&self.inner);
-        async move { inner.request(|id| ToWorker::GetPrompt { id, index, arguments }).await }.boxed()
+    fn get_prompt(
+        &self,
+        index: u32,
+        arguments: Value,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Value, PluginError>> {
+        self.request(session, move |id, features| ToWorker::GetPrompt { id, index, arguments, features })
     }
 
-    fn complete_prompt(&self, index: u32, argument: &str, value: &str) -> Vec<String> {
-        // Completion is synchronous in the backend contract; the host's runtime is not blocked
-        // for long (the worker answers from the plugin's own list).
-        let inner = Arc::clone(&self.inner);
-        let (argument, value) = (argument.to_owned(), value.to_owned());
-        let asked = inner.request(|id| ToWorker::Complete { id, index, argument, value });
-        let answer = tokio::task::block_in_place(|| {
-            inner.link.runtime.block_on(async { tokio::time::timeout(COMPLETION_WAIT, asked).await })
-        });
-        match answer {
-            Ok(Ok(values)) => serde_json::from_value(values).unwrap_or_default(),
-            Ok(Err(problem)) => {
-                tracing::warn!("plugin {}: no completion: {problem}", self.name);
-                Vec::new()
-            }
-            Err(_) => {
-                tracing::warn!("plugin {}: no completion within {} s", self.name, COMPLETION_WAIT.as_secs());
-                Vec::new()
-            }
-        }
+    fn complete_prompt(
+        &self,
+        index: u32,
+        argument: String,
+        value: String,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Vec<String>, PluginError>> {
+        let asked =
+            self.request(session, move |id, features| ToWorker::Complete { id, index, argument, value, features });
+        async move { completion_values(asked.await?) }.boxed()
     }
 
     fn resources(&self) -> Vec<Value> {
@@ -386,24 +424,42 @@ impl PluginBackend for ProcessPlugin {
             .map_or_else(|| self.offer.resources.clone(), |lists| lists.resources.clone())
     }
 
-    fn read_resource(&self, index: u32, uri: String, request: Value) -> BoxFuture<'static, Result<Vec<Value>, String>> {
-        let inner = Arc::clone(&self.inner);
-        async move {
-            match inner.request(|id| ToWorker::ReadResource { id, index, uri, request }).await? {
-                Value::Array(contents) => Ok(contents),
-                other => Err(format!("the plugin answered with {other} instead of a list of contents")),
-            }
-        }
-        .boxed()
+    fn read_resource(
+        &self,
+        index: u32,
+        uri: String,
+        request: Value,
+        session: Arc<dyn CallSession>,
+    ) -> BoxFuture<'static, Result<Vec<Value>, PluginError>> {
+        let asked =
+            self.request(session, move |id, features| ToWorker::ReadResource { id, index, uri, request, features });
+        async move { resource_contents(asked.await?) }.boxed()
     }
 }
 
-/// What the host awaits from a worker, by the id it gave the request.
-enum Pending {
-    /// A tool call: its session (for progress, logs, client requests) and its result.
-    Call(Arc<dyn CallSession>, oneshot::Sender<Result<String, String>>),
-    /// A prompt, resource or completion request.
-    Answer(oneshot::Sender<Result<Value, String>>),
+/// What the host awaits from a worker, by the id it gave the request: the request's session (for
+/// its progress, logs and client requests) and where its answer goes.
+struct Pending {
+    session: Arc<dyn CallSession>,
+    reply: Reply,
+}
+
+/// Where the answer to a request goes.
+enum Reply {
+    /// A tool call's result (JSON `CallToolResult` text).
+    Tool(oneshot::Sender<Result<String, PluginError>>),
+    /// A prompt, resource or completion answer.
+    Answer(oneshot::Sender<Result<Value, PluginError>>),
+}
+
+impl Reply {
+    /// Answers with a fault (the worker ended).
+    fn fail(self, message: String) {
+        match self {
+            Reply::Tool(sender) => drop(sender.send(Err(PluginError::Fault(message)))),
+            Reply::Answer(sender) => drop(sender.send(Err(PluginError::Fault(message)))),
+        }
+    }
 }
 
 /// One running worker process.
@@ -690,10 +746,7 @@ impl Worker {
         }
         let message = self.failure_message();
         for (_, pending) in locked(&self.pending).drain() {
-            match pending {
-                Pending::Call(_, result) => drop(result.send(Err(message.clone()))),
-                Pending::Answer(answer) => drop(answer.send(Err(message.clone()))),
-            }
+            pending.reply.fail(message.clone());
         }
         locked(&self.held).clear();
         locked(&self.abandoned).clear();
@@ -746,15 +799,20 @@ impl Worker {
         let _ = stdin.write_all(&line).and_then(|()| stdin.flush());
     }
 
-    /// Registers a request and gives its id and the receiver of its answer.
-    fn expect<T>(&self, pending: impl FnOnce(oneshot::Sender<T>) -> Pending) -> (u64, oneshot::Receiver<T>) {
+    /// Registers a request of `session` whose answer goes where `reply` says, and gives its id
+    /// and the receiver of that answer.
+    fn expect<T>(
+        &self,
+        session: Arc<dyn CallSession>,
+        reply: impl FnOnce(oneshot::Sender<T>) -> Reply,
+    ) -> (u64, oneshot::Receiver<T>) {
         let id = self.next.fetch_add(1, Ordering::Relaxed);
         let (answer, answered) = oneshot::channel();
         if self.ended.get().is_some() {
             // Dropping the sender answers at once; the caller reports the failure.
             return (id, answered);
         }
-        locked(&self.pending).insert(id, pending(answer));
+        locked(&self.pending).insert(id, Pending { session, reply: reply(answer) });
         (id, answered)
     }
 
@@ -767,18 +825,19 @@ impl Worker {
         let _ = nix::sys::signal::kill(self.pid, nix::sys::signal::Signal::SIGKILL);
     }
 
-    /// Runs one call in the worker: its soft cancel is passed on, and
-    /// dropping the returned future drops the call in the worker.
-    async fn call(
+    /// Runs one request in the worker (`message` makes it from its id and the client's feature
+    /// tags): its soft cancel is passed on, and dropping the returned future drops the request
+    /// in the worker.
+    async fn request<T>(
         self: Arc<Self>,
-        index: u32,
-        arguments: String,
         session: Arc<dyn CallSession>,
-    ) -> Result<String, String> {
+        message: impl FnOnce(u64, Vec<String>) -> ToWorker,
+        reply: impl FnOnce(oneshot::Sender<Result<T, PluginError>>) -> Reply,
+    ) -> Result<T, PluginError> {
         let cancel = session.cancellation().clone();
         let features = session.features().to_vec();
-        let (id, mut answered) = self.expect(|result| Pending::Call(session, result));
-        self.send(&ToWorker::Call { id, index, arguments, features });
+        let (id, mut answered) = self.expect(session, reply);
+        self.send(&message(id, features));
         let mut unanswered = Abandon { worker: Arc::clone(&self), id: Some(id) };
         let mut cancelled = false;
         let answer = loop {
@@ -791,7 +850,7 @@ impl Worker {
             }
         };
         unanswered.id = None;
-        answer.unwrap_or_else(|_| Err(self.failure_message()))
+        answer.unwrap_or_else(|_| Err(PluginError::Fault(self.failure_message())))
     }
 
     /// Acts on one message from the worker (other than its first).
@@ -799,12 +858,12 @@ impl Worker {
         match message {
             FromWorker::Ready(_) | FromWorker::Failed { .. } | FromWorker::Identity(_) => {}
             FromWorker::Result { id, result } => {
-                if let Some(Pending::Call(_, answer)) = locked(&self.pending).remove(&id) {
-                    let _ = answer.send(Ok(result));
+                if let Some(Pending { reply: Reply::Tool(waiter), .. }) = locked(&self.pending).remove(&id) {
+                    let _ = waiter.send(Ok(result));
                 }
             }
             FromWorker::Answer { id, answer } => {
-                if let Some(Pending::Answer(waiter)) = locked(&self.pending).remove(&id) {
+                if let Some(Pending { reply: Reply::Answer(waiter), .. }) = locked(&self.pending).remove(&id) {
                     let _ = waiter.send(answer);
                 }
             }
@@ -874,18 +933,16 @@ impl Worker {
         }
     }
 
-    /// The session of call `id`, while it runs.
+    /// The session of request `id`, while it runs.
     fn session(&self, id: u64) -> Option<Arc<dyn CallSession>> {
-        match locked(&self.pending).get(&id) {
-            Some(Pending::Call(session, _)) => Some(Arc::clone(session)),
-            _ => None,
-        }
+        locked(&self.pending).get(&id).map(|pending| Arc::clone(&pending.session))
     }
 }
 
-/// Drops a call in the worker when the host gives up on it before its
+/// Drops a request in the worker when the host gives up on it before its
 /// answer (a client cancel, a timeout, shutdown): the worker is told, and
-/// killed if it has not dropped the call within [`DROP_WAIT`].
+/// killed if it has not dropped the request within [`DROP_WAIT`]. The kill
+/// is logged once, when the worker ends, however many requests it held.
 struct Abandon {
     worker: Arc<Worker>,
     id: Option<u64>,
@@ -895,10 +952,7 @@ impl Drop for Abandon {
     fn drop(&mut self) {
         let Some(id) = self.id else { return };
         let worker = &self.worker;
-        let session = match locked(&worker.pending).remove(&id) {
-            Some(Pending::Call(session, _)) => Some(session),
-            _ => None,
-        };
+        let session = locked(&worker.pending).remove(&id).map(|pending| pending.session);
         if worker.ended.get().is_some() {
             return;
         }
@@ -913,12 +967,10 @@ impl Drop for Abandon {
         worker.link.runtime.clone().spawn(async move {
             tokio::time::sleep(DROP_WAIT).await;
             if locked(&worker.abandoned).contains_key(&id) {
-                tracing::warn!(
-                    "plugin {}: a call it was told to drop is still running after {} s; its worker is killed",
-                    worker.plugin,
+                worker.kill(&format!(
+                    "a request it was told to drop was still running {} s later: code in the plugin blocks or spins",
                     DROP_WAIT.as_secs_f64()
-                );
-                worker.kill("a call it was told to drop kept running");
+                ));
             }
         });
     }

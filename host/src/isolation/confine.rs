@@ -11,7 +11,7 @@
 //! the system temporary folder, `/dev/null` and the like, and the folders
 //! in `WritePaths`, to which the host adds the calling client's roots when it
 //! starts a worker for them (Landlock rules can only be tightened, so each set
-//! of roots has a worker of its own; see [`super::process`]).
+//! of roots has a worker of its own; see [`super::supervisor`]).
 
 use std::path::{Path, PathBuf};
 

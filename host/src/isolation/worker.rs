@@ -1,26 +1,25 @@
 //! The worker process: `mcp-plugin-host plugin-worker`, started by the host
 //! for a plugin whose `Plugins.Isolation` is `process` (see
-//! [`crate::plugin::process`] for the host's side).
+//! [`super::supervisor`] for the host's side).
 //!
 //! It arranges to die with the host, reads its [`Start`] from stdin: a
 //! probe only opens the library, confined, and says which plugin it holds
 //! ([`Identity`]); otherwise the worker reads its [`Init`], confines
-//! itself ([`crate::plugin::confine`]), loads the library as the host would
+//! itself ([`super::confine`]), loads the library as the host would
 //! in process ([`Library`]), and then serves the plugin over the messages of
-//! [`crate::plugin::wire`]: calls run concurrently on the worker's own
+//! [`super::wire`]: calls run concurrently on the worker's own
 //! runtime, and whatever the plugin asks of the host (progress, logs,
 //! client requests, locks, host info) is forwarded to it.
 //!
 //! The protocol does not travel on the worker's stdout: plugin code may
 //! print there. At start the worker moves the pipe it got as stdout to a
-//! descriptor of its own and points stdout at stderr, so a stray `println!`
-//! ends in the host's log instead of breaking a message.
+//! descriptor of its own and points stdout at stderr
+//! ([`crate::streams::take_stdout`], as the host does over stdio), so a stray
+//! `println!` ends in the host's log instead of breaking a message.
 
 use std::{
     collections::HashMap,
-    fs::File,
     io::{BufRead, Write},
-    os::fd::{AsFd, OwnedFd},
     process::ExitCode,
     sync::{
         Arc, Mutex, OnceLock,
@@ -38,14 +37,17 @@ use serde_json::{Map, Value, json};
 use tokio::sync::oneshot;
 use tokio_util::sync::CancellationToken;
 
-use crate::plugin::{
-    CallSession, ClientRequestError, Level, PluginBackend,
-    cache::Offer,
+use super::{
     confine,
-    dylib::{DylibPlugin, Library, LoadError, level_to_abi, shared_setting},
+    wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
+};
+use crate::plugin::{
+    CallSession, ClientRequestError, Level, PluginBackend, RequestKind, Requested,
+    cache::Offer,
+    dylib::{DylibPlugin, Library, LoadError},
+    link::{level_to_abi, shared_setting},
     locked,
     threads::CallThreads,
-    wire::{FromWorker, Hello, Identity, Init, Lists, Probe, Start, ToWorker, WireClientError},
 };
 
 /// How long a plugin waits for the host to say what it serves before it
@@ -58,14 +60,14 @@ pub fn run(parent: u32) -> ExitCode {
         eprintln!("worker: {problem}");
         return ExitCode::FAILURE;
     }
-    let protocol = match take_stdout() {
+    let protocol = match crate::streams::take_stdout() {
         Ok(protocol) => protocol,
         Err(error) => {
             eprintln!("worker: cannot set up the protocol pipe: {error}");
             return ExitCode::FAILURE;
         }
     };
-    let outbox = Arc::new(Outbox { pipe: Mutex::new(File::from(protocol)) });
+    let outbox = Arc::new(Outbox { pipe: Mutex::new(protocol.into_writer()) });
     let mut stdin = std::io::stdin().lock();
     let mut line = String::new();
     let init: Init = match stdin.read_line(&mut line).map(|_| serde_json::from_str(&line)) {
@@ -137,14 +139,6 @@ fn identify(probe: &Probe, outbox: &Outbox) -> ExitCode {
     }
 }
 
-/// Moves the protocol pipe (the stdout the host gave) to a descriptor of
-/// its own, closed on exec, and points stdout at stderr.
-fn take_stdout() -> std::io::Result<OwnedFd> {
-    let protocol = std::io::stdout().as_fd().try_clone_to_owned()?;
-    nix::unistd::dup2_stdout(std::io::stderr())?;
-    Ok(protocol)
-}
-
 /// Opens the library and creates the plugin with links that forward to the host.
 fn load(init: &Init, worker: &Arc<Worker>) -> Result<DylibPlugin, String> {
     let library = Library::open(&init.file).map_err(|error| error.to_string())?;
@@ -157,7 +151,7 @@ fn load(init: &Init, worker: &Arc<Worker>) -> Result<DylibPlugin, String> {
 
 /// The protocol pipe to the host, one message a line.
 struct Outbox {
-    pipe: Mutex<File>,
+    pipe: Mutex<Box<dyn Write + Send>>,
 }
 
 impl Outbox {
@@ -178,7 +172,7 @@ impl Outbox {
     }
 }
 
-/// A call running in the worker.
+/// A request running in the worker (a call, a prompt, a read, a completion).
 struct Running {
     cancel: CancellationToken,
     task: tokio::task::JoinHandle<()>,
@@ -218,18 +212,31 @@ impl Worker {
     fn handle(self: &Arc<Self>, plugin: &Arc<DylibPlugin>, message: ToWorker) {
         match message {
             ToWorker::Call { id, index, arguments, features } => {
-                let cancel = CancellationToken::new();
-                let session = Arc::new(WorkerCall { id, cancel: cancel.clone(), features, worker: Arc::clone(self) });
-                let call = plugin.call(index, arguments, session);
-                let worker = Arc::clone(self);
-                // The table is locked until the call is in it, so that a quick call cannot finish before.
-                let mut calls = locked(&self.calls);
-                let task = self.runtime.spawn(async move {
-                    let result = call.await;
-                    locked(&worker.calls).remove(&id);
-                    worker.send(&FromWorker::Result { id, result });
+                let session = self.session(id, RequestKind::Tool, index, features);
+                let call = plugin.call(index, arguments, Arc::clone(&session) as Arc<dyn CallSession>);
+                // A tool's own failures are results; a fault here is one the worker can put in one.
+                self.run(id, session, async move {
+                    let result = call.await.unwrap_or_else(|fault| tool_error(fault.message()));
+                    FromWorker::Result { id, result }
                 });
-                calls.insert(id, Running { cancel, task });
+            }
+            ToWorker::GetPrompt { id, index, arguments, features } => {
+                let session = self.session(id, RequestKind::Prompt, index, features);
+                let answer = plugin.get_prompt(index, arguments, Arc::clone(&session) as Arc<dyn CallSession>);
+                self.run(id, session, async move { FromWorker::Answer { id, answer: answer.await } });
+            }
+            ToWorker::ReadResource { id, index, uri, request, features } => {
+                let session = self.session(id, RequestKind::Resource, index, features);
+                let answer = plugin.read_resource(index, uri, request, Arc::clone(&session) as Arc<dyn CallSession>);
+                self.run(id, session, async move { FromWorker::Answer { id, answer: answer.await.map(Value::Array) } });
+            }
+            ToWorker::Complete { id, index, argument, value, features } => {
+                let session = self.session(id, RequestKind::Completion, index, features);
+                let answer =
+                    plugin.complete_prompt(index, argument, value, Arc::clone(&session) as Arc<dyn CallSession>);
+                self.run(id, session, async move {
+                    FromWorker::Answer { id, answer: answer.await.map(|values| json!(values)) }
+                });
             }
             ToWorker::Cancel { id } => {
                 if let Some(running) = locked(&self.calls).get(&id) {
@@ -246,18 +253,6 @@ impl Worker {
                     }
                     worker.send(&FromWorker::Dropped { id });
                 });
-            }
-            ToWorker::GetPrompt { id, index, arguments } => {
-                let answer = plugin.get_prompt(index, arguments);
-                self.answer(id, answer);
-            }
-            ToWorker::ReadResource { id, index, uri, request } => {
-                let answer = plugin.read_resource(index, uri, request);
-                self.answer(id, async move { answer.await.map(Value::Array) });
-            }
-            ToWorker::Complete { id, index, argument, value } => {
-                let values = plugin.complete_prompt(index, &argument, &value);
-                self.send(&FromWorker::Answer { id, answer: Ok(json!(values)) });
             }
             ToWorker::ClientAnswer { id, answer } => {
                 if let Some(waiter) = locked(&self.waiting.client).remove(&id) {
@@ -280,25 +275,56 @@ impl Worker {
         }
     }
 
-    /// Runs a prompt or resource request and sends its answer.
-    fn answer(self: &Arc<Self>, id: u64, answer: impl Future<Output = Result<Value, String>> + Send + 'static) {
+    /// The session of request `id`: what it asks goes to the host under that id.
+    fn session(self: &Arc<Self>, id: u64, kind: RequestKind, index: u32, features: Vec<String>) -> Arc<WorkerCall> {
+        Arc::new(WorkerCall {
+            id,
+            requested: Requested { kind, item: format!("#{index}") },
+            cancel: CancellationToken::new(),
+            features,
+            worker: Arc::clone(self),
+        })
+    }
+
+    /// Runs request `id` on the worker's runtime, where the host can cancel and drop it, and
+    /// sends the message its answer makes.
+    fn run(
+        self: &Arc<Self>,
+        id: u64,
+        session: Arc<WorkerCall>,
+        answer: impl Future<Output = FromWorker> + Send + 'static,
+    ) {
         let worker = Arc::clone(self);
-        self.runtime.spawn(async move {
-            let answer = answer.await;
-            worker.send(&FromWorker::Answer { id, answer });
+        // The table is locked until the request is in it, so that a quick one cannot finish before.
+        let mut calls = locked(&self.calls);
+        let task = self.runtime.spawn(async move {
+            let message = answer.await;
+            locked(&worker.calls).remove(&id);
+            worker.send(&message);
         });
+        calls.insert(id, Running { cancel: session.cancel.clone(), task });
     }
 }
 
-/// A call's session in the worker: everything it asks goes to the host.
+/// A tool result saying why the call could not run (the plugin never answered it).
+fn tool_error(message: &str) -> String {
+    json!({ "content": [{ "type": "text", "text": message }], "isError": true }).to_string()
+}
+
+/// A request's session in the worker: everything it asks goes to the host.
 struct WorkerCall {
     id: u64,
+    requested: Requested,
     cancel: CancellationToken,
     features: Vec<String>,
     worker: Arc<Worker>,
 }
 
 impl CallSession for WorkerCall {
+    fn requested(&self) -> &Requested {
+        &self.requested
+    }
+
     fn progress(&self, progress: f64, total: Option<f64>, message: Option<String>) {
         self.worker.send(&FromWorker::Progress { call: self.id, progress, total, message });
     }
