@@ -442,8 +442,9 @@ async fn overwritten_in_place_during_calls(isolation: &str) {
     assert_eq!(text_of(&client.call("reload_version", json!({})).await), "v1");
     for round in 1..=20 {
         let (from, to) = if round % 2 == 1 { ("v1", "v2") } else { ("v2", "v1") };
+        // In the host's temporary folder, which a worker may write (the test's own folder it may not).
         let (started, release) =
-            (setup.dir.path().join(format!("started-{round}")), setup.dir.path().join(format!("release-{round}")));
+            (setup.tmp().join(format!("started-{round}")), setup.tmp().join(format!("release-{round}")));
         let (_, across) = client
             .start("tools/call", json!({ "name": "reload_wait", "arguments": { "file": release, "started": started } }))
             .await;
