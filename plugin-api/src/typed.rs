@@ -313,7 +313,7 @@ pub fn schema_settings() -> SchemaSettings {
 
 /// [`schema_settings`] for structured content: the serialization contract, and a field that is
 /// left out when it has no value (`skip_serializing_if = "Option::is_none"`) is never `null`, so
-/// its schema does not allow `null` either ([`omitted_is_never_null`]).
+/// its schema does not allow `null` either (the transform `omitted_is_never_null` applies).
 pub fn output_schema_settings() -> SchemaSettings {
     schema_settings().for_serialize().with_transform(omitted_is_never_null as fn(&mut Schema))
 }
