@@ -35,7 +35,7 @@ mod unsupported {
     use std::{path::PathBuf, process::ExitCode, sync::Arc};
 
     use futures::future::BoxFuture;
-    use serde_json::{Value, value::RawValue};
+    use serde_json::Value;
 
     use super::wire::Identity;
     use crate::{
@@ -104,15 +104,7 @@ mod unsupported {
             match *self {}
         }
 
-        fn tools(&self) -> Result<Vec<Box<RawValue>>, String> {
-            match *self {}
-        }
-
         fn call(&self, _: u32, _: String, _: Arc<dyn CallSession>) -> BoxFuture<'static, Result<String, PluginError>> {
-            match *self {}
-        }
-
-        fn prompts(&self) -> Vec<Value> {
             match *self {}
         }
 
@@ -132,10 +124,6 @@ mod unsupported {
             _: String,
             _: Arc<dyn CallSession>,
         ) -> BoxFuture<'static, Result<Vec<String>, PluginError>> {
-            match *self {}
-        }
-
-        fn resources(&self) -> Vec<Value> {
             match *self {}
         }
 

@@ -38,7 +38,7 @@ use std::{
 };
 
 use futures::{FutureExt, future::BoxFuture};
-use serde_json::{Value, json, value::RawValue};
+use serde_json::{Value, json};
 use tokio::sync::{Notify, oneshot};
 
 use super::{
@@ -373,8 +373,8 @@ impl PluginBackend for ProcessPlugin {
         &self.version
     }
 
-    fn tools(&self) -> Result<Vec<Box<RawValue>>, String> {
-        Ok(self.offer.tools.clone())
+    fn offer(&self) -> Option<&Offer> {
+        Some(&self.offer)
     }
 
     fn call(

@@ -480,8 +480,8 @@ impl PluginBackend for LazyPlugin {
         &self.version
     }
 
-    fn tools(&self) -> Result<Vec<Box<RawValue>>, String> {
-        Ok(self.offer.tools.clone())
+    fn offer(&self) -> Option<&Offer> {
+        Some(&self.offer)
     }
 
     fn call(
@@ -494,10 +494,6 @@ impl PluginBackend for LazyPlugin {
             Ok(plugin) => plugin.call(index, arguments, session),
             Err(problem) => unavailable(problem),
         }
-    }
-
-    fn prompts(&self) -> Vec<Value> {
-        self.offer.prompts.clone()
     }
 
     fn get_prompt(
@@ -523,10 +519,6 @@ impl PluginBackend for LazyPlugin {
             Ok(plugin) => plugin.complete_prompt(index, argument, value, session),
             Err(problem) => unavailable(problem),
         }
-    }
-
-    fn resources(&self) -> Vec<Value> {
-        self.offer.resources.clone()
     }
 
     fn read_resource(

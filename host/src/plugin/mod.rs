@@ -26,6 +26,8 @@ use futures::future::BoxFuture;
 use serde_json::{Value, value::RawValue};
 use tokio_util::sync::CancellationToken;
 
+use self::cache::Offer;
+
 /// Severity of a plugin's log record.
 pub use tracing::Level;
 
@@ -150,10 +152,22 @@ pub trait PluginBackend: Send + Sync + 'static {
     /// The plugin's version.
     fn version(&self) -> &str;
 
+    /// The offer the host kept when it loaded the plugin, for a backend that
+    /// lists the plugin's tools, prompts and resources from it without
+    /// running plugin code (a plugin created on first use, a plugin in a
+    /// worker); `None` for one that asks its plugin, which answers those
+    /// itself.
+    fn offer(&self) -> Option<&Offer> {
+        None
+    }
+
     /// The plugin's tool descriptors (MCP `Tool` objects as JSON text), in
     /// its own order. Text, because the host parses each straight into its
-    /// own `Tool` and the plugin cache stores them as they came.
-    fn tools(&self) -> Result<Vec<Box<RawValue>>, String>;
+    /// own `Tool` and the plugin cache stores them as they came. By default
+    /// those of its [offer](Self::offer).
+    fn tools(&self) -> Result<Vec<Box<RawValue>>, String> {
+        Ok(self.offer().map_or_else(Vec::new, |offer| offer.tools.clone()))
+    }
 
     /// Runs tool number `index` with JSON `arguments`; yields a JSON
     /// `CallToolResult` (the tool's own errors are results too), or the fault
@@ -165,8 +179,11 @@ pub trait PluginBackend: Send + Sync + 'static {
         session: Arc<dyn CallSession>,
     ) -> BoxFuture<'static, Result<String, PluginError>>;
 
-    /// The plugin's prompts (MCP `Prompt` objects).
-    fn prompts(&self) -> Vec<Value>;
+    /// The plugin's prompts (MCP `Prompt` objects); by default those of its
+    /// [offer](Self::offer).
+    fn prompts(&self) -> Vec<Value> {
+        self.offer().map_or_else(Vec::new, |offer| offer.prompts.clone())
+    }
 
     /// Renders prompt number `index`; yields a JSON `GetPromptResult`.
     fn get_prompt(
@@ -185,8 +202,11 @@ pub trait PluginBackend: Send + Sync + 'static {
         session: Arc<dyn CallSession>,
     ) -> BoxFuture<'static, Result<Vec<String>, PluginError>>;
 
-    /// The plugin's resources and resource templates (MCP objects).
-    fn resources(&self) -> Vec<Value>;
+    /// The plugin's resources and resource templates (MCP objects); by
+    /// default those of its [offer](Self::offer).
+    fn resources(&self) -> Vec<Value> {
+        self.offer().map_or_else(Vec::new, |offer| offer.resources.clone())
+    }
 
     /// Reads `uri` through resource number `index` for a client (`request`: JSON `{roots?}`,
     /// what the host learnt of the reading client); yields MCP resource contents.
