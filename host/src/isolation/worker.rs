@@ -43,7 +43,6 @@ use super::{
 };
 use crate::plugin::{
     CallSession, ClientRequestError, Level, PluginBackend, RequestKind, Requested,
-    cache::Offer,
     dylib::{DylibPlugin, Library, LoadError},
     link::{level_to_abi, shared_setting},
     locked,
@@ -94,7 +93,7 @@ pub fn run(parent: u32) -> ExitCode {
         Ok(plugin) => plugin,
         Err(problem) => return outbox.fail(problem),
     };
-    let offer = match Offer::of(&plugin) {
+    let offer = match plugin.current_offer() {
         Ok(offer) => offer,
         Err(problem) => return outbox.fail(format!("its tool list could not be read: {problem}")),
     };

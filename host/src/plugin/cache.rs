@@ -37,8 +37,6 @@ use std::{
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, value::RawValue};
 
-use super::PluginBackend;
-
 /// The cache file's identity line: a file written by another host or
 /// plugin-API version is ignored as a whole.
 fn host_identity() -> String {
@@ -130,16 +128,6 @@ mod once {
 }
 
 impl Offer {
-    /// What a created plugin offers now.
-    pub fn of(plugin: &dyn PluginBackend) -> Result<Self, String> {
-        Ok(Self {
-            tools: plugin.tools()?,
-            prompts: plugin.prompts(),
-            resources: plugin.resources(),
-            surface_sha256: OnceLock::new(),
-        })
-    }
-
     /// Whether two offers are the same, descriptor for descriptor.
     pub fn same_as(&self, other: &Offer) -> bool {
         self.tools.len() == other.tools.len()

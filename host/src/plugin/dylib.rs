@@ -246,6 +246,16 @@ impl PluginBackend for DylibPlugin {
 }
 
 impl DylibPlugin {
+    /// What the plugin offers now, asked of it.
+    pub fn current_offer(&self) -> Result<Offer, String> {
+        Ok(Offer {
+            tools: self.tools()?,
+            prompts: self.prompts(),
+            resources: self.resources(),
+            surface_sha256: OnceLock::new(),
+        })
+    }
+
     /// Runs a request of `session` on the plugin's threads: `start` calls into the plugin with
     /// the request's services there. A request that cannot run there is the plugin's fault.
     fn run<T, F>(
@@ -460,7 +470,7 @@ impl LazyPlugin {
         let link = self.link.lock().unwrap_or_else(|poisoned| poisoned.into_inner()).take();
         let link = link.ok_or_else(|| failed("an earlier attempt failed".to_owned()))?;
         let plugin = library.create(link, CallThreads::new(&self.name)).map_err(|error| failed(error.to_string()))?;
-        if !Offer::of(&plugin).map_err(failed)?.same_as(&self.offer) {
+        if !plugin.current_offer().map_err(failed)?.same_as(&self.offer) {
             return Err(failed(
                 "it offers other tools, prompts or resources than when the host started; it is withdrawn until its \
                  library changes or the host restarts"

@@ -538,8 +538,10 @@ fn create_now(
     }
     let threads = CallThreads::new(&link.plugin);
     let plugin = library.create(link, threads).map_err(|error| report.refuse(error.to_string())).ok()?;
-    let offer =
-        Offer::of(&plugin).map_err(|error| report.refuse(format!("its tool list could not be read: {error}"))).ok()?;
+    let offer = plugin
+        .current_offer()
+        .map_err(|error| report.refuse(format!("its tool list could not be read: {error}")))
+        .ok()?;
     Some((Arc::new(plugin), Arc::new(offer)))
 }
 
