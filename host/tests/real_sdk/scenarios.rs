@@ -520,6 +520,15 @@ async fn class_library(runner: &mut Runner) {
             file_lacks(&file, "Util.csproj")
         })
         .await;
+    // A project never restored: NuGet has no graph to read and says to restore first.
+    let fresh = dir.join("Fresh/Fresh.csproj");
+    write(&fresh, &console_project_file(&tfm(runner)));
+    runner
+        .note("not restored")
+        .answer("dotnet_package", "Why", json!({ "project": fresh, "packageId": "Newtonsoft.Json" }), |result| {
+            classified(result, "NETSDK1004", false)
+        })
+        .await;
     runner.ok("dotnet_package", "ClearCache", json!({ "cacheType": "http-cache" })).await;
 
     let packages = dir.join("packages");
@@ -712,6 +721,37 @@ async fn test_projects(runner: &mut Runner) {
         .replayed_under("test-fail")
         .answer("dotnet_project", "Test", json!({ "project": vstest }), |result| {
             if real { counts(result, 1, 1, 1).and(divides_failed(result)) } else { Ok(()) }
+        })
+        .await;
+
+    // The tests restored the project: `nuget why` reads its graph. xunit.core comes in through
+    // the xunit the template references; Serilog is in no graph.
+    let (why_tfm, why_project) = (tfm.clone(), vstest.clone());
+    runner
+        .call("dotnet_package", "Why", json!({ "project": vstest, "packageId": "xunit.core" }), |result| {
+            let step = |id: &str, version: Option<&str>| match version {
+                Some(version) => json!({ "id": id, "version": version, "kind": "package" }),
+                None => json!({ "id": id, "kind": "project" }),
+            };
+            let path =
+                json!([step("App.Tests", None), step("xunit", Some("2.9.3")), step("xunit.core", Some("2.9.3"))]);
+            let referenced =
+                if real { file_contains(&why_project, "Include=\"xunit\" Version=\"2.9.3\"") } else { Ok(()) };
+            referenced
+                .and(field(result, "/depends", json!(true)))
+                .and(field(result, "/projects/0/frameworks/0/framework", json!(why_tfm)))
+                .and(field(result, "/projects/0/frameworks/0/paths", json!([path])))
+                .and(contains(&text_of(result), "App.Tests > xunit 2.9.3 > xunit.core 2.9.3"))
+        })
+        .await;
+    runner
+        .note("not a dependency")
+        .call("dotnet_package", "Why", json!({ "project": vstest, "packageId": "Serilog" }), |result| {
+            field(result, "/depends", json!(false)).and(field(
+                result,
+                "/projects",
+                json!([{ "project": "App.Tests", "depends": false, "frameworks": [] }]),
+            ))
         })
         .await;
 
