@@ -930,6 +930,49 @@ async fn solution(runner: &mut Runner) {
         runner.note(note).ok("dotnet_solution", "Analyze", json!({ "solution": s })).await;
         runner.note(note).ok("dotnet_solution", "Validate", json!({ "solution": s })).await;
     }
+    // Migrate: Classic.sln written again as Classic.slnx beside it, listing the same projects.
+    let migrated = dir.join("Classic.slnx");
+    let written = migrated.clone();
+    runner
+        .call("dotnet_solution", "Migrate", json!({ "solution": sln }), |result| {
+            let read_back = json!(["App/App.csproj", "Lib/Lib.csproj"]);
+            let slnx = structured(result)["slnx"].as_str().unwrap_or_default().to_owned();
+            let named = match Path::new(&slnx).canonicalize().ok() == written.canonicalize().ok() || !real {
+                true if slnx.ends_with("/Classic.slnx") => Ok(()),
+                _ => Err(format!("slnx is {slnx:?}, the SDK wrote {}", written.display())),
+            };
+            named.and(field(result, "/replaced", json!(false))).and(if real {
+                field(result, "/projects", read_back)
+                    .and(file_contains(&written, "<Project Path=\"App/App.csproj\" />"))
+                    .and(file_contains(&written, "<Project Path=\"Lib/Lib.csproj\" />"))
+            } else {
+                Ok(())
+            })
+        })
+        .await;
+    runner.as_the_cli_would(
+        &migrated,
+        "<Solution>\n  <Project Path=\"App/App.csproj\" />\n  <Project Path=\"Lib/Lib.csproj\" />\n</Solution>\n",
+    );
+    // The SDK would overwrite the .slnx without a word: refused unless asked, then replaced.
+    runner
+        .note("slnx exists")
+        .answer("dotnet_solution", "Migrate", json!({ "solution": sln }), |result| {
+            error_with(result, "INVALID_PARAMS", Some("overwrite"))
+        })
+        .await;
+    runner
+        .note("overwrite")
+        .call("dotnet_solution", "Migrate", json!({ "solution": sln, "overwrite": true }), |result| {
+            field(result, "/replaced", json!(true)).and(exists(&migrated))
+        })
+        .await;
+    runner
+        .note("slnx given")
+        .answer("dotnet_solution", "Migrate", json!({ "solution": slnx }), |result| {
+            error_with(result, "INVALID_PARAMS", Some("solution"))
+        })
+        .await;
     let app_dll = dir.join("App/bin/Debug").join(tfm(runner)).join("App.dll");
     let lib_dll = dir.join("Lib/bin/Debug").join(tfm(runner)).join("Lib.dll");
     runner
