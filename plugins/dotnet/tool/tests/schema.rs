@@ -8,23 +8,14 @@
 use dotnet_support::{
     kit::ActionEnum,
     locking::LockTarget,
-    testkit::{Answers, Double, Harness, client, code},
+    testkit::{Answers, client, code},
 };
-use dotnet_tool::{Action, DotnetTool};
+use dotnet_tool::Action;
 use serde_json::{Value, json};
 
-type Tools = Harness<DotnetTool>;
+mod common;
 
-/// The tool on the double, working in `work/`, which holds a local tool manifest where SDK 10
-/// writes it.
-fn tools(configure: impl FnOnce(Double) -> Double) -> Tools {
-    Tools::with(|dir, double| {
-        let work = dir.join("work");
-        std::fs::create_dir_all(&work).unwrap();
-        std::fs::write(work.join("dotnet-tools.json"), r#"{"version":1,"isRoot":true,"tools":{}}"#).unwrap();
-        configure(double.setting("WorkingDirectory", json!(work)))
-    })
-}
+use common::harness_with as tools;
 
 /// One call of each action that succeeds on the double, with the action's name; every kind of
 /// success an action has (each scope, a filtered list, a detailed search, arguments).
