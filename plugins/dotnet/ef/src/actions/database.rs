@@ -1,6 +1,6 @@
 //! The database: DatabaseUpdate and DatabaseDrop, read from the tool's text lines.
 
-use dotnet_support::{exec::Ran, respond::Reply};
+use dotnet_support::{exec::Ran, kit::prose::count, respond::Reply};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -35,9 +35,9 @@ pub fn updated(request: &Request<'_>, ran: &Ran) -> Result<Reply, String> {
     let up_to_date = parse::up_to_date(stdout) || (applied.is_empty() && reverted.is_empty());
     let summary = match (applied.len(), reverted.len()) {
         (0, 0) => "The database is already up to date.".to_owned(),
-        (count, 0) => format!("Applied {count} migration(s) to the database."),
-        (0, count) => format!("Reverted {count} migration(s) in the database."),
-        (up, down) => format!("Applied {up} and reverted {down} migration(s)."),
+        (up, 0) => format!("Applied {} to the database.", count(up, "migration")),
+        (0, down) => format!("Reverted {} in the database.", count(down, "migration")),
+        (up, down) => format!("Applied {} and reverted {}.", count(up, "migration"), count(down, "migration")),
     };
     Ok(Reply::new(summary)
         .section("Applied", applied.clone())

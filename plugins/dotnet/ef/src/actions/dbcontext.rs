@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use dotnet_support::{exec::Ran, respond::Reply};
+use dotnet_support::{exec::Ran, kit::prose::count, respond::Reply};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -41,7 +41,7 @@ pub fn listed(ran: &Ran) -> Result<Reply, String> {
     let lines = contexts.iter().map(|context| context.full_name.clone()).collect();
     let summary = match contexts.len() {
         0 => "The project has no DbContext.".to_owned(),
-        count => format!("{count} DbContext type(s)."),
+        types => format!("{}.", count(types, "DbContext type")),
     };
     Ok(Reply::new(summary)
         .section("DbContexts", lines)

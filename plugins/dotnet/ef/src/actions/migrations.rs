@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use dotnet_support::{exec::Ran, respond::Reply};
+use dotnet_support::{exec::Ran, kit::prose::count, respond::Reply};
 use schemars::JsonSchema;
 use serde::Serialize;
 
@@ -84,8 +84,8 @@ pub fn listed(ran: &Ran) -> Result<Reply, String> {
         .collect();
     let summary = match (migrations.len(), known) {
         (0, _) => "The project has no migrations.".to_owned(),
-        (count, true) => format!("{count} migration(s), {pending} pending."),
-        (count, false) => format!("{count} migration(s); the database was not consulted."),
+        (all, true) => format!("{}, {pending} pending.", count(all, "migration")),
+        (all, false) => format!("{}; the database was not consulted.", count(all, "migration")),
     };
     let pending_count = known.then(|| i64::try_from(pending).unwrap_or(i64::MAX));
     Ok(Reply::new(summary)
