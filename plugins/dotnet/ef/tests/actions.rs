@@ -6,10 +6,13 @@
 
 use std::path::Path;
 
-use dotnet_ef::{DotnetEf, INSTALL_COMMAND};
+mod common;
+
+use common::{Setup, plain};
+use dotnet_ef::INSTALL_COMMAND;
 use dotnet_support::{
     locking::LockTarget,
-    testkit::{Harness, assert_hidden, client, code, failed, parameter, secret_values, strings, succeeded, visible},
+    testkit::{assert_hidden, client, code, failed, parameter, secret_values, strings, succeeded, visible},
 };
 use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
@@ -17,20 +20,6 @@ use serde_json::{Value, json};
 /// A connection string with a password, passed with `--connection`.
 const CONNECTION: &str =
     "Server=db.internal;Database=app;User Id=sa;Password=Conn-Arg-Pw-91;TrustServerCertificate=True";
-
-/// A project folder (`App.csproj`), the double logging into it, and the tool configured to run
-/// the double there.
-type Setup = Harness<DotnetEf>;
-
-fn plain(scenario: Option<&'static str>) -> Setup {
-    Setup::with(|dir, double| {
-        std::fs::write(dir.join("App.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />").unwrap();
-        match scenario {
-            Some(names) => double.scenario(names),
-            None => double,
-        }
-    })
-}
 
 #[test]
 fn migrations_add_reads_the_files_from_json() {

@@ -5,26 +5,17 @@
 //! arguments, the project lock held elsewhere, the user refusing a destructive action, and a drop
 //! nobody could confirm.
 
-use dotnet_ef::{Action, DotnetEf};
+use dotnet_ef::Action;
 use dotnet_support::{
     kit::ActionEnum,
     locking::LockTarget,
-    testkit::{Answers, Harness, client, code},
+    testkit::{Answers, client, code},
 };
 use serde_json::{Value, json};
 
-type Setup = Harness<DotnetEf>;
+mod common;
 
-/// A folder holding `App.csproj`, the double in `scenario` (if any).
-fn setup(scenario: Option<&'static str>) -> Setup {
-    Setup::with(|dir, double| {
-        std::fs::write(dir.join("App.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />").unwrap();
-        match scenario {
-            Some(names) => double.scenario(names),
-            None => double,
-        }
-    })
-}
+use common::{plain as setup, with_project};
 
 /// One call of each action that succeeds on the double without asking, with the action's name.
 fn successes() -> Vec<(&'static str, Value)> {
@@ -88,10 +79,7 @@ fn every_action_answers_within_its_derived_schema() {
     let failing = setup(Some("build-fail"));
     let no_ef = setup(Some("no-ef"));
     let runtime_only = setup(Some("runtime-only"));
-    let no_dotnet = Setup::with(|dir, double| {
-        std::fs::write(dir.join("App.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />").unwrap();
-        double.setting("DotnetPath", json!("/nonexistent/dotnet"))
-    });
+    let no_dotnet = with_project(|double| double.setting("DotnetPath", json!("/nonexistent/dotnet")));
     for (action, args) in successes() {
         assert_eq!(code(&answers.hold(action, failing.call(args.clone()))), "EXIT_1", "{args}");
         assert_eq!(code(&answers.hold(action, no_ef.call(args.clone()))), "CAPABILITY_NOT_AVAILABLE", "{args}");
