@@ -295,11 +295,6 @@ impl Sessions {
         .into())
     }
 
-    /// Forgets a session whose start was reported as a failure: its id was never given out.
-    pub fn forget(&self, id: &str) {
-        lock(&self.sessions).retain(|session| session.id != id);
-    }
-
     /// Every session, oldest first.
     pub fn list(&self) -> Vec<Arc<Session>> {
         lock(&self.sessions).clone()

@@ -772,6 +772,16 @@ fn a_runtime_only_dotnet_says_the_sdk_is_missing() {
 }
 
 #[test]
+fn a_background_start_hears_a_missing_sdk_however_late_the_host_answers() {
+    // The dotnet host of a loaded machine takes 2 s to say it has no SDK: a start that waited a
+    // fixed moment for the session's process to exit would report "started".
+    let fx = fixture_with(|double| double.scenario("runtime-only,slow").env("DOTNET_DOUBLE_SLOW_SECS", "2"));
+    let structured = fx.err(json!({ "action": "Run", "project": "App/App.csproj", "startMode": "Background" }));
+    assert_eq!(code(&structured), "SDK_NOT_FOUND", "{structured}");
+    assert_eq!(fx.ok(json!({ "action": "ListSessions" }))["sessions"], json!([]));
+}
+
+#[test]
 fn a_failed_restore_is_a_package_error() {
     let fx = fixture_with(|double| double.scenario("restore-fail"));
     let structured = fx.err(json!({ "action": "Restore" }));

@@ -15,7 +15,8 @@ pub enum Scenario {
     BuildFail,
     /// Some tests fail.
     TestFail,
-    /// Long commands stream a line every 200 ms for `DOTNET_DOUBLE_SLOW_SECS` seconds.
+    /// Long commands stream a line every 200 ms for `DOTNET_DOUBLE_SLOW_SECS` seconds; with
+    /// `runtime-only`, the host's "no SDK" answer comes after that long.
     Slow,
     /// The process starts a sleeping child of itself and reports its PID on stderr.
     SpawnChild,

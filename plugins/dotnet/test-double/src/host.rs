@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use crate::ctx::{Ctx, HostStyle};
+use crate::ctx::{Ctx, HostStyle, Scenario};
 use crate::out;
 
 const INFO: &str = crate::fixture::body(include_str!("../fixtures/host/info.txt"));
@@ -131,6 +131,10 @@ pub fn muxer_help() -> u8 {
 
 /// Any SDK command without an SDK: the host's message in the configured style, exit 145.
 pub fn no_sdk(ctx: &Ctx, command: &str) -> u8 {
+    if ctx.has(Scenario::Slow) {
+        // A loaded machine: the host's answer comes late, long after any fixed waiting window.
+        std::thread::sleep(ctx.slow);
+    }
     let fixture = match ctx.host_style {
         HostStyle::NetCore3 => NO_SDK_NETCORE3,
         HostStyle::Net5 => NO_SDK_NET5,

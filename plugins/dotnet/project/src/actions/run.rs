@@ -20,10 +20,6 @@ use crate::sessions::{self, Start};
 /// Longest application output kept in a foreground Run's structured content (its end is kept).
 const MAX_RUN_OUTPUT: usize = 16_000;
 
-/// How long a background start waits for the dotnet host to resolve an SDK: it answers within
-/// tens of milliseconds when it finds none, long before any build output.
-const SDK_RESOLUTION_WINDOW: std::time::Duration = std::time::Duration::from_millis(300);
-
 fn integer() -> Value {
     json!({ "type": "integer" })
 }
@@ -175,9 +171,11 @@ impl Act<'_, '_> {
         Ok(self.command_reply(&ran, summary, structured))
     }
 
-    /// Starts a background session, and waits a moment for the dotnet host's answer: without an
-    /// SDK (or with a global.json pinning a missing one) it exits at once with code 145, and the
-    /// caller must hear that instead of "started".
+    /// Starts a background session once `dotnet --version` in the same folder has answered.
+    /// Without an SDK (or with a global.json pinning a missing one) the session's own process
+    /// would exit at once with code 145 after the call had already said "started"; `--version`
+    /// resolves the SDK exactly as the session's command will (from the working directory's
+    /// global.json), so the caller hears SDK_NOT_FOUND however slowly the machine answers.
     async fn start_session(
         &self,
         operation: &'static str,
@@ -195,16 +193,11 @@ impl Act<'_, '_> {
             working_directory: self.cwd.clone(),
             lock: guard,
         };
+        let probe = self.run(vec!["--version".to_owned()], "Resolving the SDK".to_owned(), ProgressKind::Build).await?;
+        if !probe.succeeded() {
+            return Err(Failure::from(probe.failure()));
+        }
         let session = self.family.sessions.start(start)?;
-        let deadline = std::time::Instant::now() + SDK_RESOLUTION_WINDOW;
-        while session.status().0 == sessions::Status::Running && std::time::Instant::now() < deadline {
-            tokio::time::sleep(std::time::Duration::from_millis(10)).await;
-        }
-        if session.status() == (sessions::Status::Exited, Some(dotnet_support::runner::HOSTFXR_NO_SDK)) {
-            let (_, output, _, _) = session.logs(sessions::MAX_LINES, None);
-            self.family.sessions.forget(&session.id);
-            return Err(dotnet_support::exec::sdk_not_found(&dotnet_support::redact::redact(&output)).into());
-        }
         let summary = format!(
             "Started a background {operation} session for {target}: sessionId {}, pid {}. Read its output with action \
              Logs and that sessionId; end it with action Stop.",
