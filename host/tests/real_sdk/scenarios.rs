@@ -520,6 +520,15 @@ async fn class_library(runner: &mut Runner) {
             file_lacks(&file, "Util.csproj")
         })
         .await;
+    // A project never restored: NuGet has no graph to read and says to restore first.
+    let fresh = dir.join("Fresh/Fresh.csproj");
+    write(&fresh, &console_project_file(&tfm(runner)));
+    runner
+        .note("not restored")
+        .answer("dotnet_package", "Why", json!({ "project": fresh, "packageId": "Newtonsoft.Json" }), |result| {
+            classified(result, "NETSDK1004", false)
+        })
+        .await;
     runner.ok("dotnet_package", "ClearCache", json!({ "cacheType": "http-cache" })).await;
 
     let packages = dir.join("packages");
@@ -715,6 +724,37 @@ async fn test_projects(runner: &mut Runner) {
         })
         .await;
 
+    // The tests restored the project: `nuget why` reads its graph. xunit.core comes in through
+    // the xunit the template references; Serilog is in no graph.
+    let (why_tfm, why_project) = (tfm.clone(), vstest.clone());
+    runner
+        .call("dotnet_package", "Why", json!({ "project": vstest, "packageId": "xunit.core" }), |result| {
+            let step = |id: &str, version: Option<&str>| match version {
+                Some(version) => json!({ "id": id, "version": version, "kind": "package" }),
+                None => json!({ "id": id, "kind": "project" }),
+            };
+            let path =
+                json!([step("App.Tests", None), step("xunit", Some("2.9.3")), step("xunit.core", Some("2.9.3"))]);
+            let referenced =
+                if real { file_contains(&why_project, "Include=\"xunit\" Version=\"2.9.3\"") } else { Ok(()) };
+            referenced
+                .and(field(result, "/depends", json!(true)))
+                .and(field(result, "/projects/0/frameworks/0/framework", json!(why_tfm)))
+                .and(field(result, "/projects/0/frameworks/0/paths", json!([path])))
+                .and(contains(&text_of(result), "App.Tests > xunit 2.9.3 > xunit.core 2.9.3"))
+        })
+        .await;
+    runner
+        .note("not a dependency")
+        .call("dotnet_package", "Why", json!({ "project": vstest, "packageId": "Serilog" }), |result| {
+            field(result, "/depends", json!(false)).and(field(
+                result,
+                "/projects",
+                json!([{ "project": "App.Tests", "depends": false, "frameworks": [] }]),
+            ))
+        })
+        .await;
+
     // The plugin asked for Microsoft.Testing.Platform where global.json does not select it: the
     // SDK (in VSTest mode) refuses `--project`.
     runner
@@ -890,6 +930,49 @@ async fn solution(runner: &mut Runner) {
         runner.note(note).ok("dotnet_solution", "Analyze", json!({ "solution": s })).await;
         runner.note(note).ok("dotnet_solution", "Validate", json!({ "solution": s })).await;
     }
+    // Migrate: Classic.sln written again as Classic.slnx beside it, listing the same projects.
+    let migrated = dir.join("Classic.slnx");
+    let written = migrated.clone();
+    runner
+        .call("dotnet_solution", "Migrate", json!({ "solution": sln }), |result| {
+            let read_back = json!(["App/App.csproj", "Lib/Lib.csproj"]);
+            let slnx = structured(result)["slnx"].as_str().unwrap_or_default().to_owned();
+            let named = match Path::new(&slnx).canonicalize().ok() == written.canonicalize().ok() || !real {
+                true if slnx.ends_with("/Classic.slnx") => Ok(()),
+                _ => Err(format!("slnx is {slnx:?}, the SDK wrote {}", written.display())),
+            };
+            named.and(field(result, "/replaced", json!(false))).and(if real {
+                field(result, "/projects", read_back)
+                    .and(file_contains(&written, "<Project Path=\"App/App.csproj\" />"))
+                    .and(file_contains(&written, "<Project Path=\"Lib/Lib.csproj\" />"))
+            } else {
+                Ok(())
+            })
+        })
+        .await;
+    runner.as_the_cli_would(
+        &migrated,
+        "<Solution>\n  <Project Path=\"App/App.csproj\" />\n  <Project Path=\"Lib/Lib.csproj\" />\n</Solution>\n",
+    );
+    // The SDK would overwrite the .slnx without a word: refused unless asked, then replaced.
+    runner
+        .note("slnx exists")
+        .answer("dotnet_solution", "Migrate", json!({ "solution": sln }), |result| {
+            error_with(result, "INVALID_PARAMS", Some("overwrite"))
+        })
+        .await;
+    runner
+        .note("overwrite")
+        .call("dotnet_solution", "Migrate", json!({ "solution": sln, "overwrite": true }), |result| {
+            field(result, "/replaced", json!(true)).and(exists(&migrated))
+        })
+        .await;
+    runner
+        .note("slnx given")
+        .answer("dotnet_solution", "Migrate", json!({ "solution": slnx }), |result| {
+            error_with(result, "INVALID_PARAMS", Some("solution"))
+        })
+        .await;
     let app_dll = dir.join("App/bin/Debug").join(tfm(runner)).join("App.dll");
     let lib_dll = dir.join("Lib/bin/Debug").join(tfm(runner)).join("Lib.dll");
     runner
@@ -1273,22 +1356,26 @@ async fn user_secrets_and_certificates(runner: &mut Runner) {
             |_| file_contains(&exported, "-----BEGIN CERTIFICATE-----"),
         )
         .await;
+    // SDK 10's machine-readable check: the certificate just made, not trusted yet.
+    let by_hand = if real { runner.dotnet_by_hand(&dir, &["dev-certs", "https", "--check"]).1 } else { String::new() };
     runner
         .call("dotnet_dev_certs", "CertificateCheck", json!({}), |result| {
-            if real { contains(&result.to_string(), "A valid certificate was found") } else { Ok(()) }
+            let thumbprint =
+                structured(result)["certificates"][0]["thumbprint"].as_str().unwrap_or("(none)").to_owned();
+            field(result, "/valid", json!(true))
+                .and(field(result, "/trusted", json!(false)))
+                .and(field(result, "/trustLevel", json!("None")))
+                .and(field(result, "/certificates/0/trustLevel", json!("None")))
+                .and(if real { contains(&by_hand, &thumbprint) } else { Ok(()) })
         })
         .await;
     // A headless Linux trusts partly (exit 4): a result with the SDK's SSL_CERT_DIR remedy.
+    runner.call("dotnet_dev_certs", "CertificateTrust", json!({}), trusted_as_reported).await;
+    // Against the double this replays the first check's recording (same command): checked on the
+    // real SDK only.
     runner
-        .call("dotnet_dev_certs", "CertificateTrust", json!({}), |result| {
-            let fields = structured(result);
-            match fields["trustLevel"].as_str() {
-                Some("Full") => field(result, "/trusted", json!(true)),
-                Some("Partial") => field(result, "/trusted", json!(false))
-                    .and(contains(fields["remedy"].as_str().unwrap_or_default(), "SSL_CERT_DIR")),
-                _ => Err(format!("trustLevel is {}", fields["trustLevel"])),
-            }
-        })
+        .note("after a partial trust")
+        .effect("dotnet_dev_certs", "CertificateCheck", json!({}), trusted_as_reported)
         .await;
     runner.ok("dotnet_dev_certs", "CertificateClean", json!({})).await;
     let (code, _) =
@@ -1299,6 +1386,19 @@ async fn user_secrets_and_certificates(runner: &mut Runner) {
             "CertificateClean",
             "dev-certs https --check still finds a certificate",
         );
+    }
+}
+
+/// A certificate trust as CertificateTrust and CertificateCheck report it: Partial (not
+/// `trusted`, with the SSL_CERT_DIR remedy) on a headless Linux, Full (`trusted`) where
+/// SSL_CERT_DIR already lists the SDK's trust folder.
+fn trusted_as_reported(result: &Value) -> Check {
+    let fields = structured(result);
+    match fields["trustLevel"].as_str() {
+        Some("Full") => field(result, "/trusted", json!(true)),
+        Some("Partial") => field(result, "/trusted", json!(false))
+            .and(contains(fields["remedy"].as_str().unwrap_or_default(), "SSL_CERT_DIR")),
+        _ => Err(format!("trustLevel is {}", fields["trustLevel"])),
     }
 }
 

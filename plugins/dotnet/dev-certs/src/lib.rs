@@ -5,7 +5,7 @@
 //! | action | command | lock |
 //! |---|---|---|
 //! | `CertificateTrust` | `dev-certs https --trust` | machine (`dev-certs`) |
-//! | `CertificateCheck` | `dev-certs https --check [--trust]` | none |
+//! | `CertificateCheck` | `dev-certs https --check-trust-machine-readable`; without it (SDKs before 10) `--check [--trust]` | none |
 //! | `CertificateClean` | `dev-certs https --clean` (asks the user first) | machine (`dev-certs`) |
 //! | `CertificateExport` | `dev-certs https --export-path PATH [--format pfx\|pem] [--password PW \| --no-password]` | machine (`dev-certs`) |
 //! | `SecretsInit` | `user-secrets init [--project P]` | the project |
@@ -28,8 +28,13 @@
 //! - `CertificateExport` checks the format (pfx or pem, in any case), that the file's folder
 //!   exists and the path is not a folder, that the extension does not name the other format,
 //!   and that `noPassword` goes with pem and without a password.
-//! - `CertificateCheck` reports a missing certificate (exit code 6) and an untrusted one (7) as
-//!   results (`valid`, `trusted`), not as errors.
+//! - `CertificateCheck` reads SDK 10's `--check-trust-machine-readable` JSON: each certificate
+//!   with its `trustLevel` (None, Partial, Full), the best of them as the result's `trustLevel`,
+//!   `trusted` only for Full, and after a partial trust the same SSL_CERT_DIR `remedy` as
+//!   `CertificateTrust`. An SDK whose answer holds no such JSON (before 10: `Specify --help for a
+//!   list of available options and commands.`, exit 255) is checked again with the text check
+//!   `--check [--trust]`, whose missing certificate (exit code 6) and untrusted one (7) are
+//!   results (`valid`, `trusted`), not errors; `trustLevel` is then Full or absent.
 //! - `CertificateTrust` on Linux trusts partly: the SDK exits 4 with "It will be trusted by some
 //!   clients but not by others" (docs/dotnet-sdk.md). That is a result, not an error (the
 //!   certificate exists and some clients trust it now, so calling again changes nothing):
@@ -98,10 +103,10 @@ dotnet_support::actions! {
 pub const CERTIFICATE_LOCK_KEY: &str = "dev-certs";
 
 const DESCRIPTION: &str = "The ASP.NET Core HTTPS development certificate and a project's user secrets. \
-CertificateTrust, CertificateCheck (trust), CertificateClean (asks the user), CertificateExport (path, format pfx|pem, \
-password or noPassword); SecretsInit, SecretsSet (key, value), SecretsList (values hidden unless the operator allows \
-them), SecretsRemove (key), SecretsClear (asks the user). The project defaults to the one in the client's roots. \
-Passwords and secret values never appear in any output.";
+CertificateTrust, CertificateCheck (the trust level: None, Partial, Full), CertificateClean (asks the user), \
+CertificateExport (path, format pfx|pem, password or noPassword); SecretsInit, SecretsSet (key, value), SecretsList \
+(values hidden unless the operator allows them), SecretsRemove (key), SecretsClear (asks the user). The project \
+defaults to the one in the client's roots. Passwords and secret values never appear in any output.";
 
 /// The `dotnet_dev_certs` family.
 #[derive(Debug, Default)]
@@ -122,7 +127,10 @@ impl Family for DotnetDevCerts {
                 "workingDirectory",
                 "The folder to run in (default: the configured WorkingDirectory, else the server's).",
             ))
-            .param(Param::flag("trust", "CertificateCheck: also check that the certificate is trusted (--trust)."))
+            .param(Param::flag(
+                "trust",
+                "CertificateCheck on an SDK without the machine-readable check (before 10): also check trust (--trust). SDK 10 always reports the trust level.",
+            ))
             .param(Param::string(
                 "path",
                 "CertificateExport: the file to export to; its folder must exist. Relative to the working directory.",
@@ -152,7 +160,12 @@ impl Family for DotnetDevCerts {
                     .locks(Lock::Machine)
                     .returns(certificate::trusted_shape()),
             )
-            .action(ActionSpec::reads(Action::CertificateCheck).takes(&["trust"]).returns(certificate::checked_shape()))
+            .action(
+                ActionSpec::reads(Action::CertificateCheck)
+                    .takes(&["trust"])
+                    .runs_dotnet()
+                    .result::<certificate::Checked>(),
+            )
             .action(
                 ActionSpec::destroys(Action::CertificateClean)
                     .idempotent()

@@ -1,14 +1,27 @@
-//! Reading what `dotnet dev-certs https` and `dotnet user-secrets` print: the certificate
-//! descriptions of `--check`, the result lines of `--trust` and `init`, and the `//BEGIN` /
-//! `//END`-framed JSON of `user-secrets list --json`. None of these fails on lines it does not
-//! know.
+//! Reading what `dotnet dev-certs https` and `dotnet user-secrets` print: the JSON of
+//! `--check-trust-machine-readable`, the certificate descriptions of `--check`, the result lines
+//! of `--trust` and `init`, and the `//BEGIN` / `//END`-framed JSON of `user-secrets list
+//! --json`. None of these fails on lines it does not know.
 
-use serde::Serialize;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
+
+/// How far the machine trusts a certificate, as `--check-trust-machine-readable` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema)]
+pub enum TrustLevel {
+    /// Not trusted.
+    None,
+    /// Trusted by some clients, not by others (Linux: OpenSSL-based clients until SSL_CERT_DIR
+    /// lists the SDK's trust folder).
+    Partial,
+    /// Trusted.
+    Full,
+}
 
 /// One certificate as `dev-certs https --check` describes it:
 /// `THUMBPRINT - CN=localhost - Valid from A to B - IsHttpsDevelopmentCertificate: true - IsExportable: true`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Certificate {
     /// The SHA-1 thumbprint, as printed.
@@ -23,6 +36,55 @@ pub struct Certificate {
     pub is_https_development_certificate: Option<bool>,
     /// Whether its private key can be exported.
     pub is_exportable: Option<bool>,
+    /// How far the machine trusts it (machine-readable check only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trust_level: Option<TrustLevel>,
+    /// The names it is valid for (machine-readable check only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub subject_alternative_names: Option<Vec<String>>,
+    /// The development certificate's version (machine-readable check only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<u32>,
+}
+
+/// One certificate of `--check-trust-machine-readable` (SDK 10.0.401, an array of these).
+#[derive(Deserialize)]
+#[serde(rename_all = "PascalCase")]
+struct Reported {
+    thumbprint: String,
+    subject: String,
+    #[serde(rename = "X509SubjectAlternativeNameExtension", default)]
+    alternative_names: Option<Vec<String>>,
+    version: Option<u32>,
+    validity_not_before: Option<String>,
+    validity_not_after: Option<String>,
+    is_https_development_certificate: Option<bool>,
+    is_exportable: Option<bool>,
+    trust_level: Option<TrustLevel>,
+}
+
+/// The certificates `dev-certs https --check-trust-machine-readable` reported (`[]` when there
+/// is none), or `None` when its output holds no such JSON: an SDK without the option answers
+/// `Specify --help for a list of available options and commands.` (exit 255).
+pub fn machine_readable(stdout: &str) -> Option<Vec<Certificate>> {
+    let start = stdout.find('[')?;
+    let reported: Vec<Reported> = serde_json::from_str(stdout[start..].trim_end()).ok()?;
+    Some(
+        reported
+            .into_iter()
+            .map(|cert| Certificate {
+                thumbprint: cert.thumbprint,
+                subject: cert.subject,
+                valid_from: cert.validity_not_before,
+                valid_to: cert.validity_not_after,
+                is_https_development_certificate: cert.is_https_development_certificate,
+                is_exportable: cert.is_exportable,
+                trust_level: cert.trust_level,
+                subject_alternative_names: cert.alternative_names,
+                version: cert.version,
+            })
+            .collect(),
+    )
 }
 
 /// Every certificate described in the output, in order (one per description; a line may hold
@@ -46,6 +108,9 @@ fn certificate(line: &str) -> Option<Certificate> {
         valid_to: None,
         is_https_development_certificate: None,
         is_exportable: None,
+        trust_level: None,
+        subject_alternative_names: None,
+        version: None,
     };
     for part in parts {
         let part = part.trim();
@@ -134,6 +199,9 @@ mod tests {
                 valid_to: Some("2027-01-15 10:00:00Z".into()),
                 is_https_development_certificate: Some(true),
                 is_exportable: Some(true),
+                trust_level: None,
+                subject_alternative_names: None,
+                version: None,
             }]
         );
         let two = "2 trusted certificates were found: AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA - CN=localhost - Valid from a to b\nBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBBB - CN=localhost - IsExportable: false\n";
@@ -141,6 +209,23 @@ mod tests {
         assert_eq!(found.len(), 2);
         assert_eq!((found[1].is_exportable, found[1].valid_from.as_deref()), (Some(false), None));
         assert!(certificates("No valid certificate found.\n").is_empty());
+    }
+
+    #[test]
+    fn the_machine_readable_check_as_sdk_10_prints_it() {
+        // dotnet dev-certs https --check-trust-machine-readable after a partial trust on Linux.
+        let printed = "[\n  {\n    \"Thumbprint\": \"0D2DFE5B3CE1AB9B2FC103C341EBE416B0C03B79\",\n    \"Subject\": \"CN=localhost\",\n    \
+\"X509SubjectAlternativeNameExtension\": [\n      \"localhost\",\n      \"*.dev.localhost\"\n    ],\n    \"Version\": 6,\n    \
+\"ValidityNotBefore\": \"2026-11-28T00:25:04+00:00\",\n    \"ValidityNotAfter\": \"2027-11-28T00:25:04+00:00\",\n    \
+\"IsHttpsDevelopmentCertificate\": true,\n    \"IsExportable\": true,\n    \"TrustLevel\": \"Partial\"\n  }\n]\n";
+        let [cert] = machine_readable(printed).unwrap().try_into().unwrap();
+        assert_eq!(cert.trust_level, Some(TrustLevel::Partial));
+        assert_eq!(cert.valid_to.as_deref(), Some("2027-11-28T00:25:04+00:00"));
+        assert_eq!(cert.subject_alternative_names.unwrap(), ["localhost", "*.dev.localhost"]);
+        assert_eq!((cert.version, cert.is_exportable), (Some(6), Some(true)));
+        assert_eq!(machine_readable("[]\n"), Some(Vec::new()));
+        assert_eq!(machine_readable("Specify --help for a list of available options and commands.\n"), None);
+        assert!(TrustLevel::Full > TrustLevel::Partial && TrustLevel::Partial > TrustLevel::None);
     }
 
     #[test]

@@ -70,11 +70,35 @@ fn certificate_trust_in_full() {
 }
 
 #[test]
-fn certificate_check_reads_the_certificate() {
+fn certificate_check_reads_the_machine_readable_trust_level() {
+    // The double replays SDK 10.0.401's JSON for the certificate the secrets scenario exported.
     let setup = plain(None);
+    let value = succeeded(&setup.call(json!({ "action": "CertificateCheck" }))).clone();
+    assert_eq!(setup.only_argv(), strings(&["dev-certs", "https", "--check-trust-machine-readable"]));
+    assert_eq!((value["valid"].as_bool(), value["trusted"].as_bool()), (Some(true), Some(false)));
+    assert_eq!((value["trustLevel"].as_str(), value.get("remedy")), (Some("None"), None));
+    let certificate = &value["certificates"][0];
+    assert_eq!(
+        (certificate["subject"].as_str(), certificate["trustLevel"].as_str()),
+        (Some("CN=localhost"), Some("None"))
+    );
+    assert!(certificate["subjectAlternativeNames"].to_string().contains("host.docker.internal"), "{certificate}");
+    assert!(value.get("lockInfo").is_none(), "a check takes no lock");
+}
+
+#[test]
+fn certificate_check_falls_back_to_the_text_check_before_sdk_10() {
+    let old_sdk = || Setup::with(|_, double| double.env("DOTNET_DOUBLE_SDK_VERSION", "9.0.300"));
+    let setup = old_sdk();
     let value = succeeded(&setup.call(json!({ "action": "CertificateCheck", "trust": true }))).clone();
-    assert_eq!(setup.only_argv(), strings(&["dev-certs", "https", "--check", "--trust"]));
+    let check = |more: &[&str]| strings(&[&["dev-certs", "https"][..], more].concat());
+    assert_eq!(
+        setup.double.argvs(),
+        [check(&["--check-trust-machine-readable"]), check(&["--check", "--trust"])],
+        "the option is unknown before SDK 10, so the text check follows"
+    );
     assert_eq!((value["valid"].as_bool(), value["trusted"].as_bool()), (Some(true), Some(true)));
+    assert_eq!((value["trustLevel"].as_str(), value["exitCode"].as_i64()), (Some("Full"), Some(0)));
     assert_eq!(
         value["certificates"],
         json!([{
@@ -86,12 +110,14 @@ fn certificate_check_reads_the_certificate() {
             "isExportable": true
         }])
     );
-    assert!(value.get("lockInfo").is_none(), "a check takes no lock");
 
-    let setup = plain(None);
+    let setup = old_sdk();
     let value = succeeded(&setup.call(json!({ "action": "CertificateCheck" }))).clone();
-    assert_eq!(setup.only_argv(), strings(&["dev-certs", "https", "--check"]));
-    assert_eq!((value["valid"].as_bool(), value["trusted"].clone()), (Some(true), Value::Null));
+    assert_eq!(setup.double.argvs()[1], check(&["--check"]));
+    assert_eq!(
+        (value["valid"].as_bool(), value["trusted"].clone(), value.get("trustLevel")),
+        (Some(true), Value::Null, None)
+    );
 }
 
 /// A stand-in for dotnet that prints `output` and exits with `code`, for the answers of
@@ -397,7 +423,11 @@ fn the_project_comes_from_the_roots_when_omitted() {
 
     setup.double.clear_log();
     succeeded(&setup.call_with(&call, json!({ "action": "CertificateCheck" })));
-    assert_eq!(setup.only_argv(), strings(&["dev-certs", "https", "--check"]), "certificates are not per project");
+    assert_eq!(
+        setup.only_argv(),
+        strings(&["dev-certs", "https", "--check-trust-machine-readable"]),
+        "certificates are not per project"
+    );
 }
 
 #[test]

@@ -57,7 +57,6 @@ mod request;
 
 use dotnet_support::kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param};
 use mcp_plugin_api::export_plugin;
-use serde_json::json;
 
 use actions::{database, dbcontext, migrations};
 
@@ -106,20 +105,73 @@ Connection strings are never echoed.";
 #[derive(Debug, Default)]
 pub struct DotnetEf;
 
+/// Most tables or schemas one DbContextScaffold names.
+const MAX_NAMES: usize = 256;
+
+/// What every action that works on a DbContext takes.
+const TARGET: [&str; 5] = ["project", "startupProject", "context", "framework", "noBuild"];
+
+/// What each action takes, does, locks and answers.
+fn spec(action: Action) -> ActionSpec<Action> {
+    let spec = match action {
+        Action::MigrationsAdd => ActionSpec::writes(action)
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .requires(&["name"])
+            .takes(&["outputDir"])
+            .result::<migrations::Added>(),
+        Action::MigrationsList => ActionSpec::reads(action)
+            .open_world()
+            .takes(&TARGET)
+            .takes(&["connection", "noConnect"])
+            .result::<migrations::Listed>(),
+        Action::MigrationsRemove => ActionSpec::destroys(action)
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["force"])
+            .result::<migrations::Removed>(),
+        Action::MigrationsScript => ActionSpec::writes(action)
+            .idempotent()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["from", "to", "output", "idempotent"])
+            .result::<migrations::Script>(),
+        Action::DatabaseUpdate => ActionSpec::writes(action)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["migration", "connection"])
+            .result::<database::Updated>(),
+        Action::DatabaseDrop => ActionSpec::destroys(action)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["force", "dryRun"])
+            .result::<database::Dropped>(),
+        Action::DbContextList => ActionSpec::reads(action)
+            .takes(&["project", "startupProject", "framework", "noBuild"])
+            .result::<dbcontext::Listed>(),
+        Action::DbContextInfo => ActionSpec::reads(action).takes(&TARGET).result::<dbcontext::Info>(),
+        Action::DbContextScaffold => ActionSpec::destroys(action)
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .requires(&["connection", "provider"])
+            .takes(&["outputDir", "contextDir", "tables", "schemas", "useDatabaseNames", "force"])
+            .result::<dbcontext::Scaffolded>(),
+    };
+    spec.runs_dotnet()
+}
+
 impl Family for DotnetEf {
     type Action = Action;
 
     fn declare() -> Declaration<Action> {
-        /// What every action that works on a DbContext takes.
-        const TARGET: [&str; 5] = ["project", "startupProject", "context", "framework", "noBuild"];
         let text = Param::string;
         let flag = Param::flag;
-        let list = |name, description: &str| {
-            Param::new(
-                name,
-                json!({ "type": ["array", "string"], "items": { "type": "string" }, "description": description }),
-            )
-        };
+        let list = |name, description: &str| Param::string_or_list(name, description).max_items(MAX_NAMES);
         Declaration::new("dotnet_ef", "Entity Framework Core", DESCRIPTION)
             .action_help("The EF Core command to run.")
             .param(text("project", "The project holding the DbContext and migrations (.csproj or its folder). Omitted: the one project in the client's roots, else the working directory's."))
@@ -145,72 +197,23 @@ impl Family for DotnetEf {
             .param(flag("force", "MigrationsRemove: also revert the migration in the database if it was applied (--force). DbContextScaffold: overwrite existing files (--force). DatabaseDrop: the user has confirmed the drop; only needed when the client cannot be asked."))
             .param(flag("dryRun", "DatabaseDrop: only say which database would be dropped (--dry-run); nothing is asked or changed."))
             .common(&["workingDirectory"])
-            .action(
-                ActionSpec::writes(Action::MigrationsAdd)
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .requires(&["name"])
-                    .takes(&["outputDir"])
-                    .returns(migrations::added_shape()),
-            )
-            .action(
-                ActionSpec::reads(Action::MigrationsList)
-                    .open_world()
-                    .takes(&TARGET)
-                    .takes(&["connection", "noConnect"])
-                    .returns(migrations::listed_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::MigrationsRemove)
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&["force"])
-                    .returns(migrations::removed_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::MigrationsScript)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&["from", "to", "output", "idempotent"])
-                    .returns(migrations::script_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::DatabaseUpdate)
-                    .idempotent()
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&["migration", "connection"])
-                    .returns(database::updated_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::DatabaseDrop)
-                    .idempotent()
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&["force", "dryRun"])
-                    .returns(database::dropped_shape()),
-            )
-            .action(
-                ActionSpec::reads(Action::DbContextList)
-                    .takes(&["project", "startupProject", "framework", "noBuild"])
-                    .returns(dbcontext::listed_shape()),
-            )
-            .action(ActionSpec::reads(Action::DbContextInfo).takes(&TARGET).returns(dbcontext::info_shape()))
-            .action(
-                ActionSpec::destroys(Action::DbContextScaffold)
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .requires(&["connection", "provider"])
-                    .takes(&["outputDir", "contextDir", "tables", "schemas", "useDatabaseNames", "force"])
-                    .returns(dbcontext::scaffolded_shape()),
-            )
+            .each_action(spec)
     }
 
     async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {
-        actions::run(action, call).await
+        let (request, ran) = actions::run(action, call).await?;
+        let (request, ran, cwd) = (&request, &ran, call.cwd());
+        let replied = match action {
+            Action::MigrationsAdd => migrations::added(request, ran),
+            Action::MigrationsList => migrations::listed(ran),
+            Action::MigrationsRemove => migrations::removed(request, ran),
+            Action::MigrationsScript => migrations::script(request, ran, cwd),
+            Action::DatabaseUpdate => database::updated(request, ran),
+            Action::DatabaseDrop => database::dropped(request, ran),
+            Action::DbContextList => dbcontext::listed(ran),
+            Action::DbContextInfo => dbcontext::info(ran),
+            Action::DbContextScaffold => dbcontext::scaffolded(request, ran, cwd),
+        };
+        actions::answer(ran, replied)
     }
 }

@@ -8,6 +8,7 @@
 //!
 //! Every function takes output that is already redacted; none fails on lines it does not know.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -82,69 +83,55 @@ pub fn json_payload(stdout: &str) -> Result<Value, String> {
     }
 }
 
-/// One migration of `migrations list --json`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+// One migration of `migrations list --json`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Migration {
-    /// The migration id (`20250110093000_InitialCreate`).
+    // The migration id (`20250110093000_InitialCreate`), the name given to `migrations add`, and
+    // the name as a C# identifier when the tool reports it (plain comments: a doc comment is a
+    // description in the output schema).
     pub id: String,
-    /// The name given to `migrations add`.
     pub name: String,
-    /// The name as a C# identifier, when the tool reports it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub safe_name: Option<String>,
-    /// Whether the database has it; `null` when the database was not consulted (`--no-connect`,
-    /// or no connection).
-    #[serde(default)]
+    /// null when the database was not consulted.
     pub applied: Option<bool>,
 }
 
-/// The files `migrations add --json` reports.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+// The files `migrations add --json` reports.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MigrationFiles {
-    /// The migration's code.
+    // The migration's code, its designer (metadata) file and the updated model snapshot.
     pub migration_file: String,
-    /// Its designer (metadata) file.
     pub metadata_file: String,
-    /// The updated model snapshot.
     pub snapshot_file: String,
 }
 
-/// One DbContext of `dbcontext list --json`.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+// One DbContext of `dbcontext list --json`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextEntry {
-    /// The type's full name.
+    // The type's full name, name, name as a C# identifier and assembly-qualified name.
     pub full_name: String,
-    /// The type's name.
     pub name: String,
-    /// The name as a C# identifier.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub safe_name: Option<String>,
-    /// The assembly-qualified type name.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub assembly_qualified_name: Option<String>,
 }
 
-/// What `dbcontext info --json` reports.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize)]
+// What `dbcontext info --json` reports.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ContextInfo {
-    /// The DbContext type.
+    // The DbContext type, the database provider's assembly name, the database name, the server or
+    // file the context connects to, and the context's options.
     #[serde(rename = "type")]
     pub kind: String,
-    /// The database provider's assembly name.
-    #[serde(default)]
     pub provider_name: Option<String>,
-    /// The database name.
-    #[serde(default)]
     pub database_name: Option<String>,
-    /// The server or file the context connects to.
-    #[serde(default)]
     pub data_source: Option<String>,
-    /// The context's options.
-    #[serde(default)]
     pub options: Option<String>,
 }
 

@@ -4,41 +4,12 @@
 //! [`crate::parse`]), `--json` last where the command has it.
 
 use dotnet_support::{
-    errors::{ErrorResponse, ErrorResult},
-    params::{Kind, Params, check},
+    errors::ErrorResponse,
+    kit::Split,
+    params::{Kind, Params},
 };
-use serde_json::Value;
 
-use crate::Action;
-
-/// A list parameter: an array of strings, or one string of comma-separated names.
-fn names<'a>(params: &Params<'a>, name: &str) -> Result<Vec<&'a str>, ErrorResponse> {
-    let items: Vec<&'a str> = match params.raw(name) {
-        None => return Ok(Vec::new()),
-        Some(Value::String(text)) => text.split(',').map(str::trim).filter(|item| !item.is_empty()).collect(),
-        Some(Value::Array(items)) => {
-            let mut list = Vec::new();
-            for item in items {
-                let Some(text) = item.as_str() else {
-                    let message = format!("Invalid argument '{name}': must hold strings only, not {item}.");
-                    return Err(ErrorResult::invalid_params(name, "invalid type", &message).into());
-                };
-                if !text.trim().is_empty() {
-                    list.push(text.trim());
-                }
-            }
-            list
-        }
-        Some(other) => {
-            let message = format!("Invalid argument '{name}': must be a list of strings, not {other}.");
-            return Err(ErrorResult::invalid_params(name, "invalid type", &message).into());
-        }
-    };
-    for item in &items {
-        check(name, Kind::Text, item)?;
-    }
-    Ok(items)
-}
+use crate::{Action, MAX_NAMES};
 
 /// One call's checked parameters.
 pub struct Request<'a> {
@@ -66,37 +37,29 @@ pub struct Request<'a> {
 }
 
 impl<'a> Request<'a> {
-    /// Reads and checks every parameter `action` takes; required ones must be there.
+    /// Reads and checks every parameter `action` takes (the kit has made sure that the ones it
+    /// requires are there, and that it was given no other).
     pub fn read(action: Action, params: &Params<'a>) -> Result<Self, ErrorResponse> {
-        let required = |name: &str, kind: Kind| params.req(name, kind).map(Some);
+        let names = |name: &str| params.list(name, Kind::Text, Split::Commas, MAX_NAMES);
         Ok(Self {
             action,
             startup_project: params.opt("startupProject", Kind::ProjectPath)?,
             context: params.opt("context", Kind::Identifier)?,
             framework: params.opt("framework", Kind::Framework)?,
             no_build: params.flag("noBuild"),
-            name: match action {
-                Action::MigrationsAdd => required("name", Kind::Identifier)?,
-                _ => None,
-            },
+            name: params.opt("name", Kind::Identifier)?,
             output_dir: params.opt("outputDir", Kind::Path)?,
             from: params.opt("from", Kind::Identifier)?,
             to: params.opt("to", Kind::Identifier)?,
             output: params.opt("output", Kind::Path)?,
             idempotent: params.flag("idempotent"),
             migration: params.opt("migration", Kind::Identifier)?,
-            connection: match action {
-                Action::DbContextScaffold => required("connection", Kind::Text)?,
-                _ => params.opt("connection", Kind::Text)?,
-            },
+            connection: params.opt("connection", Kind::Text)?,
             no_connect: params.flag("noConnect"),
-            provider: match action {
-                Action::DbContextScaffold => required("provider", Kind::PackageId)?,
-                _ => None,
-            },
+            provider: params.opt("provider", Kind::PackageId)?,
             context_dir: params.opt("contextDir", Kind::Path)?,
-            tables: names(params, "tables")?,
-            schemas: names(params, "schemas")?,
+            tables: names("tables")?,
+            schemas: names("schemas")?,
             use_database_names: params.flag("useDatabaseNames"),
             force: params.flag("force"),
             dry_run: params.flag("dryRun"),
@@ -188,7 +151,12 @@ impl<'a> Request<'a> {
         match self.action {
             Action::DatabaseDrop => !self.dry_run,
             Action::MigrationsRemove | Action::DbContextScaffold => self.force,
-            _ => false,
+            Action::MigrationsAdd
+            | Action::MigrationsList
+            | Action::MigrationsScript
+            | Action::DatabaseUpdate
+            | Action::DbContextList
+            | Action::DbContextInfo => false,
         }
     }
 
@@ -204,7 +172,7 @@ impl<'a> Request<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn request(action: Action, args: Value) -> Vec<String> {
         let params = Params::new(&args);
@@ -272,13 +240,14 @@ mod tests {
 
     #[test]
     fn list_parameters_accept_arrays_and_comma_separated_text() {
-        let args = json!({ "tables": ["dbo.Blogs", " ", "Posts"], "schemas": "dbo,sales", "bad": [1] });
-        let params = Params::new(&args);
-        assert_eq!(names(&params, "tables").unwrap(), ["dbo.Blogs", "Posts"]);
-        assert_eq!(names(&params, "schemas").unwrap(), ["dbo", "sales"]);
-        assert!(names(&params, "missing").unwrap().is_empty());
-        assert!(names(&params, "bad").is_err());
-        let injected = json!({ "tables": ["--force"] });
-        assert!(names(&Params::new(&injected), "tables").is_err());
+        let args = json!({ "tables": ["dbo.Blogs", " ", "Posts"], "schemas": "dbo,sales" });
+        let read = Request::read(Action::DbContextScaffold, &Params::new(&args)).ok().unwrap();
+        assert_eq!((read.tables, read.schemas), (vec!["dbo.Blogs", "Posts"], vec!["dbo", "sales"]));
+        let empty = json!({});
+        let none = Request::read(Action::DbContextScaffold, &Params::new(&empty)).ok().unwrap();
+        assert!(none.tables.is_empty());
+        for bad in [json!({ "tables": [1] }), json!({ "tables": ["--force"] })] {
+            assert!(Request::read(Action::DbContextScaffold, &Params::new(&bad)).is_err(), "{bad}");
+        }
     }
 }

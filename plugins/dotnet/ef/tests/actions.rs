@@ -6,10 +6,13 @@
 
 use std::path::Path;
 
-use dotnet_ef::{DotnetEf, INSTALL_COMMAND};
+mod common;
+
+use common::{Setup, plain};
+use dotnet_ef::INSTALL_COMMAND;
 use dotnet_support::{
     locking::LockTarget,
-    testkit::{Harness, assert_hidden, client, code, failed, parameter, secret_values, strings, succeeded, visible},
+    testkit::{assert_hidden, client, code, failed, parameter, secret_values, strings, succeeded, visible},
 };
 use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
@@ -17,20 +20,6 @@ use serde_json::{Value, json};
 /// A connection string with a password, passed with `--connection`.
 const CONNECTION: &str =
     "Server=db.internal;Database=app;User Id=sa;Password=Conn-Arg-Pw-91;TrustServerCertificate=True";
-
-/// A project folder (`App.csproj`), the double logging into it, and the tool configured to run
-/// the double there.
-type Setup = Harness<DotnetEf>;
-
-fn plain(scenario: Option<&'static str>) -> Setup {
-    Setup::with(|dir, double| {
-        std::fs::write(dir.join("App.csproj"), "<Project Sdk=\"Microsoft.NET.Sdk\" />").unwrap();
-        match scenario {
-            Some(names) => double.scenario(names),
-            None => double,
-        }
-    })
-}
 
 #[test]
 fn migrations_add_reads_the_files_from_json() {
@@ -634,10 +623,16 @@ fn defaults_a_client_fills_in_change_nothing() {
     succeeded(&setup.call(args.clone()));
     let plain_argv = setup.only_argv();
     setup.double.clear_log();
-    let filled = dotnet_support::testkit::with_defaults(&setup.tool, &args);
-    assert_eq!((filled["force"].clone(), filled["tables"].clone()), (json!(false), json!([])), "{filled}");
-    succeeded(&setup.call(filled));
-    assert_eq!(setup.only_argv(), plain_argv);
+    let mut filled = dotnet_support::testkit::with_defaults(&setup.tool, &args);
+    assert_eq!(filled["force"], json!(false), "{filled}");
+    // `tables` and `schemas` are a string or a list: a client fills in either empty form.
+    for empty in [json!(""), json!([])] {
+        filled["tables"] = empty.clone();
+        filled["schemas"] = empty;
+        setup.double.clear_log();
+        succeeded(&setup.call(filled.clone()));
+        assert_eq!(setup.only_argv(), plain_argv);
+    }
 }
 
 #[test]

@@ -157,6 +157,14 @@ pub fn reference(verb: &str, project: Option<&str>, path: Option<&str>) -> Vec<S
     args
 }
 
+/// `nuget why [<project>] <package> [--framework <f>]` (SDK 8.0.400 and later).
+pub fn why(project: Option<&str>, package: &str, framework: Option<&str>) -> Vec<String> {
+    let mut args: Vec<String> =
+        ["nuget", "why"].into_iter().chain(project).chain([package]).map(str::to_owned).collect();
+    push_optional(&mut args, "--framework", framework);
+    args
+}
+
 /// `nuget locals <cache> --clear`.
 pub fn clear_cache(cache: &str) -> Vec<String> {
     ["nuget", "locals", cache, "--clear"].map(str::to_owned).to_vec()
@@ -183,6 +191,15 @@ mod tests {
 
     fn strings(items: &[&str]) -> Vec<String> {
         items.iter().map(|item| (*item).to_owned()).collect()
+    }
+
+    #[test]
+    fn why_names_the_project_before_the_package() {
+        assert_eq!(why(None, "xunit.core", None), strings(&["nuget", "why", "xunit.core"]));
+        assert_eq!(
+            why(Some("App.slnx"), "xunit.core", Some("net10.0")),
+            strings(&["nuget", "why", "App.slnx", "xunit.core", "--framework", "net10.0"])
+        );
     }
 
     #[test]

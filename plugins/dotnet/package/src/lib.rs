@@ -9,11 +9,12 @@
 //! | List | `dotnet list [<project>] package --format json --output-version 1 [--outdated\|--deprecated\|--vulnerable] [--include-transitive] [--framework <f>] [--include-prerelease] [--source <s>]` | none |
 //! | AddReference, RemoveReference | `dotnet add\|remove [<project>] reference <path>` | the project |
 //! | ListReferences | `dotnet list [<project>] reference` | none |
+//! | Why | `dotnet nuget why [<project\|solution>] <id> [--framework <f>]` | none |
 //! | ClearCache | `dotnet nuget locals <cache> --clear` | machine |
 //!
 //! Every result carries `structuredContent` (one shape per action, or the error envelope) and a
 //! short prose account for the model. [`command`] builds every argument vector; the NuGet
-//! reports are read in `parse`. List and Search read
+//! reports are read in `parse`, `nuget why`'s trees in `paths`. List and Search read
 //! NuGet's JSON reports, not its tables. List keeps the reference server's `filter` (a
 //! case-insensitive substring of the id) and `maxResults` (a cap over all packages listed),
 //! applied to the report.
@@ -29,15 +30,21 @@
 //! - Update is `add package` (there is no `update` verb on SDK 8 and 9). Without a version it
 //!   moves to the latest (stable unless `prerelease`); the version the project file had before
 //!   is reported as `previousVersion` when the file names one.
+//! - Why answers with a result whether or not the package is in the graph (`depends`), as NuGet
+//!   does (exit code 0 either way); a project never restored (NuGet prints its advice and exits
+//!   0) is the error NETSDK1004 with the restore as its remedy. Each path runs from the project
+//!   down to the package; a project reference on the way is a step of kind `project`.
 //! - Annotations, per action: Search and List read NuGet feeds (open-world), ListReferences reads
-//!   the project; Add and Update write the project and restore from the feeds (open-world, not
-//!   idempotent: without a version they follow the feed); AddReference writes (idempotent);
+//!   the project, Why its assets file; Add and Update write the project and restore from the
+//!   feeds (open-world, not idempotent: without a version they follow the feed); AddReference
+//!   writes (idempotent);
 //!   Remove, RemoveReference and ClearCache destroy (idempotent). So the tool is destructive, not
 //!   idempotent and open-world; with `ReadOnly` it is read-only, idempotent and open-world.
 
 mod actions;
 pub mod command;
 mod parse;
+mod paths;
 
 use dotnet_support::{
     kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param},
@@ -46,7 +53,7 @@ use dotnet_support::{
 use mcp_plugin_api::export_plugin;
 use serde_json::json;
 
-use actions::{cache, listing, packages, references};
+use actions::{cache, listing, packages, references, why};
 
 export_plugin! {
     name: "dotnet_package",
@@ -57,7 +64,7 @@ export_plugin! {
 
 dotnet_support::actions! {
     /// The actions of `dotnet_package`.
-    pub enum Action { Add, Remove, Search, Update, List, AddReference, RemoveReference, ListReferences, ClearCache }
+    pub enum Action { Add, Remove, Search, Update, List, AddReference, RemoveReference, ListReferences, Why, ClearCache }
 }
 
 /// The `dotnet_package` family.
@@ -88,18 +95,19 @@ impl Family for DotnetPackage {
              Search needs searchTerm (take, skip, prerelease, exactMatch, source); \
              List reports packages per project and framework (outdated | deprecated | vulnerable, includeTransitive, \
              framework, filter, maxResults); AddReference/RemoveReference need referencePath; ListReferences; \
-             ClearCache clears NuGet caches (cacheType). project defaults to the one project in the client's roots \
-             or the working directory.",
+             Why needs packageId and shows the dependency paths that bring it (often transitively) into the \
+             project's or solution's graph per framework (framework); ClearCache clears NuGet caches (cacheType). \
+             project defaults to the one project in the client's roots or the working directory.",
         )
-        .param(string("packageId", "NuGet package id (required by Add, Remove, Update)."))
+        .param(string("packageId", "NuGet package id (required by Add, Remove, Update, Why)."))
         .param(string("version", "Version or range to add (Add, Update); without it NuGet picks the latest."))
         .param(string(
             "project",
-            "Project file or folder (a solution too for List). Omitted: the one project in the client's roots, \
+            "Project file or folder (a solution too for List and Why). Omitted: the one project in the client's roots, \
              else the dotnet CLI's default (the one project in the working directory).",
         ))
         .param(string("source", "Package source URL, path or name (Add, Update, Search; List with an audit report)."))
-        .param(string("framework", "Target framework, e.g. net10.0 (Add, Update: only for it; List: only it)."))
+        .param(string("framework", "Target framework, e.g. net10.0 (Add, Update: only for it; List, Why: only it)."))
         .param(flag("prerelease", "Allow prerelease versions (Add and Update without a version, Search; List only with outdated)."))
         .param(flag("noRestore", "Add or update the reference without restoring (Add, Update)."))
         .param(string("searchTerm", "What to search for (required by Search)."))
@@ -164,6 +172,13 @@ impl Family for DotnetPackage {
         )
         .action(ActionSpec::reads(Action::ListReferences).takes(&["project"]).returns(listing::references_shape()))
         .action(
+            ActionSpec::reads(Action::Why)
+                .requires(&["packageId"])
+                .takes(&["project", "framework"])
+                .runs_dotnet()
+                .result::<why::Explained>(),
+        )
+        .action(
             ActionSpec::destroys(Action::ClearCache)
                 .idempotent()
                 .locks(Lock::Machine)
@@ -180,6 +195,7 @@ impl Family for DotnetPackage {
             Action::List => listing::list(call).await,
             Action::AddReference | Action::RemoveReference => references::edit_reference(action, call).await,
             Action::ListReferences => listing::list_references(call).await,
+            Action::Why => why::why(call).await,
             Action::ClearCache => cache::clear_cache(call).await,
         }
     }

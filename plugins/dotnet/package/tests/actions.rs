@@ -154,7 +154,7 @@ fn the_spec_is_honest_and_action_is_a_required_enum() {
     assert_eq!(spec.name(), "dotnet_package");
     let input = spec.get_input_schema();
     assert_eq!(input["required"], json!(["action"]));
-    assert_eq!(input["properties"]["action"]["enum"].as_array().unwrap().len(), 9);
+    assert_eq!(input["properties"]["action"]["enum"].as_array().unwrap().len(), 10);
     let annotations = spec.get_annotations();
     assert_eq!(
         (annotations.read_only, annotations.destructive, annotations.idempotent, annotations.open_world),
@@ -500,15 +500,52 @@ fn defaults_a_client_fills_in_change_nothing() {
 }
 
 #[test]
-fn a_read_only_server_searches_and_lists_only() {
+fn a_read_only_server_searches_lists_and_explains_only() {
     let fixture = fixture_with(|double| double.setting("ReadOnly", json!(true)));
     let spec = fixture.tool.spec();
-    assert_eq!(spec.get_input_schema()["properties"]["action"]["enum"], json!(["Search", "List", "ListReferences"]));
-    assert!(spec.get_input_schema()["properties"].get("packageId").is_none());
+    assert_eq!(
+        spec.get_input_schema()["properties"]["action"]["enum"],
+        json!(["Search", "List", "ListReferences", "Why"])
+    );
+    assert!(spec.get_input_schema()["properties"].get("referencePath").is_none());
     let annotations = spec.get_annotations();
     assert_eq!((annotations.read_only, annotations.destructive), (Some(true), Some(false)));
     let refused =
         fixture.call_with(&TestCall::new().unchecked(), json!({ "action": "Remove", "packageId": "Serilog" }));
     assert_eq!(failed(&refused)["errors"][0]["code"], "READ_ONLY");
     assert!(fixture.argvs().is_empty());
+}
+
+#[test]
+fn why_gives_the_paths_from_the_project_to_the_package() {
+    // The double replays SDK 10.0.401's trees, recorded by the real-SDK scenarios (`tests`,
+    // `library`) for these project names.
+    let fixture = fixture();
+    std::fs::create_dir_all(app(&fixture).join("App.Tests")).unwrap();
+    let why = |project: &str, package: &str| {
+        fixture.double.clear_log();
+        fixture.call(json!({ "action": "Why", "project": project, "packageId": package }))
+    };
+    let result = why("App.Tests/App.Tests.csproj", "xunit.core");
+    let value = succeeded(&result).clone();
+    assert_eq!(fixture.double.argvs(), [strings(&["nuget", "why", "App.Tests/App.Tests.csproj", "xunit.core"])]);
+    assert_eq!((value["depends"].as_bool(), value["packageId"].as_str()), (Some(true), Some("xunit.core")));
+    assert_eq!(
+        value["projects"],
+        json!([{ "project": "App.Tests", "depends": true, "frameworks": [{ "framework": "net10.0", "paths": [[
+            { "id": "App.Tests", "kind": "project" },
+            { "id": "xunit", "version": "2.9.3", "kind": "package" },
+            { "id": "xunit.core", "version": "2.9.3", "kind": "package" }
+        ]] }] }])
+    );
+    assert!(result.joined_text().contains("App.Tests > xunit 2.9.3 > xunit.core 2.9.3"), "{}", result.joined_text());
+
+    let value = succeeded(&why("App.Tests/App.Tests.csproj", "Serilog")).clone();
+    assert_eq!(value["depends"], false);
+    assert_eq!(value["projects"], json!([{ "project": "App.Tests", "depends": false, "frameworks": [] }]));
+
+    // Never restored: NuGet exits 0 with its advice; the tool answers NETSDK1004 and its remedy.
+    let result = why("Fresh/Fresh.csproj", "Newtonsoft.Json");
+    assert_eq!(code(failed(&result)), "NETSDK1004");
+    assert!(failed(&result)["errors"][0]["suggestedFixes"].to_string().contains("dotnet restore"));
 }

@@ -25,7 +25,7 @@ async fn the_real_host_serves_dotnet_package() {
     let tools = host.list_tools().await.unwrap();
     let tool = tools.iter().find(|tool| tool["name"] == "dotnet_package").expect("dotnet_package is listed");
     assert_eq!(tool["inputSchema"]["required"], json!(["action"]));
-    assert_eq!(tool["inputSchema"]["properties"]["action"]["enum"].as_array().unwrap().len(), 9);
+    assert_eq!(tool["inputSchema"]["properties"]["action"]["enum"].as_array().unwrap().len(), 10);
     assert!(tool["outputSchema"]["anyOf"].is_array());
     assert_eq!(
         tool["annotations"],

@@ -51,6 +51,11 @@ pub fn list(solution: Option<&str>) -> Vec<String> {
     sln(solution, "list")
 }
 
+/// `sln <solution> migrate`: the `.sln` written again as `.slnx` beside it.
+pub fn migrate(solution: &str) -> Vec<String> {
+    sln(Some(solution), "migrate")
+}
+
 fn sln(solution: Option<&str>, verb: &str) -> Vec<String> {
     std::iter::once("sln").chain(solution).chain(std::iter::once(verb)).map(str::to_owned).collect()
 }
@@ -98,6 +103,7 @@ mod tests {
         assert_eq!(add(None, &["a.csproj"], Placement::Root), strings(&["sln", "add", "a.csproj", "--in-root"]));
         assert_eq!(remove(None, &["a.csproj"]), strings(&["sln", "remove", "a.csproj"]));
         assert_eq!(list(Some("Shop.sln")), strings(&["sln", "Shop.sln", "list"]));
+        assert_eq!(migrate("Shop.sln"), strings(&["sln", "Shop.sln", "migrate"]));
     }
 
     #[test]

@@ -6,6 +6,7 @@
 //! | Add | `dotnet sln [<solution>] add <projects...> [--solution-folder <f> \| --in-root]` | the solution |
 //! | List | `dotnet sln [<solution>] list` | none |
 //! | Remove | `dotnet sln [<solution>] remove <projects...>`, after the user confirms | the solution |
+//! | Migrate | `dotnet sln <file.sln> migrate`: the `.sln` written again as `.slnx` beside it | the `.sln`, then the `.slnx` |
 //! | Analyze | reads the solution and its project files: types, languages, frameworks, packages | none |
 //! | Dependencies | the project reference graph, a build order, cycles, shared packages, version conflicts | none |
 //! | Validate | missing or unreadable projects, broken or outside references, cycles, framework mismatches, version conflicts | none |
@@ -30,8 +31,12 @@
 //! - Remove asks the user through elicitation when the client supports it and runs only on a
 //!   clear yes; a client without elicitation is not asked (the tool is marked destructive, so
 //!   the client is expected to confirm the call itself), and `confirmation` says which it was.
+//! - Migrate refuses to replace an existing `.slnx` (which may hold edits of its own) unless
+//!   `overwrite` is set: the SDK would overwrite it silently. It refuses a `.slnx` before running
+//!   (the SDK's exit 1). The result names the `.slnx` written and the projects read back from it.
 //! - Annotations, per action: List, Analyze, Dependencies and Validate read; Create writes (not
-//!   idempotent: it fails the second time); Add writes (idempotent); Remove destroys (idempotent).
+//!   idempotent: it fails the second time); Add writes (idempotent); Remove destroys (idempotent);
+//!   Migrate destroys (it may replace a `.slnx`, with `overwrite`; idempotent).
 //!   Everything is local files, so closed-world. The tool is destructive and not idempotent; with
 //!   `ReadOnly` it is read-only and idempotent.
 
@@ -49,7 +54,7 @@ use dotnet_support::{
 };
 use mcp_plugin_api::export_plugin;
 
-use actions::{edit, inspect};
+use actions::{edit, inspect, migrate};
 
 export_plugin! {
     name: "dotnet_solution",
@@ -61,7 +66,7 @@ export_plugin! {
 
 dotnet_support::actions! {
     /// The actions of `dotnet_solution`.
-    pub enum Action { Create, Add, List, Remove, Analyze, Dependencies, Validate }
+    pub enum Action { Create, Add, List, Remove, Migrate, Analyze, Dependencies, Validate }
 }
 
 /// The `dotnet_solution` family.
@@ -77,10 +82,11 @@ impl Family for DotnetSolution {
             ".NET Solutions",
             "Manage .NET solutions (.sln and .slnx). Create needs name (output, format); Add and Remove need \
              projects (Add: solutionFolder or inRoot; Remove asks the user to confirm); List lists the projects; \
-             Analyze reports each project's type, frameworks and packages; Dependencies the project reference \
-             graph, build order, cycles, shared packages and version conflicts; Validate finds missing projects, \
-             broken references, cycles and framework mismatches. solution defaults to the one solution in the \
-             client's roots or the working directory.",
+             Migrate writes a .sln again as .slnx beside it (overwrite replaces an existing .slnx); Analyze reports \
+             each project's type, frameworks and packages; Dependencies the project reference graph, build order, \
+             cycles, shared packages and version conflicts; Validate finds missing projects, broken references, \
+             cycles and framework mismatches. solution defaults to the one solution in the client's roots or the \
+             working directory.",
         )
         .param(Param::string(
             "solution",
@@ -100,6 +106,7 @@ impl Family for DotnetSolution {
         ))
         .param(Param::string("solutionFolder", "Add: the solution folder to put the projects in."))
         .param(Param::flag("inRoot", "Add: put the projects at the root of the solution."))
+        .param(Param::flag("overwrite", "Migrate: replace the .slnx of the same name when there is one."))
         .param(Param::string("workingDirectory", "Folder to run in (relative paths are relative to it)."))
         .common(&["workingDirectory"])
         .action(
@@ -129,6 +136,15 @@ impl Family for DotnetSolution {
                 .returns(edit::removed_shape())
                 .announces(WORKSPACE),
         )
+        .action(
+            ActionSpec::destroys(Action::Migrate)
+                .idempotent()
+                .locks(Lock::Target)
+                .takes(&["solution", "overwrite"])
+                .runs_dotnet()
+                .result::<migrate::Migrated>()
+                .announces(WORKSPACE),
+        )
         .action(ActionSpec::reads(Action::Analyze).takes(&["solution"]).returns(inspect::analyzed_shape()))
         .action(ActionSpec::reads(Action::Dependencies).takes(&["solution"]).returns(inspect::graph_shape()))
         .action(ActionSpec::reads(Action::Validate).takes(&["solution"]).returns(inspect::validated_shape()))
@@ -140,6 +156,7 @@ impl Family for DotnetSolution {
             Action::Add => edit::add(call).await,
             Action::Remove => edit::remove(call).await,
             Action::List => inspect::list(call).await,
+            Action::Migrate => migrate::migrate(call).await,
             Action::Analyze | Action::Dependencies | Action::Validate => inspect::read(action, call).await,
         }
     }

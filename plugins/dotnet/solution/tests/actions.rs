@@ -150,7 +150,7 @@ fn the_spec_is_honest_and_action_is_a_required_enum() {
     assert_eq!(spec.get_input_schema()["required"], json!(["action"]));
     assert_eq!(
         spec.get_input_schema()["properties"]["action"]["enum"],
-        json!(["Create", "Add", "List", "Remove", "Analyze", "Dependencies", "Validate"])
+        json!(["Create", "Add", "List", "Remove", "Migrate", "Analyze", "Dependencies", "Validate"])
     );
     let annotations = spec.get_annotations();
     assert_eq!(
@@ -505,4 +505,39 @@ fn solution_edits_announce_the_workspace() {
     fixture.plugin.clear_announcements();
     fixture.ok(json!({ "action": "List", "solution": "Shop.slnx" }));
     assert_eq!(fixture.plugin.announcements(), []);
+}
+
+#[test]
+fn migrate_writes_a_slnx_beside_the_sln_and_replaces_one_only_when_asked() {
+    let fixture = fixture();
+    let classic = root(&fixture).join("Classic.sln");
+    write(&classic, &sln());
+    let migrate = |mut args: Value| {
+        fixture.double.clear_log();
+        args["action"] = json!("Migrate");
+        if args.get("solution").is_none() {
+            args["solution"] = json!("Classic.sln");
+        }
+        fixture.call(args)
+    };
+    // The double replays what SDK 10.0.401 printed for the solution scenario's Classic.sln.
+    let value = succeeded(&migrate(json!({}))).clone();
+    let classic_text = classic.canonicalize().unwrap().display().to_string();
+    assert_eq!(fixture.double.argvs(), [strings(&["sln", &classic_text, "migrate"])]);
+    assert!(value["slnx"].as_str().unwrap().ends_with("/Classic.slnx"), "{value}");
+    assert_eq!((value["solution"].as_str(), value["replaced"].as_bool()), (Some(classic_text.as_str()), Some(false)));
+
+    // The SDK would overwrite an existing .slnx silently: refused unless `overwrite`.
+    write(&root(&fixture).join("Classic.slnx"), SLNX);
+    let refused = migrate(json!({}));
+    assert_eq!((code(failed(&refused)), parameter(failed(&refused))), ("INVALID_PARAMS", "overwrite"));
+    assert!(fixture.double.argvs().is_empty());
+    let value = succeeded(&migrate(json!({ "overwrite": true }))).clone();
+    assert_eq!(value["replaced"], true);
+    assert_eq!(value["projects"].as_array().map(Vec::len), Some(4), "read back from the .slnx: {value}");
+
+    // Only a .sln migrates (the SDK exits 1 on a .slnx): said before running.
+    let refused = migrate(json!({ "solution": "Shop.slnx" }));
+    assert_eq!(parameter(failed(&refused)), "solution");
+    assert!(fixture.double.argvs().is_empty());
 }

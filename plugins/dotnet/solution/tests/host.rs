@@ -41,7 +41,7 @@ async fn the_real_host_serves_dotnet_solution() {
     let tools = declining.list_tools().await.unwrap();
     let tool = tools.iter().find(|tool| tool["name"] == "dotnet_solution").expect("dotnet_solution is listed");
     assert_eq!(tool["inputSchema"]["required"], json!(["action"]));
-    assert_eq!(tool["inputSchema"]["properties"]["action"]["enum"].as_array().unwrap().len(), 7);
+    assert_eq!(tool["inputSchema"]["properties"]["action"]["enum"].as_array().unwrap().len(), 8);
     assert!(tool["outputSchema"]["anyOf"].is_array());
     assert_eq!(
         tool["annotations"],

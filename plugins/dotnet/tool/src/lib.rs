@@ -16,7 +16,7 @@
 //! | `Exec` | `dotnet tool exec <packageId> [--version] [--prerelease] [--add-source] [--configfile] --yes [-- <args>...]` (SDK 10+) | none |
 //!
 //! The scope is `--global`, `--tool-path <toolPath>` or `--tool-manifest <manifest>`, at most one;
-//! none means the local manifest the CLI finds from the working directory up ([`scope`]). A
+//! none means the local manifest the CLI finds from the working directory up (`scope.rs`). A
 //! global tool locks the machine, a tool path its folder, a local tool its manifest's folder.
 //! When the call names no working directory, a local action runs in the client's root that holds
 //! a tool manifest, if exactly one does.
@@ -34,13 +34,15 @@
 //! destructive, not idempotent and open-world; with `ReadOnly` (List and Search) it is
 //! read-only, idempotent and open-world.
 
+#![deny(missing_docs)]
+
 mod actions;
 mod parse;
-pub mod scope;
+mod scope;
 
+use actions::{change, list, run};
 use dotnet_support::kit::{ActionSpec, ActionTool, Call, Declaration, Family, Lock, Outcome, Param};
 use mcp_plugin_api::export_plugin;
-use serde_json::json;
 
 export_plugin! {
     name: "dotnet_tool",
@@ -50,31 +52,105 @@ export_plugin! {
 }
 
 dotnet_support::actions! {
-    /// The actions of `dotnet_tool`.
-    pub enum Action { Install, List, Update, Uninstall, Restore, CreateManifest, Search, Run, Exec }
+    /// The actions of `dotnet_tool` (the module's table says what each runs).
+    pub enum Action {
+        /// Installs a tool.
+        Install,
+        /// The tools installed in a scope.
+        List,
+        /// Updates a tool.
+        Update,
+        /// Removes a tool (asks first).
+        Uninstall,
+        /// Installs the tools a local manifest pins.
+        Restore,
+        /// Writes a new local tool manifest.
+        CreateManifest,
+        /// Searches nuget.org for tools.
+        Search,
+        /// Runs a local tool's command.
+        Run,
+        /// Runs a tool package once without installing it (SDK 10+).
+        Exec,
+    }
 }
+
+/// Most arguments `Run` and `Exec` pass to a tool.
+const MAX_TOOL_ARGS: usize = 64;
+/// Longest single argument of `Run` and `Exec`.
+const MAX_TOOL_ARG_CHARS: usize = 1024;
 
 /// The `dotnet_tool` family.
 #[derive(Debug, Default)]
 pub struct DotnetTool;
 
+/// Where a tool lives: at most one of them.
+const SCOPE: [&str; 3] = ["global", "toolPath", "manifest"];
+/// The options that choose where packages come from.
+const SOURCES: [&str; 2] = ["source", "configFile"];
+
+/// What each action takes, does, locks and answers.
+fn spec(action: Action) -> ActionSpec<Action> {
+    match action {
+        // Install and Update take the same options and report the same change.
+        Action::Install | Action::Update => ActionSpec::writes(action)
+            .open_world()
+            .locks(Lock::Target)
+            .requires(&["packageId"])
+            .takes(&SCOPE)
+            .takes(&["version", "framework", "prerelease", "allowDowngrade"])
+            .takes(&SOURCES)
+            .runs_dotnet()
+            .result::<change::Changed>(),
+        Action::List => {
+            ActionSpec::reads(action).takes(&["packageId", "global", "toolPath"]).runs_dotnet().result::<list::Listed>()
+        }
+        Action::Uninstall => ActionSpec::destroys(action)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["packageId"])
+            .takes(&SCOPE)
+            .runs_dotnet()
+            .result::<change::Uninstalled>(),
+        Action::Restore => ActionSpec::writes(action)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&["manifest"])
+            .takes(&SOURCES)
+            .runs_dotnet()
+            .result::<change::Restored>(),
+        Action::CreateManifest => ActionSpec::destroys(action)
+            .locks(Lock::Target)
+            .takes(&["output", "force"])
+            .runs_dotnet()
+            .result::<change::Created>(),
+        Action::Search => ActionSpec::reads(action)
+            .open_world()
+            .requires(&["searchTerm"])
+            .takes(&["detail", "take", "skip", "prerelease"])
+            .runs_dotnet()
+            .result::<list::Found>(),
+        Action::Run => ActionSpec::destroys(action)
+            .open_world()
+            .requires(&["toolName"])
+            .takes(&["args"])
+            .runs_dotnet()
+            .result::<run::ToolRan>(),
+        Action::Exec => ActionSpec::destroys(action)
+            .open_world()
+            .requires(&["packageId"])
+            .takes(&["version", "prerelease", "args"])
+            .takes(&SOURCES)
+            .runs_dotnet()
+            .result::<run::Executed>(),
+    }
+}
+
 impl Family for DotnetTool {
     type Action = Action;
 
     fn declare() -> Declaration<Action> {
-        const SCOPE: [&str; 3] = ["global", "toolPath", "manifest"];
-        const SOURCES: [&str; 2] = ["source", "configFile"];
-        // Install and Update take the same options and report the same change.
-        let install = |action| {
-            ActionSpec::writes(action)
-                .open_world()
-                .locks(Lock::Target)
-                .requires(&["packageId"])
-                .takes(&SCOPE)
-                .takes(&["version", "framework", "prerelease", "allowDowngrade"])
-                .takes(&SOURCES)
-                .returns(actions::change::changed_shape())
-        };
         Declaration::new(
             "dotnet_tool",
             ".NET Tool Manager",
@@ -92,8 +168,14 @@ impl Family for DotnetTool {
             "packageId",
             "NuGet package id of the tool (Install, Update, Uninstall, Exec; a filter for List).",
         ))
-        .param(Param::flag("global", "The user's global tools instead of the local manifest (Install, Update, Uninstall, List)."))
-        .param(Param::string("toolPath", "Install into, list or remove from this folder instead of the local manifest."))
+        .param(Param::flag(
+            "global",
+            "The user's global tools instead of the local manifest (Install, Update, Uninstall, List).",
+        ))
+        .param(Param::string(
+            "toolPath",
+            "Install into, list or remove from this folder instead of the local manifest.",
+        ))
         .param(Param::string(
             "manifest",
             "Path of the local tool manifest (dotnet-tools.json) to use (Install, Update, Uninstall, Restore).",
@@ -106,21 +188,18 @@ impl Family for DotnetTool {
         .param(Param::string("configFile", "NuGet.Config file to use."))
         .param(Param::string("searchTerm", "What to search nuget.org for (Search)."))
         .param(Param::flag("detail", "Show descriptions and versions of the search results."))
-        .param(Param::new(
-            "take",
-            json!({ "type": "integer", "minimum": 1, "maximum": 1000, "description": "How many search results to return (the CLI's default: 20)." }),
-        ))
-        .param(Param::new("skip", json!({ "type": "integer", "minimum": 0, "description": "How many search results to skip." })))
+        .param(Param::integer("take", 1, Some(1000), "How many search results to return (the CLI's default: 20)."))
+        .param(Param::integer("skip", 0, None, "How many search results to skip."))
         .param(Param::string("toolName", "Command of the local tool to run (Run), such as dotnet-ef."))
-        .param(Param::new(
-            "args",
-            json!({
-                "type": "array",
-                "maxItems": 64,
-                "items": { "type": "string", "minLength": 1, "maxLength": 1024 },
-                "description": "Arguments for the tool (Run, Exec), one per entry: letters, digits and \" _.,:=/\\+@%~-\"; options as single tokens (-v, --check, --format=json); no @response files."
-            }),
-        ))
+        .param(
+            Param::strings(
+                "args",
+                "Arguments for the tool (Run, Exec), one per entry: letters, digits and \" _.,:=/\\+@%~-\"; options \
+                 as single tokens (-v, --check, --format=json); no @response files.",
+            )
+            .max_items(MAX_TOOL_ARGS)
+            .max_length(MAX_TOOL_ARG_CHARS),
+        )
         .param(Param::string(
             "output",
             "Folder to create the tool manifest in (CreateManifest): SDK 10 writes dotnet-tools.json in the folder \
@@ -128,69 +207,20 @@ impl Family for DotnetTool {
         ))
         .param(Param::flag("force", "Overwrite an existing manifest (CreateManifest)."))
         .common(&["workingDirectory"])
-        .action(install(Action::Install))
-        .action(
-            ActionSpec::reads(Action::List)
-                .takes(&["packageId", "global", "toolPath"])
-                .returns(actions::list::listed_shape()),
-        )
-        .action(install(Action::Update))
-        .action(
-            ActionSpec::destroys(Action::Uninstall)
-                .idempotent()
-                .locks(Lock::Target)
-                .requires(&["packageId"])
-                .takes(&SCOPE)
-                .returns(actions::change::uninstalled_shape()),
-        )
-        .action(
-            ActionSpec::writes(Action::Restore)
-                .idempotent()
-                .open_world()
-                .locks(Lock::Target)
-                .takes(&["manifest"])
-                .takes(&SOURCES)
-                .returns(actions::change::restored_shape()),
-        )
-        .action(
-            ActionSpec::destroys(Action::CreateManifest)
-                .locks(Lock::Target)
-                .takes(&["output", "force"])
-                .returns(actions::change::created_shape()),
-        )
-        .action(
-            ActionSpec::reads(Action::Search)
-                .open_world()
-                .requires(&["searchTerm"])
-                .takes(&["detail", "take", "skip", "prerelease"])
-                .returns(actions::list::found_shape()),
-        )
-        .action(
-            ActionSpec::destroys(Action::Run)
-                .open_world()
-                .requires(&["toolName"])
-                .takes(&["args"])
-                .returns(actions::run::shape()),
-        )
-        .action(
-            ActionSpec::destroys(Action::Exec)
-                .open_world()
-                .requires(&["packageId"])
-                .takes(&["version", "prerelease", "args"])
-                .takes(&SOURCES)
-                .returns(actions::run::exec_shape()),
-        )
+        .each_action(spec)
     }
 
     async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {
         match action {
-            Action::List => actions::list::list(call).await,
-            Action::Search => actions::list::search(call).await,
-            Action::Run => actions::run::run(call).await,
-            Action::Exec => actions::run::exec(call).await,
-            Action::Install | Action::Update | Action::Uninstall | Action::Restore | Action::CreateManifest => {
-                actions::change::run(action, call).await
-            }
+            Action::Install => change::install(call, change::Change::Install).await,
+            Action::Update => change::install(call, change::Change::Update).await,
+            Action::Uninstall => change::uninstall(call).await,
+            Action::Restore => change::restore(call).await,
+            Action::CreateManifest => change::create_manifest(call).await,
+            Action::List => list::list(call).await,
+            Action::Search => list::search(call).await,
+            Action::Run => run::run(call).await,
+            Action::Exec => run::exec(call).await,
         }
     }
 }

@@ -6,20 +6,21 @@
 //! listings have, and columns added by later SDKs, do not disturb them.
 
 use dotnet_support::table;
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// One installed tool, from `dotnet tool list` or `dotnet tool restore`. Its fields are those of
-/// the CLI's `tool list --format json` contract (version 1).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+// An installed tool.
+// From `dotnet tool list` or `dotnet tool restore`; its fields are those of the CLI's `tool list
+// --format json` contract (version 1).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InstalledTool {
-    /// The NuGet package id.
+    // The NuGet package id, the version and the commands (plain comments: a doc comment would be
+    // a description in the output schema, and the names say it).
     pub package_id: String,
-    /// The installed version.
     pub version: String,
-    /// The commands the tool provides.
     pub commands: Vec<String>,
-    /// The manifest that lists it (local tools only).
+    /// Local tools only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub manifest: Option<String>,
 }
@@ -31,39 +32,37 @@ struct Listing {
     data: Vec<InstalledTool>,
 }
 
-/// One package found by `dotnet tool search`.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+// One package found by `dotnet tool search` (plain comments where the names say it: a doc comment
+// is a description in the output schema).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FoundTool {
-    /// The NuGet package id.
+    // The NuGet package id, its latest version and authors.
     pub package_id: String,
-    /// The latest version.
     pub latest_version: String,
-    /// The authors.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub authors: Option<String>,
-    /// Total downloads.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub downloads: Option<u64>,
-    /// Whether nuget.org marks the owner as verified.
+    #[schemars(range(min = 0))]
+    pub downloads: Option<i64>,
+    // Whether nuget.org marks the owner as verified.
     pub verified: bool,
-    /// The description (`--detail` only).
+    // With `detail` only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// The versions with their downloads (`--detail` only).
+    // With `detail` only.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub versions: Vec<VersionDownloads>,
 }
 
-/// One version of a found package.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+// One version of a found package.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct VersionDownloads {
-    /// The version.
     pub version: String,
-    /// Its downloads, when printed.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub downloads: Option<u64>,
+    #[schemars(range(min = 0))]
+    pub downloads: Option<i64>,
 }
 
 /// What an install, update or uninstall reported about the tool it changed.
@@ -77,7 +76,8 @@ pub struct Change {
     pub manifest: Option<String>,
 }
 
-fn number(text: &str) -> Option<u64> {
+/// A count as the CLI prints it, with or without group separators (`2,000`, `2.000`, `2 000`).
+fn number(text: &str) -> Option<i64> {
     let digits: String = text.chars().filter(|c| !matches!(c, ',' | '.' | ' ' | '\u{a0}')).collect();
     digits.parse().ok()
 }

@@ -4,14 +4,16 @@
 use std::path::{Path, PathBuf};
 
 use dotnet_support::{
-    errors::{ErrorResponse, ErrorResult},
-    kit::Call,
+    errors::ErrorResponse,
+    kit::{Call, Reason, invalid},
     locking::{LockTarget, canonical},
     params::{Kind, Params},
     respond::Failure,
     workspace::file_uri_path,
 };
 use mcp_plugin_api::locks::LockScope;
+use schemars::JsonSchema;
+use serde::Serialize;
 
 /// Where a tool is installed.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -23,6 +25,17 @@ pub enum Scope {
     /// In a local manifest: the one named (`--tool-manifest`), else the one the CLI finds from
     /// the working directory up.
     Local(Option<String>),
+}
+
+// Which place a [`Scope`] is, as results name it.
+// Its variants carry no doc comments: those would make its schema a `oneOf` with a description per
+// variant instead of a string enum (and a type's doc comment is its description in the schema).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub enum ScopeKind {
+    Local,
+    Global,
+    ToolPath,
 }
 
 impl Scope {
@@ -39,7 +52,7 @@ impl Scope {
         if given.len() > 1 {
             let message =
                 format!("Parameters {} choose different places for a tool; give at most one.", given.join(" and "));
-            return Err(ErrorResult::invalid_params(given[1], "conflicting", &message).into());
+            return Err(invalid(given[1], Reason::Conflict, message));
         }
         Ok(match (global, tool_path, manifest) {
             (true, _, _) => Scope::Global,
@@ -48,12 +61,12 @@ impl Scope {
         })
     }
 
-    /// The name of the scope in results: `global`, `toolPath` or `local`.
-    pub fn name(&self) -> &'static str {
+    /// Which of the three places it is, as results name it.
+    pub fn kind(&self) -> ScopeKind {
         match self {
-            Scope::Global => "global",
-            Scope::ToolPath(_) => "toolPath",
-            Scope::Local(_) => "local",
+            Scope::Global => ScopeKind::Global,
+            Scope::ToolPath(_) => ScopeKind::ToolPath,
+            Scope::Local(_) => ScopeKind::Local,
         }
     }
 
@@ -150,15 +163,15 @@ async fn manifest_root(call: &Call<'_>) -> Result<Option<PathBuf>, ErrorResponse
         .collect();
     match found.len() {
         0 | 1 => Ok(found.pop()),
-        _ => Err(ErrorResponse::from(ErrorResult::invalid_params(
+        _ => Err(invalid(
             "workingDirectory",
-            "ambiguous",
-            &format!(
+            Reason::Ambiguous,
+            format!(
                 "Invalid argument 'workingDirectory': was not given and several of the client's roots hold a tool manifest: {}. \
                  Name one of them.",
                 found.iter().map(|path| path.display().to_string()).collect::<Vec<_>>().join(", ")
             ),
-        ))),
+        )),
     }
 }
 
@@ -175,7 +188,7 @@ mod tests {
     #[test]
     fn scopes_are_exclusive() {
         let args = json!({ "global": true, "toolPath": "t" });
-        assert_eq!(reason(&Scope::read(&Params::new(&args)).unwrap_err()), ("toolPath".into(), "conflicting".into()));
+        assert_eq!(reason(&Scope::read(&Params::new(&args)).unwrap_err()), ("toolPath".into(), "conflict".into()));
         let args = json!({ "manifest": "--evil" });
         assert_eq!(reason(&Scope::read(&Params::new(&args)).unwrap_err()).0, "manifest");
         assert_eq!(Scope::read(&Params::new(&json!({ "global": false }))).unwrap(), Scope::Local(None));

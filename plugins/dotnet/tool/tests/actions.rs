@@ -11,30 +11,14 @@ use std::{
 
 use dotnet_support::{
     locking::LockTarget,
-    testkit::{
-        Double, Harness, assert_hidden, client, code, failed, parameter, secret_values, succeeded, visible,
-        with_defaults,
-    },
+    testkit::{assert_hidden, client, code, failed, parameter, secret_values, succeeded, visible, with_defaults},
 };
-use dotnet_tool::DotnetTool;
 use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
 
-type Tools = Harness<DotnetTool>;
+mod common;
 
-/// A scratch folder holding `work/` with a local tool manifest where SDK 10 writes it
-/// (`work/dotnet-tools.json`), the plugin's working directory; the double streams for one second
-/// in the `slow` scenario. In the default scenario the double replays what SDK 10.0.401 printed
-/// in the real-SDK scenario `tools` (recordings/tools): csharpier 1.1.2 installed, updated to
-/// 1.4.0, run, restored and uninstalled.
-fn harness_with(configure: impl FnOnce(Double) -> Double) -> Tools {
-    Tools::with(|dir, double| {
-        let work = dir.join("work");
-        std::fs::create_dir_all(&work).unwrap();
-        std::fs::write(work.join("dotnet-tools.json"), r#"{"version":1,"isRoot":true,"tools":{}}"#).unwrap();
-        configure(double.env("DOTNET_DOUBLE_SLOW_SECS", "1").setting("WorkingDirectory", json!(work)))
-    })
-}
+use common::{Tools, harness_with};
 
 fn scenario(name: &'static str) -> Tools {
     harness_with(|double| double.scenario(name))

@@ -13,8 +13,14 @@ use dotnet_support::{
 use mcp_plugin_api::locks::LockScope;
 use serde_json::{Value, json};
 
+use schemars::JsonSchema;
+use serde::Serialize;
+
 use super::{messages_schema, secret_text};
-use crate::{Action, CERTIFICATE_LOCK_KEY, parse};
+use crate::{
+    Action, CERTIFICATE_LOCK_KEY,
+    parse::{self, Certificate, TrustLevel},
+};
 
 /// `dev-certs https --check`: no valid certificate.
 const NO_VALID_CERTIFICATE: i32 = 6;
@@ -47,32 +53,27 @@ pub fn trusted_shape() -> Shape {
     .ran()
 }
 
-/// CertificateCheck: whether a valid (and trusted) certificate is there.
-pub fn checked_shape() -> Shape {
-    let string = json!({ "type": "string" });
-    let maybe_string = json!({ "type": ["string", "null"] });
-    let certificate = json!({
-        "type": "object",
-        "properties": {
-            "thumbprint": string,
-            "subject": string,
-            "validFrom": maybe_string,
-            "validTo": maybe_string,
-            "isHttpsDevelopmentCertificate": { "type": ["boolean", "null"] },
-            "isExportable": { "type": ["boolean", "null"] }
-        },
-        "required": ["thumbprint", "subject"]
-    });
-    Shape::new(
-        json!({
-            "valid": { "type": "boolean" },
-            "trusted": { "type": ["boolean", "null"], "description": "null when trust was not checked." },
-            "certificates": { "type": "array", "items": certificate },
-            "messages": messages_schema()
-        }),
-        &["valid", "trusted", "certificates", "messages"],
-    )
-    .ran()
+/// CertificateCheck: whether a valid certificate is there, and how far the machine trusts it.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Checked {
+    /// Whether a valid HTTPS development certificate exists.
+    valid: bool,
+    /// Whether every client trusts it; null when trust was not checked (an SDK without the
+    /// machine-readable check, asked without `trust`).
+    trusted: Option<bool>,
+    /// How far the best certificate is trusted: None, Partial (some clients only, as on Linux
+    /// until SSL_CERT_DIR lists the SDK's trust folder) or Full. Absent when the SDK does not say
+    /// (an SDK without `--check-trust-machine-readable`, or no certificate).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    trust_level: Option<TrustLevel>,
+    /// After a partial trust: what makes OpenSSL-based clients trust it too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remedy: Option<String>,
+    /// The certificates found.
+    certificates: Vec<Certificate>,
+    /// What the CLI said besides.
+    messages: Vec<String>,
 }
 
 /// CertificateClean: what the CLI said.
@@ -205,9 +206,110 @@ impl Export {
     }
 }
 
+/// After a partial trust: the SDK's own SSL_CERT_DIR command from `output`, else its advice.
+fn partial_trust_remedy(output: &str) -> String {
+    match parse::ssl_cert_dir_command(output) {
+        Some(command) => format!(
+            "For OpenSSL-based clients to trust it, run `{command}` in the environment of the programs that should \
+             trust it (for this server's dotnet: the plugin's Environment setting)."
+        ),
+        None => format!("For OpenSSL-based clients to trust it, {SSL_CERT_DIR_ADVICE}."),
+    }
+}
+
+/// CertificateCheck: `dev-certs https --check-trust-machine-readable` (the JSON SDK 10 prints:
+/// every certificate with its trust level); on an SDK without it (no JSON in its answer), the
+/// text check `--check [--trust]`, whose exit codes say valid (6: none) and trusted (7: not).
+async fn check(call: &Call<'_>) -> Outcome {
+    let args = |more: &[&str]| ["dev-certs", "https"].iter().chain(more).map(|arg| (*arg).to_owned()).collect();
+    let ran = call.run(call.command(args(&["--check-trust-machine-readable"]), "dotnet dev-certs https")).await?;
+    if ran.succeeded()
+        && let Some(certificates) = parse::machine_readable(&ran.outcome.stdout)
+    {
+        let level = certificates.iter().filter_map(|cert| cert.trust_level).max();
+        let valid = !certificates.is_empty();
+        let summary = match level {
+            _ if !valid => "No valid HTTPS development certificate was found.",
+            Some(TrustLevel::Full) => "A valid HTTPS development certificate is present and fully trusted.",
+            Some(TrustLevel::Partial) => {
+                "A valid HTTPS development certificate is present, trusted by some clients but not by others."
+            }
+            _ => "A valid HTTPS development certificate is present, but it is not trusted.",
+        };
+        let remedy = (level == Some(TrustLevel::Partial)).then(|| partial_trust_remedy(""));
+        let mut reply = Reply::new(summary).section("Certificates", certificate_lines(&certificates));
+        if let Some(remedy) = &remedy {
+            reply = reply.section("Remedy", vec![remedy.clone()]);
+        }
+        let messages = parse::messages(&ran.outcome.stderr);
+        return Ok(reply.section("Messages", messages.clone()).output(ran.outcome.transcript.clone()).result(
+            Checked {
+                valid,
+                trusted: Some(level == Some(TrustLevel::Full)),
+                trust_level: level,
+                remedy,
+                certificates,
+                messages,
+            },
+        ));
+    }
+    let asked_trust = call.params().flag("trust");
+    let ran = call
+        .run(
+            call.command(
+                args(if asked_trust { &["--check", "--trust"] } else { &["--check"] }),
+                "dotnet dev-certs https",
+            ),
+        )
+        .await?;
+    if !ran.succeeded() && !matches!(ran.exit_code(), NO_VALID_CERTIFICATE | CERTIFICATE_NOT_TRUSTED) {
+        return Err(ran.failure().into());
+    }
+    let certificates = parse::certificates(&ran.outcome.stdout);
+    let (valid, trusted) = match ran.exit_code() {
+        NO_VALID_CERTIFICATE => (false, asked_trust.then_some(false)),
+        CERTIFICATE_NOT_TRUSTED => (true, Some(false)),
+        _ => (true, asked_trust.then_some(true)),
+    };
+    let summary = match (valid, trusted) {
+        (false, _) => "No valid HTTPS development certificate was found.",
+        (true, Some(true)) => "A valid, trusted HTTPS development certificate is present.",
+        (true, Some(false)) => "A valid HTTPS development certificate is present, but it is not trusted.",
+        (true, None) => "A valid HTTPS development certificate is present (trust was not checked).",
+    };
+    let messages = parse::messages(&ran.outcome.transcript);
+    Ok(Reply::new(summary)
+        .section("Certificates", certificate_lines(&certificates))
+        .section("Messages", messages.clone())
+        .output(ran.outcome.transcript.clone())
+        .result(Checked {
+            valid,
+            trusted,
+            trust_level: (trusted == Some(true)).then_some(TrustLevel::Full),
+            remedy: None,
+            certificates,
+            messages,
+        }))
+}
+
+/// The certificates in prose: thumbprint, subject, end of validity and trust level.
+fn certificate_lines(certificates: &[Certificate]) -> Vec<String> {
+    certificates
+        .iter()
+        .map(|cert| {
+            let until = cert.valid_to.as_deref().map(|to| format!(", valid to {to}")).unwrap_or_default();
+            let trust = cert.trust_level.map(|level| format!(", trust {level:?}")).unwrap_or_default();
+            format!("{} {}{until}{trust}", cert.thumbprint, cert.subject)
+        })
+        .collect()
+}
+
 /// Runs a certificate action: the argument vector, the confirmation of a clean, the machine's
 /// certificate lock for changes, the run and what it reported.
 pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
+    if action == Action::CertificateCheck {
+        return check(call).await;
+    }
     let params = call.params();
     let export = match action {
         Action::CertificateExport => Some(Export::read(params, call.cwd())?),
@@ -216,12 +318,6 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
     let mut argv: Vec<String> = ["dev-certs", "https"].map(str::to_owned).to_vec();
     match action {
         Action::CertificateTrust => argv.push("--trust".into()),
-        Action::CertificateCheck => {
-            argv.push("--check".into());
-            if params.flag("trust") {
-                argv.push("--trust".into());
-            }
-        }
         Action::CertificateClean => argv.push("--clean".into()),
         _ => {
             let export = export.as_ref().expect("read above");
@@ -243,22 +339,17 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
                         creates one).";
         call.confirm(question, "the HTTPS development certificates").await?;
     }
-    let _guard = match action {
-        Action::CertificateCheck => None,
-        _ => Some(call.lock(&LockTarget { scope: LockScope::Global, key: CERTIFICATE_LOCK_KEY.to_owned() }).await?),
-    };
+    let _guard = call.lock(&LockTarget { scope: LockScope::Global, key: CERTIFICATE_LOCK_KEY.to_owned() }).await?;
     let mut command = call.command(argv, "dotnet dev-certs https");
     if let Some(password) = export.as_ref().and_then(|export| export.password.as_deref()) {
         command = command.secret(password);
     }
     let ran = call.run(command).await?;
-    let checked =
-        action == Action::CertificateCheck && matches!(ran.exit_code(), NO_VALID_CERTIFICATE | CERTIFICATE_NOT_TRUSTED);
     // A partial trust is a result: the certificate exists and some clients trust it now.
     let partial = action == Action::CertificateTrust
         && ran.exit_code() == ERROR_TRUSTING
         && parse::partially_trusted(&ran.outcome.transcript);
-    if !ran.succeeded() && !checked && !partial {
+    if !ran.succeeded() && !partial {
         return Err(ran.failure().into());
     }
     let messages = parse::messages(&ran.outcome.transcript);
@@ -278,13 +369,7 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
             structured.insert("trustLevel".into(), level);
             structured.insert("created".into(), json!(created));
             if partial {
-                let remedy = match parse::ssl_cert_dir_command(&ran.outcome.transcript) {
-                    Some(command) => format!(
-                        "For OpenSSL-based clients to trust it, run `{command}` in the environment of the programs \
-                         that should trust it (for this server's dotnet: the plugin's Environment setting)."
-                    ),
-                    None => format!("For OpenSSL-based clients to trust it, {SSL_CERT_DIR_ADVICE}."),
-                };
+                let remedy = partial_trust_remedy(&ran.outcome.transcript);
                 structured.insert("remedy".into(), json!(remedy));
                 Reply::new(format!(
                     "The HTTPS development certificate is trusted by some clients but not by others (dotnet dev-certs \
@@ -297,32 +382,6 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
                     (false, _) => "Trust was requested; read the messages for what the platform needs.",
                 })
             }
-        }
-        Action::CertificateCheck => {
-            let certificates = parse::certificates(&ran.outcome.stdout);
-            let asked_trust = ran.argv.iter().any(|arg| arg == "--trust");
-            let (valid, trusted) = match ran.exit_code() {
-                NO_VALID_CERTIFICATE => (false, asked_trust.then_some(false)),
-                CERTIFICATE_NOT_TRUSTED => (true, Some(false)),
-                _ => (true, asked_trust.then_some(true)),
-            };
-            let summary = match (valid, trusted) {
-                (false, _) => "No valid HTTPS development certificate was found.",
-                (true, Some(true)) => "A valid, trusted HTTPS development certificate is present.",
-                (true, Some(false)) => "A valid HTTPS development certificate is present, but it is not trusted.",
-                (true, None) => "A valid HTTPS development certificate is present (trust was not checked).",
-            };
-            let lines = certificates
-                .iter()
-                .map(|cert| {
-                    let until = cert.valid_to.as_deref().map(|to| format!(", valid to {to}")).unwrap_or_default();
-                    format!("{} {}{until}", cert.thumbprint, cert.subject)
-                })
-                .collect();
-            structured.insert("valid".into(), json!(valid));
-            structured.insert("trusted".into(), json!(trusted));
-            structured.insert("certificates".into(), json!(certificates));
-            Reply::new(summary).section("Certificates", lines)
         }
         Action::CertificateClean => Reply::new("Removed the HTTPS development certificates from this machine."),
         _ => {

@@ -2,105 +2,82 @@
 
 use std::path::Path;
 
-use dotnet_support::{exec::Ran, kit::Shape, respond::Reply};
-use serde_json::{Map, Value, json};
+use dotnet_support::{exec::Ran, kit::prose::count, respond::Reply};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::set;
 use crate::{
-    Action,
     parse::{self, ContextEntry, ContextInfo},
     request::Request,
 };
 
-fn string() -> Value {
-    json!({ "type": "string" })
+// DbContextList: the DbContext types.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Listed {
+    contexts: Vec<ContextEntry>,
 }
 
-/// DbContextList: the DbContext types.
-pub fn listed_shape() -> Shape {
-    let entry = json!({
-        "type": "object",
-        "properties": { "fullName": string(), "name": string(), "safeName": string(), "assemblyQualifiedName": string() },
-        "required": ["fullName", "name"]
-    });
-    Shape::new(json!({ "contexts": { "type": "array", "items": entry } }), &["contexts"]).ran()
+// DbContextInfo: the provider and database of one DbContext.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Info {
+    context: ContextInfo,
 }
 
-/// DbContextInfo: the provider and database of one DbContext.
-pub fn info_shape() -> Shape {
-    let maybe_string = json!({ "type": ["string", "null"] });
-    let info = json!({
-        "type": "object",
-        "properties": {
-            "type": string(),
-            "providerName": maybe_string,
-            "databaseName": maybe_string,
-            "dataSource": maybe_string,
-            "options": maybe_string
-        },
-        "required": ["type"]
-    });
-    Shape::new(json!({ "context": info }), &["context"]).ran()
+// DbContextScaffold: the provider, where the classes went, what the tool said.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Scaffolded {
+    provider: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    output_dir: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    context_dir: Option<String>,
+    messages: Vec<String>,
 }
 
-/// DbContextScaffold: the provider, where the classes went, what the tool said.
-pub fn scaffolded_shape() -> Shape {
-    Shape::new(
-        json!({
-            "provider": string(),
-            "outputDir": string(),
-            "contextDir": string(),
-            "messages": { "type": "array", "items": { "type": "string" } }
-        }),
-        &["provider", "messages"],
-    )
-    .ran()
-}
-
-/// The prose and the fields of a DbContext action, read from the output.
-pub fn reply(request: &Request<'_>, ran: &Ran, cwd: &Path, out: &mut Map<String, Value>) -> Result<Reply, String> {
-    let stdout = &ran.outcome.stdout;
-    let output = ran.outcome.transcript.clone();
-    let reply = match request.action {
-        Action::DbContextList => {
-            let contexts: Vec<ContextEntry> = parse::json_as(stdout)?;
-            let lines = contexts.iter().map(|context| context.full_name.clone()).collect();
-            let summary = match contexts.len() {
-                0 => "The project has no DbContext.".to_owned(),
-                count => format!("{count} DbContext type(s)."),
-            };
-            set(out, "contexts", json!(contexts));
-            Reply::new(summary).section("DbContexts", lines)
-        }
-        Action::DbContextInfo => {
-            let info: ContextInfo = parse::json_as(stdout)?;
-            let or_unknown = |value: &Option<String>| value.clone().unwrap_or_else(|| "unknown".to_owned());
-            let reply = Reply::new(format!("{} uses {}.", info.kind, or_unknown(&info.provider_name))).section(
-                "Details",
-                vec![
-                    format!("Database name: {}", or_unknown(&info.database_name)),
-                    format!("Data source: {}", or_unknown(&info.data_source)),
-                    format!("Options: {}", or_unknown(&info.options)),
-                ],
-            );
-            set(out, "context", json!(info));
-            reply
-        }
-        Action::DbContextScaffold => {
-            let messages = parse::messages(stdout);
-            let provider = request.provider.unwrap_or_default();
-            set(out, "provider", json!(provider));
-            if let Some(dir) = request.output_dir {
-                set(out, "outputDir", json!(cwd.join(dir).display().to_string()));
-            }
-            if let Some(dir) = request.context_dir {
-                set(out, "contextDir", json!(cwd.join(dir).display().to_string()));
-            }
-            set(out, "messages", json!(messages));
-            Reply::new(format!("Scaffolded a DbContext and entity classes from the database ({provider})."))
-                .section("Messages", messages)
-        }
-        other => unreachable!("{other:?} is not a DbContext action"),
+/// DbContextList: the types of `dbcontext list --json`.
+pub fn listed(ran: &Ran) -> Result<Reply, String> {
+    let contexts: Vec<ContextEntry> = parse::json_as(&ran.outcome.stdout)?;
+    let lines = contexts.iter().map(|context| context.full_name.clone()).collect();
+    let summary = match contexts.len() {
+        0 => "The project has no DbContext.".to_owned(),
+        types => format!("{}.", count(types, "DbContext type")),
     };
-    Ok(reply.output(output))
+    Ok(Reply::new(summary)
+        .section("DbContexts", lines)
+        .output(ran.outcome.transcript.clone())
+        .result(Listed { contexts }))
+}
+
+/// DbContextInfo: what `dbcontext info --json` reports.
+pub fn info(ran: &Ran) -> Result<Reply, String> {
+    let info: ContextInfo = parse::json_as(&ran.outcome.stdout)?;
+    let or_unknown = |value: &Option<String>| value.clone().unwrap_or_else(|| "unknown".to_owned());
+    Ok(Reply::new(format!("{} uses {}.", info.kind, or_unknown(&info.provider_name)))
+        .section(
+            "Details",
+            vec![
+                format!("Database name: {}", or_unknown(&info.database_name)),
+                format!("Data source: {}", or_unknown(&info.data_source)),
+                format!("Options: {}", or_unknown(&info.options)),
+            ],
+        )
+        .output(ran.outcome.transcript.clone())
+        .result(Info { context: info }))
+}
+
+/// DbContextScaffold: the tool's messages, and the folders the classes went to.
+pub fn scaffolded(request: &Request<'_>, ran: &Ran, cwd: &Path) -> Result<Reply, String> {
+    let messages = parse::messages(&ran.outcome.stdout);
+    let provider = request.provider.unwrap_or_default();
+    let folder = |dir: Option<&str>| dir.map(|dir| cwd.join(dir).display().to_string());
+    Ok(Reply::new(format!("Scaffolded a DbContext and entity classes from the database ({provider})."))
+        .section("Messages", messages.clone())
+        .output(ran.outcome.transcript.clone())
+        .result(Scaffolded {
+            provider: provider.to_owned(),
+            output_dir: folder(request.output_dir),
+            context_dir: folder(request.context_dir),
+            messages,
+        }))
 }

@@ -11,27 +11,20 @@ use std::path::Path;
 use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
     exec::{ProgressKind, Ran},
-    kit::{Call, Consent, Outcome, ran_fields},
+    kit::{Call, Consent, Outcome, Reason, TargetParam, invalid},
     locking::LockTarget,
-    params::Kind,
     redact::redacted_command_line,
-    respond::Failure,
-    workspace::{self, Target},
+    respond::{Failure, Reply},
 };
-use serde_json::{Map, Value};
 
 use crate::{Action, INSTALL_COMMAND, parse, request::Request};
 
-/// Runs one `dotnet ef` action.
-pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
-    let params = call.params();
-    let request = Request::read(action, params)?;
-    let project = match params.opt("project", Kind::ProjectPath)? {
-        Some(project) => Some(project.to_owned()),
-        None => {
-            workspace::discover(call.ctx(), Target::Project, "project").await?.map(|path| path.display().to_string())
-        }
-    };
+/// Runs one `dotnet ef` action up to its output: the request checked, the project found (the
+/// parameter, else the one in the client's roots), the user asked, the project locked while
+/// `dotnet ef` runs, a failure (a missing tool recognised) answered.
+pub async fn run<'a>(action: Action, call: &Call<'a>) -> Result<(Request<'a>, Ran), Failure> {
+    let request = Request::read(action, call.params())?;
+    let project = call.cli_target(TargetParam::project()).await?;
     let target = LockTarget::for_path(project.as_deref().map(Path::new), call.cwd());
     confirm(&request, &target.key, call).await?;
     let lock = match request.mutates() {
@@ -49,26 +42,22 @@ pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
     if !ran.succeeded() {
         return Err(failure_of(&ran).into());
     }
-    let mut structured = ran_fields(&ran);
-    let replied = match action {
-        Action::MigrationsAdd | Action::MigrationsList | Action::MigrationsRemove | Action::MigrationsScript => {
-            migrations::reply(&request, &ran, call.cwd(), &mut structured)
-        }
-        Action::DatabaseUpdate | Action::DatabaseDrop => database::reply(&request, &ran, &mut structured),
-        Action::DbContextList | Action::DbContextInfo | Action::DbContextScaffold => {
-            dbcontext::reply(&request, &ran, call.cwd(), &mut structured)
-        }
-    };
+    Ok((request, ran))
+}
+
+/// The answer of an action from what it read of the run: its reply, or (the output was not
+/// what this plugin reads) the contract's error for unreadable output.
+pub fn answer(ran: &Ran, replied: Result<Reply, String>) -> Outcome {
     let hint = "Check the version of dotnet-ef (dotnet ef --version); this plugin reads the --json output of EF \
                 Core 5 and later.";
-    let reply = replied.map_err(|reason| Failure::from(ran.unreadable(&reason, hint)))?;
-    Ok(reply.structured(Value::Object(structured)))
+    replied.map_err(|reason| Failure::from(ran.unreadable(&reason, hint)))
 }
 
 /// Asks before a destructive action; `Err` when the action must not run.
 async fn confirm(request: &Request<'_>, target: &str, call: &Call<'_>) -> Result<(), Failure> {
     let (question, needs_force) = match request.action {
-        Action::DatabaseDrop if !request.dry_run => {
+        Action::DatabaseDrop if request.dry_run => return Ok(()),
+        Action::DatabaseDrop => {
             let context = request.context.unwrap_or("the project's DbContext");
             (
                 format!(
@@ -92,18 +81,24 @@ async fn confirm(request: &Request<'_>, target: &str, call: &Call<'_>) -> Result
                 false,
             )
         }
-        _ => return Ok(()),
+        Action::MigrationsAdd
+        | Action::MigrationsList
+        | Action::MigrationsScript
+        | Action::DatabaseUpdate
+        | Action::DbContextList
+        | Action::DbContextInfo
+        | Action::DbContextScaffold => return Ok(()),
     };
     match call.confirm(&question, target).await? {
-        Consent::NotAsked if needs_force && !request.force => Err(ErrorResult::invalid_params(
+        Consent::NotAsked if needs_force && !request.force => Err(invalid(
             "force",
-            "confirmation required",
+            Reason::Required,
             "DatabaseDrop deletes the database and all its data, and this client cannot be asked to confirm it. \
              Ask the user, then call again with force=true; or call with dryRun=true to see which database would \
              be dropped.",
         )
         .into()),
-        _ => Ok(()),
+        Consent::Confirmed | Consent::NotAsked => Ok(()),
     }
 }
 
@@ -139,9 +134,4 @@ fn failure_of(ran: &Ran) -> ErrorResponse {
         data.additional_data.get_or_insert_with(Default::default).insert("installCommand".into(), install.into());
     }
     ErrorResponse::from(error)
-}
-
-/// Sets one field of the structured content.
-fn set(out: &mut Map<String, Value>, key: &str, value: Value) {
-    out.insert(key.to_owned(), value);
 }

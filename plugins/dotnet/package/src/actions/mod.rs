@@ -1,11 +1,12 @@
 //! The actions of `dotnet_package`, by what they touch: package references (`packages`),
-//! listings and searches (`listing`), project references (`references`) and NuGet's caches
-//! (`cache`); and what they share: the target project, runs, and the fields of every success.
+//! listings and searches (`listing`), project references (`references`), the dependency paths
+//! to a package (`why`) and NuGet's caches (`cache`); and what they share: the target project, runs, and the fields of every success.
 
 pub mod cache;
 pub mod listing;
 pub mod packages;
 pub mod references;
+pub mod why;
 
 use std::path::Path;
 

@@ -1,9 +1,11 @@
-//! The actions of `dotnet_solution`: edits through the CLI (`edit`: Create, Add, Remove) and
+//! The actions of `dotnet_solution`: edits through the CLI (`edit`: Create, Add, Remove;
+//! `migrate`: Migrate) and
 //! reading (`inspect`: List through the CLI; Analyze, Dependencies and Validate from the files);
 //! and what they share: the solution named or found, the projects given, runs and results.
 
 pub mod edit;
 pub mod inspect;
+pub mod migrate;
 
 use std::path::{Path, PathBuf};
 

@@ -9,13 +9,16 @@ use crate::target;
 
 const CHECK: &str = crate::fixture::body(include_str!("../../fixtures/devcerts/check.txt"));
 const CHECK_TRUST: &str = crate::fixture::body(include_str!("../../fixtures/devcerts/check-trust.txt"));
+const CHECK_MACHINE_READABLE: &str =
+    crate::fixture::body(include_str!("../../fixtures/devcerts/check-machine-readable.txt"));
 const TRUST: &str = crate::fixture::body(include_str!("../../fixtures/devcerts/trust.txt"));
 const CLEAN: &str = crate::fixture::body(include_str!("../../fixtures/devcerts/clean.txt"));
 const PRESENT: &str = crate::fixture::body(include_str!("../../fixtures/devcerts/present.txt"));
 const SECRETS_LIST: &str = crate::fixture::body(include_str!("../../fixtures/user-secrets/list.txt"));
 const SECRETS_LIST_SENSITIVE: &str = crate::fixture::body(include_str!("../../fixtures/user-secrets/list-secrets.txt"));
 
-/// `dotnet dev-certs https [--check] [--trust] [--clean] [--export-path P [--format F] [--password X]]`.
+/// `dotnet dev-certs https [--check] [--trust] [--clean] [--export-path P [--format F] [--password X]]`,
+/// and `--check-trust-machine-readable` (SDK 10 and later).
 pub fn dev_certs(ctx: &Ctx, args: &[String]) -> u8 {
     match args.first().map(String::as_str) {
         Some("https") => {}
@@ -28,6 +31,16 @@ pub fn dev_certs(ctx: &Ctx, args: &[String]) -> u8 {
     let rest = &args[1..];
     if args::flag(rest, &["-h", "--help", "-?"]) {
         return help::print(ctx, "dev-certs");
+    }
+    if args::flag(rest, &["--check-trust-machine-readable"]) {
+        // SDK 10 knows the option; an older dev-certs answers an unknown option as SDK 10.0.401's
+        // does (`dotnet dev-certs https --bogus-option`, checked by hand): one line, exit 255.
+        if ctx.sdk_major() < 10 {
+            out::line("Specify --help for a list of available options and commands.");
+            return 255;
+        }
+        out::text(CHECK_MACHINE_READABLE);
+        return 0;
     }
     let check = args::flag(rest, &["-c", "--check"]);
     let trust = args::flag(rest, &["-t", "--trust"]);

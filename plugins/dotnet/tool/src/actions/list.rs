@@ -3,55 +3,34 @@
 use dotnet_support::{
     errors::ErrorResponse,
     exec::{Command, Ran},
-    kit::{Call, Outcome, Shape, ran_fields},
+    kit::{Call, Outcome, prose::count},
     params::Kind,
     respond::Reply,
 };
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::{count, installed_schema, scope_schema};
-use crate::{parse, scope};
+use crate::{
+    parse::{self, FoundTool, InstalledTool},
+    scope::{self, ScopeKind},
+};
 
-/// List: the tools of a scope.
-pub fn listed_shape() -> Shape {
-    Shape::new(
-        json!({
-            "scope": scope_schema(),
-            "packageId": { "type": "string" },
-            "tools": { "type": "array", "items": installed_schema() }
-        }),
-        &["scope", "tools"],
-    )
-    .ran()
+// List: the tools of a scope.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Listed {
+    scope: ScopeKind,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    package_id: Option<String>,
+    tools: Vec<InstalledTool>,
 }
 
-/// Search: the packages found.
-pub fn found_shape() -> Shape {
-    let found = json!({
-        "type": "object",
-        "required": ["packageId", "latestVersion", "verified"],
-        "properties": {
-            "packageId": { "type": "string" },
-            "latestVersion": { "type": "string" },
-            "authors": { "type": "string" },
-            "downloads": { "type": "integer", "minimum": 0 },
-            "verified": { "type": "boolean" },
-            "description": { "type": "string" },
-            "versions": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["version"],
-                    "properties": { "version": { "type": "string" }, "downloads": { "type": "integer", "minimum": 0 } }
-                }
-            }
-        }
-    });
-    Shape::new(
-        json!({ "searchTerm": { "type": "string" }, "packages": { "type": "array", "items": found } }),
-        &["searchTerm", "packages"],
-    )
-    .ran()
+// Search: the packages found.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Found {
+    search_term: String,
+    packages: Vec<FoundTool>,
 }
 
 /// The option an SDK without `tool list --format` rejects (SDK 8).
@@ -80,11 +59,6 @@ pub async fn list(call: &Call<'_>) -> Outcome {
     } else {
         return Err(ran.failure().into());
     };
-    let mut structured = ran_fields(&ran);
-    structured.insert("scope".into(), json!(scope.name()));
-    if let Some(id) = id {
-        structured.insert("packageId".into(), json!(id));
-    }
     let lines = tools
         .iter()
         .map(|tool| {
@@ -93,11 +67,11 @@ pub async fn list(call: &Call<'_>) -> Outcome {
         })
         .collect();
     let summary = format!("{} installed {}.", count(tools.len(), "tool"), scope.describe());
-    structured.insert("tools".into(), json!(tools));
-    Ok(Reply::new(summary)
-        .section("Tools", lines)
-        .output(ran.outcome.transcript.clone())
-        .structured(Value::Object(structured)))
+    Ok(Reply::new(summary).section("Tools", lines).output(ran.outcome.transcript.clone()).result(Listed {
+        scope: scope.kind(),
+        package_id: id.map(str::to_owned),
+        tools,
+    }))
 }
 
 /// Searches nuget.org for tools.
@@ -126,8 +100,6 @@ pub async fn search(call: &Call<'_>) -> Outcome {
         .into());
     }
     let found = parse::search(&ran.outcome.stdout);
-    let mut structured = ran_fields(&ran);
-    structured.insert("searchTerm".into(), json!(term));
     let lines = found
         .iter()
         .map(|tool| {
@@ -147,11 +119,10 @@ pub async fn search(call: &Call<'_>) -> Outcome {
             line
         })
         .collect();
-    structured.insert("packages".into(), json!(found));
     Ok(Reply::new(format!("{} found for '{term}'.", count(found.len(), "tool")))
         .section("Tools", lines)
         .output(ran.outcome.transcript.clone())
-        .structured(Value::Object(structured)))
+        .result(Found { search_term: term.to_owned(), packages: found }))
 }
 
 /// A search that could not reach NuGet.org's search service (see [`parse::search_failure`]):

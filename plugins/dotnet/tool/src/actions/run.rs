@@ -2,53 +2,58 @@
 //! reach dotnet or read as more than one token.
 
 use dotnet_support::{
-    errors::{ErrorResponse, ErrorResult},
-    kit::{Call, Outcome, Shape, ran_fields},
+    errors::ErrorResponse,
+    exec::Command,
+    kit::{Call, Outcome, Reason, Split, invalid},
     params::{Kind, Params},
     redact::redact_args,
     respond::Reply,
 };
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::{
-    change::{push_value, sources},
-    string_list,
-};
-use crate::scope;
+use super::change::{push_value, sources};
+use crate::{MAX_TOOL_ARG_CHARS, MAX_TOOL_ARGS, scope};
 
-/// Run: the tool and its arguments (redacted).
-pub fn shape() -> Shape {
-    Shape::new(json!({ "toolName": { "type": "string" }, "args": string_list() }), &["toolName", "args"]).ran()
+// Run: the tool and its arguments.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolRan {
+    tool_name: String,
+    /// Redacted.
+    args: Vec<String>,
 }
 
-/// Characters a `Run` argument may hold besides letters and digits: enough for words, paths,
+// Exec: the package, the version asked for, and its arguments.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Executed {
+    package_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<String>,
+    /// Redacted.
+    args: Vec<String>,
+}
+
+/// Characters a tool argument may hold besides letters and digits: enough for words, paths,
 /// versions, glob-free patterns and `key=value`, nothing a shell or a response file would read.
 const RUN_ARG_PUNCTUATION: &str = " _.,:=/\\+@%~-";
-/// Most arguments `Run` passes to a tool.
-const MAX_RUN_ARGS: usize = 64;
-/// Longest single `Run` argument.
-const MAX_RUN_ARG_CHARS: usize = 1024;
-
-fn invalid(parameter: &str, reason: &str, message: String) -> ErrorResponse {
-    ErrorResponse::from(ErrorResult::invalid_params(parameter, reason, &message))
-}
 
 /// Checks one argument for the tool that `Run` starts. Each becomes one argv entry after `--`, so
 /// none can reach dotnet itself; these rules keep them plain for the tool too: only letters,
 /// digits and [`RUN_ARG_PUNCTUATION`]; no `@file` response files; an option is one well-formed
 /// token (`-v`, `--check`, `--format=json`), never several glued together.
-pub fn check_run_arg(index: usize, arg: &str) -> Result<(), ErrorResponse> {
-    let name = format!("args[{index}]");
-    let fail = |reason: &str, message: String| Err(invalid(&name, reason, message));
-    if arg.is_empty() || arg.chars().count() > MAX_RUN_ARG_CHARS {
+pub fn check_run_arg(name: &str, arg: &str) -> Result<(), ErrorResponse> {
+    let fail = |reason: Reason, message: String| Err(invalid(name, reason, message));
+    if arg.is_empty() || arg.chars().count() > MAX_TOOL_ARG_CHARS {
         return fail(
-            "invalid value",
-            format!("Invalid argument '{name}': must be 1 to {MAX_RUN_ARG_CHARS} characters long."),
+            Reason::Value,
+            format!("Invalid argument '{name}': must be 1 to {MAX_TOOL_ARG_CHARS} characters long."),
         );
     }
     if let Some(bad) = arg.chars().find(|c| !c.is_ascii_alphanumeric() && !RUN_ARG_PUNCTUATION.contains(*c)) {
         return fail(
-            "invalid characters",
+            Reason::Characters,
             format!(
                 "Invalid argument '{name}': contains {bad:?}; tool arguments may hold letters, digits and \"{RUN_ARG_PUNCTUATION}\" only."
             ),
@@ -60,7 +65,7 @@ pub fn check_run_arg(index: usize, arg: &str) -> Result<(), ErrorResponse> {
     }
     if arg.starts_with('@') {
         return fail(
-            "invalid value",
+            Reason::Value,
             format!(
                 "Invalid argument '{name}': starts with '@', which tools read as a response file of more arguments."
             ),
@@ -73,7 +78,7 @@ pub fn check_run_arg(index: usize, arg: &str) -> Result<(), ErrorResponse> {
             && !option.contains(' ');
         if !well_formed {
             return fail(
-                "invalid value",
+                Reason::Value,
                 format!(
                     "Invalid argument '{name}': ('{arg}') is not one well-formed option such as -v, --check or --format=json."
                 ),
@@ -83,37 +88,11 @@ pub fn check_run_arg(index: usize, arg: &str) -> Result<(), ErrorResponse> {
     Ok(())
 }
 
-/// The `args` of `Run`, checked.
+/// The `args` of `Run` and `Exec`, by the kit's list rule (an array; blank entries dropped),
+/// each checked by [`check_run_arg`].
 fn run_args(params: &Params) -> Result<Vec<String>, ErrorResponse> {
-    let Some(value) = params.raw("args") else { return Ok(Vec::new()) };
-    let Some(items) = value.as_array() else {
-        return Err(invalid(
-            "args",
-            "invalid type",
-            "Invalid argument 'args': must be an array of strings.".to_owned(),
-        ));
-    };
-    if items.len() > MAX_RUN_ARGS {
-        return Err(invalid(
-            "args",
-            "too many",
-            format!("Invalid argument 'args': holds more than {MAX_RUN_ARGS} arguments."),
-        ));
-    }
-    items
-        .iter()
-        .enumerate()
-        .map(|(index, item)| {
-            let arg = item.as_str().ok_or_else(|| {
-                invalid(
-                    &format!("args[{index}]"),
-                    "invalid type",
-                    format!("Invalid argument 'args[{index}]': must be a string."),
-                )
-            })?;
-            check_run_arg(index, arg).map(|()| arg.to_owned())
-        })
-        .collect()
+    let args = params.list_with("args", Split::Never, MAX_TOOL_ARGS, check_run_arg)?;
+    Ok(args.into_iter().map(str::to_owned).collect())
 }
 
 /// Runs `dotnet tool run <toolName> [-- <args>...]` in the folder whose manifest lists the tool.
@@ -127,22 +106,10 @@ pub async fn run(call: &Call<'_>) -> Outcome {
         args.extend(tool_args.iter().cloned());
     }
     let description = format!("running the local tool {command}");
-    let ran = call.run_ok(dotnet_support::exec::Command::new(args.clone(), &cwd, description)).await?;
-    let mut structured = ran_fields(&ran);
-    structured.insert("toolName".into(), json!(command));
-    structured.insert("args".into(), json!(redact_args(&tool_args)));
+    let ran = call.run_ok(Command::new(args, &cwd, description)).await?;
     Ok(Reply::new(format!("The local tool '{command}' ran and exited with code 0."))
         .output(ran.outcome.transcript.clone())
-        .structured(Value::Object(structured)))
-}
-
-/// Exec: the package, the version asked for, and its arguments (redacted).
-pub fn exec_shape() -> Shape {
-    Shape::new(
-        json!({ "packageId": { "type": "string" }, "version": { "type": "string" }, "args": string_list() }),
-        &["packageId", "args"],
-    )
-    .ran()
+        .result(ToolRan { tool_name: command.to_owned(), args: redact_args(&tool_args) }))
 }
 
 /// What an SDK before 10 says to `dotnet tool exec`.
@@ -185,18 +152,16 @@ pub async fn exec(call: &Call<'_>) -> Outcome {
         }
         return Err(ran.failure().into());
     }
-    let mut structured = ran_fields(&ran);
-    structured.insert("packageId".into(), json!(package));
-    if let Some(version) = version {
-        structured.insert("version".into(), json!(version));
-    }
-    structured.insert("args".into(), json!(redact_args(&tool_args)));
     let at = version.map(|v| format!(" {v}")).unwrap_or_default();
     Ok(Reply::new(format!(
         "The tool package '{package}'{at} ran once, without being installed, and exited with code 0."
     ))
     .output(ran.outcome.transcript.clone())
-    .structured(Value::Object(structured)))
+    .result(Executed {
+        package_id: package.to_owned(),
+        version: version.map(str::to_owned),
+        args: redact_args(&tool_args),
+    }))
 }
 
 #[cfg(test)]
@@ -206,12 +171,12 @@ mod tests {
     #[test]
     fn run_arguments_are_plain_tokens() {
         for good in ["--check", ".", "-v", "--format=json", "src/My App", "a,b", "x@1.0", "C:\\dir", "-"] {
-            check_run_arg(0, good).unwrap_or_else(|error| panic!("{good}: {}", error.errors[0].message));
+            check_run_arg("args[0]", good).unwrap_or_else(|error| panic!("{good}: {}", error.errors[0].message));
         }
         for bad in ["", "@extra.rsp", "a;b", "$(id)", "`id`", "a|b", "x\ny", "---x", "--a --b", "-=x", "\"q\""] {
-            assert!(check_run_arg(2, bad).is_err(), "{bad:?} was accepted");
+            assert!(check_run_arg("args[2]", bad).is_err(), "{bad:?} was accepted");
         }
-        let error = check_run_arg(2, "@extra.rsp").unwrap_err();
+        let error = check_run_arg("args[2]", "@extra.rsp").unwrap_err();
         let data = error.errors[0].data.as_ref().unwrap().additional_data.as_ref().unwrap();
         assert_eq!(data["parameter"], "args[2]");
     }
