@@ -328,7 +328,31 @@ const FIXED: &[(&str, &str)] = &[
     (r"(?m)^(info|dbug|warn|fail|crit|trce): [0-9./-]+ \d\d:\d\d:\d\d\.\d+ ", "$1: 1/1/2026 00:00:00.000 "),
     // EF Core migration ids are timestamps: `20261127162400_Initial`.
     (r"\b20\d{12}_", "20260101000000_"),
+    // A TRX report's default name: `<user>_<machine>_<time>.trx` (MTP adds fractional seconds).
+    (r"/[^/\s]*_\d{4}-\d\d-\d\d_\d\d_\d\d_\d\d(?:[._]\d+)?\.trx\b", "/user_machine_2026-01-01_00_00_00.trx"),
     // ISO and file-name timestamps (TRX files, logs).
     (r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d)?", "2026-01-01T00:00:00"),
     (r"\b\d{4}-\d\d-\d\d_\d\d_\d\d_\d\d(?:_\d+)?\b", "2026-01-01_00_00_00"),
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trx_report_name_loses_the_user_the_machine_and_the_time() {
+        let mut normaliser = Normaliser::new(&Recording::default());
+        for (raw, normalised) in [
+            (
+                "    - /w/tests/mtp/trx-results/root_vm_2026-11-28_00_47_38.141562.trx",
+                "    - /w/tests/mtp/trx-results/user_machine_2026-01-01_00_00_00.trx",
+            ),
+            (
+                "Results File: /w/TestResults/jane_build_host_2026-11-28_00_47_38.trx",
+                "Results File: /w/TestResults/user_machine_2026-01-01_00_00_00.trx",
+            ),
+        ] {
+            assert_eq!(normaliser.text(raw), normalised);
+        }
+    }
+}
