@@ -63,6 +63,12 @@ fn heading(line: &str) -> Option<(&str, Option<&str>)> {
     ["Usage", "Description"].iter().any(|known| title.eq_ignore_ascii_case(known)).then_some((title, Some(rest.trim())))
 }
 
+/// A line of prose: no `name  description` column, a capital first and a full stop last. No
+/// option (`--depsfile`), argument (`<PROJECT>`) or command (`build`) the CLI lists looks so.
+fn is_prose(text: &str) -> bool {
+    !text.contains("  ") && text.starts_with(|c: char| c.is_uppercase()) && text.ends_with('.')
+}
+
 /// Parses a help text.
 pub fn parse(text: &str) -> Help {
     let mut help = Help::default();
@@ -109,6 +115,9 @@ pub fn parse(text: &str) -> Help {
                         }
                         last.description.push_str(text);
                     }
+                    // A sentence under a heading, not a `name  description` line (the host's
+                    // `path-to-application:` explains itself in prose): the text keeps it.
+                    _ if is_prose(text) => {}
                     _ => {
                         let (name, description) = match text.split_once("  ") {
                             Some((name, description)) => (name.trim(), description.trim()),
@@ -169,6 +178,22 @@ mod tests {
         assert_eq!(help.usage, ["dotnet ef [options] [command]"]);
         assert_eq!(help.sections.iter().map(|s| s.title.as_str()).collect::<Vec<_>>(), ["Options", "Commands"]);
         assert_eq!(help.sections[1].entries.len(), 1);
+    }
+
+    #[test]
+    fn the_host_s_prose_under_a_heading_is_no_entry() {
+        // `dotnet --help` of SDK 10.0.401 (recordings/sdk/015-help.txt).
+        let host = "Usage: dotnet [runtime-options] [path-to-application] [arguments]\n\nExecute a .NET application.\n\n\
+            runtime-options:\n  --depsfile                       Path to <application>.deps.json file.\n\n\
+            path-to-application:\n  The path to an application .dll file to execute.\n\n\
+            SDK commands:\n  build             Build a .NET project.\n";
+        let help = parse(host);
+        assert_eq!(
+            help.sections.iter().map(|s| s.title.as_str()).collect::<Vec<_>>(),
+            ["runtime-options", "SDK commands"]
+        );
+        assert_eq!(help.sections[0].entries[0].name, "--depsfile");
+        assert_eq!(help.sections[1].entries[0].name, "build");
     }
 
     #[test]
