@@ -123,8 +123,11 @@ fn packages(value: Option<&Value>) -> Vec<Value> {
 /// Reads the `list package --format json` report (version 1).
 pub fn package_list(stdout: &str) -> Result<PackageList, String> {
     let report = first_json(stdout)?;
-    let Some(projects) = report.get("projects").and_then(Value::as_array) else {
-        return Err("the package report has no 'projects'".to_owned());
+    // A report whose restore failed (SDK 10.0.401) holds only its problems, no `projects`.
+    let projects = match report.get("projects").and_then(Value::as_array) {
+        Some(projects) => projects.as_slice(),
+        None if report.get("problems").is_some() => &[],
+        None => return Err("the package report has no 'projects'".to_owned()),
     };
     let projects = projects
         .iter()
@@ -425,6 +428,15 @@ mod tests {
         assert_eq!(list.select(None, Some(2)), 3);
         assert_eq!(list.count(), 2);
         assert_eq!(list.projects[0].frameworks[0].transitive.as_ref().unwrap().len(), 0);
+    }
+
+    #[test]
+    fn a_report_whose_restore_failed_holds_only_its_problems() {
+        // `dotnet list package --format json` of SDK 10.0.401 for a reference no source serves, exit 1.
+        let report = "{\n   \"version\": 1,\n   \"problems\": [\n      {\n         \"text\": \"Restore failed. Run `dotnet restore` for more details on the issue.\",\n         \"level\": \"error\"\n      }\n   ]\n}\n";
+        let list = package_list(report).unwrap();
+        assert!(list.projects.is_empty());
+        assert_eq!(list.all_problems(), ["error: Restore failed. Run `dotnet restore` for more details on the issue."]);
     }
 
     #[test]

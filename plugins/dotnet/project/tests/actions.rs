@@ -922,8 +922,9 @@ fn background_run_then_logs_then_stop() {
     assert_eq!(started["lockInfo"]["lockKey"], app(&fx));
     let double_pid = read_pid(&pid_file);
     assert_eq!(started["pid"], double_pid);
-    wait_for("the argv log", || !fx.argvs().is_empty());
-    assert_eq!(fx.only_argv(), words("run --project App/App.csproj -- --urls http://localhost:5000"));
+    // A background start asks `dotnet --version` first, so that a missing SDK is heard.
+    wait_for("the argv log", || fx.argvs().len() == 2);
+    assert_eq!(fx.argvs(), [words("--version"), words("run --project App/App.csproj -- --urls http://localhost:5000")]);
 
     // The session holds the project's lock while it runs.
     let refused = fx.err(json!({ "action": "Build", "project": "App/App.csproj" }));
@@ -988,8 +989,12 @@ fn watch_always_runs_in_the_background() {
     let fx = fixture_with(|double| double.env("DOTNET_DOUBLE_SLOW_SECS", "30"));
     let started = fx.ok(json!({ "action": "Watch", "project": "App/App.csproj", "watchAction": "test", "filter": "Category=Unit", "configuration": "Debug" }));
     assert_eq!(started["operation"], "watch");
-    wait_for("the argv log", || !fx.argvs().is_empty());
-    assert_eq!(fx.only_argv(), words("watch --project App/App.csproj test -c Debug --filter Category=Unit"));
+    // A background start asks `dotnet --version` first, so that a missing SDK is heard.
+    wait_for("the argv log", || fx.argvs().len() == 2);
+    assert_eq!(
+        fx.argvs(),
+        [words("--version"), words("watch --project App/App.csproj test -c Debug --filter Category=Unit")]
+    );
     let id = started["sessionId"].as_str().unwrap();
     fx.double.clear_log();
     let run = fx.err(json!({ "action": "Watch", "project": "App/App.csproj", "noHotReload": true, "appArgs": ["x"] }));
@@ -997,8 +1002,9 @@ fn watch_always_runs_in_the_background() {
     let stopped = fx.ok(json!({ "action": "Stop", "sessionId": id }));
     assert_eq!(stopped["wasRunning"], true);
     let other = fx.ok(json!({ "action": "Watch", "noHotReload": true, "appArgs": ["x"] }));
-    wait_for("the argv log", || !fx.argvs().is_empty());
-    assert_eq!(fx.only_argv(), words("watch --no-hot-reload run -- x"));
+    // A background start asks `dotnet --version` first, so that a missing SDK is heard.
+    wait_for("the argv log", || fx.argvs().len() == 2);
+    assert_eq!(fx.argvs(), [words("--version"), words("watch --no-hot-reload run -- x")]);
     fx.ok(json!({ "action": "Stop", "sessionId": other["sessionId"] }));
 }
 
