@@ -8,7 +8,7 @@ use std::path::Path;
 
 mod common;
 
-use common::{Setup, plain};
+use common::{Setup, plain, with_project};
 use dotnet_ef::INSTALL_COMMAND;
 use dotnet_support::{
     locking::LockTarget,
@@ -558,7 +558,10 @@ fn a_failed_run_keeps_the_connection_string_out_of_the_error() {
 
 #[test]
 fn a_missing_dotnet_ef_tool_is_a_capability_error_with_the_install_command() {
-    let setup = plain(Some("no-ef"));
+    // A home without global tools, whatever the machine's own holds.
+    let home = tempfile::tempdir().unwrap();
+    let setup =
+        with_project(|double| double.scenario("no-ef").env("DOTNET_CLI_HOME", &home.path().display().to_string()));
     let result = setup.call(json!({ "action": "MigrationsList", "connection": CONNECTION }));
     assert_eq!(code(failed(&result)), "CAPABILITY_NOT_AVAILABLE");
     let value = result.structured_content.as_ref().unwrap();
@@ -574,6 +577,26 @@ fn a_missing_dotnet_ef_tool_is_a_capability_error_with_the_install_command() {
     );
     assert!(result.joined_text().contains(INSTALL_COMMAND), "{}", result.joined_text());
     assert_hidden(&serde_json::to_string(&result).unwrap(), &[CONNECTION, "Conn-Arg-Pw-91"]);
+}
+
+#[test]
+fn a_global_dotnet_ef_off_the_path_is_named_with_its_folder_instead_of_installed_again() {
+    // SDK 10.0.401: after `dotnet tool install -g dotnet-ef`, `dotnet ef` still answers "Could not
+    // execute ..." when ~/.dotnet/tools is not on PATH; installing it again would fail.
+    let home = tempfile::tempdir().unwrap();
+    let tools = home.path().join(".dotnet/tools");
+    std::fs::create_dir_all(&tools).unwrap();
+    std::fs::write(tools.join("dotnet-ef"), "").unwrap();
+    let setup =
+        with_project(|double| double.scenario("no-ef").env("DOTNET_CLI_HOME", &home.path().display().to_string()));
+    let result = setup.call(json!({ "action": "MigrationsList" }));
+    assert_eq!(code(failed(&result)), "CAPABILITY_NOT_AVAILABLE");
+    let error = &result.structured_content.as_ref().unwrap()["errors"][0];
+    let folder = tools.display().to_string();
+    assert!(error["message"].as_str().unwrap().contains(&folder), "{error}");
+    assert!(!error["message"].as_str().unwrap().contains(INSTALL_COMMAND), "{error}");
+    assert_eq!(error["data"]["additionalData"]["globalToolsFolder"], folder.as_str());
+    assert!(error["hint"].as_str().unwrap().contains("PATH"), "{error}");
 }
 
 #[test]

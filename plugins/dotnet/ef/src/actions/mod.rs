@@ -6,7 +6,7 @@ pub mod database;
 pub mod dbcontext;
 pub mod migrations;
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
@@ -15,6 +15,7 @@ use dotnet_support::{
     locking::LockTarget,
     redact::redacted_command_line,
     respond::{Failure, Reply},
+    settings::DotnetSettings,
 };
 
 use crate::{Action, INSTALL_COMMAND, parse, request::Request};
@@ -40,7 +41,7 @@ pub async fn run<'a>(action: Action, call: &Call<'a>) -> Result<(Request<'a>, Ra
     let ran = call.run(command).await?;
     drop(lock);
     if !ran.succeeded() {
-        return Err(failure_of(&ran).into());
+        return Err(failure_of(&ran, call.settings()).into());
     }
     Ok((request, ran))
 }
@@ -102,11 +103,59 @@ async fn confirm(request: &Request<'_>, target: &str, call: &Call<'_>) -> Result
     }
 }
 
+/// The folder of the user's global .NET tools as the SDK places it (`$DOTNET_CLI_HOME/.dotnet/tools`,
+/// else `$HOME/.dotnet/tools`), read from the plugin's `Environment` first, then the server's.
+fn global_tools_folder(settings: &DotnetSettings) -> Option<PathBuf> {
+    let var = |name: &str| {
+        settings
+            .environment
+            .iter()
+            .rev()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value.clone())
+            .or_else(|| std::env::var(name).ok())
+            .filter(|value| !value.is_empty())
+    };
+    var("DOTNET_CLI_HOME").or_else(|| var("HOME")).map(|home| Path::new(&home).join(".dotnet").join("tools"))
+}
+
+/// The error of a dotnet-ef installed as a global tool whose folder is not on the PATH dotnet
+/// gets: `dotnet ef` finds global tools only through PATH (SDK 10.0.401 answers "Could not
+/// execute ..."), so installing it again would fail as "already installed".
+fn ef_off_path(ran: &Ran, folder: &Path) -> ErrorResponse {
+    let folder = folder.display();
+    let mut error = ErrorResult::capability_not_available(
+        "dotnet-ef",
+        &format!(
+            "dotnet-ef is installed as a global tool in {folder}, but that folder is not on the PATH the server gives dotnet, and dotnet finds global tools only through PATH"
+        ),
+        vec![
+            format!("Add {folder} to the PATH of the server process, or set PATH in the plugin's Environment setting (Plugins.Settings.<plugin>.Environment)."),
+            "Or install dotnet-ef as a local tool of the repository: dotnet new tool-manifest (once), then dotnet tool install dotnet-ef".to_owned(),
+        ],
+    );
+    error.hint = Some(format!("Put {folder} on the server's PATH, then call again."));
+    error.raw_output = ran.outcome.transcript.clone();
+    if let Some(data) = error.data.as_mut() {
+        data.command = Some(redacted_command_line(&ran.argv[0], &ran.argv[1..]));
+        data.exit_code = Some(ran.exit_code());
+        data.additional_data
+            .get_or_insert_with(Default::default)
+            .insert("globalToolsFolder".into(), folder.to_string());
+    }
+    ErrorResponse::from(error)
+}
+
 /// The error of a failed run: the missing dotnet-ef tool, or what the output says.
-fn failure_of(ran: &Ran) -> ErrorResponse {
+fn failure_of(ran: &Ran, settings: &DotnetSettings) -> ErrorResponse {
     let Some(manifest_lists_it) = parse::ef_missing(&ran.outcome.transcript) else {
         return ran.failure();
     };
+    if !manifest_lists_it
+        && let Some(folder) = global_tools_folder(settings).filter(|folder| folder.join("dotnet-ef").is_file())
+    {
+        return ef_off_path(ran, &folder);
+    }
     let reason = if manifest_lists_it {
         "the repository's tool manifest lists dotnet-ef, but it is not restored; run `dotnet tool restore`".to_owned()
     } else {
