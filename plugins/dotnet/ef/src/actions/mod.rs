@@ -9,11 +9,10 @@ pub mod migrations;
 use std::path::{Path, PathBuf};
 
 use dotnet_support::{
-    errors::{ErrorResponse, ErrorResult},
+    errors::ErrorResponse,
     exec::{ProgressKind, Ran},
     kit::{Call, Consent, Outcome, Reason, TargetParam, invalid},
     locking::LockTarget,
-    redact::redacted_command_line,
     respond::{Failure, Reply},
     settings::DotnetSettings,
 };
@@ -119,31 +118,23 @@ fn global_tools_folder(settings: &DotnetSettings) -> Option<PathBuf> {
     var("DOTNET_CLI_HOME").or_else(|| var("HOME")).map(|home| Path::new(&home).join(".dotnet").join("tools"))
 }
 
-/// The error of a dotnet-ef installed as a global tool whose folder is not on the PATH dotnet
-/// gets: `dotnet ef` finds global tools only through PATH (SDK 10.0.401 answers "Could not
-/// execute ..."), so installing it again would fail as "already installed".
-fn ef_off_path(ran: &Ran, folder: &Path) -> ErrorResponse {
-    let folder = folder.display();
-    let mut error = ErrorResult::capability_not_available(
-        "dotnet-ef",
-        &format!(
-            "dotnet-ef is installed as a global tool in {folder}, but that folder is not on the PATH the server gives dotnet, and dotnet finds global tools only through PATH"
-        ),
-        vec![
-            format!("Add {folder} to the PATH of the server process, or set PATH in the plugin's Environment setting (Plugins.Settings.<plugin>.Environment)."),
-            "Or install dotnet-ef as a local tool of the repository: dotnet new tool-manifest (once), then dotnet tool install dotnet-ef".to_owned(),
-        ],
-    );
-    error.hint = Some(format!("Put {folder} on the server's PATH, then call again."));
-    error.raw_output = ran.outcome.transcript.clone();
+/// `CAPABILITY_NOT_AVAILABLE` for dotnet-ef from the failed run (its command, exit code, stderr
+/// and output kept by [`Ran::not_available`]), with the remedy as `hint` and one fact a program
+/// can act on in `additionalData`.
+fn ef_unavailable(
+    ran: &Ran,
+    reason: &str,
+    alternatives: Vec<String>,
+    hint: String,
+    fact: (&str, &str),
+) -> ErrorResponse {
+    let mut response = ran.not_available("dotnet-ef", reason, alternatives);
+    let error = &mut response.errors[0];
+    error.hint = Some(hint);
     if let Some(data) = error.data.as_mut() {
-        data.command = Some(redacted_command_line(&ran.argv[0], &ran.argv[1..]));
-        data.exit_code = Some(ran.exit_code());
-        data.additional_data
-            .get_or_insert_with(Default::default)
-            .insert("globalToolsFolder".into(), folder.to_string());
+        data.additional_data.get_or_insert_with(Default::default).insert(fact.0.to_owned(), fact.1.to_owned());
     }
-    ErrorResponse::from(error)
+    response
 }
 
 /// The error of a failed run: the missing dotnet-ef tool, or what the output says.
@@ -151,36 +142,47 @@ fn failure_of(ran: &Ran, settings: &DotnetSettings) -> ErrorResponse {
     let Some(manifest_lists_it) = parse::ef_missing(&ran.outcome.transcript) else {
         return ran.failure();
     };
+    let local =
+        "Or as a local tool of the repository: dotnet new tool-manifest (once), then dotnet tool install dotnet-ef";
     if !manifest_lists_it
         && let Some(folder) = global_tools_folder(settings).filter(|folder| folder.join("dotnet-ef").is_file())
     {
-        return ef_off_path(ran, &folder);
+        // `dotnet ef` finds global tools only through PATH (SDK 10.0.401 answers "Could not
+        // execute ..."), so installing it again would fail as "already installed".
+        let folder = folder.display().to_string();
+        return ef_unavailable(
+            ran,
+            &format!(
+                "dotnet-ef is installed as a global tool in {folder}, but that folder is not on the PATH the server gives dotnet, and dotnet finds global tools only through PATH"
+            ),
+            vec![
+                format!(
+                    "Add {folder} to the PATH of the server process, or set PATH in the plugin's Environment setting (Plugins.Settings.<plugin>.Environment)."
+                ),
+                local.to_owned(),
+            ],
+            format!("Put {folder} on the server's PATH, then call again."),
+            ("globalToolsFolder", &folder),
+        );
     }
-    let reason = if manifest_lists_it {
-        "the repository's tool manifest lists dotnet-ef, but it is not restored; run `dotnet tool restore`".to_owned()
-    } else {
-        format!("the dotnet-ef tool is not installed; install it with `{INSTALL_COMMAND}`")
-    };
-    let mut alternatives = vec![
-        format!("Install the EF Core tools for the user: {INSTALL_COMMAND}"),
-        "Or as a local tool of the repository: dotnet new tool-manifest (once), then dotnet tool install dotnet-ef"
-            .to_owned(),
-    ];
     if manifest_lists_it {
-        alternatives.insert(0, "Restore the tools of the repository's manifest: dotnet tool restore".to_owned());
+        return ef_unavailable(
+            ran,
+            "the repository's tool manifest lists dotnet-ef, but it is not restored; run `dotnet tool restore`",
+            vec![
+                "Restore the tools of the repository's manifest: dotnet tool restore".to_owned(),
+                format!("Install the EF Core tools for the user: {INSTALL_COMMAND}"),
+                local.to_owned(),
+            ],
+            "Run `dotnet tool restore`, then call again.".to_owned(),
+            ("installCommand", "dotnet tool restore"),
+        );
     }
-    let mut error = ErrorResult::capability_not_available("dotnet-ef", &reason, alternatives);
-    error.hint = Some(if manifest_lists_it {
-        "Run `dotnet tool restore`, then call again.".to_owned()
-    } else {
-        format!("Run `{INSTALL_COMMAND}`, then call again.")
-    });
-    error.raw_output = ran.outcome.transcript.clone();
-    if let Some(data) = error.data.as_mut() {
-        data.command = Some(redacted_command_line(&ran.argv[0], &ran.argv[1..]));
-        data.exit_code = Some(ran.exit_code());
-        let install = if manifest_lists_it { "dotnet tool restore" } else { INSTALL_COMMAND };
-        data.additional_data.get_or_insert_with(Default::default).insert("installCommand".into(), install.into());
-    }
-    ErrorResponse::from(error)
+    ef_unavailable(
+        ran,
+        &format!("the dotnet-ef tool is not installed; install it with `{INSTALL_COMMAND}`"),
+        vec![format!("Install the EF Core tools for the user: {INSTALL_COMMAND}"), local.to_owned()],
+        format!("Run `{INSTALL_COMMAND}`, then call again."),
+        ("installCommand", INSTALL_COMMAND),
+    )
 }
