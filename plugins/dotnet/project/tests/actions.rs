@@ -73,6 +73,11 @@ fn wait_for(what: &str, mut ready: impl FnMut() -> bool) {
     }
 }
 
+/// The `i` of a `Worker running (i/n)` tick line.
+fn tick_number(text: &str) -> Option<u64> {
+    text.split("Worker running (").nth(1)?.split('/').next()?.parse().ok()
+}
+
 fn child_pid(text: &str) -> u32 {
     text.lines()
         .find_map(|line| line.split("double-child-pid: ").nth(1))
@@ -938,11 +943,17 @@ fn background_run_then_logs_then_stop() {
             .iter()
             .any(|line| line["text"].as_str().unwrap().contains("Worker running (2/"))
     });
-    let result = fx.call(json!({ "action": "Logs", "sessionId": id, "tailLines": 3 }));
-    let logs = result.structured_content.clone().unwrap();
-    assert_eq!(logs["returnedLines"], 3);
-    assert_eq!(logs["status"], "running");
-    assert!(result.joined_text().contains("Worker running"));
+    // stdout and stderr are read apart, so a late stderr line may land after the first ticks;
+    // once the ticks lead, the last three lines are three consecutive ticks, in order.
+    let mut tail = Vec::new();
+    wait_for("three ticks at the end of the log", || {
+        let result = fx.call(json!({ "action": "Logs", "sessionId": id, "tailLines": 3 }));
+        let logs = result.structured_content.clone().unwrap();
+        assert_eq!((logs["returnedLines"].as_u64(), logs["status"].as_str()), (Some(3), Some("running")));
+        tail = logs["lines"].as_array().unwrap().iter().filter_map(|line| tick_number(line["text"].as_str().unwrap())).collect();
+        tail.len() == 3 && result.joined_text().contains("Worker running")
+    });
+    assert!(tail.windows(2).all(|pair| pair[1] == pair[0] + 1), "not the last three ticks in order: {tail:?}");
     let all = fx.call(json!({ "action": "Logs", "sessionId": id, "tailLines": 2000 }));
     let all_text = all.joined_text();
     assert!(all_text.contains("[REDACTED]") && all_text.contains("[stderr] "), "{all_text}");
