@@ -225,14 +225,153 @@ fn parameters() -> Vec<Param> {
     ]
 }
 
+/// What each action takes, does, locks and answers with.
+fn spec(action: Action) -> ActionSpec<Action> {
+    /// What names the project, and how it is built.
+    const TARGET: [&str; 2] = ["project", "projectPath"];
+    const BUILD: [&str; 3] = ["configuration", "framework", "runtime"];
+    const EVALUATE: [&str; 4] = ["project", "projectPath", "configuration", "framework"];
+    match action {
+        Action::New => ActionSpec::writes(Action::New)
+            .open_world()
+            .locks(Lock::Target)
+            .requires(&["template"])
+            .takes(&["name", "output", "framework", "noRestore", "additionalOptions"])
+            .returns(actions::command_shape())
+            .announces(WORKSPACE),
+        Action::Restore => ActionSpec::writes(Action::Restore)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["runtime", "verbosity", "source", "lockedMode", "configFile"])
+            .returns(actions::command_shape()),
+        Action::Build => ActionSpec::writes(Action::Build)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&BUILD)
+            .takes(&["noRestore", "verbosity", "output"])
+            .returns(actions::build_shape()),
+        Action::Run => ActionSpec::destroys(Action::Run)
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&BUILD)
+            .takes(&["noBuild", "noRestore", "appArgs", "startMode"])
+            .returns(actions::command_shape())
+            .returns(actions::started_shape()),
+        Action::Test => ActionSpec::writes(Action::Test)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["configuration", "framework", "filter", "collect", "resultsDirectory", "logger"])
+            .takes(&["noBuild", "noRestore", "verbosity", "blame", "listTests", "testRunner"])
+            .takes(&["useLegacyProjectArgument"])
+            .returns(actions::test_shape()),
+        Action::Publish => ActionSpec::writes(Action::Publish)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&BUILD)
+            .takes(&["output", "noRestore", "noBuild", "selfContained", "arch", "os", "verbosity"])
+            .returns(actions::command_shape()),
+        Action::Clean => ActionSpec::destroys(Action::Clean)
+            .idempotent()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&BUILD)
+            .takes(&["output", "verbosity"])
+            .returns(actions::command_shape()),
+        Action::Pack => ActionSpec::writes(Action::Pack)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["configuration", "output", "includeSymbols", "includeSource", "noBuild", "noRestore"])
+            .takes(&["verbosity", "packageVersion"])
+            .returns(actions::command_shape()),
+        Action::Watch => ActionSpec::destroys(Action::Watch)
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["watchAction", "appArgs", "noHotReload", "filter", "configuration", "framework", "startMode"])
+            .returns(actions::started_shape()),
+        Action::Format => ActionSpec::writes(Action::Format)
+            .idempotent()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["verify", "includeGenerated", "diagnostics", "severity", "verbosity"])
+            .returns(actions::command_shape()),
+        Action::Analyze => ActionSpec::reads(Action::Analyze).takes(&EVALUATE).result::<evaluate::Analysis>(),
+        Action::Dependencies => {
+            ActionSpec::reads(Action::Dependencies).takes(&EVALUATE).result::<evaluate::Dependencies>()
+        }
+        Action::Validate => ActionSpec::reads(Action::Validate).takes(&EVALUATE).result::<evaluate::Validation>(),
+        Action::GetProperty => ActionSpec::reads(Action::GetProperty)
+            .requires(&["propertyName"])
+            .takes(&EVALUATE)
+            .result::<actions::PropertyValue>(),
+        Action::SetProperty => ActionSpec::destroys(Action::SetProperty)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["propertyName"])
+            .takes(&TARGET)
+            .takes(&["propertyValue"])
+            .result::<actions::PropertyEdited>()
+            .announces(WORKSPACE),
+        Action::RemoveProperty => ActionSpec::destroys(Action::RemoveProperty)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["propertyName"])
+            .takes(&TARGET)
+            .result::<actions::PropertyEdited>()
+            .announces(WORKSPACE),
+        Action::AddItem => ActionSpec::writes(Action::AddItem)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["itemType", "include"])
+            .takes(&TARGET)
+            .takes(&["metadata"])
+            .result::<actions::ItemEdited>()
+            .announces(WORKSPACE),
+        Action::RemoveItem => ActionSpec::destroys(Action::RemoveItem)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["itemType", "include"])
+            .takes(&TARGET)
+            .result::<actions::ItemEdited>()
+            .announces(WORKSPACE),
+        Action::ListItems => {
+            ActionSpec::reads(Action::ListItems).takes(&EVALUATE).takes(&["itemType"]).result::<actions::Items>()
+        }
+        Action::ListTemplateOptions => {
+            ActionSpec::reads(Action::ListTemplateOptions).requires(&["template"]).result::<actions::TemplateOptions>()
+        }
+        Action::Convert => ActionSpec::destroys(Action::Convert)
+            .locks(Lock::Target)
+            .requires(&["project"])
+            .takes(&["output", "force", "deleteSource"])
+            .returns(actions::command_shape())
+            .announces(WORKSPACE),
+        Action::Logs => ActionSpec::reads(Action::Logs)
+            .requires(&["sessionId"])
+            .takes(&["tailLines", "since"])
+            .returns(actions::logs_shape()),
+        Action::Stop => {
+            ActionSpec::destroys(Action::Stop).idempotent().requires(&["sessionId"]).returns(actions::stop_shape())
+        }
+        Action::ListSessions => ActionSpec::reads(Action::ListSessions).returns(actions::list_sessions_shape()),
+    }
+}
+
 impl Family for DotnetProject {
     type Action = Action;
 
     fn declare() -> Declaration<Action> {
-        /// What names the project, and how it is built.
-        const TARGET: [&str; 2] = ["project", "projectPath"];
-        const BUILD: [&str; 3] = ["configuration", "framework", "runtime"];
-        const EVALUATE: [&str; 4] = ["project", "projectPath", "configuration", "framework"];
         let declaration = Declaration::new(
             "dotnet_project",
             ".NET Project",
@@ -255,186 +394,7 @@ impl Family for DotnetProject {
             }
             _ => declaration,
         };
-        declaration
-            .common(&["workingDirectory"])
-            .action(
-                ActionSpec::writes(Action::New)
-                    .open_world()
-                    .locks(Lock::Target)
-                    .requires(&["template"])
-                    .takes(&["name", "output", "framework", "noRestore", "additionalOptions"])
-                    .returns(actions::command_shape())
-                    .announces(WORKSPACE),
-            )
-            .action(
-                ActionSpec::writes(Action::Restore)
-                    .idempotent()
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&["runtime", "verbosity", "source", "lockedMode", "configFile"])
-                    .returns(actions::command_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::Build)
-                    .idempotent()
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&BUILD)
-                    .takes(&["noRestore", "verbosity", "output"])
-                    .returns(actions::build_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::Run)
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&BUILD)
-                    .takes(&["noBuild", "noRestore", "appArgs", "startMode"])
-                    .returns(actions::command_shape())
-                    .returns(actions::started_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::Test)
-                    .idempotent()
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&["configuration", "framework", "filter", "collect", "resultsDirectory", "logger"])
-                    .takes(&["noBuild", "noRestore", "verbosity", "blame", "listTests", "testRunner"])
-                    .takes(&["useLegacyProjectArgument"])
-                    .returns(actions::test_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::Publish)
-                    .idempotent()
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&BUILD)
-                    .takes(&["output", "noRestore", "noBuild", "selfContained", "arch", "os", "verbosity"])
-                    .returns(actions::command_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::Clean)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&BUILD)
-                    .takes(&["output", "verbosity"])
-                    .returns(actions::command_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::Pack)
-                    .idempotent()
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&["configuration", "output", "includeSymbols", "includeSource", "noBuild", "noRestore"])
-                    .takes(&["verbosity", "packageVersion"])
-                    .returns(actions::command_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::Watch)
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&[
-                        "watchAction",
-                        "appArgs",
-                        "noHotReload",
-                        "filter",
-                        "configuration",
-                        "framework",
-                        "startMode",
-                    ])
-                    .returns(actions::started_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::Format)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&["verify", "includeGenerated", "diagnostics", "severity", "verbosity"])
-                    .returns(actions::command_shape()),
-            )
-            .action(ActionSpec::reads(Action::Analyze).takes(&EVALUATE).returns(actions::analyze_shape()))
-            .action(ActionSpec::reads(Action::Dependencies).takes(&EVALUATE).returns(actions::dependencies_shape()))
-            .action(ActionSpec::reads(Action::Validate).takes(&EVALUATE).returns(actions::validate_shape()))
-            .action(
-                ActionSpec::reads(Action::GetProperty)
-                    .requires(&["propertyName"])
-                    .takes(&EVALUATE)
-                    .returns(actions::property_value_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::SetProperty)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .requires(&["propertyName"])
-                    .takes(&TARGET)
-                    .takes(&["propertyValue"])
-                    .returns(actions::property_shape())
-                    .announces(WORKSPACE),
-            )
-            .action(
-                ActionSpec::destroys(Action::RemoveProperty)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .requires(&["propertyName"])
-                    .takes(&TARGET)
-                    .returns(actions::property_shape())
-                    .announces(WORKSPACE),
-            )
-            .action(
-                ActionSpec::writes(Action::AddItem)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .requires(&["itemType", "include"])
-                    .takes(&TARGET)
-                    .takes(&["metadata"])
-                    .returns(actions::item_shape())
-                    .announces(WORKSPACE),
-            )
-            .action(
-                ActionSpec::destroys(Action::RemoveItem)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .requires(&["itemType", "include"])
-                    .takes(&TARGET)
-                    .returns(actions::item_shape())
-                    .announces(WORKSPACE),
-            )
-            .action(
-                ActionSpec::reads(Action::ListItems)
-                    .takes(&EVALUATE)
-                    .takes(&["itemType"])
-                    .returns(actions::items_shape()),
-            )
-            .action(
-                ActionSpec::reads(Action::ListTemplateOptions)
-                    .requires(&["template"])
-                    .returns(actions::options_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::Convert)
-                    .locks(Lock::Target)
-                    .requires(&["project"])
-                    .takes(&["output", "force", "deleteSource"])
-                    .returns(actions::command_shape())
-                    .announces(WORKSPACE),
-            )
-            .action(
-                ActionSpec::reads(Action::Logs)
-                    .requires(&["sessionId"])
-                    .takes(&["tailLines", "since"])
-                    .returns(actions::logs_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::Stop).idempotent().requires(&["sessionId"]).returns(actions::stop_shape()),
-            )
-            .action(ActionSpec::reads(Action::ListSessions).returns(actions::list_sessions_shape()))
+        declaration.common(&["workingDirectory"]).each_action(spec)
     }
 
     async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {

@@ -33,9 +33,25 @@ pub enum Severity {
     Info,
 }
 
+/// A plain string enum, as MSBuild spells it (a derived one would describe each variant in a
+/// `oneOf`).
+impl schemars::JsonSchema for Severity {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Severity".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": ["error", "warning", "info"] })
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+}
+
 /// One diagnostic, with the location and project split out of the message so a client can
 /// jump to the file and group by project.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Diagnostic {
     /// Source or project file the diagnostic points at; `None` for tool origins such as
@@ -44,15 +60,19 @@ pub struct Diagnostic {
     pub file: Option<String>,
     /// 1-based start line, when the location has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<i64>")]
     pub line: Option<u32>,
     /// 1-based start column, when the location has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<i64>")]
     pub column: Option<u32>,
     /// End line of a range location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<i64>")]
     pub end_line: Option<u32>,
     /// End column of a range location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<i64>")]
     pub end_column: Option<u32>,
     /// Error, warning or info.
     pub severity: Severity,

@@ -20,7 +20,7 @@ use dotnet_support::{
     diagnostics::{self, Diagnostic},
     errors::{ErrorResponse, ErrorResult},
     exec::{Command, ProgressKind, Ran},
-    kit::{ActionEnum, Call, Outcome},
+    kit::{self, ActionEnum, Call, Outcome, Reason, TargetParam},
     locking::{self, LockTarget},
     params::{Kind, Params},
     redact::redacted_command_line,
@@ -34,10 +34,10 @@ use serde_json::{Map, Value, json};
 use crate::{Action, DotnetProject};
 
 pub use build::{build_fields, build_shape, command_shape};
-pub use edit::{item_shape, property_shape};
-pub use inspect::{analyze_shape, dependencies_shape, items_shape, property_value_shape, validate_shape};
+pub use edit::{ItemEdited, PropertyEdited};
+pub use inspect::{Items, PropertyValue};
 pub use run::{list_sessions_shape, logs_shape, started_shape, stop_shape};
-pub use templates::options_shape;
+pub use templates::TemplateOptions;
 pub use test::{test_fields, test_shape};
 
 /// MSBuild property and item names: a letter or `_`, then letters, digits, `_` and `-`.
@@ -58,17 +58,41 @@ pub async fn run(family: &DotnetProject, action: Action, call: &Call<'_>) -> Out
         Action::Pack => act.pack().await,
         Action::Watch => act.watch().await,
         Action::Format => act.format().await,
-        Action::Analyze | Action::Dependencies | Action::Validate => act.analyze().await,
-        Action::GetProperty => act.get_property().await,
-        Action::SetProperty | Action::RemoveProperty => act.edit_property().await,
-        Action::AddItem | Action::RemoveItem => act.edit_item().await,
-        Action::ListItems => act.list_items().await,
-        Action::ListTemplateOptions => act.template_options().await,
+        Action::Analyze => inspect::analyze(call).await,
+        Action::Dependencies => inspect::dependencies(call).await,
+        Action::Validate => inspect::validate(call).await,
+        Action::GetProperty => inspect::get_property(call).await,
+        Action::SetProperty => edit::edit_property(call, edit::PropertyEdit::Set).await,
+        Action::RemoveProperty => edit::edit_property(call, edit::PropertyEdit::Remove).await,
+        Action::AddItem => edit::edit_item(call, edit::ItemEdit::Add).await,
+        Action::RemoveItem => edit::edit_item(call, edit::ItemEdit::Remove).await,
+        Action::ListItems => inspect::list_items(call).await,
+        Action::ListTemplateOptions => templates::template_options(call).await,
         Action::Convert => act.convert().await,
         Action::Logs => act.logs(),
         Action::Stop => act.stop().await,
         Action::ListSessions => Ok(act.list_sessions()),
     }
+}
+
+/// The project file an evaluation or edit works on (absolute): `project` (or `projectPath`; a
+/// file, or a folder with one project), else the one project in the client's roots, else the one
+/// project in the working directory.
+async fn project_file(call: &Call<'_>) -> Result<PathBuf, Failure> {
+    let file = call.target_file(TargetParam::project().alias("projectPath")).await?;
+    Ok(locking::canonical(&file))
+}
+
+/// An MSBuild property or item type name.
+fn msbuild_name<'a>(call: &Call<'a>, parameter: &str) -> Result<&'a str, Failure> {
+    let name = call.params().req(parameter, Kind::Identifier)?;
+    if MSBUILD_NAME.is_match(name) {
+        return Ok(name);
+    }
+    let message = format!(
+        "Invalid argument '{parameter}': must be an MSBuild name: a letter or '_', then letters, digits, '_' or '-' (got '{name}')."
+    );
+    Err(kit::invalid(parameter, Reason::Value, message).into())
 }
 
 fn invalid(parameter: &str, reason: &str, message: &str) -> Failure {
@@ -134,60 +158,6 @@ impl Act<'_, '_> {
         Ok(found.map(|path| path.display().to_string()))
     }
 
-    /// The project file an evaluation or edit works on (absolute): the project parameter (a file,
-    /// or a folder with one project), else the one project in the client's roots, else the one
-    /// project in the working directory.
-    async fn project_file(&self) -> Result<PathBuf, Failure> {
-        let path = match self.project_param()? {
-            Some(project) => self.cwd.join(project),
-            None => match workspace::discover(self.ctx, Target::Project, "project").await? {
-                Some(found) => found,
-                None => self.cwd.clone(),
-            },
-        };
-        let file = if path.is_dir() {
-            match workspace::candidates_in(&path, Target::Project).as_slice() {
-                [only] => only.clone(),
-                [] => {
-                    return Err(invalid(
-                        "project",
-                        if self.project_param()?.is_some() { "not found" } else { "required" },
-                        &format!(
-                            "No project file (.csproj, .fsproj, .vbproj) in '{}': name the project with 'project'.",
-                            path.display()
-                        ),
-                    ));
-                }
-                several => {
-                    let names: Vec<String> = several.iter().map(|p| p.display().to_string()).collect();
-                    return Err(invalid(
-                        "project",
-                        "ambiguous",
-                        &format!("'{}' holds several projects: {}. Name one.", path.display(), names.join(", ")),
-                    ));
-                }
-            }
-        } else {
-            path
-        };
-        let extension = file.extension().and_then(|ext| ext.to_str()).unwrap_or_default().to_ascii_lowercase();
-        if extension.starts_with("sln") {
-            return Err(invalid(
-                "project",
-                "invalid value",
-                &format!("Action '{}' works on a project file, not a solution.", self.action.name()),
-            ));
-        }
-        if !file.is_file() {
-            return Err(invalid(
-                "project",
-                "not found",
-                &format!("The project file '{}' does not exist.", file.display()),
-            ));
-        }
-        Ok(locking::canonical(&file))
-    }
-
     /// A list parameter: a string split on whitespace, or an array of strings; each checked.
     fn list(&self, name: &str, check_one: impl Fn(&str) -> Result<(), ErrorResponse>) -> Result<Vec<String>, Failure> {
         let values: Vec<String> = match self.params.raw(name) {
@@ -233,22 +203,6 @@ impl Act<'_, '_> {
                 Ok(())
             }
         })
-    }
-
-    /// An MSBuild property or item type name.
-    fn msbuild_name(&self, parameter: &str) -> Result<&str, Failure> {
-        let name = self.params.req(parameter, Kind::Identifier)?;
-        if MSBUILD_NAME.is_match(name) {
-            Ok(name)
-        } else {
-            Err(invalid(
-                parameter,
-                "invalid value",
-                &format!(
-                    "Invalid argument '{parameter}': must be an MSBuild name: a letter or '_', then letters, digits, '_' or '-' (got '{name}')."
-                ),
-            ))
-        }
     }
 
     /// Pushes `flag value` when the parameter is set.

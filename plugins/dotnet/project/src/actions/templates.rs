@@ -7,14 +7,16 @@ use std::{path::Path, sync::LazyLock};
 use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
     exec::ProgressKind,
-    kit::{Outcome, Shape},
+    kit::{Call, Outcome},
     locking::{self, LockTarget},
     params::Kind,
     respond::{Failure, Reply},
-    template_help,
+    template_help::{self, TemplateHelp},
 };
 use mcp_plugin_api::locks::LockScope;
 use regex::Regex;
+use schemars::JsonSchema;
+use serde::Serialize;
 use serde_json::{Map, json};
 
 use super::{Act, invalid, run::is_file_based_app};
@@ -24,11 +26,36 @@ static TEMPLATE_OPTION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.=:+\-]{1,200}$").expect("template option pattern is valid"));
 
 /// ListTemplateOptions: the template's options, as its help describes them.
-pub fn options_shape() -> Shape {
-    let help = template_help::schema();
-    let mut properties = help["properties"].clone();
-    properties["template"] = json!({ "type": "string" });
-    Shape::new(properties, &["template", "name", "options"])
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TemplateOptions {
+    /// The template's short name, as asked for.
+    template: String,
+    #[serde(flatten)]
+    help: TemplateHelp,
+}
+
+/// ListTemplateOptions: `dotnet new <template> --help`, parsed.
+pub(super) async fn template_options(call: &Call<'_>) -> Outcome {
+    let template = call.params().req("template", Kind::Identifier)?;
+    let args = vec!["new".to_owned(), template.to_owned(), "--help".to_owned()];
+    let command = call.command(args, format!("Reading the options of '{template}'")).progress(ProgressKind::None);
+    let ran = call.run(command).await?;
+    if !ran.succeeded() {
+        let mut failure = Failure::from(ran.failure());
+        template_not_found(&mut failure.error, template);
+        return Err(failure);
+    }
+    let help = template_help::parse(&ran.outcome.stdout);
+    let lines: Vec<String> = help
+        .options
+        .iter()
+        .map(|option| {
+            let default = option.default_value.as_ref().map(|value| format!(" (default {value})")).unwrap_or_default();
+            format!("{}: {}{default}", option.option, option.description)
+        })
+        .collect();
+    let summary = format!("'{template}' ({}) has {} template option(s).", help.name, help.options.len());
+    Ok(Reply::new(summary).section("Options", lines).result(TemplateOptions { template: template.to_owned(), help }))
 }
 
 impl Act<'_, '_> {
@@ -111,31 +138,6 @@ impl Act<'_, '_> {
             structured.insert("name".into(), json!(name));
         }
         Ok(self.command_reply(&ran, summary, structured))
-    }
-
-    pub(super) async fn template_options(&self) -> Outcome {
-        let template = self.params.req("template", Kind::Identifier)?;
-        let args = vec!["new".to_owned(), template.to_owned(), "--help".to_owned()];
-        let ran = self.run(args.clone(), format!("Reading the options of '{template}'"), ProgressKind::None).await?;
-        if !ran.succeeded() {
-            let mut failure = Failure::from(ran.failure());
-            template_not_found(&mut failure.error, template);
-            return Err(failure);
-        }
-        let help = template_help::parse(&ran.outcome.stdout);
-        let lines: Vec<String> = help
-            .options
-            .iter()
-            .map(|option| {
-                let default =
-                    option.default_value.as_ref().map(|value| format!(" (default {value})")).unwrap_or_default();
-                format!("{}: {}{default}", option.option, option.description)
-            })
-            .collect();
-        let summary = format!("'{template}' ({}) has {} template option(s).", help.name, help.options.len());
-        let mut structured = serde_json::to_value(&help).unwrap_or_else(|_| json!({}));
-        structured["template"] = json!(template);
-        Ok(Reply::new(summary).section("Options", lines).structured(structured))
     }
 }
 
