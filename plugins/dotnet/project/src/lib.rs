@@ -70,7 +70,7 @@ use dotnet_support::{
     resources::WORKSPACE,
 };
 use mcp_plugin_api::export_plugin;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 export_plugin! {
     name: "dotnet_project",
@@ -93,19 +93,6 @@ dotnet_support::actions! {
 #[derive(Default)]
 pub struct DotnetProject {
     sessions: sessions::Sessions,
-}
-
-fn string_or_list(name: &'static str, description: &str) -> Param {
-    Param::new(
-        name,
-        json!({
-            "description": description,
-            "anyOf": [
-                { "type": "string" },
-                { "type": "array", "items": { "type": "string" } }
-            ]
-        }),
-    )
 }
 
 /// The parameters of `dotnet_project`.
@@ -135,7 +122,7 @@ fn parameters() -> Vec<Param> {
         string("framework", "Target framework (-f), for example net10.0."),
         string("configuration", "Build configuration (-c): Debug, Release or any custom one."),
         string("runtime", "Runtime identifier (-r), for example linux-x64, win-arm64, browser-wasm."),
-        string_or_list(
+        Param::string_or_list(
             "additionalOptions",
             "New: template options (for example ['--use-program-main', '--aot']); a string is split on whitespace. \
              Letters, digits and _ . = : + - only.",
@@ -150,7 +137,7 @@ fn parameters() -> Vec<Param> {
         string("source", "Restore: a NuGet source to use (--source)."),
         flag("lockedMode", "Restore: fail when the lock file would change (--locked-mode)."),
         string("configFile", "Restore: the NuGet.config to use (--configfile)."),
-        string_or_list(
+        Param::string_or_list(
             "appArgs",
             "Run, Watch (run): arguments for the application, passed after '--'. Use the list form for arguments \
              that contain spaces; a string is split on whitespace.",
@@ -197,7 +184,7 @@ fn parameters() -> Vec<Param> {
         flag("noHotReload", "Watch (run): restart instead of hot reload (--no-hot-reload)."),
         flag("verify", "Format: only check, change nothing (--verify-no-changes)."),
         flag("includeGenerated", "Format: also format generated code (--include-generated)."),
-        string_or_list(
+        Param::string_or_list(
             "diagnostics",
             "Format: diagnostic ids to fix (--diagnostics), for example ['IDE0005', 'CA1822'].",
         ),
@@ -225,6 +212,17 @@ fn parameters() -> Vec<Param> {
     ]
 }
 
+/// The properties of `T`'s schema, derived as the kit derives results.
+fn properties_of<T: schemars::JsonSchema>() -> Map<String, Value> {
+    match mcp_plugin_api::output_schema_for::<T>() {
+        Ok(Value::Object(mut schema)) => match schema.remove("properties") {
+            Some(Value::Object(properties)) => properties,
+            _ => Map::new(),
+        },
+        _ => Map::new(),
+    }
+}
+
 /// What each action takes, does, locks and answers with.
 fn spec(action: Action) -> ActionSpec<Action> {
     /// What names the project, and how it is built.
@@ -237,7 +235,8 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .locks(Lock::Target)
             .requires(&["template"])
             .takes(&["name", "output", "framework", "noRestore", "additionalOptions"])
-            .returns(actions::command_shape())
+            .result::<actions::Completed>()
+            .runs_dotnet()
             .announces(WORKSPACE),
         Action::Restore => ActionSpec::writes(Action::Restore)
             .idempotent()
@@ -245,7 +244,8 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .locks(Lock::Target)
             .takes(&TARGET)
             .takes(&["runtime", "verbosity", "source", "lockedMode", "configFile"])
-            .returns(actions::command_shape()),
+            .result::<actions::Completed>()
+            .runs_dotnet(),
         Action::Build => ActionSpec::writes(Action::Build)
             .idempotent()
             .open_world()
@@ -253,14 +253,15 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .takes(&TARGET)
             .takes(&BUILD)
             .takes(&["noRestore", "verbosity", "output"])
-            .returns(actions::build_shape()),
+            .result::<actions::Built>()
+            .runs_dotnet(),
         Action::Run => ActionSpec::destroys(Action::Run)
             .open_world()
             .locks(Lock::Target)
             .takes(&TARGET)
             .takes(&BUILD)
             .takes(&["noBuild", "noRestore", "appArgs", "startMode"])
-            .returns(actions::command_shape())
+            .returns(actions::run_shape())
             .returns(actions::started_shape()),
         Action::Test => ActionSpec::writes(Action::Test)
             .idempotent()
@@ -270,7 +271,8 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .takes(&["configuration", "framework", "filter", "collect", "resultsDirectory", "logger"])
             .takes(&["noBuild", "noRestore", "verbosity", "blame", "listTests", "testRunner"])
             .takes(&["useLegacyProjectArgument"])
-            .returns(actions::test_shape()),
+            .result::<actions::Tested>()
+            .runs_dotnet(),
         Action::Publish => ActionSpec::writes(Action::Publish)
             .idempotent()
             .open_world()
@@ -278,14 +280,16 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .takes(&TARGET)
             .takes(&BUILD)
             .takes(&["output", "noRestore", "noBuild", "selfContained", "arch", "os", "verbosity"])
-            .returns(actions::command_shape()),
+            .result::<actions::Completed>()
+            .runs_dotnet(),
         Action::Clean => ActionSpec::destroys(Action::Clean)
             .idempotent()
             .locks(Lock::Target)
             .takes(&TARGET)
             .takes(&BUILD)
             .takes(&["output", "verbosity"])
-            .returns(actions::command_shape()),
+            .result::<actions::Completed>()
+            .runs_dotnet(),
         Action::Pack => ActionSpec::writes(Action::Pack)
             .idempotent()
             .open_world()
@@ -293,7 +297,8 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .takes(&TARGET)
             .takes(&["configuration", "output", "includeSymbols", "includeSource", "noBuild", "noRestore"])
             .takes(&["verbosity", "packageVersion"])
-            .returns(actions::command_shape()),
+            .result::<actions::Completed>()
+            .runs_dotnet(),
         Action::Watch => ActionSpec::destroys(Action::Watch)
             .open_world()
             .locks(Lock::Target)
@@ -305,7 +310,8 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .locks(Lock::Target)
             .takes(&TARGET)
             .takes(&["verify", "includeGenerated", "diagnostics", "severity", "verbosity"])
-            .returns(actions::command_shape()),
+            .result::<actions::Completed>()
+            .runs_dotnet(),
         Action::Analyze => ActionSpec::reads(Action::Analyze).takes(&EVALUATE).result::<evaluate::Analysis>(),
         Action::Dependencies => {
             ActionSpec::reads(Action::Dependencies).takes(&EVALUATE).result::<evaluate::Dependencies>()
@@ -355,7 +361,8 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .locks(Lock::Target)
             .requires(&["project"])
             .takes(&["output", "force", "deleteSource"])
-            .returns(actions::command_shape())
+            .result::<actions::Completed>()
+            .runs_dotnet()
             .announces(WORKSPACE),
         Action::Logs => ActionSpec::reads(Action::Logs)
             .requires(&["sessionId"])
@@ -364,7 +371,7 @@ fn spec(action: Action) -> ActionSpec<Action> {
         Action::Stop => {
             ActionSpec::destroys(Action::Stop).idempotent().requires(&["sessionId"]).returns(actions::stop_shape())
         }
-        Action::ListSessions => ActionSpec::reads(Action::ListSessions).returns(actions::list_sessions_shape()),
+        Action::ListSessions => ActionSpec::reads(Action::ListSessions).result::<actions::SessionList>(),
     }
 }
 
@@ -383,17 +390,12 @@ impl Family for DotnetProject {
              ListSessions). Build and Test return diagnostics and summed test counts as structured content.",
         );
         let declaration = parameters().into_iter().fold(declaration, Declaration::param);
-        let mut failure_fields = actions::build_fields();
-        if let (Some(fields), Value::Object(test)) = (failure_fields.as_object_mut(), actions::test_fields()) {
-            // The envelope's own `metadata` (a string map) already covers the test runner's.
-            fields.extend(test.into_iter().filter(|(key, _)| key != "metadata" && key != "summary"));
+        // A failed build or test run carries its counts beside the error envelope.
+        let mut fields = properties_of::<actions::BuildCounts>();
+        for (name, schema) in properties_of::<actions::TestCounts>() {
+            fields.entry(name).or_insert(schema);
         }
-        let declaration = match failure_fields {
-            Value::Object(fields) => {
-                fields.into_iter().fold(declaration, |d, (name, schema)| d.failure_field(&name, schema))
-            }
-            _ => declaration,
-        };
+        let declaration = fields.into_iter().fold(declaration, |d, (name, schema)| d.failure_field(&name, schema));
         declaration.common(&["workingDirectory"]).each_action(spec)
     }
 

@@ -713,7 +713,7 @@ fn invalid_parameters_are_refused_before_anything_runs() {
         (json!({ "action": "New", "template": "console", "name": "--force" }), "name", "invalid characters"),
         (
             json!({ "action": "New", "template": "console", "additionalOptions": ["--output=/etc"] }),
-            "additionalOptions",
+            "additionalOptions[0]",
             "invalid characters",
         ),
         (json!({ "action": "Build", "filter": "x" }), "filter", "not applicable"),
@@ -721,7 +721,7 @@ fn invalid_parameters_are_refused_before_anything_runs() {
         (json!({ "action": "Build", "framework": "java17" }), "framework", "invalid value"),
         (json!({ "action": "Build", "workingDirectory": "nope" }), "workingDirectory", "not found"),
         (json!({ "action": "Pack", "packageVersion": "1.0;Foo=bar" }), "packageVersion", "invalid value"),
-        (json!({ "action": "Run", "appArgs": ["a\nb"] }), "appArgs", "invalid characters"),
+        (json!({ "action": "Run", "appArgs": ["a\nb"] }), "appArgs[0]", "invalid characters"),
         (json!({ "action": "Watch", "startMode": "Foreground" }), "startMode", "invalid value"),
         (json!({ "action": "Watch", "watchAction": "build", "filter": "x" }), "filter", "not applicable"),
         (json!({ "action": "Logs", "sessionId": "nope" }), "sessionId", "not found"),
