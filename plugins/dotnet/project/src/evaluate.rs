@@ -205,7 +205,7 @@ pub fn parse(stdout: &str, properties: &[&str], items: &[&str]) -> Result<Evalua
     Ok(Evaluation { properties, items })
 }
 
-/// One evaluated item of ListItems.
+// One evaluated item of ListItems.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ListedItem {
@@ -213,7 +213,7 @@ pub struct ListedItem {
     include: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     full_path: Option<String>,
-    /// The item's own metadata (well-known metadata left out).
+    // The item's own metadata (well-known metadata left out).
     metadata: BTreeMap<String, String>,
 }
 
@@ -234,7 +234,7 @@ impl ListedItem {
     }
 }
 
-/// A direct package reference.
+// A direct package reference.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PackageReference {
@@ -259,7 +259,7 @@ impl PackageReference {
     }
 }
 
-/// A direct project reference: its name (the file name without extension) and its path.
+// A direct project reference: its name (the file name without extension) and its path.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ProjectReference {
@@ -277,14 +277,14 @@ impl ProjectReference {
     }
 }
 
-/// An analyzer the project declares.
+// An analyzer the project declares.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Analyzer {
     path: String,
 }
 
-/// The evaluated properties that decide how the project builds and publishes; `null` where the
-/// project sets none.
+// The evaluated properties that decide how the project builds and publishes; `null` where the
+// project sets none.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BuildProperties {
@@ -302,13 +302,13 @@ pub struct BuildProperties {
     warning_level: Option<String>,
 }
 
-/// Analyze: what the project is and what it uses; `null` where the project sets no value.
+// Analyze: what the project is and what it uses; `null` where the project sets no value.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Analysis {
     project_path: String,
     project_name: String,
-    /// The project file's `Sdk` attribute.
+    // The project file's `Sdk` attribute.
     #[serde(skip_serializing_if = "Option::is_none")]
     sdk: Option<String>,
     target_frameworks: Vec<String>,
@@ -341,7 +341,7 @@ impl Analysis {
     }
 }
 
-/// Dependencies: the direct package and project dependencies.
+// Dependencies: the direct package and project dependencies.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Dependencies {
@@ -370,7 +370,7 @@ impl Dependencies {
     }
 }
 
-/// Validate: errors make the project invalid, warnings and recommendations do not.
+// Validate: errors make the project invalid, warnings and recommendations do not.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Validation {

@@ -120,7 +120,7 @@ impl JsonSchema for Status {
     }
 }
 
-/// A session as the actions report it: Run and Watch in the background, ListSessions.
+// A session as the actions report it: Run and Watch in the background, ListSessions.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SessionInfo {
@@ -128,28 +128,28 @@ pub struct SessionInfo {
     #[schemars(extend("enum" = ["run", "watch"]))]
     operation: String,
     pid: i64,
-    /// The command line, redacted.
+    // The command line, redacted.
     command: String,
-    /// What it runs: the project, or the working directory.
+    // What it runs: the project, or the working directory.
     target: String,
     working_directory: String,
     status: Status,
-    /// Once it ended by itself.
+    // Once it ended by itself.
     #[serde(skip_serializing_if = "Option::is_none")]
     exit_code: Option<i32>,
-    /// RFC 3339, UTC.
+    // RFC 3339, UTC.
     started_at: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     ended_at: Option<String>,
-    /// Lines of output so far, dropped ones included.
+    // Lines of output so far, dropped ones included.
     line_count: i64,
 }
 
-/// One line of a session's output.
+// One line of a session's output.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct LogEntry {
     seq: i64,
-    /// RFC 3339, UTC.
+    // RFC 3339, UTC.
     at: String,
     #[schemars(extend("enum" = ["stdout", "stderr"]))]
     stream: String,

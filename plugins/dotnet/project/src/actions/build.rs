@@ -22,14 +22,14 @@ static PACKAGE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[0-9]+(\.[0-9]+){1,3}(-[0-9A-Za-z.\-]+)?(\+[0-9A-Za-z.\-]+)?$").expect("version pattern is valid")
 });
 
-/// What a command that ran reports (New, Restore, Run, Publish, Clean, Pack, Format, Convert):
-/// its summary, duration and warnings, and what the action made ([`Made`]).
+// What a command that ran reports (New, Restore, Run, Publish, Clean, Pack, Format, Convert):
+// its summary, duration and warnings, and what the action made ([`Made`]).
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Completed {
     pub(super) summary: String,
     pub(super) duration_ms: i64,
-    /// The project, solution or app as given or found in the client's roots.
+    // The project, solution or app as given or found in the client's roots.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) project: Option<String>,
     pub(super) warning_count: i64,
@@ -38,7 +38,7 @@ pub struct Completed {
     pub(super) made: Made,
 }
 
-/// What an action made of its run, beside what every command reports.
+// What an action made of its run, beside what every command reports.
 #[derive(Debug, Default, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Made {
@@ -48,31 +48,32 @@ pub struct Made {
     /// Convert: the project file written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) project_file: Option<String>,
-    /// Publish: where each project was published.
+    // Publish: where each project was published.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) outputs: Option<Vec<Published>>,
-    /// Pack: the packages created.
+    // Pack: the packages created.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) packages: Option<Vec<String>>,
-    /// New: the template.
+    // New: the template.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) template: Option<String>,
-    /// New: the name given.
+    // New: the name given.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub(super) name: Option<String>,
     /// Clean: whether the user confirmed through the client.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Consent")]
     pub(super) consent: Option<Consent>,
 }
 
-/// Where Publish put one project's output.
+// Where Publish put one project's output.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Published {
     project: String,
     path: String,
 }
 
-/// What a build reports, success or failure: the counts and the diagnostics.
+// What a build reports, success or failure: the counts and the diagnostics.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BuildCounts {
@@ -84,7 +85,7 @@ pub struct BuildCounts {
     warnings: Vec<Diagnostic>,
 }
 
-/// Build: the counts, errors and warnings.
+// Build: the counts, errors and warnings.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Built {

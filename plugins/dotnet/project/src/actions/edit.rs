@@ -20,41 +20,41 @@ use crate::{
     projfile::{self, ProjectText},
 };
 
-/// SetProperty and RemoveProperty: what changed.
+// SetProperty and RemoveProperty: what changed.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PropertyEdited {
     project_path: String,
     property_name: String,
-    /// SetProperty: the value set.
+    // SetProperty: the value set.
     #[serde(skip_serializing_if = "Option::is_none")]
     property_value: Option<String>,
-    /// SetProperty: the value it replaced, when there was one.
+    // SetProperty: the value it replaced, when there was one.
     #[serde(skip_serializing_if = "Option::is_none")]
     previous_value: Option<String>,
     changed: bool,
-    /// RemoveProperty: how many definitions were removed.
+    // RemoveProperty: how many definitions were removed.
     #[serde(skip_serializing_if = "Option::is_none")]
     removed: Option<i64>,
-    /// Definitions under a Condition, left as they are.
+    // Definitions under a Condition, left as they are.
     conditional_definitions_left: i64,
 }
 
-/// AddItem and RemoveItem: what changed.
+// AddItem and RemoveItem: what changed.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ItemEdited {
     project_path: String,
     item_type: String,
     include: String,
-    /// AddItem: the metadata written.
+    // AddItem: the metadata written.
     #[serde(skip_serializing_if = "Option::is_none")]
     metadata: Option<BTreeMap<String, String>>,
     changed: bool,
-    /// RemoveItem: how many items were removed.
+    // RemoveItem: how many items were removed.
     #[serde(skip_serializing_if = "Option::is_none")]
     removed: Option<i64>,
-    /// Items under a Condition, left as they are.
+    // Items under a Condition, left as they are.
     conditional_definitions_left: i64,
 }
 

@@ -21,7 +21,7 @@ use crate::{
     projfile::ProjectText,
 };
 
-/// GetProperty: one evaluated property (empty when MSBuild has no value).
+// GetProperty: one evaluated property (empty when MSBuild has no value).
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PropertyValue {
@@ -31,15 +31,15 @@ pub struct PropertyValue {
     is_set: bool,
 }
 
-/// ListItems: the evaluated items of the types asked for.
+// ListItems: the evaluated items of the types asked for.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Items {
     project_path: String,
-    /// The item type asked for, when one was.
+    // The item type asked for, when one was.
     #[serde(skip_serializing_if = "Option::is_none")]
     item_type: Option<String>,
-    /// The item types evaluated.
+    // The item types evaluated.
     item_types: Vec<String>,
     count: i64,
     items: Vec<ListedItem>,

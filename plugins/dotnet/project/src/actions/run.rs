@@ -31,7 +31,7 @@ use crate::{
 /// Longest application output kept in a foreground Run's structured content (its end is kept).
 const MAX_RUN_OUTPUT: usize = 16_000;
 
-/// Run and Watch in the background: the session started.
+// Run and Watch in the background: the session started.
 #[derive(Debug, Serialize, JsonSchema)]
 struct Started {
     #[serde(flatten)]
@@ -39,13 +39,13 @@ struct Started {
     summary: String,
 }
 
-/// Logs: the lines of a session.
+// Logs: the lines of a session.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct Logs {
     session_id: String,
     status: Status,
-    /// The session's exit code, once it ended by itself.
+    // The session's exit code, once it ended by itself.
     #[serde(skip_serializing_if = "Option::is_none")]
     exit_code: Option<i32>,
     lines: Vec<LogEntry>,
@@ -54,19 +54,19 @@ struct Logs {
     dropped_lines: i64,
 }
 
-/// Stop: the session stopped (or already ended).
+// Stop: the session stopped (or already ended).
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct Stopped {
     session_id: String,
     status: Status,
-    /// The session's exit code, when it had ended by itself.
+    // The session's exit code, when it had ended by itself.
     #[serde(skip_serializing_if = "Option::is_none")]
     exit_code: Option<i32>,
     was_running: bool,
 }
 
-/// ListSessions: every session.
+// ListSessions: every session.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct SessionList {
     sessions: Vec<SessionInfo>,

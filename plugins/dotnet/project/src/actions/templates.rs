@@ -24,10 +24,10 @@ use super::{MAX_LIST, Made, command_reply, completed, push, push_flag, run::is_f
 static TEMPLATE_OPTION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.=:+\-]{1,200}$").expect("template option pattern is valid"));
 
-/// ListTemplateOptions: the template's options, as its help describes them.
+// ListTemplateOptions: the template's options, as its help describes them.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct TemplateOptions {
-    /// The template's short name, as asked for.
+    // The template's short name, as asked for.
     template: String,
     #[serde(flatten)]
     help: TemplateHelp,

@@ -19,7 +19,7 @@ use serde::Serialize;
 use super::{TARGET, build_options, lock, push, push_flag, run_in};
 use crate::testrun::{self, Assembly, Runner, TrxReport};
 
-/// What a test run reports, success or failure: the counts, failures and assemblies.
+// What a test run reports, success or failure: the counts, failures and assemblies.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TestCounts {
@@ -31,10 +31,10 @@ pub struct TestCounts {
     summary: String,
     failures: Vec<testrun::Failure>,
     assemblies: Vec<Assembly>,
-    /// The project or solution tested, as the runner got it.
+    // The project or solution tested, as the runner got it.
     #[serde(skip_serializing_if = "Option::is_none")]
     project: Option<String>,
-    /// With listTests: the tests listed.
+    // With listTests: the tests listed.
     #[serde(skip_serializing_if = "Option::is_none")]
     tests: Option<Vec<String>>,
     /// With logger trx: each TRX report the run wrote, read back (counts, failures with message
@@ -43,7 +43,7 @@ pub struct TestCounts {
     trx: Option<Vec<TrxReport>>,
 }
 
-/// Test: the counts, failures and the runner chosen.
+// Test: the counts, failures and the runner chosen.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Tested {
     #[serde(flatten)]
