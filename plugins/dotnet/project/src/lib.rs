@@ -32,9 +32,13 @@
 //! Every success returns prose for the model in `content` and data in `structuredContent`, with
 //! `success: true` and the `action`; every failure returns `isError: true`, the contract's
 //! `ErrorResponse` envelope (`success: false`, `errors[]`, `exitCode`, `metadata?`) as
-//! `structuredContent` plus `lockInfo` and, for Build and Test, the counts. The advertised
-//! `outputSchema` is an `anyOf` of every success shape and the envelope; each shape is declared
-//! next to the action that builds it (module `actions`).
+//! `structuredContent` plus `lockInfo` and, for Build and Test, the counts (derived from the same
+//! types as their successes). Each action answers with a Rust result type, declared with
+//! `ActionSpec::result` next to the action that builds it (module `actions`); the kit derives
+//! the advertised `outputSchema` from the types and adds `success`, `action`, `lockInfo`, and
+//! `command` and `exitCode` of the command an action that runs dotnet ran. Run, Watch, Logs and
+//! Stop report a background session's own command line and exit code, which the kit reserves, so
+//! they still declare shapes, derived from their types (module `actions::run`).
 //!
 //! # Decisions
 //!

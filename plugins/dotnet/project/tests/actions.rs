@@ -228,9 +228,9 @@ fn build_returns_the_build_result_with_progress_from_the_output() {
     assert_eq!((structured["errorCount"].as_u64(), structured["warningCount"].as_u64()), (Some(0), Some(2)));
     assert_eq!(structured["warnings"][0]["code"], "CS0168");
     assert_eq!(structured["warnings"][0]["line"], 12);
-    assert_eq!(structured["summary"], "Build succeeded with 2 warning(s).");
+    assert_eq!(structured["summary"], "Build succeeded with 2 warnings.");
     assert_eq!(structured["lockInfo"]["lockKey"], app(&fx), "a folder locks as its one project");
-    assert!(result.joined_text().starts_with("Build succeeded with 2 warning(s)."));
+    assert!(result.joined_text().starts_with("Build succeeded with 2 warnings."));
     assert!(result.joined_text().contains("CS0168"));
 
     let call = TestCall::new();
@@ -262,7 +262,7 @@ fn a_failed_build_is_an_error_with_deduplicated_diagnostics_and_counts() {
     assert!(errors[0]["rawOutput"].as_str().unwrap().contains("App/Program.cs(1,19): error CS0103"), "{}", errors[0]);
     assert_eq!((structured["errorCount"].as_u64(), structured["warningCount"].as_u64()), (Some(1), Some(0)));
     assert_eq!(structured["warnings"], json!([]));
-    assert_eq!(structured["summary"], "Build failed with 1 error(s) and 0 warning(s).");
+    assert_eq!(structured["summary"], "Build failed with 1 error and 0 warnings.");
     assert_eq!(structured["lockInfo"]["lockKey"], app(&fx));
     assert!(result.joined_text().contains("CS0103"));
 }
@@ -1088,7 +1088,7 @@ fn content_negotiation_changes_the_prose_only() {
         &TestCall::new().with_features(&["verbosity=compact"]),
         json!({ "action": "Build", "project": "App" }),
     );
-    assert_eq!(compact.joined_text(), "Build succeeded with 2 warning(s).");
+    assert_eq!(compact.joined_text(), "Build succeeded with 2 warnings.");
     let as_json =
         fx.call_with(&TestCall::new().with_features(&["format=json"]), json!({ "action": "Build", "project": "App" }));
     let parsed: Value = serde_json::from_str(&as_json.joined_text()).unwrap();

@@ -6,7 +6,7 @@ use std::{path::Path, sync::LazyLock};
 use dotnet_support::{
     diagnostics::{self, Diagnostic},
     exec::ProgressKind,
-    kit::{Call, Consent, Outcome, Reason, Split, invalid},
+    kit::{Call, Consent, Outcome, Reason, Split, invalid, prose},
     locking::LockTarget,
     params::{Kind, check},
     respond::{Failure, Reply},
@@ -108,7 +108,7 @@ pub(super) async fn restore(call: &Call<'_>) -> Outcome {
         let restored = ran.outcome.stdout.lines().filter(|line| line.trim_start().starts_with("Restored ")).count();
         let summary = match restored {
             0 => "Restore succeeded: everything was up to date.".to_owned(),
-            n => format!("Restore succeeded: {n} project(s) restored."),
+            n => format!("Restore succeeded: {} restored.", prose::count(n, "project")),
         };
         (summary, Made::default())
     })
@@ -132,10 +132,12 @@ pub(super) async fn build(call: &Call<'_>) -> Outcome {
     let summary = if ran.succeeded() {
         match found.warning_count {
             0 => "Build succeeded.".to_owned(),
-            n => format!("Build succeeded with {n} warning(s)."),
+            n => format!("Build succeeded with {}.", prose::count(n, "warning")),
         }
     } else {
-        format!("Build failed with {} error(s) and {} warning(s).", found.error_count, found.warning_count)
+        let (errors, warnings) =
+            (prose::count(found.error_count, "error"), prose::count(found.warning_count, "warning"));
+        format!("Build failed with {errors} and {warnings}.")
     };
     let warnings = found.warnings.iter().map(diagnostic_line).collect();
     let counts = BuildCounts {
@@ -234,7 +236,7 @@ pub(super) async fn pack(call: &Call<'_>) -> Outcome {
             .filter_map(|line| line.split_once("Successfully created package '"))
             .filter_map(|(_, rest)| rest.split_once('\'').map(|(path, _)| path.to_owned()))
             .collect();
-        let summary = format!("Created {} package(s).", packages.len());
+        let summary = format!("Created {}.", prose::count(packages.len(), "package"));
         (summary, Made { packages: Some(packages), ..Made::default() })
     })
     .await

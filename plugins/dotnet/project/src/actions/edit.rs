@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use dotnet_support::{
     errors::ErrorResult,
-    kit::{Call, Outcome, Reason, invalid},
+    kit::{Call, Outcome, Reason, invalid, prose},
     locking::LockTarget,
     params::Kind,
     respond::{Failure, Reply},
@@ -142,12 +142,16 @@ pub(super) async fn edit_property(call: &Call<'_>, kind: PropertyEdit) -> Outcom
         },
         None => match outcome.changed {
             0 => format!("{name} is not defined (without a condition) in {file_name}; nothing changed."),
-            n => format!("Removed {n} definition(s) of {name} from {file_name}."),
+            n => format!("Removed {} of {name} from {file_name}.", prose::count(n, "definition")),
         },
     };
     let mut note = Vec::new();
     if outcome.conditioned > 0 {
-        note.push(format!("{} definition(s) under a Condition were left as they are.", outcome.conditioned));
+        let left = match outcome.conditioned {
+            1 => "1 definition under a Condition was left as it is.".to_owned(),
+            n => format!("{n} definitions under a Condition were left as they are."),
+        };
+        note.push(left);
     }
     let removing = value.is_none();
     Ok(Reply::new(summary).section("Note", note).result(PropertyEdited {

@@ -7,7 +7,7 @@ use dotnet_support::{
     errors::{ErrorResponse, ErrorResult, code},
     exec::ProgressKind,
     frameworks,
-    kit::{Call, Outcome},
+    kit::{Call, Outcome, prose},
     params::Kind,
     project_file,
     respond::{Failure, Reply},
@@ -156,7 +156,7 @@ pub(super) async fn list_items(call: &Call<'_>) -> Outcome {
         .flat_map(|item_type| evaluation.items(item_type).iter().map(|item| ListedItem::new(item_type, item)))
         .collect();
     let lines = items.iter().map(ListedItem::line).collect();
-    let summary = format!("{} item(s) in {}.", items.len(), evaluate::project_name(&project));
+    let summary = format!("{} in {}.", prose::count(items.len(), "item"), evaluate::project_name(&project));
     Ok(Reply::new(summary).section("Items", lines).result(Items {
         project_path: project.display().to_string(),
         item_type: asked,

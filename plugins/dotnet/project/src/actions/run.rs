@@ -10,7 +10,7 @@ use std::{path::Path, time::SystemTime};
 
 use dotnet_support::{
     exec::{self, ProgressKind},
-    kit::{Call, Outcome, Reason, Shape, invalid, ran_fields},
+    kit::{Call, Outcome, Reason, Shape, invalid, prose, ran_fields},
     params::Kind,
     redact::redacted_command_line,
     respond::{Failure, Reply},
@@ -284,14 +284,18 @@ pub(super) fn logs(family: &DotnetProject, call: &Call<'_>) -> Outcome {
     let (status, exit_code) = session.status();
     let ended = exit_code.map(|code| format!(", exit code {code}")).unwrap_or_default();
     let summary = format!(
-        "Session {} ({} of {}, pid {}) is {}{ended}: {} line(s) shown of {total} kept{}.",
+        "Session {} ({} of {}, pid {}) is {}{ended}: {} shown of {total} kept{}.",
         session.id,
         session.operation,
         session.target,
         session.pid(),
         status.as_str(),
-        lines.len(),
-        if dropped > 0 { format!(", {dropped} older line(s) dropped") } else { String::new() }
+        prose::count(lines.len(), "line"),
+        if dropped > 0 {
+            format!(", {} dropped", prose::count_of(dropped as usize, "older line", "older lines"))
+        } else {
+            String::new()
+        }
     );
     let logs = Logs {
         session_id: session.id.clone(),
@@ -341,7 +345,7 @@ pub(super) fn list_sessions(family: &DotnetProject) -> Reply {
         })
         .collect();
     let running = sessions.iter().filter(|session| session.status().0 == Status::Running).count();
-    let summary = format!("{} session(s), {running} running.", sessions.len());
+    let summary = format!("{}, {running} running.", prose::count(sessions.len(), "session"));
     let described = sessions.iter().map(|session| session.describe()).collect();
     Reply::new(summary).section("Sessions", lines).result(SessionList { sessions: described }).identifier("sessionId")
 }

@@ -7,7 +7,7 @@ use std::{path::Path, sync::LazyLock};
 use dotnet_support::{
     errors::ErrorResponse,
     exec::ProgressKind,
-    kit::{Call, Outcome, Reason, Split, TargetParam, invalid},
+    kit::{Call, Outcome, Reason, Split, TargetParam, invalid, prose},
     locking::{self, LockTarget},
     params::Kind,
     respond::{Failure, Reply},
@@ -53,7 +53,7 @@ pub(super) async fn template_options(call: &Call<'_>) -> Outcome {
             format!("{}: {}{default}", option.option, option.description)
         })
         .collect();
-    let summary = format!("'{template}' ({}) has {} template option(s).", help.name, help.options.len());
+    let summary = format!("'{template}' ({}) has {}.", help.name, prose::count(help.options.len(), "template option"));
     Ok(Reply::new(summary).section("Options", lines).result(TemplateOptions { template: template.to_owned(), help }))
 }
 
