@@ -10,43 +10,19 @@ use std::{
     time::{Duration, Instant},
 };
 
-use dotnet_project::DotnetProject;
-use dotnet_support::testkit::{Double, Harness, assert_dies, code, is_dead, parameter, strings};
+use dotnet_support::testkit::{assert_dies, code, is_dead, parameter, strings};
 use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
 
 /// Generous bound for things that happen in well under a second.
 const BOUND: Duration = Duration::from_secs(30);
 
-const PROJECT: &str = r#"<Project Sdk="Microsoft.NET.Sdk">
+mod common;
 
-  <PropertyGroup>
-    <OutputType>Exe</OutputType>
-    <TargetFramework>net10.0</TargetFramework>
-    <Nullable>enable</Nullable>
-  </PropertyGroup>
-
-  <ItemGroup>
-    <PackageReference Include="Newtonsoft.Json" Version="13.0.3" />
-  </ItemGroup>
-
-</Project>
-"#;
-
-/// A scratch folder with `App/App.csproj` (the plugin's working directory), a double and the
-/// plugin configured to run it.
-type Fixture = Harness<DotnetProject>;
+use common::{Fixture, PROJECT, fixture_with};
 
 fn fixture() -> Fixture {
     fixture_with(|double| double)
-}
-
-fn fixture_with(configure: impl FnOnce(Double) -> Double) -> Fixture {
-    Fixture::with(|dir, double| {
-        std::fs::create_dir_all(dir.join("App")).unwrap();
-        std::fs::write(dir.join("App/App.csproj"), PROJECT).unwrap();
-        configure(double)
-    })
 }
 
 /// A path inside the scratch folder.

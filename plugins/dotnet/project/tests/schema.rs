@@ -8,34 +8,24 @@
 
 use std::time::{Duration, Instant};
 
-use dotnet_project::{Action, DotnetProject};
+use dotnet_project::Action;
 use dotnet_support::{
     kit::ActionEnum,
     locking::LockTarget,
-    testkit::{Answers, Double, Harness, client, code},
+    testkit::{Answers, Double, client, code},
 };
 use serde_json::{Value, json};
 
-const PROJECT: &str = r#"<Project Sdk="Microsoft.NET.Sdk">
-  <PropertyGroup>
-    <OutputType>Exe</OutputType>
-    <TargetFramework>net10.0</TargetFramework>
-  </PropertyGroup>
-  <ItemGroup>
-    <PackageReference Include="Newtonsoft.Json" Version="13.0.3" />
-  </ItemGroup>
-</Project>
-"#;
+mod common;
 
-/// A scratch folder with `App/App.csproj` and the file-based app `file-app/app.cs`.
-fn fixture_with(configure: impl FnOnce(Double) -> Double) -> Harness<DotnetProject> {
-    Harness::with(|dir, double| {
-        std::fs::create_dir_all(dir.join("App")).unwrap();
-        std::fs::write(dir.join("App/App.csproj"), PROJECT).unwrap();
-        std::fs::create_dir_all(dir.join("file-app")).unwrap();
-        std::fs::write(dir.join("file-app/app.cs"), "Console.WriteLine(\"hi\");\n").unwrap();
-        configure(double)
-    })
+use common::Fixture;
+
+/// The shared fixture, with the file-based app `file-app/app.cs` beside the project.
+fn fixture_with(configure: impl FnOnce(Double) -> Double) -> Fixture {
+    let fx = common::fixture_with(configure);
+    std::fs::create_dir_all(fx.path().join("file-app")).unwrap();
+    std::fs::write(fx.path().join("file-app/app.cs"), "Console.WriteLine(\"hi\");\n").unwrap();
+    fx
 }
 
 /// One call of each action that succeeds on the double, with the action's name; every kind of
