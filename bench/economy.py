@@ -186,14 +186,16 @@ def check_test(raw, text):
     if len(failures) != 10:
         missing.append(f"the raw output held {len(failures)} failed tests, not 10")
     for name, message, frame in failures:
-        if name not in text:
+        # What content says of this test: the lines that name it.
+        said = "\n".join(line for line in text.splitlines() if name in line)
+        if not said:
             missing.append(f"failed test {name}")
         for part in message:
-            if part and part not in text:
+            if part and part not in said:
                 missing.append(f"{name}: message line {part!r}")
         if frame is None:
             missing.append(f"{name}: no frame in the raw output")
-        elif not re.search(re.escape(os.path.basename(frame["file"])) + r"\D*" + frame["line"] + r"\b", text):
+        elif not re.search(re.escape(os.path.basename(frame["file"])) + r":(line )?" + frame["line"] + r"\b", said):
             missing.append(f"{name}: first frame {os.path.basename(frame['file'])}:{frame['line']}")
     totals = re.search(r"Failed:\s+(\d+), Passed:\s+(\d+), Skipped:\s+(\d+), Total:\s+(\d+)", raw)
     for number, what in zip(totals.groups() if totals else (), ("failed", "passed", "skipped", "total")):

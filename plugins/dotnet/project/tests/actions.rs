@@ -328,7 +328,19 @@ fn vstest_counts_are_summed_over_every_assembly_of_a_solution() {
     assert!(structured["failures"][1]["message"].as_str().unwrap().contains("Assert.False() Failure"));
     let error = &structured["errors"][0];
     assert_eq!(error["code"], "EXIT_1");
-    assert!(error["message"].as_str().unwrap().starts_with("2 of 61 tests failed"));
+    assert!(error["message"].as_str().unwrap().starts_with("2 of 61 tests failed (58 passed, 1 skipped)"));
+    // The model reads each failing test's whole message and where it failed in the user's code.
+    let text = fx.call(json!({ "action": "Test", "project": "Shop.sln" })).joined_text();
+    let line = text
+        .lines()
+        .find(|line| line.contains("CalculatorTests.Divide_ByZero_Throws: "))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        line.contains(
+            "Assert.Throws() Failure: No exception was thrown; Expected: typeof(System.DivideByZeroException) (at "
+        ) && line.ends_with("CalculatorTests.cs:27)"),
+        "{text}"
+    );
     assert_eq!(structured["metadata"]["selectedTestRunner"], "vstest");
     assert_eq!(structured["metadata"]["projectArgumentStyle"], "positional");
     assert_eq!(structured["metadata"]["selectionSource"], "default");

@@ -224,38 +224,58 @@ impl Reply {
     }
 }
 
-/// A failed action: the error envelope, and fields to merge into its structured content
-/// (`lockInfo`, counts). Every dotnet plugin's actions fail with it.
+/// A failed action: the error envelope, fields to merge into its structured content
+/// (`lockInfo`, counts), and lists the model reads after the errors (each failing test with its
+/// message). Every dotnet plugin's actions fail with it.
 #[derive(Debug, Clone)]
 pub struct Failure {
     /// The envelope.
     pub error: ErrorResponse,
     /// Fields merged into the structured content.
     pub extra: Option<Value>,
+    /// Titled lists for the model's text, after the errors (never in the structured content,
+    /// which carries the same facts as fields).
+    pub sections: Vec<Section>,
+}
+
+impl Failure {
+    /// The envelope with fields merged into its structured content.
+    pub fn with_fields(error: ErrorResponse, extra: Option<Value>) -> Self {
+        Self { error, extra, sections: Vec::new() }
+    }
+
+    /// Adds a titled list to the model's text; an empty list adds nothing.
+    pub fn section(mut self, heading: impl Into<String>, lines: Vec<String>) -> Self {
+        if !lines.is_empty() {
+            self.sections.push(Section { heading: heading.into(), lines, verbatim: false });
+        }
+        self
+    }
 }
 
 impl From<crate::errors::ErrorResult> for Failure {
     fn from(error: crate::errors::ErrorResult) -> Self {
-        Self { error: ErrorResponse::from(error), extra: None }
+        Self::with_fields(ErrorResponse::from(error), None)
     }
 }
 
 impl From<ErrorResponse> for Failure {
     fn from(error: ErrorResponse) -> Self {
-        Self { error, extra: None }
+        Self::with_fields(error, None)
     }
 }
 
 impl From<(ErrorResponse, Value)> for Failure {
     /// A refused lock: the envelope and its `lockInfo` (as [`crate::locking::acquire`] returns them).
     fn from((error, extra): (ErrorResponse, Value)) -> Self {
-        Self { error, extra: Some(extra).filter(|extra| !extra.is_null()) }
+        Self::with_fields(error, Some(extra).filter(|extra| !extra.is_null()))
     }
 }
 
 /// A failed tool result: `isError`, the error envelope as `structuredContent` (with `extra`
 /// fields such as `lockInfo` merged in), and a short prose account for the model.
-pub fn failure(error: ErrorResponse, extra: Option<Value>, presentation: Presentation) -> ToolResult {
+pub fn failure(failure: Failure, presentation: Presentation) -> ToolResult {
+    let Failure { error, extra, sections } = failure;
     let mut structured = serde_json::to_value(&error).unwrap_or_else(|_| json!({ "success": false }));
     if let (Some(Value::Object(extra)), Some(object)) = (extra, structured.as_object_mut()) {
         object.extend(extra);
@@ -263,6 +283,7 @@ pub fn failure(error: ErrorResponse, extra: Option<Value>, presentation: Present
     let mut reply = Reply::new(prose_summary(&error));
     let (heading, details) = error_lines(&error);
     reply = reply.section(&heading, details);
+    reply.sections.extend(sections);
     if let Some(first) = error.errors.first() {
         reply = reply.output(first.raw_output.clone());
     }
@@ -313,8 +334,9 @@ fn location(item: &crate::errors::ErrorResult) -> Option<String> {
     })
 }
 
-/// The folder (with its trailing separator) that holds every one of `files`, or empty.
-fn common_folder<'a>(files: impl Iterator<Item = &'a str>) -> String {
+/// The folder (with its trailing separator) that holds every one of `files`, or empty: named once
+/// above a list, it keeps each line's path short.
+pub fn common_folder<'a>(files: impl Iterator<Item = &'a str>) -> String {
     let separator = |byte: &u8| matches!(byte, b'/' | b'\\');
     let mut common: Option<&str> = None;
     for file in files {
@@ -394,7 +416,10 @@ mod tests {
             "required",
             "Invalid argument 'project': is required.",
         ));
-        let result = failure(error, Some(json!({ "lockInfo": { "lockKey": "/x" } })), Presentation::default());
+        let result = failure(
+            Failure::with_fields(error, Some(json!({ "lockInfo": { "lockKey": "/x" } }))),
+            Presentation::default(),
+        );
         assert!(result.is_error);
         let structured = result.structured_content.clone().unwrap();
         assert_eq!(structured["success"], false);
@@ -415,7 +440,7 @@ mod tests {
         .join("\n");
         let error = ErrorResponse::from_failed_run(&["dotnet", "build"], 1, &stdout, "");
         assert_eq!(error.errors.len(), 4);
-        let text = failure(error, None, Presentation::default()).joined_text();
+        let text = failure(error.into(), Presentation::default()).joined_text();
         let lines: Vec<&str> = text.lines().skip_while(|line| !line.starts_with("Errors")).collect();
         assert_eq!(lines[0], "Errors (files under /src/App/):", "{text}");
         assert_eq!(

@@ -11,7 +11,7 @@ use dotnet_support::{
     kit::{Call, Outcome, Reason, invalid},
     locking,
     params::Kind,
-    respond::{Failure, Reply},
+    respond::{self, Failure, Reply},
 };
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -164,29 +164,65 @@ pub(super) async fn test(call: &Call<'_>) -> Outcome {
             tests: (!report.listed.is_empty()).then(|| report.listed.clone()),
             trx,
         };
-        let failure_lines: Vec<String> = report
-            .failures
-            .iter()
-            .map(|failure| format!("{}: {}", failure.test_name, failure.message.lines().next().unwrap_or_default()))
-            .collect();
+        let (failed_heading, failure_lines) = failed_tests(&report.failures);
         if !ran.succeeded() {
             let mut error = ran.failure();
             if report.failed() > 0 && error.errors[0].code.starts_with(code::EXIT_PREFIX) {
-                let names: Vec<&str> = report.failures.iter().map(|failure| failure.test_name.as_str()).collect();
-                error.errors[0].message =
-                    format!("{} of {} tests failed: {}.", report.failed(), report.total(), names.join(", "));
-                error.errors[0].hint = Some("Read 'failures' for each test's message and stack trace.".to_owned());
+                error.errors[0].message = format!(
+                    "{} of {} tests failed ({} passed, {} skipped).",
+                    report.failed(),
+                    report.total(),
+                    report.passed(),
+                    report.skipped()
+                );
+                error.errors[0].hint =
+                    Some("Fix the first failure, then run again with 'filter' naming it to check it alone.".to_owned());
             }
             for (key, value) in &metadata {
                 error = error.with_metadata(key.clone(), value);
             }
-            return Err(Failure { error, extra: serde_json::to_value(&counts).ok() });
+            return Err(
+                Failure::with_fields(error, serde_json::to_value(&counts).ok()).section(failed_heading, failure_lines)
+            );
         }
         let tests = report.listed.clone();
         Ok(Reply::new(summary)
-            .section("Failed tests", failure_lines)
+            .section(failed_heading, failure_lines)
             .section("Tests", tests)
             .output(ran.outcome.transcript.clone())
             .result(Tested { counts, metadata }))
     }
+}
+
+/// The model's list of failing tests, and its heading: each test's name, its whole message on one
+/// line, and its first frame with a source location (the user's code: framework frames have none),
+/// the file named from the folder all those frames share, which the heading names once. Full
+/// stack traces stay in `failures`.
+fn failed_tests(failures: &[testrun::Failure]) -> (String, Vec<String>) {
+    let frames: Vec<Option<(&str, &str)>> =
+        failures.iter().map(|failure| first_located_frame(&failure.stack_trace)).collect();
+    let base = respond::common_folder(frames.iter().flatten().map(|(file, _)| *file));
+    let lines = failures
+        .iter()
+        .zip(&frames)
+        .map(|(failure, frame)| {
+            let message: Vec<&str> = failure.message.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
+            let at = frame.map_or_else(String::new, |(file, line)| {
+                format!(" (at {}:{line})", file.strip_prefix(base.as_str()).unwrap_or(file))
+            });
+            format!("{}: {}{at}", failure.test_name, message.join("; "))
+        })
+        .collect();
+    let heading =
+        if base.is_empty() { "Failed tests".to_owned() } else { format!("Failed tests (files under {base})") };
+    (heading, lines)
+}
+
+/// The file and line of the first stack frame that has them (`at M() in FILE:line N`).
+fn first_located_frame(stack_trace: &str) -> Option<(&str, &str)> {
+    stack_trace.lines().find_map(|frame| {
+        let (_, location) = frame.split_once(" in ")?;
+        let (file, line) = location.rsplit_once(":line ")?;
+        Some((file.trim(), line.trim()))
+    })
 }

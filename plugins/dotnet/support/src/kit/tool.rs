@@ -201,7 +201,7 @@ fn finish(outcome: Outcome, envelope: Envelope, presentation: Presentation) -> T
             reply.redact();
             reply.into_result(presentation)
         }
-        Err(Failure { error, extra }) => {
+        Err(Failure { error, extra, sections }) => {
             let mut extra = match extra {
                 Some(Value::Object(extra)) => extra,
                 _ => Map::new(),
@@ -210,7 +210,7 @@ fn finish(outcome: Outcome, envelope: Envelope, presentation: Presentation) -> T
                 extra.entry("lockInfo").or_insert(info);
             }
             let extra = (!extra.is_empty()).then_some(Value::Object(extra));
-            let mut result = respond::failure(error, extra, presentation);
+            let mut result = respond::failure(Failure { error, extra, sections }, presentation);
             for block in &mut result.content {
                 if let Content::Text { text } = block
                     && let std::borrow::Cow::Owned(redacted) = redact(text)
