@@ -33,7 +33,7 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 /// One choice of a `choice` option.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Choice {
     /// The value to pass.
     pub value: String,
@@ -42,7 +42,7 @@ pub struct Choice {
 }
 
 /// One template option.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TemplateOption {
     /// The long form (`--framework`), or the only form printed.
@@ -68,7 +68,7 @@ pub struct TemplateOption {
 }
 
 /// What `dotnet new <template> --help` says about a template.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TemplateHelp {
     /// The template's name (`Console App`).
