@@ -950,7 +950,12 @@ fn background_run_then_logs_then_stop() {
         let result = fx.call(json!({ "action": "Logs", "sessionId": id, "tailLines": 3 }));
         let logs = result.structured_content.clone().unwrap();
         assert_eq!((logs["returnedLines"].as_u64(), logs["status"].as_str()), (Some(3), Some("running")));
-        tail = logs["lines"].as_array().unwrap().iter().filter_map(|line| tick_number(line["text"].as_str().unwrap())).collect();
+        tail = logs["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|line| tick_number(line["text"].as_str().unwrap()))
+            .collect();
         tail.len() == 3 && result.joined_text().contains("Worker running")
     });
     assert!(tail.windows(2).all(|pair| pair[1] == pair[0] + 1), "not the last three ticks in order: {tail:?}");
