@@ -17,6 +17,11 @@
 //! | `ConfigureGlobalJson` | nothing: edits global.json in place | its folder | `{path, created, changes[], content, lockInfo}` |
 //! | `ClearTemplateCache` | `dotnet new list --columns-all --debug:rebuild-cache` | machine | `{cacheRebuilt, templateCount, lockInfo}` |
 //!
+//! Each action's result is a type (in its file under `actions/`, or in `parse.rs` where the parsed
+//! type is the answer) whose schema the kit derives; the success of an action that runs dotnet
+//! also carries its `command` and `exitCode` (FrameworkInfo answers without dotnet too, so it
+//! reports neither).
+//!
 //! Decisions where the reference server was silent or wrong:
 //!
 //! - **Annotations**, per action: the listings, `TemplateInfo` and `FrameworkInfo` read the
@@ -49,6 +54,8 @@
 //! - **Locks.** Template pack installs, uninstalls and cache rebuilds take the host's `global`
 //!   lock (the template engine's state is per user, shared by every SDK); a global.json edit locks
 //!   its folder.
+
+#![deny(missing_docs)]
 
 mod actions;
 mod global_json;
@@ -107,6 +114,63 @@ dotnet_support::actions! {
     }
 }
 
+/// What each action takes, does, locks and answers with.
+fn spec(action: Action) -> ActionSpec<Action> {
+    const FILTERS: [&str; 4] = ["language", "type", "tag", "author"];
+    match action {
+        Action::Version => ActionSpec::reads(action).runs_dotnet().result::<host::Version>(),
+        Action::Info => ActionSpec::reads(action).runs_dotnet().result::<parse::Info>(),
+        Action::ListSdks => ActionSpec::reads(action).runs_dotnet().result::<host::Sdks>(),
+        Action::ListRuntimes => ActionSpec::reads(action).runs_dotnet().result::<host::Runtimes>(),
+        Action::ListTemplates => ActionSpec::reads(action)
+            .takes(&["filter", "maxResults", "forceReload"])
+            .takes(&FILTERS)
+            .runs_dotnet()
+            .result::<templates::Listed>(),
+        Action::SearchTemplates => ActionSpec::reads(action)
+            .open_world()
+            .requires(&["searchTerm"])
+            .takes(&["maxResults"])
+            .takes(&FILTERS)
+            .runs_dotnet()
+            .result::<templates::Found>(),
+        Action::TemplateInfo => ActionSpec::reads(action)
+            .requires(&["templateShortName"])
+            .takes(&["language", "forceReload"])
+            .runs_dotnet()
+            .result::<templates::Info>(),
+        Action::ListTemplatePacks => ActionSpec::reads(action).runs_dotnet().result::<packs::Packs>(),
+        Action::InstallTemplatePack => ActionSpec::writes(action)
+            .open_world()
+            .locks(Lock::Machine)
+            .requires(&["templatePackage"])
+            .takes(&["templateVersion", "nugetSource", "interactive", "force"])
+            .runs_dotnet()
+            .result::<packs::Installed>()
+            .announces(TEMPLATES),
+        Action::UninstallTemplatePack => ActionSpec::destroys(action)
+            .idempotent()
+            .locks(Lock::Machine)
+            .requires(&["templatePackage"])
+            .runs_dotnet()
+            .result::<packs::Uninstalled>()
+            .announces(TEMPLATES),
+        // FrameworkInfo asks `--list-sdks` only when dotnet is there, and answers without it.
+        Action::FrameworkInfo => ActionSpec::reads(action).takes(&["framework"]).result::<host::Frameworks>(),
+        Action::ConfigureGlobalJson => ActionSpec::destroys(action)
+            .idempotent()
+            .locks(Lock::Target)
+            .takes(&["globalJsonPath", "sdkVersion", "rollForward", "allowPrerelease", "testRunner"])
+            .result::<configure::Configured>(),
+        Action::ClearTemplateCache => ActionSpec::writes(action)
+            .idempotent()
+            .locks(Lock::Machine)
+            .runs_dotnet()
+            .result::<templates::CacheRebuilt>()
+            .announces(TEMPLATES),
+    }
+}
+
 /// The `dotnet_sdk` family.
 #[derive(Debug, Default)]
 pub struct DotnetSdk;
@@ -115,7 +179,6 @@ impl Family for DotnetSdk {
     type Action = Action;
 
     fn declare() -> Declaration<Action> {
-        const FILTERS: [&str; 4] = ["language", "type", "tag", "author"];
         let string = Param::string;
         let flag = |name, description: &str| {
             Param::new(name, json!({ "type": "boolean", "default": false, "description": description }))
@@ -161,63 +224,7 @@ impl Family for DotnetSdk {
         .param(Param::new("allowPrerelease", json!({ "type": "boolean", "description": "ConfigureGlobalJson: sdk.allowPrerelease." })))
         .param(Param::choice("testRunner", &configure::TEST_RUNNERS, "ConfigureGlobalJson: test.runner, the runner dotnet test uses (SDK 10+)."))
         .common(&["workingDirectory"])
-        .action(ActionSpec::reads(Action::Version).returns(host::version_shape()))
-        .action(ActionSpec::reads(Action::Info).returns(host::info_shape()))
-        .action(ActionSpec::reads(Action::ListSdks).returns(host::sdks_shape()))
-        .action(ActionSpec::reads(Action::ListRuntimes).returns(host::runtimes_shape()))
-        .action(
-            ActionSpec::reads(Action::ListTemplates)
-                .takes(&["filter", "maxResults", "forceReload"])
-                .takes(&FILTERS)
-                .returns(templates::listed_shape()),
-        )
-        .action(
-            ActionSpec::reads(Action::SearchTemplates)
-                .open_world()
-                .requires(&["searchTerm"])
-                .takes(&["maxResults"])
-                .takes(&FILTERS)
-                .returns(templates::found_shape()),
-        )
-        .action(
-            ActionSpec::reads(Action::TemplateInfo)
-                .requires(&["templateShortName"])
-                .takes(&["language", "forceReload"])
-                .returns(templates::info_shape()),
-        )
-        .action(ActionSpec::reads(Action::ListTemplatePacks).returns(packs::listed_shape()))
-        .action(
-            ActionSpec::writes(Action::InstallTemplatePack)
-                .open_world()
-                .locks(Lock::Machine)
-                .requires(&["templatePackage"])
-                .takes(&["templateVersion", "nugetSource", "interactive", "force"])
-                .returns(packs::installed_shape())
-                .announces(TEMPLATES),
-        )
-        .action(
-            ActionSpec::destroys(Action::UninstallTemplatePack)
-                .idempotent()
-                .locks(Lock::Machine)
-                .requires(&["templatePackage"])
-                .returns(packs::uninstalled_shape())
-                .announces(TEMPLATES),
-        )
-        .action(ActionSpec::reads(Action::FrameworkInfo).takes(&["framework"]).returns(host::frameworks_shape()))
-        .action(
-            ActionSpec::destroys(Action::ConfigureGlobalJson)
-                .idempotent()
-                .locks(Lock::Target)
-                .takes(&["globalJsonPath", "sdkVersion", "rollForward", "allowPrerelease", "testRunner"])
-                .returns(configure::shape()),
-        )
-        .action(
-            ActionSpec::writes(Action::ClearTemplateCache)
-                .idempotent()
-                .locks(Lock::Machine)
-                .returns(templates::cache_shape())
-                .announces(TEMPLATES),
-        )
+        .each_action(spec)
     }
 
     async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {

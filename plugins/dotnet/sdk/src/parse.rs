@@ -7,14 +7,41 @@
 use std::collections::BTreeMap;
 
 use dotnet_support::{listings, table};
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-/// One template of a template-engine table, as structured content.
+/// One template of a template-engine table (`new list`, `new search`, `new install`).
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Template {
+    pub name: String,
+    pub short_names: Vec<String>,
+    pub languages: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub default_language: Option<String>,
+    #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+    pub kind: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub author: Option<String>,
+    pub tags: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package_version: Option<String>,
+    /// As NuGet.org rounds it: 215k, 2M, <1k.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub downloads: Option<String>,
+    /// The template source a search result came from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+}
+
+/// One template of a template-engine table.
 ///
 /// Columns: `Template Name`, `Short Name` (comma-separated), `Language` (`[C#],F#,VB`: the
 /// bracketed one is the default), `Type`, `Author`, `Tags` (slash-separated), and in search
 /// results `Package` (`id` or `id::version`) and `Downloads`.
-fn template(table: &table::Table, row: &[String], source: Option<&str>) -> Option<Value> {
+fn template(table: &table::Table, row: &[String], source: Option<&str>) -> Option<Template> {
     let name = table.cell(row, "Template Name")?;
     let list = |column: &str, separator: char| -> Vec<String> {
         table
@@ -26,28 +53,21 @@ fn template(table: &table::Table, row: &[String], source: Option<&str>) -> Optio
     let default_language = raw_languages.iter().find_map(|l| l.strip_prefix('[')?.strip_suffix(']'));
     let languages: Vec<String> =
         raw_languages.iter().map(|l| l.trim_start_matches('[').trim_end_matches(']').to_owned()).collect();
-    let mut value = json!({
-        "name": name,
-        "shortNames": list("Short Name", ','),
-        "languages": languages,
-        "tags": list("Tags", '/'),
-    });
-    let mut set = |key: &str, field: Option<&str>| {
-        if let Some(field) = field {
-            value[key] = json!(field);
-        }
-    };
-    set("defaultLanguage", default_language);
-    set("type", table.cell(row, "Type"));
-    set("author", table.cell(row, "Author"));
-    set("downloads", table.cell(row, "Downloads"));
-    set("source", source);
-    if let Some(package) = table.cell(row, "Package") {
-        let (id, version) = package_version(package);
-        set("package", Some(id));
-        set("packageVersion", version);
-    }
-    Some(value)
+    let cell = |column: &str| table.cell(row, column).map(str::to_owned);
+    let package = table.cell(row, "Package").map(package_version);
+    Some(Template {
+        name: name.to_owned(),
+        short_names: list("Short Name", ','),
+        default_language: default_language.map(str::to_owned),
+        languages,
+        kind: cell("Type"),
+        author: cell("Author"),
+        tags: list("Tags", '/'),
+        package: package.map(|(id, _)| id.to_owned()),
+        package_version: package.and_then(|(_, version)| version).map(str::to_owned),
+        downloads: cell("Downloads"),
+        source: source.map(str::to_owned),
+    })
 }
 
 /// A template package as the template engine prints and takes it: `id@version` (SDK 9.0.200
@@ -64,7 +84,7 @@ pub fn package_version(spec: &str) -> (&str, Option<&str>) {
 }
 
 /// The templates of the first table in `text` (`new list`, `new install`).
-pub fn templates(text: &str) -> Vec<Value> {
+pub fn templates(text: &str) -> Vec<Template> {
     table::parse(text)
         .map(|table| table.rows.iter().filter_map(|row| template(&table, row, None)).collect())
         .unwrap_or_default()
@@ -72,7 +92,7 @@ pub fn templates(text: &str) -> Vec<Value> {
 
 /// The templates of `new search`: one table per template source, each after a
 /// `Matches from template source: <source>` line.
-pub fn search_results(text: &str) -> Vec<Value> {
+pub fn search_results(text: &str) -> Vec<Template> {
     const MARKER: &str = "Matches from template source:";
     let mut results = Vec::new();
     let mut rest = text;
@@ -95,19 +115,44 @@ pub fn search_failure(text: &str) -> Option<&str> {
     text.lines().find_map(|line| line.trim().strip_prefix("Search failed: ")).map(str::trim)
 }
 
+/// A template package the user installed, as `dotnet new uninstall` lists it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Pack {
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub details: Option<BTreeMap<String, String>>,
+    pub templates: Vec<PackTemplate>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub uninstall_command: Option<String>,
+}
+
+/// A template of an installed package.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PackTemplate {
+    pub name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub short_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub language: Option<String>,
+}
+
 /// `Avalonia .NET App (avalonia.app) C#` → name, short name, language.
-fn pack_template(line: &str) -> Value {
+fn pack_template(line: &str) -> PackTemplate {
     let line = line.trim();
     match (line.rfind(" ("), line.rfind(')')) {
         (Some(open), Some(close)) if close > open => {
-            let mut value = json!({ "name": line[..open].trim(), "shortName": &line[open + 2..close] });
             let language = line[close + 1..].trim();
-            if !language.is_empty() {
-                value["language"] = json!(language);
+            PackTemplate {
+                name: line[..open].trim().to_owned(),
+                short_name: Some(line[open + 2..close].to_owned()),
+                language: (!language.is_empty()).then(|| language.to_owned()),
             }
-            value
         }
-        _ => json!({ "name": line }),
+        _ => PackTemplate { name: line.to_owned(), short_name: None, language: None },
     }
 }
 
@@ -124,7 +169,7 @@ fn pack_template(line: &str) -> Value {
 ///       Uninstall Command:
 ///          dotnet new uninstall Avalonia.Templates
 /// ```
-pub fn template_packs(text: &str) -> Vec<Value> {
+pub fn template_packs(text: &str) -> Vec<Pack> {
     #[derive(PartialEq)]
     enum Section {
         None,
@@ -132,7 +177,7 @@ pub fn template_packs(text: &str) -> Vec<Value> {
         Templates,
         Uninstall,
     }
-    let mut packs: Vec<Map<String, Value>> = Vec::new();
+    let mut packs: Vec<Pack> = Vec::new();
     let mut pack_indent = None;
     let mut section = Section::None;
     for line in text.lines() {
@@ -143,10 +188,13 @@ pub fn template_packs(text: &str) -> Vec<Value> {
         let indent = line.len() - line.trim_start().len();
         if pack_indent.is_none_or(|pack| indent <= pack) {
             pack_indent = Some(indent);
-            let mut pack = Map::new();
-            pack.insert("id".into(), json!(trimmed));
-            pack.insert("templates".into(), json!([]));
-            packs.push(pack);
+            packs.push(Pack {
+                id: trimmed.to_owned(),
+                version: None,
+                details: None,
+                templates: Vec::new(),
+                uninstall_command: None,
+            });
             section = Section::None;
             continue;
         }
@@ -157,25 +205,20 @@ pub fn template_packs(text: &str) -> Vec<Value> {
             "Uninstall Command:" => section = Section::Uninstall,
             _ => match (&section, trimmed.split_once(": ")) {
                 (Section::None, Some(("Version", version))) => {
-                    pack.insert("version".into(), json!(version.trim()));
+                    pack.version = Some(version.trim().to_owned());
                 }
                 (Section::Details, Some((key, value))) => {
-                    let details = pack.entry("details").or_insert_with(|| json!({}));
-                    details[key.trim()] = json!(value.trim());
+                    pack.details.get_or_insert_default().insert(key.trim().to_owned(), value.trim().to_owned());
                 }
-                (Section::Templates, _) => {
-                    if let Some(Value::Array(templates)) = pack.get_mut("templates") {
-                        templates.push(pack_template(trimmed));
-                    }
-                }
+                (Section::Templates, _) => pack.templates.push(pack_template(trimmed)),
                 (Section::Uninstall, _) => {
-                    pack.insert("uninstallCommand".into(), json!(trimmed));
+                    pack.uninstall_command = Some(trimmed.to_owned());
                 }
                 _ => {}
             },
         }
     }
-    packs.into_iter().map(Value::Object).collect()
+    packs
 }
 
 /// What `dotnet new install` reports.
@@ -220,7 +263,7 @@ pub fn uninstalled(text: &str) -> Option<(String, Option<String>)> {
 /// `dotnet --info`, parsed: the SDK, runtime environment and host sections' fields, the SDKs
 /// and runtimes installed, and the global.json in effect. Sections are lines ending with `:` at
 /// the start of a line; fields are indented `Key: value` lines.
-pub fn info(text: &str) -> Value {
+pub fn info(text: &str) -> Info {
     let mut sections: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
     let mut current = "";
     for line in text.lines() {
@@ -240,39 +283,65 @@ pub fn info(text: &str) -> Value {
         })
     };
     let block = |section: &str| sections.get(section).map(|lines| lines.join("\n")).unwrap_or_default();
-    let mut value = json!({
-        "sdks": listings::parse_sdks(&block(".NET SDKs installed")),
-        "runtimes": listings::parse_runtimes(&block(".NET runtimes installed")),
-    });
-    let fields = [
-        ("sdkVersion", ".NET SDK", "Version"),
-        ("commit", ".NET SDK", "Commit"),
-        ("workloadVersion", ".NET SDK", "Workload version"),
-        ("msbuildVersion", ".NET SDK", "MSBuild version"),
-        ("osName", "Runtime Environment", "OS Name"),
-        ("osVersion", "Runtime Environment", "OS Version"),
-        ("osPlatform", "Runtime Environment", "OS Platform"),
-        ("rid", "Runtime Environment", "RID"),
-        ("basePath", "Runtime Environment", "Base Path"),
-        ("hostVersion", "Host", "Version"),
-        ("hostArchitecture", "Host", "Architecture"),
-    ];
-    for (key, section, name) in fields {
-        if let Some(found) = field(section, name) {
-            value[key] = json!(found);
-        }
-    }
     let global_json = sections.get("global.json file").and_then(|lines| lines.first()).map(|line| line.trim());
-    value["globalJson"] = match global_json {
-        Some("Not found") | None => Value::Null,
-        Some(path) => json!(path),
-    };
-    value
+    Info {
+        sdk_version: field(".NET SDK", "Version"),
+        commit: field(".NET SDK", "Commit"),
+        workload_version: field(".NET SDK", "Workload version"),
+        msbuild_version: field(".NET SDK", "MSBuild version"),
+        os_name: field("Runtime Environment", "OS Name"),
+        os_version: field("Runtime Environment", "OS Version"),
+        os_platform: field("Runtime Environment", "OS Platform"),
+        rid: field("Runtime Environment", "RID"),
+        base_path: field("Runtime Environment", "Base Path"),
+        host_version: field("Host", "Version"),
+        host_architecture: field("Host", "Architecture"),
+        sdks: listings::parse_sdks(&block(".NET SDKs installed")),
+        runtimes: listings::parse_runtimes(&block(".NET runtimes installed")),
+        global_json: global_json.filter(|path| *path != "Not found").map(str::to_owned),
+    }
+}
+
+/// What `dotnet --info` says; a field it did not print is absent.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Info {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sdk_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub workload_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub msbuild_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub os_name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub os_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub os_platform: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rid: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub base_path: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_architecture: Option<String>,
+    pub sdks: Vec<listings::Sdk>,
+    pub runtimes: Vec<listings::Runtime>,
+    /// The global.json in effect, or null.
+    pub global_json: Option<String>,
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::{Value, json};
+
+    fn json_of<T: Serialize>(value: T) -> Value {
+        serde_json::to_value(value).unwrap()
+    }
 
     const LIST: &str = "These templates matched your input: 'web'\n\n\
 Template Name                                 Short Name    Language  Type     Author     Tags                          \n\
@@ -283,7 +352,7 @@ Web Config                                    webconfig               item     M
 
     #[test]
     fn list_tables_become_templates() {
-        let templates = templates(LIST);
+        let templates: Vec<Value> = templates(LIST).into_iter().map(json_of).collect();
         assert_eq!(templates.len(), 3);
         assert_eq!(
             templates[0],
@@ -307,7 +376,7 @@ Template Name        Short Name  Author     Language  Package                   
 -------------------  ----------  ---------  --------  --------------------------  ---------\n\
 MudBlazor Templates  mudblazor   MudBlazor  [C#]      MudBlazor.Templates::8.2.0       215k\n\
 \nTo use the template, run the following command to install the package:\n   dotnet new install <PACKAGE_ID>\n";
-        let results = search_results(text);
+        let results: Vec<Value> = search_results(text).into_iter().map(json_of).collect();
         assert_eq!(results.len(), 1);
         assert_eq!(results[0]["package"], "MudBlazor.Templates");
         assert_eq!(results[0]["packageVersion"], "8.2.0");
@@ -323,7 +392,7 @@ MudBlazor Templates  mudblazor   MudBlazor  [C#]      MudBlazor.Templates::8.2.0
                     \x20     Templates:\n         Avalonia .NET App (avalonia.app) C#\n         dotnet gitignore file (gitignore)\n\
                     \x20     Uninstall Command:\n         dotnet new uninstall Avalonia.Templates\n\n   /src/my-templates\n\
                     \x20     Templates:\n         My Template (mine) C#\n";
-        let packs = template_packs(text);
+        let packs: Vec<Value> = template_packs(text).into_iter().map(json_of).collect();
         assert_eq!(packs.len(), 2);
         assert_eq!(packs[0]["id"], "Avalonia.Templates");
         assert_eq!(packs[0]["version"], "11.2.3");
@@ -349,13 +418,13 @@ MudBlazor Templates  mudblazor   MudBlazor  [C#]      MudBlazor.Templates::8.2.0
                     \x20     Templates:\n         Scenario hello (scenario-hello) C#\n      Uninstall Command:\n\
                     \x20        dotnet new uninstall Scenario.Templates\n\n";
         assert_eq!(
-            template_packs(text),
-            vec![json!({
+            json_of(template_packs(text)),
+            json!([{
                 "id": "Scenario.Templates", "version": "1.0.0",
                 "details": { "Author": "mcp-plugin-host", "Reserved": "✘", "NuGetSource": "/w/sdk/feed" },
                 "templates": [{ "name": "Scenario hello", "shortName": "scenario-hello", "language": "C#" }],
                 "uninstallCommand": "dotnet new uninstall Scenario.Templates"
-            })]
+            }])
         );
     }
 
@@ -407,7 +476,7 @@ MudBlazor Templates  mudblazor   MudBlazor  [C#]      MudBlazor.Templates::8.2.0
                     .NET SDKs installed:\n  8.0.416 [/usr/share/dotnet/sdk]\n  10.0.100 [/usr/share/dotnet/sdk]\n\n\
                     .NET runtimes installed:\n  Microsoft.NETCore.App 10.0.0 [/usr/share/dotnet/shared/Microsoft.NETCore.App]\n\n\
                     global.json file:\n  Not found\n";
-        let value = info(text);
+        let value = json_of(info(text));
         assert_eq!(value["sdkVersion"], "10.0.100");
         assert_eq!(value["workloadVersion"], "10.0.100-manifests.5fb86115");
         assert_eq!(value["rid"], "linux-x64");
@@ -415,9 +484,9 @@ MudBlazor Templates  mudblazor   MudBlazor  [C#]      MudBlazor.Templates::8.2.0
         assert_eq!(value["sdks"].as_array().unwrap().len(), 2);
         assert_eq!(value["runtimes"][0]["name"], "Microsoft.NETCore.App");
         assert_eq!(value["globalJson"], Value::Null);
-        let no_sdk = info(
+        let no_sdk = json_of(info(
             "Host:\n  Version:      10.0.0\n\n.NET SDKs installed:\n  No SDKs were found.\n\nglobal.json file:\n  /src/global.json\n",
-        );
+        ));
         assert_eq!(no_sdk["sdks"], json!([]));
         assert!(no_sdk.get("sdkVersion").is_none());
         assert_eq!(no_sdk["globalJson"], "/src/global.json");

@@ -192,11 +192,7 @@ fn owned(values: &[&str]) -> Vec<String> {
 /// The short names of the installed templates, sorted; none when dotnet does not answer.
 fn template_names(settings: &DotnetSettings) -> Vec<String> {
     let templates = block_on(installed_templates(settings)).and_then(Result::ok).unwrap_or_default();
-    let mut names: Vec<String> = templates
-        .iter()
-        .flat_map(|template| template["shortNames"].as_array().cloned().unwrap_or_default())
-        .filter_map(|name| name.as_str().map(str::to_owned))
-        .collect();
+    let mut names: Vec<String> = templates.into_iter().flat_map(|template| template.short_names).collect();
     names.sort();
     names.dedup();
     names

@@ -102,7 +102,7 @@ pub async fn installed_sdks(settings: &DotnetSettings) -> Result<Vec<String>, To
 }
 
 /// The installed templates, as `ListTemplates` gives them.
-pub async fn installed_templates(settings: &DotnetSettings) -> Result<Vec<Value>, ToolError> {
+pub async fn installed_templates(settings: &DotnetSettings) -> Result<Vec<parse::Template>, ToolError> {
     let ran = resources::run_listing(settings, &["new", "list", "--columns-all"]).await?;
     Ok(parse::templates(&ran.outcome.stdout))
 }
@@ -112,11 +112,11 @@ pub async fn installed_templates(settings: &DotnetSettings) -> Result<Vec<Value>
 fn frameworks_overview(sdk_versions: Option<&[String]>) -> Value {
     let today = frameworks::today();
     let versions: Option<Vec<&str>> = sdk_versions.map(|v| v.iter().map(String::as_str).collect());
-    let family = |family: Family| -> Vec<Value> {
+    let family = |family: Family| -> Vec<frameworks::Facts> {
         frameworks::TABLE
             .iter()
             .filter(|framework| framework.family == family)
-            .map(|framework| framework.to_json(&today, versions.as_deref()))
+            .map(|framework| framework.facts(&today, versions.as_deref()))
             .collect()
     };
     json!({

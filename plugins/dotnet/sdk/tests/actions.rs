@@ -53,7 +53,13 @@ fn version_info_and_listings_run_the_host_commands() {
     let s = setup();
     // The double replays what SDK 10.0.401 printed (recordings/sdk): one SDK, two runtimes.
     let version = s.ok(json!({ "action": "Version" }));
-    assert_eq!(version, json!({ "action": "Version", "success": true, "version": "10.0.401" }));
+    assert_eq!(
+        version,
+        json!({
+            "action": "Version", "success": true, "version": "10.0.401",
+            "command": "dotnet --version", "exitCode": 0
+        })
+    );
     assert_ran(&s, &[&["--version"]]);
 
     let info = s.ok(json!({ "action": "Info" }));

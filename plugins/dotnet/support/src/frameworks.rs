@@ -31,7 +31,6 @@
 //! Dates are `chrono` dates: the calendar (weekdays, month lengths, today in UTC) is the crate's.
 
 use chrono::{Utc, Weekday};
-use serde_json::{Value, json};
 
 /// The date type of the table (chrono's; it serializes as ISO 8601), re-exported so that callers
 /// need no dependency of their own.
@@ -250,32 +249,56 @@ impl Framework {
         self.major().is_none_or(|major| major <= sdk_major)
     }
 
-    /// The framework as structured content. `sdk_versions`, when known, adds whether an
-    /// installed (stable) SDK can build for it.
-    pub fn to_json(&self, today: &NaiveDate, sdk_versions: Option<&[&str]>) -> Value {
-        let mut value = json!({
-            "tfm": self.tfm,
-            "family": self.family.as_str(),
-            "version": self.version,
-            "description": self.description,
-            "status": self.status(today).as_str(),
-            "isLts": self.release_type == Some(Lts),
-        });
-        let optional = [
-            ("releaseType", self.release_type.map(|t| json!(if t == Lts { "LTS" } else { "STS" }))),
-            ("releaseDate", self.released.map(|day| json!(day.to_string()))),
-            ("endOfSupport", self.end_of_support.map(|day| json!(day.to_string()))),
-        ];
-        for (key, field) in optional {
-            if let Some(field) = field {
-                value[key] = field;
-            }
+    /// The framework's facts on `today`, as results report them. `sdk_versions`, when known,
+    /// adds whether an installed (stable) SDK can build for it.
+    pub fn facts(&self, today: &NaiveDate, sdk_versions: Option<&[&str]>) -> Facts {
+        Facts {
+            tfm: self.tfm,
+            family: self.family.as_str(),
+            version: self.version,
+            description: self.description,
+            status: self.status(today).as_str(),
+            is_lts: self.release_type == Some(Lts),
+            release_type: self.release_type.map(|kind| if kind == Lts { "LTS" } else { "STS" }),
+            release_date: self.released,
+            end_of_support: self.end_of_support,
+            targetable_by_installed_sdk: sdk_versions
+                .map(|versions| stable_majors(versions).any(|major| self.targetable_by(major))),
         }
-        if let Some(versions) = sdk_versions {
-            value["targetableByInstalledSdk"] = json!(stable_majors(versions).any(|major| self.targetable_by(major)));
-        }
-        value
     }
+}
+
+/// What results say of one framework ([`Framework::facts`]).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Facts {
+    /// Target framework moniker, e.g. net10.0.
+    pub tfm: &'static str,
+    /// Its line of .NET.
+    #[schemars(extend("enum" = ["modern", "netCore", "netStandard", "netFramework"]))]
+    pub family: &'static str,
+    /// The version it stands for (`10.0`).
+    pub version: &'static str,
+    /// A short description.
+    pub description: &'static str,
+    /// Where it stands on the day of the answer.
+    #[schemars(extend("enum" = ["supported", "endOfSupport", "preview", "notApplicable"]))]
+    pub status: &'static str,
+    /// Whether it is a Long Term Support release.
+    pub is_lts: bool,
+    /// LTS or STS, for .NET (Core) releases.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = ["LTS", "STS"]))]
+    pub release_type: Option<&'static str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The day of its release, when released.
+    pub release_date: Option<NaiveDate>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    /// The last day of support, when it has one.
+    pub end_of_support: Option<NaiveDate>,
+    /// Whether an installed stable SDK can build for it (absent when the SDKs are unknown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub targetable_by_installed_sdk: Option<bool>,
 }
 
 /// The majors of the stable versions among `versions`.
@@ -320,26 +343,6 @@ pub fn newer_than_table<'a>(sdk_versions: &[&'a str]) -> Vec<&'a str> {
 /// Today's date in UTC, the day support is judged on.
 pub fn today() -> NaiveDate {
     Utc::now().date_naive()
-}
-
-/// The JSON Schema of [`Framework::to_json`].
-pub fn framework_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "tfm": { "type": "string", "description": "Target framework moniker, e.g. net10.0." },
-            "family": { "enum": ["modern", "netCore", "netStandard", "netFramework"] },
-            "version": { "type": "string" },
-            "description": { "type": "string" },
-            "status": { "enum": ["supported", "endOfSupport", "preview", "notApplicable"] },
-            "isLts": { "type": "boolean" },
-            "releaseType": { "enum": ["LTS", "STS"] },
-            "releaseDate": { "type": "string", "format": "date" },
-            "endOfSupport": { "type": "string", "format": "date" },
-            "targetableByInstalledSdk": { "type": "boolean" }
-        },
-        "required": ["tfm", "family", "version", "description", "status", "isLts"]
-    })
 }
 
 #[cfg(test)]
@@ -418,13 +421,14 @@ mod tests {
     #[test]
     fn json_carries_dates_and_targetability() {
         let (net10, _) = lookup("net10.0").unwrap();
-        let value = net10.to_json(&date(2026, 11, 22), Some(&["8.0.416"]));
+        let value = serde_json::to_value(net10.facts(&date(2026, 11, 22), Some(&["8.0.416"]))).unwrap();
         assert_eq!(value["status"], "supported");
         assert_eq!(value["releaseType"], "LTS");
         assert_eq!(value["releaseDate"], "2025-11-11");
         assert_eq!(value["endOfSupport"], "2028-11-14");
         assert_eq!(value["targetableByInstalledSdk"], false);
-        let standard = lookup("netstandard2.0").unwrap().0.to_json(&date(2026, 11, 22), None);
+        let standard =
+            serde_json::to_value(lookup("netstandard2.0").unwrap().0.facts(&date(2026, 11, 22), None)).unwrap();
         assert!(standard.get("releaseType").is_none() && standard.get("targetableByInstalledSdk").is_none());
     }
 

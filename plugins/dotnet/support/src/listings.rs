@@ -18,7 +18,6 @@ use std::cmp::Ordering;
 use semver::Prerelease;
 
 use serde::Serialize;
-use serde_json::{Value, json};
 
 /// One installed SDK.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -30,7 +29,7 @@ pub struct Sdk {
 }
 
 /// One installed shared runtime (shared framework).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 pub struct Runtime {
     /// The shared framework (`Microsoft.NETCore.App`, `Microsoft.AspNetCore.App`, `Microsoft.WindowsDesktop.App`).
     pub name: String,
@@ -106,32 +105,6 @@ pub fn is_prerelease(version: &str) -> bool {
 /// The newest of `versions`, by [`compare_versions`].
 pub fn newest<'a>(versions: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
     versions.into_iter().max_by(|a, b| compare_versions(a, b))
-}
-
-/// The JSON Schema of one [`Sdk`], for the hand-written shapes of the families that have not
-/// moved to result types (deprecated with [`crate::kit::Shape`]: a result type holds an [`Sdk`]).
-pub fn sdk_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "version": { "type": "string", "description": "SDK version, e.g. 10.0.100." },
-            "path": { "type": "string", "description": "Folder the SDK was found in, as printed." }
-        },
-        "required": ["version", "path"]
-    })
-}
-
-/// The JSON Schema of one [`Runtime`].
-pub fn runtime_schema() -> Value {
-    json!({
-        "type": "object",
-        "properties": {
-            "name": { "type": "string", "description": "Shared framework, e.g. Microsoft.NETCore.App." },
-            "version": { "type": "string", "description": "Runtime version, e.g. 10.0.0." },
-            "path": { "type": "string", "description": "Folder the runtime was found in, as printed." }
-        },
-        "required": ["name", "version", "path"]
-    })
 }
 
 #[cfg(test)]

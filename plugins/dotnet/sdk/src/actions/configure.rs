@@ -5,14 +5,16 @@
 use std::path::{Path, PathBuf};
 
 use dotnet_support::{
-    errors::{ErrorResponse, ErrorResult},
-    kit::{Call, Outcome, Shape},
-    locking::{self, LockTarget, lock_info_schema},
+    errors::ErrorResponse,
+    kit::{Call, Outcome, Reason, invalid},
+    locking::{self, LockTarget},
     params::{Kind, Params},
     respond::Reply,
 };
 use mcp_plugin_api::locks::LockScope;
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
 
 use crate::global_json;
 
@@ -23,27 +25,23 @@ pub const ROLL_FORWARD: [&str; 9] =
 /// The test runners global.json's `test.runner` names.
 pub const TEST_RUNNERS: [&str; 2] = ["Microsoft.Testing.Platform", "VSTest"];
 
-/// What was written, and how each setting changed.
-pub fn shape() -> Shape {
-    let text = json!({ "type": "string" });
-    Shape::new(
-        json!({
-            "path": text,
-            "created": { "type": "boolean" },
-            "changes": { "type": "array", "items": {
-                "type": "object",
-                "properties": {
-                    "setting": text,
-                    "previous": { "type": ["string", "boolean", "null"] },
-                    "value": { "type": ["string", "boolean"] }
-                },
-                "required": ["setting", "previous", "value"]
-            } },
-            "content": text,
-            "lockInfo": lock_info_schema()
-        }),
-        &["path", "created", "changes", "content", "lockInfo"],
-    )
+/// ConfigureGlobalJson: what was written, and how each setting changed.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Configured {
+    path: String,
+    created: bool,
+    changes: Vec<Change>,
+    content: String,
+}
+
+/// One setting of global.json, before and after.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Change {
+    setting: String,
+    #[schemars(extend("type" = ["string", "boolean", "null"]))]
+    previous: Value,
+    #[schemars(extend("type" = ["string", "boolean"]))]
+    value: Value,
 }
 
 pub async fn configure_global_json(call: &Call<'_>) -> Outcome {
@@ -54,22 +52,22 @@ pub async fn configure_global_json(call: &Call<'_>) -> Outcome {
     let target =
         LockTarget { scope: LockScope::WorkingDirectory, key: locking::canonical(&folder).display().to_string() };
     let _guard = call.lock(&target).await?;
-    let file_error = |reason: &str, message: String| ErrorResult::invalid_params("globalJsonPath", reason, &message);
+    let file_error = |reason: Reason, message: String| invalid("globalJsonPath", reason, message);
     let existing = match std::fs::read_to_string(&path) {
         Ok(text) => Some(text),
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => None,
         Err(error) => {
-            return Err(file_error("unreadable", format!("{} cannot be read: {error}.", path.display())).into());
+            return Err(file_error(Reason::NotFound, format!("{} cannot be read: {error}.", path.display())).into());
         }
     };
     let created = existing.is_none();
     let edited = global_json::edit(existing.as_deref(), &settings).map_err(|reason| {
-        file_error("invalid file", format!("{} cannot be edited: {reason}. Fix or remove it first.", path.display()))
+        file_error(Reason::Value, format!("{} cannot be edited: {reason}. Fix or remove it first.", path.display()))
     })?;
     let changed = edited.changed_anything();
     if created || changed {
         std::fs::write(&path, &edited.text)
-            .map_err(|error| file_error("unwritable", format!("{} cannot be written: {error}.", path.display())))?;
+            .map_err(|error| file_error(Reason::Value, format!("{} cannot be written: {error}.", path.display())))?;
     }
     let lines: Vec<String> = edited
         .changes
@@ -85,18 +83,18 @@ pub async fn configure_global_json(call: &Call<'_>) -> Outcome {
         (false, true) => format!("Updated {} (comments and formatting kept).", path.display()),
         (false, false) => format!("{} already had these values; nothing was written.", path.display()),
     };
-    let changes: Vec<Value> = edited
+    let changes = edited
         .changes
         .iter()
-        .map(|change| json!({ "setting": change.setting, "previous": change.previous, "value": change.value }))
+        .map(|change| Change {
+            setting: change.setting.clone(),
+            previous: change.previous.clone(),
+            value: change.value.clone(),
+        })
         .collect();
-    let fields = json!({
-        "path": path.display().to_string(),
-        "created": created,
-        "changes": changes,
-        "content": edited.text,
-    });
-    Ok(Reply::new(summary).section("Settings", lines).output(edited.text.clone()).structured(fields))
+    let content = edited.text.clone();
+    let configured = Configured { path: path.display().to_string(), created, changes, content };
+    Ok(Reply::new(summary).section("Settings", lines).output(edited.text).result(configured))
 }
 
 /// A full SDK version: `10.0.100`, `10.0.100-rc.2.25502.107`.
@@ -112,11 +110,10 @@ fn is_sdk_version(version: &str) -> bool {
 
 /// The settings ConfigureGlobalJson was asked to write, checked and in canonical spelling.
 fn global_json_settings<'a>(params: &Params<'a>) -> Result<global_json::Settings<'a>, ErrorResponse> {
-    let invalid =
-        |name: &str, message: String| ErrorResponse::from(ErrorResult::invalid_params(name, "invalid value", &message));
+    let invalid_value = |name: &str, message: String| invalid(name, Reason::Value, message);
     let sdk_version = params.opt("sdkVersion", Kind::Version)?;
     if let Some(version) = sdk_version.filter(|version| !is_sdk_version(version)) {
-        return Err(invalid(
+        return Err(invalid_value(
             "sdkVersion",
             format!(
                 "Invalid argument 'sdkVersion': must be a full SDK version such as 10.0.100 or 10.0.100-rc.2.25502.107 (got '{version}')."
@@ -126,7 +123,7 @@ fn global_json_settings<'a>(params: &Params<'a>) -> Result<global_json::Settings
     let roll_forward = match params.opt("rollForward", Kind::Identifier)? {
         None => None,
         Some(value) => Some(*ROLL_FORWARD.iter().find(|known| known.eq_ignore_ascii_case(value)).ok_or_else(|| {
-            invalid(
+            invalid_value(
                 "rollForward",
                 format!("Invalid argument 'rollForward': must be one of {} (got '{value}').", ROLL_FORWARD.join(", ")),
             )
@@ -138,7 +135,7 @@ fn global_json_settings<'a>(params: &Params<'a>) -> Result<global_json::Settings
             Some(TEST_RUNNERS[0])
         }
         Some(value) => Some(*TEST_RUNNERS.iter().find(|known| known.eq_ignore_ascii_case(value)).ok_or_else(|| {
-            invalid(
+            invalid_value(
                 "testRunner",
                 format!("Invalid argument 'testRunner': must be one of {} (got '{value}').", TEST_RUNNERS.join(", ")),
             )
@@ -148,7 +145,7 @@ fn global_json_settings<'a>(params: &Params<'a>) -> Result<global_json::Settings
         None => None,
         Some(Value::Bool(flag)) => Some(*flag),
         Some(other) => {
-            return Err(invalid(
+            return Err(invalid_value(
                 "allowPrerelease",
                 format!("Invalid argument 'allowPrerelease': must be true or false, not {other}."),
             ));
@@ -156,12 +153,11 @@ fn global_json_settings<'a>(params: &Params<'a>) -> Result<global_json::Settings
     };
     let settings = global_json::Settings { sdk_version, roll_forward, allow_prerelease, test_runner };
     if settings.is_empty() {
-        return Err(ErrorResult::invalid_params(
+        return Err(invalid(
             "sdkVersion",
-            "required",
+            Reason::Required,
             "ConfigureGlobalJson needs at least one of sdkVersion, rollForward, allowPrerelease or testRunner.",
-        )
-        .into());
+        ));
     }
     Ok(settings)
 }
@@ -169,9 +165,7 @@ fn global_json_settings<'a>(params: &Params<'a>) -> Result<global_json::Settings
 /// The global.json to edit: `requested` (a file named global.json, or a folder for one) relative
 /// to `cwd`, else `cwd/global.json`. Its folder must exist.
 fn global_json_path(cwd: &Path, requested: Option<&str>) -> Result<PathBuf, ErrorResponse> {
-    let invalid = |reason: &str, message: String| {
-        ErrorResponse::from(ErrorResult::invalid_params("globalJsonPath", reason, &message))
-    };
+    let refused = |reason: Reason, message: String| invalid("globalJsonPath", reason, message);
     let path = match requested {
         None => cwd.join("global.json"),
         Some(requested) => {
@@ -181,8 +175,8 @@ fn global_json_path(cwd: &Path, requested: Option<&str>) -> Result<PathBuf, Erro
             } else if path.file_name().is_some_and(|name| name == "global.json") {
                 path
             } else {
-                return Err(invalid(
-                    "invalid value",
+                return Err(refused(
+                    Reason::Value,
                     format!(
                         "Invalid argument 'globalJsonPath': must be a file named global.json or an existing folder (got '{requested}')."
                     ),
@@ -192,8 +186,8 @@ fn global_json_path(cwd: &Path, requested: Option<&str>) -> Result<PathBuf, Erro
     };
     match path.parent() {
         Some(folder) if folder.is_dir() => Ok(path),
-        _ => Err(invalid(
-            "not found",
+        _ => Err(refused(
+            Reason::NotFound,
             format!("Invalid argument 'globalJsonPath': the folder of {} does not exist.", path.display()),
         )),
     }

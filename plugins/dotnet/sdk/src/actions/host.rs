@@ -1,122 +1,90 @@
 //! Facts of the installation: Version, Info, ListSdks, ListRuntimes and FrameworkInfo.
 
 use dotnet_support::{
-    errors::{ErrorResponse, ErrorResult, code},
+    errors::code,
     exec::ProgressKind,
     frameworks,
-    kit::{Call, Outcome, Shape},
+    kit::{
+        Call, Outcome, Reason, invalid,
+        prose::{count, count_of},
+    },
     listings,
     params::Kind,
     respond::{Failure, Reply},
 };
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::{counted, run, run_ok};
+use super::{run, run_ok};
 use crate::parse;
 
-fn text() -> Value {
-    json!({ "type": "string" })
-}
-
 /// Version: the SDK in use.
-pub fn version_shape() -> Shape {
-    Shape::new(json!({ "version": text() }), &["version"])
-}
-
-/// Info: what `dotnet --info` says.
-pub fn info_shape() -> Shape {
-    let text = text();
-    Shape::new(
-        json!({
-            "sdkVersion": text, "commit": text, "workloadVersion": text, "msbuildVersion": text,
-            "osName": text, "osVersion": text, "osPlatform": text, "rid": text, "basePath": text,
-            "hostVersion": text, "hostArchitecture": text,
-            "sdks": { "type": "array", "items": listings::sdk_schema() },
-            "runtimes": { "type": "array", "items": listings::runtime_schema() },
-            "globalJson": { "type": ["string", "null"], "description": "The global.json in effect, or null." }
-        }),
-        &["sdks", "runtimes"],
-    )
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Version {
+    version: String,
 }
 
 /// ListSdks: the installed SDKs and the newest.
-pub fn sdks_shape() -> Shape {
-    Shape::new(
-        json!({ "sdks": { "type": "array", "items": listings::sdk_schema() }, "latest": { "type": ["string", "null"] } }),
-        &["sdks"],
-    )
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Sdks {
+    sdks: Vec<listings::Sdk>,
+    /// The newest, null when none is installed.
+    latest: Option<String>,
 }
 
 /// ListRuntimes: the installed runtimes.
-pub fn runtimes_shape() -> Shape {
-    Shape::new(json!({ "runtimes": { "type": "array", "items": listings::runtime_schema() } }), &["runtimes"])
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Runtimes {
+    runtimes: Vec<listings::Runtime>,
 }
 
 /// FrameworkInfo: the framework table, what to use, what is installed.
-pub fn frameworks_shape() -> Shape {
-    Shape::new(
-        json!({
-            "frameworks": { "type": "array", "items": frameworks::framework_schema() },
-            "platform": text(),
-            "latestRecommended": { "type": ["string", "null"] },
-            "latestLts": { "type": ["string", "null"] },
-            "installedSdks": { "type": ["array", "null"], "items": { "type": "string" } },
-            "sdksNewerThanTable": { "type": "array", "items": { "type": "string" } },
-            "asOf": { "type": "string", "format": "date" }
-        }),
-        &["frameworks", "latestRecommended", "latestLts", "installedSdks", "asOf"],
-    )
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Frameworks {
+    frameworks: Vec<frameworks::Facts>,
+    /// The platform suffix of the framework asked about (`windows` of `net8.0-windows`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    platform: Option<String>,
+    latest_recommended: Option<&'static str>,
+    latest_lts: Option<&'static str>,
+    /// Null when dotnet was not there to ask.
+    installed_sdks: Option<Vec<String>>,
+    sdks_newer_than_table: Vec<String>,
+    as_of: frameworks::NaiveDate,
 }
 
 pub async fn version(call: &Call<'_>) -> Outcome {
     let ran = run_ok(call, &["--version"]).await?;
     let version = ran.outcome.stdout.lines().map(str::trim).find(|line| !line.is_empty()).unwrap_or_default();
     Ok(Reply::new(format!("The .NET SDK in use in {} is {version}.", call.cwd().display()))
-        .structured(json!({ "version": version })))
+        .result(Version { version: version.to_owned() }))
 }
 
 pub async fn info(call: &Call<'_>) -> Outcome {
     let ran = run_ok(call, &["--info"]).await?;
-    let fields = parse::info(&ran.outcome.stdout);
-    let sdks = fields["sdks"].as_array().map_or(0, Vec::len);
-    let runtimes = fields["runtimes"].as_array().map_or(0, Vec::len);
-    let in_use = match fields["sdkVersion"].as_str() {
+    let info = parse::info(&ran.outcome.stdout);
+    let in_use = match &info.sdk_version {
         Some(version) => format!(".NET SDK {version} in use"),
         None => "No .NET SDK in use".to_owned(),
     };
-    let platform = [&fields["osName"], &fields["osVersion"], &fields["rid"]]
-        .iter()
-        .filter_map(|field| field.as_str())
-        .collect::<Vec<_>>()
-        .join(" ");
+    let platform =
+        [&info.os_name, &info.os_version, &info.rid].into_iter().flatten().cloned().collect::<Vec<_>>().join(" ");
     let summary = format!(
         "{in_use}{}; {} and {} installed.",
         if platform.is_empty() { String::new() } else { format!(" on {platform}") },
-        counted(sdks, "SDK", "SDKs"),
-        counted(runtimes, "runtime", "runtimes"),
+        count(info.sdks.len(), "SDK"),
+        count(info.runtimes.len(), "runtime"),
     );
-    let global_json = fields["globalJson"].as_str().map(|path| format!("global.json in effect: {path}"));
-    let listed = |key: &str| -> Vec<String> {
-        fields[key]
-            .as_array()
-            .into_iter()
-            .flatten()
-            .map(|item| {
-                let name = item["name"].as_str().map(|name| format!("{name} ")).unwrap_or_default();
-                format!(
-                    "{name}{} [{}]",
-                    item["version"].as_str().unwrap_or_default(),
-                    item["path"].as_str().unwrap_or_default()
-                )
-            })
-            .collect()
-    };
+    let global_json = info.global_json.as_ref().map(|path| format!("global.json in effect: {path}"));
+    let sdks = info.sdks.iter().map(|sdk| format!("{} [{}]", sdk.version, sdk.path)).collect();
+    let runtimes = info.runtimes.iter().map(|r| format!("{} {} [{}]", r.name, r.version, r.path)).collect();
     Ok(Reply::new(summary)
         .section("global.json", global_json.into_iter().collect())
-        .section("SDKs", listed("sdks"))
-        .section("Runtimes", listed("runtimes"))
+        .section("SDKs", sdks)
+        .section("Runtimes", runtimes)
         .output(ran.outcome.stdout.clone())
-        .structured(fields))
+        .result(info))
 }
 
 pub async fn list_sdks(call: &Call<'_>) -> Outcome {
@@ -124,22 +92,23 @@ pub async fn list_sdks(call: &Call<'_>) -> Outcome {
     let sdks = listings::parse_sdks(&ran.outcome.stdout);
     let latest = listings::newest(sdks.iter().map(|sdk| sdk.version.as_str()));
     let summary = match latest {
-        Some(latest) => format!("{} installed; the newest is {latest}.", counted(sdks.len(), "SDK is", "SDKs are")),
+        Some(latest) => format!("{} installed; the newest is {latest}.", count_of(sdks.len(), "SDK is", "SDKs are")),
         None => "No .NET SDK is installed (a runtime-only installation): SDK commands cannot run here. \
                  Install an SDK from https://dotnet.microsoft.com/download."
             .to_owned(),
     };
     let lines = sdks.iter().map(|sdk| format!("{} [{}]", sdk.version, sdk.path)).collect();
-    Ok(Reply::new(summary).section("SDKs", lines).structured(json!({ "sdks": sdks, "latest": latest })))
+    let latest = latest.map(str::to_owned);
+    Ok(Reply::new(summary).section("SDKs", lines).result(Sdks { sdks, latest }))
 }
 
 pub async fn list_runtimes(call: &Call<'_>) -> Outcome {
     let ran = run_ok(call, &["--list-runtimes"]).await?;
     let runtimes = listings::parse_runtimes(&ran.outcome.stdout);
     let lines = runtimes.iter().map(|r| format!("{} {} [{}]", r.name, r.version, r.path)).collect();
-    Ok(Reply::new(format!("{} installed.", counted(runtimes.len(), "runtime is", "runtimes are")))
+    Ok(Reply::new(format!("{} installed.", count_of(runtimes.len(), "runtime is", "runtimes are")))
         .section("Runtimes", lines)
-        .structured(json!({ "runtimes": runtimes })))
+        .result(Runtimes { runtimes }))
 }
 
 /// The installed SDK versions, or `None` when dotnet is not there to ask.
@@ -159,14 +128,14 @@ pub async fn framework_info(call: &Call<'_>) -> Outcome {
     let requested = match params.opt("framework", Kind::Framework)? {
         Some(tfm) => Some(frameworks::lookup(tfm).ok_or_else(|| {
             let known: Vec<&str> = frameworks::TABLE.iter().map(|framework| framework.tfm).collect();
-            ErrorResponse::from(ErrorResult::invalid_params(
+            invalid(
                 "framework",
-                "unknown value",
-                &format!(
+                Reason::Value,
+                format!(
                     "Invalid argument 'framework': '{tfm}' is not a framework this server knows. Known: {}.",
                     known.join(", ")
                 ),
-            ))
+            )
         })?),
         None => None,
     };
@@ -211,17 +180,15 @@ pub async fn framework_info(call: &Call<'_>) -> Outcome {
         summary.push_str(" dotnet was not found, so installed SDKs are unknown.");
     }
     let newer = frameworks::newer_than_table(versions.as_deref().unwrap_or_default());
-    let mut fields = json!({
-        "frameworks": shown.iter().map(|f| f.to_json(&today, versions.as_deref())).collect::<Vec<_>>(),
-        "latestRecommended": recommended.map(|(framework, _)| framework.tfm),
-        "latestLts": latest_lts.map(|framework| framework.tfm),
-        "installedSdks": sdk_versions,
-        "sdksNewerThanTable": newer,
-        "asOf": today,
-    });
-    if let Some((_, Some(platform))) = requested {
-        fields["platform"] = json!(platform);
-    }
+    let result = Frameworks {
+        frameworks: shown.iter().map(|f| f.facts(&today, versions.as_deref())).collect(),
+        platform: requested.and_then(|(_, platform)| platform).map(str::to_owned),
+        latest_recommended: recommended.map(|(framework, _)| framework.tfm),
+        latest_lts: latest_lts.map(|framework| framework.tfm),
+        installed_sdks: sdk_versions.clone(),
+        sdks_newer_than_table: newer.iter().map(|version| (*version).to_owned()).collect(),
+        as_of: today,
+    };
     let mut notes: Vec<String> = shown.iter().map(|framework| describe(framework)).collect();
     if !newer.is_empty() {
         notes.push(format!(
@@ -229,5 +196,5 @@ pub async fn framework_info(call: &Call<'_>) -> Outcome {
             newer.join(", ")
         ));
     }
-    Ok(Reply::new(summary.trim().to_owned()).section("Frameworks", notes).structured(fields))
+    Ok(Reply::new(summary.trim().to_owned()).section("Frameworks", notes).result(result))
 }

@@ -25,8 +25,3 @@ async fn run_ok(call: &Call<'_>, args: &[&str]) -> Result<Ran, Failure> {
     let ran = run(call, args, ProgressKind::None).await?;
     if ran.succeeded() { Ok(ran) } else { Err(ran.failure().into()) }
 }
-
-/// `text` if `count` is one, else `plural`, after the count.
-fn counted(count: usize, text: &str, plural: &str) -> String {
-    format!("{count} {}", if count == 1 { text } else { plural })
-}

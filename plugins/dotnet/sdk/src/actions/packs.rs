@@ -4,62 +4,47 @@
 use std::path::Path;
 
 use dotnet_support::{
-    errors::{ErrorResponse, ErrorResult},
+    errors::ErrorResponse,
     exec::ProgressKind,
-    kit::{Call, Outcome, Shape},
-    locking::{LockTarget, lock_info_schema},
+    kit::{
+        Call, Outcome, Reason, invalid,
+        prose::{count, count_of},
+    },
+    locking::LockTarget,
     params::{Kind, Params, check},
-    respond::{Failure, Reply},
+    respond::Reply,
 };
-use serde_json::json;
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::{
-    counted, run, run_ok,
-    templates::{template_line, template_schema},
-};
-use crate::parse;
+use super::{run, run_ok, templates::template_line};
+use crate::parse::{self, Template};
 
 /// ListTemplatePacks: the packages the user installed.
-pub fn listed_shape() -> Shape {
-    let text = json!({ "type": "string" });
-    Shape::new(
-        json!({ "packs": { "type": "array", "items": {
-            "type": "object",
-            "properties": {
-                "id": text,
-                "version": text,
-                "details": { "type": "object", "additionalProperties": { "type": "string" } },
-                "templates": { "type": "array", "items": {
-                    "type": "object",
-                    "properties": { "name": text, "shortName": text, "language": text },
-                    "required": ["name"]
-                } },
-                "uninstallCommand": text
-            },
-            "required": ["id", "templates"]
-        } } }),
-        &["packs"],
-    )
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Packs {
+    packs: Vec<parse::Pack>,
 }
 
 /// InstallTemplatePack: the package, its version and templates.
-pub fn installed_shape() -> Shape {
-    let text = json!({ "type": "string" });
-    Shape::new(
-        json!({
-            "package": text, "version": text, "previousVersion": text,
-            "alreadyInstalled": { "type": "boolean" },
-            "templates": { "type": "array", "items": template_schema() },
-            "lockInfo": lock_info_schema()
-        }),
-        &["package", "alreadyInstalled", "templates", "lockInfo"],
-    )
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Installed {
+    package: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    previous_version: Option<String>,
+    already_installed: bool,
+    templates: Vec<Template>,
 }
 
 /// UninstallTemplatePack: the package removed.
-pub fn uninstalled_shape() -> Shape {
-    let text = json!({ "type": "string" });
-    Shape::new(json!({ "package": text, "version": text, "lockInfo": lock_info_schema() }), &["package", "lockInfo"])
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Uninstalled {
+    package: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<String>,
 }
 
 pub async fn list_template_packs(call: &Call<'_>) -> Outcome {
@@ -68,20 +53,15 @@ pub async fn list_template_packs(call: &Call<'_>) -> Outcome {
     let lines = packs
         .iter()
         .map(|pack| {
-            let templates = pack["templates"].as_array().map_or(0, Vec::len);
-            let version = pack["version"].as_str().map(|v| format!(" {v}")).unwrap_or_default();
-            format!(
-                "{}{version}: {}",
-                pack["id"].as_str().unwrap_or_default(),
-                counted(templates, "template", "templates")
-            )
+            let version = pack.version.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
+            format!("{}{version}: {}", pack.id, count(pack.templates.len(), "template"))
         })
         .collect();
     let summary = format!(
         "{} installed (the SDK's own templates are not listed here; ListTemplates shows every template).",
-        counted(packs.len(), "template package is", "template packages are")
+        count_of(packs.len(), "template package is", "template packages are")
     );
-    Ok(Reply::new(summary).section("Template packages", lines).structured(json!({ "packs": packs })))
+    Ok(Reply::new(summary).section("Template packages", lines).result(Packs { packs }))
 }
 
 /// The install argument: a path that exists (folder or .nupkg), or `id[@version]` (the form SDK
@@ -91,20 +71,21 @@ fn package_spec(cwd: &Path, params: &Params<'_>) -> Result<String, ErrorResponse
     let version = params.opt("templateVersion", Kind::Version)?;
     if looks_like_path(package) {
         if !cwd.join(package).exists() {
-            return Err(ErrorResult::invalid_params(
+            return Err(invalid(
                 "templatePackage",
-                "not found",
-                &format!("Invalid argument 'templatePackage': '{package}' looks like a path, but nothing exists there (relative to {}).", cwd.display()),
-            )
-            .into());
+                Reason::NotFound,
+                format!(
+                    "Invalid argument 'templatePackage': '{package}' looks like a path, but nothing exists there (relative to {}).",
+                    cwd.display()
+                ),
+            ));
         }
         if version.is_some() {
-            return Err(ErrorResult::invalid_params(
+            return Err(invalid(
                 "templateVersion",
-                "not applicable",
+                Reason::NotApplicable,
                 "Invalid argument 'templateVersion': applies to NuGet packages, not to a folder or .nupkg file.",
-            )
-            .into());
+            ));
         }
         return Ok(package.to_owned());
     }
@@ -115,12 +96,11 @@ fn package_spec(cwd: &Path, params: &Params<'_>) -> Result<String, ErrorResponse
     }
     let version = match (inline, version) {
         (Some(_), Some(_)) => {
-            return Err(ErrorResult::invalid_params(
+            return Err(invalid(
                 "templateVersion",
-                "conflict",
+                Reason::Conflict,
                 "Give the version either in 'templatePackage' (id@version) or in 'templateVersion', not both.",
-            )
-            .into());
+            ));
         }
         (inline, version) => inline.or(version),
     };
@@ -159,33 +139,30 @@ pub async fn install_template_pack(call: &Call<'_>) -> Outcome {
         format!("{package}{at} was already installed; nothing changed.")
     } else {
         let replaced = installed.previous_version.as_deref().map(|v| format!(" (replacing {v})")).unwrap_or_default();
-        format!("Installed {package}{at}{replaced} with {}.", counted(templates.len(), "template", "templates"))
+        format!("Installed {package}{at}{replaced} with {}.", count(templates.len(), "template"))
     };
-    let mut fields = json!({
-    "package": package,
-    "alreadyInstalled": already,
-    "templates": templates,
-        });
-    if let Some(version) = version {
-        fields["version"] = json!(version);
-    }
-    if let Some(previous) = installed.previous_version {
-        fields["previousVersion"] = json!(previous);
-    }
     let lines = templates.iter().map(template_line).collect();
-    Ok(Reply::new(summary).section("Templates", lines).output(ran.outcome.transcript.clone()).structured(fields))
+    let installed = Installed {
+        package,
+        version,
+        previous_version: installed.previous_version,
+        already_installed: already,
+        templates,
+    };
+    Ok(Reply::new(summary).section("Templates", lines).output(ran.outcome.transcript.clone()).result(installed))
 }
 
 pub async fn uninstall_template_pack(call: &Call<'_>) -> Outcome {
     let params = call.params();
     let package = params.req("templatePackage", Kind::Text)?;
     if parse::package_version(package).1.is_some() {
-        return Err(Failure::from(ErrorResponse::from(ErrorResult::invalid_params(
+        return Err(invalid(
             "templatePackage",
-            "invalid value",
+            Reason::Value,
             "Invalid argument 'templatePackage': an uninstall takes the package id (or the path it was installed from) \
              without a version; the installed version is removed.",
-        ))));
+        )
+        .into());
     }
     if !looks_like_path(package) {
         check("templatePackage", Kind::PackageId, package)?;
@@ -203,11 +180,8 @@ pub async fn uninstall_template_pack(call: &Call<'_>) -> Outcome {
     }
     let (id, version) = parse::uninstalled(&ran.outcome.stdout).unwrap_or((package.to_owned(), None));
     let at = version.as_deref().map(|v| format!(" {v}")).unwrap_or_default();
-    let mut fields = json!({ "package": id });
-    if let Some(version) = version {
-        fields["version"] = json!(version);
-    }
-    Ok(Reply::new(format!("Uninstalled {id}{at}; its templates are gone.")).structured(fields))
+    Ok(Reply::new(format!("Uninstalled {id}{at}; its templates are gone."))
+        .result(Uninstalled { package: id, version }))
 }
 
 /// Whether a template package argument names a folder or file rather than a NuGet id.

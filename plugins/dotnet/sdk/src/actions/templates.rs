@@ -3,83 +3,65 @@
 use dotnet_support::{
     errors::ErrorResponse,
     exec::{ProgressKind, Ran},
-    kit::{Call, Outcome, Shape},
-    locking::{LockTarget, lock_info_schema},
+    kit::{
+        Call, Outcome,
+        prose::{count, count_of},
+    },
+    locking::LockTarget,
     params::{Kind, Params},
     respond::Reply,
-    template_help,
+    template_help::{self, TemplateHelp},
 };
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::{counted, run};
-use crate::parse;
-
-/// A template row of `dotnet new list` / `search` / `install`.
-pub(super) fn template_schema() -> Value {
-    let strings = json!({ "type": "array", "items": { "type": "string" } });
-    json!({
-        "type": "object",
-        "properties": {
-            "name": { "type": "string" },
-            "shortNames": strings,
-            "languages": strings,
-            "defaultLanguage": { "type": "string" },
-            "type": { "type": "string" },
-            "author": { "type": "string" },
-            "tags": strings,
-            "package": { "type": "string" },
-            "packageVersion": { "type": "string" },
-            "downloads": { "type": "string", "description": "As NuGet.org rounds it: 215k, 2M, <1k." },
-            "source": { "type": "string", "description": "The template source a search result came from." }
-        },
-        "required": ["name", "shortNames", "languages", "tags"]
-    })
-}
-
-/// The fields of a listing: the templates kept, the total, whether some were cut.
-fn listing(extra: Value) -> Value {
-    let mut properties = json!({
-        "templates": { "type": "array", "items": template_schema() },
-        "totalCount": { "type": "integer", "minimum": 0 },
-        "truncated": { "type": "boolean" }
-    });
-    if let (Some(properties), Value::Object(extra)) = (properties.as_object_mut(), extra) {
-        properties.extend(extra);
-    }
-    properties
-}
+use super::run;
+use crate::parse::{self, Template};
 
 /// ListTemplates: the installed templates.
-pub fn listed_shape() -> Shape {
-    Shape::new(listing(json!({ "filter": { "type": "string" } })), &["templates", "totalCount", "truncated"])
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Listed {
+    templates: Vec<Template>,
+    #[schemars(range(min = 0))]
+    total_count: i64,
+    truncated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    filter: Option<String>,
 }
 
 /// SearchTemplates: the templates on NuGet.org.
-pub fn found_shape() -> Shape {
-    Shape::new(
-        listing(json!({ "searchTerm": { "type": "string" } })),
-        &["searchTerm", "templates", "totalCount", "truncated"],
-    )
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Found {
+    search_term: String,
+    templates: Vec<Template>,
+    #[schemars(range(min = 0))]
+    total_count: i64,
+    truncated: bool,
 }
 
 /// TemplateInfo: one template's options.
-pub fn info_shape() -> Shape {
-    Shape::new(
-        json!({ "shortName": { "type": "string" }, "template": template_help::schema() }),
-        &["shortName", "template"],
-    )
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Info {
+    short_name: String,
+    template: TemplateHelp,
 }
 
 /// ClearTemplateCache: the cache rebuilt.
-pub fn cache_shape() -> Shape {
-    Shape::new(
-        json!({
-            "cacheRebuilt": { "const": true },
-            "templateCount": { "type": "integer", "minimum": 0 },
-            "lockInfo": lock_info_schema()
-        }),
-        &["cacheRebuilt", "templateCount", "lockInfo"],
-    )
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CacheRebuilt {
+    #[schemars(extend("const" = true))]
+    cache_rebuilt: bool,
+    #[schemars(range(min = 0))]
+    template_count: i64,
+}
+
+/// A count for results (a list's length always fits).
+pub(super) fn count_field(count: usize) -> i64 {
+    i64::try_from(count).unwrap_or(i64::MAX)
 }
 
 /// The template filters shared by list and search, as CLI options.
@@ -99,28 +81,24 @@ fn no_match(ran: &Ran) -> bool {
 }
 
 /// The first `maxResults` templates, with the total and whether some were cut.
-fn limit(templates: Vec<Value>, params: &Params<'_>) -> (Vec<Value>, usize, bool) {
+fn limit(templates: Vec<Template>, params: &Params<'_>) -> (Vec<Template>, usize, bool) {
     let total = templates.len();
     let max = params.opt_u64("maxResults").map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
-    let kept: Vec<Value> = templates.into_iter().take(max).collect();
+    let kept: Vec<Template> = templates.into_iter().take(max).collect();
     let truncated = kept.len() < total;
     (kept, total, truncated)
 }
 
 /// One template as a line for the model.
-pub(super) fn template_line(template: &Value) -> String {
-    let short_names: Vec<&str> =
-        template["shortNames"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-    let languages: Vec<&str> =
-        template["languages"].as_array().into_iter().flatten().filter_map(Value::as_str).collect();
-    let mut line = format!("{}: {}", short_names.join(", "), template["name"].as_str().unwrap_or_default());
-    if !languages.is_empty() {
-        line.push_str(&format!(" [{}]", languages.join(", ")));
+pub(super) fn template_line(template: &Template) -> String {
+    let mut line = format!("{}: {}", template.short_names.join(", "), template.name);
+    if !template.languages.is_empty() {
+        line.push_str(&format!(" [{}]", template.languages.join(", ")));
     }
-    if let Some(package) = template["package"].as_str() {
+    if let Some(package) = &template.package {
         line.push_str(&format!(" from {package}"));
     }
-    if let Some(downloads) = template["downloads"].as_str() {
+    if let Some(downloads) = &template.downloads {
         line.push_str(&format!(", {downloads} downloads"));
     }
     line
@@ -147,16 +125,13 @@ pub async fn list_templates(call: &Call<'_>) -> Outcome {
     };
     let (templates, total, truncated) = limit(templates, params);
     let mut summary = match filter {
-        Some(filter) => format!("{} installed match '{filter}'", counted(total, "template", "templates")),
-        None => format!("{} installed", counted(total, "template is", "templates are")),
+        Some(filter) => format!("{} installed match '{filter}'", count(total, "template")),
+        None => format!("{} installed", count_of(total, "template is", "templates are")),
     };
     summary.push_str(&if truncated { format!("; the first {} are listed.", templates.len()) } else { ".".into() });
     let lines = templates.iter().map(template_line).collect();
-    let mut fields = json!({ "templates": templates, "totalCount": total, "truncated": truncated });
-    if let Some(filter) = filter {
-        fields["filter"] = json!(filter);
-    }
-    Ok(Reply::new(summary).section("Templates", lines).structured(fields))
+    let listed = Listed { templates, total_count: count_field(total), truncated, filter: filter.map(str::to_owned) };
+    Ok(Reply::new(summary).section("Templates", lines).result(listed))
 }
 
 pub async fn search_templates(call: &Call<'_>) -> Outcome {
@@ -177,14 +152,14 @@ pub async fn search_templates(call: &Call<'_>) -> Outcome {
         return Err(ran.failure().into());
     };
     let (templates, total, truncated) = limit(results, params);
-    let mut summary = format!("{} on NuGet.org match '{term}'", counted(total, "template", "templates"));
+    let mut summary = format!("{} on NuGet.org match '{term}'", count(total, "template"));
     summary.push_str(&if truncated { format!("; the first {} are listed.", templates.len()) } else { ".".into() });
     if total > 0 {
         summary.push_str(" Install one with action InstallTemplatePack and its package id.");
     }
     let lines = templates.iter().map(template_line).collect();
-    let fields = json!({ "searchTerm": term, "templates": templates, "totalCount": total, "truncated": truncated });
-    Ok(Reply::new(summary).section("Templates", lines).structured(fields))
+    let found = Found { search_term: term.to_owned(), templates, total_count: count_field(total), truncated };
+    Ok(Reply::new(summary).section("Templates", lines).result(found))
 }
 
 /// `dotnet new search` could not read NuGet.org's template index (exit 103, `Search failed:
@@ -271,8 +246,8 @@ pub async fn template_info(call: &Call<'_>) -> Outcome {
             line
         })
         .collect();
-    let fields = json!({ "shortName": short_name, "template": help });
-    Ok(Reply::new(summary).section("Template options", options).output(ran.outcome.stdout.clone()).structured(fields))
+    let info = Info { short_name: short_name.to_owned(), template: help };
+    Ok(Reply::new(summary).section("Template options", options).output(ran.outcome.stdout.clone()).result(info))
 }
 
 pub async fn clear_template_cache(call: &Call<'_>) -> Outcome {
@@ -281,11 +256,10 @@ pub async fn clear_template_cache(call: &Call<'_>) -> Outcome {
     if !ran.succeeded() {
         return Err(ran.failure().into());
     }
-    let count = parse::templates(&ran.outcome.stdout).len();
-    let fields = json!({ "cacheRebuilt": true, "templateCount": count });
+    let templates = parse::templates(&ran.outcome.stdout).len();
     Ok(Reply::new(format!(
         "Rebuilt the template engine's cache; {} now installed.",
-        counted(count, "template is", "templates are")
+        count_of(templates, "template is", "templates are")
     ))
-    .structured(fields))
+    .result(CacheRebuilt { cache_rebuilt: true, template_count: count_field(templates) }))
 }
