@@ -12,7 +12,9 @@ use dotnet_support::{
     frameworks::{self, NaiveDate, Status},
     project_file::ProjectFile,
 };
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
 
 /// Item metadata every item has; not reported as the item's own metadata.
 const WELL_KNOWN_METADATA: &[&str] = &[
@@ -203,105 +205,258 @@ pub fn parse(stdout: &str, properties: &[&str], items: &[&str]) -> Result<Evalua
     Ok(Evaluation { properties, items })
 }
 
-/// An item as structured content: `{itemType, include, fullPath?, metadata}`.
-pub fn item_json(item_type: &str, item: &Item) -> Value {
-    let mut value = json!({ "itemType": item_type, "include": item.include, "metadata": item.metadata });
-    if let Some(path) = &item.full_path {
-        value["fullPath"] = json!(path);
-    }
-    value
+// One evaluated item of ListItems.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListedItem {
+    item_type: String,
+    include: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    full_path: Option<String>,
+    // The item's own metadata (well-known metadata left out).
+    metadata: BTreeMap<String, String>,
 }
 
-fn package_json(item: &Item) -> Value {
-    let mut value = json!({ "name": item.include });
-    for (key, name) in [("version", "Version"), ("privateAssets", "PrivateAssets"), ("includeAssets", "IncludeAssets")]
-    {
-        if let Some(found) = item.get(name) {
-            value[key] = json!(found);
+impl ListedItem {
+    /// `item` of `item_type`.
+    pub fn new(item_type: &str, item: &Item) -> Self {
+        Self {
+            item_type: item_type.to_owned(),
+            include: item.include.clone(),
+            full_path: item.full_path.clone(),
+            metadata: item.metadata.clone(),
         }
     }
-    value
-}
 
-fn project_reference_json(item: &Item) -> Value {
-    let name = Path::new(&item.include.replace('\\', "/"))
-        .file_stem()
-        .map(|stem| stem.to_string_lossy().into_owned())
-        .unwrap_or_else(|| item.include.clone());
-    json!({ "name": name, "path": item.full_path.clone().unwrap_or_else(|| item.include.clone()) })
-}
-
-fn optional(value: &str) -> Value {
-    if value.trim().is_empty() { Value::Null } else { json!(value) }
-}
-
-/// Analyze's structured content (without `success` and `action`).
-pub fn analyze(project: &Path, evaluation: &Evaluation, file: Option<&ProjectFile>) -> Map<String, Value> {
-    let flag = |name: &str| json!(evaluation.flag(name));
-    let runtime_identifiers: Vec<&str> =
-        evaluation.property("RuntimeIdentifiers").split(';').map(str::trim).filter(|rid| !rid.is_empty()).collect();
-    let build = json!({
-        "publishAot": flag("PublishAot"),
-        "invariantGlobalization": flag("InvariantGlobalization"),
-        "publishTrimmed": flag("PublishTrimmed"),
-        "publishSingleFile": flag("PublishSingleFile"),
-        "publishReadyToRun": flag("PublishReadyToRun"),
-        "selfContained": flag("SelfContained"),
-        "runtimeIdentifier": optional(evaluation.property("RuntimeIdentifier")),
-        "runtimeIdentifiers": runtime_identifiers,
-        "configuration": optional(evaluation.property("Configuration")),
-        "platform": optional(evaluation.property("Platform")),
-        "treatWarningsAsErrors": flag("TreatWarningsAsErrors"),
-        "warningLevel": optional(evaluation.property("WarningLevel")),
-    });
-    let mut result = Map::new();
-    result.insert("projectPath".into(), json!(project.display().to_string()));
-    result.insert("projectName".into(), json!(project_name(project)));
-    if let Some(sdk) = file.and_then(|file| file.sdk.clone()) {
-        result.insert("sdk".into(), json!(sdk));
+    /// `<type> <include>`, a line for the model.
+    pub fn line(&self) -> String {
+        format!("{} {}", self.item_type, self.include)
     }
-    result.insert("targetFrameworks".into(), json!(evaluation.target_frameworks()));
-    for (key, property) in [
-        ("outputType", "OutputType"),
-        ("assemblyName", "AssemblyName"),
-        ("rootNamespace", "RootNamespace"),
-        ("nullable", "Nullable"),
-        ("implicitUsings", "ImplicitUsings"),
-        ("langVersion", "LangVersion"),
-    ] {
-        result.insert(key.into(), optional(evaluation.property(property)));
+}
+
+// A direct package reference.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PackageReference {
+    name: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    private_assets: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    include_assets: Option<String>,
+}
+
+impl PackageReference {
+    fn of(item: &Item) -> Self {
+        let get = |name: &str| item.get(name).map(str::to_owned);
+        Self {
+            name: item.include.clone(),
+            version: get("Version"),
+            private_assets: get("PrivateAssets"),
+            include_assets: get("IncludeAssets"),
+        }
     }
-    result.insert("isPackable".into(), flag("IsPackable"));
-    result.insert("isTestProject".into(), flag("IsTestProject"));
-    result.insert(
-        "packageReferences".into(),
-        evaluation.items("PackageReference").iter().map(package_json).collect::<Vec<_>>().into(),
-    );
-    result.insert(
-        "projectReferences".into(),
-        evaluation.items("ProjectReference").iter().map(project_reference_json).collect::<Vec<_>>().into(),
-    );
-    result.insert(
-        "analyzers".into(),
-        evaluation
-            .items("Analyzer")
+}
+
+// A direct project reference: its name (the file name without extension) and its path.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectReference {
+    name: String,
+    path: String,
+}
+
+impl ProjectReference {
+    fn of(item: &Item) -> Self {
+        let name = Path::new(&item.include.replace('\\', "/"))
+            .file_stem()
+            .map(|stem| stem.to_string_lossy().into_owned())
+            .unwrap_or_else(|| item.include.clone());
+        Self { name, path: item.full_path.clone().unwrap_or_else(|| item.include.clone()) }
+    }
+}
+
+// An analyzer the project declares.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Analyzer {
+    path: String,
+}
+
+// The evaluated properties that decide how the project builds and publishes; `null` where the
+// project sets none.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct BuildProperties {
+    publish_aot: bool,
+    invariant_globalization: bool,
+    publish_trimmed: bool,
+    publish_single_file: bool,
+    publish_ready_to_run: bool,
+    self_contained: bool,
+    runtime_identifier: Option<String>,
+    runtime_identifiers: Vec<String>,
+    configuration: Option<String>,
+    platform: Option<String>,
+    treat_warnings_as_errors: bool,
+    warning_level: Option<String>,
+}
+
+// Analyze: what the project is and what it uses; `null` where the project sets no value.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Analysis {
+    project_path: String,
+    project_name: String,
+    // The project file's `Sdk` attribute.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sdk: Option<String>,
+    target_frameworks: Vec<String>,
+    output_type: Option<String>,
+    assembly_name: Option<String>,
+    root_namespace: Option<String>,
+    nullable: Option<String>,
+    implicit_usings: Option<String>,
+    lang_version: Option<String>,
+    is_packable: bool,
+    is_test_project: bool,
+    package_references: Vec<PackageReference>,
+    project_references: Vec<ProjectReference>,
+    analyzers: Vec<Analyzer>,
+    build_properties: BuildProperties,
+    notes: Vec<String>,
+}
+
+impl Analysis {
+    /// One line for the model: the output type, frameworks and reference counts.
+    pub fn summary(&self) -> String {
+        format!(
+            "{}: {} targeting {}, {} package and {} project reference(s).",
+            self.project_name,
+            self.output_type.as_deref().unwrap_or("a project"),
+            self.target_frameworks.join(", "),
+            self.package_references.len(),
+            self.project_references.len()
+        )
+    }
+}
+
+// Dependencies: the direct package and project dependencies.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Dependencies {
+    project_path: String,
+    target_frameworks: Vec<String>,
+    direct_package_dependencies: Vec<PackageReference>,
+    direct_project_dependencies: Vec<ProjectReference>,
+    total_direct_dependencies: i64,
+    notes: Vec<String>,
+}
+
+impl Dependencies {
+    /// One line per dependency, for the model.
+    pub fn lines(&self) -> Vec<String> {
+        let packages = self
+            .direct_package_dependencies
             .iter()
-            .map(|item| json!({ "path": item.full_path.clone().unwrap_or_else(|| item.include.clone()) }))
-            .collect::<Vec<_>>()
-            .into(),
-    );
-    result.insert("buildProperties".into(), build);
-    result.insert(
-        "notes".into(),
-        json!(["Analyzers that packages bring in are added during a build, not at evaluation, so only analyzers the project declares are listed."]),
-    );
-    result
+            .map(|package| format!("{} {}", package.name, package.version.as_deref().unwrap_or("(no version)")));
+        let projects = self.direct_project_dependencies.iter().map(|project| format!("project {}", project.path));
+        packages.chain(projects).collect()
+    }
+
+    /// How many direct dependencies there are.
+    pub fn total(&self) -> i64 {
+        self.total_direct_dependencies
+    }
 }
 
-/// Dependencies' structured content (without `success` and `action`).
-pub fn dependencies(project: &Path, evaluation: &Evaluation) -> Map<String, Value> {
-    let packages: Vec<Value> = evaluation.items("PackageReference").iter().map(package_json).collect();
-    let projects: Vec<Value> = evaluation.items("ProjectReference").iter().map(project_reference_json).collect();
+// Validate: errors make the project invalid, warnings and recommendations do not.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Validation {
+    project_path: String,
+    is_valid: bool,
+    errors: Vec<String>,
+    warnings: Vec<String>,
+    recommendations: Vec<String>,
+}
+
+impl Validation {
+    /// The sections for the model: errors, warnings, recommendations.
+    pub fn sections(&self) -> [(&'static str, Vec<String>); 3] {
+        [
+            ("Errors", self.errors.clone()),
+            ("Warnings", self.warnings.clone()),
+            ("Recommendations", self.recommendations.clone()),
+        ]
+    }
+
+    /// Whether the project has no errors.
+    pub fn is_valid(&self) -> bool {
+        self.is_valid
+    }
+}
+
+fn optional(value: &str) -> Option<String> {
+    (!value.trim().is_empty()).then(|| value.to_owned())
+}
+
+/// Analyze's result.
+pub fn analyze(project: &Path, evaluation: &Evaluation, file: Option<&ProjectFile>) -> Analysis {
+    let flag = |name: &str| evaluation.flag(name);
+    let property = |name: &str| optional(evaluation.property(name));
+    let runtime_identifiers =
+        evaluation.property("RuntimeIdentifiers").split(';').map(str::trim).filter(|rid| !rid.is_empty());
+    let build_properties = BuildProperties {
+        publish_aot: flag("PublishAot"),
+        invariant_globalization: flag("InvariantGlobalization"),
+        publish_trimmed: flag("PublishTrimmed"),
+        publish_single_file: flag("PublishSingleFile"),
+        publish_ready_to_run: flag("PublishReadyToRun"),
+        self_contained: flag("SelfContained"),
+        runtime_identifier: property("RuntimeIdentifier"),
+        runtime_identifiers: runtime_identifiers.map(str::to_owned).collect(),
+        configuration: property("Configuration"),
+        platform: property("Platform"),
+        treat_warnings_as_errors: flag("TreatWarningsAsErrors"),
+        warning_level: property("WarningLevel"),
+    };
+    let analyzers = evaluation
+        .items("Analyzer")
+        .iter()
+        .map(|item| Analyzer { path: item.full_path.clone().unwrap_or_else(|| item.include.clone()) })
+        .collect();
+    Analysis {
+        project_path: project.display().to_string(),
+        project_name: project_name(project),
+        sdk: file.and_then(|file| file.sdk.clone()),
+        target_frameworks: evaluation.target_frameworks(),
+        output_type: property("OutputType"),
+        assembly_name: property("AssemblyName"),
+        root_namespace: property("RootNamespace"),
+        nullable: property("Nullable"),
+        implicit_usings: property("ImplicitUsings"),
+        lang_version: property("LangVersion"),
+        is_packable: flag("IsPackable"),
+        is_test_project: flag("IsTestProject"),
+        package_references: evaluation.items("PackageReference").iter().map(PackageReference::of).collect(),
+        project_references: evaluation.items("ProjectReference").iter().map(ProjectReference::of).collect(),
+        analyzers,
+        build_properties,
+        notes: vec![
+            "Analyzers that packages bring in are added during a build, not at evaluation, so only analyzers the \
+             project declares are listed."
+                .to_owned(),
+        ],
+    }
+}
+
+/// Dependencies' result.
+pub fn dependencies(project: &Path, evaluation: &Evaluation) -> Dependencies {
+    let packages: Vec<PackageReference> =
+        evaluation.items("PackageReference").iter().map(PackageReference::of).collect();
+    let projects: Vec<ProjectReference> =
+        evaluation.items("ProjectReference").iter().map(ProjectReference::of).collect();
     let mut notes = vec![
         "Direct dependencies only: dotnet_package with action List and includeTransitive lists the transitive ones."
             .to_owned(),
@@ -309,17 +464,17 @@ pub fn dependencies(project: &Path, evaluation: &Evaluation) -> Map<String, Valu
     if evaluation.flag("ManagePackageVersionsCentrally") {
         notes.push("Package versions are managed centrally (Directory.Packages.props).".to_owned());
     }
-    let mut result = Map::new();
-    result.insert("projectPath".into(), json!(project.display().to_string()));
-    result.insert("targetFrameworks".into(), json!(evaluation.target_frameworks()));
-    result.insert("totalDirectDependencies".into(), json!(packages.len() + projects.len()));
-    result.insert("directPackageDependencies".into(), packages.into());
-    result.insert("directProjectDependencies".into(), projects.into());
-    result.insert("notes".into(), json!(notes));
-    result
+    Dependencies {
+        project_path: project.display().to_string(),
+        target_frameworks: evaluation.target_frameworks(),
+        total_direct_dependencies: (packages.len() + projects.len()) as i64,
+        direct_package_dependencies: packages,
+        direct_project_dependencies: projects,
+        notes,
+    }
 }
 
-/// Validate's structured content (without `success` and `action`): errors make the project
+/// Validate's result: errors make the project
 /// invalid, warnings and recommendations do not. `file` is the project file as read from disk,
 /// `today` the date that decides support.
 pub fn validate(
@@ -327,7 +482,7 @@ pub fn validate(
     evaluation: &Evaluation,
     file: Result<&ProjectFile, &str>,
     today: &NaiveDate,
-) -> Map<String, Value> {
+) -> Validation {
     let mut errors = Vec::new();
     let mut warnings = Vec::new();
     let mut recommendations = Vec::new();
@@ -376,13 +531,13 @@ pub fn validate(
             }
         }
     }
-    let mut result = Map::new();
-    result.insert("projectPath".into(), json!(project.display().to_string()));
-    result.insert("isValid".into(), json!(errors.is_empty()));
-    result.insert("errors".into(), json!(errors));
-    result.insert("warnings".into(), json!(warnings));
-    result.insert("recommendations".into(), json!(recommendations));
-    result
+    Validation {
+        project_path: project.display().to_string(),
+        is_valid: errors.is_empty(),
+        errors,
+        warnings,
+        recommendations,
+    }
 }
 
 /// The project's name: its file name without extension.
@@ -393,6 +548,7 @@ pub fn project_name(project: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     const JSON: &str = r#"{
   "Properties": {
@@ -453,37 +609,46 @@ mod tests {
         assert_eq!(bare.property("TargetFramework"), "net10.0");
         assert!(parse("oops", &["A", "B"], &[]).is_err());
         assert_eq!(
-            item_json("PackageReference", &packages[0]),
+            serde_json::to_value(ListedItem::new("PackageReference", &packages[0])).unwrap(),
             json!({ "itemType": "PackageReference", "include": "Newtonsoft.Json", "fullPath": "/src/App/Newtonsoft.Json", "metadata": { "PrivateAssets": "", "Version": "13.0.3" } })
         );
     }
 
     #[test]
     fn analysis_and_dependencies_from_the_evaluation() {
-        let analysis = analyze(Path::new("/src/App/App.csproj"), &evaluation(), None);
+        let analysis = serde_json::to_value(analyze(Path::new("/src/App/App.csproj"), &evaluation(), None)).unwrap();
         assert_eq!(analysis["projectName"], "App");
         assert_eq!(analysis["packageReferences"][0], json!({ "name": "Newtonsoft.Json", "version": "13.0.3" }));
         assert_eq!(analysis["projectReferences"][0], json!({ "name": "Lib", "path": "/src/Lib/Lib.csproj" }));
         assert_eq!(analysis["buildProperties"]["publishAot"], true);
         assert_eq!(analysis["outputType"], Value::Null);
-        let dependencies = dependencies(Path::new("/src/App/App.csproj"), &evaluation());
+        let dependencies = serde_json::to_value(dependencies(Path::new("/src/App/App.csproj"), &evaluation())).unwrap();
         assert_eq!(dependencies["totalDirectDependencies"], 3);
+    }
+
+    fn validated(
+        project: &Path,
+        evaluation: &Evaluation,
+        file: Result<&ProjectFile, &str>,
+        today: &NaiveDate,
+    ) -> Value {
+        serde_json::to_value(validate(project, evaluation, file, today)).unwrap()
     }
 
     #[test]
     fn validation_judges_frameworks_nullable_and_versions() {
         let file = ProjectFile { sdk: Some("Microsoft.NET.Sdk".into()), ..ProjectFile::default() };
-        let result = validate(Path::new("/src/App.csproj"), &evaluation(), Ok(&file), &"2026-01-01".parse().unwrap());
+        let result = validated(Path::new("/src/App.csproj"), &evaluation(), Ok(&file), &"2026-01-01".parse().unwrap());
         assert_eq!(result["isValid"], true);
         let recommendations = result["recommendations"].to_string();
         assert!(recommendations.contains("net9.0 is a Standard Term Support") && recommendations.contains("Nullable"));
         assert!(result["warnings"].to_string().contains("'Serilog' has no version"));
         let old = parse("{\"Properties\":{\"TargetFramework\":\"net6.0\",\"Nullable\":\"enable\"}}", &["A", "B"], &[])
             .unwrap();
-        let result = validate(Path::new("/x.csproj"), &old, Ok(&file), &"2026-01-01".parse().unwrap());
+        let result = validated(Path::new("/x.csproj"), &old, Ok(&file), &"2026-01-01".parse().unwrap());
         assert!(result["warnings"][0].as_str().unwrap().starts_with("net6.0 is out of support"), "{result:?}");
         let none = parse("{\"Properties\":{}}", &["A", "B"], &[]).unwrap();
-        let result = validate(Path::new("/x.csproj"), &none, Err("line 1: broken"), &"2026-01-01".parse().unwrap());
+        let result = validated(Path::new("/x.csproj"), &none, Err("line 1: broken"), &"2026-01-01".parse().unwrap());
         assert_eq!(result["isValid"], false);
         assert_eq!(result["errors"].as_array().unwrap().len(), 2);
     }

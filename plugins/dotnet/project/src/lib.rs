@@ -32,9 +32,13 @@
 //! Every success returns prose for the model in `content` and data in `structuredContent`, with
 //! `success: true` and the `action`; every failure returns `isError: true`, the contract's
 //! `ErrorResponse` envelope (`success: false`, `errors[]`, `exitCode`, `metadata?`) as
-//! `structuredContent` plus `lockInfo` and, for Build and Test, the counts. The advertised
-//! `outputSchema` is an `anyOf` of every success shape and the envelope; each shape is declared
-//! next to the action that builds it (module `actions`).
+//! `structuredContent` plus `lockInfo` and, for Build and Test, the counts (derived from the same
+//! types as their successes). Each action answers with a Rust result type, declared with
+//! `ActionSpec::result` next to the action that builds it (module `actions`); the kit derives
+//! the advertised `outputSchema` from the types and adds `success`, `action`, `lockInfo`, and
+//! `command` and `exitCode` of the command an action that runs dotnet ran. Run, Watch, Logs and
+//! Stop report a background session's own command line and exit code, which the kit reserves, so
+//! they still declare shapes, derived from their types (module `actions::run`).
 //!
 //! # Decisions
 //!
@@ -70,7 +74,7 @@ use dotnet_support::{
     resources::WORKSPACE,
 };
 use mcp_plugin_api::export_plugin;
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
 export_plugin! {
     name: "dotnet_project",
@@ -93,19 +97,6 @@ dotnet_support::actions! {
 #[derive(Default)]
 pub struct DotnetProject {
     sessions: sessions::Sessions,
-}
-
-fn string_or_list(name: &'static str, description: &str) -> Param {
-    Param::new(
-        name,
-        json!({
-            "description": description,
-            "anyOf": [
-                { "type": "string" },
-                { "type": "array", "items": { "type": "string" } }
-            ]
-        }),
-    )
 }
 
 /// The parameters of `dotnet_project`.
@@ -135,7 +126,7 @@ fn parameters() -> Vec<Param> {
         string("framework", "Target framework (-f), for example net10.0."),
         string("configuration", "Build configuration (-c): Debug, Release or any custom one."),
         string("runtime", "Runtime identifier (-r), for example linux-x64, win-arm64, browser-wasm."),
-        string_or_list(
+        Param::string_or_list(
             "additionalOptions",
             "New: template options (for example ['--use-program-main', '--aot']); a string is split on whitespace. \
              Letters, digits and _ . = : + - only.",
@@ -150,7 +141,7 @@ fn parameters() -> Vec<Param> {
         string("source", "Restore: a NuGet source to use (--source)."),
         flag("lockedMode", "Restore: fail when the lock file would change (--locked-mode)."),
         string("configFile", "Restore: the NuGet.config to use (--configfile)."),
-        string_or_list(
+        Param::string_or_list(
             "appArgs",
             "Run, Watch (run): arguments for the application, passed after '--'. Use the list form for arguments \
              that contain spaces; a string is split on whitespace.",
@@ -197,7 +188,7 @@ fn parameters() -> Vec<Param> {
         flag("noHotReload", "Watch (run): restart instead of hot reload (--no-hot-reload)."),
         flag("verify", "Format: only check, change nothing (--verify-no-changes)."),
         flag("includeGenerated", "Format: also format generated code (--include-generated)."),
-        string_or_list(
+        Param::string_or_list(
             "diagnostics",
             "Format: diagnostic ids to fix (--diagnostics), for example ['IDE0005', 'CA1822'].",
         ),
@@ -225,14 +216,173 @@ fn parameters() -> Vec<Param> {
     ]
 }
 
+/// The properties of `T`'s schema, derived as the kit derives results.
+fn properties_of<T: schemars::JsonSchema>() -> Map<String, Value> {
+    match mcp_plugin_api::output_schema_for::<T>() {
+        Ok(Value::Object(mut schema)) => match schema.remove("properties") {
+            Some(Value::Object(properties)) => properties,
+            _ => Map::new(),
+        },
+        _ => Map::new(),
+    }
+}
+
+/// What each action takes, does, locks and answers with.
+fn spec(action: Action) -> ActionSpec<Action> {
+    /// What names the project, and how it is built.
+    const TARGET: [&str; 2] = ["project", "projectPath"];
+    const BUILD: [&str; 3] = ["configuration", "framework", "runtime"];
+    const EVALUATE: [&str; 4] = ["project", "projectPath", "configuration", "framework"];
+    match action {
+        Action::New => ActionSpec::writes(Action::New)
+            .open_world()
+            .locks(Lock::Target)
+            .requires(&["template"])
+            .takes(&["name", "output", "framework", "noRestore", "additionalOptions"])
+            .result::<actions::Completed>()
+            .runs_dotnet()
+            .announces(WORKSPACE),
+        Action::Restore => ActionSpec::writes(Action::Restore)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["runtime", "verbosity", "source", "lockedMode", "configFile"])
+            .result::<actions::Completed>()
+            .runs_dotnet(),
+        Action::Build => ActionSpec::writes(Action::Build)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&BUILD)
+            .takes(&["noRestore", "verbosity", "output"])
+            .result::<actions::Built>()
+            .runs_dotnet(),
+        Action::Run => ActionSpec::destroys(Action::Run)
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&BUILD)
+            .takes(&["noBuild", "noRestore", "appArgs", "startMode"])
+            .returns(actions::run_shape())
+            .returns(actions::started_shape()),
+        Action::Test => ActionSpec::writes(Action::Test)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["configuration", "framework", "filter", "collect", "resultsDirectory", "logger"])
+            .takes(&["noBuild", "noRestore", "verbosity", "blame", "listTests", "testRunner"])
+            .takes(&["useLegacyProjectArgument"])
+            .result::<actions::Tested>()
+            .runs_dotnet(),
+        Action::Publish => ActionSpec::writes(Action::Publish)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&BUILD)
+            .takes(&["output", "noRestore", "noBuild", "selfContained", "arch", "os", "verbosity"])
+            .result::<actions::Completed>()
+            .runs_dotnet(),
+        Action::Clean => ActionSpec::destroys(Action::Clean)
+            .idempotent()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&BUILD)
+            .takes(&["output", "verbosity"])
+            .result::<actions::Completed>()
+            .runs_dotnet(),
+        Action::Pack => ActionSpec::writes(Action::Pack)
+            .idempotent()
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["configuration", "output", "includeSymbols", "includeSource", "noBuild", "noRestore"])
+            .takes(&["verbosity", "packageVersion"])
+            .result::<actions::Completed>()
+            .runs_dotnet(),
+        Action::Watch => ActionSpec::destroys(Action::Watch)
+            .open_world()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["watchAction", "appArgs", "noHotReload", "filter", "configuration", "framework", "startMode"])
+            .returns(actions::started_shape()),
+        Action::Format => ActionSpec::writes(Action::Format)
+            .idempotent()
+            .locks(Lock::Target)
+            .takes(&TARGET)
+            .takes(&["verify", "includeGenerated", "diagnostics", "severity", "verbosity"])
+            .result::<actions::Completed>()
+            .runs_dotnet(),
+        Action::Analyze => ActionSpec::reads(Action::Analyze).takes(&EVALUATE).result::<evaluate::Analysis>(),
+        Action::Dependencies => {
+            ActionSpec::reads(Action::Dependencies).takes(&EVALUATE).result::<evaluate::Dependencies>()
+        }
+        Action::Validate => ActionSpec::reads(Action::Validate).takes(&EVALUATE).result::<evaluate::Validation>(),
+        Action::GetProperty => ActionSpec::reads(Action::GetProperty)
+            .requires(&["propertyName"])
+            .takes(&EVALUATE)
+            .result::<actions::PropertyValue>(),
+        Action::SetProperty => ActionSpec::destroys(Action::SetProperty)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["propertyName"])
+            .takes(&TARGET)
+            .takes(&["propertyValue"])
+            .result::<actions::PropertyEdited>()
+            .announces(WORKSPACE),
+        Action::RemoveProperty => ActionSpec::destroys(Action::RemoveProperty)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["propertyName"])
+            .takes(&TARGET)
+            .result::<actions::PropertyEdited>()
+            .announces(WORKSPACE),
+        Action::AddItem => ActionSpec::writes(Action::AddItem)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["itemType", "include"])
+            .takes(&TARGET)
+            .takes(&["metadata"])
+            .result::<actions::ItemEdited>()
+            .announces(WORKSPACE),
+        Action::RemoveItem => ActionSpec::destroys(Action::RemoveItem)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["itemType", "include"])
+            .takes(&TARGET)
+            .result::<actions::ItemEdited>()
+            .announces(WORKSPACE),
+        Action::ListItems => {
+            ActionSpec::reads(Action::ListItems).takes(&EVALUATE).takes(&["itemType"]).result::<actions::Items>()
+        }
+        Action::ListTemplateOptions => {
+            ActionSpec::reads(Action::ListTemplateOptions).requires(&["template"]).result::<actions::TemplateOptions>()
+        }
+        Action::Convert => ActionSpec::destroys(Action::Convert)
+            .locks(Lock::Target)
+            .requires(&["project"])
+            .takes(&["output", "force", "deleteSource"])
+            .result::<actions::Completed>()
+            .runs_dotnet()
+            .announces(WORKSPACE),
+        Action::Logs => ActionSpec::reads(Action::Logs)
+            .requires(&["sessionId"])
+            .takes(&["tailLines", "since"])
+            .returns(actions::logs_shape()),
+        Action::Stop => {
+            ActionSpec::destroys(Action::Stop).idempotent().requires(&["sessionId"]).returns(actions::stop_shape())
+        }
+        Action::ListSessions => ActionSpec::reads(Action::ListSessions).result::<actions::SessionList>(),
+    }
+}
+
 impl Family for DotnetProject {
     type Action = Action;
 
     fn declare() -> Declaration<Action> {
-        /// What names the project, and how it is built.
-        const TARGET: [&str; 2] = ["project", "projectPath"];
-        const BUILD: [&str; 3] = ["configuration", "framework", "runtime"];
-        const EVALUATE: [&str; 4] = ["project", "projectPath", "configuration", "framework"];
         let declaration = Declaration::new(
             "dotnet_project",
             ".NET Project",
@@ -244,197 +394,13 @@ impl Family for DotnetProject {
              ListSessions). Build and Test return diagnostics and summed test counts as structured content.",
         );
         let declaration = parameters().into_iter().fold(declaration, Declaration::param);
-        let mut failure_fields = actions::build_fields();
-        if let (Some(fields), Value::Object(test)) = (failure_fields.as_object_mut(), actions::test_fields()) {
-            // The envelope's own `metadata` (a string map) already covers the test runner's.
-            fields.extend(test.into_iter().filter(|(key, _)| key != "metadata" && key != "summary"));
+        // A failed build or test run carries its counts beside the error envelope.
+        let mut fields = properties_of::<actions::BuildCounts>();
+        for (name, schema) in properties_of::<actions::TestCounts>() {
+            fields.entry(name).or_insert(schema);
         }
-        let declaration = match failure_fields {
-            Value::Object(fields) => {
-                fields.into_iter().fold(declaration, |d, (name, schema)| d.failure_field(&name, schema))
-            }
-            _ => declaration,
-        };
-        declaration
-            .common(&["workingDirectory"])
-            .action(
-                ActionSpec::writes(Action::New)
-                    .open_world()
-                    .locks(Lock::Target)
-                    .requires(&["template"])
-                    .takes(&["name", "output", "framework", "noRestore", "additionalOptions"])
-                    .returns(actions::command_shape())
-                    .announces(WORKSPACE),
-            )
-            .action(
-                ActionSpec::writes(Action::Restore)
-                    .idempotent()
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&["runtime", "verbosity", "source", "lockedMode", "configFile"])
-                    .returns(actions::command_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::Build)
-                    .idempotent()
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&BUILD)
-                    .takes(&["noRestore", "verbosity", "output"])
-                    .returns(actions::build_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::Run)
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&BUILD)
-                    .takes(&["noBuild", "noRestore", "appArgs", "startMode"])
-                    .returns(actions::command_shape())
-                    .returns(actions::started_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::Test)
-                    .idempotent()
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&["configuration", "framework", "filter", "collect", "resultsDirectory", "logger"])
-                    .takes(&["noBuild", "noRestore", "verbosity", "blame", "listTests", "testRunner"])
-                    .takes(&["useLegacyProjectArgument"])
-                    .returns(actions::test_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::Publish)
-                    .idempotent()
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&BUILD)
-                    .takes(&["output", "noRestore", "noBuild", "selfContained", "arch", "os", "verbosity"])
-                    .returns(actions::command_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::Clean)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&BUILD)
-                    .takes(&["output", "verbosity"])
-                    .returns(actions::command_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::Pack)
-                    .idempotent()
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&["configuration", "output", "includeSymbols", "includeSource", "noBuild", "noRestore"])
-                    .takes(&["verbosity", "packageVersion"])
-                    .returns(actions::command_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::Watch)
-                    .open_world()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&[
-                        "watchAction",
-                        "appArgs",
-                        "noHotReload",
-                        "filter",
-                        "configuration",
-                        "framework",
-                        "startMode",
-                    ])
-                    .returns(actions::started_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::Format)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .takes(&TARGET)
-                    .takes(&["verify", "includeGenerated", "diagnostics", "severity", "verbosity"])
-                    .returns(actions::command_shape()),
-            )
-            .action(ActionSpec::reads(Action::Analyze).takes(&EVALUATE).returns(actions::analyze_shape()))
-            .action(ActionSpec::reads(Action::Dependencies).takes(&EVALUATE).returns(actions::dependencies_shape()))
-            .action(ActionSpec::reads(Action::Validate).takes(&EVALUATE).returns(actions::validate_shape()))
-            .action(
-                ActionSpec::reads(Action::GetProperty)
-                    .requires(&["propertyName"])
-                    .takes(&EVALUATE)
-                    .returns(actions::property_value_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::SetProperty)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .requires(&["propertyName"])
-                    .takes(&TARGET)
-                    .takes(&["propertyValue"])
-                    .returns(actions::property_shape())
-                    .announces(WORKSPACE),
-            )
-            .action(
-                ActionSpec::destroys(Action::RemoveProperty)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .requires(&["propertyName"])
-                    .takes(&TARGET)
-                    .returns(actions::property_shape())
-                    .announces(WORKSPACE),
-            )
-            .action(
-                ActionSpec::writes(Action::AddItem)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .requires(&["itemType", "include"])
-                    .takes(&TARGET)
-                    .takes(&["metadata"])
-                    .returns(actions::item_shape())
-                    .announces(WORKSPACE),
-            )
-            .action(
-                ActionSpec::destroys(Action::RemoveItem)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .requires(&["itemType", "include"])
-                    .takes(&TARGET)
-                    .returns(actions::item_shape())
-                    .announces(WORKSPACE),
-            )
-            .action(
-                ActionSpec::reads(Action::ListItems)
-                    .takes(&EVALUATE)
-                    .takes(&["itemType"])
-                    .returns(actions::items_shape()),
-            )
-            .action(
-                ActionSpec::reads(Action::ListTemplateOptions)
-                    .requires(&["template"])
-                    .returns(actions::options_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::Convert)
-                    .locks(Lock::Target)
-                    .requires(&["project"])
-                    .takes(&["output", "force", "deleteSource"])
-                    .returns(actions::command_shape())
-                    .announces(WORKSPACE),
-            )
-            .action(
-                ActionSpec::reads(Action::Logs)
-                    .requires(&["sessionId"])
-                    .takes(&["tailLines", "since"])
-                    .returns(actions::logs_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::Stop).idempotent().requires(&["sessionId"]).returns(actions::stop_shape()),
-            )
-            .action(ActionSpec::reads(Action::ListSessions).returns(actions::list_sessions_shape()))
+        let declaration = fields.into_iter().fold(declaration, |d, (name, schema)| d.failure_field(&name, schema));
+        declaration.common(&["workingDirectory"]).each_action(spec)
     }
 
     async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {

@@ -30,7 +30,8 @@ use dotnet_support::{
     runner::{Invocation, RunEnd, Spawned, Stream},
 };
 use mcp_plugin_api::locks::LockGuard;
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
 /// Most lines kept per session; older ones are dropped (and counted).
 pub const MAX_LINES: usize = 2000;
@@ -98,6 +99,63 @@ pub enum Status {
     Stopped,
 }
 
+impl Serialize for Status {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// A plain string enum (a derived one would describe each variant in a `oneOf`).
+impl JsonSchema for Status {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "SessionStatus".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": ["running", "exited", "stopped"] })
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+}
+
+// A session as the actions report it: Run and Watch in the background, ListSessions.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionInfo {
+    session_id: String,
+    #[schemars(extend("enum" = ["run", "watch"]))]
+    operation: String,
+    pid: i64,
+    // The command line, redacted.
+    command: String,
+    // What it runs: the project, or the working directory.
+    target: String,
+    working_directory: String,
+    status: Status,
+    // Once it ended by itself.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    exit_code: Option<i32>,
+    // RFC 3339, UTC.
+    started_at: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    ended_at: Option<String>,
+    // Lines of output so far, dropped ones included.
+    line_count: i64,
+}
+
+// One line of a session's output.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct LogEntry {
+    seq: i64,
+    // RFC 3339, UTC.
+    at: String,
+    #[schemars(extend("enum" = ["stdout", "stderr"]))]
+    stream: String,
+    text: String,
+}
+
 impl Status {
     /// The name in structured content.
     pub fn as_str(self) -> &'static str {
@@ -143,31 +201,26 @@ impl Session {
     }
 
     /// The session as listed: id, operation, pid, command, target, folder, status, times.
-    pub fn describe(&self) -> Value {
+    pub fn describe(&self) -> SessionInfo {
         let (status, exit_code) = self.status();
-        let mut value = json!({
-            "sessionId": self.id,
-            "operation": self.operation,
-            "pid": self.pid(),
-            "command": self.command,
-            "target": self.target,
-            "workingDirectory": self.working_directory.display().to_string(),
-            "status": status.as_str(),
-            "startedAt": timestamp(self.started),
-            "lineCount": lock(&self.log).next_seq,
-        });
-        if let Some(code) = exit_code {
-            value["exitCode"] = json!(code);
+        SessionInfo {
+            session_id: self.id.clone(),
+            operation: self.operation.to_owned(),
+            pid: i64::from(self.pid()),
+            command: self.command.clone(),
+            target: self.target.clone(),
+            working_directory: self.working_directory.display().to_string(),
+            status,
+            exit_code,
+            started_at: timestamp(self.started),
+            ended_at: lock(&self.ended).map(timestamp),
+            line_count: lock(&self.log).next_seq as i64,
         }
-        if let Some(ended) = *lock(&self.ended) {
-            value["endedAt"] = json!(timestamp(ended));
-        }
-        value
     }
 
     /// The kept lines at or after `since`, the last `tail` of them: structured entries and the
     /// plain text (`[stderr] ` marks stderr lines).
-    pub fn logs(&self, tail: usize, since: Option<SystemTime>) -> (Vec<Value>, String, u64, u64) {
+    pub fn logs(&self, tail: usize, since: Option<SystemTime>) -> (Vec<LogEntry>, String, u64, u64) {
         let log = lock(&self.log);
         let selected: Vec<&LogLine> =
             log.lines.iter().filter(|line| since.is_none_or(|since| line.at >= since)).collect();
@@ -181,7 +234,12 @@ impl Session {
                 }
                 text.push_str(&line.text);
                 text.push('\n');
-                json!({ "seq": line.seq, "at": timestamp(line.at), "stream": line.stream.as_str(), "text": line.text })
+                LogEntry {
+                    seq: line.seq as i64,
+                    at: timestamp(line.at),
+                    stream: line.stream.as_str().to_owned(),
+                    text: line.text.clone(),
+                }
             })
             .collect();
         (entries, text, log.next_seq, log.dropped)

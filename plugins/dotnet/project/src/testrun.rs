@@ -24,6 +24,7 @@ use std::{
 
 use dotnet_support::errors::{ErrorResponse, ErrorResult};
 use regex::Regex;
+use schemars::JsonSchema;
 use serde::Serialize;
 use serde_json::Value;
 
@@ -170,56 +171,66 @@ fn strip_json_comments(text: &str) -> String {
     out
 }
 
-/// The results of one test assembly (VSTest) or one run summary (MTP).
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+// The results of one test assembly (VSTest) or one run summary (MTP).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Assembly {
-    /// The assembly (`App.Tests.dll (net10.0)`), or the MTP summary's target when it names one.
+    // The assembly (`App.Tests.dll (net10.0)`), or the MTP summary's target when it names one.
     pub name: String,
-    /// Passed tests.
+    // Passed tests.
+    #[schemars(with = "i64")]
     pub passed: u64,
-    /// Failed tests.
+    // Failed tests.
+    #[schemars(with = "i64")]
     pub failed: u64,
-    /// Skipped tests.
+    // Skipped tests.
+    #[schemars(with = "i64")]
     pub skipped: u64,
-    /// All tests.
+    // All tests.
+    #[schemars(with = "i64")]
     pub total: u64,
-    /// Its duration in milliseconds, when printed.
+    // Its duration in milliseconds, when printed.
+    #[schemars(with = "i64")]
     pub duration_ms: u64,
 }
 
-/// One failed test.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+// One failed test.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Failure {
-    /// The test's full name.
+    // The test's full name.
     pub test_name: String,
-    /// The assertion message (at most [`MAX_TEXT`] characters).
+    // The assertion message (at most 1,000 characters).
     pub message: String,
-    /// The stack trace (at most [`MAX_TEXT`] characters).
+    // The stack trace (at most 1,000 characters).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub stack_trace: String,
-    /// How long it ran, in milliseconds, when printed.
+    // How long it ran, in milliseconds, when printed.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<i64>")]
     pub duration_ms: Option<u64>,
 }
 
-/// One TRX report (VSTest's `--logger trx`, Microsoft.Testing.Platform's `--report-trx`), read
-/// back: the counts of its `UnitTestResult` elements by outcome, and its failures.
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+// One TRX report (VSTest's `--logger trx`, Microsoft.Testing.Platform's `--report-trx`), read
+// back: the counts of its `UnitTestResult` elements by outcome, and its failures.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TrxReport {
-    /// The report file.
+    // The report file.
     pub file: String,
-    /// Passed tests.
+    // Passed tests.
+    #[schemars(with = "i64")]
     pub passed: u64,
-    /// Failed tests (outcomes Failed, Error, Timeout, Aborted).
+    // Failed tests (outcomes Failed, Error, Timeout, Aborted).
+    #[schemars(with = "i64")]
     pub failed: u64,
-    /// Tests not run (NotExecuted, Inconclusive and the like).
+    // Tests not run (NotExecuted, Inconclusive and the like).
+    #[schemars(with = "i64")]
     pub skipped: u64,
-    /// All results.
+    // All results.
+    #[schemars(with = "i64")]
     pub total: u64,
-    /// The first [`MAX_FAILURES`] failures, with message and stack trace.
+    // The first 20 failures, with message and stack trace.
     pub failures: Vec<Failure>,
 }
 

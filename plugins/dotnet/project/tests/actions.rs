@@ -10,43 +10,19 @@ use std::{
     time::{Duration, Instant},
 };
 
-use dotnet_project::DotnetProject;
-use dotnet_support::testkit::{Double, Harness, assert_dies, code, is_dead, parameter, strings};
+use dotnet_support::testkit::{assert_dies, code, is_dead, parameter, strings};
 use mcp_plugin_api::{Tool, testkit::TestCall};
 use serde_json::{Value, json};
 
 /// Generous bound for things that happen in well under a second.
 const BOUND: Duration = Duration::from_secs(30);
 
-const PROJECT: &str = r#"<Project Sdk="Microsoft.NET.Sdk">
+mod common;
 
-  <PropertyGroup>
-    <OutputType>Exe</OutputType>
-    <TargetFramework>net10.0</TargetFramework>
-    <Nullable>enable</Nullable>
-  </PropertyGroup>
-
-  <ItemGroup>
-    <PackageReference Include="Newtonsoft.Json" Version="13.0.3" />
-  </ItemGroup>
-
-</Project>
-"#;
-
-/// A scratch folder with `App/App.csproj` (the plugin's working directory), a double and the
-/// plugin configured to run it.
-type Fixture = Harness<DotnetProject>;
+use common::{Fixture, PROJECT, fixture_with};
 
 fn fixture() -> Fixture {
     fixture_with(|double| double)
-}
-
-fn fixture_with(configure: impl FnOnce(Double) -> Double) -> Fixture {
-    Fixture::with(|dir, double| {
-        std::fs::create_dir_all(dir.join("App")).unwrap();
-        std::fs::write(dir.join("App/App.csproj"), PROJECT).unwrap();
-        configure(double)
-    })
 }
 
 /// A path inside the scratch folder.
@@ -228,9 +204,9 @@ fn build_returns_the_build_result_with_progress_from_the_output() {
     assert_eq!((structured["errorCount"].as_u64(), structured["warningCount"].as_u64()), (Some(0), Some(2)));
     assert_eq!(structured["warnings"][0]["code"], "CS0168");
     assert_eq!(structured["warnings"][0]["line"], 12);
-    assert_eq!(structured["summary"], "Build succeeded with 2 warning(s).");
+    assert_eq!(structured["summary"], "Build succeeded with 2 warnings.");
     assert_eq!(structured["lockInfo"]["lockKey"], app(&fx), "a folder locks as its one project");
-    assert!(result.joined_text().starts_with("Build succeeded with 2 warning(s)."));
+    assert!(result.joined_text().starts_with("Build succeeded with 2 warnings."));
     assert!(result.joined_text().contains("CS0168"));
 
     let call = TestCall::new();
@@ -262,7 +238,7 @@ fn a_failed_build_is_an_error_with_deduplicated_diagnostics_and_counts() {
     assert!(errors[0]["rawOutput"].as_str().unwrap().contains("App/Program.cs(1,19): error CS0103"), "{}", errors[0]);
     assert_eq!((structured["errorCount"].as_u64(), structured["warningCount"].as_u64()), (Some(1), Some(0)));
     assert_eq!(structured["warnings"], json!([]));
-    assert_eq!(structured["summary"], "Build failed with 1 error(s) and 0 warning(s).");
+    assert_eq!(structured["summary"], "Build failed with 1 error and 0 warnings.");
     assert_eq!(structured["lockInfo"]["lockKey"], app(&fx));
     assert!(result.joined_text().contains("CS0103"));
 }
@@ -713,7 +689,7 @@ fn invalid_parameters_are_refused_before_anything_runs() {
         (json!({ "action": "New", "template": "console", "name": "--force" }), "name", "invalid characters"),
         (
             json!({ "action": "New", "template": "console", "additionalOptions": ["--output=/etc"] }),
-            "additionalOptions",
+            "additionalOptions[0]",
             "invalid characters",
         ),
         (json!({ "action": "Build", "filter": "x" }), "filter", "not applicable"),
@@ -721,7 +697,7 @@ fn invalid_parameters_are_refused_before_anything_runs() {
         (json!({ "action": "Build", "framework": "java17" }), "framework", "invalid value"),
         (json!({ "action": "Build", "workingDirectory": "nope" }), "workingDirectory", "not found"),
         (json!({ "action": "Pack", "packageVersion": "1.0;Foo=bar" }), "packageVersion", "invalid value"),
-        (json!({ "action": "Run", "appArgs": ["a\nb"] }), "appArgs", "invalid characters"),
+        (json!({ "action": "Run", "appArgs": ["a\nb"] }), "appArgs[0]", "invalid characters"),
         (json!({ "action": "Watch", "startMode": "Foreground" }), "startMode", "invalid value"),
         (json!({ "action": "Watch", "watchAction": "build", "filter": "x" }), "filter", "not applicable"),
         (json!({ "action": "Logs", "sessionId": "nope" }), "sessionId", "not found"),
@@ -950,7 +926,12 @@ fn background_run_then_logs_then_stop() {
         let result = fx.call(json!({ "action": "Logs", "sessionId": id, "tailLines": 3 }));
         let logs = result.structured_content.clone().unwrap();
         assert_eq!((logs["returnedLines"].as_u64(), logs["status"].as_str()), (Some(3), Some("running")));
-        tail = logs["lines"].as_array().unwrap().iter().filter_map(|line| tick_number(line["text"].as_str().unwrap())).collect();
+        tail = logs["lines"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|line| tick_number(line["text"].as_str().unwrap()))
+            .collect();
         tail.len() == 3 && result.joined_text().contains("Worker running")
     });
     assert!(tail.windows(2).all(|pair| pair[1] == pair[0] + 1), "not the last three ticks in order: {tail:?}");
@@ -1083,7 +1064,7 @@ fn content_negotiation_changes_the_prose_only() {
         &TestCall::new().with_features(&["verbosity=compact"]),
         json!({ "action": "Build", "project": "App" }),
     );
-    assert_eq!(compact.joined_text(), "Build succeeded with 2 warning(s).");
+    assert_eq!(compact.joined_text(), "Build succeeded with 2 warnings.");
     let as_json =
         fx.call_with(&TestCall::new().with_features(&["format=json"]), json!({ "action": "Build", "project": "App" }));
     let parsed: Value = serde_json::from_str(&as_json.joined_text()).unwrap();

@@ -33,34 +33,60 @@ pub enum Severity {
     Info,
 }
 
+/// A plain string enum, as MSBuild spells it (a derived one would describe each variant in a
+/// `oneOf`).
+impl schemars::JsonSchema for Severity {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Severity".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({ "type": "string", "enum": ["error", "warning", "info"] })
+    }
+
+    fn inline_schema() -> bool {
+        true
+    }
+}
+
 /// One diagnostic, with the location and project split out of the message so a client can
 /// jump to the file and group by project.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(description = "")]
 pub struct Diagnostic {
     /// Source or project file the diagnostic points at; `None` for tool origins such as
     /// `MSBUILD` or `CSC` and for location-less lines.
+    #[schemars(description = "")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
     /// 1-based start line, when the location has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<i64>", description = "")]
     pub line: Option<u32>,
     /// 1-based start column, when the location has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<i64>", description = "")]
     pub column: Option<u32>,
     /// End line of a range location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<i64>", description = "")]
     pub end_line: Option<u32>,
     /// End column of a range location.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Option<i64>", description = "")]
     pub end_column: Option<u32>,
     /// Error, warning or info.
+    #[schemars(description = "")]
     pub severity: Severity,
     /// The diagnostic id as printed (`CS0103`, `NU1101`, `xUnit1004`); empty when the tool gave none.
+    #[schemars(description = "")]
     pub code: String,
     /// The message, without the trailing ` [project]` suffix.
+    #[schemars(description = "")]
     pub message: String,
     /// The project MSBuild was building when it reported this (the ` [project]` suffix).
+    #[schemars(description = "")]
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
 }

@@ -261,23 +261,69 @@ pub fn failure(error: ErrorResponse, extra: Option<Value>, presentation: Present
         object.extend(extra);
     }
     let mut reply = Reply::new(prose_summary(&error));
-    let details: Vec<String> = error
-        .errors
-        .iter()
-        .flat_map(|item| {
-            let mut lines = vec![format!("{}: {}", item.code, item.message)];
-            lines.extend(item.hint.iter().map(|hint| format!("hint: {hint}")));
-            lines.extend(item.alternatives.iter().flatten().map(|alternative| format!("alternative: {alternative}")));
-            lines
-        })
-        .collect();
-    reply = reply.section("Errors", details);
+    let (heading, details) = error_lines(&error);
+    reply = reply.section(&heading, details);
     if let Some(first) = error.errors.first() {
         reply = reply.output(first.raw_output.clone());
     }
     let mut result = ToolResult::error(reply.render(presentation));
     result.structured_content = Some(structured);
     result
+}
+
+/// The failure's errors for the model, and their section's heading. Every error keeps its
+/// location, code and message; errors with the same code and message are one line listing all
+/// their locations; a hint or an alternative is said once per code; the folder all locations
+/// share is named once in the heading, so each location is short. Programs read every field of
+/// every error in `structuredContent`.
+fn error_lines(error: &ErrorResponse) -> (String, Vec<String>) {
+    let located: Vec<Option<String>> = error.errors.iter().map(location).collect();
+    let base = common_folder(located.iter().flatten().filter_map(|location| location.split('(').next()));
+    let mut groups: Vec<(&str, &str, Vec<String>)> = Vec::new();
+    for (item, location) in error.errors.iter().zip(&located) {
+        let short = location.as_deref().map(|l| l.strip_prefix(base.as_str()).unwrap_or(l).to_owned());
+        match groups.iter_mut().find(|(code, message, _)| *code == item.code && *message == item.message) {
+            Some((_, _, locations)) => locations.extend(short),
+            None => groups.push((&item.code, &item.message, short.into_iter().collect())),
+        }
+    }
+    let mut said = std::collections::HashSet::new();
+    let mut lines = Vec::new();
+    for (code, message, locations) in groups {
+        let at = if locations.is_empty() { String::new() } else { format!("{}: ", locations.join(", ")) };
+        lines.push(format!("{at}{code}: {message}"));
+        let item = error.errors.iter().find(|item| item.code == code && item.message == message);
+        for item in item.into_iter().filter(|_| said.insert(code)) {
+            lines.extend(item.hint.iter().map(|hint| format!("hint: {hint}")));
+            lines.extend(item.alternatives.iter().flatten().map(|alternative| format!("alternative: {alternative}")));
+        }
+    }
+    let heading = if base.is_empty() { "Errors".to_owned() } else { format!("Errors (files under {base})") };
+    (heading, lines)
+}
+
+/// Where an error was found, `file(line,column)`, from its location data.
+fn location(item: &crate::errors::ErrorResult) -> Option<String> {
+    let data = item.data.as_ref()?.additional_data.as_ref()?;
+    let file = data.get("file")?;
+    Some(match (data.get("line"), data.get("column")) {
+        (Some(line), Some(column)) => format!("{file}({line},{column})"),
+        (Some(line), None) => format!("{file}({line})"),
+        _ => file.clone(),
+    })
+}
+
+/// The folder (with its trailing separator) that holds every one of `files`, or empty.
+fn common_folder<'a>(files: impl Iterator<Item = &'a str>) -> String {
+    let separator = |byte: &u8| matches!(byte, b'/' | b'\\');
+    let mut common: Option<&str> = None;
+    for file in files {
+        let current = common.unwrap_or(file);
+        let shared = current.bytes().zip(file.bytes()).take_while(|(a, b)| a == b).count();
+        let end = current.as_bytes()[..shared.min(current.len())].iter().rposition(separator).map_or(0, |at| at + 1);
+        common = Some(&current[..end]);
+    }
+    common.unwrap_or_default().to_owned()
 }
 
 /// One sentence for the model about a failure.
@@ -356,6 +402,41 @@ mod tests {
         assert_eq!(structured["lockInfo"]["lockKey"], "/x");
         let text = result.joined_text();
         assert!(text.starts_with("Invalid argument 'project': is required.") && !text.contains("\"errors\""), "{text}");
+    }
+
+    #[test]
+    fn a_failed_build_names_every_error_where_it_is_and_says_each_hint_once() {
+        let stdout = [
+            "/src/App/Broken.cs(7,18): error CS0029: Cannot implicitly convert type 'string' to 'int' [/src/App/App.csproj]",
+            "/src/App/Broken.cs(8,9): error CS0103: The name 'missing1' does not exist in the current context [/src/App/App.csproj]",
+            "/src/App/Deep/More.cs(10,18): error CS0029: Cannot implicitly convert type 'string' to 'int' [/src/App/App.csproj]",
+            "/src/App/Deep/More.cs(11,9): error CS0103: The name 'missing2' does not exist in the current context [/src/App/App.csproj]",
+        ]
+        .join("\n");
+        let error = ErrorResponse::from_failed_run(&["dotnet", "build"], 1, &stdout, "");
+        assert_eq!(error.errors.len(), 4);
+        let text = failure(error, None, Presentation::default()).joined_text();
+        let lines: Vec<&str> = text.lines().skip_while(|line| !line.starts_with("Errors")).collect();
+        assert_eq!(lines[0], "Errors (files under /src/App/):", "{text}");
+        assert_eq!(
+            lines[1],
+            "  Broken.cs(7,18), Deep/More.cs(10,18): CS0029: Cannot implicitly convert type 'string' to 'int'"
+        );
+        assert!(lines[2].starts_with("  hint: "), "{text}");
+        assert_eq!(lines[3], "  Broken.cs(8,9): CS0103: The name 'missing1' does not exist in the current context");
+        assert!(lines[4].starts_with("  hint: "), "{text}");
+        assert_eq!(lines[5], "  Deep/More.cs(11,9): CS0103: The name 'missing2' does not exist in the current context");
+        assert_eq!(lines.len(), 6, "a hint is said once per code: {text}");
+    }
+
+    #[test]
+    fn the_shared_folder_ends_at_a_separator() {
+        let folder = |files: &[&str]| common_folder(files.iter().copied());
+        assert_eq!(folder(&["/a/bc/x.cs", "/a/bd/y.cs"]), "/a/");
+        assert_eq!(folder(&["/a/b/x.cs"]), "/a/b/");
+        assert_eq!(folder(&["C:\\src\\A\\x.cs", "C:\\src\\B\\y.cs"]), "C:\\src\\");
+        assert_eq!(folder(&["x.cs", "/a/y.cs"]), "");
+        assert_eq!(folder(&[]), "");
     }
 
     #[test]

@@ -33,59 +33,76 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 /// One choice of a `choice` option.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[schemars(description = "")]
 pub struct Choice {
     /// The value to pass.
+    #[schemars(description = "")]
     pub value: String,
     /// What it means.
+    #[schemars(description = "")]
     pub description: String,
 }
 
 /// One template option.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(description = "")]
 pub struct TemplateOption {
     /// The long form (`--framework`), or the only form printed.
     pub option: String,
     /// The other forms (`-f`).
+    #[schemars(description = "")]
     pub aliases: Vec<String>,
     /// The value placeholder shown between `<` and `>`, if any.
+    #[schemars(description = "")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub value_hint: Option<String>,
     /// What the option does.
+    #[schemars(description = "")]
     pub description: String,
     /// `choice`, `bool`, `text`, `string`, `integer`, `float`, `hex`…
     #[serde(skip_serializing_if = "Option::is_none")]
     pub data_type: Option<String>,
     /// The default value, when printed.
+    #[schemars(description = "")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_value: Option<String>,
     /// Whether the option must be given.
+    #[schemars(description = "")]
     pub required: bool,
     /// The choices of a `choice` option.
+    #[schemars(description = "")]
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub choices: Vec<Choice>,
 }
 
 /// What `dotnet new <template> --help` says about a template.
-#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
+#[schemars(description = "")]
 pub struct TemplateHelp {
     /// The template's name (`Console App`).
+    #[schemars(description = "")]
     pub name: String,
     /// The language shown, if the template has one (`C#`).
+    #[schemars(description = "")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub language: Option<String>,
     /// Other languages the template exists in (`F#`, `VB`).
+    #[schemars(description = "")]
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub other_languages: Vec<String>,
     /// Its author.
+    #[schemars(description = "")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub author: Option<String>,
     /// Its description.
+    #[schemars(description = "")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// Its template options (not the options every template shares).
+    #[schemars(description = "")]
     pub options: Vec<TemplateOption>,
 }
 

@@ -7,305 +7,161 @@ use dotnet_support::{
     errors::{ErrorResponse, ErrorResult, code},
     exec::ProgressKind,
     frameworks,
-    kit::{Outcome, Shape},
+    kit::{Call, Outcome, prose},
     params::Kind,
     project_file,
     respond::{Failure, Reply},
 };
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::{Act, MSBUILD_NAME};
+use super::{MSBUILD_NAME, msbuild_name, project_file};
 use crate::{
-    Action,
-    evaluate::{self, Evaluation},
+    evaluate::{self, Evaluation, ListedItem},
     projfile::ProjectText,
 };
 
-fn strings() -> Value {
-    json!({ "type": "array", "items": { "type": "string" } })
+// GetProperty: one evaluated property (empty when MSBuild has no value).
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PropertyValue {
+    project_path: String,
+    property_name: String,
+    property_value: String,
+    is_set: bool,
 }
 
-fn objects() -> Value {
-    json!({ "type": "array", "items": { "type": "object" } })
+// ListItems: the evaluated items of the types asked for.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Items {
+    project_path: String,
+    // The item type asked for, when one was.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    item_type: Option<String>,
+    // The item types evaluated.
+    item_types: Vec<String>,
+    count: i64,
+    items: Vec<ListedItem>,
 }
 
-/// GetProperty: one evaluated property.
-pub fn property_value_shape() -> Shape {
-    Shape::new(
-        json!({
-            "projectPath": { "type": "string" },
-            "propertyName": { "type": "string" },
-            "propertyValue": { "type": "string" },
-            "isSet": { "type": "boolean" }
-        }),
-        &["projectPath", "propertyName", "propertyValue", "isSet"],
-    )
+/// `-p:Configuration=` and `-p:TargetFramework=` for an evaluation.
+fn globals<'a>(call: &Call<'a>) -> Result<Vec<(&'static str, &'a str)>, Failure> {
+    let mut globals = Vec::new();
+    if let Some(configuration) = call.params().opt("configuration", Kind::Configuration)? {
+        globals.push(("Configuration", configuration));
+    }
+    if let Some(framework) = call.params().opt("framework", Kind::Framework)? {
+        globals.push(("TargetFramework", framework));
+    }
+    Ok(globals)
 }
 
-/// ListItems: evaluated items with their metadata.
-pub fn items_shape() -> Shape {
-    Shape::new(
-        json!({
-            "projectPath": { "type": "string" },
-            "itemType": { "type": "string" },
-            "itemTypes": strings(),
-            "count": { "type": "integer" },
-            "items": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "itemType": { "type": "string" },
-                        "include": { "type": "string" },
-                        "fullPath": { "type": "string" },
-                        "metadata": { "type": "object", "additionalProperties": { "type": "string" } }
-                    },
-                    "required": ["itemType", "include", "metadata"]
-                }
-            }
-        }),
-        &["projectPath", "itemTypes", "count", "items"],
-    )
+/// Evaluates `properties` and `items` of `project` through `dotnet msbuild`.
+async fn evaluate(call: &Call<'_>, project: &Path, properties: &[&str], items: &[&str]) -> Result<Evaluation, Failure> {
+    let args = evaluate::args(&project.display().to_string(), properties, items, &globals(call)?);
+    let ran = call
+        .run_ok(call.command(args, format!("Evaluating {}", project.display())).progress(ProgressKind::None))
+        .await?;
+    evaluate::parse(&ran.outcome.stdout, properties, items).map_err(|problem| {
+        let mut error = ErrorResult::new(format!("{}{}", code::EXIT_PREFIX, ran.exit_code()), &problem);
+        error.raw_output = ran.outcome.transcript.clone();
+        ErrorResponse::from(error).into()
+    })
 }
 
 /// Analyze: what the project is and what it uses.
-pub fn analyze_shape() -> Shape {
-    let nullable_string = json!({ "type": ["string", "null"] });
-    Shape::new(
-        json!({
-            "projectPath": { "type": "string" },
-            "projectName": { "type": "string" },
-            "sdk": { "type": "string" },
-            "targetFrameworks": strings(),
-            "outputType": nullable_string,
-            "assemblyName": nullable_string,
-            "rootNamespace": nullable_string,
-            "nullable": nullable_string,
-            "implicitUsings": nullable_string,
-            "langVersion": nullable_string,
-            "isPackable": { "type": "boolean" },
-            "isTestProject": { "type": "boolean" },
-            "packageReferences": objects(),
-            "projectReferences": objects(),
-            "analyzers": objects(),
-            "buildProperties": { "type": "object" },
-            "notes": strings()
-        }),
-        &[
-            "projectPath",
-            "projectName",
-            "targetFrameworks",
-            "packageReferences",
-            "projectReferences",
-            "analyzers",
-            "buildProperties",
-        ],
-    )
+pub(super) async fn analyze(call: &Call<'_>) -> Outcome {
+    let project = project_file(call).await?;
+    let evaluation = evaluate(call, &project, evaluate::ANALYZE_PROPERTIES, evaluate::ANALYZE_ITEMS).await?;
+    let file = project_file::read(&project).ok();
+    let analysis = evaluate::analyze(&project, &evaluation, file.as_ref());
+    Ok(Reply::new(analysis.summary()).result(analysis))
 }
 
 /// Dependencies: the direct package and project dependencies.
-pub fn dependencies_shape() -> Shape {
-    Shape::new(
-        json!({
-            "projectPath": { "type": "string" },
-            "targetFrameworks": strings(),
-            "directPackageDependencies": objects(),
-            "directProjectDependencies": objects(),
-            "totalDirectDependencies": { "type": "integer" },
-            "notes": strings()
-        }),
-        &[
-            "projectPath",
-            "targetFrameworks",
-            "directPackageDependencies",
-            "directProjectDependencies",
-            "totalDirectDependencies",
-            "notes",
-        ],
-    )
+pub(super) async fn dependencies(call: &Call<'_>) -> Outcome {
+    let project = project_file(call).await?;
+    let evaluation = evaluate(call, &project, evaluate::DEPENDENCY_PROPERTIES, evaluate::DEPENDENCY_ITEMS).await?;
+    let dependencies = evaluate::dependencies(&project, &evaluation);
+    let name = evaluate::project_name(&project);
+    let summary = format!("{name} has {} direct dependencies.", dependencies.total());
+    Ok(Reply::new(summary).section("Dependencies", dependencies.lines()).result(dependencies))
 }
 
 /// Validate: errors, warnings and recommendations.
-pub fn validate_shape() -> Shape {
-    Shape::new(
-        json!({
-            "projectPath": { "type": "string" },
-            "isValid": { "type": "boolean" },
-            "errors": strings(),
-            "warnings": strings(),
-            "recommendations": strings()
-        }),
-        &["projectPath", "isValid", "errors", "warnings", "recommendations"],
-    )
+pub(super) async fn validate(call: &Call<'_>) -> Outcome {
+    let project = project_file(call).await?;
+    let evaluation = evaluate(call, &project, evaluate::VALIDATE_PROPERTIES, evaluate::DEPENDENCY_ITEMS).await?;
+    let file = project_file::read(&project);
+    let validation =
+        evaluate::validate(&project, &evaluation, file.as_ref().map_err(String::as_str), &frameworks::today());
+    let name = evaluate::project_name(&project);
+    let summary = if validation.is_valid() {
+        format!("{name} is valid.")
+    } else {
+        format!("{name} has problems that need fixing.")
+    };
+    let mut reply = Reply::new(summary);
+    for (heading, lines) in validation.sections() {
+        reply = reply.section(heading, lines);
+    }
+    Ok(reply.result(validation))
 }
 
-impl Act<'_, '_> {
-    // --- evaluation ---------------------------------------------------------------------------
+/// GetProperty: one evaluated property.
+pub(super) async fn get_property(call: &Call<'_>) -> Outcome {
+    let project = project_file(call).await?;
+    let name = msbuild_name(call, "propertyName")?;
+    let evaluation = evaluate(call, &project, &[name], &[]).await?;
+    let value = evaluation.property(name).to_owned();
+    let is_set = !value.is_empty();
+    let summary = if is_set { format!("{name} = {value}") } else { format!("{name} is not set (empty).") };
+    Ok(Reply::new(summary).result(PropertyValue {
+        project_path: project.display().to_string(),
+        property_name: name.to_owned(),
+        property_value: value,
+        is_set,
+    }))
+}
 
-    /// `-p:Configuration=` and `-p:TargetFramework=` for an evaluation.
-    fn globals(&self) -> Result<Vec<(&'static str, &str)>, Failure> {
-        let mut globals = Vec::new();
-        if let Some(configuration) = self.opt("configuration", Kind::Configuration)? {
-            globals.push(("Configuration", configuration));
-        }
-        if let Some(framework) = self.opt("framework", Kind::Framework)? {
-            globals.push(("TargetFramework", framework));
-        }
-        Ok(globals)
-    }
-
-    async fn evaluate(&self, project: &Path, properties: &[&str], items: &[&str]) -> Result<Evaluation, Failure> {
-        let globals = self.globals()?;
-        let args = evaluate::args(&project.display().to_string(), properties, items, &globals);
-        let description = format!("Evaluating {}", project.display());
-        let ran = self.run(args, description, ProgressKind::None).await?;
-        if !ran.succeeded() {
-            return Err(ran.failure().into());
-        }
-        evaluate::parse(&ran.outcome.stdout, properties, items).map_err(|problem| {
-            let mut error = ErrorResult::new(format!("{}{}", code::EXIT_PREFIX, ran.exit_code()), &problem);
-            error.raw_output = ran.outcome.transcript.clone();
-            ErrorResponse::from(error).into()
-        })
-    }
-
-    pub(super) async fn analyze(&self) -> Outcome {
-        let project = self.project_file().await?;
-        let (properties, items): (&[&str], &[&str]) = match self.action {
-            Action::Analyze => (evaluate::ANALYZE_PROPERTIES, evaluate::ANALYZE_ITEMS),
-            Action::Dependencies => (evaluate::DEPENDENCY_PROPERTIES, evaluate::DEPENDENCY_ITEMS),
-            _ => (evaluate::VALIDATE_PROPERTIES, evaluate::DEPENDENCY_ITEMS),
-        };
-        let evaluation = self.evaluate(&project, properties, items).await?;
-        let name = evaluate::project_name(&project);
-        let (structured, summary, sections) = match self.action {
-            Action::Analyze => {
-                let file = project_file::read(&project).ok();
-                let result = Value::Object(evaluate::analyze(&project, &evaluation, file.as_ref()));
-                let summary = format!(
-                    "{name}: {} targeting {}, {} package and {} project reference(s).",
-                    result["outputType"].as_str().unwrap_or("a project"),
-                    evaluation.target_frameworks().join(", "),
-                    result["packageReferences"].as_array().map_or(0, Vec::len),
-                    result["projectReferences"].as_array().map_or(0, Vec::len)
-                );
-                (result, summary, Vec::new())
-            }
-            Action::Dependencies => {
-                let result = Value::Object(evaluate::dependencies(&project, &evaluation));
-                let lines = result["directPackageDependencies"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|package| {
-                        format!(
-                            "{} {}",
-                            package["name"].as_str().unwrap_or_default(),
-                            package["version"].as_str().unwrap_or("(no version)")
-                        )
-                    })
-                    .chain(
-                        result["directProjectDependencies"]
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .map(|project| format!("project {}", project["path"].as_str().unwrap_or_default())),
-                    )
-                    .collect();
-                let summary = format!("{name} has {} direct dependencies.", result["totalDirectDependencies"]);
-                (result, summary, vec![("Dependencies", lines)])
-            }
-            _ => {
-                let file = project_file::read(&project);
-                let result = Value::Object(evaluate::validate(
-                    &project,
-                    &evaluation,
-                    file.as_ref().map_err(String::as_str),
-                    &frameworks::today(),
-                ));
-                let texts = |key: &str| -> Vec<String> {
-                    result[key].as_array().into_iter().flatten().filter_map(Value::as_str).map(str::to_owned).collect()
-                };
-                let sections = vec![
-                    ("Errors", texts("errors")),
-                    ("Warnings", texts("warnings")),
-                    ("Recommendations", texts("recommendations")),
-                ];
-                let summary = if result["isValid"] == json!(true) {
-                    format!("{name} is valid.")
-                } else {
-                    format!("{name} has problems that need fixing.")
-                };
-                (result, summary, sections)
-            }
-        };
-        let mut reply = Reply::new(summary);
-        for (heading, lines) in sections {
-            reply = reply.section(heading, lines);
-        }
-        Ok(reply.structured(structured))
-    }
-
-    pub(super) async fn get_property(&self) -> Outcome {
-        let project = self.project_file().await?;
-        let name = self.msbuild_name("propertyName")?;
-        let evaluation = self.evaluate(&project, &[name], &[]).await?;
-        let value = evaluation.property(name).to_owned();
-        let is_set = !value.is_empty();
-        let summary = if is_set { format!("{name} = {value}") } else { format!("{name} is not set (empty).") };
-        Ok(Reply::new(summary).structured(json!({
-            "projectPath": project.display().to_string(),
-            "propertyName": name,
-            "propertyValue": value,
-            "isSet": is_set,
-        })))
-    }
-
-    pub(super) async fn list_items(&self) -> Outcome {
-        let project = self.project_file().await?;
-        let types: Vec<String> = match self.params.raw("itemType") {
-            Some(_) => vec![self.msbuild_name("itemType")?.to_owned()],
-            None => {
-                let mut types: Vec<String> = evaluate::COMMON_ITEMS.iter().map(|name| (*name).to_owned()).collect();
-                let declared = std::fs::read_to_string(&project)
-                    .ok()
-                    .and_then(|text| ProjectText::parse(&text).ok())
-                    .map(|file| file.item_types())
-                    .unwrap_or_default();
-                for name in declared {
-                    if MSBUILD_NAME.is_match(&name) && !types.iter().any(|known| known.eq_ignore_ascii_case(&name)) {
-                        types.push(name);
-                    }
+/// ListItems: the items of one type, or of the common types and those the project declares.
+pub(super) async fn list_items(call: &Call<'_>) -> Outcome {
+    let project = project_file(call).await?;
+    let asked = match call.params().raw("itemType") {
+        Some(_) => Some(msbuild_name(call, "itemType")?.to_owned()),
+        None => None,
+    };
+    let types: Vec<String> = match &asked {
+        Some(name) => vec![name.clone()],
+        None => {
+            let mut types: Vec<String> = evaluate::COMMON_ITEMS.iter().map(|name| (*name).to_owned()).collect();
+            let declared = std::fs::read_to_string(&project)
+                .ok()
+                .and_then(|text| ProjectText::parse(&text).ok())
+                .map(|file| file.item_types())
+                .unwrap_or_default();
+            for name in declared {
+                if MSBUILD_NAME.is_match(&name) && !types.iter().any(|known| known.eq_ignore_ascii_case(&name)) {
+                    types.push(name);
                 }
-                types
             }
-        };
-        let names: Vec<&str> = types.iter().map(String::as_str).collect();
-        let evaluation = self.evaluate(&project, &[], &names).await?;
-        let items: Vec<Value> = names
-            .iter()
-            .flat_map(|item_type| evaluation.items(item_type).iter().map(|item| evaluate::item_json(item_type, item)))
-            .collect();
-        let lines = items
-            .iter()
-            .map(|item| {
-                format!(
-                    "{} {}",
-                    item["itemType"].as_str().unwrap_or_default(),
-                    item["include"].as_str().unwrap_or_default()
-                )
-            })
-            .collect();
-        let summary = format!("{} item(s) in {}.", items.len(), evaluate::project_name(&project));
-        let mut structured = json!({
-            "projectPath": project.display().to_string(),
-            "itemTypes": names,
-            "count": items.len(),
-            "items": items,
-        });
-        if self.params.raw("itemType").is_some() {
-            structured["itemType"] = json!(names[0]);
+            types
         }
-        Ok(Reply::new(summary).section("Items", lines).structured(structured))
-    }
+    };
+    let names: Vec<&str> = types.iter().map(String::as_str).collect();
+    let evaluation = evaluate(call, &project, &[], &names).await?;
+    let items: Vec<ListedItem> = names
+        .iter()
+        .flat_map(|item_type| evaluation.items(item_type).iter().map(|item| ListedItem::new(item_type, item)))
+        .collect();
+    let lines = items.iter().map(ListedItem::line).collect();
+    let summary = format!("{} in {}.", prose::count(items.len(), "item"), evaluate::project_name(&project));
+    Ok(Reply::new(summary).section("Items", lines).result(Items {
+        project_path: project.display().to_string(),
+        item_type: asked,
+        count: items.len() as i64,
+        item_types: types,
+        items,
+    }))
 }

@@ -5,138 +5,132 @@
 use std::{path::Path, sync::LazyLock};
 
 use dotnet_support::{
-    errors::{ErrorResponse, ErrorResult},
+    errors::ErrorResponse,
     exec::ProgressKind,
-    kit::{Outcome, Shape},
+    kit::{Call, Outcome, Reason, Split, TargetParam, invalid, prose},
     locking::{self, LockTarget},
     params::Kind,
     respond::{Failure, Reply},
-    template_help,
+    template_help::{self, TemplateHelp},
 };
 use mcp_plugin_api::locks::LockScope;
 use regex::Regex;
-use serde_json::{Map, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::{Act, invalid, run::is_file_based_app};
+use super::{MAX_LIST, Made, command_reply, completed, push, push_flag, run::is_file_based_app, run_here, simple};
 
 /// One template option token of `dotnet new`.
 static TEMPLATE_OPTION: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Za-z0-9_.=:+\-]{1,200}$").expect("template option pattern is valid"));
 
-/// ListTemplateOptions: the template's options, as its help describes them.
-pub fn options_shape() -> Shape {
-    let help = template_help::schema();
-    let mut properties = help["properties"].clone();
-    properties["template"] = json!({ "type": "string" });
-    Shape::new(properties, &["template", "name", "options"])
+// ListTemplateOptions: the template's options, as its help describes them.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct TemplateOptions {
+    // The template's short name, as asked for.
+    template: String,
+    #[serde(flatten)]
+    help: TemplateHelp,
 }
 
-impl Act<'_, '_> {
-    /// Convert: `dotnet project convert <app.cs> [-o <output>] [--force] [--delete-source]`. The
-    /// SDK prints nothing on success; the project file it wrote (`<output>/<name>.csproj`, the
-    /// output defaulting to a folder named after the file beside it) is checked and reported.
-    pub(super) async fn convert(&self) -> Outcome {
-        let app = match self.project_param()? {
-            Some(app) if is_file_based_app(app) => app,
-            given => {
-                return Err(invalid(
-                    "project",
-                    if given.is_some() { "invalid value" } else { "required" },
-                    "Convert needs 'project': the file-based app (a .cs file) to turn into a project.",
-                ));
-            }
-        };
-        let mut args = vec!["project".to_owned(), "convert".to_owned(), app.to_owned()];
-        self.push(&mut args, "-o", "output", Kind::Path)?;
-        self.push_flag(&mut args, "--force", "force");
-        self.push_flag(&mut args, "--delete-source", "deleteSource");
-        let file = self.cwd.join(app);
-        let name = file.file_stem().and_then(|stem| stem.to_str()).unwrap_or("app").to_owned();
-        let folder = match self.opt("output", Kind::Path)? {
-            Some(output) => self.cwd.join(output),
-            None => file.parent().unwrap_or(Path::new(".")).join(&name),
-        };
-        let project_file = locking::canonical(&folder).join(format!("{name}.csproj"));
-        self.simple(args, Some(app), ProgressKind::None, move |_| {
-            let summary = if project_file.is_file() {
-                format!("Converted {app} into the project {}.", project_file.display())
-            } else {
-                format!("Converted {app}; the project file was expected at {}.", project_file.display())
-            };
-            (summary, Map::from_iter([("projectFile".to_owned(), json!(project_file.display().to_string()))]))
+/// ListTemplateOptions: `dotnet new <template> --help`, parsed.
+pub(super) async fn template_options(call: &Call<'_>) -> Outcome {
+    let template = call.params().req("template", Kind::Identifier)?;
+    let args = vec!["new".to_owned(), template.to_owned(), "--help".to_owned()];
+    let command = call.command(args, format!("Reading the options of '{template}'")).progress(ProgressKind::None);
+    let ran = call.run(command).await?;
+    if !ran.succeeded() {
+        let mut failure = Failure::from(ran.failure());
+        template_not_found(&mut failure.error, template);
+        return Err(failure);
+    }
+    let help = template_help::parse(&ran.outcome.stdout);
+    let lines: Vec<String> = help
+        .options
+        .iter()
+        .map(|option| {
+            let default = option.default_value.as_ref().map(|value| format!(" (default {value})")).unwrap_or_default();
+            format!("{}: {}{default}", option.option, option.description)
         })
-        .await
-    }
+        .collect();
+    let summary = format!("'{template}' ({}) has {}.", help.name, prose::count(help.options.len(), "template option"));
+    Ok(Reply::new(summary).section("Options", lines).result(TemplateOptions { template: template.to_owned(), help }))
+}
 
-    pub(super) async fn new_project(&self) -> Outcome {
-        let template = self.params.req("template", Kind::Identifier)?;
-        let mut args = vec!["new".to_owned(), template.to_owned()];
-        self.push(&mut args, "-n", "name", Kind::Text)?;
-        self.push(&mut args, "-o", "output", Kind::Path)?;
-        self.push(&mut args, "-f", "framework", Kind::Framework)?;
-        self.push_flag(&mut args, "--no-restore", "noRestore");
-        args.extend(self.list("additionalOptions", |token| {
-            if TEMPLATE_OPTION.is_match(token) {
-                Ok(())
-            } else {
-                Err(ErrorResult::invalid_params(
-                    "additionalOptions",
-                    "invalid characters",
-                    &format!(
-                        "Invalid argument 'additionalOptions': '{token}' may hold only letters, digits and _ . = : + -."
-                    ),
-                )
-                .into())
-            }
-        })?);
-        // The folder the template writes to, whether it exists yet or not.
-        let folder = locking::canonical(&self.cwd.join(self.opt("output", Kind::Path)?.unwrap_or(".")));
-        let target = LockTarget { scope: LockScope::WorkingDirectory, key: folder.display().to_string() };
-        let _guard = self.lock_target(target).await?;
-        let ran = self.run(args.clone(), format!("Creating a '{template}' project"), ProgressKind::Lines).await?;
-        if !ran.succeeded() {
-            let mut failure = Failure::from(ran.failure());
-            template_not_found(&mut failure.error, template);
-            return Err(failure);
+/// Convert: `dotnet project convert <app.cs> [-o <output>] [--force] [--delete-source]`. The SDK
+/// prints nothing on success; the project file it wrote (`<output>/<name>.csproj`, the output
+/// defaulting to a folder named after the file beside it) is checked and reported.
+pub(super) async fn convert(call: &Call<'_>) -> Outcome {
+    let given = call.target_given(TargetParam::project())?;
+    let app = match given {
+        Some(app) if is_file_based_app(app) => app,
+        given => {
+            let reason = if given.is_some() { Reason::Value } else { Reason::Required };
+            let message = "Convert needs 'project': the file-based app (a .cs file) to turn into a project.";
+            return Err(invalid("project", reason, message).into());
         }
-        let summary = ran
-            .outcome
-            .stdout
-            .lines()
-            .find(|line| line.contains("was created successfully"))
-            .map_or_else(|| format!("The '{template}' template ran."), |line| line.trim().to_owned());
-        let mut structured = self.command_result(&ran, &args, &summary);
-        structured.insert("template".into(), json!(template));
-        if let Some(name) = self.opt("name", Kind::Text)? {
-            structured.insert("name".into(), json!(name));
-        }
-        Ok(self.command_reply(&ran, summary, structured))
-    }
+    };
+    let mut args = vec!["project".to_owned(), "convert".to_owned(), app.to_owned()];
+    push(call, &mut args, "-o", "output", Kind::Path)?;
+    push_flag(call, &mut args, "--force", "force");
+    push_flag(call, &mut args, "--delete-source", "deleteSource");
+    let file = call.cwd().join(app);
+    let name = file.file_stem().and_then(|stem| stem.to_str()).unwrap_or("app").to_owned();
+    let folder = match call.params().opt("output", Kind::Path)? {
+        Some(output) => call.cwd().join(output),
+        None => file.parent().unwrap_or(Path::new(".")).join(&name),
+    };
+    let project_file = locking::canonical(&folder).join(format!("{name}.csproj"));
+    simple(call, args, Some(app), ProgressKind::None, move |_| {
+        let summary = if project_file.is_file() {
+            format!("Converted {app} into the project {}.", project_file.display())
+        } else {
+            format!("Converted {app}; the project file was expected at {}.", project_file.display())
+        };
+        (summary, Made { project_file: Some(project_file.display().to_string()), ..Made::default() })
+    })
+    .await
+}
 
-    pub(super) async fn template_options(&self) -> Outcome {
-        let template = self.params.req("template", Kind::Identifier)?;
-        let args = vec!["new".to_owned(), template.to_owned(), "--help".to_owned()];
-        let ran = self.run(args.clone(), format!("Reading the options of '{template}'"), ProgressKind::None).await?;
-        if !ran.succeeded() {
-            let mut failure = Failure::from(ran.failure());
-            template_not_found(&mut failure.error, template);
-            return Err(failure);
+/// New: `dotnet new <template>`, under the lock of the folder it writes.
+pub(super) async fn new_project(call: &Call<'_>) -> Outcome {
+    let template = call.params().req("template", Kind::Identifier)?;
+    let mut args = vec!["new".to_owned(), template.to_owned()];
+    push(call, &mut args, "-n", "name", Kind::Text)?;
+    push(call, &mut args, "-o", "output", Kind::Path)?;
+    push(call, &mut args, "-f", "framework", Kind::Framework)?;
+    push_flag(call, &mut args, "--no-restore", "noRestore");
+    let options = call.params().list_with("additionalOptions", Split::Whitespace, MAX_LIST, |name, token| {
+        if TEMPLATE_OPTION.is_match(token) {
+            return Ok(());
         }
-        let help = template_help::parse(&ran.outcome.stdout);
-        let lines: Vec<String> = help
-            .options
-            .iter()
-            .map(|option| {
-                let default =
-                    option.default_value.as_ref().map(|value| format!(" (default {value})")).unwrap_or_default();
-                format!("{}: {}{default}", option.option, option.description)
-            })
-            .collect();
-        let summary = format!("'{template}' ({}) has {} template option(s).", help.name, help.options.len());
-        let mut structured = serde_json::to_value(&help).unwrap_or_else(|_| json!({}));
-        structured["template"] = json!(template);
-        Ok(Reply::new(summary).section("Options", lines).structured(structured))
+        let message = format!("Invalid argument '{name}': '{token}' may hold only letters, digits and _ . = : + -.");
+        Err(invalid(name, Reason::Characters, message))
+    })?;
+    args.extend(options.into_iter().map(str::to_owned));
+    // The folder the template writes to, whether it exists yet or not.
+    let output = call.params().opt("output", Kind::Path)?.unwrap_or(".");
+    let folder = locking::canonical(&call.cwd().join(output));
+    let target = LockTarget { scope: LockScope::WorkingDirectory, key: folder.display().to_string() };
+    let _guard = call.lock(&target).await?;
+    let ran = run_here(call, args, format!("Creating a '{template}' project"), ProgressKind::Lines).await?;
+    if !ran.succeeded() {
+        let mut failure = Failure::from(ran.failure());
+        template_not_found(&mut failure.error, template);
+        return Err(failure);
     }
+    let summary = ran
+        .outcome
+        .stdout
+        .lines()
+        .find(|line| line.contains("was created successfully"))
+        .map_or_else(|| format!("The '{template}' template ran."), |line| line.trim().to_owned());
+    let made = Made {
+        template: Some(template.to_owned()),
+        name: call.params().opt("name", Kind::Text)?.map(str::to_owned),
+        ..Made::default()
+    };
+    Ok(command_reply(&ran, completed(&ran, summary, None, made)))
 }
 
 /// Adds the way out to a `dotnet new` failure for an unknown template (exit code 103).

@@ -1,0 +1,266 @@
+#!/usr/bin/env python3
+"""Output economy (issue 21, point 3): what an answer costs the model's context against the raw
+CLI text it replaces, and whether anything an agent needs was lost on the way.
+
+    bench/economy.py [--host PATH] [--plugin-dir DIR] [--keep]
+
+    --host        the mcp-plugin-host binary (default target/debug/mcp-plugin-host)
+    --plugin-dir  the folder of the plugin libraries (default: the host's folder)
+    --keep        keep the scratch folder (its path is printed)
+
+Needs a real `dotnet` on PATH (SDK 10) and the NuGet packages of `dotnet new xunit` (a restore
+that reaches a feed, or a local cache). In a scratch folder it writes three cases:
+
+- a console app whose build fails with 50 compiler errors (three kinds, in two files);
+- an xunit project of 200 tests of which 10 fail (Assert.Equal);
+- a solution of two projects (the app with one package, the tests with the template's four) for
+  `package list`.
+
+For each case it runs the same command a developer types (`dotnet build App/App.csproj`, `dotnet
+test Tests/Tests.csproj`, `dotnet package list --project Both.slnx`) and keeps stdout and stderr
+together, as a terminal shows them; then calls the tool through the host over stdio with the
+default presentation (no feature tags), and counts UTF-8 bytes of `content` (its text items) and
+of `structuredContent` (compact JSON). It then checks that `content` alone still holds what an agent
+needs, read from the raw output: every error's file, line, column, code and message; every failing
+test's name, message and first frame in the user's code (file and line); the totals; every
+package's id and resolved version. It prints a markdown table and the checks that failed, and
+exits 1 when a check failed (the byte counts are measured, not asserted).
+"""
+
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def dotnet(cwd, *args, check=True):
+    done = subprocess.run(["dotnet", *args], cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if check and done.returncode != 0:
+        sys.exit(f"economy: dotnet {' '.join(args)} failed:\n{done.stdout.decode(errors='replace')}")
+    return done.stdout.decode("utf-8", errors="replace")
+
+
+def broken_source(name, numbers):
+    """A class whose body has one compiler error per number: CS0029, CS0103 or CS1061 in turn."""
+    kinds = ['int a{0} = "text{0}";', "missing{0}++;", "string s{0} = {0}.Nope{0}();"]
+    body = "\n".join("        " + kinds[n % 3].format(n) for n in numbers)
+    return f"namespace App;\n\npublic static class {name}\n{{\n    public static void Run()\n    {{\n{body}\n    }}\n}}\n"
+
+
+def suite_source(index):
+    """Fifty facts; the one whose number ends in 7 every 20 expects a wrong sum."""
+    facts = []
+    for n in range(index * 50, index * 50 + 50):
+        expected = n + 2 if n % 20 == 7 else n + 1
+        facts.append(
+            f"    [Fact]\n    public void Case{n:03}()\n    {{\n"
+            f"        var total = Calculator.Add({n}, 1);\n        Assert.Equal({expected}, total);\n    }}\n"
+        )
+    return f"namespace Tests;\n\npublic class Suite{index}\n{{\n" + "\n".join(facts) + "}\n"
+
+
+def make_cases(work):
+    dotnet(work, "new", "console", "-n", "App", "-o", "App")
+    dotnet(work, "new", "xunit", "-n", "Tests", "-o", "Tests")
+    os.remove(os.path.join(work, "Tests", "UnitTest1.cs"))
+    write(os.path.join(work, "App", "Broken.cs"), broken_source("Broken", range(0, 25)))
+    write(os.path.join(work, "App", "AlsoBroken.cs"), broken_source("AlsoBroken", range(25, 50)))
+    for index in range(4):
+        write(os.path.join(work, "Tests", f"Suite{index}.cs"), suite_source(index))
+    write(
+        os.path.join(work, "Tests", "Calculator.cs"),
+        "namespace Tests;\n\npublic static class Calculator\n{\n    public static int Add(int a, int b) => a + b;\n}\n",
+    )
+    dotnet(work, "add", "App/App.csproj", "package", "Newtonsoft.Json", "--version", "13.0.3")
+    dotnet(work, "new", "sln", "-n", "Both")
+    solution = "Both.slnx" if os.path.exists(os.path.join(work, "Both.slnx")) else "Both.sln"
+    dotnet(work, "sln", solution, "add", "App/App.csproj", "Tests/Tests.csproj")
+    dotnet(work, "restore", solution)
+    return solution
+
+
+class Host:
+    """One MCP session over the host's stdio: JSON-RPC lines out, answers by id back."""
+
+    def __init__(self, host, plugin_dir, work):
+        env = dict(os.environ, MCP_PLUGIN_HOST__PLUGINS__CONFIG__WORKINGDIRECTORY=work)
+        self.log = open(os.path.join(work, "host.log"), "wb")
+        self.process = subprocess.Popen(
+            [host, "--config", os.path.join(ROOT, "appsettings.json"), "--plugin-dir", plugin_dir],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=self.log,
+            env=env,
+        )
+        self.next_id = 0
+        self.request("initialize", {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "economy", "version": "1"}})
+        self.send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def send(self, message):
+        self.process.stdin.write((json.dumps(message) + "\n").encode())
+        self.process.stdin.flush()
+
+    def request(self, method, params):
+        self.next_id += 1
+        self.send({"jsonrpc": "2.0", "id": self.next_id, "method": method, "params": params})
+        for line in self.process.stdout:
+            message = json.loads(line)
+            if message.get("id") == self.next_id:
+                if "error" in message:
+                    sys.exit(f"economy: {method} failed: {message['error']}")
+                return message["result"]
+        sys.exit("economy: the host closed its output; see host.log")
+
+    def call(self, tool, arguments):
+        return self.request("tools/call", {"name": tool, "arguments": arguments})
+
+    def close(self):
+        self.process.stdin.close()
+        self.process.wait(timeout=60)
+        self.log.close()
+
+
+def content_text(result):
+    return "\n".join(item.get("text", "") for item in result.get("content", []))
+
+
+def structured_bytes(result):
+    return len(json.dumps(result.get("structuredContent"), separators=(",", ":"), ensure_ascii=False).encode())
+
+
+# `path(line,column): error CODE: message [project]`, as MSBuild's console logger prints it.
+DIAGNOSTIC = re.compile(r"^\s*(?P<file>[^\s(][^(]*)\((?P<line>\d+),(?P<column>\d+)\): error (?P<code>[A-Z]+\d+): (?P<message>.*?)(?: \[[^\]]+\])?$")
+
+
+def check_build(raw, text):
+    missing = []
+    errors = {m.groups() for m in map(DIAGNOSTIC.match, raw.splitlines()) if m}
+    for file, line, column, code, message in sorted(errors):
+        name = os.path.basename(file)
+        located = re.search(re.escape(name) + r"\(" + line + "," + column + r"\)", text)
+        if not (located and code in text and message in text):
+            missing.append(f"error {code} at {name}({line},{column}): {message}")
+    if len(errors) != 50:
+        missing.append(f"the raw output held {len(errors)} distinct errors, not 50")
+    return missing
+
+
+# `  Failed NAME [time]`, `  Error Message:` lines, `  Stack Trace:` and its `at ... in FILE:line N`.
+FAILED = re.compile(r"^\s+Failed (?P<name>\S+) \[")
+FRAME = re.compile(r"^\s+at (?P<method>\S+)\(.*\) in (?P<file>.+):line (?P<line>\d+)$")
+
+
+def check_test(raw, text):
+    missing = []
+    lines = raw.splitlines()
+    failures = []
+    for index, line in enumerate(lines):
+        found = FAILED.match(line)
+        if not found:
+            continue
+        message, frame, section = [], None, None
+        for next_line in lines[index + 1 :]:
+            if FAILED.match(next_line) or next_line.startswith(("Failed!", "Passed!")):
+                break
+            if next_line.strip() == "Error Message:":
+                section = "message"
+            elif next_line.strip() == "Stack Trace:":
+                section = "trace"
+            elif section == "message":
+                message.append(next_line.strip())
+            elif section == "trace" and frame is None:
+                frame = FRAME.match(next_line)
+        failures.append((found["name"], message, frame))
+    if len(failures) != 10:
+        missing.append(f"the raw output held {len(failures)} failed tests, not 10")
+    for name, message, frame in failures:
+        if name not in text:
+            missing.append(f"failed test {name}")
+        for part in message:
+            if part and part not in text:
+                missing.append(f"{name}: message line {part!r}")
+        if frame is None:
+            missing.append(f"{name}: no frame in the raw output")
+        elif not re.search(re.escape(os.path.basename(frame["file"])) + r"\D*" + frame["line"] + r"\b", text):
+            missing.append(f"{name}: first frame {os.path.basename(frame['file'])}:{frame['line']}")
+    totals = re.search(r"Failed:\s+(\d+), Passed:\s+(\d+), Skipped:\s+(\d+), Total:\s+(\d+)", raw)
+    for number, what in zip(totals.groups() if totals else (), ("failed", "passed", "skipped", "total")):
+        if not re.search(r"\b" + number + r"\b", text):
+            missing.append(f"the {what} count {number}")
+    return missing
+
+
+PACKAGE = re.compile(r"^\s+> (?P<id>\S+)\s+(?P<requested>\S+)\s+(?P<resolved>\S+)")
+
+
+def check_list(raw, text):
+    missing = []
+    packages = [m for m in map(PACKAGE.match, raw.splitlines()) if m]
+    if len(packages) != 5:
+        missing.append(f"the raw output listed {len(packages)} packages, not 5")
+    for package in packages:
+        if not re.search(re.escape(package["id"]) + r"\W+" + re.escape(package["resolved"]), text):
+            missing.append(f"package {package['id']} {package['resolved']}")
+    return missing
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--host", default=os.path.join(ROOT, "target", "debug", "mcp-plugin-host"))
+    parser.add_argument("--plugin-dir")
+    parser.add_argument("--keep", action="store_true")
+    options = parser.parse_args()
+    if shutil.which("dotnet") is None:
+        sys.exit("economy: needs a real dotnet on PATH")
+    plugin_dir = options.plugin_dir or os.path.dirname(os.path.abspath(options.host))
+    work = tempfile.mkdtemp(prefix="mcp-economy-")
+    try:
+        solution = make_cases(work)
+        version = dotnet(work, "--version").strip()
+        cases = [
+            ("build failing with 50 errors", ["build", "App/App.csproj"], "dotnet_project", {"action": "Build", "project": "App/App.csproj"}, check_build),
+            ("test run: 200 tests, 10 failing", ["test", "Tests/Tests.csproj"], "dotnet_project", {"action": "Test", "project": "Tests/Tests.csproj"}, check_test),
+            ("package list of a two-project solution", ["package", "list", "--project", solution], "dotnet_package", {"action": "List", "project": solution}, check_list),
+        ]
+        host = Host(options.host, plugin_dir, work)
+        rows, problems = [], []
+        for label, args, tool, arguments, check in cases:
+            raw = dotnet(work, *args, check=False)
+            result = host.call(tool, arguments)
+            text = content_text(result)
+            raw_bytes, text_bytes = len(raw.encode()), len(text.encode())
+            rows.append((label, raw_bytes, text_bytes, structured_bytes(result)))
+            problems += [f"{label}: content lacks {what}" for what in check(raw, text)]
+        host.close()
+    finally:
+        if options.keep:
+            print(f"economy: kept {work}", file=sys.stderr)
+        else:
+            shutil.rmtree(work, ignore_errors=True)
+    print(f"SDK {version}; host {options.host}\n")
+    print("| case | raw CLI output | content | content / raw | structuredContent |")
+    print("|---|---:|---:|---:|---:|")
+    for label, raw_bytes, text_bytes, structured in rows:
+        print(f"| {label} | {raw_bytes:,} | {text_bytes:,} | {100 * text_bytes / raw_bytes:.0f} % | {structured:,} |")
+    print()
+    if problems:
+        print("What an agent needs and `content` lacks:")
+        print("\n".join(f"- {problem}" for problem in problems))
+        sys.exit(1)
+    print("content holds every error's location, code and message, every failing test's name, message and first frame, the totals and every package.")
+
+
+if __name__ == "__main__":
+    main()
