@@ -196,6 +196,15 @@ const FOREIGN_SECRET_WORDS: &[&str] = &[
     "api키",
     "كلمة المرور",
     "סיסמה",
+    "mật khẩu",
+    "kata sandi",
+    "पासवर्ड",
+    "รหัสผ่าน",
+    "contrasenya",
+    "parola",
+    "api-avain",
+    "api klíč",
+    "api-nyckel",
 ];
 
 /// Endings of normalised key names of session identifiers (`ASP.NET_SessionId`, `PHPSESSID`).
@@ -431,7 +440,32 @@ const COMMANDS: &[CommandOptions] = &[
     CommandOptions::secret(&["xfreerdp"], &["/p"]),
     CommandOptions::secret(&["rdesktop"], &["-p"]),
     CommandOptions::positional(&["ConvertTo-SecureString"], &["-String"], 0),
-    CommandOptions::user_password(&["curl"], &[("-u", ':'), ("--user", ':')]),
+    CommandOptions::user_password(&["curl"], &[("-u", ':'), ("--user", ':'), ("-U", ':'), ("--proxy-user", ':')]),
+    // Directory, message-broker, database and certificate tools' password options.
+    CommandOptions::secret(&["ldapsearch"], &["-w"]),
+    CommandOptions::secret(&["ldapmodify"], &["-w"]),
+    CommandOptions::secret(&["ldapadd"], &["-w"]),
+    CommandOptions::secret(&["ldapdelete"], &["-w"]),
+    CommandOptions::secret(&["mosquitto_pub"], &["-P"]),
+    CommandOptions::secret(&["mosquitto_sub"], &["-P"]),
+    CommandOptions::secret(&["couchbase-cli"], &["-p"]),
+    CommandOptions::secret(&["cbq"], &["-p"]),
+    CommandOptions::secret(&["certutil"], &["-p"]),
+    CommandOptions::user_password(&["etcdctl"], &[("--user", ':')]),
+    CommandOptions::user_password(&["jenkins-cli.jar"], &[("-auth", ':')]),
+    // API keys given by a short option or a plain `--key` (Chocolatey's keys and Codecov's
+    // tokens are GUIDs, so only the option tells them).
+    CommandOptions::secret(&["choco", "apikey"], &["-k", "--key"]),
+    CommandOptions::secret(&["choco", "push"], &["-k", "--key"]),
+    CommandOptions::secret(&["codecov"], &["-t"]),
+    // Positional passwords and keys: `rabbitmqctl add_user NAME PASSWORD`, `poetry config
+    // http-basic.REPO USER PASSWORD`, `mc alias set NAME URL ACCESS_KEY SECRET_KEY`, `ngrok
+    // config add-authtoken TOKEN`.
+    CommandOptions::positional(&["rabbitmqctl", "add_user"], &[], 1),
+    CommandOptions::positional(&["rabbitmqctl", "change_password"], &[], 1),
+    CommandOptions::positional(&["poetry", "config"], &[], 2),
+    CommandOptions::positional(&["mc", "alias", "set"], &[], 3),
+    CommandOptions::positional(&["ngrok", "config", "add-authtoken"], &[], 0),
     CommandOptions::user_password(&["smbclient"], &[("-U", '%'), ("--user", '%')]),
     CommandOptions::user_password(&["lftp"], &[("-u", ',')]),
     // Settings set by name: the value is as secret as its name says.
@@ -496,7 +530,10 @@ fn normalize(name: &str) -> String {
 
 fn classify_key(name: &str) -> KeyClass {
     let normalized = normalize(name);
-    if NON_SECRET_KEYS.contains(&normalized.as_str()) {
+    // A test runner's status (`--- PASS: TestLogin`, Jest's ` PASS  src/app.test.js`), not a label.
+    if NON_SECRET_KEYS.contains(&normalized.as_str())
+        || name.trim_matches(|c: char| !c.is_ascii_alphanumeric()) == "PASS"
+    {
         return KeyClass::Plain;
     }
     let words = key_words(name);
@@ -765,6 +802,10 @@ fn rules(forms: Forms) -> Vec<String> {
             ),
             // A `.netrc` entry on one line: `machine HOST login USER password PASSWORD`.
             r#"(?P<netrc>(?-u:\b)(?:machine[ \t]+\S+|default)(?:[ \t]+(?:login|account|port)[ \t]+\S+)*[ \t]+password[ \t]+)(?P<netrc_val>"(?:[^"\\\r\n]|\\.)*"|\S+)"#.to_owned(),
+            // A password sent in a protocol transcript: Redis `MONITOR`'s `"AUTH" ["user"] "pw"`,
+            // IMAP's `TAG LOGIN user "pw"`, FTP's `PASS pw` after a client marker (`> `, `C: `),
+            // so a test runner's `PASS  file` is not one.
+            r#"(?P<proto_auth>"(?i:auth)"[ \t]+(?:"[^"\r\n]*"[ \t]+)?"|(?-u:\b)[A-Za-z0-9]{1,8} LOGIN[ \t]+(?:"[^"\r\n]*"|[^\s"]+)[ \t]+"|(?m:^)(?:> |C: |--> )PASS[ \t]+)(?P<proto_auth_val>[^"\r\n]+)"#.to_owned(),
             // A `.pgpass` line: `host:port:database:user:password` (`\:` escapes a colon); the
             // port is a number or `*`, and no field but the password holds a blank, so compiler
             // messages (`file:12:5: error: ...`) are not taken for one.
@@ -905,7 +946,11 @@ fn rules(forms: Forms) -> Vec<String> {
             ),
             // Free text: `password X`, `the password is X`, `token X` (see [`replace`] for what
             // counts as a value there).
-            r#"(?P<prose>(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key)(?:[ \t]+(?i:is|was|set to|to))?[ \t]+)(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+')|(?P<prose_word>[^\s"'<>=&]{6,})(?P<prose_end>[ \t]|\r?(?m:$)))"#.to_owned(),
+            // In other languages the word comes with a few words of its sentence before the
+            // value (`Nytt lösenord för användaren admin: X`, `臨時密碼：X`, `adgangskode er X`).
+            format!(
+                r#"(?P<prose>(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key)(?:[ \t]+(?i:is|was|set to|to))?[ \t]+|(?P<prose_foreign>(?i:{foreign})[^\r\n:：=<>"']{{0,40}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+')|(?P<prose_word>[^\s"'<>=&]{{6,}})(?P<prose_end>[ \t]|\r?(?m:$)))"#
+            ),
         ]);
     }
     rules
@@ -954,7 +999,11 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         r"|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}]*)?\}|\$\{\{[^}]*\}\}|\$\([^)]*\)|%[A-Za-z_][A-Za-z0-9_]*%",
         r"|\$?(?i:env):[A-Za-z_][A-Za-z0-9_]*|(?:file|fd):\S+|stdin|@Microsoft\.KeyVault\([^)]*\)|<[^<>]+>",
         r"|(?:[A-Z0-9]+_)*(?:YOUR|INSERT|REPLACE|ENTER|PUT)_[A-Z0-9_]+|[A-Z0-9_]+_HERE|REPLACE_?ME|CHANGE_?ME_?[A-Z0-9_]*",
-        r"|(?:your|insert|replace|enter)-[a-z0-9-]+|[a-z0-9-]+-here)$",
+        r"|(?:your|insert|replace|enter)-[a-z0-9-]+|[a-z0-9-]+-here",
+        // Template references: Jinja and Helm (`{{ vault_db_password }}`), Octopus
+        // (`#{Sql.Password}`), Aspire manifests (`{pwd.value}`); SOPS ciphertext (`ENC[AES256_GCM,...]`)
+        // and a value another tool already replaced (`REDACTED`, `(protected)`).
+        r"|\{\{[^{}]*\}\}|#\{[^{}]*\}|\{[A-Za-z0-9_.-]+\}|ENC\[[^\]]*\]|REDACTED|\((?i:protected)\))$",
     ))
     .expect("stand-in pattern is valid")
 });
@@ -1473,7 +1522,9 @@ fn replace(caps: &Captures<'_>) -> String {
     if caps.name("saved_pre").is_some() {
         return format!("{}{REDACTED}{}", &caps["saved_pre"], &caps["saved_post"]);
     }
-    for (label, value) in [("netrc", "netrc_val"), ("pgpass", "pgpass_val"), ("php_call", "php_val")] {
+    for (label, value) in
+        [("netrc", "netrc_val"), ("pgpass", "pgpass_val"), ("php_call", "php_val"), ("proto_auth", "proto_auth_val")]
+    {
         if let Some(label) = caps.name(label) {
             return format!("{}{}", label.as_str(), mask(&caps[value]));
         }
@@ -1689,7 +1740,7 @@ fn replace(caps: &Captures<'_>) -> String {
             return format!("{}{end}", keep(label.as_str(), core));
         }
         let quoted = core.starts_with(['"', '\'']);
-        let secret = if caps.name("prose_pw").is_some() {
+        let secret = if caps.name("prose_pw").is_some() || caps.name("prose_foreign").is_some() {
             quoted || password_like(core)
         } else {
             generated_token(unwrap(core).1)
@@ -3636,6 +3687,92 @@ Time Elapsed 00:00:03.45";
     fn huge_line_finishes() {
         let line = "a".repeat(10 * 1024 * 1024);
         assert_eq!(redact(&line).len(), line.len());
+    }
+
+    #[test]
+    fn the_word_for_a_password_in_a_sentence_of_another_language_hides_the_value_after_it() {
+        for (input, expected) in [
+            (
+                "Nytt lösenord för kontot ops: Qr7-kWz2pL (ändra det)",
+                "Nytt lösenord för kontot ops: [REDACTED] (ändra det)",
+            ),
+            (
+                "Dit midlertidige adgangskode er Vb3.nLq8Rt og skal skiftes",
+                "Dit midlertidige adgangskode er [REDACTED] og skal skiftes",
+            ),
+            ("Mật khẩu tạm thời là Hx9_pQ2mZw nhé", "Mật khẩu tạm thời là [REDACTED] nhé"),
+            ("Kata sandi baru: Tz4!wQp7Lm", "Kata sandi baru: [REDACTED]"),
+            ("初始密碼：Kp3-zX8wQm （請更改）", "初始密碼：[REDACTED] （請更改）"),
+            ("Parola contului build: Mn5~xR2tYq", "Parola contului build: [REDACTED]"),
+            ("API-avain: 7f3a91c0de5b4a2f8e6d1c0b9a8f7e6d", "API-avain: [REDACTED]"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        // The word without a value after it is prose about a password.
+        for kept in ["Das Kennwort muss mindestens 12 Zeichen lang sein.", "Heslo bylo změněno."] {
+            assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
+    fn password_options_and_positionals_of_more_tools_are_hidden() {
+        for (input, expected) in [
+            (
+                "ldapsearch -x -D cn=ro,dc=ex -w Lq8-vTz3Wp -b dc=ex",
+                "ldapsearch -x -D cn=ro,dc=ex -w [REDACTED] -b dc=ex",
+            ),
+            ("curl --proxy-user ops:Zt6.qWm2Kx https://ex.org/", "curl --proxy-user ops:[REDACTED] https://ex.org/"),
+            ("etcdctl --user admin:Hr2-pLx9Qw get /k", "etcdctl --user admin:[REDACTED] get /k"),
+            ("mosquitto_sub -u dev -P Jk4_tYw8Zr -t a/b", "mosquitto_sub -u dev -P [REDACTED] -t a/b"),
+            ("certutil -p Wq3-zRt7Ln -importpfx a.pfx", "certutil -p [REDACTED] -importpfx a.pfx"),
+            (
+                "java -jar jenkins-cli.jar -auth bot:0fe1d2c3b4a5 who-am-i",
+                "java -jar jenkins-cli.jar -auth bot:[REDACTED] who-am-i",
+            ),
+            ("rabbitmqctl change_password app Tx5.mQw2Lz", "rabbitmqctl change_password app [REDACTED]"),
+            ("poetry config http-basic.feed bot Pz8-kLm3Wq", "poetry config http-basic.feed bot [REDACTED]"),
+            (
+                "mc alias set s3 https://s3.ex.org AKEXAMPLE0001 Vn7qXw2LmZt9",
+                "mc alias set s3 https://s3.ex.org AKEXAMPLE0001 [REDACTED]",
+            ),
+            ("ngrok config add-authtoken 1aBcD2eFgH3iJkL4", "ngrok config add-authtoken [REDACTED]"),
+            (
+                "choco apikey --key 0b1c2d3e-4f50-4a6b-8c7d-9e0f1a2b3c4d -s https://push.ex.org/",
+                "choco apikey --key [REDACTED] -s https://push.ex.org/",
+            ),
+            ("codecov -t 5d4c3b2a-1f0e-4d9c-8b7a-6f5e4d3c2b1a -f cov.xml", "codecov -t [REDACTED] -f cov.xml"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn passwords_in_protocol_transcripts_are_hidden() {
+        for (input, expected) in [
+            (
+                r#"1700000000.000001 [0 127.0.0.1:6000] "AUTH" "Kq7-wLz2Pt""#,
+                r#"1700000000.000001 [0 127.0.0.1:6000] "AUTH" "[REDACTED]""#,
+            ),
+            (r#"[1 10.1.1.1:5000] "auth" "ops" "Rt4.mQx8Zn""#, r#"[1 10.1.1.1:5000] "auth" "ops" "[REDACTED]""#),
+            (r#"C: a001 LOGIN bob@ex.org "Wp2~nLk7Tz""#, r#"C: a001 LOGIN bob@ex.org "[REDACTED]""#),
+            ("> USER ops\n> PASS Hy6-qRw3Lm\n< 230 Logged in", "> USER ops\n> PASS [REDACTED]\n< 230 Logged in"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        let kept = "--- PASS: TestLogin (0.00s)\n PASS  src/app.test.js\nPASS\nok  \tgithub.com/ex/app\t0.01s";
+        assert_eq!(r(kept), kept);
+    }
+
+    #[test]
+    fn template_references_and_ciphertext_stand_in_for_a_secret() {
+        for kept in [
+            "db_password: \"{{ vault_db_password }}\"",
+            "\"Parameters__pwd\": \"{pwd.value}\"",
+            "Authorization:REDACTED",
+            "//npm.ex.org/:_authToken = (protected)",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
     }
 
     #[test]
