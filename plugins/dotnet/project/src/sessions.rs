@@ -105,20 +105,7 @@ impl Serialize for Status {
     }
 }
 
-/// A plain string enum (a derived one would describe each variant in a `oneOf`).
-impl JsonSchema for Status {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "SessionStatus".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "string", "enum": ["running", "exited", "stopped"] })
-    }
-
-    fn inline_schema() -> bool {
-        true
-    }
-}
+dotnet_support::string_enum_schema!(Status, "SessionStatus", ["running", "exited", "stopped"]);
 
 // A session as the actions report it: Run and Watch in the background, ListSessions.
 #[derive(Debug, Serialize, JsonSchema)]

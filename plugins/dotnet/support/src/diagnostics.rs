@@ -33,21 +33,8 @@ pub enum Severity {
     Info,
 }
 
-/// A plain string enum, as MSBuild spells it (a derived one would describe each variant in a
-/// `oneOf`).
-impl schemars::JsonSchema for Severity {
-    fn schema_name() -> std::borrow::Cow<'static, str> {
-        "Severity".into()
-    }
-
-    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
-        schemars::json_schema!({ "type": "string", "enum": ["error", "warning", "info"] })
-    }
-
-    fn inline_schema() -> bool {
-        true
-    }
-}
+// A plain string, as MSBuild spells it.
+crate::string_enum_schema!(Severity, "Severity", ["error", "warning", "info"]);
 
 /// One diagnostic, with the location and project split out of the message so a client can
 /// jump to the file and group by project.

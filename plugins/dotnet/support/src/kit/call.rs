@@ -4,16 +4,11 @@
 //! contract's envelope.
 
 use std::{
-    borrow::Cow,
     path::{Path, PathBuf},
     sync::Mutex,
 };
 
-use mcp_plugin_api::{
-    CallContext, PluginContext,
-    locks::LockGuard,
-    schemars::{JsonSchema, Schema, SchemaGenerator, json_schema},
-};
+use mcp_plugin_api::{CallContext, PluginContext, locks::LockGuard};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -55,21 +50,7 @@ impl Serialize for Consent {
     }
 }
 
-/// A plain string enum (a derived one would describe each variant in a `oneOf`).
-impl JsonSchema for Consent {
-    fn schema_name() -> Cow<'static, str> {
-        "Consent".into()
-    }
-
-    fn json_schema(_: &mut SchemaGenerator) -> Schema {
-        let names: Vec<&str> = Consent::ALL.iter().map(|consent| consent.as_str()).collect();
-        json_schema!({ "type": "string", "enum": names })
-    }
-
-    fn inline_schema() -> bool {
-        true
-    }
-}
+crate::string_enum_schema!(Consent, "Consent", Consent::ALL.map(Consent::as_str));
 
 /// One call of one action, after the kit checked it.
 pub struct Call<'a> {

@@ -10,6 +10,38 @@
 //! cannot drift from its schema unnoticed: a mismatch fails that call with a message naming both
 //! types (and every family's tests call every action).
 
+/// Implements `JsonSchema` for a type serialized as one of a few plain strings: an inline
+/// `{"type": "string", "enum": [...]}`, where a derived schema would spell each variant out in a
+/// `oneOf` with its doc comment. `$values` is anything that iterates `&str`, in the schema's order.
+///
+/// ```
+/// #[derive(serde::Serialize)]
+/// #[serde(rename_all = "lowercase")]
+/// enum Light { Red, Green }
+/// dotnet_support::string_enum_schema!(Light, "Light", ["red", "green"]);
+/// let schema = mcp_plugin_api::schemars::schema_for!(Light);
+/// assert_eq!(schema.get("enum"), Some(&serde_json::json!(["red", "green"])));
+/// ```
+#[macro_export]
+macro_rules! string_enum_schema {
+    ($type:ty, $name:literal, $values:expr) => {
+        impl ::mcp_plugin_api::schemars::JsonSchema for $type {
+            fn schema_name() -> ::std::borrow::Cow<'static, str> {
+                $name.into()
+            }
+
+            fn json_schema(_: &mut ::mcp_plugin_api::schemars::SchemaGenerator) -> ::mcp_plugin_api::schemars::Schema {
+                let values: ::std::vec::Vec<&str> = ::std::iter::IntoIterator::into_iter($values).collect();
+                ::mcp_plugin_api::schemars::json_schema!({ "type": "string", "enum": values })
+            }
+
+            fn inline_schema() -> bool {
+                true
+            }
+        }
+    };
+}
+
 use std::any::{TypeId, type_name};
 
 use mcp_plugin_api::{
