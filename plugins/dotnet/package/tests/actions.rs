@@ -182,7 +182,8 @@ fn list_returns_packages_per_project_and_framework_with_vulnerabilities() {
     assert_eq!((structured["totalPackages"].as_u64(), structured["truncated"].as_bool()), (Some(2), Some(false)));
     let text = result.joined_text();
     assert!(text.starts_with("2 packages in 1 project have known vulnerabilities."), "{text}");
-    assert!(text.contains("Newtonsoft.Json 12.0.3 (requested 12.0.3; vulnerable: High"), "{text}");
+    // The requested version is said only where it differs from the resolved one.
+    assert!(text.contains("Newtonsoft.Json 12.0.3 (vulnerable: High"), "{text}");
     assert!(!text.contains("\"topLevelPackages\""), "prose, not JSON: {text}");
 }
 

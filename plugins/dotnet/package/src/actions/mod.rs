@@ -131,13 +131,17 @@ fn of_run(ran: &Ran, mut error: ErrorResult) -> ErrorResponse {
     ErrorResponse::new(error, ran.exit_code())
 }
 
-/// One package in prose: `Id 1.2.3 (requested 1.2.*, latest 2.0.0; deprecated: Legacy, use X; vulnerable: High <url>)`.
+/// One package in prose: `Id 1.2.3 (requested 1.2.*, latest 2.0.0; deprecated: Legacy, use X; vulnerable: High <url>)`;
+/// `requested` only when it differs from the resolved version.
 fn describe(package: &Value) -> String {
     let field = |key: &str| package[key].as_str();
     let mut line =
         format!("{} {}", field("id").unwrap_or_default(), field("resolvedVersion").unwrap_or("(unresolved)"));
     let mut notes = Vec::new();
-    if let Some(requested) = field("requestedVersion") {
+    // The requested version only where it says something the resolved one does not (a range, a
+    // floating version, a version NuGet could not honour).
+    if let Some(requested) = field("requestedVersion").filter(|requested| Some(*requested) != field("resolvedVersion"))
+    {
         notes.push(format!("requested {requested}"));
     }
     if let Some(latest) = field("latestVersion") {
@@ -210,6 +214,15 @@ fn sentence_start(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn a_package_names_its_requested_version_only_where_it_differs() {
+        let floating = json!({ "id": "Serilog", "requestedVersion": "4.*", "resolvedVersion": "4.2.0" });
+        assert_eq!(describe(&floating), "Serilog 4.2.0 (requested 4.*)");
+        let pinned = json!({ "id": "Serilog", "requestedVersion": "4.2.0", "resolvedVersion": "4.2.0" });
+        assert_eq!(describe(&pinned), "Serilog 4.2.0");
+    }
 
     #[test]
     fn add_notes_keep_warnings_compatibility_and_the_restore() {
