@@ -923,13 +923,13 @@ fn background_run_then_logs_then_stop() {
     let refused = fx.err(json!({ "action": "Build", "project": "App/App.csproj" }));
     assert_eq!(code(&refused), "CONCURRENCY_CONFLICT");
 
-    wait_for("ticks in the log", || {
-        let logs = fx.ok(json!({ "action": "Logs", "sessionId": id }));
-        logs["lines"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .any(|line| line["text"].as_str().unwrap().contains("Worker running (2/"))
+    // Both streams have been read into the log: a tick (stdout) and the child's pid (stderr).
+    wait_for("ticks and the child's pid in the log", || {
+        let logs = fx.ok(json!({ "action": "Logs", "sessionId": id, "tailLines": 2000 }));
+        let texts: Vec<&str> =
+            logs["lines"].as_array().unwrap().iter().map(|line| line["text"].as_str().unwrap()).collect();
+        texts.iter().any(|text| text.contains("Worker running (2/"))
+            && texts.iter().any(|text| text.contains("double-child-pid: "))
     });
     // stdout and stderr are read apart, so a late stderr line may land after the first ticks;
     // once the ticks lead, the last three lines are three consecutive ticks, in order.
