@@ -298,23 +298,22 @@ pub fn failure(failure: Failure, presentation: Presentation) -> ToolResult {
 /// share is named once in the heading, so each location is short. Programs read every field of
 /// every error in `structuredContent`.
 fn error_lines(error: &ErrorResponse) -> (String, Vec<String>) {
-    let located: Vec<Option<String>> = error.errors.iter().map(location).collect();
-    let base = common_folder(located.iter().flatten().filter_map(|location| location.split('(').next()));
-    let mut groups: Vec<(&str, &str, Vec<String>)> = Vec::new();
-    for (item, location) in error.errors.iter().zip(&located) {
-        let short = location.as_deref().map(|l| l.strip_prefix(base.as_str()).unwrap_or(l).to_owned());
-        match groups.iter_mut().find(|(code, message, _)| *code == item.code && *message == item.message) {
-            Some((_, _, locations)) => locations.extend(short),
-            None => groups.push((&item.code, &item.message, short.into_iter().collect())),
+    let base = common_folder(error.errors.iter().filter_map(|item| location(item).map(|(file, _)| file)));
+    let mut groups: Vec<(&crate::errors::ErrorResult, Vec<String>)> = Vec::new();
+    for item in &error.errors {
+        let short =
+            location(item).map(|(file, at)| format!("{}{at}", file.strip_prefix(base.as_str()).unwrap_or(file)));
+        match groups.iter_mut().find(|(first, _)| first.code == item.code && first.message == item.message) {
+            Some((_, locations)) => locations.extend(short),
+            None => groups.push((item, short.into_iter().collect())),
         }
     }
     let mut said = std::collections::HashSet::new();
     let mut lines = Vec::new();
-    for (code, message, locations) in groups {
+    for (item, locations) in groups {
         let at = if locations.is_empty() { String::new() } else { format!("{}: ", locations.join(", ")) };
-        lines.push(format!("{at}{code}: {message}"));
-        let item = error.errors.iter().find(|item| item.code == code && item.message == message);
-        for item in item.into_iter().filter(|_| said.insert(code)) {
+        lines.push(format!("{at}{}: {}", item.code, item.message));
+        if said.insert(&item.code) {
             lines.extend(item.hint.iter().map(|hint| format!("hint: {hint}")));
             lines.extend(item.alternatives.iter().flatten().map(|alternative| format!("alternative: {alternative}")));
         }
@@ -323,15 +322,17 @@ fn error_lines(error: &ErrorResponse) -> (String, Vec<String>) {
     (heading, lines)
 }
 
-/// Where an error was found, `file(line,column)`, from its location data.
-fn location(item: &crate::errors::ErrorResult) -> Option<String> {
+/// Where an error was found, from its location data: the file, and `(line,column)` (or
+/// `(line)`, or nothing) to write after it.
+fn location(item: &crate::errors::ErrorResult) -> Option<(&str, String)> {
     let data = item.data.as_ref()?.additional_data.as_ref()?;
     let file = data.get("file")?;
-    Some(match (data.get("line"), data.get("column")) {
-        (Some(line), Some(column)) => format!("{file}({line},{column})"),
-        (Some(line), None) => format!("{file}({line})"),
-        _ => file.clone(),
-    })
+    let at = match (data.get("line"), data.get("column")) {
+        (Some(line), Some(column)) => format!("({line},{column})"),
+        (Some(line), None) => format!("({line})"),
+        _ => String::new(),
+    };
+    Some((file, at))
 }
 
 /// The folder (with its trailing separator) that holds every one of `files`, or empty: named once

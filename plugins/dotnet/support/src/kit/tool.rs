@@ -201,16 +201,16 @@ fn finish(outcome: Outcome, envelope: Envelope, presentation: Presentation) -> T
             reply.redact();
             reply.into_result(presentation)
         }
-        Err(Failure { error, extra, sections }) => {
-            let mut extra = match extra {
+        Err(mut failure) => {
+            let mut extra = match failure.extra.take() {
                 Some(Value::Object(extra)) => extra,
                 _ => Map::new(),
             };
             if let Some(info) = lock_info {
                 extra.entry("lockInfo").or_insert(info);
             }
-            let extra = (!extra.is_empty()).then_some(Value::Object(extra));
-            let mut result = respond::failure(Failure { error, extra, sections }, presentation);
+            failure.extra = (!extra.is_empty()).then_some(Value::Object(extra));
+            let mut result = respond::failure(failure, presentation);
             for block in &mut result.content {
                 if let Content::Text { text } = block
                     && let std::borrow::Cow::Owned(redacted) = redact(text)
