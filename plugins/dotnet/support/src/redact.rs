@@ -129,6 +129,7 @@ const STRONG_KEY_WORDS: &[&str] = &[
     "password",
     "passwd",
     "passphrase",
+    "pass_phrase",
     "secret",
     "token",
     "api_key",
@@ -146,8 +147,10 @@ const CONNECTION_KEY_WORDS: &[&str] = &["connection_string"];
 
 /// Words that make a key name secret when they are its last word (`DB_PWD`, `SMTP_PASS`,
 /// `smtpPass`, `userPWD`, `Pwd`, `AZURE_DEVOPS_PAT`, `SDK_CONTAINER_REGISTRY_PWORD`, `SMTP_PW`),
-/// but not inside another word (`OLDPWD`, `bypass`, `PATH`).
-const LAST_KEY_WORDS: &[&str] = &["pwd", "pass", "pat", "pword", "pw"];
+/// but not inside another word (`OLDPWD`, `bypass`, `PATH`); also a Wi-Fi pre-shared key
+/// (`psk="..."` of `wpa_supplicant.conf`, `802-11-wireless-security.psk:` of `nmcli`), but not
+/// its `psk-flags`.
+const LAST_KEY_WORDS: &[&str] = &["pwd", "pass", "pat", "pword", "pw", "psk"];
 
 /// Normalised key names that are secret as a whole: the SAS signature, HTTP cookie headers,
 /// a Kubernetes registry secret.
@@ -644,12 +647,15 @@ fn words_pattern(words: &[&str]) -> String {
         .join("|")
 }
 
-/// A value after a label: JSON-escaped quotes inside a JSON string (`\"...\"`), quoted, braced
+/// A value after a label: JSON-escaped quotes inside a JSON string (`\"...\"`, or System.Text.Json's
+/// `\u0022...\u0022`), a PEM private key flattened on one line (its body words blank-separated, as
+/// an environment variable holds it), quoted, braced
 /// (ODBC, where `}}` stands for `}`; not a JSON object), bracketed, a reference that may hold
 /// blanks (`${VAR}`, `${{ secrets.X }}`, `$(command ...)`), Rust's `Some("...")`, Terraform's
 /// `(sensitive value)`, or a bare run up to a delimiter. A bare run does not end with `,`, `)`,
 /// `]` or `}`: those close what holds the value (`{"token": null}`, `(pw=abc)`).
 const VALUE: &str = concat!(
+    r#"\\u0022[^"\\\r\n]*\\u0022|-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[ \t]+[A-Za-z0-9+/=]{4,})+(?:[ \t]+-----END [A-Z0-9 ]*PRIVATE KEY-----)?|"#,
     r#"\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|"(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
     r#"|\$\{\{[^}\r\n]*\}\}|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\$\([^)\r\n]*\)"#,
     r#"|[A-Za-z_][A-Za-z0-9_]*\((?:"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')\)|\([^()\r\n]*\)"#,
@@ -657,8 +663,8 @@ const VALUE: &str = concat!(
 );
 
 /// What separates a label from its value: `=`, `:` or `=>` (PHP, Ruby), after the label's
-/// closing quote (also a JSON-escaped `\"` or a `'`) or bracket (`[password] => ...`).
-const LABEL_SEP: &str = r#"(?:\\?["'])?\]?[ \t]*(?:=>|[:=])[ \t]*"#;
+/// closing quote (also a JSON-escaped `\"` or `\u0022`, or a `'`) or bracket (`[password] => ...`).
+const LABEL_SEP: &str = r#"(?:\\?["']|\\u0022)?\]?[ \t]*(?:=>|[:=])[ \t]*"#;
 
 /// A value in double, single or JSON-escaped double quotes.
 const QUOTED: &str = r#""[^"\r\n]*"|'[^'\r\n]*'|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\""#;
@@ -667,6 +673,10 @@ const QUOTED: &str = r#""[^"\r\n]*"|'[^'\r\n]*'|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"
 const WRAPPED_TOKEN_START: &str = r"(?m:^)[ \t]*eyJ[A-Za-z0-9_-]{30,}\r?(?m:$)";
 /// A following line of a wrapped JWT.
 const WRAPPED_TOKEN_MORE: &str = r"[ \t]*[A-Za-z0-9_.-]{8,}\r?(?m:$)";
+
+/// A line of a YAML block scalar's value (`token: >-` and what follows): indented, of a token's
+/// alphabet.
+const BLOCK_MORE: &str = r"[ \t]+[A-Za-z0-9+/=_.~-]{8,}[ \t]*\r?(?m:$)";
 
 /// One XML attribute, its value quoted either way.
 const XML_ATTRIBUTE: &str = r#"[A-Za-z_:][A-Za-z0-9_.:-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|'[^'\r\n]*')"#;
@@ -737,23 +747,34 @@ enum Forms {
 /// a YAML `name:` line whose name has a secret word (its `value:` comes on the next line, as
 /// Kubernetes env lists write it), an `expect` prompt for a password or passphrase (its `send`
 /// answer may come on the next line), a `terraform output NAME` command line (the output's
-/// value comes on the next line), and a PHP `var_dump` key with a secret word (`["password"]=>`,
-/// its `string(N) "..."` on the next line), and a table row with a secret name whose long value
-/// a console may wrap onto the next line. [`LineRedactor`] redacts the line after one of them together
-/// with it.
-fn two_line_openers() -> [String; 5] {
+/// value comes on the next line; so do `kubectl get secret ... | base64 -d` and `argocd admin
+/// initial-password`, which print a secret bare), and a PHP `var_dump` key with a secret word (`["password"]=>`,
+/// its `string(N) "..."` on the next line), a table row with a secret name whose long value
+/// a console may wrap onto the next line, and a container named for a secret whose `value`
+/// member comes on the next line (an ARM parameter `"adminPassword": {`, unattend.xml's
+/// `<Password>`) or SMTP's base64 `Password:` prompt (`334 UGFzc3dvcmQ6`). [`LineRedactor`]
+/// redacts the line after one of them together with it.
+fn two_line_openers() -> [String; 6] {
     let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     [
         format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?name:[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
         r#"(?-u:\b)expect[ \t]+(?:-[a-z]+[ \t]+)*["{][^"}\r\n]*(?i:assword|passphrase|secret|token)[^"}\r\n]*["}]"#
             .to_owned(),
-        r"(?-u:\b)terraform[ \t]+output[ \t]+(?:-[A-Za-z-]+(?:=\S*)?[ \t]+)*[A-Za-z_][A-Za-z0-9_-]*[ \t]*".to_owned(),
+        concat!(
+            r"(?:(?-u:\b)terraform[ \t]+output[ \t]+(?:-[A-Za-z-]+(?:=\S*)?[ \t]+)*[A-Za-z_][A-Za-z0-9_-]*",
+            r"|(?-u:\b)kubectl[ \t]+get[ \t]+secrets?[ \t][^\r\n|]*\|[ \t]*base64[ \t]+(?:-d|--decode|-D)",
+            r"|(?-u:\b)argocd[ \t]+admin[ \t]+initial-password(?:[ \t]+-[^\r\n]*)?)[ \t]*",
+        )
+        .to_owned(),
         format!(r#"\["[^"\r\n]*(?i:{secret_words})[^"\r\n]*"\]=>[ \t]*"#),
         // A table row whose value, a long base64 run, may go on on the next line (`az storage
         // account keys list -o table` wrapped by the console).
         format!(
             r"(?m:^)[ \t]*[A-Za-z0-9_.:-]*(?i:{secret_words}|{weak})[A-Za-z0-9_.:-]*(?:[ \t]{{2,}}|\t)[A-Za-z0-9+/]{{40,}}[ \t]*\r?(?m:$)",
             weak = words_pattern(WEAK_KEY_WORDS)
+        ),
+        format!(
+            r#"(?:"[^"\r\n]*(?i:{secret_words})[^"\r\n]*"[ \t]*:[ \t]*\{{|<[A-Za-z0-9_.:-]*(?i:{secret_words})[A-Za-z0-9_.:-]*>|(?-u:\b)334 UGFzc3dvcmQ6)[ \t]*\r?(?m:$)"#
         ),
     ]
 }
@@ -767,7 +788,7 @@ fn rules(forms: Forms) -> Vec<String> {
     let weak = words_pattern(WEAK_KEY_WORDS);
     let options = words_pattern(SECRET_OPTION_ENDINGS);
     let prefixes = TOKEN_PREFIXES.join("|");
-    let [yaml_name, expect_prompt, terraform_output, vardump_key, _wrapped_row] = two_line_openers();
+    let [yaml_name, expect_prompt, terraform_output, vardump_key, _wrapped_row, _container] = two_line_openers();
     let labelled = forms != Forms::Shapes;
     let attr = XML_ATTRIBUTE;
     let pem_kind = "[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?";
@@ -805,7 +826,29 @@ fn rules(forms: Forms) -> Vec<String> {
             // A password sent in a protocol transcript: Redis `MONITOR`'s `"AUTH" ["user"] "pw"`,
             // IMAP's `TAG LOGIN user "pw"`, FTP's `PASS pw` after a client marker (`> `, `C: `),
             // so a test runner's `PASS  file` is not one.
-            r#"(?P<proto_auth>"(?i:auth)"[ \t]+(?:"[^"\r\n]*"[ \t]+)?"|(?-u:\b)[A-Za-z0-9]{1,8} LOGIN[ \t]+(?:"[^"\r\n]*"|[^\s"]+)[ \t]+"|(?m:^)(?:> |C: |--> )PASS[ \t]+)(?P<proto_auth_val>[^"\r\n]+)"#.to_owned(),
+            // SMTP's SASL: `AUTH PLAIN <base64>`, and the answer to `334 UGFzc3dvcmQ6` (base64
+            // of `Password:`) on the next line. Azure Pipelines' `##vso[task.setsecret]VALUE` and
+            // `##vso[task.setvariable ...;issecret=true]VALUE` name their value a secret too.
+            concat!(
+                r#"(?P<proto_auth>"(?i:auth)"[ \t]+(?:"[^"\r\n]*"[ \t]+)?"|(?-u:\b)[A-Za-z0-9]{1,8} LOGIN[ \t]+(?:"[^"\r\n]*"|[^\s"]+)[ \t]+"|(?m:^)(?:> |C: |--> )PASS[ \t]+"#,
+                r"|(?-u:\b)AUTH[ \t]+(?:PLAIN|LOGIN|XOAUTH2|OAUTHBEARER|CRAM-MD5)[ \t]+|(?-u:\b)334 UGFzc3dvcmQ6[ \t]*\r?\n(?:C: |> |--> )?",
+                r"|##vso\[task\.setsecret\]|##vso\[task\.setvariable [^\]\r\n]*(?i:issecret=true)[^\]\r\n]*\])",
+                r#"(?P<proto_auth_val>[^"\r\n]+)"#,
+            )
+            .to_owned(),
+            // A TLS key log (`SSLKEYLOGFILE`, NSS format): `LABEL <client random> <secret>`.
+            r"(?m:^)(?P<keylog>(?:CLIENT_RANDOM|[A-Z]+(?:_[A-Z]+)*_SECRET(?:_[0-9]+)?)[ \t]+[0-9a-fA-F]{32,}[ \t]+)(?P<keylog_val>[0-9a-fA-F]{32,})".to_owned(),
+            // A YAML block scalar under a secret name (`token: >-`, `key: |`): its lines of a
+            // token's alphabet, more indented, are the value.
+            format!(
+                r#"(?P<block>(?m:^)[ \t]*(?:-[ \t]+)?["']?(?P<block_name>[A-Za-z0-9_.-]*(?i:{strong}|{last})[A-Za-z0-9_.-]*)["']?:[ \t]*[|>][+-]?[0-9]?[ \t]*)(?P<block_val>(?:\r?\n{BLOCK_MORE})+)"#
+            ),
+            // A container named for a secret whose `value` member comes next, on its line or
+            // the next: an ARM parameter (`"adminPassword": {` / `"value": "..."`), unattend.xml's
+            // `<Password>` / `<Value>...</Value>`.
+            format!(
+                r#"(?P<container>(?:"(?P<container_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)"[ \t]*:[ \t]*\{{|<(?P<container_el>[A-Za-z0-9_.:-]*(?i:{strong}|{last})[A-Za-z0-9_.:-]*)>)[ \t]*(?:\r?\n[ \t]*)?(?:"(?i:value)"[ \t]*:[ \t]*|<(?i:value)>))(?P<container_val>"(?:[^"\\\r\n]|\\.)*"|[^<"\r\n]+)"#
+            ),
             // A `.pgpass` line: `host:port:database:user:password` (`\:` escapes a colon); the
             // port is a number or `*`, and no field but the password holds a blank, so compiler
             // messages (`file:12:5: error: ...`) are not taken for one.
@@ -883,7 +926,7 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<xml_kv>(?-u:\b)(?i:key|name)[ \t]*=[ \t]*(?P<kv_name>{QUOTED})[ \t]*,?[ \t]*(?i:value)[ \t]*=[ \t]*)(?P<kv_val>{QUOTED})"#
             ),
             format!(
-                r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?:(?i:{strong}|{weak})[A-Za-z0-9_.:-]*|(?i:{last})))>(?P<xml_val>[^<\r\n]+)</"
+                r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?:(?i:{strong}|{weak})[A-Za-z0-9_.:-]*|(?i:{last})))(?P<xml_attrs>(?:[ \t]+{attr})*[ \t]*)>(?P<xml_val>[^<\r\n]+)</"
             ),
         ]);
     }
@@ -928,7 +971,12 @@ fn rules(forms: Forms) -> Vec<String> {
             r#"(?P<sensitive>"sensitive"[ \t]*:[ \t]*true[ \t]*,(?:[^{}]|\{\})*?"value"[ \t]*:[ \t]*)(?P<sensitive_val>"(?:[^"\\\r\n]|\\.)*"|\[[^\[\]\r\n]*\]|\{[^{}\r\n]*\}|[^\s,{}\[\]]+)"#.to_owned(),
             // A key-like value under a neutral label: `az ... keys list` ("value"), `functionapp
             // keys list` ("default"), a Data Protection key ring (`<value>`).
-            r#"(?P<value_label>"(?i:value|default)"[ \t]*:[ \t]*"|<value>)(?P<value_val>[A-Za-z0-9+/=_-]{32,})["<]"#.to_owned(),
+            // The private members of a key: a JWK's `"d"`, `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`
+            // and `"k"`, RSA's `ToXmlString(true)` elements; PowerShell's `Format-List` `Value : ...`.
+            format!(
+                r#"(?P<value_label>"(?i:value|default)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*Value[ \t]*:[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
+                jwk = JWK_PRIVATE_MEMBERS.join("|")
+            ),
             // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`.
             r"(?P<signing_key>(?i:signing key(?: created)?): ')[A-Za-z0-9+/=]+".to_owned(),
             // `kubectl describe secret`: `NAME:  18 bytes` is a size, not a value.
@@ -942,7 +990,7 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})"#
             ),
             format!(
-                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*{LABEL_SEP}(?:\\?["'])?)(?P<weak_val>[A-Za-z0-9+/_.=-]{{16,}})"#
+                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:)?)(?P<weak_val>[A-Za-z0-9+/_.=-]{{16,}})"#
             ),
             // Free text: `password X`, `the password is X`, `token X` (see [`replace`] for what
             // counts as a value there).
@@ -1003,7 +1051,9 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // Template references: Jinja and Helm (`{{ vault_db_password }}`), Octopus
         // (`#{Sql.Password}`), Aspire manifests (`{pwd.value}`); SOPS ciphertext (`ENC[AES256_GCM,...]`)
         // and a value another tool already replaced (`REDACTED`, `(protected)`).
-        r"|\{\{[^{}]*\}\}|#\{[^{}]*\}|\{[A-Za-z0-9_.-]+\}|ENC\[[^\]]*\]|REDACTED|\((?i:protected)\))$",
+        r"|\{\{[^{}]*\}\}|#\{[^{}]*\}|\{[A-Za-z0-9_.-]+\}|ENC\[[^\]]*\]|REDACTED|\((?i:protected)\)",
+        // A YAML block scalar's indicator: the value is on the lines that follow.
+        r"|[|>][+-]?[0-9]?)$",
     ))
     .expect("stand-in pattern is valid")
 });
@@ -1015,7 +1065,7 @@ fn unwrap(value: &str) -> (&str, &str, &str) {
     let call = value.find("(\"").or_else(|| value.find("('")).filter(|at| {
         *at > 0 && value[..*at].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && value.ends_with(')')
     });
-    let wrappers = [("\\\"", "\\\"")];
+    let wrappers = [("\\\"", "\\\""), ("\\u0022", "\\u0022")];
     let open_call = call.map(|at| &value[..=at]);
     for (open, close) in open_call.map(|open| (open, ")")).into_iter().chain(wrappers) {
         if value.len() >= open.len() + close.len()
@@ -1529,6 +1579,22 @@ fn replace(caps: &Captures<'_>) -> String {
             return format!("{}{}", label.as_str(), mask(&caps[value]));
         }
     }
+    if let Some(label) = caps.name("keylog") {
+        return format!("{}{REDACTED}", label.as_str());
+    }
+    if let Some(label) = caps.name("block") {
+        let value = &caps["block_val"];
+        if !matches!(classify_key(&caps["block_name"]), KeyClass::Secret | KeyClass::Connection) {
+            return keep(label.as_str(), value);
+        }
+        // Each line keeps its indentation and its line break.
+        let lines: String = value.split('\n').skip(1).map(|line| format!("\n{}", mask_token_line(line))).collect();
+        return format!("{}{lines}", label.as_str());
+    }
+    if let Some(label) = caps.name("container") {
+        let name = caps.name("container_name").or(caps.name("container_el")).map_or("", |m| m.as_str());
+        return labelled(label.as_str(), classify_key(name), &caps["container_val"]);
+    }
     if let Some(open) = caps.name("ef") {
         return format!("{}{}{}", open.as_str(), mask_ef_parameters(&caps["ef_list"]), &caps["ef_end"]);
     }
@@ -1607,9 +1673,10 @@ fn replace(caps: &Captures<'_>) -> String {
         return labelled(label.as_str(), classify_key(unwrap(&caps["kv_name"]).1), &caps["kv_val"]);
     }
     if let Some(element) = caps.name("xml_el") {
+        let attributes = redact_with(&SHAPES, &caps["xml_attrs"]);
         return match redact_labelled(classify_key(element.as_str()), &caps["xml_val"]) {
-            Some(shown) => format!("<{}>{shown}</", element.as_str()),
-            None => whole.to_owned(),
+            Some(shown) => format!("<{}{attributes}>{shown}</", element.as_str()),
+            None => format!("<{}{attributes}>{}</", element.as_str(), &caps["xml_val"]),
         };
     }
     if let Some(login) = caps.name("login") {
@@ -1651,8 +1718,9 @@ fn replace(caps: &Captures<'_>) -> String {
         return format!("{}{}", redact_with(&CONTEXT_FREE, label.as_str()), mask(&caps["sensitive_val"]));
     }
     if let Some(label) = caps.name("value_label") {
-        let close = &whole[whole.len() - 1..];
-        return format!("{}{close}", labelled(label.as_str(), KeyClass::Neutral, &caps["value_val"]));
+        let value = &caps["value_val"];
+        let close = &whole[label.len() + value.len()..];
+        return format!("{}{close}", labelled(label.as_str(), KeyClass::Neutral, value));
     }
     if let Some(label) = caps.name("signing_key") {
         return format!("{}{REDACTED}", label.as_str());
@@ -1818,11 +1886,17 @@ fn prefixed_private_keys(text: &str) -> Cow<'_, str> {
             continue;
         }
         let mut swallowed = false;
+        // Lines of other services or streams between the key's lines (`worker-1  | ...` among
+        // `api-1     | ...` in `docker compose logs`): kept, after the key's [`REDACTED`] line.
+        let mut between = String::new();
         while let Some(next) = lines.peek() {
-            let body = same_prefix(next.trim_end_matches(['\r', '\n']), prefix);
-            match body {
+            match same_prefix(next.trim_end_matches(['\r', '\n']), prefix) {
                 Some(body) if !PEM_END.is_match(body) && is_key_body_line(body) => {
                     swallowed = true;
+                    lines.next();
+                }
+                None if !PEM_BEGIN.is_match(next) => {
+                    between.push_str(next);
                     lines.next();
                 }
                 _ => break,
@@ -1836,6 +1910,7 @@ fn prefixed_private_keys(text: &str) -> Cow<'_, str> {
             out.push('\n');
             changed = true;
         }
+        out.push_str(&between);
     }
     if changed {
         if !text.ends_with('\n') && out.ends_with('\n') {
@@ -2138,7 +2213,9 @@ pub fn redact_json(value: &mut Value) {
                     })
                     .collect();
                 pending.extend(map.iter_mut().map(|(k, v)| {
-                    let neutral = k.eq_ignore_ascii_case("value") || k.eq_ignore_ascii_case("default");
+                    let neutral = k.eq_ignore_ascii_case("value")
+                        || k.eq_ignore_ascii_case("default")
+                        || JWK_PRIVATE_MEMBERS.contains(&k.as_str());
                     let by_name = prefixed.iter().find(|(field, _)| field == k).map(|(_, class)| *class);
                     let own = match (named, by_name) {
                         (Some(named), _) if neutral && named != KeyClass::Plain => named,
@@ -2159,6 +2236,11 @@ pub fn redact_json(value: &mut Value) {
         }
     }
 }
+
+/// The members of a JSON Web Key that hold its private part (RFC 7518: RSA's `d`, `p`, `q`,
+/// `dp`, `dq`, `qi`, EC's and OKP's `d`, a symmetric key's `k`): key-like values under them are
+/// secret.
+const JWK_PRIVATE_MEMBERS: &[&str] = &["d", "p", "q", "dp", "dq", "qi", "k"];
 
 /// Replaces every occurrence of each known secret value in `text` with [`REDACTED`]; borrows
 /// when none occurs. For values the caller knows are secret but no pattern of [`redact`] can
@@ -2191,6 +2273,18 @@ static WRAPPED_TOKEN_START_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(WRAPPED_TOKEN_START).expect("wrapped token pattern is valid"));
 static WRAPPED_TOKEN_MORE_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!("^{WRAPPED_TOKEN_MORE}")).expect("wrapped token pattern is valid"));
+
+/// The first line of a YAML block scalar under a name with a secret word (its name captured),
+/// and a line of its value.
+static BLOCK_START_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
+    Regex::new(&format!(
+        r#"^[ \t]*(?:-[ \t]+)?["']?([A-Za-z0-9_.-]*(?i:{secret_words})[A-Za-z0-9_.-]*)["']?:[ \t]*[|>][+-]?[0-9]?[ \t]*\r?$"#
+    ))
+    .expect("block scalar pattern is valid")
+});
+static BLOCK_MORE_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{BLOCK_MORE}")).expect("block scalar pattern is valid"));
 
 /// The line of a PuTTY key (`.ppk`) after which its private lines come.
 static PUTTY_PRIVATE: LazyLock<Regex> =
@@ -2246,6 +2340,8 @@ pub struct LineRedactor {
     in_putty_key: bool,
     /// Inside a JWT wrapped over lines.
     in_wrapped_token: bool,
+    /// Inside the value lines of a YAML block scalar under a secret name (`token: >-`).
+    in_block_scalar: bool,
     /// How secret the current JSON object's name field (or `"sensitive": true`) makes its value,
     /// when its value line is still to come.
     secret_pair: Option<KeyClass>,
@@ -2274,9 +2370,18 @@ impl LineRedactor {
                     redact(&line[end.end()..])
                 )));
             }
-            if same_prefix(line, &prefix).is_some_and(is_key_body_line) {
-                self.private_key_prefix = Some(prefix);
-                return None;
+            match same_prefix(line, &prefix) {
+                Some(body) if is_key_body_line(body) => {
+                    self.private_key_prefix = Some(prefix);
+                    return None;
+                }
+                // A line of another service or stream between the key's lines (`docker compose
+                // logs`): the key goes on after it.
+                None if !PEM_BEGIN.is_match(line) => {
+                    self.private_key_prefix = Some(prefix);
+                    return Some(redact(line));
+                }
+                _ => {}
             }
             // The block was cut off: this line is not part of it.
         }
@@ -2285,6 +2390,15 @@ impl LineRedactor {
             if self.in_wrapped_token {
                 return Some(Cow::Owned(mask_token_line(line)));
             }
+        }
+        if self.in_block_scalar {
+            self.in_block_scalar = BLOCK_MORE_LINE.is_match(line);
+            if self.in_block_scalar {
+                return Some(Cow::Owned(mask_token_line(line)));
+            }
+        }
+        if let Some(start) = BLOCK_START_LINE.captures(line) {
+            self.in_block_scalar = matches!(classify_key(&start[1]), KeyClass::Secret | KeyClass::Connection);
         }
         if WRAPPED_TOKEN_START_LINE.is_match(line) {
             self.in_wrapped_token = true;
@@ -3772,6 +3886,162 @@ Time Elapsed 00:00:03.45";
             "//npm.ex.org/:_authToken = (protected)",
         ] {
             assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
+    fn private_key_members_outside_pem_are_hidden() {
+        let b64 = "Zm9vYmFyQmF6UXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1ub3A=";
+        let url = "q8Rt2Lm0Xv7Yp4Nk1Bw9Hs6Jd3Fg5Zc8Ae2Uo7Iy4Tr1";
+        each(&[
+            (
+                &format!(
+                    "<RSAKeyValue><Modulus>{b64}</Modulus><Exponent>AQAB</Exponent><P>{b64}</P><DQ>{b64}</DQ><InverseQ>{b64}</InverseQ><D>{b64}</D></RSAKeyValue>"
+                ),
+                &format!(
+                    "<RSAKeyValue><Modulus>{b64}</Modulus><Exponent>AQAB</Exponent><P>[REDACTED]</P><DQ>[REDACTED]</DQ><InverseQ>[REDACTED]</InverseQ><D>[REDACTED]</D></RSAKeyValue>"
+                ),
+            ),
+            (
+                &format!(r#"{{"kty":"EC","crv":"P-256","x":"{url}","d":"{url}","kid":"k1"}}"#),
+                &format!(r#"{{"kty":"EC","crv":"P-256","x":"{url}","d":"[REDACTED]","kid":"k1"}}"#),
+            ),
+            (
+                &format!("  \"qi\": \"{url}\",\n  \"k\": \"{url}\""),
+                "  \"qi\": \"[REDACTED]\",\n  \"k\": \"[REDACTED]\"",
+            ),
+            // A short member is not a key: `"p": "1"`.
+            (r#"{"p": "1", "q": "search words"}"#, ""),
+        ]);
+        let mut jwks = json!({"keys": [{"kty": "RSA", "kid": "k2", "n": url, "e": "AQAB", "d": url, "dp": url}]});
+        redact_json(&mut jwks);
+        assert_eq!(
+            jwks,
+            json!({"keys": [{"kty": "RSA", "kid": "k2", "n": url, "e": "AQAB", "d": REDACTED, "dp": REDACTED}]})
+        );
+    }
+
+    #[test]
+    fn key_material_of_more_tools_is_hidden() {
+        let hex = "0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0";
+        each(&[
+            // `vault operator init`: numbered key shares.
+            (
+                "Unseal Key 1: Ab3dEf6hIj9lMn2pQr5tUv8xYz1bCd4f\nRecovery Key 12: Qw8eRt5yUi2oPa9sDf6gHj3kLz0xCv7b",
+                "Unseal Key 1: [REDACTED]\nRecovery Key 12: [REDACTED]",
+            ),
+            // A TLS key log.
+            (&format!("CLIENT_RANDOM {hex} {hex}"), &format!("CLIENT_RANDOM {hex} [REDACTED]")),
+            (
+                &format!("SERVER_HANDSHAKE_TRAFFIC_SECRET {hex} {hex}"),
+                &format!("SERVER_HANDSHAKE_TRAFFIC_SECRET {hex} [REDACTED]"),
+            ),
+            // A key with its encoding before it (Laravel's `APP_KEY`).
+            (
+                "APP_KEY=base64:Kx9mQ2wE7rT4yU1iO8pA5sD3fG6hJ0kL9zXcVbNm2Q4=\nAPP_ENV=local",
+                "APP_KEY=base64:[REDACTED]\nAPP_ENV=local",
+            ),
+            // PowerShell's `Format-List` of a key object.
+            (
+                "KeyName     : key2\nValue       : Pq7Rs2Tu9Vw4Xy1Za6Bc3De8Fg5Hi0Jk2Lm7No4Pq9Rs==\nPermissions : Full",
+                "KeyName     : key2\nValue       : [REDACTED]\nPermissions : Full",
+            ),
+            // A PEM key flattened on one line by an environment variable.
+            (
+                "Jwt__PrivateKey=-----BEGIN EC PRIVATE KEY----- MHcCAQEEIFakeFakeFakeBody0123 AoGCCqGSM49AwEHoUQDQgAEabc -----END EC PRIVATE KEY-----\nJwt__Alg=ES256",
+                "Jwt__PrivateKey=[REDACTED]\nJwt__Alg=ES256",
+            ),
+            (
+                "Signing__Key=-----BEGIN EC PRIVATE KEY----- MHcCAQEEIFakeFakeFakeBody0123 -----END EC PRIVATE KEY-----",
+                "Signing__Key=-----BEGIN EC PRIVATE KEY----- [REDACTED] -----END EC PRIVATE KEY-----",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn containers_block_scalars_and_more_labels_hide_their_value() {
+        each(&[
+            // An ARM parameter file and unattend.xml: a secret-named container and its value.
+            (
+                "    \"sqlAdminPassword\": {\n      \"value\": \"Vx7-pLm2Qr\"\n    },\n    \"location\": {\n      \"value\": \"westeurope\"",
+                "    \"sqlAdminPassword\": {\n      \"value\": \"[REDACTED]\"\n    },\n    \"location\": {\n      \"value\": \"westeurope\"",
+            ),
+            (
+                "<AdministratorPassword>\n  <Value>Tq4!mZr8Ws</Value>\n  <PlainText>true</PlainText>",
+                "<AdministratorPassword>\n  <Value>[REDACTED]</Value>\n  <PlainText>true</PlainText>",
+            ),
+            // A YAML block scalar under a secret name; the next key stays.
+            (
+                "auth:\n  api_token: |-\n    Tk4mW9qZ2xLp7Rv3Ns8Bc1Hd6Jf0Gy5\n    Ue2Io7Pa4Sd9\n  url: https://ex.org",
+                "auth:\n  api_token: |-\n    [REDACTED]\n    [REDACTED]\n  url: https://ex.org",
+            ),
+            ("notes: >-\n  Some folded text that is\n  not a secret at all", ""),
+            // SMTP's SASL exchange.
+            (
+                "C: AUTH PLAIN AHVzZXJAZXgub3JnAFN3MHJkZmlzaA==\nS: 235 2.7.0 OK",
+                "C: AUTH PLAIN [REDACTED]\nS: 235 2.7.0 OK",
+            ),
+            (
+                "S: 334 UGFzc3dvcmQ6\nC: U3cwcmRmaXNoMTIz\nS: 235 2.7.0 OK",
+                "S: 334 UGFzc3dvcmQ6\nC: [REDACTED]\nS: 235 2.7.0 OK",
+            ),
+            ("C: AUTH LOGIN\nS: 334 VXNlcm5hbWU6", ""),
+            // Azure Pipelines logging commands that mark a secret.
+            (
+                "##vso[task.setsecret]Ab1Cd2Ef3Gh4\n##vso[task.setvariable variable=tok;issecret=true]Zx9Yw8",
+                "##vso[task.setsecret][REDACTED]\n##vso[task.setvariable variable=tok;issecret=true][REDACTED]",
+            ),
+            ("##vso[task.setvariable variable=env]production", ""),
+            // Commands that print a secret bare on the next line.
+            (
+                "$ kubectl get secret db -o jsonpath='{.data.pw}' | base64 --decode\nHq3!zPw7Lx\n$ echo ok",
+                "$ kubectl get secret db -o jsonpath='{.data.pw}' | base64 --decode\n[REDACTED]\n$ echo ok",
+            ),
+            (
+                "argocd admin initial-password -n ops\nWk8Rt2Yu6Io\n",
+                "argocd admin initial-password -n ops\n[REDACTED]\n",
+            ),
+            // An element with attributes named for a secret (WS-Security).
+            (
+                "<wsse:Password Type=\"ns#PasswordText\">Lm4?Nq8Rs</wsse:Password><wsu:Created>2025</wsu:Created>",
+                "<wsse:Password Type=\"ns#PasswordText\">[REDACTED]</wsse:Password><wsu:Created>2025</wsu:Created>",
+            ),
+            // System.Text.Json's escaped quotes.
+            (
+                r#""{\u0022ApiSecret\u0022:\u0022Pz8.Qw3-Er5\u0022,\u0022Region\u0022:\u0022eu\u0022}""#,
+                r#""{\u0022ApiSecret\u0022:\u0022[REDACTED]\u0022,\u0022Region\u0022:\u0022eu\u0022}""#,
+            ),
+            // Wi-Fi pre-shared keys and OCI's `pass_phrase`.
+            ("\tpsk=\"Hn5#kQ2!wZ\"\n\tkey_mgmt=WPA-PSK", "\tpsk=\"[REDACTED]\"\n\tkey_mgmt=WPA-PSK"),
+            (
+                "wifi-sec.psk:            Gt6$mY1@pX\nwifi-sec.psk-flags:      0 (none)",
+                "wifi-sec.psk:            [REDACTED]\nwifi-sec.psk-flags:      0 (none)",
+            ),
+            ("pass_phrase=Jk2#Lm9!Np\nregion=eu-1", "pass_phrase=[REDACTED]\nregion=eu-1"),
+        ]);
+        // Line by line, the same.
+        for (input, expected) in [
+            (
+                "  api_token: >\n    Tk4mW9qZ2xLp7Rv3Ns8Bc1Hd6Jf0Gy5\n  url: x",
+                "  api_token: >\n    [REDACTED]\n  url: x",
+            ),
+            ("\"dbPassword\": {\n  \"value\": \"Vx7-pLm2Qr\"\n}", "\"dbPassword\": {\n  \"value\": \"[REDACTED]\"\n}"),
+            ("S: 334 UGFzc3dvcmQ6\nC: U3cwcmRmaXNoMTIz", "S: 334 UGFzc3dvcmQ6\nC: [REDACTED]"),
+        ] {
+            assert_eq!(lines(input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn a_private_key_among_lines_of_other_services_is_hidden() {
+        let input = "web-1   | -----BEGIN PRIVATE KEY-----\nweb-1   | MIIEvQIBADANFakeKeyBodyLineOne0123\njob-1   | info: tick\nweb-1   | RmFrZUtleUJvZHlMaW5lVHdv\nweb-1   | -----END PRIVATE KEY-----\njob-1   | info: done";
+        for shown in [r(input), lines(input)] {
+            for secret in ["MIIEvQIBADANFakeKeyBodyLineOne0123", "RmFrZUtleUJvZHlMaW5lVHdv"] {
+                assert!(!shown.contains(secret), "{secret} leaked:\n{shown}");
+            }
+            for kept in ["job-1   | info: tick", "web-1   | -----END PRIVATE KEY-----", "job-1   | info: done"] {
+                assert!(shown.contains(kept), "{kept} lost:\n{shown}");
+            }
         }
     }
 
