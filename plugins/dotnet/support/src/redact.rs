@@ -224,6 +224,8 @@ const WEAK_KEY_WORDS: &[&str] = &["key", "credential", "signature", "auth"];
 const NON_SECRET_KEYS: &[&str] = &[
     "publickeytoken",
     "publickey",
+    "keyid",
+    "kid",
     "usersecretsid",
     "sharedaccesskeyname",
     "tokentype",
@@ -546,7 +548,17 @@ fn classify_key(name: &str) -> KeyClass {
     let ends_password_key = words.len() >= 2
         && words[words.len() - 1] == "key"
         && ["password", "passwd", "pwd"].contains(&words[words.len() - 2].as_str());
-    if first == "existing" || ends_password_key {
+    // What is public by design: a public or publishable key or token (Mapbox's `PublicToken`,
+    // Stripe's publishable key), a CAPTCHA site key (`data-sitekey`), a key's id
+    // (`RAZORPAY_KEY_ID`, `keyId`; an access key id stays secret, see [`STRONG_KEY_WORDS`]).
+    let last_two = words.len() >= 2 && words[words.len() - 2] == "key" && words[words.len() - 1] == "id";
+    let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
+    if first == "existing"
+        || ends_password_key
+        || ["public", "publishable"].contains(&first)
+        || normalized.ends_with("sitekey")
+        || last_two && !strong
+    {
         return KeyClass::Plain;
     }
     // Durations and times of a secret (`expires_in`, `id_token_expires_in`, `token_issued_at`).
@@ -656,7 +668,7 @@ fn words_pattern(words: &[&str]) -> String {
 /// `]` or `}`: those close what holds the value (`{"token": null}`, `(pw=abc)`).
 const VALUE: &str = concat!(
     r#"\\u0022[^"\\\r\n]*\\u0022|-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[ \t]+[A-Za-z0-9+/=]{4,})+(?:[ \t]+-----END [A-Z0-9 ]*PRIVATE KEY-----)?|"#,
-    r#"\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|"(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
+    r#"\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|ENC\[[^\]\r\n]*\]|#\{[^{}\r\n]*\}|'\[PII of type '[^'\r\n]*' is hidden[^\]\r\n]*\]'|"(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
     r#"|\$\{\{[^}\r\n]*\}\}|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\$\([^)\r\n]*\)"#,
     r#"|[A-Za-z_][A-Za-z0-9_]*\((?:"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')\)|\([^()\r\n]*\)"#,
     r#"|[^\s;"'&<>=\[{](?:[^\s;"'&<>,)\]}]|[,)\]}]+[^\s;"'&<>,)\]}])*"#,
@@ -729,6 +741,8 @@ const TOKEN_PREFIXES: &[&str] = &[
     "HRKU-",       // Heroku
     "rubygems_",   // RubyGems
     "ATATT3",      // Atlassian API token
+    "SCW",         // Scaleway access key id
+    r"sk\.eyJ",    // Mapbox secret token (`pk.eyJ...` is public)
 ];
 
 /// Which forms a pattern holds.
@@ -933,6 +947,8 @@ fn rules(forms: Forms) -> Vec<String> {
     // Tokens known by their shape.
     rules.extend([
         r"(?P<login>/login\?t=)[A-Za-z0-9_-]+".to_owned(),
+        // A Mapbox public token (`pk.` and a JWT's shape) is public by design; `sk.` is secret.
+        r"(?P<public_token>(?-u:\b)pk\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+)".to_owned(),
         // JWTs (three parts) and JWEs (five parts; the encrypted key is empty with `dir`).
         r"(?P<jwt>(?-u:\b)eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]*\.[A-Za-z0-9_-]*)?)".to_owned(),
         // A JWT wrapped over lines (a log that breaks long values): its first line, the start
@@ -1041,7 +1057,14 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         r"|(?i:\[(?:filtered|redacted|hidden|masked|secret|sensitive|removed|protected)\]|<(?:hidden|redacted|masked|secret)>)",
         // Already masked, with a few characters shown (`sk-...redacted`, `ghp_****`, `AKIA…WXYZ`).
         r"|[A-Za-z0-9_-]{0,12}(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{0,8}|(?i:redacted|masked|hidden))",
-        r"|None|null|nil|NULL|undefined|true|false|True|False|TRUE|FALSE",
+        r"|None|null|nil|NULL|undefined|true|false|True|False|TRUE|FALSE|yes|no|Yes|No|YES|NO",
+        // A time or age, as listings show it in a secret's row (`gh secret list`: `about 3 days ago`).
+        r"|(?:about |almost |over |less than )?(?:a|an|[0-9]+) (?:second|minute|hour|day|week|month|year)s? ago",
+        // Microsoft.IdentityModel's placeholder for a value it hides (`[PII of type '...' is hidden...]`).
+        r"|\[PII of type '[^'\r\n]*' is hidden[^\]\r\n]*\]",
+        // A SealedSecret's ciphertext (`AgB...`, hundreds of base64 characters) and a Terraform
+        // or Bicep reference (`var.db_password`, `local.x`, `module.db.password`).
+        r"|Ag[A-Za-z0-9+/]{300,}={0,2}|(?:var|local|module|data)\.[A-Za-z_][A-Za-z0-9_.-]*",
         // Shell and CI variables, TeamCity parameters and credential references.
         r"|\$[A-Z_][A-Z0-9_]*|%[^%\s]+%|credentialsJSON:[0-9a-fA-F-]+",
         r"|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}]*)?\}|\$\{\{[^}]*\}\}|\$\([^)]*\)|%[A-Za-z_][A-Za-z0-9_]*%",
@@ -1104,8 +1127,19 @@ static PATH: LazyLock<Regex> = LazyLock::new(|| {
 /// [`STAND_IN`]) or a path (see [`PATH`]) stays as it is.
 fn mask(value: &str) -> String {
     let (open, inner, close) = unwrap(value);
-    if is_stand_in(inner) || PATH.is_match(inner) { value.to_owned() } else { format!("{open}{REDACTED}{close}") }
+    if is_stand_in(inner) || PATH.is_match(inner) {
+        return value.to_owned();
+    }
+    // A token known by its shape keeps its prefix, as it does without a label (`SCW[REDACTED]`).
+    let prefix = PREFIXED_TOKEN.captures(inner).map_or("", |caps| caps.get(1).map_or("", |m| m.as_str()));
+    format!("{open}{prefix}{REDACTED}{close}")
 }
+
+/// A whole value that is a token known by its prefix (see [`TOKEN_PREFIXES`]), the prefix captured.
+static PREFIXED_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(r"^({})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*$", TOKEN_PREFIXES.join("|")))
+        .expect("prefixed token pattern is valid")
+});
 
 /// Whether `value` only stands in for a secret (see [`STAND_IN`]).
 fn is_stand_in(value: &str) -> bool {
@@ -1216,6 +1250,9 @@ fn connection_string_parts(value: &str) -> Vec<(&str, &str)> {
             }
             // An XML entity (`&amp;`, `&quot;`) is not a separator.
             b'&' if ENTITIES.iter().any(|entity| bytes[i + 1..].starts_with(entity)) => {}
+            // `?` starts a URI's query (`mongodb://h/db?ssl=true`); elsewhere it is part of a
+            // value (`Password=ab?cd`).
+            b'?' if !value[start..i].contains("://") => {}
             b';' | b',' | b'?' | b'&' => {
                 parts.push((&value[start..i], &value[i..=i]));
                 start = i + 1;
@@ -1512,11 +1549,33 @@ fn option_value(flag: &str, value: &str) -> String {
     if name.ends_with("connection") || name.ends_with("connectionstring") {
         return redact_labelled(KeyClass::Connection, value).unwrap_or_else(|| mask(value));
     }
-    if PROSE_WORDS.contains(&value) {
+    // A word of the sentence the option is named in, a variable (`-Password $secure`: a shell
+    // or PowerShell variable, unquoted), or a `--secret id=...,src=...` spec that says where
+    // the secret is (docker buildx, podman).
+    if PROSE_WORDS.contains(&value) || VARIABLE.is_match(value) || SECRET_SPEC.is_match(value) {
         return value.to_owned();
+    }
+    // Help text: the option's description after a column gap (`--password    force password prompt`).
+    if flag.ends_with("  ") || flag.ends_with('\t') {
+        return redact_with(&SHAPES, value).into_owned();
     }
     mask(value)
 }
+
+/// A camelCase identifier of two or more words, letters only (`adminPassword`).
+static IDENTIFIER: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[a-z]+(?:[A-Z][a-z]+)+$").expect("identifier pattern is valid"));
+
+/// A shell or PowerShell variable as an option's value, unquoted (`$secure`, `$env:PW` is a
+/// stand-in already).
+static VARIABLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\$[A-Za-z_][A-Za-z0-9_]*$").expect("variable pattern is valid"));
+
+/// A `--secret` or `--mount=type=secret` spec: `id=...`, `src=...`, `env=...` fields.
+static SECRET_SPEC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:(?:id|type|src|source|env|target|required|mode|uid|gid)=[^,\s]*,?)+$")
+        .expect("secret spec pattern is valid")
+});
 
 /// `value` cut before the first comma after which the rest is a list of options and hosts
 /// (`x,contoso.redis.cache.windows.net:6380,ssl=True`): the value, and the rest with its
@@ -1725,7 +1784,7 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(label) = caps.name("signing_key") {
         return format!("{}{REDACTED}", label.as_str());
     }
-    if caps.name("k8s_size").is_some() || caps.name("arn").is_some() {
+    if caps.name("k8s_size").is_some() || caps.name("arn").is_some() || caps.name("public_token").is_some() {
         return whole.to_owned();
     }
     if let Some(row) = caps.name("row") {
@@ -1736,6 +1795,11 @@ fn replace(caps: &Captures<'_>) -> String {
             return format!("{}{}{}", row.as_str(), redact_with(&SHAPES, value), text(caps, "row_wrap"));
         }
         let shown = value.trim_end();
+        // A value another tool masked, then more words (`aws configure list`:
+        // `****************WB59 shared-credentials-file`).
+        if shown.split([' ', '\t']).next().is_some_and(is_stand_in) && shown.contains(' ') {
+            return format!("{}{}{}", row.as_str(), redact_with(&SHAPES, value), text(caps, "row_wrap"));
+        }
         // More columns (`kubectl get secrets`: TYPE, DATA, AGE; `az storage account keys list`:
         // PERMISSIONS, VALUE): only a generated-looking cell can be the secret.
         if COLUMN_GAP.is_match(shown) {
@@ -1776,7 +1840,22 @@ fn replace(caps: &Captures<'_>) -> String {
         if &caps["key_sep"] == ":" && CONFIG_SEGMENTS.is_match(value) {
             return whole.to_owned();
         }
+        // `path:rule:LINE`, a scanner's fingerprint (`...:generic-api-key:12`): a line number.
+        if &caps["key_sep"] == ":" && value.len() <= 6 && value.bytes().all(|b| b.is_ascii_digit()) {
+            return whole.to_owned();
+        }
         let class = classify_key(key.as_str());
+        // A reference to a parameter or variable named for the same secret (Bicep's
+        // `administratorLoginPassword: adminPassword`): an identifier in camelCase, letters only.
+        if IDENTIFIER.is_match(value) && key_words(value).last() == key_words(key.as_str()).last() {
+            return whole.to_owned();
+        }
+        // A SAS signature is URL-encoded base64: a comma ends it (`sig=...%3D,readwrite`).
+        if normalize(key.as_str()) == "sig"
+            && let Some((head, tail)) = value.split_once(',')
+        {
+            return format!("{},{}", labelled(label, class, head), redact_with(&SHAPES, tail));
+        }
         // A secret-labelled JSON object (`"SecretString": "{\"username\": ..., \"password\": ...}"`):
         // its own labels say which of its values are secret.
         let (open, inner, close) = unwrap(value);
@@ -2530,7 +2609,8 @@ mod tests {
             r("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
             "aws_secret_access_key = [REDACTED]"
         );
-        assert_eq!(r("AWS_ACCESS_KEY_ID=ASIAXXXXXXXXXXXXXXXX"), "AWS_ACCESS_KEY_ID=[REDACTED]");
+        // Under a label too, a token known by its shape keeps its prefix.
+        assert_eq!(r("AWS_ACCESS_KEY_ID=ASIAXXXXXXXXXXXXXXXX"), "AWS_ACCESS_KEY_ID=ASIA[REDACTED]");
     }
 
     #[test]
@@ -2727,7 +2807,7 @@ mod tests {
         // Data Protection payloads (auth, session and antiforgery cookies and tokens) wherever they are.
         assert_eq!(
             r("__RequestVerificationToken=CfDJ8Nq3x_AbCdEfGhIjKlMnOpQrStUv&x=1"),
-            "__RequestVerificationToken=[REDACTED]&x=1"
+            "__RequestVerificationToken=CfDJ8[REDACTED]&x=1"
         );
         assert_eq!(
             r("nonce .AspNetCore.OpenIdConnect.Nonce.CfDJ8AbCdEfGhIjKlMnOpQr=N"),
@@ -4043,6 +4123,59 @@ Time Elapsed 00:00:03.45";
                 assert!(shown.contains(kept), "{kept} lost:\n{shown}");
             }
         }
+    }
+
+    #[test]
+    fn masked_encrypted_public_and_referenced_values_are_not_secrets() {
+        for kept in [
+            // SOPS ciphertext with its `iv:` and `tag:`, a SealedSecret's ciphertext.
+            "  api_key: ENC[AES256_GCM,data:Qm9ndXM=,iv:aXZpdml2aXY=,tag:dGFndGFn,type:str]",
+            &format!("    password: Ag{}", "Qk".repeat(180)),
+            // Octopus references inside a connection string, Terraform and Bicep references.
+            "ConnectionStrings__Main=Server=#{Db.Host};Password=#{Db.Password}",
+            "  admin_password = var.admin_password",
+            "    adminLoginPassword: adminPassword",
+            // Values another tool masked, followed by more columns; relative times in a listing.
+            "secret_key     ****************Qx7z shared-credentials-file",
+            "NPM_TOKEN            about 2 months ago",
+            // Public by design: publishable tokens, site keys, key ids.
+            r#""PublicToken": "pk.eyJ1IjoiZXgiLCJhIjoiY2sxMjM0NTY3ODkwIn0.Zm9vYmFyYmF6cXV4""#,
+            r#"<div data-sitekey="6LdAbCdEfGhIjKlMnOpQrStUvWxYz0123456789"></div>"#,
+            r#""keyId": "0b1e5c2a-7d3f-4e8a-9c6b-2f4d8e1a3c5b""#,
+            "STRIPE_KEY_ID=kid_4Fz8Qw2Lm7Xp9Rt3",
+            // IdentityModel's hidden-PII placeholder; a scanner's `file:rule:LINE`.
+            "token: '[PII of type 'System.String' is hidden. For more details, see https://aka.ms/IdentityModel/PII.]'.",
+            "Fingerprint: 0a1b2c:src/app.json:generic-api-key:42",
+            // Help text, a `--secret` spec, a variable as an option's value, a Windows option's `no`.
+            "  -W, --password           force password prompt",
+            "docker buildx build --secret id=npmrc,src=/home/u/.npmrc --secret id=pat,env=PAT .",
+            "Import-PfxCertificate -FilePath .\\a.pfx -Password $pfxPassword",
+            "net user /passwordchg:no",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+        // A Mapbox secret token (`sk.`) is secret.
+        assert_eq!(r("sk.eyJ1IjoiZXhhbXBsZSIsImEiOiJjazEyMyJ9.Zm9vYmFyYmF6cXV4"), "sk.eyJ[REDACTED]");
+    }
+
+    #[test]
+    fn batch_6_neighbours_of_a_secret_stay() {
+        each(&[
+            // `?` is part of a value outside a URI.
+            (
+                "--connection \"Host=db;Database=shop;Password=ab?Cd9!x\"",
+                "--connection \"Host=db;Database=shop;Password=[REDACTED]\"",
+            ),
+            ("Db:   Server=s1;Password=q?7Lm;Encrypt=true", "Db:   Server=s1;Password=[REDACTED];Encrypt=true"),
+            ("mongodb://h1/app?ssl=true", ""),
+            // A SAS signature ends at a comma.
+            (
+                "SRC=x-azblob,https://a.blob.core.windows.net/c,sv=2022-11-02&sig=Zm9vYmFy%3D,readwrite",
+                "SRC=x-azblob,https://a.blob.core.windows.net/c,sv=2022-11-02&sig=[REDACTED],readwrite",
+            ),
+            // A token known by its shape under a label keeps its prefix.
+            ("SCW_ACCESS_KEY=SCWQ4R7T2Y9U1I3O5P7A", "SCW_ACCESS_KEY=SCW[REDACTED]"),
+        ]);
     }
 
     #[test]
