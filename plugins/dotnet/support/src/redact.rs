@@ -138,6 +138,8 @@ const STRONG_KEY_WORDS: &[&str] = &[
     "private_key",
     "shared_access_signature",
     "authorization",
+    // Honeycomb's API key header (`x-honeycomb-team=...` in `OTEL_EXPORTER_OTLP_HEADERS`).
+    "honeycomb_team",
 ];
 
 /// Words that make a key name hold a connection string (`ConnectionStrings__Default`,
@@ -668,15 +670,15 @@ fn words_pattern(words: &[&str]) -> String {
 /// `]` or `}`: those close what holds the value (`{"token": null}`, `(pw=abc)`).
 const VALUE: &str = concat!(
     r#"\\u0022[^"\\\r\n]*\\u0022|-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[ \t]+[A-Za-z0-9+/=]{4,})+(?:[ \t]+-----END [A-Z0-9 ]*PRIVATE KEY-----)?|"#,
-    r#"\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|ENC\[[^\]\r\n]*\]|#\{[^{}\r\n]*\}|'\[PII of type '[^'\r\n]*' is hidden[^\]\r\n]*\]'|"(?:[^"\\\r\n]|\\.)+"|'[^'\r\n]+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
+    r#"\\{2,}"[^"\\\r\n]*\\{2,}"|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|ENC\[[^\]\r\n]*\]|#\{[^{}\r\n]*\}|'\[PII of type '[^'\r\n]*' is hidden[^\]\r\n]*\]'|"(?:[^"\\\r\n]|\\.)+"|'(?:[^'\r\n]|'')+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
     r#"|\$\{\{[^}\r\n]*\}\}|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\$\([^)\r\n]*\)"#,
     r#"|[A-Za-z_][A-Za-z0-9_]*\((?:"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')\)|\([^()\r\n]*\)"#,
     r#"|[^\s;"'&<>=\[{](?:[^\s;"'&<>,)\]}]|[,)\]}]+[^\s;"'&<>,)\]}])*"#,
 );
 
 /// What separates a label from its value: `=`, `:` or `=>` (PHP, Ruby), after the label's
-/// closing quote (also a JSON-escaped `\"` or `\u0022`, or a `'`) or bracket (`[password] => ...`).
-const LABEL_SEP: &str = r#"(?:\\?["']|\\u0022)?\]?[ \t]*(?:=>|[:=])[ \t]*"#;
+/// closing quote (also a JSON-escaped `\"`, escaped again at each level of JSON in JSON, or `\u0022`, or a `'`) or bracket (`[password] => ...`).
+const LABEL_SEP: &str = r#"(?:\\*["']|\\u0022)?\]?[ \t]*(?:=>|[:=])[ \t]*"#;
 
 /// A value in double, single or JSON-escaped double quotes.
 const QUOTED: &str = r#""[^"\r\n]*"|'[^'\r\n]*'|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\""#;
@@ -743,6 +745,7 @@ const TOKEN_PREFIXES: &[&str] = &[
     "ATATT3",      // Atlassian API token
     "SCW",         // Scaleway access key id
     r"sk\.eyJ",    // Mapbox secret token (`pk.eyJ...` is public)
+    "configcat-sdk-1/", // ConfigCat SDK key
 ];
 
 /// Which forms a pattern holds.
@@ -788,7 +791,7 @@ fn two_line_openers() -> [String; 6] {
             weak = words_pattern(WEAK_KEY_WORDS)
         ),
         format!(
-            r#"(?:"[^"\r\n]*(?i:{secret_words})[^"\r\n]*"[ \t]*:[ \t]*\{{|<[A-Za-z0-9_.:-]*(?i:{secret_words})[A-Za-z0-9_.:-]*>|(?-u:\b)334 UGFzc3dvcmQ6)[ \t]*\r?(?m:$)"#
+            r#"(?:"[^"\r\n]*(?i:{secret_words})[^"\r\n]*"[ \t]*:[ \t]*\{{|<[A-Za-z0-9_.:-]*(?i:{secret_words})[A-Za-z0-9_.:-]*>|(?-u:\b)334 UGFzc3dvcmQ6|untrusted comment:[^\r\n]*secret key)[ \t]*\r?(?m:$)"#
         ),
     ]
 }
@@ -850,6 +853,16 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<proto_auth_val>[^"\r\n]+)"#,
             )
             .to_owned(),
+            // An Erlang or Elixir tuple `{password, <<"...">>}` / `{:password, "..."}`, and a CSV
+            // row whose first cell names a secret (`"Smtp:Password","...",...`): judged by the name.
+            format!(
+                r#"(?P<tuple>\{{[ \t]*:?(?P<tuple_name>[A-Za-z_]*(?i:{strong}|{last})[A-Za-z_]*),[ \t]*(?:<<)?)(?P<tuple_val>"(?:[^"\\\r\n]|\\.)*")"#
+            ),
+            format!(
+                r#"(?m:^)(?P<csv>[ \t]*"(?P<csv_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)",)(?P<csv_val>"(?:[^"\r\n]|"")*")"#
+            ),
+            // A minisign secret key: the base64 line after its `untrusted comment: ... secret key`.
+            r"(?P<minisign>untrusted comment:[^\r\n]*secret key[ \t]*\r?\n)(?P<minisign_val>[A-Za-z0-9+/=]{40,})".to_owned(),
             // A TLS key log (`SSLKEYLOGFILE`, NSS format): `LABEL <client random> <secret>`.
             r"(?m:^)(?P<keylog>(?:CLIENT_RANDOM|[A-Z]+(?:_[A-Z]+)*_SECRET(?:_[0-9]+)?)[ \t]+[0-9a-fA-F]{32,}[ \t]+)(?P<keylog_val>[0-9a-fA-F]{32,})".to_owned(),
             // A YAML block scalar under a secret name (`token: >-`, `key: |`): its lines of a
@@ -917,9 +930,9 @@ fn rules(forms: Forms) -> Vec<String> {
         // An authorization scheme with parameters (`Digest ... response="..."`, `OAuth
         // oauth_token="...", oauth_signature="..."`, `Token token="..."`, AWS Signature V4).
         format!(
-            r#"(?P<hdrp>(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
+            r#"(?P<hdrp>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
         ),
-        r#"(?P<hdr>(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}[ \t]+)?(?P<hdr_val>[^\s"',;]+)"#.to_owned(),
+        r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}[ \t]+)?(?P<hdr_val>[^\s"',;\\]+)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
         r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?#@"'<>]+@"#.to_owned(),
         r"(?P<url_user>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://)(?P<url_token>[A-Za-z0-9._~%+-]{16,})@".to_owned(),
@@ -956,6 +969,14 @@ fn rules(forms: Forms) -> Vec<String> {
         format!(r"(?P<jwt_wrap>{WRAPPED_TOKEN_START}(?:\r?\n{WRAPPED_TOKEN_MORE})*)"),
         // Webhook URLs whose path carries the secret: Slack, Discord, Microsoft Teams.
         r"(?P<webhook>hooks\.slack\.com/(?:services|workflows)/[A-Za-z0-9]+/[A-Za-z0-9]+/|discord(?:app)?\.com/api/webhooks/[0-9]+/|\.webhook\.office\.com/webhookb2/[^\s/]+/IncomingWebhook/)[A-Za-z0-9_-]{16,}(?:/[A-Za-z0-9_-]+)*".to_owned(),
+        // A secret as a URL path segment after a marker (Mattermost `/hooks/ID`, IFTTT
+        // `/with/key/KEY`, Loggly `/inputs/TOKEN`, MyGet `/auth/KEY`, anaconda.org `/t/TOKEN`):
+        // hidden when it looks generated.
+        r#"(?P<path_tok>://[^\s/"'<>]+(?:/[^\s/"'<>]+)*?/(?:hooks|with/key|inputs|bulk|auth|t)/)(?P<path_tok_val>[A-Za-z0-9_-]{16,})"#.to_owned(),
+        // NATS NKEY seeds (base32 behind `S` and the key's type).
+        r"(?-u:\b)(?P<nkey>S[UOANCAXP])[A-Z2-7]{54,56}(?-u:\b)".to_owned(),
+        // Mollie API keys: `live_` or `test_` and 30 letters and digits.
+        r"(?-u:\b)(?P<mollie>(?:live|test)_)(?P<mollie_val>[A-Za-z0-9]{30})(?-u:\b)".to_owned(),
         format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
         r"(?-u:\b)(?P<octopus>API-)[A-Z0-9]{25,32}(?-u:\b)".to_owned(),
         // Tokens whose prefix is a common word, so only their hex body tells them: Databricks,
@@ -990,7 +1011,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // The private members of a key: a JWK's `"d"`, `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`
             // and `"k"`, RSA's `ToXmlString(true)` elements; PowerShell's `Format-List` `Value : ...`.
             format!(
-                r#"(?P<value_label>"(?i:value|default)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*Value[ \t]*:[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
+                r#"(?P<value_label>"(?i:value|default|encoded)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*Value[ \t]*:[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
                 jwk = JWK_PRIVATE_MEMBERS.join("|")
             ),
             // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`.
@@ -1099,6 +1120,14 @@ fn unwrap(value: &str) -> (&str, &str, &str) {
             return (&value[..at], inner, &value[value.len() - close.len() - more_close.len()..]);
         }
     }
+    // Quotes escaped again for each level of JSON inside JSON (`\\\"...\\\"`).
+    let slashes = value.bytes().take_while(|b| *b == b'\\').count();
+    if slashes >= 2 && value.as_bytes().get(slashes) == Some(&b'"') {
+        let quote = &value[..=slashes];
+        if value.len() >= 2 * quote.len() && value.ends_with(quote) {
+            return (quote, &value[quote.len()..value.len() - quote.len()], quote);
+        }
+    }
     if let Some(inner) = value.strip_prefix("pass:") {
         return (&value[..5], inner, "");
     }
@@ -1174,7 +1203,7 @@ fn redact_connection_string_at(value: &str, depth: usize) -> Option<String> {
     for (body, separator) in connection_string_parts(value) {
         let pair = body.split_once('=').filter(|(name, value)| {
             name.trim().starts_with(|c: char| c.is_ascii_alphabetic())
-                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b" _.".contains(&b))
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b" _.-".contains(&b))
                 && !value.trim_start_matches('=').is_empty()
         });
         if let Some((name, value)) = pair {
@@ -1638,6 +1667,14 @@ fn replace(caps: &Captures<'_>) -> String {
             return format!("{}{}", label.as_str(), mask(&caps[value]));
         }
     }
+    for (label, name, value) in [("tuple", "tuple_name", "tuple_val"), ("csv", "csv_name", "csv_val")] {
+        if let Some(label) = caps.name(label) {
+            return labelled(label.as_str(), classify_key(&caps[name]), &caps[value]);
+        }
+    }
+    if let Some(label) = caps.name("minisign") {
+        return format!("{}{REDACTED}", label.as_str());
+    }
     if let Some(label) = caps.name("keylog") {
         return format!("{}{REDACTED}", label.as_str());
     }
@@ -1748,7 +1785,18 @@ fn replace(caps: &Captures<'_>) -> String {
     if ["jwt", "aad", "fcm", "atlas"].iter().any(|name| caps.name(name).is_some()) {
         return REDACTED.to_owned();
     }
-    let prefix = ["webhook", "tok_prefix", "octopus", "hex_prefix", "age", "sendgrid", "telegram"]
+    if let Some(marker) = caps.name("path_tok") {
+        let value = &caps["path_tok_val"];
+        return if looks_generated(value) {
+            format!("{}{REDACTED}", marker.as_str())
+        } else {
+            keep(marker.as_str(), value)
+        };
+    }
+    if caps.name("mollie").is_some() && !caps["mollie_val"].bytes().any(|b| b.is_ascii_digit()) {
+        return whole.to_owned();
+    }
+    let prefix = ["webhook", "tok_prefix", "octopus", "hex_prefix", "age", "sendgrid", "telegram", "nkey", "mollie"]
         .iter()
         .find_map(|name| caps.name(name));
     if let Some(prefix) = prefix {
@@ -2294,6 +2342,7 @@ pub fn redact_json(value: &mut Value) {
                 pending.extend(map.iter_mut().map(|(k, v)| {
                     let neutral = k.eq_ignore_ascii_case("value")
                         || k.eq_ignore_ascii_case("default")
+                        || k.eq_ignore_ascii_case("encoded")
                         || JWK_PRIVATE_MEMBERS.contains(&k.as_str());
                     let by_name = prefixed.iter().find(|(field, _)| field == k).map(|(_, class)| *class);
                     let own = match (named, by_name) {
@@ -4176,6 +4225,79 @@ Time Elapsed 00:00:03.45";
             // A token known by its shape under a label keeps its prefix.
             ("SCW_ACCESS_KEY=SCWQ4R7T2Y9U1I3O5P7A", "SCW_ACCESS_KEY=SCW[REDACTED]"),
         ]);
+    }
+
+    #[test]
+    fn url_path_secrets_seeds_and_more_dump_forms_are_hidden() {
+        each(&[
+            // Secrets as a URL path segment after a marker; a readable segment stays.
+            ("POST https://chat.ex.org/hooks/k3m9x2q7w1e5r8t4y6u0i2o4p1", "POST https://chat.ex.org/hooks/[REDACTED]"),
+            (
+                "https://maker.ifttt.com/trigger/done/with/key/Qw8Er4Ty2Ui6Op0As3Df",
+                "https://maker.ifttt.com/trigger/done/with/key/[REDACTED]",
+            ),
+            (
+                "https://logs-01.loggly.com/inputs/5b1c9e2a-7d3f-4e8a-9c6b-2f4d8e1a3c5b/tag/http/",
+                "https://logs-01.loggly.com/inputs/[REDACTED]/tag/http/",
+            ),
+            (
+                "https://www.myget.org/F/team/auth/5b1c9e2a-7d3f-4e8a-9c6b-2f4d8e1a3c5b/api/v3/index.json",
+                "https://www.myget.org/F/team/auth/[REDACTED]/api/v3/index.json",
+            ),
+            ("https://conda.ex.org/t/Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7/team", "https://conda.ex.org/t/[REDACTED]/team"),
+            ("https://forum.ex.org/t/how-to-configure-the-build/123", ""),
+            // NATS seeds, Mollie keys, ConfigCat SDK keys, minisign secret keys.
+            (&format!("seed: SU{}", "ABCDEFGHIJKLMNOPQRSTUVWXYZ234567ABCDEFGHIJKLMNOPQRSTUV"), "seed: SU[REDACTED]"),
+            (
+                "Mollie rejected key test_Ab3De6Gh9Jk2Mn5Pq8St1Vw4Yz7Xc0: 401",
+                "Mollie rejected key test_[REDACTED]: 401",
+            ),
+            ("test_ThisNameHasNoDigitsAtAllXYZW passed", ""),
+            (
+                "key configcat-sdk-1/Ab3De6Gh9Jk2Mn5Pq8St1V/Wx4Yz7Ab0Cd3Ef6Gh9Ij2K (AutoPoll)",
+                "key configcat-sdk-1/[REDACTED] (AutoPoll)",
+            ),
+            (
+                "untrusted comment: minisign encrypted secret key\nRWQAAEIyAAAAAAAAAAAAAAAAAAAAAFakeFakeFakeFakeFakeFake0123456789==",
+                "untrusted comment: minisign encrypted secret key\n[REDACTED]",
+            ),
+            ("untrusted comment: minisign public key\nRWQf6LRCGA9i53mlYecO4IzT51TGPpvWucNSCh1CBM0QTaLn73Y7GFO3", ""),
+            // Erlang and Elixir tuples, CSV rows, YAML's doubled quotes, JSON in JSON in JSON.
+            (
+                r#"[{user,<<"ops">>},{password,<<"Rq5!mW2x">>},{port,5672}]"#,
+                r#"[{user,<<"ops">>},{password,<<"[REDACTED]">>},{port,5672}]"#,
+            ),
+            (r#"[{:api_token, "Tz8Lp3Qw"}, {:pool, 10}]"#, r#"[{:api_token, "[REDACTED]"}, {:pool, 10}]"#),
+            (
+                "\"Db:Password\",\"Kq7?Lm2x\",\"String\"\n\"Db:Host\",\"db1\",\"String\"",
+                "\"Db:Password\",\"[REDACTED]\",\"String\"\n\"Db:Host\",\"db1\",\"String\"",
+            ),
+            ("secret: 'Ab1''Cd2'\nname: 'o''neil'", "secret: '[REDACTED]'\nname: 'o''neil'"),
+            (
+                r#"{"m":"{\"c\":\"{\\\"apiKey\\\":\\\"0f1e2d3c4b5a6978\\\",\\\"r\\\":\\\"eu\\\"}\"}"}"#,
+                r#"{"m":"{\"c\":\"{\\\"apiKey\\\":\\\"[REDACTED]\\\",\\\"r\\\":\\\"eu\\\"}\"}"}"#,
+            ),
+            // A Python bytes repr of a request: the header's escaped line break ends its value.
+            (
+                r"send: b'GET / HTTP/1.1\r\nAuthorization: Bearer Zx8Cv2Bn6Mq4Wr7Ty1Ui3\r\nAccept: */*\r\n'",
+                r"send: b'GET / HTTP/1.1\r\nAuthorization: Bearer [REDACTED]\r\nAccept: */*\r\n'",
+            ),
+            // Honeycomb's header, its neighbours kept; Elasticsearch's `encoded` key.
+            (
+                "OTEL_EXPORTER_OTLP_HEADERS=x-honeycomb-team=Ab3De6Gh9Jk2Mn5Pq8,x-honeycomb-dataset=api",
+                "OTEL_EXPORTER_OTLP_HEADERS=x-honeycomb-team=[REDACTED],x-honeycomb-dataset=api",
+            ),
+            (
+                r#"{"id":"abc","encoded":"QWIzRGU2R2g5SmsyTW41UHE4U3QxVnc0WXo3WGMw"}"#,
+                r#"{"id":"abc","encoded":"[REDACTED]"}"#,
+            ),
+        ]);
+        assert_eq!(
+            lines(
+                "untrusted comment: minisign encrypted secret key\nRWQAAEIyAAAAAAAAAAAAAAAAAAAAAFakeFakeFakeFakeFakeFake0123456789=="
+            ),
+            "untrusted comment: minisign encrypted secret key\n[REDACTED]"
+        );
     }
 
     #[test]
