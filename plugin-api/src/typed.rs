@@ -284,7 +284,9 @@ pub fn output_schema_for<T: JsonSchema>() -> Result<Value, SchemaError> {
 /// The schemars settings every schema derived for MCP starts from: JSON
 /// Schema draft 2020-12 (the dialect MCP names), without a `$schema`
 /// keyword (a schema is part of a tool's descriptor, not a document of its
-/// own). Add the contract: `for_deserialize()` for arguments,
+/// own), and without the width formats of number types (`int64`,
+/// `uint32`: OpenAPI's names, which no JSON Schema validator checks; an
+/// unsigned type keeps `minimum: 0`). Add the contract: `for_deserialize()` for arguments,
 /// `for_serialize()` for structured content.
 ///
 /// [`input_schema_for`] and [`output_schema_for`] also inline every
@@ -308,7 +310,29 @@ pub fn output_schema_for<T: JsonSchema>() -> Result<Value, SchemaError> {
 /// assert!(generator.definitions().contains_key("Point"));
 /// ```
 pub fn schema_settings() -> SchemaSettings {
-    SchemaSettings::draft2020_12().with(|settings| settings.meta_schema = None)
+    SchemaSettings::draft2020_12()
+        .with(|settings| settings.meta_schema = None)
+        .with_transform(without_width_formats as fn(&mut Schema))
+}
+
+/// Takes out the `format` schemars gives a Rust number type (`int32`, `uint64`, `double`...):
+/// those names are OpenAPI's, not JSON Schema's, so validators ignore them, and the one range
+/// they carry that matters, not below zero, is `minimum: 0` already. Every client downloads every
+/// tool's schemas, so what checks nothing is left out.
+fn without_width_formats(schema: &mut Schema) {
+    const WIDTHS: [&str; 14] = [
+        "int", "int8", "int16", "int32", "int64", "int128", "uint", "uint8", "uint16", "uint32", "uint64", "uint128",
+        "float", "double",
+    ];
+    let numeric = match schema.get("type") {
+        Some(Value::String(kind)) => kind == "integer" || kind == "number",
+        Some(Value::Array(kinds)) => kinds.iter().any(|kind| kind == "integer" || kind == "number"),
+        _ => false,
+    };
+    if numeric && schema.get("format").and_then(Value::as_str).is_some_and(|format| WIDTHS.contains(&format)) {
+        schema.remove("format");
+    }
+    transform_subschemas(&mut (without_width_formats as fn(&mut Schema)), schema);
 }
 
 /// [`schema_settings`] for structured content: the serialization contract, and a field that is
@@ -562,6 +586,27 @@ mod tests {
         let detail = inner["properties"]["detail"].to_string();
         assert!(!detail.contains("null"), "{detail}");
         assert!(schema.get("$schema").is_none() && !has_key(&schema, "$ref"));
+    }
+
+    #[test]
+    fn number_widths_are_left_out_and_unsigned_keeps_its_minimum() {
+        #[derive(Serialize, JsonSchema)]
+        #[allow(dead_code)]
+        struct Sizes {
+            count: u64,
+            delta: i32,
+            ratio: f64,
+            maybe: Option<u8>,
+            when: String,
+        }
+        for schema in [input_schema_for::<Sizes>().unwrap(), output_schema_for::<Sizes>().unwrap()] {
+            assert!(!schema.to_string().contains("format"), "{schema}");
+            let properties = &schema["properties"];
+            assert_eq!(properties["count"], json!({ "type": "integer", "minimum": 0 }));
+            assert_eq!(properties["delta"], json!({ "type": "integer" }));
+            assert_eq!(properties["ratio"], json!({ "type": "number" }));
+            assert_eq!(properties["maybe"]["minimum"], 0);
+        }
     }
 
     #[test]

@@ -546,17 +546,21 @@ fn exit_error(exit_code: i32, stdout: &str, stderr: &str, data: ErrorData) -> Er
 
 /// JSON Schema (draft 2020-12) of [`ErrorResponse`], self-contained (no `$ref`) so it can be
 /// embedded in a tool's `outputSchema`, for example as one branch of an `anyOf`.
+///
+/// Every tool's `tools/list` entry carries it, so it holds types, not prose: what each field means
+/// is written once, in `plugins/dotnet/README.md` ("The error envelope"), and on the Rust types.
 pub fn error_response_schema() -> Value {
-    let string_list = json!({ "type": "array", "items": { "type": "string" } });
-    let string_map = json!({ "type": "object", "additionalProperties": { "type": "string" } });
+    let string = json!({ "type": "string" });
+    let integer = json!({ "type": "integer" });
+    let string_list = json!({ "type": "array", "items": string });
+    let string_map = json!({ "type": "object", "additionalProperties": string });
     let categories: Vec<&str> = ErrorCategory::ALL.iter().map(|c| c.as_str()).collect();
     let error_data = json!({
         "type": "object",
-        "description": "Structured context for programs.",
         "properties": {
-            "command": { "type": "string", "description": "Executed command line, redacted." },
-            "exitCode": { "type": "integer", "description": "Process exit code, -1 when nothing ran." },
-            "stderr": { "type": "string", "description": "End of standard error, redacted." },
+            "command": string,
+            "exitCode": integer,
+            "stderr": string,
             "additionalData": string_map
         }
     });
@@ -564,27 +568,27 @@ pub fn error_response_schema() -> Value {
         "type": "object",
         "required": ["code", "message", "category", "rawOutput"],
         "properties": {
-            "code": { "type": "string", "description": "Diagnostic code (CS0103, NU1101, WHITESPACE) or INVALID_PARAMS, CAPABILITY_NOT_AVAILABLE, CONCURRENCY_CONFLICT, OPERATION_CANCELLED, READ_ONLY, TEST_RUNNER_MISMATCH, EXIT_<n>." },
-            "message": { "type": "string" },
+            "code": { "type": "string", "description": "A diagnostic code (CS0103, NU1101) or the server's own (INVALID_PARAMS, EXIT_<n>...)." },
+            "message": string,
             "category": { "type": "string", "enum": categories },
-            "hint": { "type": "string" },
-            "explanation": { "type": "string" },
+            "hint": string,
+            "explanation": string,
             "documentationUrl": { "type": "string", "format": "uri" },
             "suggestedFixes": string_list,
             "alternatives": string_list,
-            "rawOutput": { "type": "string", "description": "Output the error was read from, redacted." },
-            "mcpErrorCode": { "type": "integer", "description": "JSON-RPC error code: -32602, -32603, -32001 or -32002." },
+            "rawOutput": string,
+            "mcpErrorCode": integer,
             "data": error_data
         }
     });
     json!({
         "type": "object",
-        "description": "A failed operation: one or more errors and the exit code (-1 when nothing ran).",
+        "description": "A failure: its errors, and the exit code (-1 when nothing ran).",
         "required": ["success", "errors", "exitCode"],
         "properties": {
-            "success": { "type": "boolean", "const": false },
+            "success": { "const": false },
             "errors": { "type": "array", "minItems": 1, "items": error_result },
-            "exitCode": { "type": "integer" },
+            "exitCode": integer,
             "metadata": string_map
         }
     })
