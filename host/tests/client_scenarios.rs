@@ -4,13 +4,15 @@
 //! call expected to fail whether or not the client can be asked to confirm (elicitation); every
 //! served prompt is got and every served resource has an expectation (`offer`). This
 //! runs in `cargo test`, so an action added without scenarios fails here even where no client
-//! can be installed.
+//! can be installed. And what the default configuration lists stays within the tool list's
+//! budgets: every client downloads it, and what it shows the model costs context on every turn.
 
 mod common;
 
 use std::collections::BTreeSet;
 
 use common::Setup;
+use mcp_plugin_bench::toollist::ToolListSize;
 use serde_json::{Value, json};
 
 fn read_json(relative: &str) -> Value {
@@ -109,4 +111,23 @@ async fn every_action_of_every_served_tool_has_a_success_and_a_failure_call() {
         }
     }
     assert!(problems.is_empty(), "scripts/client-matrix/scenarios.json:\n{}", problems.join("\n"));
+}
+
+/// At most this many bytes of what a client shows the model (names, titles, descriptions and
+/// input schemas of the default configuration's tools, compact JSON, as `mcp-toollist` counts).
+const SHOWN_BUDGET: usize = 30_000;
+/// At most this many bytes of output schemas: a ceiling just above their size today (75,238
+/// bytes), so that they cannot grow unnoticed, on the way to the goal of 60,000.
+const OUTPUT_SCHEMAS_BUDGET: usize = 76_000;
+
+#[tokio::test]
+async fn the_default_tool_list_stays_within_its_budgets() {
+    let size = ToolListSize::of(&json!({ "tools": served_tools().await })).expect("a tool list");
+    let table = size.table();
+    assert!(size.shown <= SHOWN_BUDGET, "shown to the model: {} bytes > {SHOWN_BUDGET}\n{table}", size.shown);
+    assert!(
+        size.output_schemas <= OUTPUT_SCHEMAS_BUDGET,
+        "output schemas: {} bytes > {OUTPUT_SCHEMAS_BUDGET}\n{table}",
+        size.output_schemas
+    );
 }

@@ -103,10 +103,10 @@ dotnet_support::actions! {
 pub const CERTIFICATE_LOCK_KEY: &str = "dev-certs";
 
 const DESCRIPTION: &str = "The ASP.NET Core HTTPS development certificate and a project's user secrets. \
-CertificateTrust, CertificateCheck (the trust level: None, Partial, Full), CertificateClean (asks the user), \
-CertificateExport (path, format pfx|pem, password or noPassword); SecretsInit, SecretsSet (key, value), SecretsList \
-(values hidden unless the operator allows them), SecretsRemove (key), SecretsClear (asks the user). The project \
-defaults to the one in the client's roots. Passwords and secret values never appear in any output.";
+CertificateTrust, CertificateCheck (trust level None, Partial or Full), CertificateClean (asks the user), \
+CertificateExport; SecretsInit, SecretsSet, SecretsList (values hidden unless the operator allows them), \
+SecretsRemove, SecretsClear (asks the user). The project defaults to the one in the client's roots. Passwords and \
+secret values never appear in any output.";
 
 /// The `dotnet_dev_certs` family.
 #[derive(Debug, Default)]

@@ -90,14 +90,11 @@ impl Family for DotnetPackage {
         Declaration::new(
             "dotnet_package",
             "NuGet Packages and References",
-            "Manage a .NET project's NuGet packages and project references with the dotnet CLI. \
-             Add/Update/Remove need packageId (Add and Update take version, prerelease, source, framework, noRestore); \
-             Search needs searchTerm (take, skip, prerelease, exactMatch, source); \
-             List reports packages per project and framework (outdated | deprecated | vulnerable, includeTransitive, \
-             framework, filter, maxResults); AddReference/RemoveReference need referencePath; ListReferences; \
-             Why needs packageId and shows the dependency paths that bring it (often transitively) into the \
-             project's or solution's graph per framework (framework); ClearCache clears NuGet caches (cacheType). \
-             project defaults to the one project in the client's roots or the working directory.",
+            "A .NET project's NuGet packages and project references, with the dotnet CLI: Add, Update, Remove, \
+             Search, List (per project and framework; outdated, deprecated or vulnerable ones), Why (the \
+             dependency paths that bring a package in), AddReference, RemoveReference, ListReferences, \
+             ClearCache. Each parameter names the actions that take it. The project defaults to the one in the \
+             client's roots, else the working directory's.",
         )
         .param(string("packageId", "NuGet package id (required by Add, Remove, Update, Why)."))
         .param(string("version", "Version or range to add (Add, Update); without it NuGet picks the latest."))

@@ -106,11 +106,9 @@ fn parameters() -> Vec<Param> {
     vec![
         string(
             "project",
-            "Project or solution file (.csproj, .fsproj, .vbproj, .sln, .slnx, a file-based app .cs) or a folder \
-             holding one, relative to workingDirectory. When omitted: the one project (or solution) at the top of \
-             the client's roots, else the working directory. Evaluation and edit actions need a project file; \
-             Convert needs a file-based app (.cs), which Run and Watch pass as --file and Build and Publish \
-             positionally.",
+            "Project or solution (.csproj, .fsproj, .vbproj, .sln, .slnx), file-based app (.cs) or a folder \
+             holding one, relative to workingDirectory. Omitted: the one at the top of the client's roots, else \
+             the working directory's. Evaluations and edits need a project file, Convert a file-based app.",
         ),
         string("projectPath", "Deprecated alias of 'project'."),
         string(
@@ -390,8 +388,7 @@ impl Family for DotnetProject {
              Clean, Pack, Watch, Format; evaluate it (Analyze, Dependencies, Validate, GetProperty, ListItems); edit \
              its project file (SetProperty, RemoveProperty, AddItem, RemoveItem); template options \
              (ListTemplateOptions); turn a file-based app (app.cs, SDK 10) into a project (Convert); background \
-             sessions (Run or Watch with startMode Background, then Logs, Stop, \
-             ListSessions). Build and Test return diagnostics and summed test counts as structured content.",
+             sessions (Run or Watch with startMode Background, then Logs, Stop, ListSessions).",
         );
         let declaration = parameters().into_iter().fold(declaration, Declaration::param);
         // A failed build or test run carries its counts beside the error envelope.

@@ -192,9 +192,8 @@ impl Family for DotnetSdk {
              use) and global.json (pin the SDK version, roll-forward policy, test runner; comments are kept).",
         )
         .action_help(
-            "What to do. Read-only: Version, Info, ListSdks, ListRuntimes, ListTemplates, SearchTemplates, \
-             TemplateInfo, ListTemplatePacks, FrameworkInfo. Changing the machine or a file: InstallTemplatePack, \
-             UninstallTemplatePack, ClearTemplateCache, ConfigureGlobalJson.",
+            "What to do. InstallTemplatePack, UninstallTemplatePack, ClearTemplateCache and ConfigureGlobalJson \
+             change the machine or a file; the others only read.",
         )
         .param(string("workingDirectory", "Folder to run in (relative to the configured one); global.json in it or above selects the SDK."))
         .param(string("filter", "ListTemplates: only templates whose name or short name contains this text."))

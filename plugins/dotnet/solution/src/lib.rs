@@ -80,13 +80,11 @@ impl Family for DotnetSolution {
         Declaration::new(
             "dotnet_solution",
             ".NET Solutions",
-            "Manage .NET solutions (.sln and .slnx). Create needs name (output, format); Add and Remove need \
-             projects (Add: solutionFolder or inRoot; Remove asks the user to confirm); List lists the projects; \
-             Migrate writes a .sln again as .slnx beside it (overwrite replaces an existing .slnx); Analyze reports \
-             each project's type, frameworks and packages; Dependencies the project reference graph, build order, \
-             cycles, shared packages and version conflicts; Validate finds missing projects, broken references, \
-             cycles and framework mismatches. solution defaults to the one solution in the client's roots or the \
-             working directory.",
+            "Manage .NET solutions (.sln and .slnx): Create, Add and Remove projects (Remove asks the user), \
+             List, Migrate (a .sln to .slnx beside it), Analyze (each project's type, frameworks and packages), \
+             Dependencies (reference graph, build order, cycles, shared packages, version conflicts), Validate \
+             (missing projects, broken references, cycles, framework mismatches). Each parameter names the actions \
+             that take it. The solution defaults to the one in the client's roots, else the working directory's.",
         )
         .param(Param::string(
             "solution",

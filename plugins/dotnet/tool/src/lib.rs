@@ -202,8 +202,8 @@ impl Family for DotnetTool {
         )
         .param(Param::string(
             "output",
-            "Folder to create the tool manifest in (CreateManifest): SDK 10 writes dotnet-tools.json in the folder \
-             itself, earlier SDKs .config/dotnet-tools.json; the result names the file written.",
+            "CreateManifest: the folder for the manifest (SDK 10 writes dotnet-tools.json in it, earlier SDKs \
+             .config/dotnet-tools.json).",
         ))
         .param(Param::flag("force", "Overwrite an existing manifest (CreateManifest)."))
         .common(&["workingDirectory"])
