@@ -172,7 +172,9 @@ impl Family for DotnetDevCerts {
     }
 }
 
-/// What each action takes, needs, locks and answers with. Every action runs dotnet.
+/// What each action takes, needs, locks and answers with. Every action runs dotnet. The result
+/// types carry line comments, not doc comments, where the action's name says what they hold: a
+/// doc comment would become their branch's description in every client's tool list.
 fn spec(action: Action) -> ActionSpec<Action> {
     let spec = match action {
         Action::CertificateTrust => {

@@ -32,14 +32,13 @@ const ERROR_TRUSTING: i32 = 4;
 const SSL_CERT_DIR_ADVICE: &str = "list the folder $HOME/.aspnet/dev-certs/trust in the SSL_CERT_DIR environment \
                                    variable of the programs that should trust the certificate";
 
-/// CertificateTrust: whether the certificate is trusted, how far, and whether it was created.
+// CertificateTrust: whether the certificate is trusted, how far, and whether it was created.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Trusted {
     /// Trusted by every client (false for a partial trust).
     trusted: bool,
-    /// Full or Partial (some clients trust it, others not: on Linux, OpenSSL-based clients until
-    /// SSL_CERT_DIR lists the SDK's trust folder); null when the output does not say.
+    /// Full or Partial; null when the output does not say.
     trust_level: Option<TrustLevel>,
     /// After a partial trust: what makes OpenSSL-based clients trust it too.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -71,13 +70,13 @@ pub struct Checked {
     messages: Vec<String>,
 }
 
-/// CertificateClean: what the CLI said.
+// CertificateClean: what the CLI said.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Cleaned {
     messages: Vec<String>,
 }
 
-/// CertificateExport: where the certificate went, in which format, with which key.
+// CertificateExport: where the certificate went, in which format, with which key.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Exported {
@@ -246,9 +245,8 @@ pub async fn check(call: &Call<'_>) -> Outcome {
         ));
     }
     let asked_trust = call.params().flag("trust");
-    let ran = call
-        .run(certificate_command(call, if asked_trust { &["--check", "--trust"] } else { &["--check"] }))
-        .await?;
+    let ran =
+        call.run(certificate_command(call, if asked_trust { &["--check", "--trust"] } else { &["--check"] })).await?;
     if !ran.succeeded() && !matches!(ran.exit_code(), NO_VALID_CERTIFICATE | CERTIFICATE_NOT_TRUSTED) {
         return Err(ran.failure().into());
     }
@@ -314,8 +312,9 @@ pub async fn trust(call: &Call<'_>) -> Outcome {
     }
     let messages = parse::messages(&ran.outcome.transcript);
     let trusted = messages.iter().any(|line| line.starts_with("Successfully") && line.contains("trusted"));
-    let created =
-        messages.iter().any(|line| line.contains("was generated successfully") || line.starts_with("Successfully created"));
+    let created = messages
+        .iter()
+        .any(|line| line.contains("was generated successfully") || line.starts_with("Successfully created"));
     let remedy = partial.then(|| partial_trust_remedy(&ran.outcome.transcript));
     let reply = match &remedy {
         Some(remedy) => Reply::new(format!(

@@ -18,7 +18,7 @@ use serde::Serialize;
 use super::secret_text;
 use crate::parse;
 
-/// SecretsInit: the project's UserSecretsId.
+// SecretsInit: the project's UserSecretsId.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Initialized {
@@ -28,7 +28,7 @@ pub struct Initialized {
     messages: Vec<String>,
 }
 
-/// SecretsSet and SecretsRemove: the key changed.
+// SecretsSet and SecretsRemove: the key changed.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Keyed {
     /// The project passed to the CLI; null for the working directory's.
@@ -36,7 +36,7 @@ pub struct Keyed {
     key: String,
 }
 
-/// SecretsList: the keys, with values hidden unless the operator allows them.
+// SecretsList: the keys, with values hidden unless the operator allows them.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Listed {
@@ -47,7 +47,7 @@ pub struct Listed {
     values_shown: bool,
 }
 
-/// One user secret.
+// One user secret.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Secret {
     key: String,
@@ -55,7 +55,7 @@ pub struct Secret {
     value: String,
 }
 
-/// SecretsClear: the project whose secrets are gone.
+// SecretsClear: the project whose secrets are gone.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Cleared {
     /// The project passed to the CLI; null for the working directory's.
@@ -73,7 +73,10 @@ fn secrets_command(call: &Call<'_>, argv: Vec<String>, project: Option<&str>, af
     let description = format!("dotnet user-secrets {}", argv[0]);
     let project = project.into_iter().flat_map(|project| ["--project".to_owned(), project.to_owned()]);
     let after = after.iter().map(|arg| (*arg).to_owned());
-    call.command(std::iter::once("user-secrets".to_owned()).chain(argv).chain(project).chain(after).collect(), description)
+    call.command(
+        std::iter::once("user-secrets".to_owned()).chain(argv).chain(project).chain(after).collect(),
+        description,
+    )
 }
 
 /// The lock on the project's secret store (`<project>#user-secrets`): changes of secrets do not
@@ -94,16 +97,18 @@ pub async fn init(call: &Call<'_>) -> Outcome {
         None => "User secrets are enabled for the project.".to_owned(),
     };
     let messages = parse::messages(&ran.outcome.transcript);
-    Ok(Reply::new(summary).section("Messages", messages.clone()).output(ran.outcome.transcript.clone()).result(
-        Initialized { project, user_secrets_id: id, messages },
-    ))
+    Ok(Reply::new(summary)
+        .section("Messages", messages.clone())
+        .output(ran.outcome.transcript.clone())
+        .result(Initialized { project, user_secrets_id: id, messages }))
 }
 
 /// SecretsSet: `user-secrets set KEY VALUE`, the value declared secret.
 pub async fn set(call: &Call<'_>) -> Outcome {
     let key = call.params().req("key", Kind::Text)?.to_owned();
-    let value = secret_text(call.params(), "value")?
-        .ok_or_else(|| invalid("value", Reason::Required, "Invalid argument 'value': is required and cannot be empty."))?;
+    let value = secret_text(call.params(), "value")?.ok_or_else(|| {
+        invalid("value", Reason::Required, "Invalid argument 'value': is required and cannot be empty.")
+    })?;
     let project = project(call).await?;
     let _guard = call.lock(&store_lock(call, project.as_deref())).await?;
     let command = secrets_command(call, vec!["set".into(), key.clone(), value.clone()], project.as_deref(), &[]);
