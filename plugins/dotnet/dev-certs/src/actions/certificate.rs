@@ -135,11 +135,7 @@ impl Export {
             Ok(Some(text)) if text.eq_ignore_ascii_case("pfx") => Some(Format::Pfx),
             Ok(Some(text)) if text.eq_ignore_ascii_case("pem") => Some(Format::Pem),
             _ => {
-                return Err(invalid(
-                    "format",
-                    Reason::Value,
-                    "Invalid argument 'format': must be 'pfx' or 'pem'.".to_owned(),
-                ));
+                return Err(invalid("format", Reason::Value, "Invalid argument 'format': must be 'pfx' or 'pem'."));
             }
         };
         let path = params.req("path", Kind::Path)?.to_owned();
@@ -186,8 +182,7 @@ impl Export {
             return Err(invalid(
                 "noPassword",
                 Reason::Conflict,
-                "Invalid argument 'noPassword': exports an unencrypted private key: it needs format 'pem' and no password."
-                    .to_owned(),
+                "Invalid argument 'noPassword': exports an unencrypted private key: it needs format 'pem' and no password.",
             ));
         }
         Ok(Self { path, absolute, format, password, no_password })
