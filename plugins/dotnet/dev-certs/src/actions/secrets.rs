@@ -105,29 +105,31 @@ pub async fn init(call: &Call<'_>) -> Outcome {
 
 /// SecretsSet: `user-secrets set KEY VALUE`, the value declared secret.
 pub async fn set(call: &Call<'_>) -> Outcome {
-    let key = call.params().req("key", Kind::Text)?.to_owned();
     let value = secret_text(call.params(), "value")?.ok_or_else(|| {
         invalid("value", Reason::Required, "Invalid argument 'value': is required and cannot be empty.")
     })?;
-    let project = project(call).await?;
-    let _guard = call.lock(&store_lock(call, project.as_deref())).await?;
-    let command = secrets_command(call, vec!["set".into(), key.clone(), value.clone()], project.as_deref(), &[]);
-    let ran = call.run_ok(command.secret(value)).await?;
-    let messages = parse::messages(&ran.outcome.transcript);
-    Ok(Reply::new(format!("Saved the secret {key}; its value is not shown."))
-        .section("Messages", messages)
-        .output(ran.outcome.transcript.clone())
-        .result(Keyed { project, key }))
+    change_key(call, "set", Some(value), "Saved the secret {key}; its value is not shown.").await
 }
 
 /// SecretsRemove: `user-secrets remove KEY`.
 pub async fn remove(call: &Call<'_>) -> Outcome {
+    change_key(call, "remove", None, "Removed the secret {key}.").await
+}
+
+/// `user-secrets VERB KEY [VALUE]` under the secret store's lock (`value` declared secret);
+/// `summary` says what was done, `{key}` standing for the key.
+async fn change_key(call: &Call<'_>, verb: &str, value: Option<String>, summary: &str) -> Outcome {
     let key = call.params().req("key", Kind::Text)?.to_owned();
     let project = project(call).await?;
     let _guard = call.lock(&store_lock(call, project.as_deref())).await?;
-    let ran = call.run_ok(secrets_command(call, vec!["remove".into(), key.clone()], project.as_deref(), &[])).await?;
+    let argv = [verb.to_owned(), key.clone()].into_iter().chain(value.clone()).collect();
+    let mut command = secrets_command(call, argv, project.as_deref(), &[]);
+    if let Some(value) = value {
+        command = command.secret(value);
+    }
+    let ran = call.run_ok(command).await?;
     let messages = parse::messages(&ran.outcome.transcript);
-    Ok(Reply::new(format!("Removed the secret {key}."))
+    Ok(Reply::new(summary.replace("{key}", &key))
         .section("Messages", messages)
         .output(ran.outcome.transcript.clone())
         .result(Keyed { project, key }))
