@@ -55,6 +55,11 @@ const KNOWN_LEAKS: &[&str] = &[
     "b6-bundle-config-output",
 ];
 
+/// The entry of [`KNOWN_LEAKS`] a leak (`"<id> (<secret>)"`) belongs to, if any.
+fn known_leak(leak: &str) -> Option<&'static str> {
+    KNOWN_LEAKS.iter().copied().find(|id| leak.starts_with(&format!("{id} (")))
+}
+
 struct Entry {
     id: String,
     batch: u64,
@@ -232,7 +237,7 @@ impl Tally {
 
     /// Leaks of entries not in [`KNOWN_LEAKS`].
     fn new_leaks(&self) -> impl Iterator<Item = &String> {
-        self.leaks.iter().filter(|leak| !KNOWN_LEAKS.iter().any(|id| leak.starts_with(&format!("{id} ("))))
+        self.leaks.iter().filter(|leak| known_leak(leak).is_none())
     }
 
     fn failed(&self) -> bool {
@@ -276,9 +281,10 @@ fn no_secret_of_the_held_out_corpus_survives_any_path_and_clean_lines_stay_untou
             report.push_str(&format!("{:>12}  batch {batch}: {}\n", "", tally.line()));
         }
         for leak in &tally.leaks {
-            let known = if tally.new_leaks().any(|new| new == leak) { "" } else { " (known)" };
-            report.push_str(&format!("{:>12}  leak{known}: {leak}\n", ""));
-            leaked_ids.extend(KNOWN_LEAKS.iter().copied().filter(|id| leak.starts_with(&format!("{id} ("))));
+            let known = known_leak(leak);
+            let label = if known.is_some() { " (known)" } else { "" };
+            report.push_str(&format!("{:>12}  leak{label}: {leak}\n", ""));
+            leaked_ids.extend(known);
         }
         for id in &tally.over_redacted {
             report.push_str(&format!("{:>12}  over-redacted: {id}\n", ""));
