@@ -15,7 +15,8 @@ use dotnet_support::{
     locking::canonical,
     project_file::{self, ProjectFile},
 };
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
 use crate::solution_file::{self, Format, SolutionProject};
 use crate::tfm;
@@ -69,64 +70,284 @@ struct PackageUse {
     uses: Vec<(String, Option<String>)>,
 }
 
-/// One finding of Validate.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// How bad a finding of Validate is: `error` (the build will fail or the solution is broken) or
+/// `warning`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The build will fail or the solution is broken.
+    Error,
+    /// Worth knowing; the build goes on.
+    Warning,
+}
+
+impl Severity {
+    /// The name results use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
+}
+
+impl Serialize for Severity {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+dotnet_support::string_enum_schema!(Severity, "Severity", [Severity::Error, Severity::Warning].map(Severity::as_str));
+
+// One finding of Validate (the type and field names say it all in the schema).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Issue {
-    /// `error` (the build will fail or the solution is broken) or `warning`.
-    pub severity: &'static str,
-    /// A stable code, such as `PROJECT_NOT_FOUND`.
+    pub severity: Severity,
+    // A stable code, such as `PROJECT_NOT_FOUND`.
     pub code: &'static str,
-    /// What is wrong, in one sentence.
+    // What is wrong, in one sentence.
     pub message: String,
-    /// The project it is about, when one.
+    // The project it is about, when one.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub project: Option<String>,
 }
 
 impl Issue {
-    fn new(severity: &'static str, code: &'static str, project: Option<&str>, message: String) -> Self {
+    fn new(severity: Severity, code: &'static str, project: Option<&str>, message: String) -> Self {
         Self { severity, code, message, project: project.map(str::to_owned) }
-    }
-
-    /// The issue in the shape of the structured content.
-    pub fn to_json(&self) -> Value {
-        let mut value = json!({ "severity": self.severity, "code": self.code, "message": self.message });
-        if let Some(project) = &self.project {
-            value["project"] = json!(project);
-        }
-        value
     }
 }
 
-/// The language of a project, by its extension.
-pub(crate) fn language(path: &str) -> &'static str {
-    match Path::new(path).extension().and_then(|ext| ext.to_str()).map(str::to_ascii_lowercase).as_deref() {
-        Some("csproj") => "C#",
-        Some("fsproj") => "F#",
-        Some("vbproj") => "VB",
-        _ => "other",
+/// The language of a project, by its file's extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Language {
+    /// `.csproj`.
+    CSharp,
+    /// `.fsproj`.
+    FSharp,
+    /// `.vbproj`.
+    VisualBasic,
+    /// Any other extension.
+    Other,
+}
+
+impl Language {
+    /// Every language, in the order of the schema's enum.
+    const ALL: [Language; 4] = [Language::CSharp, Language::FSharp, Language::VisualBasic, Language::Other];
+
+    /// The language of the project at `path`.
+    pub fn of(path: &str) -> Self {
+        match Path::new(path).extension().and_then(|ext| ext.to_str()).map(str::to_ascii_lowercase).as_deref() {
+            Some("csproj") => Language::CSharp,
+            Some("fsproj") => Language::FSharp,
+            Some("vbproj") => Language::VisualBasic,
+            _ => Language::Other,
+        }
     }
+
+    /// The name results use: `C#`, `F#`, `VB` or `other`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Language::CSharp => "C#",
+            Language::FSharp => "F#",
+            Language::VisualBasic => "VB",
+            Language::Other => "other",
+        }
+    }
+}
+
+impl Serialize for Language {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+dotnet_support::string_enum_schema!(Language, "Language", Language::ALL.map(Language::as_str));
+
+/// What kind of project a file is ([`project_type`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ProjectType {
+    /// A test project (`IsTestProject`, the MSTest SDK, Microsoft.NET.Test.Sdk).
+    Test,
+    /// `Microsoft.NET.Sdk.Web`.
+    Web,
+    /// `Microsoft.NET.Sdk.BlazorWebAssembly`.
+    Blazor,
+    /// `Microsoft.NET.Sdk.Razor`.
+    Razor,
+    /// `Microsoft.NET.Sdk.Worker`.
+    Worker,
+    /// `Aspire.AppHost.Sdk`.
+    Aspire,
+    /// `OutputType` `Exe`.
+    Console,
+    /// `OutputType` `WinExe`.
+    Windows,
+    /// Any other SDK-style project.
+    Library,
+    /// A project without an SDK.
+    Legacy,
+}
+
+impl ProjectType {
+    /// Every type, in the order of the schema's enum.
+    const ALL: [ProjectType; 10] = [
+        ProjectType::Test,
+        ProjectType::Web,
+        ProjectType::Blazor,
+        ProjectType::Razor,
+        ProjectType::Worker,
+        ProjectType::Aspire,
+        ProjectType::Console,
+        ProjectType::Windows,
+        ProjectType::Library,
+        ProjectType::Legacy,
+    ];
+
+    /// The name results use (`test`, `web`, ...).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ProjectType::Test => "test",
+            ProjectType::Web => "web",
+            ProjectType::Blazor => "blazor",
+            ProjectType::Razor => "razor",
+            ProjectType::Worker => "worker",
+            ProjectType::Aspire => "aspire",
+            ProjectType::Console => "console",
+            ProjectType::Windows => "windows",
+            ProjectType::Library => "library",
+            ProjectType::Legacy => "legacy",
+        }
+    }
+}
+
+impl Serialize for ProjectType {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+dotnet_support::string_enum_schema!(ProjectType, "ProjectType", ProjectType::ALL.map(ProjectType::as_str));
+
+// One project of Analyze: what the solution and its project file say.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AnalyzedProject {
+    pub name: String,
+    /// As written in the solution.
+    pub path: String,
+    /// The solution folder holding it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub folder: Option<String>,
+    pub language: Language,
+    pub exists: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_type: Option<ProjectType>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sdk: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output_type: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target_frameworks: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub package_references: Option<Vec<PackageUsed>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub project_references: Option<Vec<String>>,
+    /// Why the project file could not be read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+// A package reference of a project; `central` only when the version comes from
+// Directory.Packages.props.
+#[derive(Debug, Clone, Serialize, JsonSchema)]
+pub struct PackageUsed {
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub central: bool,
+}
+
+// A target framework and the projects targeting it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct FrameworkUse {
+    pub framework: String,
+    pub projects: Vec<String>,
+}
+
+// A package two projects or more reference: which, and the versions they ask for.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct SharedPackage {
+    pub id: String,
+    pub projects: Vec<String>,
+    pub versions: Vec<String>,
+}
+
+// A package referenced at different versions, in version order (`4.2.0` before `4.10.0`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct VersionConflict {
+    pub id: String,
+    pub versions: Vec<VersionUse>,
+}
+
+// One version of a package and the projects asking for it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct VersionUse {
+    pub version: String,
+    pub projects: Vec<String>,
+}
+
+// One project of the reference graph, with its references both ways.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GraphProject {
+    pub name: String,
+    pub path: String,
+    pub references: Vec<String>,
+    pub referenced_by: Vec<String>,
+    pub external_references: Vec<String>,
+}
+
+// A project reference between two projects of the solution.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Edge {
+    pub from: String,
+    pub to: String,
+}
+
+/// The project reference graph of Dependencies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Graph {
+    /// Each project with its references both ways.
+    pub projects: Vec<GraphProject>,
+    /// Every reference between projects of the solution.
+    pub edges: Vec<Edge>,
+    /// [`Solution::build_order`], by name.
+    pub build_order: Vec<String>,
+    /// [`Solution::cycles`], by name.
+    pub cycles: Vec<Vec<String>>,
 }
 
 /// What kind of project a file is: `test`, `web`, `blazor`, `razor`, `worker`, `aspire`,
 /// `console`, `windows`, `library`, or `legacy` for a project without an SDK.
-pub fn project_type(file: &ProjectFile) -> &'static str {
+pub fn project_type(file: &ProjectFile) -> ProjectType {
     let sdk = file.sdk.as_deref().unwrap_or_default().to_ascii_lowercase();
     if file.is_test_project {
-        return "test";
+        return ProjectType::Test;
     }
     match sdk.as_str() {
-        "" => return "legacy",
-        "microsoft.net.sdk.web" => return "web",
-        "microsoft.net.sdk.blazorwebassembly" => return "blazor",
-        "microsoft.net.sdk.razor" => return "razor",
-        "microsoft.net.sdk.worker" => return "worker",
-        "aspire.apphost.sdk" => return "aspire",
+        "" => return ProjectType::Legacy,
+        "microsoft.net.sdk.web" => return ProjectType::Web,
+        "microsoft.net.sdk.blazorwebassembly" => return ProjectType::Blazor,
+        "microsoft.net.sdk.razor" => return ProjectType::Razor,
+        "microsoft.net.sdk.worker" => return ProjectType::Worker,
+        "aspire.apphost.sdk" => return ProjectType::Aspire,
         _ => {}
     }
     match file.output_type.as_deref().map(str::to_ascii_lowercase).as_deref() {
-        Some("exe") => "console",
-        Some("winexe") => "windows",
-        _ => "library",
+        Some("exe") => ProjectType::Console,
+        Some("winexe") => ProjectType::Windows,
+        _ => ProjectType::Library,
     }
 }
 
@@ -212,51 +433,36 @@ impl Solution {
             .collect()
     }
 
-    /// Each project in the shape of Analyze's structured content.
-    pub fn projects_json(&self) -> Vec<Value> {
+    /// Each project, for Analyze.
+    pub fn projects(&self) -> Vec<AnalyzedProject> {
         self.members
             .iter()
             .enumerate()
             .map(|(index, member)| {
-                let mut value = json!({
-                    "name": member.id,
-                    "path": member.entry.path,
-                    "language": language(&member.entry.path),
-                    "exists": member.full_path.is_file(),
-                });
-                if let Some(folder) = &member.entry.folder {
-                    value["folder"] = json!(folder);
-                }
-                match &member.file {
-                    Ok(file) => {
-                        value["projectType"] = json!(project_type(file));
-                        if let Some(sdk) = &file.sdk {
-                            value["sdk"] = json!(sdk);
-                        }
-                        if let Some(output_type) = &file.output_type {
-                            value["outputType"] = json!(output_type);
-                        }
-                        value["targetFrameworks"] = json!(file.target_frameworks);
-                        let packages: Vec<Value> = file
-                            .package_references
+                let read = member.file.as_ref().ok();
+                AnalyzedProject {
+                    name: member.id.clone(),
+                    path: member.entry.path.clone(),
+                    folder: member.entry.folder.clone(),
+                    language: Language::of(&member.entry.path),
+                    exists: member.full_path.is_file(),
+                    project_type: read.map(project_type),
+                    sdk: read.and_then(|file| file.sdk.clone()),
+                    output_type: read.and_then(|file| file.output_type.clone()),
+                    target_frameworks: read.map(|file| file.target_frameworks.clone()),
+                    package_references: read.map(|file| {
+                        file.package_references
                             .iter()
-                            .map(|package| {
-                                let mut entry = json!({ "id": package.id });
-                                if let Some(version) = &package.version {
-                                    entry["version"] = json!(version);
-                                }
-                                if package.central {
-                                    entry["central"] = json!(true);
-                                }
-                                entry
+                            .map(|package| PackageUsed {
+                                id: package.id.clone(),
+                                version: package.version.clone(),
+                                central: package.central,
                             })
-                            .collect();
-                        value["packageReferences"] = json!(packages);
-                        value["projectReferences"] = json!(self.reference_names(index));
-                    }
-                    Err(error) => value["error"] = json!(error),
+                            .collect()
+                    }),
+                    project_references: read.map(|_| self.reference_names(index)),
+                    error: member.file.as_ref().err().cloned(),
                 }
-                value
             })
             .collect()
     }
@@ -265,20 +471,20 @@ impl Solution {
     pub fn project_types(&self) -> BTreeMap<&'static str, usize> {
         let mut types = BTreeMap::new();
         for file in self.members.iter().filter_map(|member| member.file.as_ref().ok()) {
-            *types.entry(project_type(file)).or_default() += 1;
+            *types.entry(project_type(file).as_str()).or_default() += 1;
         }
         types
     }
 
     /// Each target framework and the projects targeting it, by framework.
-    pub fn frameworks(&self) -> BTreeMap<String, Vec<String>> {
+    pub fn frameworks(&self) -> Vec<FrameworkUse> {
         let mut frameworks: BTreeMap<String, Vec<String>> = BTreeMap::new();
         for member in &self.members {
             for framework in member.file.iter().flat_map(|file| &file.target_frameworks) {
                 frameworks.entry(framework.clone()).or_default().push(member.id.clone());
             }
         }
-        frameworks
+        frameworks.into_iter().map(|(framework, projects)| FrameworkUse { framework, projects }).collect()
     }
 
     /// Every package (by id, without regard to case) and who uses it at which version.
@@ -297,24 +503,23 @@ impl Solution {
         uses.into_values().collect()
     }
 
-    /// Packages used by two projects or more: `{id, projects, versions}`, versions in version order.
-    pub fn shared_packages(&self) -> Vec<Value> {
+    /// Packages used by two projects or more.
+    pub fn shared_packages(&self) -> Vec<SharedPackage> {
         self.package_uses()
             .into_iter()
             .filter(|package| package.uses.len() > 1)
             .map(|PackageUse { id, uses }| {
-                let mut versions: Vec<&str> = uses.iter().filter_map(|(_, version)| version.as_deref()).collect();
+                let mut versions: Vec<String> = uses.iter().filter_map(|(_, version)| version.clone()).collect();
                 versions.sort_by(|a, b| compare_versions(a, b).then_with(|| a.cmp(b)));
                 versions.dedup();
-                let projects: Vec<&str> = uses.iter().map(|(project, _)| project.as_str()).collect();
-                json!({ "id": id, "projects": projects, "versions": versions })
+                let projects = uses.into_iter().map(|(project, _)| project).collect();
+                SharedPackage { id, projects, versions }
             })
             .collect()
     }
 
-    /// Packages referenced at different versions: `{id, versions: [{version, projects}]}`, in
-    /// version order (`4.2.0` before `4.10.0`).
-    pub fn version_conflicts(&self) -> Vec<Value> {
+    /// Packages referenced at different versions.
+    pub fn version_conflicts(&self) -> Vec<VersionConflict> {
         self.package_uses()
             .into_iter()
             .filter_map(|PackageUse { id, uses }| {
@@ -327,11 +532,14 @@ impl Solution {
                 (versions.len() > 1).then(|| {
                     let mut versions: Vec<(&str, Vec<&str>)> = versions.into_iter().collect();
                     versions.sort_by(|(a, _), (b, _)| compare_versions(a, b).then_with(|| a.cmp(b)));
-                    let versions: Vec<Value> = versions
+                    let versions = versions
                         .into_iter()
-                        .map(|(version, projects)| json!({ "version": version, "projects": projects }))
+                        .map(|(version, projects)| VersionUse {
+                            version: version.to_owned(),
+                            projects: projects.into_iter().map(str::to_owned).collect(),
+                        })
                         .collect();
-                    json!({ "id": id, "versions": versions })
+                    VersionConflict { id, versions }
                 })
             })
             .collect()
@@ -433,40 +641,40 @@ impl Solution {
         state.groups
     }
 
-    /// The graph in the shape of Dependencies' structured content: `projects` (with references,
-    /// referencedBy and externalReferences), `edges`, `buildOrder` and `cycles`.
-    pub fn graph_json(&self) -> Value {
+    /// The project reference graph: each project with its references both ways, the edges, the
+    /// build order and the cycles.
+    pub fn graph(&self) -> Graph {
         let ids = |indexes: &[usize]| -> Vec<String> {
             indexes.iter().map(|index| self.members[*index].id.clone()).collect()
         };
         let mut edges = Vec::new();
-        let projects: Vec<Value> = (0..self.members.len())
+        let projects = (0..self.members.len())
             .map(|index| {
                 let references: Vec<usize> = self.member_references(index).collect();
                 for target in &references {
-                    edges.push(json!({ "from": self.members[index].id, "to": self.members[*target].id }));
+                    edges.push(Edge { from: self.members[index].id.clone(), to: self.members[*target].id.clone() });
                 }
                 let referenced_by: Vec<usize> = (0..self.members.len())
                     .filter(|other| self.member_references(*other).any(|t| t == index))
                     .collect();
-                let external: Vec<&str> = self.references[index]
+                let external_references = self.references[index]
                     .iter()
                     .filter_map(|reference| match reference {
-                        Reference::External { path, .. } => Some(path.as_str()),
+                        Reference::External { path, .. } => Some(path.clone()),
                         Reference::Member(_) => None,
                     })
                     .collect();
-                json!({
-                    "name": self.members[index].id,
-                    "path": self.members[index].entry.path,
-                    "references": ids(&references),
-                    "referencedBy": ids(&referenced_by),
-                    "externalReferences": external,
-                })
+                GraphProject {
+                    name: self.members[index].id.clone(),
+                    path: self.members[index].entry.path.clone(),
+                    references: ids(&references),
+                    referenced_by: ids(&referenced_by),
+                    external_references,
+                }
             })
             .collect();
-        let cycles: Vec<Vec<String>> = self.cycles().iter().map(|group| ids(group)).collect();
-        json!({ "projects": projects, "edges": edges, "buildOrder": ids(&self.build_order()), "cycles": cycles })
+        let cycles = self.cycles().iter().map(|group| ids(group)).collect();
+        Graph { projects, edges, build_order: ids(&self.build_order()), cycles }
     }
 
     /// Everything Validate finds: errors first, then warnings, each in solution order.
@@ -474,7 +682,7 @@ impl Solution {
         let mut issues = Vec::new();
         if self.members.is_empty() {
             issues.push(Issue::new(
-                "warning",
+                Severity::Warning,
                 "EMPTY_SOLUTION",
                 None,
                 format!("{} lists no projects.", self.file_name()),
@@ -485,18 +693,18 @@ impl Solution {
             let id = Some(member.id.as_str());
             if let Some(first) = seen.insert(&member.full_path, &member.id) {
                 let message = format!("{} is listed twice (also as {first}).", member.entry.path);
-                issues.push(Issue::new("warning", "DUPLICATE_PROJECT", id, message));
+                issues.push(Issue::new(Severity::Warning, "DUPLICATE_PROJECT", id, message));
             }
             let file = match &member.file {
                 Ok(file) => file,
                 Err(error) if !member.full_path.is_file() => {
                     let message = format!("{} is listed in the solution but its file is missing ({error}).", member.id);
-                    issues.push(Issue::new("error", "PROJECT_NOT_FOUND", id, message));
+                    issues.push(Issue::new(Severity::Error, "PROJECT_NOT_FOUND", id, message));
                     continue;
                 }
                 Err(error) => {
                     issues.push(Issue::new(
-                        "error",
+                        Severity::Error,
                         "PROJECT_UNREADABLE",
                         id,
                         format!("{} cannot be read: {error}", member.id),
@@ -507,23 +715,23 @@ impl Solution {
             if !file.is_sdk_style() {
                 let message =
                     format!("{} is a classic (non-SDK) project; the dotnet CLI builds it only partly.", member.id);
-                issues.push(Issue::new("warning", "LEGACY_PROJECT", id, message));
+                issues.push(Issue::new(Severity::Warning, "LEGACY_PROJECT", id, message));
             } else if file.target_frameworks.is_empty() {
                 let message = format!(
                     "{} sets no TargetFramework in its file or in Directory.Build.props (it may come from another import).",
                     member.id
                 );
-                issues.push(Issue::new("warning", "NO_TARGET_FRAMEWORK", id, message));
+                issues.push(Issue::new(Severity::Warning, "NO_TARGET_FRAMEWORK", id, message));
             }
             for reference in &self.references[index] {
                 match reference {
                     Reference::External { path, exists: false } => {
                         let message = format!("{} references {path}, which does not exist.", member.id);
-                        issues.push(Issue::new("error", "REFERENCE_NOT_FOUND", id, message));
+                        issues.push(Issue::new(Severity::Error, "REFERENCE_NOT_FOUND", id, message));
                     }
                     Reference::External { path, exists: true } => {
                         let message = format!("{} references {path}, which is not in the solution.", member.id);
-                        issues.push(Issue::new("warning", "REFERENCE_NOT_IN_SOLUTION", id, message));
+                        issues.push(Issue::new(Severity::Warning, "REFERENCE_NOT_IN_SOLUTION", id, message));
                     }
                     Reference::Member(target) => {
                         if let Some(issue) = self.framework_mismatch(index, *target) {
@@ -536,25 +744,18 @@ impl Solution {
         for group in self.cycles() {
             let names: Vec<&str> = group.iter().map(|index| self.members[*index].id.as_str()).collect();
             let message = format!("Project references form a cycle: {}.", names.join(" -> "));
-            issues.push(Issue::new("error", "REFERENCE_CYCLE", Some(names[0]), message));
+            issues.push(Issue::new(Severity::Error, "REFERENCE_CYCLE", Some(names[0]), message));
         }
         for conflict in self.version_conflicts() {
-            let versions: Vec<String> = conflict["versions"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|entry| {
-                    format!("{} ({})", entry["version"].as_str().unwrap_or_default(), join(&entry["projects"]))
-                })
+            let versions: Vec<String> = conflict
+                .versions
+                .iter()
+                .map(|entry| format!("{} ({})", entry.version, entry.projects.join(", ")))
                 .collect();
-            let message = format!(
-                "{} is referenced at different versions: {}.",
-                conflict["id"].as_str().unwrap_or_default(),
-                versions.join(", ")
-            );
-            issues.push(Issue::new("warning", "PACKAGE_VERSION_CONFLICT", None, message));
+            let message = format!("{} is referenced at different versions: {}.", conflict.id, versions.join(", "));
+            issues.push(Issue::new(Severity::Warning, "PACKAGE_VERSION_CONFLICT", None, message));
         }
-        issues.sort_by_key(|issue| issue.severity != "error");
+        issues.sort_by_key(|issue| issue.severity != Severity::Error);
         issues
     }
 
@@ -584,7 +785,7 @@ impl Solution {
                 unserved.join(", "),
                 library_file.target_frameworks.join(", ")
             );
-            Issue::new("error", "INCOMPATIBLE_FRAMEWORK", Some(consumer), message)
+            Issue::new(Severity::Error, "INCOMPATIBLE_FRAMEWORK", Some(consumer), message)
         })
     }
 
@@ -592,8 +793,11 @@ impl Solution {
     pub fn recommendations(&self) -> Vec<String> {
         let mut advice = Vec::new();
         let frameworks = self.frameworks();
-        let applications: BTreeSet<&String> =
-            frameworks.keys().filter(|framework| !framework.to_ascii_lowercase().starts_with("netstandard")).collect();
+        let applications: BTreeSet<&String> = frameworks
+            .iter()
+            .map(|used| &used.framework)
+            .filter(|framework| !framework.to_ascii_lowercase().starts_with("netstandard"))
+            .collect();
         if applications.len() > 1 {
             let list: Vec<&str> = applications.iter().map(|framework| framework.as_str()).collect();
             advice.push(format!(
@@ -621,13 +825,15 @@ impl Solution {
     }
 }
 
-fn join(list: &Value) -> String {
-    list.as_array().into_iter().flatten().filter_map(Value::as_str).collect::<Vec<_>>().join(", ")
-}
-
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+
     use super::*;
+
+    fn value(typed: impl Serialize) -> Value {
+        serde_json::to_value(typed).unwrap()
+    }
 
     fn write(path: &Path, text: &str) {
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
@@ -700,7 +906,7 @@ mod tests {
     #[test]
     fn analyses_types_frameworks_and_packages() {
         let (_dir, solution) = solution();
-        let projects = solution.projects_json();
+        let projects = value(solution.projects());
         assert_eq!(projects[0]["projectType"], "console");
         assert_eq!(projects[0]["folder"], "src");
         assert_eq!(projects[0]["projectReferences"], json!(["Lib", "External/External.csproj"]));
@@ -708,34 +914,40 @@ mod tests {
         assert!(projects[4]["error"].as_str().unwrap().contains("does not exist"));
         assert_eq!(projects[5]["projectType"], "test");
         assert_eq!(solution.project_types(), BTreeMap::from([("console", 1), ("library", 3), ("test", 1)]));
-        assert_eq!(solution.frameworks()["net8.0"], ["App", "App.Tests"]);
         assert_eq!(
-            solution.shared_packages(),
-            [json!({ "id": "Serilog", "projects": ["App", "Lib", "App.Tests"], "versions": ["4.2.0", "4.10.0"] })]
+            solution.frameworks()[1],
+            FrameworkUse { framework: "net8.0".to_owned(), projects: vec!["App".to_owned(), "App.Tests".to_owned()] }
+        );
+        assert!(projects[0].get("error").is_none() && projects[4].get("projectType").is_none(), "{projects}");
+        assert_eq!(
+            value(solution.shared_packages()),
+            json!([{ "id": "Serilog", "projects": ["App", "Lib", "App.Tests"], "versions": ["4.2.0", "4.10.0"] }])
         );
         assert_eq!(
-            solution.version_conflicts(),
-            [json!({ "id": "Serilog", "versions": [
+            value(solution.version_conflicts()),
+            json!([{ "id": "Serilog", "versions": [
                 { "version": "4.2.0", "projects": ["App", "App.Tests"] },
-                { "version": "4.10.0", "projects": ["Lib"] } ] })]
+                { "version": "4.10.0", "projects": ["Lib"] } ] }])
         );
     }
 
     #[test]
     fn orders_the_graph_and_finds_cycles() {
         let (_dir, solution) = solution();
-        let graph = solution.graph_json();
-        assert_eq!(graph["buildOrder"], json!(["Lib", "App", "App.Tests"]), "Gone is missing, Core and Cycle loop");
-        assert_eq!(graph["cycles"], json!([["Core", "Cycle"]]));
-        assert_eq!(graph["projects"][1]["referencedBy"], json!(["App"]));
-        assert_eq!(graph["projects"][1]["externalReferences"], json!(["src/Missing/Missing.csproj"]));
-        assert_eq!(graph["edges"][0], json!({ "from": "App", "to": "Lib" }));
+        let graph = value(solution.graph().projects);
+        let Graph { edges, build_order, cycles, .. } = solution.graph();
+        assert_eq!(build_order, ["Lib", "App", "App.Tests"], "Gone is missing, Core and Cycle loop");
+        assert_eq!(cycles, [["Core", "Cycle"]]);
+        assert_eq!(graph[1]["referencedBy"], json!(["App"]));
+        assert_eq!(graph[1]["externalReferences"], json!(["src/Missing/Missing.csproj"]));
+        assert_eq!(value(&edges[0]), json!({ "from": "App", "to": "Lib" }));
     }
 
     #[test]
     fn validation_finds_what_a_build_would_hit() {
         let (_dir, solution) = solution();
-        let codes: Vec<(&str, &str)> = solution.issues().iter().map(|issue| (issue.severity, issue.code)).collect();
+        let codes: Vec<(&str, &str)> =
+            solution.issues().iter().map(|issue| (issue.severity.as_str(), issue.code)).collect();
         assert_eq!(
             codes,
             [

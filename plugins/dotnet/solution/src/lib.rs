@@ -11,8 +11,8 @@
 //! | Dependencies | the project reference graph, a build order, cycles, shared packages, version conflicts | none |
 //! | Validate | missing or unreadable projects, broken or outside references, cycles, framework mismatches, version conflicts | none |
 //!
-//! Every result carries `structuredContent` (one shape per action, or the error envelope) and a
-//! short prose account for the model. `command` builds the argument vectors; `analysis` with
+//! Every result carries `structuredContent` (one result type per action, whose schema is derived,
+//! or the error envelope) and a short prose account for the model. `command` builds the argument vectors; `analysis` with
 //! `solution_file` and `tfm` reads solutions and projects without dotnet.
 //!
 //! Decisions the reference left open:
@@ -40,6 +40,8 @@
 //!   Everything is local files, so closed-world. The tool is destructive and not idempotent; with
 //!   `ReadOnly` it is read-only and idempotent.
 
+#![deny(missing_docs)]
+
 mod actions;
 mod analysis;
 mod command;
@@ -66,7 +68,64 @@ export_plugin! {
 
 dotnet_support::actions! {
     /// The actions of `dotnet_solution`.
-    pub enum Action { Create, Add, List, Remove, Migrate, Analyze, Dependencies, Validate }
+    pub enum Action {
+        /// Creates a solution.
+        Create,
+        /// Adds projects to a solution.
+        Add,
+        /// Lists a solution's projects.
+        List,
+        /// Removes projects from a solution (asks first).
+        Remove,
+        /// Writes a `.sln` again as `.slnx` beside it.
+        Migrate,
+        /// Reads each project's type, frameworks and packages.
+        Analyze,
+        /// The project reference graph, build order, cycles and shared packages.
+        Dependencies,
+        /// Finds missing projects, broken references, cycles and mismatches.
+        Validate,
+    }
+}
+
+/// What each action takes, does, locks and answers.
+fn spec(action: Action) -> ActionSpec<Action> {
+    match action {
+        Action::Create => ActionSpec::writes(action)
+            .locks(Lock::Target)
+            .requires(&["name"])
+            .takes(&["output", "format"])
+            .runs_dotnet()
+            .result::<edit::Created>()
+            .announces(WORKSPACE),
+        Action::Add => ActionSpec::writes(action)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["projects"])
+            .takes(&["solution", "solutionFolder", "inRoot"])
+            .runs_dotnet()
+            .result::<edit::Added>()
+            .announces(WORKSPACE),
+        Action::List => ActionSpec::reads(action).takes(&["solution"]).runs_dotnet().result::<inspect::Listed>(),
+        Action::Remove => ActionSpec::destroys(action)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["projects"])
+            .takes(&["solution"])
+            .runs_dotnet()
+            .result::<edit::Removed>()
+            .announces(WORKSPACE),
+        Action::Migrate => ActionSpec::destroys(action)
+            .idempotent()
+            .locks(Lock::Target)
+            .takes(&["solution", "overwrite"])
+            .runs_dotnet()
+            .result::<migrate::Migrated>()
+            .announces(WORKSPACE),
+        Action::Analyze => ActionSpec::reads(action).takes(&["solution"]).result::<inspect::Analyzed>(),
+        Action::Dependencies => ActionSpec::reads(action).takes(&["solution"]).result::<inspect::Graphed>(),
+        Action::Validate => ActionSpec::reads(action).takes(&["solution"]).result::<inspect::Validated>(),
+    }
 }
 
 /// The `dotnet_solution` family.
@@ -98,54 +157,16 @@ impl Family for DotnetSolution {
             &["sln", "slnx"],
             "Create: the file format (default: the SDK's; .slnx needs SDK 9.0.200 or later).",
         ))
-        .param(Param::strings(
-            "projects",
-            "Add, Remove: project files to add to or remove from the solution (required).",
-        ))
+        .param(
+            Param::strings("projects", "Add, Remove: project files to add to or remove from the solution (required).")
+                .max_items(actions::MAX_PROJECTS),
+        )
         .param(Param::string("solutionFolder", "Add: the solution folder to put the projects in."))
         .param(Param::flag("inRoot", "Add: put the projects at the root of the solution."))
         .param(Param::flag("overwrite", "Migrate: replace the .slnx of the same name when there is one."))
         .param(Param::string("workingDirectory", "Folder to run in (relative paths are relative to it)."))
         .common(&["workingDirectory"])
-        .action(
-            ActionSpec::writes(Action::Create)
-                .locks(Lock::Target)
-                .requires(&["name"])
-                .takes(&["output", "format"])
-                .returns(edit::created_shape())
-                .announces(WORKSPACE),
-        )
-        .action(
-            ActionSpec::writes(Action::Add)
-                .idempotent()
-                .locks(Lock::Target)
-                .requires(&["projects"])
-                .takes(&["solution", "solutionFolder", "inRoot"])
-                .returns(edit::added_shape())
-                .announces(WORKSPACE),
-        )
-        .action(ActionSpec::reads(Action::List).takes(&["solution"]).returns(inspect::listed_shape()))
-        .action(
-            ActionSpec::destroys(Action::Remove)
-                .idempotent()
-                .locks(Lock::Target)
-                .requires(&["projects"])
-                .takes(&["solution"])
-                .returns(edit::removed_shape())
-                .announces(WORKSPACE),
-        )
-        .action(
-            ActionSpec::destroys(Action::Migrate)
-                .idempotent()
-                .locks(Lock::Target)
-                .takes(&["solution", "overwrite"])
-                .runs_dotnet()
-                .result::<migrate::Migrated>()
-                .announces(WORKSPACE),
-        )
-        .action(ActionSpec::reads(Action::Analyze).takes(&["solution"]).returns(inspect::analyzed_shape()))
-        .action(ActionSpec::reads(Action::Dependencies).takes(&["solution"]).returns(inspect::graph_shape()))
-        .action(ActionSpec::reads(Action::Validate).takes(&["solution"]).returns(inspect::validated_shape()))
+        .each_action(spec)
     }
 
     async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {
@@ -155,7 +176,9 @@ impl Family for DotnetSolution {
             Action::Remove => edit::remove(call).await,
             Action::List => inspect::list(call).await,
             Action::Migrate => migrate::migrate(call).await,
-            Action::Analyze | Action::Dependencies | Action::Validate => inspect::read(action, call).await,
+            Action::Analyze => inspect::analyze(call).await,
+            Action::Dependencies => inspect::dependencies(call).await,
+            Action::Validate => inspect::validate(call).await,
         }
     }
 }

@@ -49,6 +49,14 @@ impl Format {
     }
 }
 
+impl serde::Serialize for Format {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+dotnet_support::string_enum_schema!(Format, "Format", [Format::Sln, Format::Slnx].map(Format::as_str));
+
 /// Reads the projects of the solution at `path`, in file order.
 pub fn read(path: &Path) -> Result<Vec<SolutionProject>, String> {
     let format = Format::of(path).ok_or_else(|| format!("{} is not a .sln or .slnx file", path.display()))?;

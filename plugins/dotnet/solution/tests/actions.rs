@@ -365,8 +365,9 @@ fn failures_are_errors_with_the_envelope() {
         (json!({ "action": "Create", "name": "X", "format": "json" }), "format"),
         (json!({ "action": "Add" }), "projects"),
         (json!({ "action": "Add", "projects": [] }), "projects"),
-        (json!({ "action": "Add", "projects": "a.csproj" }), "projects"),
-        (json!({ "action": "Add", "projects": ["--interactive"] }), "projects"),
+        (json!({ "action": "Add", "projects": ["  "] }), "projects"),
+        (json!({ "action": "Add", "projects": ["a.csproj", 7] }), "projects[1]"),
+        (json!({ "action": "Add", "projects": ["--interactive"] }), "projects[0]"),
         (json!({ "action": "Add", "projects": ["a.csproj"], "solutionFolder": "x", "inRoot": true }), "inRoot"),
         (json!({ "action": "List", "solution": "App.csproj" }), "solution"),
         (json!({ "action": "List", "name": "x" }), "name"),
@@ -380,6 +381,9 @@ fn failures_are_errors_with_the_envelope() {
         assert_eq!(code(structured), "INVALID_PARAMS", "{args}");
         assert_eq!(parameter(structured), named, "{args}");
     }
+    // A single string would be one project by the kit's list rule, but the input schema takes only
+    // a list, so the host refuses it before the tool sees it.
+    assert_eq!(fixture.tool.spec().get_input_schema()["properties"]["projects"]["type"], "array");
     assert!(fixture.argvs().is_empty());
 
     write(&root(&fixture).join("Broken.slnx"), "<Solution><Project Path='a.csproj'>");

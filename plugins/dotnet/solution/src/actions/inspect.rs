@@ -1,425 +1,281 @@
 //! Reading: List through the CLI; Analyze, Dependencies and Validate from the solution and
 //! project files themselves (module `analysis`), with no SDK needed and nothing changed.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use dotnet_support::{
-    kit::{Call, Outcome, Shape},
+    errors::ErrorResponse,
+    kit::{
+        Call, Outcome, Reason, invalid,
+        prose::{count, sentence_start},
+    },
     respond::Reply,
 };
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::{
-    fields_of, invalid, plural, run, sentence_start, solution_file, solution_for_cli, strings_of, target_name,
-};
+use super::{SOLUTION, run, target_name};
 use crate::{
-    Action,
-    analysis::{self, Solution, language},
+    analysis::{
+        AnalyzedProject, Edge, FrameworkUse, Graph, GraphProject, Issue, Language, Severity, SharedPackage, Solution,
+        VersionConflict,
+    },
     command,
+    solution_file::Format,
 };
 
-fn string() -> Value {
-    json!({ "type": "string" })
+// List: the projects the solution lists; `solution` as given or found in the client's roots,
+// absent when dotnet picked the one in the working directory. (The result types carry no
+// description: the action names them.)
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Listed {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    solution: Option<String>,
+    projects: Vec<ListedProject>,
 }
 
-fn strings() -> Value {
-    json!({ "type": "array", "items": { "type": "string" } })
+// A project as the solution lists it.
+#[derive(Debug, Serialize, JsonSchema)]
+struct ListedProject {
+    path: String,
+    name: String,
+    language: Language,
 }
 
-fn format_schema() -> Value {
-    json!({ "type": "string", "enum": ["sln", "slnx"] })
+// Analyze: each project's type, frameworks and packages.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Analyzed {
+    solution: String,
+    format: Format,
+    project_count: usize,
+    projects: Vec<AnalyzedProject>,
+    // How many readable projects are of each type.
+    project_types: BTreeMap<&'static str, usize>,
+    frameworks: Vec<FrameworkUse>,
+    /// Packages referenced by two projects or more.
+    shared_packages: Vec<SharedPackage>,
+    /// Packages referenced at different versions.
+    version_conflicts: Vec<VersionConflict>,
 }
 
-/// Packages two projects or more reference, and those referenced at different versions.
-fn packages() -> (Value, Value) {
-    let shared = json!({
-        "type": "array",
-        "description": "Packages referenced by two projects or more.",
-        "items": {
-            "type": "object",
-            "required": ["id", "projects", "versions"],
-            "properties": { "id": string(), "projects": strings(), "versions": strings() }
-        }
-    });
-    let conflicts = json!({
-        "type": "array",
-        "description": "Packages referenced at different versions.",
-        "items": {
-            "type": "object",
-            "required": ["id", "versions"],
-            "properties": {
-                "id": string(),
-                "versions": {
-                    "type": "array",
-                    "items": {
-                        "type": "object",
-                        "required": ["version", "projects"],
-                        "properties": { "version": string(), "projects": strings() }
-                    }
-                }
-            }
-        }
-    });
-    (shared, conflicts)
+// Dependencies: the project reference graph.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Graphed {
+    solution: String,
+    format: Format,
+    projects: Vec<GraphProject>,
+    edges: Vec<Edge>,
+    build_order: Vec<String>,
+    cycles: Vec<Vec<String>>,
+    /// Packages referenced by two projects or more.
+    shared_packages: Vec<SharedPackage>,
+    /// Packages referenced at different versions.
+    version_conflicts: Vec<VersionConflict>,
 }
 
-/// List: the projects the solution lists.
-pub fn listed_shape() -> Shape {
-    Shape::new(
-        json!({
-            "solution": string(),
-            "projects": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["path", "name", "language"],
-                    "properties": {
-                        "path": string(),
-                        "name": string(),
-                        "language": { "type": "string", "enum": ["C#", "F#", "VB", "other"] }
-                    }
-                }
-            },
-            "command": string()
-        }),
-        &["projects", "command"],
-    )
-}
-
-/// Analyze: each project's type, frameworks and packages.
-pub fn analyzed_shape() -> Shape {
-    let (shared, conflicts) = packages();
-    let project = json!({
-        "type": "object",
-        "required": ["name", "path", "language", "exists"],
-        "properties": {
-            "name": string(),
-            "path": { "type": "string", "description": "As written in the solution." },
-            "folder": { "type": "string", "description": "The solution folder holding it." },
-            "language": { "type": "string", "enum": ["C#", "F#", "VB", "other"] },
-            "exists": { "type": "boolean" },
-            "projectType": {
-                "type": "string",
-                "enum": ["test", "web", "blazor", "razor", "worker", "aspire", "console", "windows", "library", "legacy"]
-            },
-            "sdk": string(),
-            "outputType": string(),
-            "targetFrameworks": strings(),
-            "packageReferences": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["id"],
-                    "properties": { "id": string(), "version": string(), "central": { "type": "boolean" } }
-                }
-            },
-            "projectReferences": strings(),
-            "error": { "type": "string", "description": "Why the project file could not be read." }
-        }
-    });
-    Shape::new(
-        json!({
-            "solution": string(),
-            "format": format_schema(),
-            "projectCount": { "type": "integer", "minimum": 0 },
-            "projects": { "type": "array", "items": project },
-            "projectTypes": { "type": "object", "additionalProperties": { "type": "integer" } },
-            "frameworks": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["framework", "projects"],
-                    "properties": { "framework": string(), "projects": strings() }
-                }
-            },
-            "sharedPackages": shared,
-            "versionConflicts": conflicts
-        }),
-        &[
-            "solution",
-            "format",
-            "projectCount",
-            "projects",
-            "projectTypes",
-            "frameworks",
-            "sharedPackages",
-            "versionConflicts",
-        ],
-    )
-}
-
-/// Dependencies: the project reference graph.
-pub fn graph_shape() -> Shape {
-    let (shared, conflicts) = packages();
-    let project = json!({
-        "type": "object",
-        "required": ["name", "path", "references", "referencedBy", "externalReferences"],
-        "properties": {
-            "name": string(),
-            "path": string(),
-            "references": strings(),
-            "referencedBy": strings(),
-            "externalReferences": strings()
-        }
-    });
-    Shape::new(
-        json!({
-            "solution": string(),
-            "format": format_schema(),
-            "projects": { "type": "array", "items": project },
-            "edges": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["from", "to"],
-                    "properties": { "from": string(), "to": string() }
-                }
-            },
-            "buildOrder": strings(),
-            "cycles": { "type": "array", "items": strings() },
-            "sharedPackages": shared,
-            "versionConflicts": conflicts
-        }),
-        &["solution", "format", "projects", "edges", "buildOrder", "cycles", "sharedPackages", "versionConflicts"],
-    )
-}
-
-/// Validate: the problems found, and what to do about them.
-pub fn validated_shape() -> Shape {
-    let issue = json!({
-        "type": "object",
-        "required": ["severity", "code", "message"],
-        "properties": {
-            "severity": { "type": "string", "enum": ["error", "warning"] },
-            "code": string(),
-            "message": string(),
-            "project": string()
-        }
-    });
-    Shape::new(
-        json!({
-            "solution": string(),
-            "format": format_schema(),
-            "valid": { "type": "boolean", "description": "No error was found (warnings allowed)." },
-            "errorCount": { "type": "integer", "minimum": 0 },
-            "warningCount": { "type": "integer", "minimum": 0 },
-            "issues": { "type": "array", "items": issue },
-            "recommendations": strings()
-        }),
-        &["solution", "format", "valid", "errorCount", "warningCount", "issues", "recommendations"],
-    )
+// Validate: the problems found, and what to do about them.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Validated {
+    solution: String,
+    format: Format,
+    /// No error was found (warnings allowed).
+    valid: bool,
+    error_count: usize,
+    warning_count: usize,
+    issues: Vec<Issue>,
+    recommendations: Vec<String>,
 }
 
 /// List: `sln [<solution>] list`.
 pub async fn list(call: &Call<'_>) -> Outcome {
-    let solution = solution_for_cli(call).await?;
+    let solution = call.cli_target(SOLUTION).await?;
     let ran = run(call, command::list(solution.as_deref()), "listing the solution's projects").await?;
     let paths = command::listed_projects(&ran.outcome.stdout);
-    let projects: Vec<Value> = paths
+    let projects = paths
         .iter()
         .map(|path| {
             let name = Path::new(path).file_stem().and_then(|stem| stem.to_str()).unwrap_or(path);
-            json!({ "path": path, "name": name, "language": language(path) })
+            ListedProject { path: path.clone(), name: name.to_owned(), language: Language::of(path) }
         })
         .collect();
     let target = sentence_start(&target_name(call, solution.as_deref()));
-    let summary = format!("{target} lists {}.", plural(paths.len(), "project", "projects"));
-    let structured = fields_of(Some(&ran), json!({ "solution": solution, "projects": projects }));
-    Ok(Reply::new(summary).section("Projects", paths).structured(structured))
+    let summary = format!("{target} lists {}.", count(paths.len(), "project"));
+    Ok(Reply::new(summary).section("Projects", paths).result(Listed { solution, projects }))
 }
 
-/// Analyze, Dependencies and Validate: read the solution and its projects.
-pub async fn read(action: Action, call: &Call<'_>) -> Outcome {
-    let path = solution_file(call).await?;
-    let solution = Solution::load(&path)
-        .map_err(|reason| invalid("solution", "unreadable", &format!("The solution cannot be read: {reason}")))?;
-    let reply = match action {
-        Action::Analyze => analyze(&solution),
-        Action::Dependencies => dependencies(&solution),
-        _ => validate(&solution),
-    };
-    let (reply, mut fields) = reply;
-    fields["solution"] = json!(solution.path.display().to_string());
-    fields["format"] = json!(solution.format.as_str());
-    Ok(reply.structured(fields_of(None, fields)))
+/// The solution named or found, and its projects, read from the files.
+async fn load(call: &Call<'_>) -> Result<Solution, ErrorResponse> {
+    let path = call.target_file(SOLUTION).await?;
+    Solution::load(&path).map_err(|reason| {
+        invalid(
+            "solution",
+            Reason::Value,
+            format!("Invalid argument 'solution': the solution cannot be read: {reason}"),
+        )
+    })
 }
 
-/// Analyze: the reply and its structured fields.
-fn analyze(solution: &Solution) -> (Reply, Value) {
+/// The solution's path, as results give it.
+fn path_of(solution: &Solution) -> String {
+    solution.path.display().to_string()
+}
+
+/// Analyze: each project's type, frameworks and packages.
+pub async fn analyze(call: &Call<'_>) -> Outcome {
+    let solution = load(call).await?;
     let types = solution.project_types();
     let frameworks = solution.frameworks();
     let conflicts = solution.version_conflicts();
-    let mut summary = format!("{}: {}", solution.file_name(), plural(solution.members.len(), "project", "projects"));
+    let mut summary = format!("{}: {}", solution.file_name(), count(solution.members.len(), "project"));
     if !types.is_empty() {
         let types: Vec<String> = types.iter().map(|(kind, count)| format!("{count} {kind}")).collect();
         summary.push_str(&format!(" ({})", types.join(", ")));
     }
     if !frameworks.is_empty() {
         let list: Vec<String> =
-            frameworks.iter().map(|(framework, projects)| format!("{framework} ({})", projects.len())).collect();
+            frameworks.iter().map(|used| format!("{} ({})", used.framework, used.projects.len())).collect();
         summary.push_str(&format!("; frameworks {}", list.join(", ")));
     }
     summary.push('.');
     if !conflicts.is_empty() {
-        summary.push_str(&format!(
-            " {}.",
-            plural(conflicts.len(), "package version conflict", "package version conflicts")
-        ));
+        summary.push_str(&format!(" {}.", count(conflicts.len(), "package version conflict")));
     }
-    let projects = solution.projects_json();
-    let lines = projects
-        .iter()
-        .map(|project| match project["error"].as_str() {
-            Some(error) => format!("{}: {error}", project["name"].as_str().unwrap_or_default()),
-            None => {
-                let frameworks = strings_of(&project["targetFrameworks"]);
-                let references = strings_of(&project["projectReferences"]);
-                let packages = project["packageReferences"].as_array().map_or(0, Vec::len);
-                let mut line = format!(
-                    "{}: {}, {}, {}, {}",
-                    project["name"].as_str().unwrap_or_default(),
-                    project["projectType"].as_str().unwrap_or_default(),
-                    project["language"].as_str().unwrap_or_default(),
-                    if frameworks.is_empty() { "no framework found".to_owned() } else { frameworks.join(";") },
-                    plural(packages, "package", "packages"),
-                );
-                if !references.is_empty() {
-                    line.push_str(&format!(", references {}", references.join(", ")));
-                }
-                line
-            }
-        })
-        .collect();
-    let frameworks_json: Vec<Value> = frameworks
-        .iter()
-        .map(|(framework, projects)| json!({ "framework": framework, "projects": projects }))
-        .collect();
+    let projects = solution.projects();
+    let lines = projects.iter().map(project_line).collect();
     let reply = Reply::new(summary).section("Projects", lines).section("Version conflicts", conflict_lines(&conflicts));
-    let fields = json!({
-        "projectCount": solution.members.len(),
-        "projects": projects,
-        "projectTypes": types,
-        "frameworks": frameworks_json,
-        "sharedPackages": solution.shared_packages(),
-        "versionConflicts": conflicts,
-    });
-    (reply, fields)
+    Ok(reply.result(Analyzed {
+        solution: path_of(&solution),
+        format: solution.format,
+        project_count: solution.members.len(),
+        projects,
+        project_types: types,
+        frameworks,
+        shared_packages: solution.shared_packages(),
+        version_conflicts: conflicts,
+    }))
 }
 
-/// Dependencies: the reply and its structured fields.
-fn dependencies(solution: &Solution) -> (Reply, Value) {
-    let mut fields = solution.graph_json();
-    let edges = fields["edges"].as_array().map_or(0, Vec::len);
-    let order = strings_of(&fields["buildOrder"]);
-    let cycles: Vec<String> =
-        fields["cycles"].as_array().into_iter().flatten().map(|cycle| strings_of(cycle).join(" -> ")).collect();
+/// A project of Analyze in one line of prose.
+fn project_line(project: &AnalyzedProject) -> String {
+    if let Some(error) = &project.error {
+        return format!("{}: {error}", project.name);
+    }
+    let frameworks = project.target_frameworks.as_deref().unwrap_or_default();
+    let references = project.project_references.as_deref().unwrap_or_default();
+    let packages = project.package_references.as_ref().map_or(0, Vec::len);
+    let mut line = format!(
+        "{}: {}, {}, {}, {}",
+        project.name,
+        project.project_type.map(|kind| kind.as_str()).unwrap_or_default(),
+        project.language.as_str(),
+        if frameworks.is_empty() { "no framework found".to_owned() } else { frameworks.join(";") },
+        count(packages, "package"),
+    );
+    if !references.is_empty() {
+        line.push_str(&format!(", references {}", references.join(", ")));
+    }
+    line
+}
+
+/// Dependencies: the project reference graph, its build order and cycles, and the packages
+/// shared.
+pub async fn dependencies(call: &Call<'_>) -> Outcome {
+    let solution = load(call).await?;
+    let Graph { projects, edges, build_order, cycles } = solution.graph();
+    let cycle_lines: Vec<String> = cycles.iter().map(|cycle| cycle.join(" -> ")).collect();
     let mut summary = format!(
         "{}: {}, {}.",
         solution.file_name(),
-        plural(solution.members.len(), "project", "projects"),
-        plural(edges, "project reference", "project references")
+        count(solution.members.len(), "project"),
+        count(edges.len(), "project reference")
     );
-    if !order.is_empty() {
-        summary.push_str(&format!(" Build order: {}.", order.join(", ")));
+    if !build_order.is_empty() {
+        summary.push_str(&format!(" Build order: {}.", build_order.join(", ")));
     }
     if !cycles.is_empty() {
-        summary.push_str(&format!(" {} (left out of the build order).", plural(cycles.len(), "cycle", "cycles")));
+        summary.push_str(&format!(" {} (left out of the build order).", count(cycles.len(), "cycle")));
     }
-    let lines = fields["projects"]
-        .as_array()
-        .into_iter()
-        .flatten()
+    let lines = projects
+        .iter()
         .filter_map(|project| {
-            let mut targets = strings_of(&project["references"]);
-            targets.extend(
-                strings_of(&project["externalReferences"])
-                    .into_iter()
-                    .map(|path| format!("{path} (outside the solution)")),
-            );
-            (!targets.is_empty())
-                .then(|| format!("{} -> {}", project["name"].as_str().unwrap_or_default(), targets.join(", ")))
+            let mut targets = project.references.clone();
+            targets.extend(project.external_references.iter().map(|path| format!("{path} (outside the solution)")));
+            (!targets.is_empty()).then(|| format!("{} -> {}", project.name, targets.join(", ")))
         })
         .collect();
     let shared = solution.shared_packages();
     let shared_lines = shared
         .iter()
-        .map(|package| {
-            format!(
-                "{} ({}): {}",
-                package["id"].as_str().unwrap_or_default(),
-                strings_of(&package["projects"]).join(", "),
-                strings_of(&package["versions"]).join(", ")
-            )
-        })
+        .map(|package| format!("{} ({}): {}", package.id, package.projects.join(", "), package.versions.join(", ")))
         .collect();
     let conflicts = solution.version_conflicts();
     let reply = Reply::new(summary)
         .section("References", lines)
-        .section("Cycles", cycles)
+        .section("Cycles", cycle_lines)
         .section("Shared packages", shared_lines)
         .section("Version conflicts", conflict_lines(&conflicts));
-    fields["sharedPackages"] = json!(shared);
-    fields["versionConflicts"] = json!(conflicts);
-    (reply, fields)
+    Ok(reply.result(Graphed {
+        solution: path_of(&solution),
+        format: solution.format,
+        projects,
+        edges,
+        build_order,
+        cycles,
+        shared_packages: shared,
+        version_conflicts: conflicts,
+    }))
 }
 
-/// Validate: the reply and its structured fields.
-fn validate(solution: &Solution) -> (Reply, Value) {
+/// Validate: the problems a build would hit, and advice.
+pub async fn validate(call: &Call<'_>) -> Outcome {
+    let solution = load(call).await?;
     let issues = solution.issues();
     let recommendations = solution.recommendations();
-    let errors: Vec<String> = issues
-        .iter()
-        .filter(|issue| issue.severity == "error")
-        .map(|issue| format!("{}: {}", issue.code, issue.message))
-        .collect();
-    let warnings: Vec<String> = issues
-        .iter()
-        .filter(|issue| issue.severity == "warning")
-        .map(|issue| format!("{}: {}", issue.code, issue.message))
-        .collect();
-    let summary = match (errors.len(), warnings.len()) {
-        (0, 0) => format!("{} is valid: no problem found.", solution.file_name()),
-        (0, warnings) => {
-            format!("{} is valid, with {}.", solution.file_name(), plural(warnings, "warning", "warnings"))
-        }
-        (errors, warnings) => format!(
-            "{} has {} and {}.",
-            solution.file_name(),
-            plural(errors, "error", "errors"),
-            plural(warnings, "warning", "warnings")
-        ),
+    let lines = |severity: Severity| -> Vec<String> {
+        issues
+            .iter()
+            .filter(|issue| issue.severity == severity)
+            .map(|issue| format!("{}: {}", issue.code, issue.message))
+            .collect()
     };
-    let fields = json!({
-        "valid": errors.is_empty(),
-        "errorCount": errors.len(),
-        "warningCount": warnings.len(),
-        "issues": issues.iter().map(analysis::Issue::to_json).collect::<Vec<_>>(),
-        "recommendations": recommendations,
-    });
+    let (errors, warnings) = (lines(Severity::Error), lines(Severity::Warning));
+    let name = solution.file_name();
+    let summary = match (errors.len(), warnings.len()) {
+        (0, 0) => format!("{name} is valid: no problem found."),
+        (0, warnings) => format!("{name} is valid, with {}.", count(warnings, "warning")),
+        (errors, warnings) => format!("{name} has {} and {}.", count(errors, "error"), count(warnings, "warning")),
+    };
+    let result = Validated {
+        solution: path_of(&solution),
+        format: solution.format,
+        valid: errors.is_empty(),
+        error_count: errors.len(),
+        warning_count: warnings.len(),
+        issues,
+        recommendations: recommendations.clone(),
+    };
     let reply = Reply::new(summary)
         .section("Errors", errors)
         .section("Warnings", warnings)
         .section("Recommendations", recommendations);
-    (reply, fields)
+    Ok(reply.result(result))
 }
 
-fn conflict_lines(conflicts: &[Value]) -> Vec<String> {
+/// Each conflicting package in one line: `Serilog: 4.2.0 (App); 4.10.0 (Lib)`.
+fn conflict_lines(conflicts: &[VersionConflict]) -> Vec<String> {
     conflicts
         .iter()
         .map(|conflict| {
-            let versions: Vec<String> = conflict["versions"]
-                .as_array()
-                .into_iter()
-                .flatten()
-                .map(|entry| {
-                    format!(
-                        "{} ({})",
-                        entry["version"].as_str().unwrap_or_default(),
-                        strings_of(&entry["projects"]).join(", ")
-                    )
-                })
+            let versions: Vec<String> = conflict
+                .versions
+                .iter()
+                .map(|entry| format!("{} ({})", entry.version, entry.projects.join(", ")))
                 .collect();
-            format!("{}: {}", conflict["id"].as_str().unwrap_or_default(), versions.join("; "))
+            format!("{}: {}", conflict.id, versions.join("; "))
         })
         .collect()
 }

@@ -9,17 +9,17 @@
 use std::path::{Path, PathBuf};
 
 use dotnet_support::{
-    kit::{Call, Outcome, prose::count},
+    kit::{Call, Outcome, Reason, invalid, prose::count},
     locking::LockTarget,
     respond::Reply,
 };
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{invalid, solution_file};
+use super::SOLUTION;
 use crate::{command, solution_file as file};
 
-/// Migrate: the `.slnx` written from the `.sln`.
+// Migrate: the `.slnx` written from the `.sln`.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Migrated {
@@ -44,13 +44,13 @@ fn generated(stdout: &str) -> Option<PathBuf> {
 /// Runs Migrate, under the locks of both files (the `.sln` read, the `.slnx` written), in that
 /// order.
 pub async fn migrate(call: &Call<'_>) -> Outcome {
-    let sln = solution_file(call).await?;
+    let sln = call.target_file(SOLUTION).await?;
     if file::Format::of(&sln) != Some(file::Format::Sln) {
         let message = format!(
             "Invalid argument 'solution': Migrate turns a .sln into a .slnx; {} is not a .sln file.",
             sln.display()
         );
-        return Err(invalid("solution", "not a .sln", &message).into());
+        return Err(invalid("solution", Reason::Value, message).into());
     }
     let slnx = sln.with_extension("slnx");
     let replaced = slnx.exists();
@@ -59,7 +59,7 @@ pub async fn migrate(call: &Call<'_>) -> Outcome {
             "{} already exists and the SDK would overwrite it without asking; set 'overwrite' to replace it.",
             slnx.display()
         );
-        return Err(invalid("overwrite", "the .slnx exists", &message).into());
+        return Err(invalid("overwrite", Reason::Conflict, message).into());
     }
     let _sln_guard = call.lock(&LockTarget::for_path(Some(&sln), call.cwd())).await?;
     let _slnx_guard = call.lock(&LockTarget::for_path(Some(&slnx), call.cwd())).await?;
