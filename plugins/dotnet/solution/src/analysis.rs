@@ -240,7 +240,9 @@ pub struct AnalyzedProject {
     pub folder: Option<String>,
     pub language: Language,
     pub exists: bool,
+    // Absent (an unreadable file), never null: the schema is the type's own.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "ProjectType")]
     pub project_type: Option<ProjectType>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sdk: Option<String>,

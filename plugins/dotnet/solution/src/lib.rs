@@ -158,7 +158,7 @@ impl Family for DotnetSolution {
             "Create: the file format (default: the SDK's; .slnx needs SDK 9.0.200 or later).",
         ))
         .param(
-            Param::strings("projects", "Add, Remove: project files to add to or remove from the solution (required).")
+            Param::strings("projects", "Add, Remove: the project files to add or remove (required).")
                 .max_items(actions::MAX_PROJECTS),
         )
         .param(Param::string("solutionFolder", "Add: the solution folder to put the projects in."))

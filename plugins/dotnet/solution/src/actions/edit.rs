@@ -25,7 +25,9 @@ pub struct Created {
     /// The file created, when its format is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     solution: Option<String>,
+    // Absent, never null: the schema is the format's own.
     #[serde(skip_serializing_if = "Option::is_none")]
+    #[schemars(with = "Format")]
     format: Option<Format>,
 }
 
