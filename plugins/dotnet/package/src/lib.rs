@@ -164,21 +164,18 @@ impl Family for DotnetPackage {
 /// What each action takes, needs, locks and answers with. Every action runs dotnet. Add and
 /// Update are one command (`add package`), so one declaration and one result.
 fn spec(action: Action) -> ActionSpec<Action> {
+    // The edits of a project file: under the project's lock, and the workspace resource changes.
+    let edits_project = |spec: ActionSpec<Action>| spec.locks(Lock::Target).takes(&["project"]).announces(WORKSPACE);
     let spec = match action {
-        Action::Add | Action::Update => ActionSpec::writes(action)
+        Action::Add | Action::Update => edits_project(ActionSpec::writes(action))
             .open_world()
-            .locks(Lock::Target)
             .requires(&["packageId"])
-            .takes(&["version", "project", "prerelease", "source", "framework", "noRestore"])
-            .result::<packages::Added>()
-            .announces(WORKSPACE),
-        Action::Remove => ActionSpec::destroys(action)
+            .takes(&["version", "prerelease", "source", "framework", "noRestore"])
+            .result::<packages::Added>(),
+        Action::Remove => edits_project(ActionSpec::destroys(action))
             .idempotent()
-            .locks(Lock::Target)
             .requires(&["packageId"])
-            .takes(&["project"])
-            .result::<packages::Removed>()
-            .announces(WORKSPACE),
+            .result::<packages::Removed>(),
         Action::Search => ActionSpec::reads(action)
             .open_world()
             .requires(&["searchTerm"])
@@ -189,20 +186,14 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .takes(&["project", "outdated", "deprecated", "vulnerable", "includeTransitive", "framework"])
             .takes(&["prerelease", "source", "filter", "maxResults"])
             .result::<listing::Listed>(),
-        Action::AddReference => ActionSpec::writes(action)
+        Action::AddReference => edits_project(ActionSpec::writes(action))
             .idempotent()
-            .locks(Lock::Target)
             .requires(&["referencePath"])
-            .takes(&["project"])
-            .result::<references::Referenced>()
-            .announces(WORKSPACE),
-        Action::RemoveReference => ActionSpec::destroys(action)
+            .result::<references::Referenced>(),
+        Action::RemoveReference => edits_project(ActionSpec::destroys(action))
             .idempotent()
-            .locks(Lock::Target)
             .requires(&["referencePath"])
-            .takes(&["project"])
-            .result::<references::Referenced>()
-            .announces(WORKSPACE),
+            .result::<references::Referenced>(),
         Action::ListReferences => ActionSpec::reads(action).takes(&["project"]).result::<references::Referenced>(),
         Action::Why => ActionSpec::reads(action)
             .requires(&["packageId"])
