@@ -154,76 +154,65 @@ impl Family for DotnetDevCerts {
             ))
             .param(secret("value", "SecretsSet: the secret's value. It never appears in any output."))
             .common(&["workingDirectory"])
-            .action(
-                ActionSpec::writes(Action::CertificateTrust)
-                    .idempotent()
-                    .locks(Lock::Machine)
-                    .returns(certificate::trusted_shape()),
-            )
-            .action(
-                ActionSpec::reads(Action::CertificateCheck)
-                    .takes(&["trust"])
-                    .runs_dotnet()
-                    .result::<certificate::Checked>(),
-            )
-            .action(
-                ActionSpec::destroys(Action::CertificateClean)
-                    .idempotent()
-                    .locks(Lock::Machine)
-                    .returns(certificate::cleaned_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::CertificateExport)
-                    .idempotent()
-                    .locks(Lock::Machine)
-                    .requires(&["path"])
-                    .takes(&["format", "password", "noPassword"])
-                    .returns(certificate::exported_shape()),
-            )
-            .action(
-                ActionSpec::writes(Action::SecretsInit)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .takes(&["project"])
-                    .returns(secrets::initialized_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::SecretsSet)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .requires(&["key", "value"])
-                    .takes(&["project"])
-                    .returns(secrets::keyed_shape()),
-            )
-            .action(ActionSpec::reads(Action::SecretsList).takes(&["project"]).returns(secrets::listed_shape()))
-            .action(
-                ActionSpec::destroys(Action::SecretsRemove)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .requires(&["key"])
-                    .takes(&["project"])
-                    .returns(secrets::keyed_shape()),
-            )
-            .action(
-                ActionSpec::destroys(Action::SecretsClear)
-                    .idempotent()
-                    .locks(Lock::Target)
-                    .takes(&["project"])
-                    .returns(secrets::cleared_shape()),
-            )
+            .each_action(spec)
     }
 
     async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {
         match action {
-            Action::CertificateTrust
-            | Action::CertificateCheck
-            | Action::CertificateClean
-            | Action::CertificateExport => certificate::run(action, call).await,
-            Action::SecretsInit
-            | Action::SecretsSet
-            | Action::SecretsList
-            | Action::SecretsRemove
-            | Action::SecretsClear => secrets::run(action, call).await,
+            Action::CertificateTrust => certificate::trust(call).await,
+            Action::CertificateCheck => certificate::check(call).await,
+            Action::CertificateClean => certificate::clean(call).await,
+            Action::CertificateExport => certificate::export(call).await,
+            Action::SecretsInit => secrets::init(call).await,
+            Action::SecretsSet => secrets::set(call).await,
+            Action::SecretsList => secrets::list(call).await,
+            Action::SecretsRemove => secrets::remove(call).await,
+            Action::SecretsClear => secrets::clear(call).await,
         }
     }
+}
+
+/// What each action takes, needs, locks and answers with. Every action runs dotnet. The result
+/// types carry line comments, not doc comments, where the action's name says what they hold: a
+/// doc comment would become their branch's description in every client's tool list.
+fn spec(action: Action) -> ActionSpec<Action> {
+    let spec = match action {
+        Action::CertificateTrust => {
+            ActionSpec::writes(action).idempotent().locks(Lock::Machine).result::<certificate::Trusted>()
+        }
+        Action::CertificateCheck => ActionSpec::reads(action).takes(&["trust"]).result::<certificate::Checked>(),
+        Action::CertificateClean => {
+            ActionSpec::destroys(action).idempotent().locks(Lock::Machine).result::<certificate::Cleaned>()
+        }
+        Action::CertificateExport => ActionSpec::writes(action)
+            .idempotent()
+            .locks(Lock::Machine)
+            .requires(&["path"])
+            .takes(&["format", "password", "noPassword"])
+            .result::<certificate::Exported>(),
+        Action::SecretsInit => ActionSpec::writes(action)
+            .idempotent()
+            .locks(Lock::Target)
+            .takes(&["project"])
+            .result::<secrets::Initialized>(),
+        Action::SecretsSet => ActionSpec::destroys(action)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["key", "value"])
+            .takes(&["project"])
+            .result::<secrets::Keyed>(),
+        Action::SecretsList => ActionSpec::reads(action).takes(&["project"]).result::<secrets::Listed>(),
+        Action::SecretsRemove => ActionSpec::destroys(action)
+            .idempotent()
+            .locks(Lock::Target)
+            .requires(&["key"])
+            .takes(&["project"])
+            .result::<secrets::Keyed>(),
+        Action::SecretsClear => ActionSpec::destroys(action)
+            .idempotent()
+            .locks(Lock::Target)
+            .takes(&["project"])
+            .result::<secrets::Cleared>(),
+    };
+    spec.runs_dotnet()
 }

@@ -249,15 +249,15 @@ fn certificate_export_validates_the_format_and_the_path_without_quoting_the_pass
     let setup = plain(None);
     let cases = [
         (json!({ "path": "dev.pfx", "format": "der", "password": password }), "format", "invalid value"),
-        (json!({ "path": "dev.pfx", "format": "pem", "password": password }), "format", "format mismatch"),
+        (json!({ "path": "dev.pfx", "format": "pem", "password": password }), "format", "conflict"),
         (json!({ "path": "missing/dev.pfx", "password": password }), "path", "not found"),
-        (json!({ "path": ".", "password": password }), "path", "is a folder"),
+        (json!({ "path": ".", "password": password }), "path", "invalid value"),
         (json!({ "format": "pfx", "password": password }), "path", "required"),
         (json!({ "path": "dev.pfx", "password": format!("-{password}") }), "password", "invalid characters"),
         (
             json!({ "path": "dev.pem", "format": "pem", "noPassword": true, "password": password }),
             "noPassword",
-            "invalid combination",
+            "conflict",
         ),
     ];
     for (args, parameter, reason) in cases {

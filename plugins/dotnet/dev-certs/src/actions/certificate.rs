@@ -4,21 +4,20 @@
 use std::path::{Path, PathBuf};
 
 use dotnet_support::{
-    errors::{ErrorResponse, ErrorResult},
-    kit::{Call, Outcome, Shape, ran_fields},
-    locking::{LockTarget, lock_info_schema},
+    errors::ErrorResponse,
+    exec::Command,
+    kit::{Call, Outcome, Reason, invalid},
+    locking::LockTarget,
     params::{Kind, Params},
     respond::Reply,
 };
 use mcp_plugin_api::locks::LockScope;
-use serde_json::{Value, json};
-
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{messages_schema, secret_text};
+use super::secret_text;
 use crate::{
-    Action, CERTIFICATE_LOCK_KEY,
+    CERTIFICATE_LOCK_KEY,
     parse::{self, Certificate, TrustLevel},
 };
 
@@ -33,24 +32,19 @@ const ERROR_TRUSTING: i32 = 4;
 const SSL_CERT_DIR_ADVICE: &str = "list the folder $HOME/.aspnet/dev-certs/trust in the SSL_CERT_DIR environment \
                                    variable of the programs that should trust the certificate";
 
-/// CertificateTrust: whether the certificate is trusted, how far, and whether it was created.
-pub fn trusted_shape() -> Shape {
-    let boolean = json!({ "type": "boolean" });
-    Shape::new(
-        json!({
-            "trusted": { "type": "boolean", "description": "Trusted by every client (false for a partial trust)." },
-            "trustLevel": {
-                "enum": ["Full", "Partial", null],
-                "description": "Partial: some clients trust it, others not (Linux: OpenSSL-based clients until SSL_CERT_DIR lists the SDK's trust folder); null when the output does not say."
-            },
-            "remedy": { "type": "string", "description": "After a partial trust: what makes OpenSSL-based clients trust it too." },
-            "created": boolean,
-            "messages": messages_schema(),
-            "lockInfo": lock_info_schema()
-        }),
-        &["trusted", "trustLevel", "created", "messages"],
-    )
-    .ran()
+// CertificateTrust: whether the certificate is trusted, how far, and whether it was created.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Trusted {
+    /// Trusted by every client (false for a partial trust).
+    trusted: bool,
+    /// Full or Partial; null when the output does not say.
+    trust_level: Option<TrustLevel>,
+    /// After a partial trust: what makes OpenSSL-based clients trust it too.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    remedy: Option<String>,
+    created: bool,
+    messages: Vec<String>,
 }
 
 /// CertificateCheck: whether a valid certificate is there, and how far the machine trusts it.
@@ -76,34 +70,35 @@ pub struct Checked {
     messages: Vec<String>,
 }
 
-/// CertificateClean: what the CLI said.
-pub fn cleaned_shape() -> Shape {
-    Shape::new(json!({ "messages": messages_schema() }), &["messages"]).ran()
+// CertificateClean: what the CLI said.
+#[derive(Debug, Serialize, JsonSchema)]
+pub struct Cleaned {
+    messages: Vec<String>,
 }
 
-/// CertificateExport: where the certificate went, in which format, with which key.
-pub fn exported_shape() -> Shape {
-    let boolean = json!({ "type": "boolean" });
-    Shape::new(
-        json!({
-            "path": { "type": "string" },
-            "format": { "enum": ["pfx", "pem"] },
-            "privateKeyIncluded": boolean,
-            "passwordProtected": boolean,
-            "keyFile": { "type": "string", "description": "Where a pem export put the private key." },
-            "messages": messages_schema()
-        }),
-        &["path", "format", "privateKeyIncluded", "passwordProtected", "messages"],
-    )
-    .ran()
+// CertificateExport: where the certificate went, in which format, with which key.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Exported {
+    path: String,
+    format: Format,
+    private_key_included: bool,
+    password_protected: bool,
+    /// Where a pem export put the private key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    key_file: Option<String>,
+    messages: Vec<String>,
 }
 
 /// The format of an export.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 enum Format {
     Pfx,
     Pem,
 }
+
+dotnet_support::string_enum_schema!(Format, "Format", ["pfx", "pem"]);
 
 impl Format {
     fn name(self) -> &'static str {
@@ -135,19 +130,12 @@ struct Export {
 
 impl Export {
     fn read(params: &Params<'_>, cwd: &Path) -> Result<Self, ErrorResponse> {
-        let invalid = |name: &str, reason: &str, message: String| -> ErrorResponse {
-            ErrorResult::invalid_params(name, reason, &message).into()
-        };
         let format = match params.opt("format", Kind::Identifier) {
             Ok(None) => None,
             Ok(Some(text)) if text.eq_ignore_ascii_case("pfx") => Some(Format::Pfx),
             Ok(Some(text)) if text.eq_ignore_ascii_case("pem") => Some(Format::Pem),
             _ => {
-                return Err(invalid(
-                    "format",
-                    "invalid value",
-                    "Invalid argument 'format': must be 'pfx' or 'pem'.".to_owned(),
-                ));
+                return Err(invalid("format", Reason::Value, "Invalid argument 'format': must be 'pfx' or 'pem'."));
             }
         };
         let path = params.req("path", Kind::Path)?.to_owned();
@@ -155,7 +143,7 @@ impl Export {
         if absolute.is_dir() {
             return Err(invalid(
                 "path",
-                "is a folder",
+                Reason::Value,
                 format!("Invalid argument 'path': '{}' is a folder; name the file to export to.", absolute.display()),
             ));
         }
@@ -163,7 +151,7 @@ impl Export {
         if !folder.is_dir() {
             return Err(invalid(
                 "path",
-                "not found",
+                Reason::NotFound,
                 format!(
                     "Invalid argument 'path': the folder '{}' does not exist. Create it first, with permissions only you \
                      can read: the export can hold the private key.",
@@ -178,7 +166,7 @@ impl Export {
         if other.extensions().contains(&extension.as_str()) {
             return Err(invalid(
                 "format",
-                "format mismatch",
+                Reason::Conflict,
                 format!(
                     "Invalid argument 'path': ends in .{extension}, a {} file, but the export format is {}. Set format to \
                      '{}', or change the file name.",
@@ -193,9 +181,8 @@ impl Export {
         if no_password && (chosen != Format::Pem || password.is_some()) {
             return Err(invalid(
                 "noPassword",
-                "invalid combination",
-                "Invalid argument 'noPassword': exports an unencrypted private key: it needs format 'pem' and no password."
-                    .to_owned(),
+                Reason::Conflict,
+                "Invalid argument 'noPassword': exports an unencrypted private key: it needs format 'pem' and no password.",
             ));
         }
         Ok(Self { path, absolute, format, password, no_password })
@@ -220,9 +207,8 @@ fn partial_trust_remedy(output: &str) -> String {
 /// CertificateCheck: `dev-certs https --check-trust-machine-readable` (the JSON SDK 10 prints:
 /// every certificate with its trust level); on an SDK without it (no JSON in its answer), the
 /// text check `--check [--trust]`, whose exit codes say valid (6: none) and trusted (7: not).
-async fn check(call: &Call<'_>) -> Outcome {
-    let args = |more: &[&str]| ["dev-certs", "https"].iter().chain(more).map(|arg| (*arg).to_owned()).collect();
-    let ran = call.run(call.command(args(&["--check-trust-machine-readable"]), "dotnet dev-certs https")).await?;
+pub async fn check(call: &Call<'_>) -> Outcome {
+    let ran = call.run(certificate_command(call, &["--check-trust-machine-readable"])).await?;
     if ran.succeeded()
         && let Some(certificates) = parse::machine_readable(&ran.outcome.stdout)
     {
@@ -254,14 +240,8 @@ async fn check(call: &Call<'_>) -> Outcome {
         ));
     }
     let asked_trust = call.params().flag("trust");
-    let ran = call
-        .run(
-            call.command(
-                args(if asked_trust { &["--check", "--trust"] } else { &["--check"] }),
-                "dotnet dev-certs https",
-            ),
-        )
-        .await?;
+    let ran =
+        call.run(certificate_command(call, if asked_trust { &["--check", "--trust"] } else { &["--check"] })).await?;
     if !ran.succeeded() && !matches!(ran.exit_code(), NO_VALID_CERTIFICATE | CERTIFICATE_NOT_TRUSTED) {
         return Err(ran.failure().into());
     }
@@ -304,111 +284,120 @@ fn certificate_lines(certificates: &[Certificate]) -> Vec<String> {
         .collect()
 }
 
-/// Runs a certificate action: the argument vector, the confirmation of a clean, the machine's
-/// certificate lock for changes, the run and what it reported.
-pub async fn run(action: Action, call: &Call<'_>) -> Outcome {
-    if action == Action::CertificateCheck {
-        return check(call).await;
-    }
-    let params = call.params();
-    let export = match action {
-        Action::CertificateExport => Some(Export::read(params, call.cwd())?),
-        _ => None,
-    };
-    let mut argv: Vec<String> = ["dev-certs", "https"].map(str::to_owned).to_vec();
-    match action {
-        Action::CertificateTrust => argv.push("--trust".into()),
-        Action::CertificateClean => argv.push("--clean".into()),
-        _ => {
-            let export = export.as_ref().expect("read above");
-            argv.extend(["--export-path".to_owned(), export.path.clone()]);
-            if let Some(format) = export.format {
-                argv.extend(["--format".to_owned(), format.name().to_owned()]);
-            }
-            if let Some(password) = &export.password {
-                argv.extend(["--password".to_owned(), password.clone()]);
-            }
-            if export.no_password {
-                argv.push("--no-password".into());
-            }
-        }
-    }
-    if action == Action::CertificateClean {
-        let question = "Remove every ASP.NET Core HTTPS development certificate from this machine? Apps served over \
-                        HTTPS locally fail until a new certificate is created (CertificateTrust or CertificateExport \
-                        creates one).";
-        call.confirm(question, "the HTTPS development certificates").await?;
-    }
-    let _guard = call.lock(&LockTarget { scope: LockScope::Global, key: CERTIFICATE_LOCK_KEY.to_owned() }).await?;
-    let mut command = call.command(argv, "dotnet dev-certs https");
-    if let Some(password) = export.as_ref().and_then(|export| export.password.as_deref()) {
-        command = command.secret(password);
-    }
-    let ran = call.run(command).await?;
-    // A partial trust is a result: the certificate exists and some clients trust it now.
-    let partial = action == Action::CertificateTrust
-        && ran.exit_code() == ERROR_TRUSTING
-        && parse::partially_trusted(&ran.outcome.transcript);
+/// The machine's certificate lock, taken by every action that changes the store.
+fn certificate_lock() -> LockTarget {
+    LockTarget { scope: LockScope::Global, key: CERTIFICATE_LOCK_KEY.to_owned() }
+}
+
+/// `dotnet dev-certs https` with `more`.
+fn certificate_command(call: &Call<'_>, more: &[&str]) -> Command {
+    let argv = ["dev-certs", "https"].iter().chain(more).map(|arg| (*arg).to_owned()).collect();
+    call.command(argv, "dotnet dev-certs https")
+}
+
+/// CertificateTrust: `dev-certs https --trust` under the certificate lock. On Linux the SDK
+/// exits 4 after a partial trust, which is a result: the certificate exists and some clients
+/// trust it now.
+pub async fn trust(call: &Call<'_>) -> Outcome {
+    let _guard = call.lock(&certificate_lock()).await?;
+    let ran = call.run(certificate_command(call, &["--trust"])).await?;
+    let partial = ran.exit_code() == ERROR_TRUSTING && parse::partially_trusted(&ran.outcome.transcript);
     if !ran.succeeded() && !partial {
         return Err(ran.failure().into());
     }
     let messages = parse::messages(&ran.outcome.transcript);
-    let mut structured = ran_fields(&ran);
-    let reply = match action {
-        Action::CertificateTrust => {
-            let trusted = messages.iter().any(|line| line.starts_with("Successfully") && line.contains("trusted"));
-            let created = messages
-                .iter()
-                .any(|line| line.contains("was generated successfully") || line.starts_with("Successfully created"));
-            let level = match (trusted, partial) {
-                (true, _) => json!("Full"),
-                (false, true) => json!("Partial"),
-                (false, false) => Value::Null,
-            };
-            structured.insert("trusted".into(), json!(trusted));
-            structured.insert("trustLevel".into(), level);
-            structured.insert("created".into(), json!(created));
-            if partial {
-                let remedy = partial_trust_remedy(&ran.outcome.transcript);
-                structured.insert("remedy".into(), json!(remedy));
-                Reply::new(format!(
-                    "The HTTPS development certificate is trusted by some clients but not by others (dotnet dev-certs \
-                     exit code 4: partial trust, as on Linux). {remedy}"
-                ))
-            } else {
-                Reply::new(match (trusted, created) {
-                    (true, true) => "Created and trusted a new HTTPS development certificate.",
-                    (true, false) => "Trusted the existing HTTPS development certificate.",
-                    (false, _) => "Trust was requested; read the messages for what the platform needs.",
-                })
-            }
-        }
-        Action::CertificateClean => Reply::new("Removed the HTTPS development certificates from this machine."),
-        _ => {
-            let export = export.expect("an export was read");
-            let format = export.format();
-            let private_key = export.password.is_some() || export.no_password;
-            structured.insert("path".into(), json!(export.absolute.display().to_string()));
-            structured.insert("format".into(), json!(format.name()));
-            structured.insert("privateKeyIncluded".into(), json!(private_key));
-            structured.insert("passwordProtected".into(), json!(export.password.is_some()));
-            if format == Format::Pem && private_key {
-                structured.insert("keyFile".into(), json!(export.absolute.with_extension("key").display().to_string()));
-            }
-            let what = match (private_key, export.password.is_some()) {
-                (false, _) => "the certificate without its private key",
-                (true, true) => "the certificate and its password-protected private key",
-                (true, false) => "the certificate and its unencrypted private key",
-            };
-            Reply::new(format!("Exported {what} to {} ({}).", export.absolute.display(), format.name()))
-        }
+    let trusted = messages.iter().any(|line| line.starts_with("Successfully") && line.contains("trusted"));
+    let created = messages
+        .iter()
+        .any(|line| line.contains("was generated successfully") || line.starts_with("Successfully created"));
+    let remedy = partial.then(|| partial_trust_remedy(&ran.outcome.transcript));
+    let reply = match &remedy {
+        Some(remedy) => Reply::new(format!(
+            "The HTTPS development certificate is trusted by some clients but not by others (dotnet dev-certs exit \
+             code 4: partial trust, as on Linux). {remedy}"
+        )),
+        None => Reply::new(match (trusted, created) {
+            (true, true) => "Created and trusted a new HTTPS development certificate.",
+            (true, false) => "Trusted the existing HTTPS development certificate.",
+            (false, _) => "Trust was requested; read the messages for what the platform needs.",
+        }),
     };
-    structured.insert("messages".into(), json!(messages));
-    Ok(reply.section("Messages", messages).output(ran.outcome.transcript.clone()).structured(Value::Object(structured)))
+    let trust_level = match (trusted, partial) {
+        (true, _) => Some(TrustLevel::Full),
+        (false, true) => Some(TrustLevel::Partial),
+        (false, false) => None,
+    };
+    Ok(reply.section("Messages", messages.clone()).output(ran.outcome.transcript.clone()).result(Trusted {
+        trusted,
+        trust_level,
+        remedy,
+        created,
+        messages,
+    }))
+}
+
+/// CertificateClean: asks the user, then `dev-certs https --clean` under the certificate lock.
+pub async fn clean(call: &Call<'_>) -> Outcome {
+    let question = "Remove every ASP.NET Core HTTPS development certificate from this machine? Apps served over HTTPS \
+                    locally fail until a new certificate is created (CertificateTrust or CertificateExport creates \
+                    one).";
+    call.confirm(question, "the HTTPS development certificates").await?;
+    let _guard = call.lock(&certificate_lock()).await?;
+    let ran = call.run_ok(certificate_command(call, &["--clean"])).await?;
+    let messages = parse::messages(&ran.outcome.transcript);
+    Ok(Reply::new("Removed the HTTPS development certificates from this machine.")
+        .section("Messages", messages.clone())
+        .output(ran.outcome.transcript.clone())
+        .result(Cleaned { messages }))
+}
+
+/// CertificateExport: the checked export, then `dev-certs https --export-path PATH ...` under the
+/// certificate lock (an export creates the certificate when there is none), the password
+/// declared secret.
+pub async fn export(call: &Call<'_>) -> Outcome {
+    let export = Export::read(call.params(), call.cwd())?;
+    let mut more = vec!["--export-path", export.path.as_str()];
+    if let Some(format) = export.format {
+        more.extend(["--format", format.name()]);
+    }
+    if let Some(password) = &export.password {
+        more.extend(["--password", password.as_str()]);
+    }
+    if export.no_password {
+        more.push("--no-password");
+    }
+    let mut command = certificate_command(call, &more);
+    if let Some(password) = &export.password {
+        command = command.secret(password);
+    }
+    let _guard = call.lock(&certificate_lock()).await?;
+    let ran = call.run_ok(command).await?;
+    let messages = parse::messages(&ran.outcome.transcript);
+    let format = export.format();
+    let private_key = export.password.is_some() || export.no_password;
+    let what = match (private_key, export.password.is_some()) {
+        (false, _) => "the certificate without its private key",
+        (true, true) => "the certificate and its password-protected private key",
+        (true, false) => "the certificate and its unencrypted private key",
+    };
+    Ok(Reply::new(format!("Exported {what} to {} ({}).", export.absolute.display(), format.name()))
+        .section("Messages", messages.clone())
+        .output(ran.outcome.transcript.clone())
+        .result(Exported {
+            path: export.absolute.display().to_string(),
+            format,
+            private_key_included: private_key,
+            password_protected: export.password.is_some(),
+            key_file: (format == Format::Pem && private_key)
+                .then(|| export.absolute.with_extension("key").display().to_string()),
+            messages,
+        }))
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::{Value, json};
+
     use super::*;
 
     #[test]
@@ -422,13 +411,13 @@ mod tests {
         assert_eq!(read(json!({ "path": "c.pem", "format": "PEM" })).unwrap(), Format::Pem);
         assert_eq!(read(json!({ "path": "c.pfx" })).unwrap(), Format::Pfx);
         assert_eq!(reason(json!({ "path": "c.pfx", "format": "der" })), "invalid value");
-        assert_eq!(reason(json!({ "path": "c.pem" })), "format mismatch");
+        assert_eq!(reason(json!({ "path": "c.pem" })), "conflict");
         assert_eq!(reason(json!({ "path": "no/such/folder/c.pfx" })), "not found");
-        assert_eq!(reason(json!({ "path": "." })), "is a folder");
-        assert_eq!(reason(json!({ "path": "c.pfx", "noPassword": true })), "invalid combination");
+        assert_eq!(reason(json!({ "path": "." })), "invalid value");
+        assert_eq!(reason(json!({ "path": "c.pfx", "noPassword": true })), "conflict");
         assert_eq!(
             reason(json!({ "path": "c.pem", "format": "pem", "noPassword": true, "password": "x" })),
-            "invalid combination"
+            "conflict"
         );
         assert_eq!(reason(json!({ "format": "pem" })), "required");
     }

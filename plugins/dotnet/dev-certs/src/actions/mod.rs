@@ -5,41 +5,40 @@ pub mod certificate;
 pub mod secrets;
 
 use dotnet_support::{
-    errors::{ErrorResponse, ErrorResult},
+    errors::ErrorResponse,
+    kit::{Reason, invalid},
     params::Params,
 };
-use serde_json::{Value, json};
-
-fn messages_schema() -> Value {
-    json!({ "type": "array", "items": { "type": "string" } })
-}
+use serde_json::Value;
 
 /// A secret parameter (`password`, `value`): text, a number or a boolean taken as text. No error
 /// about it quotes it.
 fn secret_text(params: &Params<'_>, name: &str) -> Result<Option<String>, ErrorResponse> {
-    let invalid = |reason: &str, message: String| Err(ErrorResult::invalid_params(name, reason, &message).into());
+    let invalid = |reason: Reason, message: String| Err(invalid(name, reason, message));
     let text = match params.raw(name) {
         None => return Ok(None),
         Some(Value::String(text)) if text.is_empty() => return Ok(None),
         Some(Value::String(text)) => text.clone(),
         Some(Value::Number(number)) => number.to_string(),
         Some(Value::Bool(flag)) => flag.to_string(),
-        Some(_) => return invalid("invalid type", format!("Invalid argument '{name}': must be text.")),
+        Some(_) => return invalid(Reason::Type, format!("Invalid argument '{name}': must be text.")),
     };
     if text.starts_with('-') {
         return invalid(
-            "invalid characters",
+            Reason::Characters,
             format!("Invalid argument '{name}': starts with '-', which the dotnet CLI would read as an option."),
         );
     }
     if text.contains('\0') {
-        return invalid("invalid characters", format!("Invalid argument '{name}': contains a NUL character."));
+        return invalid(Reason::Characters, format!("Invalid argument '{name}': contains a NUL character."));
     }
     Ok(Some(text))
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
