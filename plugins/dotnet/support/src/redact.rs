@@ -212,6 +212,27 @@ const FOREIGN_SECRET_WORDS: &[&str] = &[
     "api-nyckel",
 ];
 
+/// "API key" in other languages as a sentence writes it before the key with no separator
+/// (`Chave da API 0a1b...`, `API-lykill ...`, `API কী ...`): the value is hidden when it looks
+/// generated, as after `api key` in English.
+const FOREIGN_KEY_WORDS: &[&str] = &[
+    "chave da api",
+    "chave de api",
+    "clave de api",
+    "clave de la api",
+    "clé api",
+    "clé d'api",
+    "chiave api",
+    "api-schlüssel",
+    "api-sleutel",
+    "klucz api",
+    "ключ api",
+    "api anahtarı",
+    "api-lykill",
+    "api কী",
+    "api की",
+];
+
 /// Endings of normalised key names of session identifiers (`ASP.NET_SessionId`, `PHPSESSID`).
 const SESSION_KEY_ENDINGS: &[&str] = &["sessionid", "sessid"];
 
@@ -770,7 +791,9 @@ enum Forms {
 /// Kubernetes env lists write it), an `expect` prompt for a password or passphrase (its `send`
 /// answer may come on the next line), a `terraform output NAME` command line (the output's
 /// value comes on the next line; so do `kubectl get secret ... | base64 -d` and `argocd admin
-/// initial-password`, which print a secret bare), and a PHP `var_dump` key with a secret word (`["password"]=>`,
+/// initial-password`, which print a secret bare, as do `aws ecr get-login-password`, `gcloud
+/// secrets versions access`, `gcloud auth print-access-token` and `az ... -o tsv` listings of keys
+/// and secrets run at a prompt), and a PHP `var_dump` key with a secret word (`["password"]=>`,
 /// its `string(N) "..."` on the next line), a table row with a secret name whose long value
 /// a console may wrap onto the next line, and a container named for a secret whose `value`
 /// member comes on the next line (an ARM parameter `"adminPassword": {`, unattend.xml's
@@ -785,7 +808,13 @@ fn two_line_openers() -> [String; 6] {
         concat!(
             r"(?:(?-u:\b)terraform[ \t]+output[ \t]+(?:-[A-Za-z-]+(?:=\S*)?[ \t]+)*[A-Za-z_][A-Za-z0-9_-]*",
             r"|(?-u:\b)kubectl[ \t]+get[ \t]+secrets?[ \t][^\r\n|]*\|[ \t]*base64[ \t]+(?:-d|--decode|-D)",
-            r"|(?-u:\b)argocd[ \t]+admin[ \t]+initial-password(?:[ \t]+-[^\r\n]*)?)[ \t]*",
+            r"|(?-u:\b)argocd[ \t]+admin[ \t]+initial-password(?:[ \t]+-[^\r\n]*)?",
+            // Cloud CLIs that print a secret bare when run at a prompt (not inside `$(...)`):
+            // ECR's login password, a Secret Manager version, an access token, and Azure keys in
+            // tsv.
+            r"|(?m:^)[ \t]*(?:[$>#%+][ \t]+)?(?:aws[ \t]+ecr(?:-public)?[ \t]+get-login-password",
+            r"|gcloud[ \t]+(?:secrets[ \t]+versions[ \t]+access|auth[ \t]+print-(?:access|identity)-token)",
+            r"|az[ \t]+(?:redis[ \t]+list-keys|storage[ \t]+account[ \t]+keys[ \t]+list|account[ \t]+get-access-token|keyvault[ \t]+secret[ \t]+show)[^\r\n|()]*[ \t]-o(?:utput)?[ \t]+tsv)(?:[ \t]+[^\r\n|()]*)?)[ \t]*",
         )
         .to_owned(),
         format!(r#"\["[^"\r\n]*(?i:{secret_words})[^"\r\n]*"\]=>[ \t]*"#),
@@ -805,6 +834,7 @@ fn two_line_openers() -> [String; 6] {
 /// (when two forms could start at the same place, the one listed first wins).
 fn rules(forms: Forms) -> Vec<String> {
     let foreign = FOREIGN_SECRET_WORDS.iter().map(|word| regex::escape(word)).collect::<Vec<_>>().join("|");
+    let foreign_keys = FOREIGN_KEY_WORDS.iter().map(|word| regex::escape(word)).collect::<Vec<_>>().join("|");
     let strong = format!("{}|{foreign}", words_pattern(&[STRONG_KEY_WORDS, CONNECTION_KEY_WORDS].concat()));
     let last = words_pattern(LAST_KEY_WORDS);
     let weak = words_pattern(WEAK_KEY_WORDS);
@@ -834,6 +864,11 @@ fn rules(forms: Forms) -> Vec<String> {
     if labelled {
         // Output of a command that prints a secret without a label.
         rules.extend([
+            // A CI masking command echoed by `set -x` (`::add-mask::VALUE`): the value is what it masks.
+            r#"(?P<add_mask>::add-mask::)(?P<add_mask_val>[^\s'"]+)"#.to_owned(),
+            // A secret passed to a constructor named for one in source (`new Secret("...".Sha256())`,
+            // `new ClientSecret("...")`, `new NetworkCredential`'s is a password option elsewhere).
+            r#"(?P<ctor>(?-u:\b)new[ \t]+[A-Za-z0-9_.]*(?i:secret|password|apikey|token)[ \t]*\([ \t]*)(?P<ctor_val>"(?:[^"\\\r\n]|\\.)*")"#.to_owned(),
             // `dotnet user-secrets set` confirmation.
             r"(?P<saved_pre>Successfully saved [^\r\n]*? = )[^\r\n]*?(?P<saved_post> to the secret store\.)".to_owned(),
             // The line after `terraform output [-raw|-json] NAME`: the output's value, which Terraform
@@ -937,7 +972,7 @@ fn rules(forms: Forms) -> Vec<String> {
         format!(
             r#"(?P<hdrp>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
         ),
-        r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}[ \t]+)?(?P<hdr_val>[^\s"',;\\]+)"#.to_owned(),
+        r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}[ \t]+)?(?P<hdr_val>[^\s"',;\\<]+)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
         r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?#@"'<>]+@"#.to_owned(),
         r"(?P<url_user>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://)(?P<url_token>[A-Za-z0-9._~%+-]{16,})@".to_owned(),
@@ -953,9 +988,10 @@ fn rules(forms: Forms) -> Vec<String> {
             ),
             // A `key|name=... value=...` pair outside a tag, quoted any way (a runsettings
             // `TestRunParameters.Parameter(name=\"ApiKey\", value=\"...\")`, TeamCity's
-            // `##teamcity[setParameter name='env.X' value='...']`): the value is as secret as the name.
+            // `##teamcity[setParameter name='env.X' value='...']`, or bare as gRPC's `Metadata.Entry`
+            // prints it, `[Entry: key=x-api-key, value=...]`): the value is as secret as the name.
             format!(
-                r#"(?P<xml_kv>(?-u:\b)(?i:key|name)[ \t]*=[ \t]*(?P<kv_name>{QUOTED})[ \t]*,?[ \t]*(?i:value)[ \t]*=[ \t]*)(?P<kv_val>{QUOTED})"#
+                r#"(?P<xml_kv>(?-u:\b)(?i:key|name)[ \t]*=[ \t]*(?P<kv_name>{QUOTED}|[A-Za-z0-9_.:-]+)[ \t]*,?[ \t]*(?i:value)[ \t]*=[ \t]*)(?P<kv_val>{QUOTED}|[^\s,)\]"']+)"#
             ),
             format!(
                 r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?:(?i:{strong}|{weak})[A-Za-z0-9_.:-]*|(?i:{last})))(?P<xml_attrs>(?:[ \t]+{attr})*[ \t]*)>(?P<xml_val>[^<\r\n]+)</"
@@ -1044,7 +1080,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // In other languages the word comes with a few words of its sentence before the
             // value (`Nytt lösenord för användaren admin: X`, `臨時密碼：X`, `adgangskode er X`).
             format!(
-                r#"(?P<prose>(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key)(?:[ \t]+(?i:is|was|set to|to))?[ \t]+|(?P<prose_foreign>(?i:{foreign})[^\r\n:：=<>"']{{0,40}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+')|(?P<prose_word>[^\s"'<>=&，；、。]{{6,}})(?P<prose_end>[ \t，；、。]|\r?(?m:$)))"#
+                r#"(?P<prose>(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to))?[ \t]+|(?P<prose_foreign>(?i:{foreign})[^\r\n:：=<>"']{{0,40}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+')|(?P<prose_word>[^\s"'<>=&，；、。]{{6,}})(?P<prose_end>[ \t，；、。]|\r?(?m:$)))"#
             ),
         ]);
     }
@@ -1731,6 +1767,12 @@ fn replace(caps: &Captures<'_>) -> String {
     }
     if let Some(command) = caps.name("tf_output") {
         return format!("{}{}", command.as_str(), mask(&caps["tf_val"]));
+    }
+    if let Some(marker) = caps.name("add_mask") {
+        return format!("{}{}", marker.as_str(), mask(&caps["add_mask_val"]));
+    }
+    if let Some(call) = caps.name("ctor") {
+        return format!("{}{}", call.as_str(), mask(&caps["ctor_val"]));
     }
     if let Some(prompt) = caps.name("expect_send") {
         return format!("{}{}", prompt.as_str(), mask(&caps["send_val"]));
@@ -3879,6 +3921,51 @@ Time Elapsed 00:00:03.45";
             "12:00:03 DBG refreshed eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ\n9.eyJzdWIiOiJiIn0.c2lnbmF0dXJlLXRocmVl\nok";
         assert_eq!(r(no_dot), "12:00:03 DBG refreshed [REDACTED]\n[REDACTED]\nok");
         assert_eq!(lines(no_dot), r(no_dot));
+    }
+
+    #[test]
+    fn cloud_clis_that_print_a_bare_secret_at_a_prompt() {
+        each(&[
+            (
+                "$ aws ecr-public get-login-password --region us-east-1\nZXlKd1lYbHNiMkZrSWpvaVpHRjBZU0o5\n$ echo done",
+                "$ aws ecr-public get-login-password --region us-east-1\n[REDACTED]\n$ echo done",
+            ),
+            ("> gcloud auth print-access-token\nya29-like-Opaque-Value-0123456789", "> gcloud auth print-access-token\n[REDACTED]"),
+            (
+                "$ az storage account keys list -g rg -n st01 --query \"[].value\" -o tsv\nQmFzZTY0S2V5T25lMDEyMzQ1Njc4OQ==\tQmFzZTY0S2V5VHdvMDEyMzQ1Njc4OQ==",
+                "$ az storage account keys list -g rg -n st01 --query \"[].value\" -o tsv\n[REDACTED]",
+            ),
+            // Inside `$(...)` the value is not printed on the next line.
+            (
+                "$ export PW=$(az keyvault secret show --vault-name kv --name pw --query value -o tsv)\n$ ./deploy.sh",
+                "$ export PW=$(az keyvault secret show --vault-name kv --name pw --query value -o tsv)\n$ ./deploy.sh",
+            ),
+            // Other output of the same CLIs is not.
+            ("$ az storage account list -o tsv\nst01\teastus", "$ az storage account list -o tsv\nst01\teastus"),
+        ]);
+    }
+
+    #[test]
+    fn masking_commands_constructors_metadata_entries_and_localized_api_keys() {
+        each(&[
+            ("+ echo \"::add-mask::k2v9q4x7m1z8w3r6\"", "+ echo \"::add-mask::[REDACTED]\""),
+            (
+                r#"    ClientSecrets = { new Secret("Yq2-Wd8_Kp4xLm7Nz3Rb".Sha256()) },"#,
+                r#"    ClientSecrets = { new Secret("[REDACTED]".Sha256()) },"#,
+            ),
+            (
+                "metadata [Entry: key=authorization-token, value=Zk3mQ8rT1vW6yB9c], [Entry: key=x-request-id, value=42]",
+                "metadata [Entry: key=authorization-token, value=[REDACTED]], [Entry: key=x-request-id, value=42]",
+            ),
+            ("Clave de API 4f2a9c1e7b3d8a6f0e5c2b9d7a1f3e8c cargada", "Clave de API [REDACTED] cargada"),
+            ("API-Schlüssel 0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d geladen", "API-Schlüssel [REDACTED] geladen"),
+            // A word after the same words is not a key.
+            ("Chave da API inválida para este ambiente", "Chave da API inválida para este ambiente"),
+            (
+                "<Message>401. Authorization: Bearer Zm9vYmFyYmF6cXV4MTIzNDU2</Message>",
+                "<Message>401. Authorization: Bearer [REDACTED]</Message>",
+            ),
+        ]);
     }
 
     #[test]
