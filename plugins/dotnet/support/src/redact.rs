@@ -864,6 +864,12 @@ fn rules(forms: Forms) -> Vec<String> {
     if labelled {
         // Output of a command that prints a secret without a label.
         rules.extend([
+            // MSBuild's `Property reassignment: $(Name)="new" (previous value: "old")` (`-v:diag`, a
+            // binary log's replay): both values are as secret as the property's name.
+            r#"(?P<reassign>Property reassignment: \$\((?P<reassign_name>[A-Za-z0-9_.-]+)\)=)(?P<reassign_val>"[^"\r\n]*")(?P<reassign_mid>[ \t]*\(previous value:[ \t]*)(?P<reassign_prev>"[^"\r\n]*")"#.to_owned(),
+            // A secret-named member quoted after its name in a message (`BindPassword 'x' is
+            // rejected`, options validation and exception texts).
+            r#"(?P<named_quote>(?-u:\b)[A-Z][A-Za-z0-9]*(?:Password|Passwd|Passphrase|Secret|Token|ApiKey)[ \t]+)(?P<named_quote_val>'[^'\r\n]+'|"[^"\r\n]+")"#.to_owned(),
             // A CI masking command echoed by `set -x` (`::add-mask::VALUE`): the value is what it masks.
             r#"(?P<add_mask>::add-mask::)(?P<add_mask_val>[^\s'"]+)"#.to_owned(),
             // A secret passed to a constructor named for one in source (`new Secret("...".Sha256())`,
@@ -1080,7 +1086,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // In other languages the word comes with a few words of its sentence before the
             // value (`Nytt lösenord för användaren admin: X`, `臨時密碼：X`, `adgangskode er X`).
             format!(
-                r#"(?P<prose>(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to))?[ \t]+|(?P<prose_foreign>(?i:{foreign})[^\r\n:：=<>"']{{0,40}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+')|(?P<prose_word>[^\s"'<>=&，；、。]{{6,}})(?P<prose_end>[ \t，；、。]|\r?(?m:$)))"#
+                r#"(?P<prose>(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to))?[ \t]+|(?P<prose_foreign>(?i:{foreign})[^\r\n:：=<>"']{{0,40}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>[^\s"'<>=&，；、。]{{6,}})(?P<prose_end>[ \t，；、。]|\r?(?m:$)))"#
             ),
         ]);
     }
@@ -1159,7 +1165,7 @@ fn unwrap(value: &str) -> (&str, &str, &str) {
     let call = value.find("(\"").or_else(|| value.find("('")).filter(|at| {
         *at > 0 && value[..*at].bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_') && value.ends_with(')')
     });
-    let wrappers = [("\\\"", "\\\""), ("\\u0022", "\\u0022")];
+    let wrappers = [("\\\"", "\\\""), ("\\u0022", "\\u0022"), ("&quot;", "&quot;")];
     let open_call = call.map(|at| &value[..=at]);
     for (open, close) in open_call.map(|open| (open, ")")).into_iter().chain(wrappers) {
         if value.len() >= open.len() + close.len()
@@ -1768,6 +1774,16 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(command) = caps.name("tf_output") {
         return format!("{}{}", command.as_str(), mask(&caps["tf_val"]));
     }
+    if let Some(label) = caps.name("reassign") {
+        let class = classify_key(&caps["reassign_name"]);
+        let shown =
+            |value: &str| redact_labelled(class, value).unwrap_or_else(|| redact_with(&SHAPES, value).into_owned());
+        let (value, previous) = (shown(&caps["reassign_val"]), shown(&caps["reassign_prev"]));
+        return format!("{}{value}{}{previous}", label.as_str(), &caps["reassign_mid"]);
+    }
+    if let Some(name) = caps.name("named_quote") {
+        return format!("{}{}", name.as_str(), mask(&caps["named_quote_val"]));
+    }
     if let Some(marker) = caps.name("add_mask") {
         return format!("{}{}", marker.as_str(), mask(&caps["add_mask_val"]));
     }
@@ -2014,7 +2030,7 @@ fn replace(caps: &Captures<'_>) -> String {
         if let Cow::Owned(_) = redact_with(&SHAPES, core) {
             return format!("{}{end}", keep(label.as_str(), core));
         }
-        let quoted = core.starts_with(['"', '\'']);
+        let quoted = core.starts_with(['"', '\'']) || core.starts_with("&quot;");
         let secret = if caps.name("prose_pw").is_some() || caps.name("prose_foreign").is_some() {
             quoted || password_like(core)
         } else {
@@ -3930,7 +3946,10 @@ Time Elapsed 00:00:03.45";
                 "$ aws ecr-public get-login-password --region us-east-1\nZXlKd1lYbHNiMkZrSWpvaVpHRjBZU0o5\n$ echo done",
                 "$ aws ecr-public get-login-password --region us-east-1\n[REDACTED]\n$ echo done",
             ),
-            ("> gcloud auth print-access-token\nya29-like-Opaque-Value-0123456789", "> gcloud auth print-access-token\n[REDACTED]"),
+            (
+                "> gcloud auth print-access-token\nya29-like-Opaque-Value-0123456789",
+                "> gcloud auth print-access-token\n[REDACTED]",
+            ),
             (
                 "$ az storage account keys list -g rg -n st01 --query \"[].value\" -o tsv\nQmFzZTY0S2V5T25lMDEyMzQ1Njc4OQ==\tQmFzZTY0S2V5VHdvMDEyMzQ1Njc4OQ==",
                 "$ az storage account keys list -g rg -n st01 --query \"[].value\" -o tsv\n[REDACTED]",
@@ -3964,6 +3983,28 @@ Time Elapsed 00:00:03.45";
             (
                 "<Message>401. Authorization: Bearer Zm9vYmFyYmF6cXV4MTIzNDU2</Message>",
                 "<Message>401. Authorization: Bearer [REDACTED]</Message>",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn msbuild_reassignments_named_quotes_and_entity_quoted_passwords() {
+        each(&[
+            (
+                r#"Property reassignment: $(SignPassword)="Kv8!mRt2#q" (previous value: "old-Zx4$w") at /b/Sign.targets (3,5)"#,
+                r#"Property reassignment: $(SignPassword)="[REDACTED]" (previous value: "[REDACTED]") at /b/Sign.targets (3,5)"#,
+            ),
+            (
+                r#"Property reassignment: $(Configuration)="Release" (previous value: "Debug") at /b/x.props (1,1)"#,
+                r#"Property reassignment: $(Configuration)="Release" (previous value: "Debug") at /b/x.props (1,1)"#,
+            ),
+            (
+                "Validation failed for 'SmtpOptions': RelayPassword 'q9#Lm2!vX' is not accepted; Host 'smtp.local' is set.",
+                "Validation failed for 'SmtpOptions': RelayPassword '[REDACTED]' is not accepted; Host 'smtp.local' is set.",
+            ),
+            (
+                "<StdOut>created user with password &quot;Wq7_pLm3-Xz&quot; &amp; role &lt;Admin&gt;</StdOut>",
+                "<StdOut>created user with password &quot;[REDACTED]&quot; &amp; role &lt;Admin&gt;</StdOut>",
             ),
         ]);
     }
