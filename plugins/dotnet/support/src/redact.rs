@@ -1086,7 +1086,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // In other languages the word comes with a few words of its sentence before the
             // value (`Nytt lösenord för användaren admin: X`, `臨時密碼：X`, `adgangskode er X`).
             format!(
-                r#"(?P<prose>(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to))?[ \t]+|(?P<prose_foreign>(?i:{foreign})[^\r\n:：=<>"']{{0,40}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>[^\s"'<>=&，；、。]{{6,}})(?P<prose_end>[ \t，；、。]|\r?(?m:$)))"#
+                r#"(?P<prose>(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to))?[ \t]+|(?P<prose_foreign>(?i:{foreign})[^\r\n:：=<>"']{{0,40}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>[^\s"'<>=&，；、。]{{6,}})(?P<prose_end>[ \t，；、。]|\r?(?m:$)))"#
             ),
         ]);
     }
@@ -1237,9 +1237,10 @@ fn is_stand_in(value: &str) -> bool {
 }
 
 /// A host, `host:port` or port between the separators of a connection string
-/// (`localhost:6379,abortConnect=false`, `Server=tcp:db.example,1433`).
+/// (`localhost:6379,abortConnect=false`, `Server=tcp:db.example,1433`), also as an Aspire
+/// manifest's references (`{cache.bindings.tcp.host}:{cache.bindings.tcp.port}`).
 static CONNECTION_HOST: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::[0-9]+)?|[A-Za-z0-9-]+:[0-9]+|[0-9]+)$")
+    Regex::new(r"^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::[0-9]+)?|[A-Za-z0-9-]+:[0-9]+|[0-9]+|\{[A-Za-z0-9_.-]+\}(?::\{[A-Za-z0-9_.-]+\})?)$")
         .expect("connection host pattern is valid")
 });
 
@@ -2018,6 +2019,10 @@ fn replace(caps: &Captures<'_>) -> String {
         return labelled(label, class, value);
     }
     if let Some(label) = caps.name("prose") {
+        // `Public key token is ...` (`sn -tp`) names a public key's hash.
+        if caps.name("prose_public").is_some() {
+            return whole.to_owned();
+        }
         let value = caps.name("prose_val").or(caps.name("prose_word")).map_or("", |m| m.as_str());
         // Punctuation that ends the sentence is not part of the value (`admin key abc123).`).
         let core = if caps.name("prose_word").is_some() {
@@ -4021,6 +4026,10 @@ Time Elapsed 00:00:03.45";
         ] {
             assert_eq!(r(kept), kept);
         }
+        assert_eq!(r("Public key token is 0f1e2d3c4b5a6978"), "Public key token is 0f1e2d3c4b5a6978");
+        let aspire =
+            r#"  "connectionString": "{db.bindings.tcp.host}:{db.bindings.tcp.port},password={db-password.value}","#;
+        assert_eq!(r(aspire), aspire);
         // A real password in a URL is still hidden.
         assert_eq!(r("https://ci:p4ss*w0rd@feed.example.org/"), "https://ci:[REDACTED]@feed.example.org/");
     }
