@@ -63,6 +63,8 @@
 //!   announces `dotnet://workspace` updated; builds and runs leave the project files alone.
 //! - Parameters an action does not take are refused (INVALID_PARAMS), never silently ignored.
 
+#![deny(missing_docs)]
+
 mod actions;
 mod evaluate;
 mod projfile;
@@ -263,8 +265,7 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .takes(&TARGET)
             .takes(&BUILD)
             .takes(&["noBuild", "noRestore", "appArgs", "startMode"])
-            .returns(actions::run_shape())
-            .returns(actions::started_shape()),
+            .result::<actions::RunResult>(),
         Action::Test => ActionSpec::writes(Action::Test)
             .idempotent()
             .open_world()
@@ -306,7 +307,7 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .locks(Lock::Target)
             .takes(&TARGET)
             .takes(&["watchAction", "appArgs", "noHotReload", "filter", "configuration", "framework", "startMode"])
-            .returns(actions::started_shape()),
+            .result::<actions::Started>(),
         Action::Format => ActionSpec::writes(Action::Format)
             .idempotent()
             .locks(Lock::Target)
@@ -369,9 +370,9 @@ fn spec(action: Action) -> ActionSpec<Action> {
         Action::Logs => ActionSpec::reads(Action::Logs)
             .requires(&["sessionId"])
             .takes(&["tailLines", "since"])
-            .returns(actions::logs_shape()),
+            .result::<actions::Logs>(),
         Action::Stop => {
-            ActionSpec::destroys(Action::Stop).idempotent().requires(&["sessionId"]).returns(actions::stop_shape())
+            ActionSpec::destroys(Action::Stop).idempotent().requires(&["sessionId"]).result::<actions::Stopped>()
         }
         Action::ListSessions => ActionSpec::reads(Action::ListSessions).result::<actions::SessionList>(),
     }
