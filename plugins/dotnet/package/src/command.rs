@@ -5,8 +5,12 @@
 //! used because SDK 8, 9 and 10 all accept them; SDK 10's noun-first forms (`dotnet package
 //! add`) are unknown to SDK 8. `dotnet package search` exists since SDK 8.0.200.
 
-/// How `dotnet list package` reports: every package, or one of NuGet's three audits.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+use serde::Serialize;
+
+/// How `dotnet list package` reports: every package, or one of NuGet's three audits. List's
+/// result names it (`report`) in lower case.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
 pub enum Report {
     /// Requested and resolved versions.
     All,
@@ -18,17 +22,9 @@ pub enum Report {
     Vulnerable,
 }
 
-impl Report {
-    /// The name used in structured content.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Report::All => "all",
-            Report::Outdated => "outdated",
-            Report::Deprecated => "deprecated",
-            Report::Vulnerable => "vulnerable",
-        }
-    }
+dotnet_support::string_enum_schema!(Report, "Report", ["all", "outdated", "deprecated", "vulnerable"]);
 
+impl Report {
     fn flag(self) -> Option<&'static str> {
         match self {
             Report::All => None,

@@ -12,8 +12,8 @@
 //! | Why | `dotnet nuget why [<project\|solution>] <id> [--framework <f>]` | none |
 //! | ClearCache | `dotnet nuget locals <cache> --clear` | machine |
 //!
-//! Every result carries `structuredContent` (one shape per action, or the error envelope) and a
-//! short prose account for the model. [`command`] builds every argument vector; the NuGet
+//! Every result carries `structuredContent` (one result type per action, with the command run
+//! and its exit code, or the error envelope) and a short prose account for the model. [`command`] builds every argument vector; the NuGet
 //! reports are read in `parse`, `nuget why`'s trees in `paths`. List and Search read
 //! NuGet's JSON reports, not its tables. List keeps the reference server's `filter` (a
 //! case-insensitive substring of the id) and `maxResults` (a cap over all packages listed),
@@ -41,6 +41,8 @@
 //!   Remove, RemoveReference and ClearCache destroy (idempotent). So the tool is destructive, not
 //!   idempotent and open-world; with `ReadOnly` it is read-only, idempotent and open-world.
 
+#![deny(missing_docs)]
+
 mod actions;
 pub mod command;
 mod parse;
@@ -53,7 +55,12 @@ use dotnet_support::{
 use mcp_plugin_api::export_plugin;
 use serde_json::json;
 
-use actions::{cache, listing, packages, references, why};
+use actions::{
+    cache, listing,
+    packages::{self, Change},
+    references::{self, Edit},
+    why,
+};
 
 export_plugin! {
     name: "dotnet_package",
@@ -64,7 +71,28 @@ export_plugin! {
 
 dotnet_support::actions! {
     /// The actions of `dotnet_package`.
-    pub enum Action { Add, Remove, Search, Update, List, AddReference, RemoveReference, ListReferences, Why, ClearCache }
+    pub enum Action {
+        /// Adds a package reference to the project (and restores it).
+        Add,
+        /// Removes a package reference from the project.
+        Remove,
+        /// Searches the NuGet sources for packages.
+        Search,
+        /// Moves a package reference to another version (the latest without one).
+        Update,
+        /// Lists the packages per project and framework, or one of NuGet's audits.
+        List,
+        /// Adds a project reference.
+        AddReference,
+        /// Removes a project reference.
+        RemoveReference,
+        /// Lists the project references.
+        ListReferences,
+        /// The dependency paths that bring a package into the project.
+        Why,
+        /// Clears one or all of the machine's NuGet caches.
+        ClearCache,
+    }
 }
 
 /// The `dotnet_package` family.
@@ -75,16 +103,6 @@ impl Family for DotnetPackage {
     type Action = Action;
 
     fn declare() -> Declaration<Action> {
-        // Add and Update are one command (`add package`), so one declaration.
-        let add = |action| {
-            ActionSpec::writes(action)
-                .open_world()
-                .locks(Lock::Target)
-                .requires(&["packageId"])
-                .takes(&["version", "project", "prerelease", "source", "framework", "noRestore"])
-                .returns(packages::added_shape())
-                .announces(WORKSPACE)
-        };
         let string = Param::string;
         let flag = Param::flag;
         Declaration::new(
@@ -108,15 +126,15 @@ impl Family for DotnetPackage {
         .param(flag("prerelease", "Allow prerelease versions (Add and Update without a version, Search; List only with outdated)."))
         .param(flag("noRestore", "Add or update the reference without restoring (Add, Update)."))
         .param(string("searchTerm", "What to search for (required by Search)."))
-        .param(Param::new("take", json!({ "type": "integer", "minimum": 1, "maximum": 1000, "description": "Results to return (Search)." })))
-        .param(Param::new("skip", json!({ "type": "integer", "minimum": 0, "description": "Results to skip (Search)." })))
+        .param(Param::integer("take", 1, Some(1000), "Results to return (Search)."))
+        .param(Param::integer("skip", 0, None, "Results to skip (Search)."))
         .param(flag("exactMatch", "Only the package whose id is the search term, with all its versions (Search)."))
         .param(flag("outdated", "List: report the latest version of packages that have a newer one."))
         .param(flag("deprecated", "List: report deprecated packages with their reasons and alternatives."))
         .param(flag("vulnerable", "List: report packages with known vulnerabilities."))
         .param(flag("includeTransitive", "List: include transitive packages."))
         .param(string("filter", "List: keep packages whose id contains this text (case-insensitive)."))
-        .param(Param::new("maxResults", json!({ "type": "integer", "minimum": 1, "description": "List: return at most this many packages." })))
+        .param(Param::integer("maxResults", 1, None, "List: return at most this many packages."))
         .param(string("referencePath", "Project to reference or unreference (required by AddReference, RemoveReference)."))
         .param(Param::new(
             "cacheType",
@@ -124,76 +142,68 @@ impl Family for DotnetPackage {
         ))
         .param(string("workingDirectory", "Folder to run in (relative paths are relative to it)."))
         .common(&["workingDirectory"])
-        .action(add(Action::Add))
-        .action(
-            ActionSpec::destroys(Action::Remove)
-                .idempotent()
-                .locks(Lock::Target)
-                .requires(&["packageId"])
-                .takes(&["project"])
-                .returns(packages::removed_shape())
-                .announces(WORKSPACE),
-        )
-        .action(
-            ActionSpec::reads(Action::Search)
-                .open_world()
-                .requires(&["searchTerm"])
-                .takes(&["take", "skip", "prerelease", "exactMatch", "source"])
-                .returns(listing::found_shape()),
-        )
-        .action(add(Action::Update))
-        .action(
-            ActionSpec::reads(Action::List)
-                .open_world()
-                .takes(&["project", "outdated", "deprecated", "vulnerable", "includeTransitive", "framework"])
-                .takes(&["prerelease", "source", "filter", "maxResults"])
-                .returns(listing::listed_shape()),
-        )
-        .action(
-            ActionSpec::writes(Action::AddReference)
-                .idempotent()
-                .locks(Lock::Target)
-                .requires(&["referencePath"])
-                .takes(&["project"])
-                .returns(references::shape())
-                .announces(WORKSPACE),
-        )
-        .action(
-            ActionSpec::destroys(Action::RemoveReference)
-                .idempotent()
-                .locks(Lock::Target)
-                .requires(&["referencePath"])
-                .takes(&["project"])
-                .returns(references::shape())
-                .announces(WORKSPACE),
-        )
-        .action(ActionSpec::reads(Action::ListReferences).takes(&["project"]).returns(listing::references_shape()))
-        .action(
-            ActionSpec::reads(Action::Why)
-                .requires(&["packageId"])
-                .takes(&["project", "framework"])
-                .runs_dotnet()
-                .result::<why::Explained>(),
-        )
-        .action(
-            ActionSpec::destroys(Action::ClearCache)
-                .idempotent()
-                .locks(Lock::Machine)
-                .takes(&["cacheType"])
-                .returns(cache::shape()),
-        )
+        .each_action(spec)
     }
 
     async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {
         match action {
-            Action::Add | Action::Update => packages::add(action, call).await,
+            Action::Add => packages::add(Change::Add, call).await,
+            Action::Update => packages::add(Change::Update, call).await,
             Action::Remove => packages::remove(call).await,
             Action::Search => listing::search(call).await,
             Action::List => listing::list(call).await,
-            Action::AddReference | Action::RemoveReference => references::edit_reference(action, call).await,
-            Action::ListReferences => listing::list_references(call).await,
+            Action::AddReference => references::edit(Edit::Add, call).await,
+            Action::RemoveReference => references::edit(Edit::Remove, call).await,
+            Action::ListReferences => references::list(call).await,
             Action::Why => why::why(call).await,
             Action::ClearCache => cache::clear_cache(call).await,
         }
     }
+}
+
+/// What each action takes, needs, locks and answers with. Every action runs dotnet. Add and
+/// Update are one command (`add package`), so one declaration and one result.
+fn spec(action: Action) -> ActionSpec<Action> {
+    // The edits of a project file: under the project's lock, and the workspace resource changes.
+    let edits_project = |spec: ActionSpec<Action>| spec.locks(Lock::Target).takes(&["project"]).announces(WORKSPACE);
+    let spec = match action {
+        Action::Add | Action::Update => edits_project(ActionSpec::writes(action))
+            .open_world()
+            .requires(&["packageId"])
+            .takes(&["version", "prerelease", "source", "framework", "noRestore"])
+            .result::<packages::Added>(),
+        Action::Remove => edits_project(ActionSpec::destroys(action))
+            .idempotent()
+            .requires(&["packageId"])
+            .result::<packages::Removed>(),
+        Action::Search => ActionSpec::reads(action)
+            .open_world()
+            .requires(&["searchTerm"])
+            .takes(&["take", "skip", "prerelease", "exactMatch", "source"])
+            .result::<listing::Found>(),
+        Action::List => ActionSpec::reads(action)
+            .open_world()
+            .takes(&["project", "outdated", "deprecated", "vulnerable", "includeTransitive", "framework"])
+            .takes(&["prerelease", "source", "filter", "maxResults"])
+            .result::<listing::Listed>(),
+        Action::AddReference => edits_project(ActionSpec::writes(action))
+            .idempotent()
+            .requires(&["referencePath"])
+            .result::<references::Referenced>(),
+        Action::RemoveReference => edits_project(ActionSpec::destroys(action))
+            .idempotent()
+            .requires(&["referencePath"])
+            .result::<references::Referenced>(),
+        Action::ListReferences => ActionSpec::reads(action).takes(&["project"]).result::<references::Referenced>(),
+        Action::Why => ActionSpec::reads(action)
+            .requires(&["packageId"])
+            .takes(&["project", "framework"])
+            .result::<why::Explained>(),
+        Action::ClearCache => ActionSpec::destroys(action)
+            .idempotent()
+            .locks(Lock::Machine)
+            .takes(&["cacheType"])
+            .result::<cache::Cleared>(),
+    };
+    spec.runs_dotnet()
 }

@@ -6,7 +6,9 @@
 //! or a list, problems as text or objects) and strict where the report is unusable (no JSON at
 //! all, no `projects` or `searchResult`).
 
-use serde_json::{Map, Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde_json::Value;
 
 /// The first JSON value in `stdout`, skipping any text a CLI printed before it.
 fn first_json(stdout: &str) -> Result<Value, String> {
@@ -42,25 +44,26 @@ fn text(value: &Value, key: &str) -> Option<String> {
     value.get(key).and_then(Value::as_str).map(str::to_owned).filter(|text| !text.is_empty())
 }
 
-/// One framework of one project in `list package`.
-#[derive(Debug, Clone, PartialEq)]
+// One framework of one project in `list package` (line comments on the result types: a doc
+// comment would be their description in every client's tool list).
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct FrameworkPackages {
-    /// The target framework.
     pub framework: String,
-    /// Top-level packages, normalized (see [`package`]).
-    pub top_level: Vec<Value>,
-    /// Transitive packages, when they were asked for.
-    pub transitive: Option<Vec<Value>>,
+    #[serde(rename = "topLevelPackages")]
+    pub top_level: Vec<Package>,
+    // Only when they were asked for (includeTransitive).
+    #[serde(rename = "transitivePackages", skip_serializing_if = "Option::is_none")]
+    pub transitive: Option<Vec<Package>>,
 }
 
-/// One project in `list package`.
-#[derive(Debug, Clone, PartialEq)]
+// One project in `list package`: the file as NuGet reports it, its frameworks.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
 pub struct ProjectPackages {
-    /// The project file, as NuGet reports it.
     pub path: String,
-    /// Its frameworks.
     pub frameworks: Vec<FrameworkPackages>,
-    /// What NuGet could not do for it (no assets file, no restore).
+    // What NuGet could not do for it (no assets file, no restore): the result's `problems`.
+    #[serde(skip)]
     pub problems: Vec<String>,
 }
 
@@ -75,48 +78,80 @@ pub struct PackageList {
     pub sources: Vec<String>,
 }
 
-/// A package of the report in the shape of the structured content: `id`, then only the fields
-/// NuGet reported (`requestedVersion`, `resolvedVersion`, `latestVersion`, `autoReferenced`,
-/// `deprecationReasons`, `alternativePackage {id, versionRange}`, `vulnerabilities [{severity,
-/// advisoryUrl}]`). `None` without an id.
-pub fn package(raw: &Value) -> Option<Value> {
-    let mut out = Map::new();
-    out.insert("id".into(), json!(text(raw, "id")?));
-    for key in ["requestedVersion", "resolvedVersion", "latestVersion"] {
-        if let Some(version) = text(raw, key) {
-            out.insert(key.into(), json!(version));
-        }
-    }
-    let auto = raw.get("autoReferenced");
-    if auto.and_then(Value::as_bool) == Some(true) || auto.and_then(Value::as_str) == Some("true") {
-        out.insert("autoReferenced".into(), json!(true));
-    }
-    if let Some(reasons) = raw.get("deprecationReasons").and_then(Value::as_array) {
-        let reasons: Vec<&str> = reasons.iter().filter_map(Value::as_str).collect();
-        out.insert("deprecationReasons".into(), json!(reasons));
-    }
-    if let Some(alternative) = raw.get("alternativePackage").filter(|alternative| alternative.is_object()) {
-        let mut pair = Map::new();
-        pair.insert("id".into(), json!(text(alternative, "id").unwrap_or_default()));
-        if let Some(range) = text(alternative, "versionRange") {
-            pair.insert("versionRange".into(), json!(range));
-        }
-        out.insert("alternativePackage".into(), Value::Object(pair));
-    }
-    if let Some(vulnerabilities) = raw.get("vulnerabilities").and_then(Value::as_array) {
-        let vulnerabilities: Vec<Value> = vulnerabilities
-            .iter()
-            .map(|vulnerability| {
-                let url = text(vulnerability, "advisoryurl").or_else(|| text(vulnerability, "advisoryUrl"));
-                json!({ "severity": text(vulnerability, "severity").unwrap_or_default(), "advisoryUrl": url.unwrap_or_default() })
-            })
-            .collect();
-        out.insert("vulnerabilities".into(), json!(vulnerabilities));
-    }
-    Some(Value::Object(out))
+// A package of the report: its id, then only the fields NuGet reported.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Package {
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub requested_version: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resolved_version: Option<String>,
+    /// Only in the outdated report.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub latest_version: Option<String>,
+    // Present (true) only for a package the SDK references by itself.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub auto_referenced: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub deprecation_reasons: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub alternative_package: Option<Alternative>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub vulnerabilities: Option<Vec<Vulnerability>>,
 }
 
-fn packages(value: Option<&Value>) -> Vec<Value> {
+// The package to use instead of a deprecated one.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Alternative {
+    pub id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version_range: Option<String>,
+}
+
+// A known vulnerability of a package.
+#[derive(Debug, Clone, PartialEq, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Vulnerability {
+    pub severity: String,
+    pub advisory_url: String,
+}
+
+/// A package of the report (NuGet spells `advisoryurl` in lower case and `autoReferenced` as a
+/// boolean or a string); `None` without an id.
+pub fn package(raw: &Value) -> Option<Package> {
+    let auto = raw.get("autoReferenced");
+    let auto_referenced = auto.and_then(Value::as_bool) == Some(true) || auto.and_then(Value::as_str) == Some("true");
+    let strings = |list: &Vec<Value>| list.iter().filter_map(Value::as_str).map(str::to_owned).collect();
+    Some(Package {
+        id: text(raw, "id")?,
+        requested_version: text(raw, "requestedVersion"),
+        resolved_version: text(raw, "resolvedVersion"),
+        latest_version: text(raw, "latestVersion"),
+        auto_referenced,
+        deprecation_reasons: raw.get("deprecationReasons").and_then(Value::as_array).map(strings),
+        alternative_package: raw.get("alternativePackage").filter(|alternative| alternative.is_object()).map(
+            |alternative| Alternative {
+                id: text(alternative, "id").unwrap_or_default(),
+                version_range: text(alternative, "versionRange"),
+            },
+        ),
+        vulnerabilities: raw.get("vulnerabilities").and_then(Value::as_array).map(|vulnerabilities| {
+            vulnerabilities
+                .iter()
+                .map(|vulnerability| Vulnerability {
+                    severity: text(vulnerability, "severity").unwrap_or_default(),
+                    advisory_url: text(vulnerability, "advisoryurl")
+                        .or_else(|| text(vulnerability, "advisoryUrl"))
+                        .unwrap_or_default(),
+                })
+                .collect()
+        }),
+    })
+}
+
+fn packages(value: Option<&Value>) -> Vec<Package> {
     value.and_then(Value::as_array).into_iter().flatten().filter_map(package).collect()
 }
 
@@ -171,11 +206,8 @@ impl PackageList {
     /// Returns how many matched the filter before the cap.
     pub fn select(&mut self, filter: Option<&str>, max: Option<u64>) -> usize {
         let filter = filter.map(str::to_lowercase);
-        let keep = |package: &Value| {
-            filter
-                .as_deref()
-                .is_none_or(|filter| package["id"].as_str().unwrap_or_default().to_lowercase().contains(filter))
-        };
+        let keep =
+            |package: &Package| filter.as_deref().is_none_or(|filter| package.id.to_lowercase().contains(filter));
         let mut matched = 0;
         let mut left = max.map_or(usize::MAX, |max| usize::try_from(max).unwrap_or(usize::MAX));
         for framework in self.projects.iter_mut().flat_map(|project| project.frameworks.iter_mut()) {
@@ -204,63 +236,23 @@ impl PackageList {
             .map(|framework| framework.top_level.len() + framework.transitive.as_ref().map_or(0, Vec::len))
             .sum()
     }
-
-    /// The projects in the shape of the structured content.
-    pub fn projects_json(&self) -> Value {
-        let projects: Vec<Value> = self
-            .projects
-            .iter()
-            .map(|project| {
-                let frameworks: Vec<Value> = project
-                    .frameworks
-                    .iter()
-                    .map(|framework| {
-                        let mut out =
-                            json!({ "framework": framework.framework, "topLevelPackages": framework.top_level });
-                        if let Some(transitive) = &framework.transitive {
-                            out["transitivePackages"] = json!(transitive);
-                        }
-                        out
-                    })
-                    .collect();
-                json!({ "path": project.path, "frameworks": frameworks })
-            })
-            .collect();
-        json!(projects)
-    }
 }
 
-/// One package found by `package search`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+// One package found by `package search`: its owners comma-separated, its description only at
+// detailed verbosity, the source it was found in.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
 pub struct Hit {
-    /// The package id.
     pub id: String,
-    /// Its latest version (or, for an exact match, this version).
+    /// The latest version, or the version of an exact match.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
-    /// Total downloads, when the source counts them.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub downloads: Option<u64>,
-    /// The owners, comma-separated, when the source knows them.
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub owners: Option<String>,
-    /// The description (NuGet prints it at detailed verbosity).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// The source it was found in.
     pub source: String,
-}
-
-impl Hit {
-    /// The hit in the shape of the structured content.
-    pub fn to_json(&self) -> Value {
-        let mut out = json!({ "id": self.id, "source": self.source });
-        for (key, value) in [("version", &self.version), ("owners", &self.owners), ("description", &self.description)] {
-            if let Some(value) = value {
-                out[key] = json!(value);
-            }
-        }
-        if let Some(downloads) = self.downloads {
-            out["downloads"] = json!(downloads);
-        }
-        out
-    }
 }
 
 /// Reads the `package search --format json` report (version 2): the hits of every source and
@@ -359,18 +351,27 @@ pub fn references(output: &str) -> Vec<String> {
     lines.filter(|line| !line.is_empty()).map(|line| line.replace('\\', "/")).collect()
 }
 
+// A NuGet cache cleared: its name as NuGet says it (`NuGet HTTP cache`) and its folder.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
+pub struct Cache {
+    pub cache: String,
+    pub path: String,
+}
+
 /// The caches `nuget locals <cache> --clear` cleared: `Clearing NuGet HTTP cache: /path`.
-pub fn cleared(output: &str) -> Vec<(String, String)> {
+pub fn cleared(output: &str) -> Vec<Cache> {
     output
         .lines()
         .filter_map(|line| line.trim().strip_prefix("Clearing "))
         .filter_map(|rest| rest.split_once(": "))
-        .map(|(cache, path)| (cache.trim().to_owned(), path.trim().to_owned()))
+        .map(|(cache, path)| Cache { cache: cache.trim().to_owned(), path: path.trim().to_owned() })
         .collect()
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     const LIST: &str = r#"Fetching package metadata...
@@ -404,17 +405,18 @@ mod tests {
         assert_eq!(list.sources, ["https://api.nuget.org/v3/index.json"]);
         assert_eq!(list.count(), 3);
         let framework = &list.projects[0].frameworks[0];
+        let json = |package: &Package| serde_json::to_value(package).unwrap();
         assert_eq!(
-            framework.top_level[0],
+            json(&framework.top_level[0]),
             json!({ "id": "Newtonsoft.Json", "requestedVersion": "12.0.3", "resolvedVersion": "12.0.3",
                     "vulnerabilities": [ { "severity": "High", "advisoryUrl": "https://github.com/advisories/GHSA-5crp-9r3c-p9vr" } ] })
         );
         assert_eq!(
-            framework.top_level[1],
+            json(&framework.top_level[1]),
             json!({ "id": "WindowsAzure.Storage", "requestedVersion": "9.3.3", "resolvedVersion": "9.3.3", "autoReferenced": true,
                     "deprecationReasons": ["Legacy"], "alternativePackage": { "id": "Azure.Storage.Blobs", "versionRange": "[0.0.0,)" } })
         );
-        assert_eq!(framework.transitive.as_ref().unwrap()[0]["latestVersion"], "10.0.0");
+        assert_eq!(framework.transitive.as_ref().unwrap()[0].latest_version.as_deref(), Some("10.0.0"));
         assert_eq!(list.all_problems(), ["/src/Broken/Broken.csproj: error: No assets file was found."]);
         assert!(list.projects[1].frameworks.is_empty());
     }
@@ -486,13 +488,14 @@ mod tests {
             { "sourceName": "local", "problems": [ "The source is offline." ], "packages": [ { "id": "Local.Pkg" } ] } ] }"#;
         let (hits, problems) = search(stdout).unwrap();
         assert_eq!(hits.len(), 3);
+        let json = |hit: &Hit| serde_json::to_value(hit).unwrap();
         assert_eq!(
-            hits[0].to_json(),
+            json(&hits[0]),
             json!({ "id": "Newtonsoft.Json", "version": "13.0.3", "downloads": 6123456789u64, "owners": "jamesnk, newtonsoft", "source": "nuget.org" })
         );
         assert_eq!(hits[1].version.as_deref(), Some("13.0.2"));
         assert_eq!(hits[1].owners.as_deref(), Some("jamesnk"));
-        assert_eq!(hits[2].to_json(), json!({ "id": "Local.Pkg", "source": "local" }));
+        assert_eq!(json(&hits[2]), json!({ "id": "Local.Pkg", "source": "local" }));
         assert_eq!(problems, ["local: The source is offline."]);
         assert!(search("{}").unwrap_err().contains("searchResult"));
     }
@@ -525,7 +528,7 @@ mod tests {
         let output = "Clearing NuGet HTTP cache: /home/u/.local/share/NuGet/http-cache\nLocal resources cleared.\n";
         assert_eq!(
             cleared(output),
-            [("NuGet HTTP cache".to_owned(), "/home/u/.local/share/NuGet/http-cache".to_owned())]
+            [Cache { cache: "NuGet HTTP cache".to_owned(), path: "/home/u/.local/share/NuGet/http-cache".to_owned() }]
         );
     }
 }

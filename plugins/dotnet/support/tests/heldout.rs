@@ -40,7 +40,7 @@ const CORPUS: &str = include_str!("heldout/corpus.jsonl");
 /// batch leaves this list when it reaches issue 24's goal (at most 2 % leaked, 3 % over-redacted,
 /// no damage); every other batch fails the test on any defect but the [`KNOWN_LEAKS`] it left
 /// with, so a closed class cannot reopen.
-const OPEN_BATCHES: &[u64] = &[];
+const OPEN_BATCHES: &[u64] = &[7];
 
 /// Entries of a held batch whose secret still leaks, each a form the rules do not cover (see the
 /// corpus README, "Known limits"): printed, not failed. Any other leak, any over-redaction and

@@ -2,55 +2,54 @@
 
 use dotnet_support::{
     exec::ProgressKind,
-    kit::{Call, Outcome, Shape},
+    kit::{Call, Outcome, Reason, invalid, prose},
     locking::LockTarget,
     params::Kind,
     respond::Reply,
 };
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::{fields_of, invalid, run, with_common};
-use crate::{command, parse};
+use super::run;
+use crate::{
+    command,
+    parse::{self, Cache},
+};
 
 /// The cache names `nuget locals` accepts.
 pub const CACHE_TYPES: [&str; 5] = ["all", "http-cache", "global-packages", "temp", "plugins-cache"];
 
-/// ClearCache: the caches cleared and where they were.
-pub fn shape() -> Shape {
-    Shape::new(
-        with_common(json!({
-            "cacheType": { "type": "string", "enum": CACHE_TYPES },
-            "cleared": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["cache", "path"],
-                    "properties": { "cache": { "type": "string" }, "path": { "type": "string" } }
-                }
-            }
-        })),
-        &["cacheType", "cleared", "command", "lockInfo"],
-    )
+/// One of [`CACHE_TYPES`].
+#[derive(Debug, Clone, Copy, Serialize)]
+#[serde(transparent)]
+pub struct CacheType(&'static str);
+
+dotnet_support::string_enum_schema!(CacheType, "CacheType", CACHE_TYPES);
+
+// ClearCache: the cache asked for, and each cache cleared with its folder.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Cleared {
+    cache_type: CacheType,
+    cleared: Vec<Cache>,
 }
 
 /// ClearCache: `nuget locals <cache> --clear` under the machine-wide lock.
 pub async fn clear_cache(call: &Call<'_>) -> Outcome {
-    let cache = call.params().opt("cacheType", Kind::Identifier)?.unwrap_or("all");
-    if !CACHE_TYPES.contains(&cache) {
+    let given = call.params().opt("cacheType", Kind::Identifier)?.unwrap_or("all");
+    let Some(cache) = CACHE_TYPES.into_iter().find(|known| *known == given) else {
         let message =
-            format!("Invalid argument 'cacheType': must be one of {} (got '{cache}').", CACHE_TYPES.join(", "));
-        return Err(invalid("cacheType", "invalid value", &message).into());
-    }
+            format!("Invalid argument 'cacheType': must be one of {} (got '{given}').", CACHE_TYPES.join(", "));
+        return Err(invalid("cacheType", Reason::Value, message).into());
+    };
     let _guard = call.lock(&LockTarget::global()).await?;
     let description = format!("clearing the NuGet cache '{cache}'");
     let ran = run(call, command::clear_cache(cache), &description, ProgressKind::Lines).await?;
     let cleared = parse::cleared(&ran.outcome.stdout);
     let summary = match cleared.len() {
         0 => format!("Cleared the NuGet cache '{cache}'."),
-        count => format!("Cleared {count} NuGet cache{}.", if count == 1 { "" } else { "s" }),
+        count => format!("Cleared {}.", prose::count(count, "NuGet cache")),
     };
-    let lines = cleared.iter().map(|(name, path)| format!("{name}: {path}")).collect();
-    let cleared: Vec<Value> = cleared.iter().map(|(name, path)| json!({ "cache": name, "path": path })).collect();
-    let structured = fields_of(&ran, json!({ "cacheType": cache, "cleared": cleared }));
-    Ok(Reply::new(summary).section("Cleared", lines).structured(structured))
+    let lines = cleared.iter().map(|Cache { cache, path }| format!("{cache}: {path}")).collect();
+    Ok(Reply::new(summary).section("Cleared", lines).result(Cleared { cache_type: CacheType(cache), cleared }))
 }

@@ -1,134 +1,54 @@
-//! Reading: Search (NuGet's JSON search report), List (NuGet's JSON package report) and
-//! ListReferences.
+//! NuGet's reports: Search (its JSON search report) and List (its JSON package report).
 
 use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
     exec::{ProgressKind, Ran},
-    kit::{Call, Outcome, Shape},
+    kit::{Call, Outcome, Reason, TargetParam, invalid, prose},
     params::Kind,
     respond::Reply,
-    workspace::Target,
 };
-use serde_json::{Value, json};
+use schemars::JsonSchema;
+use serde::Serialize;
 
-use super::{
-    describe, fields_of, file_name, invalid, of_run, plural, project, run, run_any, sentence_start, strings,
-    target_name, thousands, unreadable, with_common,
-};
+use super::{describe, file_name, of_run, run, run_any, thousands, unreadable};
 use crate::{
     command::{self, ListPackages, Report, Search},
-    parse,
+    parse::{self, Hit, ProjectPackages},
 };
 
-fn package_schema() -> Value {
-    json!({
-        "type": "object",
-        "required": ["id"],
-        "properties": {
-            "id": { "type": "string" },
-            "requestedVersion": { "type": "string" },
-            "resolvedVersion": { "type": "string" },
-            "latestVersion": { "type": "string", "description": "Only in the outdated report." },
-            "autoReferenced": { "type": "boolean" },
-            "deprecationReasons": strings(),
-            "alternativePackage": {
-                "type": "object",
-                "required": ["id"],
-                "properties": { "id": { "type": "string" }, "versionRange": { "type": "string" } }
-            },
-            "vulnerabilities": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["severity", "advisoryUrl"],
-                    "properties": { "severity": { "type": "string" }, "advisoryUrl": { "type": "string" } }
-                }
-            }
-        }
-    })
+// Search: the packages found, and the problems the sources reported.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Found {
+    search_term: String,
+    exact_match: bool,
+    packages: Vec<Hit>,
+    problems: Vec<String>,
 }
 
-/// Search: the packages found.
-pub fn found_shape() -> Shape {
-    Shape::new(
-        with_common(json!({
-            "searchTerm": { "type": "string" },
-            "exactMatch": { "type": "boolean" },
-            "packages": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["id", "source"],
-                    "properties": {
-                        "id": { "type": "string" },
-                        "version": { "type": "string", "description": "The latest version, or the version of an exact match." },
-                        "downloads": { "type": "integer", "minimum": 0 },
-                        "owners": { "type": "string" },
-                        "description": { "type": "string" },
-                        "source": { "type": "string" }
-                    }
-                }
-            },
-            "problems": strings()
-        })),
-        &["searchTerm", "packages", "problems", "command"],
-    )
-}
-
-/// List: the packages per project and framework.
-pub fn listed_shape() -> Shape {
-    let packages = json!({ "type": "array", "items": package_schema() });
-    Shape::new(
-        with_common(json!({
-            "report": { "type": "string", "enum": ["all", "outdated", "deprecated", "vulnerable"] },
-            "includeTransitive": { "type": "boolean" },
-            "framework": { "type": "string" },
-            "filter": { "type": "string" },
-            "maxResults": { "type": "integer" },
-            "projects": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "required": ["path", "frameworks"],
-                    "properties": {
-                        "path": { "type": "string" },
-                        "frameworks": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "required": ["framework", "topLevelPackages"],
-                                "properties": {
-                                    "framework": { "type": "string" },
-                                    "topLevelPackages": packages,
-                                    "transitivePackages": packages
-                                }
-                            }
-                        }
-                    }
-                }
-            },
-            "totalPackages": { "type": "integer", "minimum": 0, "description": "Packages that matched the filter." },
-            "shownPackages": { "type": "integer", "minimum": 0, "description": "Packages returned (after maxResults)." },
-            "truncated": { "type": "boolean" },
-            "problems": strings(),
-            "sources": strings()
-        })),
-        &[
-            "report",
-            "includeTransitive",
-            "projects",
-            "totalPackages",
-            "shownPackages",
-            "truncated",
-            "problems",
-            "command",
-        ],
-    )
-}
-
-/// ListReferences: the project references.
-pub fn references_shape() -> Shape {
-    Shape::new(with_common(json!({ "references": strings() })), &["references", "command"])
+// List: the packages per project and framework, after the filter and the cap; `problems` of the
+// report and of each project, `sources` that an audit report checked.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Listed {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    project: Option<String>,
+    report: Report,
+    include_transitive: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    framework: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    filter: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    max_results: Option<u64>,
+    projects: Vec<ProjectPackages>,
+    /// Packages that matched the filter.
+    total_packages: usize,
+    /// Packages returned (after maxResults).
+    shown_packages: usize,
+    truncated: bool,
+    problems: Vec<String>,
+    sources: Vec<String>,
 }
 
 /// Search: `package search <term> ... --format json`.
@@ -169,12 +89,12 @@ pub async fn search(call: &Call<'_>) -> Outcome {
             line
         })
         .collect();
-    let packages: Vec<Value> = hits.iter().map(parse::Hit::to_json).collect();
-    let structured = fields_of(
-        &ran,
-        json!({ "searchTerm": term, "exactMatch": search.exact_match, "packages": packages, "problems": problems }),
-    );
-    Ok(Reply::new(summary).section("Packages", lines).section("Problems", problems).structured(structured))
+    Ok(Reply::new(summary).section("Packages", lines).section("Problems", problems.clone()).result(Found {
+        search_term: term.to_owned(),
+        exact_match: search.exact_match,
+        packages: hits,
+        problems,
+    }))
 }
 
 /// Search when no source has a search service (NuGet exits 0 and says so only in its report):
@@ -215,7 +135,7 @@ pub async fn list(call: &Call<'_>) -> Outcome {
         _ => {
             return Err(invalid(
                 "outdated",
-                "conflict",
+                Reason::Conflict,
                 "Choose one of outdated, deprecated and vulnerable: NuGet reports one of them at a time.",
             )
             .into());
@@ -225,7 +145,7 @@ pub async fn list(call: &Call<'_>) -> Outcome {
     if prerelease && report != Report::Outdated {
         return Err(invalid(
             "prerelease",
-            "not applicable",
+            Reason::NotApplicable,
             "Invalid argument 'prerelease': applies to List only together with outdated.",
         )
         .into());
@@ -234,7 +154,7 @@ pub async fn list(call: &Call<'_>) -> Outcome {
     if source.is_some() && report == Report::All {
         return Err(invalid(
             "source",
-            "not applicable",
+            Reason::NotApplicable,
             "Invalid argument 'source': applies to List only with outdated, deprecated or vulnerable.",
         )
         .into());
@@ -243,7 +163,7 @@ pub async fn list(call: &Call<'_>) -> Outcome {
     let filter = params.opt_any("filter").filter(|filter| !filter.is_empty());
     let max = params.opt_u64("maxResults");
     let transitive = params.flag("includeTransitive");
-    let project = project(call, Target::ProjectOrSolution).await?;
+    let project = call.cli_target(TargetParam::project().or_solution()).await?;
     let list = ListPackages { project: project.as_deref(), report, transitive, framework, prerelease, source };
     let ran = run_any(call, command::list_packages(&list), "listing packages", ProgressKind::None).await?;
     let parsed = parse::package_list(&ran.outcome.stdout);
@@ -262,12 +182,8 @@ pub async fn list(call: &Call<'_>) -> Outcome {
     let matched = listed.select(filter, max);
     let shown = listed.count();
     let problems = listed.all_problems();
-    let mut summary = format!(
-        "{shown} package{} in {} project{}",
-        plural(shown),
-        listed.projects.len(),
-        plural(listed.projects.len())
-    );
+    let mut summary =
+        format!("{} in {}", prose::count(shown, "package"), prose::count(listed.projects.len(), "project"));
     summary.push_str(match report {
         Report::All => ".",
         Report::Outdated => " have newer versions.",
@@ -286,37 +202,18 @@ pub async fn list(call: &Call<'_>) -> Outcome {
             reply = reply.section(format!("{} [{}]", file_name(&project.path), framework.framework), lines);
         }
     }
-    let structured = fields_of(
-        &ran,
-        json!({
-            "project": project,
-            "report": report.as_str(),
-            "includeTransitive": transitive,
-            "framework": framework,
-            "filter": filter,
-            "maxResults": max,
-            "projects": listed.projects_json(),
-            "totalPackages": matched,
-            "shownPackages": shown,
-            "truncated": shown < matched,
-            "problems": problems,
-            "sources": listed.sources,
-        }),
-    );
-    Ok(reply.section("Problems", problems).structured(structured))
-}
-
-/// ListReferences: `list [<project>] reference`.
-pub async fn list_references(call: &Call<'_>) -> Outcome {
-    let project = project(call, Target::Project).await?;
-    let args = command::reference("list", project.as_deref(), None);
-    let ran = run(call, args, "listing project references", ProgressKind::None).await?;
-    let references = parse::references(&ran.outcome.stdout);
-    let target = target_name(call, project.as_deref());
-    let summary = match references.len() {
-        0 => format!("{} has no project references.", sentence_start(&target)),
-        count => format!("{} references {count} project{}.", sentence_start(&target), plural(count)),
-    };
-    let structured = fields_of(&ran, json!({ "project": project, "references": references }));
-    Ok(Reply::new(summary).section("References", references).structured(structured))
+    Ok(reply.section("Problems", problems.clone()).result(Listed {
+        project,
+        report,
+        include_transitive: transitive,
+        framework: framework.map(str::to_owned),
+        filter: filter.map(str::to_owned),
+        max_results: max,
+        projects: listed.projects,
+        total_packages: matched,
+        shown_packages: shown,
+        truncated: shown < matched,
+        problems,
+        sources: listed.sources,
+    }))
 }

@@ -1,6 +1,7 @@
 //! The actions of `dotnet_package`, by what they touch: package references (`packages`),
-//! listings and searches (`listing`), project references (`references`), the dependency paths
-//! to a package (`why`) and NuGet's caches (`cache`); and what they share: the target project, runs, and the fields of every success.
+//! NuGet's package list and search (`listing`), project references (`references`), the
+//! dependency paths to a package (`why`) and NuGet's caches (`cache`); and what they share: how
+//! prose names the project, its lock, runs, and the errors of a report that cannot be read.
 
 pub mod cache;
 pub mod listing;
@@ -14,25 +15,13 @@ use dotnet_support::{
     errors::{ErrorResponse, ErrorResult},
     exec::{ProgressKind, Ran},
     kit::Call,
-    locking::{LockTarget, lock_info_schema},
-    params::Kind,
-    project_file,
+    locking::LockTarget,
     redact::redacted_command_line,
     respond::Failure,
-    workspace::{self, Target},
 };
 use mcp_plugin_api::locks::LockGuard;
-use serde_json::{Value, json};
 
-/// The `project` parameter, else the one `target` in the client's roots, else `None` (the
-/// CLI's default).
-async fn project(call: &Call<'_>, target: Target) -> Result<Option<String>, ErrorResponse> {
-    if let Some(project) = call.params().opt("project", Kind::ProjectPath)? {
-        return Ok(Some(project.to_owned()));
-    }
-    let found = workspace::discover(call.ctx(), target, "project").await?;
-    Ok(found.map(|path| path.display().to_string()))
-}
+use crate::parse::Package;
 
 /// How prose names the target: the project as given, or the working directory's project.
 fn target_name(call: &Call<'_>, project: Option<&str>) -> String {
@@ -62,51 +51,6 @@ async fn run_any(
     call.run(call.command(args, description).progress(progress)).await
 }
 
-/// The structured content of a run: `fields` and the command as run (redacted), without the
-/// fields that are null.
-fn fields_of(ran: &Ran, mut fields: Value) -> Value {
-    fields["command"] = json!(redacted_command_line("dotnet", &ran.argv[1..]));
-    if let Some(object) = fields.as_object_mut() {
-        object.retain(|_, value| !value.is_null());
-    }
-    fields
-}
-
-/// The version of `id` in the project file before an update, when the file names one.
-fn version_before(call: &Call<'_>, project: Option<&str>, id: &str) -> Option<String> {
-    let path = project.map_or_else(|| call.cwd().to_owned(), |project| call.cwd().join(project));
-    let file = if path.is_dir() {
-        match workspace::candidates_in(&path, Target::Project).as_slice() {
-            [only] => only.clone(),
-            _ => return None,
-        }
-    } else {
-        path
-    };
-    project_file::read(&file).ok()?.package(id)?.version.clone()
-}
-
-/// The fields every success can carry: the command as run (redacted), the lock it held, the
-/// project; then `own`.
-fn with_common(mut own: Value) -> Value {
-    let common =
-        json!({ "command": { "type": "string" }, "lockInfo": lock_info_schema(), "project": { "type": "string" } });
-    if let (Some(target), Value::Object(common)) = (own.as_object_mut(), common) {
-        for (key, value) in common {
-            target.entry(key).or_insert(value);
-        }
-    }
-    own
-}
-
-fn strings() -> Value {
-    json!({ "type": "array", "items": { "type": "string" } })
-}
-
-fn invalid(parameter: &str, reason: &str, message: &str) -> ErrorResponse {
-    ErrorResponse::from(ErrorResult::invalid_params(parameter, reason, message))
-}
-
 /// A report that exited 0 but could not be read: the SDK lacks the machine-readable output
 /// (older than 8.0.200 for search, 7.0.200 for the package list) or printed something else.
 fn unreadable(ran: &Ran, reason: &str) -> ErrorResponse {
@@ -133,32 +77,27 @@ fn of_run(ran: &Ran, mut error: ErrorResult) -> ErrorResponse {
 
 /// One package in prose: `Id 1.2.3 (requested 1.2.*, latest 2.0.0; deprecated: Legacy, use X; vulnerable: High <url>)`;
 /// `requested` only when it differs from the resolved version.
-fn describe(package: &Value) -> String {
-    let field = |key: &str| package[key].as_str();
-    let mut line =
-        format!("{} {}", field("id").unwrap_or_default(), field("resolvedVersion").unwrap_or("(unresolved)"));
+fn describe(package: &Package) -> String {
+    let resolved = package.resolved_version.as_deref();
+    let mut line = format!("{} {}", package.id, resolved.unwrap_or("(unresolved)"));
     let mut notes = Vec::new();
     // The requested version only where it says something the resolved one does not (a range, a
     // floating version, a version NuGet could not honour).
-    if let Some(requested) = field("requestedVersion").filter(|requested| Some(*requested) != field("resolvedVersion"))
-    {
+    if let Some(requested) = package.requested_version.as_deref().filter(|requested| Some(*requested) != resolved) {
         notes.push(format!("requested {requested}"));
     }
-    if let Some(latest) = field("latestVersion") {
+    if let Some(latest) = &package.latest_version {
         notes.push(format!("latest {latest}"));
     }
-    if let Some(reasons) = package["deprecationReasons"].as_array() {
-        let reasons: Vec<&str> = reasons.iter().filter_map(Value::as_str).collect();
+    if let Some(reasons) = &package.deprecation_reasons {
         let mut note = format!("deprecated: {}", reasons.join(", "));
-        if let Some(alternative) = package["alternativePackage"]["id"].as_str() {
-            note.push_str(&format!(", use {alternative}"));
+        if let Some(alternative) = &package.alternative_package {
+            note.push_str(&format!(", use {}", alternative.id));
         }
         notes.push(note);
     }
-    for vulnerability in package["vulnerabilities"].as_array().into_iter().flatten() {
-        let severity = vulnerability["severity"].as_str().unwrap_or_default();
-        let url = vulnerability["advisoryUrl"].as_str().unwrap_or_default();
-        notes.push(format!("vulnerable: {severity} {url}"));
+    for vulnerability in package.vulnerabilities.iter().flatten() {
+        notes.push(format!("vulnerable: {} {}", vulnerability.severity, vulnerability.advisory_url));
     }
     if !notes.is_empty() {
         line.push_str(&format!(" ({})", notes.join("; ")));
@@ -168,10 +107,6 @@ fn describe(package: &Value) -> String {
 
 fn file_name(path: &str) -> &str {
     Path::new(path).file_name().and_then(|name| name.to_str()).unwrap_or(path)
-}
-
-fn plural(count: usize) -> &'static str {
-    if count == 1 { "" } else { "s" }
 }
 
 /// What `add package` said that matters beyond the version: NuGet's warnings, the framework
@@ -205,23 +140,19 @@ fn thousands(count: u64) -> String {
     grouped
 }
 
-/// `text` with its first letter in upper case, to start a sentence.
-fn sentence_start(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map(|first| first.to_uppercase().chain(chars).collect()).unwrap_or_default()
-}
-
 #[cfg(test)]
 mod tests {
-    use super::*;
     use serde_json::json;
+
+    use super::*;
+    use crate::parse;
 
     #[test]
     fn a_package_names_its_requested_version_only_where_it_differs() {
         let floating = json!({ "id": "Serilog", "requestedVersion": "4.*", "resolvedVersion": "4.2.0" });
-        assert_eq!(describe(&floating), "Serilog 4.2.0 (requested 4.*)");
+        assert_eq!(describe(&parse::package(&floating).unwrap()), "Serilog 4.2.0 (requested 4.*)");
         let pinned = json!({ "id": "Serilog", "requestedVersion": "4.2.0", "resolvedVersion": "4.2.0" });
-        assert_eq!(describe(&pinned), "Serilog 4.2.0");
+        assert_eq!(describe(&parse::package(&pinned).unwrap()), "Serilog 4.2.0");
     }
 
     #[test]
@@ -242,10 +173,8 @@ mod tests {
     }
 
     #[test]
-    fn prose_helpers() {
+    fn downloads_are_grouped_in_thousands() {
         assert_eq!(thousands(6_123_456_789), "6,123,456,789");
         assert_eq!(thousands(999), "999");
-        assert_eq!(sentence_start("the project in /src"), "The project in /src");
-        assert_eq!(sentence_start(""), "");
     }
 }

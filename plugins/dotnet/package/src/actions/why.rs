@@ -4,15 +4,14 @@
 use dotnet_support::{
     errors::{ErrorData, ErrorResponse, ErrorResult},
     exec::ProgressKind,
-    kit::{Call, Outcome, prose::count},
+    kit::{Call, Outcome, TargetParam, prose::count},
     params::Kind,
     respond::Reply,
-    workspace::Target,
 };
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{of_run, project, run_any, target_name};
+use super::{of_run, run_any, target_name};
 use crate::{
     command,
     paths::{self, ProjectGraph, Step},
@@ -58,7 +57,7 @@ fn describe(path: &[Step]) -> String {
 pub async fn why(call: &Call<'_>) -> Outcome {
     let package = call.params().req("packageId", Kind::Identifier)?;
     let framework = call.params().opt("framework", Kind::Framework)?;
-    let project = project(call, Target::ProjectOrSolution).await?;
+    let project = call.cli_target(TargetParam::project().or_solution()).await?;
     let args = command::why(project.as_deref(), package, framework);
     let ran = run_any(call, args, &format!("explaining why {package} is a dependency"), ProgressKind::None).await?;
     // NuGet colours its text even into a pipe: nothing it printed reaches the client with escapes.
