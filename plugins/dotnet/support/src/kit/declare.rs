@@ -455,7 +455,7 @@ impl<A: ActionEnum> Declaration<A> {
                 (Some(_), false) => {
                     problems.push(format!("action {} declares a result type and shapes", spec.action.name()))
                 }
-                (Some(result), true) => problems.extend(result.problems()),
+                (Some(result), true) => problems.extend(result.problems(spec.runs_dotnet)),
                 (None, false) => {}
             }
         }

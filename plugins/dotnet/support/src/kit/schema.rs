@@ -347,15 +347,23 @@ mod tests {
         assert!(problems.iter().any(|p| p.contains("declares no result type")), "{problems:?}");
     }
 
-    /// A result type that sets a field of the envelope.
+    /// A result type that reports a command of its own, as a background session does.
     #[derive(Serialize, JsonSchema)]
     #[serde(rename_all = "camelCase")]
-    struct Clashing {
+    struct OwnCommand {
+        command: String,
         exit_code: i32,
     }
 
+    /// A result type that sets a field every answer's envelope has.
+    #[derive(Serialize, JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    struct Clashing {
+        lock_info: String,
+    }
+
     #[test]
-    fn a_result_type_must_be_an_object_without_the_envelopes_fields() {
+    fn a_result_type_must_be_an_object_without_the_fields_the_kit_sets() {
         let declaration = |spec: fn(Act) -> ActionSpec<Act>| {
             Declaration::new("t", "T", "T.")
                 .param(Param::string("id", "Id."))
@@ -364,7 +372,16 @@ mod tests {
         };
         let problems =
             declaration(|action| ActionSpec::reads(action).takes(&["id", "filter"]).result::<Clashing>()).problems();
+        assert!(problems.iter().any(|p| p.contains("has the field lockInfo, which the kit sets")), "{problems:?}");
+        let problems = declaration(|action| {
+            ActionSpec::reads(action).takes(&["id", "filter"]).runs_dotnet().result::<OwnCommand>()
+        })
+        .problems();
         assert!(problems.iter().any(|p| p.contains("has the field exitCode, which the kit sets")), "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("has the field command, which the kit sets")), "{problems:?}");
+        let problems =
+            declaration(|action| ActionSpec::reads(action).takes(&["id", "filter"]).result::<OwnCommand>()).problems();
+        assert_eq!(problems, Vec::<String>::new(), "an action that does not run dotnet reports its own command");
         let problems =
             declaration(|action| ActionSpec::reads(action).takes(&["id", "filter"]).result::<Vec<String>>()).problems();
         assert!(problems.iter().any(|p| p.contains("must be a JSON object")), "{problems:?}");
