@@ -7,8 +7,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::PROJECT;
-use dotnet_support::testkit::{Double, is_dead};
+use common::fixture_with;
+use dotnet_support::testkit::is_dead;
 use mcp_plugin_api::{
     ToolResult,
     check::ToolSchemas,
@@ -26,12 +26,14 @@ fn checked(schemas: &ToolSchemas, what: &str, result: ToolResult) -> Value {
 
 #[tokio::test]
 async fn the_real_host_serves_dotnet_project() {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(dir.path().join("App")).unwrap();
-    std::fs::write(dir.path().join("App/App.csproj"), PROJECT).unwrap();
-    let double = Double::new(dir.path()).setting("WorkingDirectory", json!(dir.path().display().to_string()));
+    // The scratch folder with App/App.csproj and the double's settings the in-process tests use.
+    let mut config = Value::Null;
+    let _fixture = fixture_with(|double| {
+        config = double.config();
+        double
+    });
     let host = HostUnderTest::builder(built_library("dotnet_project").unwrap())
-        .settings("dotnet_project", double.config())
+        .settings("dotnet_project", config)
         .start()
         .await
         .unwrap();
@@ -47,7 +49,8 @@ async fn the_real_host_serves_dotnet_project() {
     let schemas = ToolSchemas::compile(&tool["inputSchema"], Some(&tool["outputSchema"])).unwrap();
     let call = |args: Value| host.call_tool("dotnet_project", args);
 
-    let built = checked(&schemas, "Build", call(json!({ "action": "Build", "project": "App/App.csproj" })).await.unwrap());
+    let built =
+        checked(&schemas, "Build", call(json!({ "action": "Build", "project": "App/App.csproj" })).await.unwrap());
     assert_eq!((built["action"].as_str(), built["exitCode"].as_i64()), (Some("Build"), Some(0)));
     assert!(built["command"].as_str().unwrap().starts_with("dotnet build"), "{built}");
 
