@@ -18,8 +18,8 @@ use crate::{
     exec::{self, Command, Ran},
     locking::{self, LockTarget},
     params::Params,
-    respond::Failure,
     redact::redacted_command_line,
+    respond::Failure,
     settings::DotnetSettings,
 };
 

@@ -111,7 +111,9 @@ mod tests {
             .common(&["workingDirectory"])
             .each_action(|action| match action {
                 Act::Version => ActionSpec::reads(action).result::<Done>(),
-                Act::Install => ActionSpec::writes(action).requires(&["id"]).takes(&["force", "sources"]).result::<Done>(),
+                Act::Install => {
+                    ActionSpec::writes(action).requires(&["id"]).takes(&["force", "sources"]).result::<Done>()
+                }
             })
     }
 
