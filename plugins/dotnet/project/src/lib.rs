@@ -36,9 +36,9 @@
 //! types as their successes). Each action answers with a Rust result type, declared with
 //! `ActionSpec::result` next to the action that builds it (module `actions`); the kit derives
 //! the advertised `outputSchema` from the types and adds `success`, `action`, `lockInfo`, and
-//! `command` and `exitCode` of the command an action that runs dotnet ran. Run, Watch, Logs and
-//! Stop report a background session's own command line and exit code, which the kit reserves, so
-//! they still declare shapes, derived from their types (module `actions::run`).
+//! `command` and `exitCode` of the command an action that runs dotnet ran. Run and Watch are not
+//! declared to run dotnet: their results report a background session's command line (and Logs
+//! and Stop its exit code) themselves, and Run's foreground run its own (module `actions::run`).
 //!
 //! # Decisions
 //!
