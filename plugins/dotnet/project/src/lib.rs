@@ -36,9 +36,9 @@
 //! types as their successes). Each action answers with a Rust result type, declared with
 //! `ActionSpec::result` next to the action that builds it (module `actions`); the kit derives
 //! the advertised `outputSchema` from the types and adds `success`, `action`, `lockInfo`, and
-//! `command` and `exitCode` of the command an action that runs dotnet ran. Run, Watch, Logs and
-//! Stop report a background session's own command line and exit code, which the kit reserves, so
-//! they still declare shapes, derived from their types (module `actions::run`).
+//! `command` and `exitCode` of the command an action that runs dotnet ran. Run and Watch are not
+//! declared to run dotnet: their results report a background session's command line (and Logs
+//! and Stop its exit code) themselves, and Run's foreground run its own (module `actions::run`).
 //!
 //! # Decisions
 //!
@@ -63,6 +63,8 @@
 //!   announces `dotnet://workspace` updated; builds and runs leave the project files alone.
 //! - Parameters an action does not take are refused (INVALID_PARAMS), never silently ignored.
 
+#![deny(missing_docs)]
+
 mod actions;
 mod evaluate;
 mod projfile;
@@ -86,9 +88,54 @@ export_plugin! {
 dotnet_support::actions! {
     /// The actions of `dotnet_project`.
     pub enum Action {
-        New, Restore, Build, Run, Test, Publish, Clean, Pack, Watch, Format, Analyze, Dependencies, Validate,
-        GetProperty, SetProperty, RemoveProperty, AddItem, RemoveItem, ListItems, ListTemplateOptions, Convert, Logs,
-        Stop, ListSessions,
+        /// Creates a project from a template.
+        New,
+        /// Restores the packages and tools of a project or solution.
+        Restore,
+        /// Builds a project or solution.
+        Build,
+        /// Runs an app, in the foreground or as a background session.
+        Run,
+        /// Runs the tests of a project or solution.
+        Test,
+        /// Publishes an app for deployment.
+        Publish,
+        /// Deletes build output (asks first).
+        Clean,
+        /// Packs a project into a NuGet package.
+        Pack,
+        /// Rebuilds, reruns or retests on every change, as a background session.
+        Watch,
+        /// Formats the code, or verifies that it is formatted.
+        Format,
+        /// Describes a project as MSBuild evaluates it.
+        Analyze,
+        /// The package and project references of a project.
+        Dependencies,
+        /// Checks a project for common problems.
+        Validate,
+        /// Reads MSBuild properties.
+        GetProperty,
+        /// Sets a property in the project file.
+        SetProperty,
+        /// Removes a property from the project file.
+        RemoveProperty,
+        /// Adds an item to the project file.
+        AddItem,
+        /// Removes an item from the project file.
+        RemoveItem,
+        /// Lists the items of a type as MSBuild evaluates them.
+        ListItems,
+        /// The options a template takes.
+        ListTemplateOptions,
+        /// Turns a file-based app into a project (SDK 10).
+        Convert,
+        /// The output of a background session.
+        Logs,
+        /// Stops a background session and its process tree.
+        Stop,
+        /// Every background session, running or ended.
+        ListSessions,
     }
 }
 
@@ -263,8 +310,7 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .takes(&TARGET)
             .takes(&BUILD)
             .takes(&["noBuild", "noRestore", "appArgs", "startMode"])
-            .returns(actions::run_shape())
-            .returns(actions::started_shape()),
+            .result::<actions::RunResult>(),
         Action::Test => ActionSpec::writes(Action::Test)
             .idempotent()
             .open_world()
@@ -306,7 +352,7 @@ fn spec(action: Action) -> ActionSpec<Action> {
             .locks(Lock::Target)
             .takes(&TARGET)
             .takes(&["watchAction", "appArgs", "noHotReload", "filter", "configuration", "framework", "startMode"])
-            .returns(actions::started_shape()),
+            .result::<actions::Started>(),
         Action::Format => ActionSpec::writes(Action::Format)
             .idempotent()
             .locks(Lock::Target)
@@ -369,9 +415,9 @@ fn spec(action: Action) -> ActionSpec<Action> {
         Action::Logs => ActionSpec::reads(Action::Logs)
             .requires(&["sessionId"])
             .takes(&["tailLines", "since"])
-            .returns(actions::logs_shape()),
+            .result::<actions::Logs>(),
         Action::Stop => {
-            ActionSpec::destroys(Action::Stop).idempotent().requires(&["sessionId"]).returns(actions::stop_shape())
+            ActionSpec::destroys(Action::Stop).idempotent().requires(&["sessionId"]).result::<actions::Stopped>()
         }
         Action::ListSessions => ActionSpec::reads(Action::ListSessions).result::<actions::SessionList>(),
     }

@@ -30,7 +30,6 @@
 //! without options print `(No options)`. Unknown lines are skipped, so parsing never fails.
 
 use serde::Serialize;
-use serde_json::{Value, json};
 
 /// One choice of a `choice` option.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
@@ -249,49 +248,10 @@ pub fn parse(text: &str) -> TemplateHelp {
     help
 }
 
-/// The JSON Schema of a serialized [`TemplateHelp`].
-pub fn schema() -> Value {
-    let strings = json!({ "type": "array", "items": { "type": "string" } });
-    json!({
-        "type": "object",
-        "properties": {
-            "name": { "type": "string" },
-            "language": { "type": "string" },
-            "otherLanguages": strings,
-            "author": { "type": "string" },
-            "description": { "type": "string" },
-            "options": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {
-                        "option": { "type": "string", "description": "Long form, e.g. --framework." },
-                        "aliases": strings,
-                        "valueHint": { "type": "string" },
-                        "description": { "type": "string" },
-                        "dataType": { "type": "string", "description": "choice, bool, text, string, integer, float..." },
-                        "defaultValue": { "type": "string" },
-                        "required": { "type": "boolean" },
-                        "choices": {
-                            "type": "array",
-                            "items": {
-                                "type": "object",
-                                "properties": { "value": { "type": "string" }, "description": { "type": "string" } },
-                                "required": ["value", "description"]
-                            }
-                        }
-                    },
-                    "required": ["option", "aliases", "description", "required"]
-                }
-            }
-        },
-        "required": ["name", "options"]
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     const CONSOLE: &str = "\
 Console App (C#)

@@ -32,7 +32,7 @@ use crate::{Action, DotnetProject};
 pub use build::{BuildCounts, Built, Completed, Made};
 pub use edit::{ItemEdited, PropertyEdited};
 pub use inspect::{Items, PropertyValue};
-pub use run::{SessionList, logs_shape, run_shape, started_shape, stop_shape};
+pub use run::{Logs, RunResult, SessionList, Started, Stopped};
 pub use templates::TemplateOptions;
 pub use test::{TestCounts, Tested};
 

@@ -2,23 +2,22 @@
 //! and the sessions' Logs, Stop and ListSessions (module `sessions`). A session holds the
 //! project lock while it runs.
 //!
-//! Run, Watch, Logs and Stop still declare their successes as shapes, derived from their types:
-//! their `command` and `exitCode` are a background session's (its command line, and its exit
-//! code once it ended), which the kit reserves for the command a call ran to its end.
+//! Run is not declared to run dotnet (the kit's `command` and `exitCode` are those of a command
+//! a call ran to its end): its result reports its command itself, the foreground run's or the
+//! background session's, as Watch's does.
 
 use std::{path::Path, time::SystemTime};
 
 use dotnet_support::{
     exec::{self, ProgressKind},
-    kit::{Call, Outcome, Reason, Shape, invalid, prose, ran_fields},
+    kit::{ActionResult, Call, Outcome, Reason, invalid, prose},
     params::Kind,
     redact::redacted_command_line,
     respond::{Failure, Reply},
 };
-use mcp_plugin_api::{locks::LockGuard, output_schema_for};
+use mcp_plugin_api::locks::LockGuard;
 use schemars::JsonSchema;
 use serde::Serialize;
-use serde_json::Value;
 
 use super::{
     Completed, Made, TARGET, app_args, build_options, completed, diagnostic_line, lock, push, push_flag, run_here,
@@ -31,9 +30,28 @@ use crate::{
 /// Longest application output kept in a foreground Run's structured content (its end is kept).
 const MAX_RUN_OUTPUT: usize = 16_000;
 
+// Run: in the foreground or as a background session.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(untagged)]
+pub enum RunResult {
+    Foreground(RanInForeground),
+    Background(Started),
+}
+
+// Run in the foreground: what a command reports, with the application's output.
+#[derive(Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RanInForeground {
+    #[serde(flatten)]
+    completed: Completed,
+    /// The command that ran, redacted.
+    command: String,
+    exit_code: i32,
+}
+
 // Run and Watch in the background: the session started.
 #[derive(Debug, Serialize, JsonSchema)]
-struct Started {
+pub struct Started {
     #[serde(flatten)]
     session: SessionInfo,
     summary: String,
@@ -42,7 +60,7 @@ struct Started {
 // Logs: the lines of a session.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct Logs {
+pub struct Logs {
     session_id: String,
     status: Status,
     // The session's exit code, once it ended by itself.
@@ -57,7 +75,7 @@ struct Logs {
 // Stop: the session stopped (or already ended).
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct Stopped {
+pub struct Stopped {
     session_id: String,
     status: Status,
     // The session's exit code, when it had ended by itself.
@@ -70,37 +88,6 @@ struct Stopped {
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct SessionList {
     sessions: Vec<SessionInfo>,
-}
-
-/// The shape of `T`'s answers, derived from the type, with the fields that must be present.
-fn shape_of<T: JsonSchema>(required: &[&'static str]) -> Shape {
-    let schema = output_schema_for::<T>().expect("the result types of run.rs describe objects");
-    Shape::new(schema["properties"].clone(), required)
-}
-
-/// Run in the foreground: what a command reports, with the application's output.
-pub fn run_shape() -> Shape {
-    shape_of::<Completed>(&["summary", "durationMs", "warningCount", "warnings"]).ran()
-}
-
-/// Run and Watch in the background: the session started.
-pub fn started_shape() -> Shape {
-    shape_of::<Started>(&["sessionId", "operation", "pid", "status", "command", "target", "startedAt", "summary"])
-}
-
-/// Logs: the lines of a session.
-pub fn logs_shape() -> Shape {
-    shape_of::<Logs>(&["sessionId", "status", "lines", "returnedLines", "totalLines", "droppedLines"])
-}
-
-/// Stop: the session stopped (or already ended).
-pub fn stop_shape() -> Shape {
-    shape_of::<Stopped>(&["sessionId", "status", "wasRunning"])
-}
-
-/// The structured content of `value`, a JSON object.
-fn object(value: impl Serialize) -> Value {
-    serde_json::to_value(value).expect("the result types of run.rs serialize to objects")
 }
 
 /// The last `max` characters of `text`.
@@ -161,7 +148,8 @@ pub(super) async fn run_project(family: &DotnetProject, call: &Call<'_>) -> Outc
     }
     let guard = lock(call, target.as_deref().map(Path::new)).await?;
     if background {
-        return start_session(family, call, "run", args, target, guard).await;
+        let session = start_session(family, call, "run", args, target, guard).await?;
+        return Ok(started(session, RunResult::Background));
     }
     let label = target.clone().unwrap_or_else(|| "the project in the working directory".to_owned());
     let ran = run_here(call, args, format!("Running {label}"), ProgressKind::Build).await?;
@@ -172,12 +160,10 @@ pub(super) async fn run_project(family: &DotnetProject, call: &Call<'_>) -> Outc
     let made = Made { output: Some(keep_end(&ran.outcome.transcript, MAX_RUN_OUTPUT)), ..Made::default() };
     let result = completed(&ran, summary, target.as_deref(), made);
     let warnings = result.warnings.iter().map(diagnostic_line).collect();
-    let mut structured = object(&result);
-    if let Value::Object(fields) = &mut structured {
-        fields.extend(ran_fields(&ran));
-    }
-    let reply = Reply::new(result.summary).section("Warnings", warnings).output(ran.outcome.transcript.clone());
-    Ok(reply.structured(structured))
+    let reply = Reply::new(result.summary.clone()).section("Warnings", warnings).output(ran.outcome.transcript.clone());
+    let command = redacted_command_line(&ran.argv[0], &ran.argv[1..]);
+    let exit_code = ran.exit_code();
+    Ok(reply.result(RunResult::Foreground(RanInForeground { completed: result, command, exit_code })))
 }
 
 /// Starts a background session once `dotnet --version` in the same folder has answered.
@@ -192,7 +178,7 @@ async fn start_session(
     args: Vec<String>,
     target: Option<String>,
     guard: LockGuard,
-) -> Outcome {
+) -> Result<Started, Failure> {
     let command = redacted_command_line("dotnet", &args);
     let target = target.unwrap_or_else(|| call.cwd().display().to_string());
     let start = Start {
@@ -215,8 +201,12 @@ async fn start_session(
         session.id,
         session.pid()
     );
-    let started = Started { session: session.describe(), summary: summary.clone() };
-    Ok(Reply::new(summary).structured(object(started)).identifier("sessionId"))
+    Ok(Started { session: session.describe(), summary })
+}
+
+/// The reply of a started session, with `result` made of it.
+fn started<T: ActionResult>(started: Started, result: impl FnOnce(Started) -> T) -> Reply {
+    Reply::new(started.summary.clone()).result(result(started)).identifier("sessionId")
 }
 
 /// Watch: always a background session.
@@ -258,7 +248,8 @@ pub(super) async fn watch(family: &DotnetProject, call: &Call<'_>) -> Outcome {
         args.extend(app_args);
     }
     let guard = lock(call, target.as_deref().map(Path::new)).await?;
-    start_session(family, call, "watch", args, target, guard).await
+    let session = start_session(family, call, "watch", args, target, guard).await?;
+    Ok(started(session, |started| started))
 }
 
 /// The session `sessionId` names.
@@ -306,7 +297,7 @@ pub(super) fn logs(family: &DotnetProject, call: &Call<'_>) -> Outcome {
         dropped_lines: dropped as i64,
         lines,
     };
-    Ok(Reply::new(summary).output(text).structured(object(logs)).identifier("sessionId"))
+    Ok(Reply::new(summary).output(text).result(logs).identifier("sessionId"))
 }
 
 /// Stop: kills the session's whole process tree.
@@ -324,7 +315,7 @@ pub(super) async fn stop(family: &DotnetProject, call: &Call<'_>) -> Outcome {
         format!("Session {} had already ended ({}); its logs are still available.", session.id, status.as_str())
     };
     let stopped = Stopped { session_id: session.id.clone(), status, exit_code, was_running };
-    Ok(Reply::new(summary).structured(object(stopped)).identifier("sessionId"))
+    Ok(Reply::new(summary).result(stopped).identifier("sessionId"))
 }
 
 /// ListSessions: every session, running or ended.

@@ -10,14 +10,15 @@ use std::{
 
 use mcp_plugin_api::{CallContext, PluginContext, locks::LockGuard};
 use serde::Serialize;
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
-use super::declare::{Lock, ran_fields};
+use super::declare::Lock;
 use crate::{
     confirm::{self, Confirmation},
     exec::{self, Command, Ran},
     locking::{self, LockTarget},
     params::Params,
+    redact::redacted_command_line,
     respond::Failure,
     settings::DotnetSettings,
 };
@@ -151,6 +152,15 @@ impl<'a> Call<'a> {
     pub(crate) fn take_last_run(&self) -> Option<Map<String, Value>> {
         locked(&self.last_run).take()
     }
+}
+
+/// `command` (values declared secret masked, the rest redacted) and `exitCode` of `ran`, as the
+/// success of an action that [runs dotnet](super::ActionSpec::runs_dotnet) reports them.
+fn ran_fields(ran: &Ran) -> Map<String, Value> {
+    let mut fields = Map::new();
+    fields.insert("command".into(), json!(redacted_command_line(&ran.argv[0], &ran.argv[1..])));
+    fields.insert("exitCode".into(), json!(ran.exit_code()));
+    fields
 }
 
 /// The value behind `mutex`, even if a panicking thread held it (a plain value stays valid).

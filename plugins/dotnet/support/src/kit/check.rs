@@ -90,8 +90,12 @@ fn action<'d, A: ActionEnum>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::kit::declare::{Param, Shape};
+    use crate::kit::declare::Param;
     use serde_json::json;
+
+    /// The result of both test actions: nothing of their own.
+    #[derive(serde::Serialize, schemars::JsonSchema)]
+    struct Done {}
 
     crate::actions! {
         /// Test actions.
@@ -99,15 +103,18 @@ mod tests {
     }
 
     fn declaration() -> Declaration<Act> {
-        let shape = || Shape::new(json!({}), &[]);
         Declaration::new("test_tool", "Test", "A tool for tests.")
             .param(Param::string("workingDirectory", "Where."))
             .param(Param::string("id", "Install: what."))
             .param(Param::flag("force", "Install: again."))
             .param(Param::strings("sources", "Install: where from."))
             .common(&["workingDirectory"])
-            .action(ActionSpec::reads(Act::Version).returns(shape()))
-            .action(ActionSpec::writes(Act::Install).requires(&["id"]).takes(&["force", "sources"]).returns(shape()))
+            .each_action(|action| match action {
+                Act::Version => ActionSpec::reads(action).result::<Done>(),
+                Act::Install => {
+                    ActionSpec::writes(action).requires(&["id"]).takes(&["force", "sources"]).result::<Done>()
+                }
+            })
     }
 
     fn checked(args: Value, read_only: bool) -> Result<Act, (String, String, String)> {

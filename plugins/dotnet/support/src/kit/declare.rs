@@ -5,13 +5,12 @@
 //!
 //! Declare the actions with [`Declaration::each_action`] and a function that matches on the
 //! action enum without a wildcard arm: an action added to the enum and not declared does not
-//! compile. Each action names its result type ([`ActionSpec::result`]); [`Shape`] is the older,
-//! hand-written way, kept until every family has moved to result types.
+//! compile. Each action names its result type ([`ActionSpec::result`]), from which its branch of
+//! the output schema is derived.
 
 use serde_json::{Map, Value, json};
 
 use super::result::{ActionResult, ResultType};
-use crate::{exec::Ran, redact::redacted_command_line};
 
 /// An action enum, as [`crate::actions!`] declares it: wire names in declaration order.
 pub trait ActionEnum: Copy + Eq + std::fmt::Debug + Send + Sync + 'static {
@@ -134,44 +133,6 @@ impl Param {
     }
 }
 
-/// The shape of a success's structured content: the action's own fields, of which `required`
-/// must be present. The kit adds `success`, `action` and `lockInfo` to every shape.
-///
-/// Deprecated: declare a result type instead ([`ActionSpec::result`], `plugins/dotnet/README.md`
-/// says how to convert a family). Kept until the last family has moved, then removed.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Shape {
-    pub(crate) properties: Map<String, Value>,
-    pub(crate) required: Vec<&'static str>,
-}
-
-impl Shape {
-    /// Fields (a JSON object of property schemas) and the ones that must be present.
-    pub fn new(properties: Value, required: &[&'static str]) -> Self {
-        let properties = match properties {
-            Value::Object(map) => map,
-            other => panic!("a shape's properties are a JSON object, not {other}"),
-        };
-        for name in required {
-            assert!(properties.contains_key(*name), "required field '{name}' is not among the shape's properties");
-        }
-        Self { properties, required: required.to_vec() }
-    }
-
-    /// Adds the fields of a success that ran one dotnet command: `command` (redacted) and
-    /// `exitCode`, both required.
-    pub fn ran(mut self) -> Self {
-        self.properties.insert("command".into(), command_schema());
-        self.properties.insert("exitCode".into(), exit_code_schema());
-        for name in ["command", "exitCode"] {
-            if !self.required.contains(&name) {
-                self.required.push(name);
-            }
-        }
-        self
-    }
-}
-
 /// The schema of `command`: the dotnet command a success ran.
 pub(crate) fn command_schema() -> Value {
     json!({ "type": "string", "description": "The command that ran, redacted." })
@@ -180,18 +141,6 @@ pub(crate) fn command_schema() -> Value {
 /// The schema of `exitCode`, of a success that ran dotnet and of the error envelope alike.
 pub(crate) fn exit_code_schema() -> Value {
     json!({ "type": "integer" })
-}
-
-/// The values of the fields [`Shape::ran`] declares: the command as it ran (values declared
-/// secret masked, the rest redacted) and its exit code.
-///
-/// Deprecated with [`Shape`]: an action that declares [`ActionSpec::runs_dotnet`] gets both from
-/// the kit.
-pub fn ran_fields(ran: &Ran) -> Map<String, Value> {
-    let mut fields = Map::new();
-    fields.insert("command".into(), json!(redacted_command_line(&ran.argv[0], &ran.argv[1..])));
-    fields.insert("exitCode".into(), json!(ran.exit_code()));
-    fields
 }
 
 /// One action: what it does, takes, needs, locks and returns.
@@ -204,7 +153,6 @@ pub struct ActionSpec<A> {
     pub(crate) lock: Lock,
     pub(crate) takes: Vec<&'static str>,
     pub(crate) requires: Vec<&'static str>,
-    pub(crate) shapes: Vec<Shape>,
     pub(crate) result: Option<ResultType>,
     pub(crate) runs_dotnet: bool,
     pub(crate) announces: Vec<&'static str>,
@@ -220,7 +168,6 @@ impl<A: ActionEnum> ActionSpec<A> {
             lock: Lock::None,
             takes: Vec::new(),
             requires: Vec::new(),
-            shapes: Vec::new(),
             result: None,
             runs_dotnet: false,
             announces: Vec::new(),
@@ -279,14 +226,6 @@ impl<A: ActionEnum> ActionSpec<A> {
     /// read it again.
     pub fn announces(mut self, uri: &'static str) -> Self {
         self.announces.push(uri);
-        self
-    }
-
-    /// A shape of its successes; an action with several outcomes returns several.
-    ///
-    /// Deprecated with [`Shape`]: declare the result type with [`Self::result`].
-    pub fn returns(mut self, shape: Shape) -> Self {
-        self.shapes.push(shape);
         self
     }
 
@@ -382,15 +321,6 @@ impl<A: ActionEnum> Declaration<A> {
         self
     }
 
-    /// Declares an action.
-    ///
-    /// Deprecated with [`Shape`]: declare every action with [`Self::each_action`], so that an
-    /// action added to the enum and not declared does not compile.
-    pub fn action(mut self, action: ActionSpec<A>) -> Self {
-        self.actions.push(action);
-        self
-    }
-
     /// Declares every action of the enum, in its order, with `spec`: a function that matches on
     /// the action without a wildcard arm, so that an action added to the enum does not compile
     /// until it is declared.
@@ -429,7 +359,7 @@ impl<A: ActionEnum> Declaration<A> {
     /// What is wrong with the declaration, if anything: every action of the enum declared once,
     /// every parameter named by an action declared, every declared parameter used, a single-action
     /// tool with one action, every action with a result type (an object without the fields the
-    /// kit sets) or success shapes.
+    /// kit sets).
     pub fn problems(&self) -> Vec<String> {
         let mut problems = Vec::new();
         for name in A::NAMES {
@@ -450,13 +380,9 @@ impl<A: ActionEnum> Declaration<A> {
                     problems.push(format!("action {} takes {name}, which is not declared", spec.action.name()));
                 }
             }
-            match (&spec.result, spec.shapes.is_empty()) {
-                (None, true) => problems.push(format!("action {} declares no result type", spec.action.name())),
-                (Some(_), false) => {
-                    problems.push(format!("action {} declares a result type and shapes", spec.action.name()))
-                }
-                (Some(result), true) => problems.extend(result.problems()),
-                (None, false) => {}
+            match &spec.result {
+                None => problems.push(format!("action {} declares no result type", spec.action.name())),
+                Some(result) => problems.extend(result.problems(spec.runs_dotnet)),
             }
         }
         for name in &declared {

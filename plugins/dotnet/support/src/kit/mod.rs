@@ -29,10 +29,6 @@
 //! - counted nouns and sentence starts for the prose ([`prose`]);
 //! - parameter schemas ([`Param`]'s constructors and constraints).
 //!
-//! [`Shape`], [`ActionSpec::returns`] and [`ran_fields`] are the older, hand-written way of
-//! describing results, deprecated and kept until every family has moved to result types
-//! (`plugins/dotnet/README.md` says how to convert one).
-//!
 //! The shape follows a pattern several plugin systems share: a command declares its signature
 //! as data and a blanket adapter turns it into the host's tool (mcp-plugin-api's `TypedTool`
 //! does this for typed arguments).
@@ -48,7 +44,7 @@ mod tool;
 
 pub use crate::params::{Reason, Split, invalid};
 pub use call::{Call, Consent};
-pub use declare::{ActionEnum, ActionSpec, Declaration, Effect, Lock, Param, Shape, ran_fields};
+pub use declare::{ActionEnum, ActionSpec, Declaration, Effect, Lock, Param};
 pub use result::ActionResult;
 pub use target::TargetParam;
 pub use tool::{ActionTool, Family, Outcome};

@@ -3,8 +3,10 @@
 //! action's branch of the output schema from the type (with the plugin API's schema settings,
 //! [`mcp_plugin_api::schema_settings`]), and sets the envelope itself: `success`, `action`,
 //! `lockInfo`, and `command` and `exitCode` for an action that declares it runs dotnet
-//! ([`super::ActionSpec::runs_dotnet`]). A result type never has those fields
-//! ([`Declaration::problems`](super::Declaration::problems) says so at load).
+//! ([`super::ActionSpec::runs_dotnet`]). A result type never has the fields the kit sets for its
+//! action ([`Declaration::problems`](super::Declaration::problems) says so at load); an action that
+//! does not run dotnet to its end may report a command of its own under `command` and `exitCode`
+//! (`dotnet_project`'s Run and Watch report a background session's).
 //!
 //! The type an action returns is checked against the one it declares on every call, so a reply
 //! cannot drift from its schema unnoticed: a mismatch fails that call with a message naming both
@@ -54,7 +56,13 @@ use serde_json::Value;
 use crate::respond::Reply;
 
 /// The fields the kit sets on every result, which a result type must not have.
-pub(crate) const ENVELOPE_FIELDS: [&str; 5] = ["success", "action", "lockInfo", "command", "exitCode"];
+const ENVELOPE_FIELDS: [&str; 3] = ["success", "action", "lockInfo"];
+
+/// The fields the kit sets on the result of an action that [runs
+/// dotnet](super::ActionSpec::runs_dotnet): the command it ran to its end. Another action's result
+/// may report a command of its own under these names (a background session's command line, and
+/// its exit code once it ended), which the kit then leaves alone.
+const RUN_FIELDS: [&str; 2] = ["command", "exitCode"];
 
 /// A type an action can answer with: it serializes to a JSON object and describes itself with a
 /// JSON Schema. Derive `serde::Serialize` and `schemars::JsonSchema`, with
@@ -96,15 +104,18 @@ impl ResultType {
         (self.subschema)(generator).to_value()
     }
 
-    /// What is wrong with the type as an action's result: not an object, or a field the kit sets.
-    pub(crate) fn problems(&self) -> Vec<String> {
+    /// What is wrong with the type as an action's result: not an object, or a field the kit sets
+    /// (`command` and `exitCode` only when the action `runs_dotnet`).
+    pub(crate) fn problems(&self, runs_dotnet: bool) -> Vec<String> {
         let schema = match (self.alone)() {
             Ok(schema) => schema,
             Err(error) => return vec![format!("result type {}: {error}", self.tag.1)],
         };
         let properties = schema.get("properties").and_then(Value::as_object);
+        let run_fields: &[&str] = if runs_dotnet { &RUN_FIELDS } else { &[] };
         ENVELOPE_FIELDS
             .iter()
+            .chain(run_fields)
             .filter(|field| properties.is_some_and(|properties| properties.contains_key(**field)))
             .map(|field| format!("result type {} has the field {field}, which the kit sets", self.tag.1))
             .collect()

@@ -8,7 +8,7 @@ use mcp_plugin_api::{Annotations, output_schema_settings};
 use serde_json::{Map, Value, json};
 
 use super::{
-    declare::{ActionEnum, ActionSpec, Declaration, Effect, Shape, command_schema, exit_code_schema},
+    declare::{ActionEnum, ActionSpec, Declaration, Effect, command_schema, exit_code_schema},
     result::ResultType,
 };
 use crate::{errors::error_response_schema, locking::lock_info_schema};
@@ -47,29 +47,23 @@ pub fn input<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpec
 /// used once is put back in place ([`inline_single_use`]), so the schema reads as before where
 /// nothing is shared.
 pub fn output<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpec<A>]) -> Value {
-    let mut successes: Vec<(Success<'_>, Vec<&str>)> = Vec::new();
+    // One branch per result type and whether it ran dotnet, with the actions that answer so.
+    let mut successes: Vec<((ResultType, bool), Vec<&str>)> = Vec::new();
     for spec in offered {
-        let mut of_spec: Vec<Success<'_>> = spec.shapes.iter().map(Success::Shape).collect();
-        of_spec.extend(spec.result.map(|result| Success::Typed(result, spec.runs_dotnet)));
-        for success in of_spec {
-            match successes.iter_mut().find(|(known, _)| *known == success) {
-                Some((_, actions)) => actions.push(spec.action.name()),
-                None => successes.push((success, vec![spec.action.name()])),
-            }
+        let Some(result) = spec.result else { continue };
+        let success = (result, spec.runs_dotnet);
+        match successes.iter_mut().find(|(known, _)| *known == success) {
+            Some((_, actions)) => actions.push(spec.action.name()),
+            None => successes.push((success, vec![spec.action.name()])),
         }
     }
     let common = common_fields(offered);
     let mut generator = output_schema_settings().into_generator();
     let mut branches: Vec<Value> = successes
         .into_iter()
-        .map(|(success, actions)| {
-            let (mut branch, mut required) = match success {
-                Success::Typed(result, runs_dotnet) => {
-                    let ran: &[&str] = if runs_dotnet { &["command", "exitCode"] } else { &[] };
-                    (result.subschema(&mut generator), ran.to_vec())
-                }
-                Success::Shape(shape) => shape_branch(shape, &common),
-            };
+        .map(|((result, runs_dotnet), actions)| {
+            let mut branch = result.subschema(&mut generator);
+            let mut required: Vec<&str> = if runs_dotnet { vec!["command", "exitCode"] } else { Vec::new() };
             let mut envelope = Map::new();
             envelope.insert("success".into(), json!({ "const": true }));
             let mut envelope_required = vec!["success"];
@@ -102,37 +96,18 @@ pub fn output<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpe
     root
 }
 
-/// One kind of success of an action: its result type (and whether the action runs dotnet), or a
-/// shape.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Success<'d> {
-    Typed(ResultType, bool),
-    Shape(&'d Shape),
-}
-
 /// The fields any answer of the offered actions may carry, declared once at the root of the
 /// output schema: `success`, `lockInfo` (successes and failures), `exitCode` (the error envelope
-/// has it too) and `command` when an offered action runs dotnet (or has a shape that
-/// [ran](Shape::ran)).
+/// has it too) and `command` when an offered action runs dotnet.
 fn common_fields<A: ActionEnum>(offered: &[&ActionSpec<A>]) -> Map<String, Value> {
     let mut common = Map::new();
     common.insert("success".into(), json!({ "type": "boolean" }));
     common.insert("lockInfo".into(), lock_info_schema());
     common.insert("exitCode".into(), exit_code_schema());
-    let reports_runs = offered.iter().any(|spec| {
-        spec.runs_dotnet || spec.shapes.iter().any(|shape| shape.properties.get("command") == Some(&command_schema()))
-    });
-    if reports_runs {
+    if offered.iter().any(|spec| spec.runs_dotnet) {
         common.insert("command".into(), command_schema());
     }
     common
-}
-
-/// A shape's branch and its required fields, without the fields the root declares alike.
-fn shape_branch(shape: &Shape, common: &Map<String, Value>) -> (Value, Vec<&'static str>) {
-    let mut properties = shape.properties.clone();
-    properties.retain(|name, schema| common.get(name) != Some(schema));
-    (json!({ "type": "object", "properties": properties }), shape.required.clone())
 }
 
 /// Adds `properties` (an object of property schemas) and `required` to `schema`, beside what it
@@ -340,22 +315,30 @@ mod tests {
         assert_eq!(declaration.problems(), Vec::<String>::new());
         let declared: Vec<Act> = declaration.actions.iter().map(|spec| spec.action).collect();
         assert_eq!(declared, Act::ALL, "each_action declares every action, in order");
-        let broken = self::declaration().param(Param::flag("unused", "Nothing.")).action(ActionSpec::reads(Act::List));
+        let broken = self::declaration().param(Param::flag("unused", "Nothing.")).each_action(ActionSpec::reads);
         let problems = broken.problems();
         assert!(problems.iter().any(|p| p.contains("List is declared 2 times")), "{problems:?}");
         assert!(problems.iter().any(|p| p.contains("unused is taken by no action")), "{problems:?}");
         assert!(problems.iter().any(|p| p.contains("declares no result type")), "{problems:?}");
     }
 
-    /// A result type that sets a field of the envelope.
+    /// A result type that reports a command of its own, as a background session does.
     #[derive(Serialize, JsonSchema)]
     #[serde(rename_all = "camelCase")]
-    struct Clashing {
+    struct OwnCommand {
+        command: String,
         exit_code: i32,
     }
 
+    /// A result type that sets a field every answer's envelope has.
+    #[derive(Serialize, JsonSchema)]
+    #[serde(rename_all = "camelCase")]
+    struct Clashing {
+        lock_info: String,
+    }
+
     #[test]
-    fn a_result_type_must_be_an_object_without_the_envelopes_fields() {
+    fn a_result_type_must_be_an_object_without_the_fields_the_kit_sets() {
         let declaration = |spec: fn(Act) -> ActionSpec<Act>| {
             Declaration::new("t", "T", "T.")
                 .param(Param::string("id", "Id."))
@@ -364,14 +347,19 @@ mod tests {
         };
         let problems =
             declaration(|action| ActionSpec::reads(action).takes(&["id", "filter"]).result::<Clashing>()).problems();
+        assert!(problems.iter().any(|p| p.contains("has the field lockInfo, which the kit sets")), "{problems:?}");
+        let problems = declaration(|action| {
+            ActionSpec::reads(action).takes(&["id", "filter"]).runs_dotnet().result::<OwnCommand>()
+        })
+        .problems();
         assert!(problems.iter().any(|p| p.contains("has the field exitCode, which the kit sets")), "{problems:?}");
+        assert!(problems.iter().any(|p| p.contains("has the field command, which the kit sets")), "{problems:?}");
+        let problems =
+            declaration(|action| ActionSpec::reads(action).takes(&["id", "filter"]).result::<OwnCommand>()).problems();
+        assert_eq!(problems, Vec::<String>::new(), "an action that does not run dotnet reports its own command");
         let problems =
             declaration(|action| ActionSpec::reads(action).takes(&["id", "filter"]).result::<Vec<String>>()).problems();
         assert!(problems.iter().any(|p| p.contains("must be a JSON object")), "{problems:?}");
-        let both = |action| {
-            ActionSpec::reads(action).takes(&["id", "filter"]).returns(Shape::new(json!({}), &[])).result::<Listed>()
-        };
-        assert!(declaration(both).problems().iter().any(|p| p.contains("declares a result type and shapes")));
     }
 
     #[test]
@@ -453,26 +441,6 @@ mod tests {
         assert_eq!(schema["anyOf"].as_array().unwrap().len(), 2);
         assert!(schema.get("$defs").is_none(), "Package is used once now, so it is in place: {schema}");
         assert!(schema["properties"].get("command").is_none(), "no offered action runs dotnet");
-    }
-
-    #[test]
-    fn shapes_still_make_branches_without_the_fields_the_root_declares() {
-        let listed = Shape::new(json!({ "items": { "type": "array" }, "lockInfo": lock_info_schema() }), &["items"]);
-        let changed = Shape::new(json!({ "id": { "type": "string" } }), &["id"]).ran();
-        let declaration = Declaration::new("test_tool", "Test", "A tool for tests.")
-            .param(Param::string("id", "Install, Remove: the package."))
-            .action(ActionSpec::reads(Act::List).returns(listed))
-            .action(ActionSpec::writes(Act::Install).requires(&["id"]).returns(changed.clone()))
-            .action(ActionSpec::destroys(Act::Remove).requires(&["id"]).returns(changed));
-        let schema = output(&declaration, &all(&declaration));
-        let branches = schema["anyOf"].as_array().unwrap();
-        assert_eq!(branches.len(), 3);
-        assert_eq!(
-            branches[0]["properties"].as_object().unwrap().keys().collect::<Vec<_>>(),
-            ["action", "items", "success"]
-        );
-        assert_eq!(branches[1]["required"], json!(["success", "action", "id", "command", "exitCode"]));
-        assert!(branches[1]["properties"].get("command").is_none() && schema["properties"]["command"].is_object());
     }
 
     #[test]

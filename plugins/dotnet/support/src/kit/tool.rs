@@ -231,7 +231,7 @@ mod tests {
     use super::*;
     use crate::{
         errors::ErrorResult,
-        kit::{ActionSpec, Lock, Param, Shape},
+        kit::{ActionSpec, Lock, Param},
         locking::LockTarget,
     };
     use mcp_plugin_api::testkit::{TestCall, TestPluginContext};
@@ -246,16 +246,25 @@ mod tests {
     #[derive(Default)]
     struct Echo;
 
+    /// What Echo says.
+    #[derive(serde::Serialize, schemars::JsonSchema)]
+    struct Said {
+        note: String,
+    }
+
     impl Family for Echo {
         type Action = Act;
 
         fn declare() -> Declaration<Act> {
-            let shape = Shape::new(json!({ "note": { "type": "string" } }), &["note"]);
             Declaration::new("echo_tool", "Echo", "Says what it is told.")
                 .param(Param::string("note", "What to say."))
                 .param(Param::flag("fail", "Fail instead."))
-                .action(ActionSpec::reads(Act::Show).requires(&["note"]).takes(&["fail"]).returns(shape.clone()))
-                .action(ActionSpec::writes(Act::Change).locks(Lock::Machine).takes(&["note", "fail"]).returns(shape))
+                .each_action(|action| match action {
+                    Act::Show => ActionSpec::reads(action).requires(&["note"]).takes(&["fail"]).result::<Said>(),
+                    Act::Change => {
+                        ActionSpec::writes(action).locks(Lock::Machine).takes(&["note", "fail"]).result::<Said>()
+                    }
+                })
         }
 
         async fn run(&self, action: Act, call: &Call<'_>) -> Outcome {
@@ -266,7 +275,7 @@ mod tests {
             if call.params().flag("fail") {
                 return Err(ErrorResponse::from(ErrorResult::new("EXIT_1", &format!("failed: {note}"))).into());
             }
-            Ok(Reply::new(format!("Said {note}")).structured(json!({ "note": note })))
+            Ok(Reply::new(format!("Said {note}")).result(Said { note }))
         }
     }
 
