@@ -98,6 +98,15 @@
 //!   any authorization scheme (`Splunk ...`, `Bot ...`), Teams and Telegram URLs, `admin key X`
 //!   in prose, and the word for a password in other languages (`Passwort`, `mot de passe`,
 //!   `contraseña`, `пароль`, `密码`...).
+//! - from batch 7 of the held-out corpus: Tailscale, Buildkite, Doppler (with its environment)
+//!   and LaunchDarkly (`sdk-`/`mob-` GUID) keys; raw hex keys (`PRAGMA key = "x'...'"`, `openssl
+//!   enc -K`); SQL `N'...'` literals; values ended by full-width punctuation; "API key" before
+//!   its value in other languages; JWTs broken at a column after other words; the line after
+//!   cloud CLIs that print a bare secret at a prompt (`aws ecr get-login-password`, `gcloud
+//!   secrets versions access`, `az ... keys list -o tsv`); `::add-mask::` echoes; secrets
+//!   passed to secret-named constructors (`new Secret("...")`); bare `key=... value=...`
+//!   metadata entries (gRPC); MSBuild property reassignments and their previous value; a
+//!   secret-named member quoted after its name (`BindPassword '...'`); `&quot;`-quoted values.
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
@@ -110,6 +119,10 @@
 //! `(not set)`), booleans, shell and CI variables (`$TOKEN`, `%vault:...%`), options named in
 //! prose or help text, analytics and consent cookies, AWS resource names and the SigV4
 //! credential scope; a connection string is judged part by part, also one nested inside it.
+//! So are other tools' masks (`***REDACTED***`, a URL's `build:****@`), SQL parameters standing
+//! for a value (`@p1`), Helm references with their braces, detect-secrets' `hashed_secret`, a
+//! strong name's public key token, Aspire's `{x.bindings.tcp.host}` references and npm's own
+//! `npm_config_*` names.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -978,7 +991,7 @@ fn rules(forms: Forms) -> Vec<String> {
         format!(
             r#"(?P<hdrp>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
         ),
-        r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}[ \t]+)?(?P<hdr_val>[^\s"',;\\<]+)"#.to_owned(),
+        r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}[ \t]+)?(?P<hdr_val><[^<>\s"']+>|[^\s"',;\\<]+)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
         r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?#@"'<>]+@"#.to_owned(),
         r"(?P<url_user>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://)(?P<url_token>[A-Za-z0-9._~%+-]{16,})@".to_owned(),
@@ -3988,6 +4001,11 @@ Time Elapsed 00:00:03.45";
             (
                 "<Message>401. Authorization: Bearer Zm9vYmFyYmF6cXV4MTIzNDU2</Message>",
                 "<Message>401. Authorization: Bearer [REDACTED]</Message>",
+            ),
+            // A placeholder in help text is not cut at its `<`.
+            (
+                r#"--header "Authorization: Token <api-token>"  Send it"#,
+                r#"--header "Authorization: Token <api-token>"  Send it"#,
             ),
         ]);
     }
