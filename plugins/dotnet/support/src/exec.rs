@@ -10,7 +10,7 @@ use mcp_plugin_api::CallContext;
 
 use crate::{
     errors::{ErrorResponse, ErrorResult},
-    redact::{LineRedactor, mask_known, redact},
+    redact::{LineRedactor, mask_known, redact, redacted_command_line},
     runner::{Invocation, RunEnd, RunOutcome, Stream},
     settings::DotnetSettings,
 };
@@ -203,6 +203,12 @@ impl Ran {
     /// The exit code.
     pub fn exit_code(&self) -> i32 {
         self.outcome.end.exit_code()
+    }
+
+    /// The command line as a result reports it: the values declared secret masked, the rest
+    /// redacted.
+    pub fn command_line(&self) -> String {
+        redacted_command_line(&self.argv[0], &self.argv[1..])
     }
 
     /// Whether it exited with 0.

@@ -161,8 +161,7 @@ pub(super) async fn run_project(family: &DotnetProject, call: &Call<'_>) -> Outc
     let result = completed(&ran, summary, target.as_deref(), made);
     let warnings = result.warnings.iter().map(diagnostic_line).collect();
     let reply = Reply::new(result.summary.clone()).section("Warnings", warnings).output(ran.outcome.transcript.clone());
-    let command = redacted_command_line(&ran.argv[0], &ran.argv[1..]);
-    let exit_code = ran.exit_code();
+    let (command, exit_code) = (ran.command_line(), ran.exit_code());
     Ok(reply.result(RunResult::Foreground(RanInForeground { completed: result, command, exit_code })))
 }
 

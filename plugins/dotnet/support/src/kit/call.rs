@@ -18,7 +18,6 @@ use crate::{
     exec::{self, Command, Ran},
     locking::{self, LockTarget},
     params::Params,
-    redact::redacted_command_line,
     respond::Failure,
     settings::DotnetSettings,
 };
@@ -158,7 +157,7 @@ impl<'a> Call<'a> {
 /// success of an action that [runs dotnet](super::ActionSpec::runs_dotnet) reports them.
 fn ran_fields(ran: &Ran) -> Map<String, Value> {
     let mut fields = Map::new();
-    fields.insert("command".into(), json!(redacted_command_line(&ran.argv[0], &ran.argv[1..])));
+    fields.insert("command".into(), json!(ran.command_line()));
     fields.insert("exitCode".into(), json!(ran.exit_code()));
     fields
 }
