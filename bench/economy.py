@@ -6,7 +6,8 @@ CLI text it replaces, and whether anything an agent needs was lost on the way.
 
     --host        the mcp-plugin-host binary (default target/debug/mcp-plugin-host)
     --plugin-dir  the folder of the plugin libraries (default: the host's folder)
-    --keep        keep the scratch folder (its path is printed)
+    --keep        keep the scratch folder (its path is printed), with each case's raw output and
+                  `content` in it (`<case>.raw.txt`, `<case>.content.txt`)
 
 Needs a real `dotnet` on PATH (SDK 10) and the NuGet packages of `dotnet new xunit` (a restore
 that reaches a feed, or a local cache). In a scratch folder it writes three cases:
@@ -242,6 +243,8 @@ def main():
             raw = dotnet(work, *args, check=False)
             result = host.call(tool, arguments)
             text = content_text(result)
+            for kind, body in (("raw", raw), ("content", text)):
+                write(os.path.join(work, f"{args[0]}.{kind}.txt"), body)
             raw_bytes, text_bytes = len(raw.encode()), len(text.encode())
             rows.append((label, raw_bytes, text_bytes, structured_bytes(result)))
             problems += [f"{label}: content lacks {what}" for what in check(raw, text)]
