@@ -145,13 +145,35 @@ def structured_bytes(result):
 DIAGNOSTIC = re.compile(r"^\s*(?P<file>[^\s(][^(]*)\((?P<line>\d+),(?P<column>\d+)\): error (?P<code>[A-Z]+\d+): (?P<message>.*?)(?: \[[^\]]+\])?$")
 
 
+# In `content`: a `CODE: message` line (quoted names that vary written `{0}`, `{1}`, ...), then an
+# `at` line of `File.cs(line,column)` each followed by its names in quotes.
+CODE_LINE = re.compile(r"^\s*(?P<code>[A-Z]+\d+): (?P<template>.*)$")
+AT_ENTRY = re.compile(r"(?P<file>[^\s,(]+)\((?P<line>\d+),(?P<column>\d+)\)(?P<names>(?: '[^']*')*)")
+
+
+def said_errors(text):
+    """Every (file name, line, column, code, message) that `content` gives, placeholders filled in."""
+    said, code, template = set(), None, None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("at "):
+            for entry in AT_ENTRY.finditer(stripped[3:]):
+                message = template
+                for number, name in enumerate(re.findall(r"'([^']*)'", entry["names"])):
+                    message = message.replace("{" + str(number) + "}", name)
+                said.add((os.path.basename(entry["file"]), entry["line"], entry["column"], code, message))
+        elif found := CODE_LINE.match(line):
+            code, template = found["code"], found["template"]
+    return said
+
+
 def check_build(raw, text):
     missing = []
     errors = {m.groups() for m in map(DIAGNOSTIC.match, raw.splitlines()) if m}
+    said = said_errors(text)
     for file, line, column, code, message in sorted(errors):
         name = os.path.basename(file)
-        located = re.search(re.escape(name) + r"\(" + line + "," + column + r"\)", text)
-        if not (located and code in text and message in text):
+        if (name, line, column, code, message) not in said:
             missing.append(f"error {code} at {name}({line},{column}): {message}")
     if len(errors) != 50:
         missing.append(f"the raw output held {len(errors)} distinct errors, not 50")
@@ -186,9 +208,19 @@ def check_test(raw, text):
         failures.append((found["name"], message, frame))
     if len(failures) != 10:
         missing.append(f"the raw output held {len(failures)} failed tests, not 10")
+    # Failing tests are listed under their class (`Ns.Class:`, then `  Method: ...`): give each
+    # test line its full name back.
+    named, current = [], None
+    for line in text.splitlines():
+        if re.match(r"^\s*\S+:$", line):
+            current = line.strip()[:-1]
+        elif current and line.startswith("    "):
+            named.append(f"{current}.{line.strip()}")
+        else:
+            named.append(line)
     for name, message, frame in failures:
         # What content says of this test: the lines that name it.
-        said = "\n".join(line for line in text.splitlines() if name in line)
+        said = "\n".join(line for line in named if name + ":" in line)
         if not said:
             missing.append(f"failed test {name}")
         for part in message:
