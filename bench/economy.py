@@ -24,7 +24,9 @@ default presentation (no feature tags), and counts UTF-8 bytes of `content` (its
 of `structuredContent` (compact JSON). It then checks that `content` alone still holds what an agent
 needs, read from the raw output: every error's file, line, column, code and message; every failing
 test's name, message and first frame in the user's code (file and line); the totals; every
-package's id and resolved version. It prints a markdown table and the checks that failed, and
+package's id and resolved version (a message written once with `{0}` placeholders counts when the
+names after a location, put back, give the raw message; a test listed under its class counts with
+the class in front). It prints a markdown table and the checks that failed, and
 exits 1 when a check failed (the byte counts are measured, not asserted).
 """
 
