@@ -227,7 +227,11 @@ fn list_keeps_filter_and_max_results() {
     assert_eq!((structured["totalPackages"].as_u64(), structured["shownPackages"].as_u64()), (Some(7), Some(3)));
     assert_eq!(structured["truncated"], true);
     assert_eq!(structured["maxResults"], 3);
-    assert!(capped.joined_text().contains("Showing 3 of 7; raise maxResults to see the rest."), "{}", capped.joined_text());
+    assert!(
+        capped.joined_text().contains("Showing 3 of 7; raise maxResults to see the rest."),
+        "{}",
+        capped.joined_text()
+    );
 }
 
 #[test]

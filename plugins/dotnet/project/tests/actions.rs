@@ -333,7 +333,8 @@ fn vstest_counts_are_summed_over_every_assembly_of_a_solution() {
     let text = fx.call(json!({ "action": "Test", "project": "Shop.sln" })).joined_text();
     // Under its class, named once.
     assert!(text.contains("\n  App.Tests.CalculatorTests:\n    Divide_ByZero_Throws: "), "{text}");
-    let line = text.lines().find(|line| line.starts_with("    Divide_ByZero_Throws: ")).unwrap_or_else(|| panic!("{text}"));
+    let line =
+        text.lines().find(|line| line.starts_with("    Divide_ByZero_Throws: ")).unwrap_or_else(|| panic!("{text}"));
     assert!(
         line.contains(
             "Assert.Throws() Failure: No exception was thrown; Expected: typeof(System.DivideByZeroException) (at "

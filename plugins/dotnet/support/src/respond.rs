@@ -546,9 +546,10 @@ mod tests {
         assert_eq!(names, vec![vec!["int", "Nope2"], vec!["int", "Nope5"], vec!["long", "Nope8"]]);
         // Every message comes back from the template and its names.
         for (message, names) in messages.iter().zip(&names) {
-            let back = names.iter().enumerate().fold(template.clone(), |text, (number, name)| {
-                text.replace(&format!("{{{number}}}"), name)
-            });
+            let back = names
+                .iter()
+                .enumerate()
+                .fold(template.clone(), |text, (number, name)| text.replace(&format!("{{{number}}}"), name));
             assert_eq!(&back, message);
         }
         // The same message twice has nothing to factor; other words outside quotes are another line.

@@ -272,7 +272,12 @@ mod tests {
     #[test]
     fn failing_tests_are_listed_under_their_class_once() {
         let failures = [
-            failure("Tests.Suite3.Case187", "Assert.Equal() Failure\nExpected: 189\nActual:   188", "/src/Tests/Suite3.cs", 268),
+            failure(
+                "Tests.Suite3.Case187",
+                "Assert.Equal() Failure\nExpected: 189\nActual:   188",
+                "/src/Tests/Suite3.cs",
+                268,
+            ),
             failure("Tests.Suite0.Case007", "boom", "/src/Tests/Suite0.cs", 58),
             failure("Tests.Suite3.Sum(a: 1.5, b: 2)", "bad", "/src/Tests/Deep/Suite3.cs", 9),
             failure("Loose", "odd", "/src/Tests/Loose.cs", 1),
