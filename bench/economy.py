@@ -6,7 +6,8 @@ CLI text it replaces, and whether anything an agent needs was lost on the way.
 
     --host        the mcp-plugin-host binary (default target/debug/mcp-plugin-host)
     --plugin-dir  the folder of the plugin libraries (default: the host's folder)
-    --keep        keep the scratch folder (its path is printed)
+    --keep        keep the scratch folder (its path is printed), with each case's raw output and
+                  `content` in it (`<case>.raw.txt`, `<case>.content.txt`)
 
 Needs a real `dotnet` on PATH (SDK 10) and the NuGet packages of `dotnet new xunit` (a restore
 that reaches a feed, or a local cache). In a scratch folder it writes three cases:
@@ -23,7 +24,9 @@ default presentation (no feature tags), and counts UTF-8 bytes of `content` (its
 of `structuredContent` (compact JSON). It then checks that `content` alone still holds what an agent
 needs, read from the raw output: every error's file, line, column, code and message; every failing
 test's name, message and first frame in the user's code (file and line); the totals; every
-package's id and resolved version. It prints a markdown table and the checks that failed, and
+package's id and resolved version (a message written once with `{0}` placeholders counts when the
+names after a location, put back, give the raw message; a test listed under its class counts with
+the class in front). It prints a markdown table and the checks that failed, and
 exits 1 when a check failed (the byte counts are measured, not asserted).
 """
 
@@ -144,13 +147,35 @@ def structured_bytes(result):
 DIAGNOSTIC = re.compile(r"^\s*(?P<file>[^\s(][^(]*)\((?P<line>\d+),(?P<column>\d+)\): error (?P<code>[A-Z]+\d+): (?P<message>.*?)(?: \[[^\]]+\])?$")
 
 
+# In `content`: a `CODE: message` line (quoted names that vary written `{0}`, `{1}`, ...), then an
+# `at` line of `File.cs(line,column)` each followed by its names in quotes.
+CODE_LINE = re.compile(r"^\s*(?P<code>[A-Z]+\d+): (?P<template>.*)$")
+AT_ENTRY = re.compile(r"(?P<file>[^\s,(]+)\((?P<line>\d+),(?P<column>\d+)\)(?P<names>(?: '[^']*')*)")
+
+
+def said_errors(text):
+    """Every (file name, line, column, code, message) that `content` gives, placeholders filled in."""
+    said, code, template = set(), None, None
+    for line in text.splitlines():
+        stripped = line.strip()
+        if stripped.startswith("at "):
+            for entry in AT_ENTRY.finditer(stripped[3:]):
+                message = template
+                for number, name in enumerate(re.findall(r"'([^']*)'", entry["names"])):
+                    message = message.replace("{" + str(number) + "}", name)
+                said.add((os.path.basename(entry["file"]), entry["line"], entry["column"], code, message))
+        elif found := CODE_LINE.match(line):
+            code, template = found["code"], found["template"]
+    return said
+
+
 def check_build(raw, text):
     missing = []
     errors = {m.groups() for m in map(DIAGNOSTIC.match, raw.splitlines()) if m}
+    said = said_errors(text)
     for file, line, column, code, message in sorted(errors):
         name = os.path.basename(file)
-        located = re.search(re.escape(name) + r"\(" + line + "," + column + r"\)", text)
-        if not (located and code in text and message in text):
+        if (name, line, column, code, message) not in said:
             missing.append(f"error {code} at {name}({line},{column}): {message}")
     if len(errors) != 50:
         missing.append(f"the raw output held {len(errors)} distinct errors, not 50")
@@ -185,9 +210,19 @@ def check_test(raw, text):
         failures.append((found["name"], message, frame))
     if len(failures) != 10:
         missing.append(f"the raw output held {len(failures)} failed tests, not 10")
+    # Failing tests are listed under their class (`Ns.Class:`, then `  Method: ...`): give each
+    # test line its full name back.
+    named, current = [], None
+    for line in text.splitlines():
+        if re.match(r"^\s*\S+:$", line):
+            current = line.strip()[:-1]
+        elif current and line.startswith("    "):
+            named.append(f"{current}.{line.strip()}")
+        else:
+            named.append(line)
     for name, message, frame in failures:
         # What content says of this test: the lines that name it.
-        said = "\n".join(line for line in text.splitlines() if name in line)
+        said = "\n".join(line for line in named if name + ":" in line)
         if not said:
             missing.append(f"failed test {name}")
         for part in message:
@@ -242,6 +277,8 @@ def main():
             raw = dotnet(work, *args, check=False)
             result = host.call(tool, arguments)
             text = content_text(result)
+            for kind, body in (("raw", raw), ("content", text)):
+                write(os.path.join(work, f"{args[0]}.{kind}.txt"), body)
             raw_bytes, text_bytes = len(raw.encode()), len(text.encode())
             rows.append((label, raw_bytes, text_bytes, structured_bytes(result)))
             problems += [f"{label}: content lacks {what}" for what in check(raw, text)]

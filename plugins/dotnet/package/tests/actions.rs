@@ -181,7 +181,9 @@ fn list_returns_packages_per_project_and_framework_with_vulnerabilities() {
     assert_eq!(framework["transitivePackages"][0]["id"], "System.Text.Encodings.Web");
     assert_eq!((structured["totalPackages"].as_u64(), structured["truncated"].as_bool()), (Some(2), Some(false)));
     let text = result.joined_text();
-    assert!(text.starts_with("2 packages in 1 project have known vulnerabilities."), "{text}");
+    // One framework in every project: said once in the summary, not in each project's heading.
+    assert!(text.starts_with("2 packages in 1 project (net10.0) have known vulnerabilities."), "{text}");
+    assert!(text.contains("\n\nApp.csproj:\n  Newtonsoft.Json 12.0.3"), "{text}");
     // The requested version is said only where it differs from the resolved one.
     assert!(text.contains("Newtonsoft.Json 12.0.3 (vulnerable: High"), "{text}");
     assert!(!text.contains("\"topLevelPackages\""), "prose, not JSON: {text}");
@@ -225,7 +227,11 @@ fn list_keeps_filter_and_max_results() {
     assert_eq!((structured["totalPackages"].as_u64(), structured["shownPackages"].as_u64()), (Some(7), Some(3)));
     assert_eq!(structured["truncated"], true);
     assert_eq!(structured["maxResults"], 3);
-    assert!(capped.joined_text().contains("Showing 3 of 7 (maxResults)."), "{}", capped.joined_text());
+    assert!(
+        capped.joined_text().contains("Showing 3 of 7; raise maxResults to see the rest."),
+        "{}",
+        capped.joined_text()
+    );
 }
 
 #[test]

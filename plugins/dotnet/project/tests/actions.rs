@@ -331,10 +331,10 @@ fn vstest_counts_are_summed_over_every_assembly_of_a_solution() {
     assert!(error["message"].as_str().unwrap().starts_with("2 of 61 tests failed (58 passed, 1 skipped)"));
     // The model reads each failing test's whole message and where it failed in the user's code.
     let text = fx.call(json!({ "action": "Test", "project": "Shop.sln" })).joined_text();
-    let line = text
-        .lines()
-        .find(|line| line.contains("CalculatorTests.Divide_ByZero_Throws: "))
-        .unwrap_or_else(|| panic!("{text}"));
+    // Under its class, named once.
+    assert!(text.contains("\n  App.Tests.CalculatorTests:\n    Divide_ByZero_Throws: "), "{text}");
+    let line =
+        text.lines().find(|line| line.starts_with("    Divide_ByZero_Throws: ")).unwrap_or_else(|| panic!("{text}"));
     assert!(
         line.contains(
             "Assert.Throws() Failure: No exception was thrown; Expected: typeof(System.DivideByZeroException) (at "

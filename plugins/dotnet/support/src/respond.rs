@@ -199,8 +199,12 @@ impl Reply {
                 (format!("{}:", section.heading), "  ")
             };
             text.push_str(&format!("\n\n{heading}"));
+            // A line that starts with spaces is nested under the line before it (a failing
+            // test under its class): deeper in text, a nested bullet in markdown.
             for line in &section.lines {
-                text.push_str(&format!("\n{bullet}{line}"));
+                let rest = line.trim_start_matches(' ');
+                let indent = &line[..line.len() - rest.len()];
+                text.push_str(&format!("\n{indent}{bullet}{rest}"));
             }
         }
         let show_output = presentation.verbosity == Verbosity::Verbose || self.sections.is_empty();
@@ -292,34 +296,108 @@ pub fn failure(failure: Failure, presentation: Presentation) -> ToolResult {
     result
 }
 
-/// The failure's errors for the model, and their section's heading. Every error keeps its
-/// location, code and message; errors with the same code and message are one line listing all
-/// their locations; a hint or an alternative is said once per code; the folder all locations
-/// share is named once in the heading, so each location is short. Programs read every field of
-/// every error in `structuredContent`.
+/// The failure's errors for the model, and their section's heading. Errors are grouped by code,
+/// in the order their codes first appear. A group whose messages differ only in quoted names
+/// (`The name 'x' does not exist`) is one line with the message written once, each varying name
+/// as `{0}`, `{1}`, ..., then one `at` line listing every location followed by its names in
+/// quotes; errors with the same message share that line too. Every error keeps its location, code
+/// and message (put the names back into the placeholders); a code's hint and alternatives are
+/// said once, after its message; the folder all locations share is named once in the heading, so
+/// each location is short. A single error without a location is already the summary: its section
+/// gives only its code and hints. Programs read every field of every error in `structuredContent`.
 fn error_lines(error: &ErrorResponse) -> (String, Vec<String>) {
     let base = common_folder(error.errors.iter().filter_map(|item| location(item).map(|(file, _)| file)));
-    let mut groups: Vec<(&crate::errors::ErrorResult, Vec<String>)> = Vec::new();
+    if let [only] = error.errors.as_slice()
+        && location(only).is_none()
+    {
+        return ("Error".to_owned(), std::iter::once(only.code.clone()).chain(hints(only)).collect());
+    }
+    // Errors of one code whose messages have the same words outside quotes, in order.
+    let mut groups: Vec<Vec<&crate::errors::ErrorResult>> = Vec::new();
     for item in &error.errors {
-        let short =
-            location(item).map(|(file, at)| format!("{}{at}", file.strip_prefix(base.as_str()).unwrap_or(file)));
-        match groups.iter_mut().find(|(first, _)| first.code == item.code && first.message == item.message) {
-            Some((_, locations)) => locations.extend(short),
-            None => groups.push((item, short.into_iter().collect())),
+        let skeleton = |item: &crate::errors::ErrorResult| {
+            item.message.split('\'').step_by(2).map(str::to_owned).collect::<Vec<_>>()
+        };
+        let alike = |group: &&mut Vec<&crate::errors::ErrorResult>| {
+            group[0].code == item.code && skeleton(group[0]) == skeleton(item)
+        };
+        match groups.iter_mut().find(|group| alike(group)) {
+            Some(group) => group.push(item),
+            None => groups.push(vec![item]),
         }
     }
-    let mut said = std::collections::HashSet::new();
     let mut lines = Vec::new();
-    for (item, locations) in groups {
-        let at = if locations.is_empty() { String::new() } else { format!("{}: ", locations.join(", ")) };
-        lines.push(format!("{at}{}: {}", item.code, item.message));
-        if said.insert(&item.code) {
-            lines.extend(item.hint.iter().map(|hint| format!("hint: {hint}")));
-            lines.extend(item.alternatives.iter().flatten().map(|alternative| format!("alternative: {alternative}")));
+    let mut said = std::collections::HashSet::new();
+    for code in groups.iter().map(|group| &group[0].code) {
+        if !said.insert(code) {
+            continue;
         }
+        for group in groups.iter().filter(|group| &group[0].code == code) {
+            let (template, values) = factor(group.iter().map(|item| item.message.as_str()));
+            lines.push(format!("{code}: {template}"));
+            let located: Vec<String> = group
+                .iter()
+                .zip(&values)
+                .map(|(item, names)| {
+                    let at = location(item)
+                        .map(|(file, at)| format!("{}{at}", file.strip_prefix(base.as_str()).unwrap_or(file)));
+                    let names = names.iter().map(|name| format!("'{name}'"));
+                    at.into_iter().chain(names).collect::<Vec<_>>().join(" ")
+                })
+                .filter(|entry| !entry.is_empty())
+                .collect();
+            if !located.is_empty() {
+                lines.push(format!("at {}", located.join(", ")));
+            }
+        }
+        let first = groups.iter().find(|group| &group[0].code == code).map(|group| group[0]);
+        lines.extend(first.into_iter().flat_map(hints));
     }
     let heading = if base.is_empty() { "Errors".to_owned() } else { format!("Errors (files under {base})") };
     (heading, lines)
+}
+
+/// An error's hint and alternatives, a line each.
+fn hints(item: &crate::errors::ErrorResult) -> impl Iterator<Item = String> + '_ {
+    let hint = item.hint.iter().map(|hint| format!("hint: {hint}"));
+    hint.chain(item.alternatives.iter().flatten().map(|alternative| format!("alternative: {alternative}")))
+}
+
+/// Messages that differ only inside quotes, written once: the first message with each quoted
+/// part that varies replaced by `{n}` (parts that always carry the same names share a number),
+/// and each message's names for those placeholders, in order. Messages all the same give the
+/// message and no names.
+fn factor<'a>(messages: impl Iterator<Item = &'a str>) -> (String, Vec<Vec<&'a str>>) {
+    let split: Vec<Vec<&str>> = messages.map(|message| message.split('\'').collect()).collect();
+    let quoted = |parts: &Vec<&'a str>| parts.iter().skip(1).step_by(2).copied().collect::<Vec<&'a str>>();
+    let columns: Vec<Vec<&str>> = split.iter().map(quoted).collect();
+    let width = columns.first().map_or(0, Vec::len);
+    // For each quoted position: the placeholder it shows, when its names vary.
+    let mut numbers: Vec<Option<usize>> = vec![None; width];
+    let mut shown: Vec<usize> = Vec::new();
+    for position in 0..width {
+        let names: Vec<&str> = columns.iter().map(|names| names[position]).collect();
+        if names.iter().all(|name| *name == names[0]) {
+            continue;
+        }
+        let same = shown.iter().position(|&other| columns.iter().all(|names| names[other] == names[position]));
+        numbers[position] = Some(same.unwrap_or_else(|| {
+            shown.push(position);
+            shown.len() - 1
+        }));
+    }
+    let Some(first) = split.first() else { return (String::new(), Vec::new()) };
+    let template = first
+        .iter()
+        .enumerate()
+        .map(|(at, part)| match at % 2 {
+            1 => numbers[at / 2].map_or_else(|| (*part).to_owned(), |number| format!("{{{number}}}")),
+            _ => (*part).to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("'");
+    let values = columns.iter().map(|names| shown.iter().map(|&position| names[position]).collect()).collect();
+    (template, values)
 }
 
 /// Where an error was found, from its location data: the file, and `(line,column)` (or
@@ -444,15 +522,72 @@ mod tests {
         let text = failure(error.into(), Presentation::default()).joined_text();
         let lines: Vec<&str> = text.lines().skip_while(|line| !line.starts_with("Errors")).collect();
         assert_eq!(lines[0], "Errors (files under /src/App/):", "{text}");
+        assert_eq!(lines[1], "  CS0029: Cannot implicitly convert type 'string' to 'int'");
+        assert_eq!(lines[2], "  at Broken.cs(7,18), Deep/More.cs(10,18)");
+        assert!(lines[3].starts_with("  hint: "), "{text}");
+        assert_eq!(lines[4], "  CS0103: The name '{0}' does not exist in the current context", "{text}");
+        assert_eq!(lines[5], "  at Broken.cs(8,9) 'missing1', Deep/More.cs(11,9) 'missing2'");
+        assert!(lines[6].starts_with("  hint: "), "{text}");
+        assert_eq!(lines.len(), 7, "a hint is said once per code: {text}");
+    }
+
+    #[test]
+    fn messages_that_differ_in_names_are_written_once_with_placeholders() {
+        let messages = [
+            "'int' does not contain a definition for 'Nope2' and no accessible extension method 'Nope2' accepting 'int'",
+            "'int' does not contain a definition for 'Nope5' and no accessible extension method 'Nope5' accepting 'int'",
+            "'long' does not contain a definition for 'Nope8' and no accessible extension method 'Nope8' accepting 'long'",
+        ];
+        let (template, names) = factor(messages.iter().copied());
         assert_eq!(
-            lines[1],
-            "  Broken.cs(7,18), Deep/More.cs(10,18): CS0029: Cannot implicitly convert type 'string' to 'int'"
+            template,
+            "'{0}' does not contain a definition for '{1}' and no accessible extension method '{1}' accepting '{0}'"
         );
-        assert!(lines[2].starts_with("  hint: "), "{text}");
-        assert_eq!(lines[3], "  Broken.cs(8,9): CS0103: The name 'missing1' does not exist in the current context");
-        assert!(lines[4].starts_with("  hint: "), "{text}");
-        assert_eq!(lines[5], "  Deep/More.cs(11,9): CS0103: The name 'missing2' does not exist in the current context");
-        assert_eq!(lines.len(), 6, "a hint is said once per code: {text}");
+        assert_eq!(names, vec![vec!["int", "Nope2"], vec!["int", "Nope5"], vec!["long", "Nope8"]]);
+        // Every message comes back from the template and its names.
+        for (message, names) in messages.iter().zip(&names) {
+            let back = names
+                .iter()
+                .enumerate()
+                .fold(template.clone(), |text, (number, name)| text.replace(&format!("{{{number}}}"), name));
+            assert_eq!(&back, message);
+        }
+        // The same message twice has nothing to factor; other words outside quotes are another line.
+        let (same, names) = factor(["Cannot convert 'a'", "Cannot convert 'a'"].into_iter());
+        assert_eq!((same.as_str(), names), ("Cannot convert 'a'", vec![Vec::<&str>::new(), Vec::new()]));
+        let stdout = [
+            "/src/A.cs(1,1): error CS0246: The type or namespace name 'Foo' could not be found [/src/A.csproj]",
+            "/src/A.cs(2,1): error CS0246: The type or namespace name 'Bar' could not be found (are you missing 'x'?) [/src/A.csproj]",
+        ]
+        .join("\n");
+        let error = ErrorResponse::from_failed_run(&["dotnet", "build"], 1, &stdout, "");
+        let text = failure(error.into(), Presentation::default()).joined_text();
+        assert!(
+            text.contains("  CS0246: The type or namespace name 'Foo' could not be found\n  at A.cs(1,1)\n")
+                && text.contains("  CS0246: The type or namespace name 'Bar' could not be found (are you missing 'x'?)\n  at A.cs(2,1)\n"),
+            "{text}"
+        );
+    }
+
+    #[test]
+    fn no_error_is_left_out_of_a_long_build() {
+        let stdout: Vec<String> = (1..=300)
+            .map(|n| format!("/src/A.cs({n},5): error CS0103: The name 'm{n}' does not exist in the current context [/src/A.csproj]"))
+            .collect();
+        let error = ErrorResponse::from_failed_run(&["dotnet", "build"], 1, &stdout.join("\n"), "");
+        let text = failure(error.into(), Presentation::default()).joined_text();
+        for n in 1..=300 {
+            assert!(text.contains(&format!("A.cs({n},5) 'm{n}'")), "error {n} is missing: {text}");
+        }
+    }
+
+    #[test]
+    fn a_single_error_without_a_location_is_said_once() {
+        let error = ErrorResponse::from(
+            ErrorResult::new("NU1101", "Unable to find package Nope.").with_hint("Check the package id."),
+        );
+        let text = failure(error.into(), Presentation::default()).joined_text();
+        assert_eq!(text, "Unable to find package Nope.\n\nError:\n  NU1101\n  hint: Check the package id.");
     }
 
     #[test]

@@ -182,8 +182,20 @@ pub async fn list(call: &Call<'_>) -> Outcome {
     let matched = listed.select(filter, max);
     let shown = listed.count();
     let problems = listed.all_problems();
+    // The framework is said once, here, when every project has that one only; otherwise each
+    // project's heading names its framework.
+    let frameworks: Vec<&str> = listed
+        .projects
+        .iter()
+        .flat_map(|project| project.frameworks.iter().map(|framework| framework.framework.as_str()))
+        .collect();
+    let one_framework = listed.projects.iter().all(|project| project.frameworks.len() == 1)
+        && frameworks.iter().all(|framework| Some(framework) == frameworks.first());
     let mut summary =
         format!("{} in {}", prose::count(shown, "package"), prose::count(listed.projects.len(), "project"));
+    if let (true, Some(framework)) = (one_framework, frameworks.first()) {
+        summary.push_str(&format!(" ({framework})"));
+    }
     summary.push_str(match report {
         Report::All => ".",
         Report::Outdated => " have newer versions.",
@@ -191,7 +203,7 @@ pub async fn list(call: &Call<'_>) -> Outcome {
         Report::Vulnerable => " have known vulnerabilities.",
     });
     if shown < matched {
-        summary.push_str(&format!(" Showing {shown} of {matched} (maxResults)."));
+        summary.push_str(&format!(" Showing {shown} of {matched}; raise maxResults to see the rest."));
     }
     let mut reply = Reply::new(summary);
     for project in &listed.projects {
@@ -199,7 +211,11 @@ pub async fn list(call: &Call<'_>) -> Outcome {
             let transitive =
                 framework.transitive.iter().flatten().map(|package| format!("{} (transitive)", describe(package)));
             let lines = framework.top_level.iter().map(describe).chain(transitive).collect();
-            reply = reply.section(format!("{} [{}]", file_name(&project.path), framework.framework), lines);
+            let heading = match one_framework {
+                true => file_name(&project.path).to_owned(),
+                false => format!("{} [{}]", file_name(&project.path), framework.framework),
+            };
+            reply = reply.section(heading, lines);
         }
     }
     Ok(reply.section("Problems", problems.clone()).result(Listed {

@@ -164,7 +164,7 @@ pub(super) async fn test(call: &Call<'_>) -> Outcome {
             tests: (!report.listed.is_empty()).then(|| report.listed.clone()),
             trx,
         };
-        let (failed_heading, failure_lines) = failed_tests(&report.failures);
+        let (failed_heading, failure_lines) = failed_tests(&report.failures, report.failed() as usize);
         if !ran.succeeded() {
             let mut error = ran.failure();
             if report.failed() > 0 && error.errors[0].code.starts_with(code::EXIT_PREFIX) {
@@ -194,28 +194,57 @@ pub(super) async fn test(call: &Call<'_>) -> Outcome {
     }
 }
 
-/// The model's list of failing tests, and its heading: each test's name, its whole message on one
-/// line, and its first frame with a source location (the user's code: framework frames have none),
-/// the file named from the folder all those frames share, which the heading names once. Full
-/// stack traces stay in `failures`.
-fn failed_tests(failures: &[testrun::Failure]) -> (String, Vec<String>) {
+/// The model's list of failing tests, and its heading: each class named once with its failing
+/// tests under it, each test's whole message on one line, and its first frame with a source
+/// location (the user's code: framework frames have none), the file named from the folder all
+/// those frames share, which the heading names once. When the run failed more tests than were
+/// kept (`testrun::MAX_FAILURES`), the last line says how many are left out and how to see them.
+/// Full stack traces stay in `failures`.
+fn failed_tests(failures: &[testrun::Failure], failed: usize) -> (String, Vec<String>) {
     let frames: Vec<Option<(&str, &str)>> =
         failures.iter().map(|failure| first_located_frame(&failure.stack_trace)).collect();
     let base = respond::common_folder(frames.iter().flatten().map(|(file, _)| *file));
-    let lines = failures
-        .iter()
-        .zip(&frames)
-        .map(|(failure, frame)| {
-            let message: Vec<&str> = failure.message.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
-            let at = frame.map_or_else(String::new, |(file, line)| {
-                format!(" (at {}:{line})", file.strip_prefix(base.as_str()).unwrap_or(file))
-            });
-            format!("{}: {}{at}", failure.test_name, message.join("; "))
+    // Classes in the order their first failure came, each with its tests.
+    let mut classes: Vec<(&str, Vec<String>)> = Vec::new();
+    for (failure, frame) in failures.iter().zip(&frames) {
+        let message: Vec<&str> = failure.message.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
+        let at = frame.map_or_else(String::new, |(file, line)| {
+            format!(" (at {}:{line})", file.strip_prefix(base.as_str()).unwrap_or(file))
+        });
+        let (class, test) = split_test_name(&failure.test_name);
+        let line = format!("  {test}: {}{at}", message.join("; "));
+        match classes.iter_mut().find(|(known, _)| *known == class) {
+            Some((_, tests)) => tests.push(line),
+            None => classes.push((class, vec![line])),
+        }
+    }
+    let mut lines: Vec<String> = classes
+        .into_iter()
+        .flat_map(|(class, tests)| match class {
+            "" => tests.into_iter().map(|test| test.trim_start().to_owned()).collect::<Vec<_>>(),
+            class => std::iter::once(format!("{class}:")).chain(tests).collect(),
         })
         .collect();
+    if failed > failures.len() {
+        lines.push(format!(
+            "... and {} more failing tests not listed (the first {} are); run again with 'filter' to see them.",
+            failed - failures.len(),
+            failures.len()
+        ));
+    }
     let heading =
         if base.is_empty() { "Failed tests".to_owned() } else { format!("Failed tests (files under {base})") };
     (heading, lines)
+}
+
+/// A test's class and its name in the class: `Ns.Class.Method(x: 1.5)` is `Ns.Class` and
+/// `Method(x: 1.5)` (a theory's arguments may hold dots). A name without a class is its own test.
+fn split_test_name(name: &str) -> (&str, &str) {
+    let end = name.find('(').unwrap_or(name.len());
+    match name[..end].rfind('.') {
+        Some(dot) => (&name[..dot], &name[dot + 1..]),
+        None => ("", name),
+    }
 }
 
 /// The file and line of the first stack frame that has them (`at M() in FILE:line N`).
@@ -225,4 +254,60 @@ fn first_located_frame(stack_trace: &str) -> Option<(&str, &str)> {
         let (file, line) = location.rsplit_once(":line ")?;
         Some((file.trim(), line.trim()))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failure(name: &str, message: &str, file: &str, line: u32) -> testrun::Failure {
+        testrun::Failure {
+            test_name: name.to_owned(),
+            message: message.to_owned(),
+            stack_trace: format!("   at {name}() in {file}:line {line}\n   at System.Reflection.X()"),
+            duration_ms: None,
+        }
+    }
+
+    #[test]
+    fn failing_tests_are_listed_under_their_class_once() {
+        let failures = [
+            failure(
+                "Tests.Suite3.Case187",
+                "Assert.Equal() Failure\nExpected: 189\nActual:   188",
+                "/src/Tests/Suite3.cs",
+                268,
+            ),
+            failure("Tests.Suite0.Case007", "boom", "/src/Tests/Suite0.cs", 58),
+            failure("Tests.Suite3.Sum(a: 1.5, b: 2)", "bad", "/src/Tests/Deep/Suite3.cs", 9),
+            failure("Loose", "odd", "/src/Tests/Loose.cs", 1),
+        ];
+        let (heading, lines) = failed_tests(&failures, 4);
+        assert_eq!(heading, "Failed tests (files under /src/Tests/)");
+        assert_eq!(
+            lines,
+            [
+                "Tests.Suite3:",
+                "  Case187: Assert.Equal() Failure; Expected: 189; Actual:   188 (at Suite3.cs:268)",
+                "  Sum(a: 1.5, b: 2): bad (at Deep/Suite3.cs:9)",
+                "Tests.Suite0:",
+                "  Case007: boom (at Suite0.cs:58)",
+                "Loose: odd (at Loose.cs:1)",
+            ]
+        );
+    }
+
+    #[test]
+    fn failing_tests_left_out_are_counted_with_the_way_to_see_them() {
+        let failures: Vec<testrun::Failure> = (0..testrun::MAX_FAILURES)
+            .map(|n| failure(&format!("T.C.Case{n}"), "no", "/src/C.cs", n as u32 + 1))
+            .collect();
+        let (_, lines) = failed_tests(&failures, testrun::MAX_FAILURES + 7);
+        assert_eq!(
+            lines.last().map(String::as_str),
+            Some("... and 7 more failing tests not listed (the first 20 are); run again with 'filter' to see them.")
+        );
+        let (_, all) = failed_tests(&failures, testrun::MAX_FAILURES);
+        assert!(all.last().is_some_and(|line| line.starts_with("  Case19:")), "{all:?}");
+    }
 }
