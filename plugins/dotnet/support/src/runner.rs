@@ -828,6 +828,8 @@ fn die_with_parent(command: &mut std::process::Command) {
 struct Tree {
     child: Box<dyn process_wrap::tokio::ChildWrapper>,
     reaped: bool,
+    /// The run killed the group (timeout, cancellation, drop): nothing in it is settled.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
     killed: bool,
     /// With [`Invocation::keep_build_servers`] on Linux: a pidfd of the leader, readable once it
     /// exited (before it is reaped), when the group is settled.

@@ -14,7 +14,11 @@
 //! process of `Plugins.Isolation: process` ending with `exit`). A server is killed only if the
 //! process with its id still has its start time and a build server's command line, so a reused
 //! process id is never signalled; and a server we did not start (the user's own, in another
-//! process group) is never adopted, hence never touched. `dotnet build-server shutdown` is never
+//! process group) is never adopted, hence never touched. A process killed outright (the host
+//! ending a worker of `Plugins.Isolation: process` with `SIGKILL`, a host that crashed) runs no
+//! exit handler: for it a guard process (`sh`, started with the first adoption, in a group of its
+//! own) is told every adopted server through a pipe, and when the pipe closes (whoever held it
+//! ended, however) it kills those of them that still have their start time ([`GUARD_SCRIPT`]). `dotnet build-server shutdown` is never
 //! run: it would stop the user's servers too.
 //!
 //! Platforms (one seam, [`settle`] and [`shut_down`]): Linux reads `/proc`. Other Unix systems
@@ -43,6 +47,9 @@ mod linux {
 
     /// The servers adopted so far and not yet shut down.
     static OWN: Mutex<Vec<Known>> = Mutex::new(Vec::new());
+
+    /// The pipe to the guard process, once a server was adopted (`None` inside if it could not start).
+    static GUARD: Mutex<Option<std::process::ChildStdin>> = Mutex::new(None);
 
     /// Whether a command line is a build server's: the compiler server (an apphost or a dll named
     /// `VBCSCompiler`) or an MSBuild node or server (`MSBuild.dll` with `/nodemode:N`), as SDK
@@ -116,10 +123,32 @@ mod linux {
             // a library's handlers when it is unloaded).
             unsafe { libc::atexit(at_exit) };
         });
+        tell_guard(server);
         let mut own = OWN.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         own.retain(|known| stat(known.pid).is_some_and(|(_, start)| start == known.start));
         if !own.contains(&server) {
             own.push(server);
+        }
+    }
+
+    /// Tells the guard process of a server, starting the guard first if needed.
+    fn tell_guard(server: Known) {
+        use std::io::Write;
+        use std::os::unix::process::CommandExt;
+        let mut guard = GUARD.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if guard.is_none() {
+            *guard = std::process::Command::new("/bin/sh")
+                .args(["-c", super::GUARD_SCRIPT])
+                .stdin(std::process::Stdio::piped())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .process_group(0)
+                .spawn()
+                .ok()
+                .and_then(|mut child| child.stdin.take());
+        }
+        if let Some(pipe) = guard.as_mut() {
+            let _ = writeln!(pipe, "{} {}", server.pid, server.start);
         }
     }
 
@@ -162,6 +191,18 @@ mod linux {
         }
     }
 }
+
+/// The guard process's program (`sh`): reads `PID START` lines until its input closes, then kills
+/// each process that still has that id and start time (`/proc/PID/stat` field 22).
+pub const GUARD_SCRIPT: &str = r#"list=''
+while read -r pid start; do list="$list $pid:$start"; done
+for entry in $list; do
+  pid=${entry%%:*}; start=${entry#*:}
+  stat=$(cat "/proc/$pid/stat" 2>/dev/null) || continue
+  set -- ${stat##*\)}
+  [ "${20}" = "$start" ] && kill -9 "$pid"
+done
+exit 0"#;
 
 /// Other platforms adopt nothing (see the module documentation).
 #[cfg(not(target_os = "linux"))]
@@ -212,6 +253,30 @@ mod tests {
         ] {
             assert!(!is_build_server(&args(other)), "{other}");
         }
+    }
+
+    #[test]
+    fn the_guard_kills_what_it_was_told_of_when_its_pipe_closes_and_only_with_the_right_start_time() {
+        use std::io::Write;
+        let mut told = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+        let mut reused = std::process::Command::new("sleep").arg("30").spawn().unwrap();
+        let (_, told_start) = stat(told.id()).unwrap();
+        let (_, reused_start) = stat(reused.id()).unwrap();
+        let mut guard = std::process::Command::new("/bin/sh")
+            .args(["-c", GUARD_SCRIPT])
+            .stdin(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut pipe = guard.stdin.take().unwrap();
+        writeln!(pipe, "{} {told_start}", told.id()).unwrap();
+        writeln!(pipe, "{} {}", reused.id(), reused_start + 1).unwrap();
+        assert!(told.try_wait().unwrap().is_none(), "nothing happens while the pipe is open");
+        drop(pipe);
+        assert!(guard.wait().unwrap().success());
+        assert!(told.wait().unwrap().code().is_none(), "killed by a signal");
+        assert!(reused.try_wait().unwrap().is_none(), "another start time: left alone");
+        reused.kill().unwrap();
+        reused.wait().unwrap();
     }
 
     #[test]
