@@ -5,7 +5,7 @@
 //! SOAK_CANCELS=20 SOAK_BUILDS=5 cargo test -p dotnet-project-plugin --test soak_build_servers -- --ignored --nocapture
 //! ```
 //!
-//! Through `dotnet_project`'s Build action: first a build server of "the user" is made sure of (a
+//! Through `dotnet_project`'s Build action, of a two-project solution: first a build server of "the user" is made sure of (a
 //! plain `dotnet build` of another project, as in a shell); then SOAK_CANCELS builds, each after
 //! one changed file, are cancelled at a varying moment of their compile, and SOAK_BUILDS normal
 //! builds follow. It then counts build servers that are neither the user's nor adopted by the
@@ -93,12 +93,16 @@ fn cancelled_and_normal_builds_leave_no_orphan_no_held_lock_and_no_server_of_our
     let fx = common::fixture_with(|double| double.setting("DotnetPath", json!("dotnet")));
     std::fs::remove_dir_all(fx.path().join("App")).unwrap();
     dotnet(&["new", "console", "-o", "App"], fx.path(), false);
+    // A two-project solution, so that MSBuild's worker nodes are reused (and adopted) as well.
+    dotnet(&["new", "classlib", "-o", "Lib"], fx.path(), false);
+    dotnet(&["new", "sln", "-n", "Both"], fx.path(), false);
+    dotnet(&["sln", "Both.slnx", "add", "App/App.csproj", "Lib/Lib.csproj"], fx.path(), false);
     let program = fx.path().join("App/Program.cs");
     let touch = |n: u32| {
         let text = std::fs::read_to_string(&program).unwrap();
         std::fs::write(&program, format!("{text}// {n}\n")).unwrap();
     };
-    let build = json!({ "action": "Build", "project": "App/App.csproj" });
+    let build = json!({ "action": "Build", "project": "Both.slnx" });
     let mut cancelled = 0;
     for n in 0..cancels {
         touch(n);
@@ -133,7 +137,10 @@ fn cancelled_and_normal_builds_leave_no_orphan_no_held_lock_and_no_server_of_our
     }
     let left: Vec<u32> = ours.iter().copied().filter(|&pid| !is_dead(pid)).collect();
     let users_alive = users.iter().filter(|&&pid| !is_dead(pid)).count();
-    println!("after the plugin ended: servers of ours alive {left:?}; the user's alive {users_alive} of {}", users.len());
+    println!(
+        "after the plugin ended: servers of ours alive {left:?}; the user's alive {users_alive} of {}",
+        users.len()
+    );
     assert!(orphans.is_empty() && held.is_empty() && left.is_empty());
     assert_eq!(users_alive, users.len(), "the user's servers are never touched");
 }

@@ -84,7 +84,11 @@ mod linux {
     fn cmdline(pid: u32) -> Vec<String> {
         std::fs::read(format!("/proc/{pid}/cmdline"))
             .map(|bytes| {
-                bytes.split(|&b| b == 0).filter(|arg| !arg.is_empty()).map(|arg| String::from_utf8_lossy(arg).into_owned()).collect()
+                bytes
+                    .split(|&b| b == 0)
+                    .filter(|arg| !arg.is_empty())
+                    .map(|arg| String::from_utf8_lossy(arg).into_owned())
+                    .collect()
             })
             .unwrap_or_default()
     }
