@@ -66,6 +66,9 @@ impl<F: Family> ActionTool<F> {
     /// it to the actions that read). A malformed setting or declaration refuses the plugin.
     pub fn new(family: F, ctx: &PluginContext) -> Result<Self, InitError> {
         let settings = DotnetSettings::from_context(ctx)?;
+        // Every answer is redacted: the patterns compile beside the first call, not inside it.
+        // A thread that cannot start leaves them to compile on first use, as before.
+        let _ = std::thread::Builder::new().name("redact-warm-up".to_owned()).spawn(crate::redact::warm_up);
         // Known-value redaction starts with what the machine holds when the plugin starts.
         crate::redact::learn::refresh(settings.working_directory.as_slice(), &settings.environment);
         let declaration = F::declare();
