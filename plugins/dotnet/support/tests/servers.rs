@@ -53,7 +53,12 @@ fn servers_left_by_a_command_are_adopted_the_rest_killed_and_only_ours_shut_down
     let quiet = ">/dev/null 2>&1 </dev/null";
 
     // A command that exits by itself and leaves a compiler server and something else in its group.
-    let script = format!("{compiler} 300 {quiet} & echo server $!; sleep 300 {quiet} & echo other $!; exit 0");
+    // Each background child is waited for until it has executed its program (as .NET's
+    // Process.Start does), so the group is settled with its real command lines.
+    let execd = r#"execd() { while [ "$(readlink /proc/$1/exe)" = "$(readlink /proc/$$/exe)" ]; do :; done; }"#;
+    let script = format!(
+        "{execd}; {compiler} 300 {quiet} & execd $!; echo server $!; sleep 300 {quiet} & execd $!; echo other $!; exit 0"
+    );
     let (end, printed) = run(&script, true, false);
     assert_eq!(end, RunEnd::Exited(0));
     let (server, other) = (pid_of(&printed, "server"), pid_of(&printed, "other"));
