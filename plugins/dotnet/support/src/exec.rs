@@ -251,10 +251,9 @@ impl Ran {
 }
 
 /// `dotnet ARGS` in `cwd` as the settings configure it: the dotnet path, the output cap, the
-/// `Environment` map, and MSBuild worker nodes, the MSBuild server and the compiler server
-/// switched off. Those outlive a build by design; with them off, a command leaves no process
-/// behind once it has exited. No timeout is set: [`run`] adds the configured one, and a
-/// background session ([`Invocation::spawn`]) has none.
+/// build servers ([`build_server_env`]), then the `Environment` map (so the operator's own values
+/// win). No timeout is set: [`run`] adds the configured one, and a background session
+/// ([`Invocation::spawn`]) has none.
 pub fn invocation(settings: &DotnetSettings, args: Vec<String>, cwd: &Path) -> Invocation {
     // The secret values in effect for this command are known before any of its output is read.
     crate::redact::learn::refresh_for_command(cwd, &args, &settings.environment);
@@ -265,10 +264,11 @@ pub fn invocation(settings: &DotnetSettings, args: Vec<String>, cwd: &Path) -> I
     let own_language = args.first().is_some_and(|command| command == "format");
     let mut invocation = Invocation::dotnet(settings.dotnet_path.as_deref(), args)
         .current_dir(cwd)
-        .env("MSBUILDDISABLENODEREUSE", "1")
-        .env("DOTNET_CLI_USE_MSBUILD_SERVER", "0")
-        .env("UseSharedCompilation", "false")
-        .max_output_bytes(settings.max_output_bytes);
+        .max_output_bytes(settings.max_output_bytes)
+        .keep_build_servers(settings.build_servers);
+    for (key, value) in build_server_env(settings.build_servers) {
+        invocation = invocation.env(key, value);
+    }
     if own_language {
         invocation = invocation.env("LC_MESSAGES", "en_US.UTF-8");
     }
@@ -276,6 +276,22 @@ pub fn invocation(settings: &DotnetSettings, args: Vec<String>, cwd: &Path) -> I
         invocation = invocation.env(key, value);
     }
     invocation
+}
+
+/// The variables that switch the build servers on or off (`BuildServers`), set explicitly either
+/// way so that an environment which switches them off (a CI image's) does not decide for the
+/// operator. Off: no MSBuild worker node is reused, no MSBuild server and no compiler server is
+/// used, so nothing outlives a command. On: the compiler server (`VBCSCompiler`) serves every
+/// build and stays up for the next one, which then skips the compiler's cold start (a build after
+/// one changed file takes half the time, docs/benchmarks.md "Build servers"), and MSBuild's
+/// worker nodes are reused by the next build (a no-op build of a two-project solution skips
+/// starting them); the MSBuild server stays off, as the SDK's default.
+pub fn build_server_env(on: bool) -> [(&'static str, &'static str); 3] {
+    [
+        ("MSBUILDDISABLENODEREUSE", if on { "0" } else { "1" }),
+        ("DOTNET_CLI_USE_MSBUILD_SERVER", "0"),
+        ("UseSharedCompilation", if on { "true" } else { "false" }),
+    ]
 }
 
 /// Runs `command` for a call: cancellation from the call, progress to the client, a
@@ -423,22 +439,31 @@ mod tests {
     }
 
     #[test]
-    fn the_invocation_carries_the_settings_and_switches_build_servers_off() {
-        let settings = DotnetSettings {
-            dotnet_path: Some(PathBuf::from("/opt/dotnet/dotnet")),
-            max_output_bytes: 1024,
-            environment: vec![("NUGET_PACKAGES".to_owned(), "/cache".to_owned())],
-            ..DotnetSettings::default()
-        };
-        let built = invocation(&settings, vec!["build".to_owned()], Path::new("/src"));
-        let expected = Invocation::dotnet(Some(Path::new("/opt/dotnet/dotnet")), ["build"])
-            .current_dir("/src")
-            .env("MSBUILDDISABLENODEREUSE", "1")
-            .env("DOTNET_CLI_USE_MSBUILD_SERVER", "0")
-            .env("UseSharedCompilation", "false")
-            .max_output_bytes(1024)
-            .env("NUGET_PACKAGES", "/cache");
-        assert_eq!(built, expected);
+    fn the_invocation_carries_the_settings_and_the_build_server_switches() {
+        for (build_servers, node_reuse_disabled, shared_compilation) in [(true, "0", "true"), (false, "1", "false")] {
+            let settings = DotnetSettings {
+                dotnet_path: Some(PathBuf::from("/opt/dotnet/dotnet")),
+                max_output_bytes: 1024,
+                environment: vec![
+                    ("NUGET_PACKAGES".to_owned(), "/cache".to_owned()),
+                    ("UseSharedCompilation".to_owned(), "operator".to_owned()),
+                ],
+                build_servers,
+                ..DotnetSettings::default()
+            };
+            let built = invocation(&settings, vec!["build".to_owned()], Path::new("/src"));
+            let expected = Invocation::dotnet(Some(Path::new("/opt/dotnet/dotnet")), ["build"])
+                .current_dir("/src")
+                .max_output_bytes(1024)
+                .keep_build_servers(build_servers)
+                .env("MSBUILDDISABLENODEREUSE", node_reuse_disabled)
+                .env("DOTNET_CLI_USE_MSBUILD_SERVER", "0")
+                .env("UseSharedCompilation", shared_compilation)
+                .env("NUGET_PACKAGES", "/cache")
+                // The operator's Environment comes last, so it wins.
+                .env("UseSharedCompilation", "operator");
+            assert_eq!(built, expected, "BuildServers {build_servers}");
+        }
     }
 
     #[test]

@@ -14,6 +14,8 @@
 //!   or starts it as a background session ([`runner::Spawned`]) whose tree is killed on drop.
 //!
 //! The plugin side, on `mcp-plugin-api`:
+//! - [`servers`]: the build servers (compiler server, MSBuild nodes) our commands started, adopted
+//!   when a command exits and stopped when the plugin ends (Linux).
 //! - [`settings`]: what operators configure (dotnet path, timeout, output cap, lock wait).
 //! - [`kit`] (Unix): the action-tool kit every family is served through: a family declares its
 //!   actions as data and gets its schemas, annotations, parameter check, read-only mode and one
@@ -71,6 +73,7 @@ pub mod redact;
 pub mod resources;
 pub mod respond;
 pub mod runner;
+pub mod servers;
 pub mod settings;
 pub mod table;
 pub mod template_help;

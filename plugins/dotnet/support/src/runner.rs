@@ -16,7 +16,9 @@
 //! so it dies if the thread that started it goes away (in a plugin, a worker thread of the
 //! plugin's runtime); on Windows the job is killed when its handle closes with the host (its
 //! descendants included). A run whose child exits by itself leaves the tree alone on Unix: what
-//! the SDK keeps running on purpose (MSBuild nodes, the compiler server) survives (on Windows the
+//! the SDK keeps running on purpose (MSBuild nodes, the compiler server) survives; with
+//! [`Invocation::keep_build_servers`] (Linux) the group is settled instead: the build servers
+//! left in it are adopted by [`crate::servers`] and everything else there is killed (on Windows the
 //! job's end takes them, the price of the kill-on-close that stands in for the parent-death
 //! signal), and if such a process holds the output pipes open, reading stops [`EXIT_DRAIN`] after
 //! the child exited.
@@ -237,6 +239,7 @@ pub struct Invocation {
     env: Vec<(String, String)>,
     timeout: Option<Duration>,
     max_output_bytes: usize,
+    keep_build_servers: bool,
 }
 
 impl Invocation {
@@ -258,6 +261,7 @@ impl Invocation {
             env: Vec::new(),
             timeout: None,
             max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES,
+            keep_build_servers: false,
         }
     }
 
@@ -301,6 +305,14 @@ impl Invocation {
         self
     }
 
+    /// When the process exits by itself, keeps the build servers it left in its process group
+    /// running and kills everything else there ([`crate::servers::settle`]; default: the group is
+    /// left alone). Killing the run (timeout, cancellation, drop) still kills the whole group.
+    pub fn keep_build_servers(mut self, keep: bool) -> Self {
+        self.keep_build_servers = keep;
+        self
+    }
+
     /// The program and arguments as one redacted display line (also [`RunOutcome::command_line`]).
     pub fn command_line(&self) -> String {
         redacted_command_line(&self.program.to_string_lossy(), &self.args)
@@ -324,7 +336,7 @@ impl Invocation {
             Err((end, program)) => return self.outcome(end, program, collector, started),
         };
         // Armed from here until the child is reaped, across every await below.
-        let mut tree = match Tree::spawn(command) {
+        let mut tree = match Tree::spawn(command, self.keep_build_servers) {
             Ok(tree) => tree,
             Err(error) => {
                 let end = RunEnd::FailedToStart {
@@ -816,22 +828,50 @@ fn die_with_parent(command: &mut std::process::Command) {
 struct Tree {
     child: Box<dyn process_wrap::tokio::ChildWrapper>,
     reaped: bool,
+    /// The run killed the group (timeout, cancellation, drop): nothing in it is settled.
+    #[cfg_attr(not(target_os = "linux"), allow(dead_code))]
+    killed: bool,
+    /// With [`Invocation::keep_build_servers`] on Linux: a pidfd of the leader, readable once it
+    /// exited (before it is reaped), when the group is settled.
+    #[cfg(target_os = "linux")]
+    settle: Option<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>>,
 }
 
 impl Tree {
-    fn spawn(command: std::process::Command) -> io::Result<Tree> {
+    fn spawn(command: std::process::Command, keep_build_servers: bool) -> io::Result<Tree> {
         let mut wrap = process_wrap::tokio::CommandWrap::from(Command::from(command));
         #[cfg(unix)]
         wrap.wrap(process_wrap::tokio::ProcessGroup::leader());
         // Kill-on-close: the job dies with the host, as the Linux child does with its parent-death signal.
         #[cfg(windows)]
         wrap.wrap(process_wrap::tokio::KillOnDrop).wrap(process_wrap::tokio::JobObject);
-        Ok(Tree { child: wrap.spawn()?, reaped: false })
+        let child = wrap.spawn()?;
+        #[cfg(target_os = "linux")]
+        let settle = keep_build_servers.then(|| child.id().and_then(exit_watch)).flatten();
+        #[cfg(not(target_os = "linux"))]
+        let _ = keep_build_servers;
+        Ok(Tree {
+            child,
+            reaped: false,
+            killed: false,
+            #[cfg(target_os = "linux")]
+            settle,
+        })
     }
 
     /// Waits for the leader alone (process-wrap's own `wait` would also wait for a Windows job to
-    /// empty, and MSBuild nodes can outlive a build by minutes) and reaps it.
+    /// empty, and MSBuild nodes can outlive a build by minutes) and reaps it. A leader that
+    /// exited by itself has its group settled first ([`crate::servers::settle`]), while its
+    /// unreaped id still names the group.
     async fn wait(&mut self) -> io::Result<ExitStatus> {
+        #[cfg(target_os = "linux")]
+        if let Some(exited) = &self.settle {
+            let _ = exited.readable().await;
+            self.settle = None;
+            if let (false, Some(pid)) = (self.killed, self.child.id()) {
+                crate::servers::settle(pid);
+            }
+        }
         let exit = self.child.inner_mut().wait().await;
         self.reaped = true;
         exit
@@ -839,9 +879,25 @@ impl Tree {
 
     fn kill(&mut self) {
         if !self.reaped {
+            self.killed = true;
             let _ = self.child.start_kill();
         }
     }
+}
+
+/// A pidfd of the child `pid` (Linux 5.3 and later), registered with the runtime: it turns
+/// readable when the child exits, and unlike waiting it does not reap the child. `None` where
+/// the kernel has none: the group is then not settled, and what the SDK left there runs on.
+#[cfg(target_os = "linux")]
+fn exit_watch(pid: u32) -> Option<tokio::io::unix::AsyncFd<std::os::fd::OwnedFd>> {
+    use std::os::fd::FromRawFd;
+    // SAFETY: pidfd_open takes a pid and flags and returns a new file descriptor or -1.
+    let fd = unsafe { libc::syscall(libc::SYS_pidfd_open, pid as libc::pid_t, 0) };
+    let fd = i32::try_from(fd).ok().filter(|&fd| fd >= 0)?;
+    // SAFETY: the descriptor was just opened and is owned by nobody else.
+    let fd = unsafe { std::os::fd::OwnedFd::from_raw_fd(fd) };
+    // SAFETY: the AsyncFd owns the descriptor, which is closed only when it is dropped.
+    unsafe { tokio::io::unix::AsyncFd::register_with_interest(fd, tokio::io::Interest::READABLE) }.ok()
 }
 
 impl Drop for Tree {

@@ -13,6 +13,7 @@
 //! | `ShowSecretValues` | false | let `SecretsList` return values (they are redacted otherwise) |
 //! | `Environment` | `{}` | extra environment variables for every dotnet command (e.g. `NUGET_PACKAGES`) |
 //! | `ReadOnly` | false | offer only the actions that read (see `kit`): the tool is listed read-only and refuses the others with `READ_ONLY` |
+//! | `BuildServers` | true | keep the C# compiler server and the MSBuild worker nodes a build starts running for the next build, as a terminal's SDK does (on Linux the plugin adopts the servers its own commands started and stops them when it ends: [`crate::servers`]); `false` switches the compiler server, MSBuild node reuse and the MSBuild server off for every command. `Environment` still wins over either |
 
 use std::{path::PathBuf, time::Duration};
 
@@ -40,6 +41,8 @@ pub struct DotnetSettings {
     pub environment: Vec<(String, String)>,
     /// Whether the tool offers only its actions that read (the operator's safe mode).
     pub read_only: bool,
+    /// Whether a build may start the compiler server and leave it running for the next build.
+    pub build_servers: bool,
 }
 
 impl Default for DotnetSettings {
@@ -53,6 +56,7 @@ impl Default for DotnetSettings {
             show_secret_values: false,
             environment: Vec::new(),
             read_only: false,
+            build_servers: true,
         }
     }
 }
@@ -88,6 +92,7 @@ impl DotnetSettings {
                 .into_iter()
                 .collect(),
             read_only: setting::<bool>(ctx, "ReadOnly")?.unwrap_or(false),
+            build_servers: setting::<bool>(ctx, "BuildServers")?.unwrap_or(defaults.build_servers),
         })
     }
 }
@@ -113,7 +118,8 @@ pub fn settings_schema() -> serde_json::Value {
                 "additionalProperties": { "type": "string" },
                 "description": "Extra environment variables for every dotnet command."
             },
-            "ReadOnly": { "type": ["boolean", "null"], "description": "Offer only the actions that read (default: false)." }
+            "ReadOnly": { "type": ["boolean", "null"], "description": "Offer only the actions that read (default: false)." },
+            "BuildServers": { "type": ["boolean", "null"], "description": "Keep the C# compiler server and MSBuild nodes running between builds, as a terminal does (default: true); false starts every build cold." }
         },
         "additionalProperties": false
     })
@@ -150,6 +156,7 @@ mod tests {
         shared.insert("DotnetPath".into(), json!("/opt/dotnet/dotnet"));
         shared.insert("LockWaitSeconds".into(), json!("2.5"));
         shared.insert("ReadOnly".into(), json!(true));
+        shared.insert("BuildServers".into(), json!("false"));
         let plugin = TestPluginContext::new(
             json!({ "timeoutseconds": 0, "ShowSecretValues": true, "Environment": { "NUGET_PACKAGES": "/cache" } }),
             shared,
@@ -160,6 +167,9 @@ mod tests {
         assert_eq!(settings.lock_wait, Duration::from_millis(2500));
         assert!(settings.show_secret_values);
         assert!(settings.read_only, "ReadOnly in Plugins.Config holds for every dotnet plugin");
+        assert!(!settings.build_servers, "BuildServers in Plugins.Config holds for every dotnet plugin");
+        let plain = DotnetSettings::from_context(TestPluginContext::new(json!({}), Default::default()).context());
+        assert!(plain.unwrap().build_servers, "build servers are on unless switched off");
         assert_eq!(settings.environment, [("NUGET_PACKAGES".to_owned(), "/cache".to_owned())]);
     }
 
@@ -168,7 +178,8 @@ mod tests {
         let schema = settings_schema();
         let valid = json!({
             "DotnetPath": "/opt/dotnet/dotnet", "TimeoutSeconds": 5, "MaxOutputBytes": 1024, "LockWaitSeconds": 1.5,
-            "WorkingDirectory": "/work", "ShowSecretValues": true, "Environment": { "A": "b" }, "ReadOnly": true
+            "WorkingDirectory": "/work", "ShowSecretValues": true, "Environment": { "A": "b" }, "ReadOnly": true,
+            "BuildServers": false
         });
         let properties = schema["properties"].as_object().unwrap();
         assert_eq!(properties.len(), valid.as_object().unwrap().len(), "one example per declared key");

@@ -110,6 +110,14 @@ impl<F: Family> ActionTool<F> {
     }
 }
 
+/// The plugin's tool goes when the plugin is dropped (the host shutting down, a reload): the build
+/// servers its commands started go with it ([`crate::servers`]).
+impl<F: Family> Drop for ActionTool<F> {
+    fn drop(&mut self) {
+        crate::servers::shut_down();
+    }
+}
+
 impl<F: Family> Tool for ActionTool<F> {
     fn spec(&self) -> ToolSpec {
         self.spec.clone()
