@@ -39,8 +39,9 @@ const CORPUS: &str = include_str!("heldout/corpus.jsonl");
 /// Batches whose classes are not all closed yet (issue 24): measured and printed, not held. A
 /// batch leaves this list when it reaches issue 24's goal (at most 2 % leaked, 3 % over-redacted,
 /// no damage); every other batch fails the test on any defect but the [`KNOWN_LEAKS`] it left
-/// with, so a closed class cannot reopen.
-const OPEN_BATCHES: &[u64] = &[7];
+/// with, so a closed class cannot reopen. A new batch enters the list when it is committed, before
+/// it is first measured.
+const OPEN_BATCHES: &[u64] = &[7, 8];
 
 /// Entries of a held batch whose secret still leaks, each a form the rules do not cover (see the
 /// corpus README, "Known limits"): printed, not failed. Any other leak, any over-redaction and
