@@ -116,9 +116,9 @@ async fn every_action_of_every_served_tool_has_a_success_and_a_failure_call() {
 /// At most this many bytes of what a client shows the model (names, titles, descriptions and
 /// input schemas of the default configuration's tools, compact JSON, as `mcp-toollist` counts).
 const SHOWN_BUDGET: usize = 30_000;
-/// At most this many bytes of output schemas: a ceiling just above their size today (75,238
-/// bytes), so that they cannot grow unnoticed, on the way to the goal of 60,000.
-const OUTPUT_SCHEMAS_BUDGET: usize = 76_000;
+/// At most this many bytes of output schemas (59,606 bytes when this ceiling was set; 73,731
+/// before the kit left out descriptions and the type an enum of strings implies).
+const OUTPUT_SCHEMAS_BUDGET: usize = 60_000;
 
 #[tokio::test]
 async fn the_default_tool_list_stays_within_its_budgets() {

@@ -46,6 +46,11 @@ pub fn input<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpec
 /// several results hold is defined once under the root's `$defs` and referenced; a definition
 /// used once is put back in place ([`inline_single_use`]), so the schema reads as before where
 /// nothing is shared.
+///
+/// Output schemas are for programs, which validate answers against them, so the schema keeps
+/// what validates and leaves out what validators ignore ([`strip_annotations`]): descriptions
+/// (the result types' doc comments and plugins/dotnet/README.md document the fields) and the
+/// `"type": "string"` an enum of strings already implies.
 pub fn output<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpec<A>]) -> Value {
     // One branch per result type and whether it ran dotnet, with the actions that answer so.
     let mut successes: Vec<((ResultType, bool), Vec<&str>)> = Vec::new();
@@ -93,7 +98,37 @@ pub fn output<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpe
         root["$defs"] = Value::Object(definitions);
         inline_single_use(&mut root);
     }
+    strip_annotations(&mut root);
     root
+}
+
+/// Leaves out of `schema` and every schema it holds what changes no validation: `description`,
+/// and `"type": "string"` beside an `enum` whose values are all strings. A field named
+/// `description` (a key of `properties`) stays.
+fn strip_annotations(schema: &mut Value) {
+    match schema {
+        Value::Object(keywords) => {
+            keywords.remove("description");
+            let enum_of_strings = keywords
+                .get("enum")
+                .and_then(Value::as_array)
+                .is_some_and(|values| values.iter().all(Value::is_string));
+            if enum_of_strings && keywords.get("type").and_then(Value::as_str) == Some("string") {
+                keywords.remove("type");
+            }
+            for (keyword, value) in keywords.iter_mut() {
+                match (keyword.as_str(), value) {
+                    ("properties" | "patternProperties" | "$defs", Value::Object(named)) => {
+                        named.values_mut().for_each(strip_annotations)
+                    }
+                    ("const" | "enum" | "default" | "examples", _) => {}
+                    (_, value) => strip_annotations(value),
+                }
+            }
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_annotations),
+        _ => {}
+    }
 }
 
 /// The fields any answer of the offered actions may carry, declared once at the root of the
@@ -387,7 +422,8 @@ mod tests {
         assert_eq!(common, ["command", "exitCode", "lockInfo", "success"]);
         let branches = schema["anyOf"].as_array().unwrap();
         assert_eq!(branches.len(), 3, "Install and Remove share a result type");
-        assert_eq!(branches[0]["description"], "List: the packages.", "a type used once is in place");
+        assert_eq!(branches[0]["properties"]["packages"]["type"], "array", "a type used once is in place");
+        assert!(!schema.to_string().contains("\"description\""), "descriptions are left out: {schema}");
         assert_eq!(branches[0]["required"], json!(["success", "action", "packages"]));
         assert_eq!(branches[0]["properties"]["filter"]["type"], "string", "a field left out is never null");
         assert_eq!(branches[1]["properties"]["action"]["enum"], json!(["Install", "Remove"]));
