@@ -258,6 +258,152 @@ async fn a_timed_out_build_is_stopped_with_its_children_and_reports_partial_outp
     wait_gone(pid).await;
 }
 
+/// Build servers (`BuildServers`, Linux): what the plugin adopts from its builds and stops, and
+/// what it never touches, through the real host, in process and in a worker.
+#[cfg(target_os = "linux")]
+mod build_servers {
+    use super::*;
+
+    /// A host whose `dotnet_project` builds in `project` leave a compiler server running (the
+    /// double's `build-server` scenario, which lists them in `project/servers.pid`), with
+    /// `settings` merged into that plugin's and `patch` into the whole configuration.
+    fn leaving_a_server(project: &Path, settings: Value, patch: Value) -> Setup {
+        let pid_file = project.join("servers.pid");
+        let mut plugin = json!({ "Environment": {
+            "DOTNET_DOUBLE_SCENARIO": "build-server", "DOTNET_DOUBLE_SERVER_PID_FILE": pid_file } });
+        common::merge(&mut plugin, settings);
+        let mut config = json!({ "Plugins": { "Settings": { "dotnet_project": plugin } } });
+        common::merge(&mut config, patch);
+        setup_config(project, config)
+    }
+
+    /// Builds through `client` in `project`; returns the compiler server the build left.
+    async fn build_leaving_a_server(client: &common::Client, project: &Path) -> u32 {
+        let built = client.call("dotnet_project", json!({ "action": "Build" })).await;
+        assert_ne!(built["isError"], true, "{built}");
+        let listed = std::fs::read_to_string(project.join("servers.pid")).unwrap_or_default();
+        listed
+            .lines()
+            .last()
+            .and_then(|pid| pid.parse().ok())
+            .unwrap_or_else(|| panic!("the build left no server: {built}"))
+    }
+
+    /// A compiler server the user started in a shell: the double's, with our servers' command line,
+    /// in no process group of the host. Killed when dropped.
+    struct UsersServer(std::process::Child);
+
+    impl UsersServer {
+        fn start() -> Self {
+            let dll = "/usr/share/dotnet/sdk/10.0.401/Roslyn/bincore/VBCSCompiler.dll";
+            let child = std::process::Command::new(double())
+                .args(["exec", dll, "-pipename:users"])
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .spawn()
+                .unwrap();
+            Self(child)
+        }
+
+        fn pid(&self) -> u32 {
+            self.0.id()
+        }
+    }
+
+    impl Drop for UsersServer {
+        fn drop(&mut self) {
+            let _ = self.0.kill();
+            let _ = self.0.wait();
+        }
+    }
+
+    /// Whether process `pid` runs and has no `SIGKILL` pending. A process sent `SIGKILL` is gone, a
+    /// zombie, or has the signal pending until it next gets the CPU, so once whoever could have
+    /// killed it has exited, this says for sure that it did not (no waiting for what did not happen).
+    fn untouched(pid: u32) -> bool {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else { return false };
+        let sigkill_pending = status
+            .lines()
+            .filter_map(|line| line.strip_prefix("SigPnd:").or_else(|| line.strip_prefix("ShdPnd:")))
+            .any(|mask| u64::from_str_radix(mask.trim(), 16).is_ok_and(|mask| mask & (1 << (libc::SIGKILL - 1)) != 0));
+        process_alive(pid) && !sigkill_pending
+    }
+
+    /// `SIGKILL` to process `pid`.
+    fn kill(pid: u32) {
+        use nix::{sys::signal, unistd::Pid};
+        signal::kill(Pid::from_raw(pid as i32), signal::Signal::SIGKILL).unwrap();
+    }
+
+    /// Waits (at most 30 s; the double's server would idle 600 s) until process `pid` is gone.
+    async fn wait_dead(pid: u32, what: &str) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while process_alive(pid) {
+            assert!(Instant::now() < deadline, "{what} (process {pid}) still runs");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_build_server_our_build_left_runs_on_until_the_host_exits_and_the_users_own_is_never_touched() {
+        let dir = project_dir();
+        let users = UsersServer::start();
+        let setup = leaving_a_server(dir.path(), json!({}), json!({}));
+        let client = setup.stdio().await;
+        let server = build_leaving_a_server(&client, dir.path()).await;
+        // Adopted when the build ended, where anything else left in the build's group is killed.
+        assert!(untouched(server), "the server was killed with the build's group");
+        let status = client.close().await;
+        assert!(status.success(), "{status:?}");
+        wait_dead(server, "the server our build left, after the host exited").await;
+        assert!(untouched(users.pid()), "the user's server was killed");
+    }
+
+    #[tokio::test]
+    async fn a_worker_or_host_killed_outright_leaves_no_build_server_of_ours_behind_and_the_users_own_runs_on() {
+        let dir = project_dir();
+        let users = UsersServer::start();
+        let patch = json!({ "Plugins": {
+            "Isolation": { "dotnet_project": "process" },
+            "Workers": { "dotnet_project": { "WritePaths": [dir.path()] } }
+        } });
+        let setup = leaving_a_server(dir.path(), json!({}), patch);
+        let client = setup.stdio().await;
+        let server = build_leaving_a_server(&client, dir.path()).await;
+        assert!(untouched(server), "the server was killed with the build's group");
+        // A worker killed with SIGKILL runs no exit handler: the guard it started stops the server.
+        let workers = common::children(client.pid());
+        assert_eq!(workers.len(), 1, "dotnet_project's worker alone: {workers:?}");
+        kill(workers[0]);
+        wait_dead(server, "the server our build left, after its worker was killed").await;
+
+        // The next build runs in a new worker; the host killed outright takes that worker with it,
+        // and that worker's guard stops the server.
+        let server = build_leaving_a_server(&client, dir.path()).await;
+        assert!(untouched(server), "the server was killed with the build's group");
+        kill(client.pid());
+        wait_dead(server, "the server our build left, after the host was killed").await;
+        assert!(untouched(users.pid()), "the user's server was killed");
+    }
+
+    #[tokio::test]
+    async fn with_build_servers_off_a_server_the_build_still_left_is_not_adopted() {
+        let dir = project_dir();
+        // `Environment` wins over `BuildServers`: the operator's UseSharedCompilation=true makes the
+        // build start a compiler server anyway, which the plugin then neither adopts nor stops.
+        let settings = json!({ "BuildServers": false, "Environment": { "UseSharedCompilation": "true" } });
+        let setup = leaving_a_server(dir.path(), settings, json!({}));
+        let client = setup.stdio().await;
+        let server = build_leaving_a_server(&client, dir.path()).await;
+        let status = client.close().await;
+        assert!(status.success(), "{status:?}");
+        let left_alone = untouched(server);
+        kill(server); // It would idle 600 s.
+        assert!(left_alone, "the server was stopped although BuildServers is false");
+    }
+}
+
 #[tokio::test]
 async fn a_missing_dotnet_and_a_runtime_only_dotnet_are_clear_errors() {
     let dir = project_dir();
