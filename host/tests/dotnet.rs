@@ -262,6 +262,8 @@ async fn a_timed_out_build_is_stopped_with_its_children_and_reports_partial_outp
 /// what it never touches, through the real host, in process and in a worker.
 #[cfg(target_os = "linux")]
 mod build_servers {
+    use nix::sys::signal::Signal;
+
     use super::*;
 
     /// A host whose `dotnet_project` builds in `project` leave a compiler server running (the
@@ -330,10 +332,9 @@ mod build_servers {
         process_alive(pid) && !sigkill_pending
     }
 
-    /// `SIGKILL` to process `pid`.
-    fn kill(pid: u32) {
-        use nix::{sys::signal, unistd::Pid};
-        signal::kill(Pid::from_raw(pid as i32), signal::Signal::SIGKILL).unwrap();
+    /// `signal` to process `pid`.
+    fn send(pid: u32, signal: Signal) {
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), signal).unwrap();
     }
 
     /// Waits (at most 30 s; the double's server would idle 600 s) until process `pid` is gone.
@@ -350,13 +351,22 @@ mod build_servers {
         let dir = project_dir();
         let users = UsersServer::start();
         let setup = leaving_a_server(dir.path(), json!({}), json!({}));
-        let client = setup.stdio().await;
-        let server = build_leaving_a_server(&client, dir.path()).await;
-        // Adopted when the build ended, where anything else left in the build's group is killed.
-        assert!(untouched(server), "the server was killed with the build's group");
-        let status = client.close().await;
-        assert!(status.success(), "{status:?}");
-        wait_dead(server, "the server our build left, after the host exited").await;
+        // The host ends as a client ends it (stdin closed), then as a service manager does (SIGTERM).
+        for terminated in [false, true] {
+            let client = setup.stdio().await;
+            let server = build_leaving_a_server(&client, dir.path()).await;
+            // Adopted when the build ended, where anything else left in the build's group is killed.
+            assert!(untouched(server), "the server was killed with the build's group");
+            let status = if terminated {
+                send(client.pid(), Signal::SIGTERM);
+                client.wait_exit().await
+            } else {
+                client.close().await
+            };
+            assert!(status.success(), "{status:?}");
+            wait_dead(server, &format!("the server our build left, after the host exited (SIGTERM: {terminated})"))
+                .await;
+        }
         assert!(untouched(users.pid()), "the user's server was killed");
     }
 
@@ -375,14 +385,14 @@ mod build_servers {
         // A worker killed with SIGKILL runs no exit handler: the guard it started stops the server.
         let workers = common::children(client.pid());
         assert_eq!(workers.len(), 1, "dotnet_project's worker alone: {workers:?}");
-        kill(workers[0]);
+        send(workers[0], Signal::SIGKILL);
         wait_dead(server, "the server our build left, after its worker was killed").await;
 
         // The next build runs in a new worker; the host killed outright takes that worker with it,
         // and that worker's guard stops the server.
         let server = build_leaving_a_server(&client, dir.path()).await;
         assert!(untouched(server), "the server was killed with the build's group");
-        kill(client.pid());
+        send(client.pid(), Signal::SIGKILL);
         wait_dead(server, "the server our build left, after the host was killed").await;
         assert!(untouched(users.pid()), "the user's server was killed");
     }
@@ -399,7 +409,7 @@ mod build_servers {
         let status = client.close().await;
         assert!(status.success(), "{status:?}");
         let left_alone = untouched(server);
-        kill(server); // It would idle 600 s.
+        send(server, Signal::SIGKILL); // It would idle 600 s.
         assert!(left_alone, "the server was stopped although BuildServers is false");
     }
 }
