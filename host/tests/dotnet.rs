@@ -291,32 +291,36 @@ mod build_servers {
             .unwrap_or_else(|| panic!("the build left no server: {built}"))
     }
 
-    /// A compiler server the user started in a shell: the double's, with our servers' command line,
-    /// in no process group of the host. Killed when dropped.
-    struct UsersServer(std::process::Child);
+    /// A compiler server the user's own build left, in a shell in `project`: the double's, with
+    /// the very command line of ours, in the test's process group, none of the host's. Killed when
+    /// dropped.
+    struct UsersServer(u32);
 
     impl UsersServer {
-        fn start() -> Self {
-            let dll = "/usr/share/dotnet/sdk/10.0.401/Roslyn/bincore/VBCSCompiler.dll";
-            let child = std::process::Command::new(double())
-                .args(["exec", dll, "-pipename:users"])
-                .stdin(std::process::Stdio::null())
+        fn start(project: &Path) -> Self {
+            let pid_file = project.join("users-server.pid");
+            let status = std::process::Command::new(double())
+                .arg("build")
+                .current_dir(project)
+                .env("DOTNET_DOUBLE_SCENARIO", "build-server")
+                .env("DOTNET_DOUBLE_SERVER_PID_FILE", &pid_file)
+                .env("UseSharedCompilation", "true")
                 .stdout(std::process::Stdio::null())
                 .stderr(std::process::Stdio::null())
-                .spawn()
+                .status()
                 .unwrap();
-            Self(child)
+            assert!(status.success(), "the user's build: {status:?}");
+            Self(std::fs::read_to_string(pid_file).unwrap().trim().parse().unwrap())
         }
 
         fn pid(&self) -> u32 {
-            self.0.id()
+            self.0
         }
     }
 
     impl Drop for UsersServer {
         fn drop(&mut self) {
-            let _ = self.0.kill();
-            let _ = self.0.wait();
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(self.0 as i32), Signal::SIGKILL);
         }
     }
 
@@ -349,7 +353,7 @@ mod build_servers {
     #[tokio::test]
     async fn a_build_server_our_build_left_runs_on_until_the_host_exits_and_the_users_own_is_never_touched() {
         let dir = project_dir();
-        let users = UsersServer::start();
+        let users = UsersServer::start(dir.path());
         let setup = leaving_a_server(dir.path(), json!({}), json!({}));
         // The host ends as a client ends it (stdin closed), then as a service manager does (SIGTERM).
         for terminated in [false, true] {
@@ -373,7 +377,7 @@ mod build_servers {
     #[tokio::test]
     async fn a_worker_or_host_killed_outright_leaves_no_build_server_of_ours_behind_and_the_users_own_runs_on() {
         let dir = project_dir();
-        let users = UsersServer::start();
+        let users = UsersServer::start(dir.path());
         let patch = json!({ "Plugins": {
             "Isolation": { "dotnet_project": "process" },
             "Workers": { "dotnet_project": { "WritePaths": [dir.path()] } }
