@@ -790,7 +790,7 @@ fn build_server_leaves_a_compiler_server_unless_shared_compilation_is_off() {
     assert!(alive(pid));
     let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap();
     let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).filter(|arg| !arg.is_empty()).collect();
-    assert_eq!(args[0], DOUBLE.as_bytes());
+    assert_eq!(args[0], fs::canonicalize(DOUBLE).unwrap().as_os_str().as_encoded_bytes());
     let dll = b"/usr/share/dotnet/sdk/10.0.100/Roslyn/bincore/VBCSCompiler.dll".as_slice();
     assert_eq!(args[1..], [b"exec".as_slice(), dll, b"-pipename:dotnet-double".as_slice()]);
     Command::new("kill").arg(pid.to_string()).status().unwrap();
