@@ -1,7 +1,8 @@
 //! End-to-end tests of the dotnet plugins through the real host binary,
 //! against the dotnet test double: every tool is served, locks conflict
-//! across plugins, a cancel or a timeout leaves no process behind, a
-//! missing dotnet or SDK is a clear error, content negotiation reaches the
+//! across plugins, a cancel or a timeout leaves no process behind, the
+//! build servers our builds leave end with the host or its worker and the
+//! user's never do, a missing dotnet or SDK is a clear error, content negotiation reaches the
 //! plugins, no secret leaves the server, and `ReadOnly` narrows every tool.
 //!
 //! Each plugin's own tests cover the argument vector and parsing of every
