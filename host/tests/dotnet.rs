@@ -2,8 +2,9 @@
 //! against the dotnet test double: every tool is served, locks conflict
 //! across plugins, a cancel or a timeout leaves no process behind, the
 //! build servers our builds leave end with the host or its worker and the
-//! user's never do, a missing dotnet or SDK is a clear error, content negotiation reaches the
-//! plugins, no secret leaves the server, and `ReadOnly` narrows every tool.
+//! user's never do, a missing dotnet or SDK is a clear error, content
+//! negotiation reaches the plugins, no secret leaves the server, and
+//! `ReadOnly` narrows every tool.
 //!
 //! Each plugin's own tests cover the argument vector and parsing of every
 //! action in process; these cover what only the whole server can show.
