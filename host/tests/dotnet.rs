@@ -1,8 +1,10 @@
 //! End-to-end tests of the dotnet plugins through the real host binary,
 //! against the dotnet test double: every tool is served, locks conflict
-//! across plugins, a cancel or a timeout leaves no process behind, a
-//! missing dotnet or SDK is a clear error, content negotiation reaches the
-//! plugins, no secret leaves the server, and `ReadOnly` narrows every tool.
+//! across plugins, a cancel or a timeout leaves no process behind, the
+//! build servers our builds leave end with the host or its worker and the
+//! user's never do, a missing dotnet or SDK is a clear error, content
+//! negotiation reaches the plugins, no secret leaves the server, and
+//! `ReadOnly` narrows every tool.
 //!
 //! Each plugin's own tests cover the argument vector and parsing of every
 //! action in process; these cover what only the whole server can show.
@@ -256,6 +258,166 @@ async fn a_timed_out_build_is_stopped_with_its_children_and_reports_partial_outp
     assert!(text_of(&result).contains("timed out"), "{}", text_of(&result));
     let pid = wait_for_file(&pid_file).await;
     wait_gone(pid).await;
+}
+
+/// Build servers (`BuildServers`, Linux): what the plugin adopts from its builds and stops, and
+/// what it never touches, through the real host, in process and in a worker.
+#[cfg(target_os = "linux")]
+mod build_servers {
+    use nix::sys::signal::Signal;
+
+    use super::*;
+
+    /// A host whose `dotnet_project` builds in `project` leave a compiler server running (the
+    /// double's `build-server` scenario, which lists them in `project/servers.pid`), with
+    /// `settings` merged into that plugin's and `patch` into the whole configuration.
+    fn leaving_a_server(project: &Path, settings: Value, patch: Value) -> Setup {
+        let pid_file = project.join("servers.pid");
+        let mut plugin = json!({ "Environment": {
+            "DOTNET_DOUBLE_SCENARIO": "build-server", "DOTNET_DOUBLE_SERVER_PID_FILE": pid_file } });
+        common::merge(&mut plugin, settings);
+        let mut config = json!({ "Plugins": { "Settings": { "dotnet_project": plugin } } });
+        common::merge(&mut config, patch);
+        setup_config(project, config)
+    }
+
+    /// Builds through `client` in `project`; returns the compiler server the build left.
+    async fn build_leaving_a_server(client: &common::Client, project: &Path) -> u32 {
+        let built = client.call("dotnet_project", json!({ "action": "Build" })).await;
+        assert_ne!(built["isError"], true, "{built}");
+        let listed = std::fs::read_to_string(project.join("servers.pid")).unwrap_or_default();
+        listed
+            .lines()
+            .last()
+            .and_then(|pid| pid.parse().ok())
+            .unwrap_or_else(|| panic!("the build left no server: {built}"))
+    }
+
+    /// A compiler server the user's own build left, in a shell in `project`: the double's, with
+    /// the very command line of ours, in the test's process group, none of the host's. Killed when
+    /// dropped.
+    struct UsersServer(u32);
+
+    impl UsersServer {
+        fn start(project: &Path) -> Self {
+            let pid_file = project.join("users-server.pid");
+            let status = std::process::Command::new(double())
+                .arg("build")
+                .current_dir(project)
+                .env("DOTNET_DOUBLE_SCENARIO", "build-server")
+                .env("DOTNET_DOUBLE_SERVER_PID_FILE", &pid_file)
+                .env("UseSharedCompilation", "true")
+                .stdout(std::process::Stdio::null())
+                .stderr(std::process::Stdio::null())
+                .status()
+                .unwrap();
+            assert!(status.success(), "the user's build: {status:?}");
+            Self(std::fs::read_to_string(pid_file).unwrap().trim().parse().unwrap())
+        }
+
+        fn pid(&self) -> u32 {
+            self.0
+        }
+    }
+
+    impl Drop for UsersServer {
+        fn drop(&mut self) {
+            let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(self.0 as i32), Signal::SIGKILL);
+        }
+    }
+
+    /// Whether process `pid` runs and has no `SIGKILL` pending. A process sent `SIGKILL` is gone, a
+    /// zombie, or has the signal pending until it next gets the CPU, so once whoever could have
+    /// killed it has exited, this says for sure that it did not (no waiting for what did not happen).
+    fn untouched(pid: u32) -> bool {
+        let Ok(status) = std::fs::read_to_string(format!("/proc/{pid}/status")) else { return false };
+        let sigkill_pending = status
+            .lines()
+            .filter_map(|line| line.strip_prefix("SigPnd:").or_else(|| line.strip_prefix("ShdPnd:")))
+            .any(|mask| u64::from_str_radix(mask.trim(), 16).is_ok_and(|mask| mask & (1 << (libc::SIGKILL - 1)) != 0));
+        process_alive(pid) && !sigkill_pending
+    }
+
+    /// `signal` to process `pid`.
+    fn send(pid: u32, signal: Signal) {
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), signal).unwrap();
+    }
+
+    /// Waits (at most 30 s; the double's server would idle 600 s) until process `pid` is gone.
+    async fn wait_dead(pid: u32, what: &str) {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while process_alive(pid) {
+            assert!(Instant::now() < deadline, "{what} (process {pid}) still runs");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    #[tokio::test]
+    async fn a_build_server_our_build_left_runs_on_until_the_host_exits_and_the_users_own_is_never_touched() {
+        let dir = project_dir();
+        let users = UsersServer::start(dir.path());
+        let setup = leaving_a_server(dir.path(), json!({}), json!({}));
+        // The host ends as a client ends it (stdin closed), then as a service manager does (SIGTERM).
+        for terminated in [false, true] {
+            let client = setup.stdio().await;
+            let server = build_leaving_a_server(&client, dir.path()).await;
+            // Adopted when the build ended, where anything else left in the build's group is killed.
+            assert!(untouched(server), "the server was killed with the build's group");
+            let status = if terminated {
+                send(client.pid(), Signal::SIGTERM);
+                client.wait_exit().await
+            } else {
+                client.close().await
+            };
+            assert!(status.success(), "{status:?}");
+            wait_dead(server, &format!("the server our build left, after the host exited (SIGTERM: {terminated})"))
+                .await;
+        }
+        assert!(untouched(users.pid()), "the user's server was killed");
+    }
+
+    #[tokio::test]
+    async fn a_worker_or_host_killed_outright_leaves_no_build_server_of_ours_behind_and_the_users_own_runs_on() {
+        let dir = project_dir();
+        let users = UsersServer::start(dir.path());
+        let patch = json!({ "Plugins": {
+            "Isolation": { "dotnet_project": "process" },
+            "Workers": { "dotnet_project": { "WritePaths": [dir.path()] } }
+        } });
+        let setup = leaving_a_server(dir.path(), json!({}), patch);
+        let client = setup.stdio().await;
+        let server = build_leaving_a_server(&client, dir.path()).await;
+        assert!(untouched(server), "the server was killed with the build's group");
+        // A worker killed with SIGKILL runs no exit handler: the guard it started stops the server.
+        let workers = common::children(client.pid());
+        assert_eq!(workers.len(), 1, "dotnet_project's worker alone: {workers:?}");
+        send(workers[0], Signal::SIGKILL);
+        wait_dead(server, "the server our build left, after its worker was killed").await;
+
+        // The next build runs in a new worker; the host killed outright takes that worker with it,
+        // and that worker's guard stops the server.
+        let server = build_leaving_a_server(&client, dir.path()).await;
+        assert!(untouched(server), "the server was killed with the build's group");
+        send(client.pid(), Signal::SIGKILL);
+        wait_dead(server, "the server our build left, after the host was killed").await;
+        assert!(untouched(users.pid()), "the user's server was killed");
+    }
+
+    #[tokio::test]
+    async fn with_build_servers_off_a_server_the_build_still_left_is_not_adopted() {
+        let dir = project_dir();
+        // `Environment` wins over `BuildServers`: the operator's UseSharedCompilation=true makes the
+        // build start a compiler server anyway, which the plugin then neither adopts nor stops.
+        let settings = json!({ "BuildServers": false, "Environment": { "UseSharedCompilation": "true" } });
+        let setup = leaving_a_server(dir.path(), settings, json!({}));
+        let client = setup.stdio().await;
+        let server = build_leaving_a_server(&client, dir.path()).await;
+        let status = client.close().await;
+        assert!(status.success(), "{status:?}");
+        let left_alone = untouched(server);
+        send(server, Signal::SIGKILL); // It would idle 600 s.
+        assert!(left_alone, "the server was stopped although BuildServers is false");
+    }
 }
 
 #[tokio::test]

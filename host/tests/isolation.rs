@@ -9,7 +9,7 @@ mod common;
 
 use std::time::Duration;
 
-use common::{Client, Setup, text_of};
+use common::{Client, Setup, children, text_of};
 use serde_json::{Value, json};
 
 /// Every plugin in a worker process, with room for the faults one test provokes.
@@ -19,16 +19,6 @@ fn in_workers(extra: Value) -> Value {
     });
     common::merge(&mut config, extra);
     config
-}
-
-/// The process ids of the host's children (its workers).
-fn children(host: u32) -> Vec<u32> {
-    let tasks = std::fs::read_dir(format!("/proc/{host}/task")).unwrap();
-    tasks
-        .filter_map(Result::ok)
-        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
-        .flat_map(|children| children.split_whitespace().map(|pid| pid.parse().unwrap()).collect::<Vec<u32>>())
-        .collect()
 }
 
 /// Whether process `pid` is gone (a zombie counts as gone: it runs nothing).

@@ -554,6 +554,16 @@ pub fn text_of(result: &Value) -> String {
         .unwrap_or_default()
 }
 
+/// The process ids of the children of process `pid` (a host's workers).
+pub fn children(pid: u32) -> Vec<u32> {
+    let tasks = std::fs::read_dir(format!("/proc/{pid}/task")).unwrap();
+    tasks
+        .filter_map(Result::ok)
+        .filter_map(|task| std::fs::read_to_string(task.path().join("children")).ok())
+        .flat_map(|children| children.split_whitespace().map(|pid| pid.parse().unwrap()).collect::<Vec<u32>>())
+        .collect()
+}
+
 /// Whether a process with this PID is alive (and not a zombie).
 pub fn process_alive(pid: u32) -> bool {
     match std::fs::read_to_string(format!("/proc/{pid}/stat")) {

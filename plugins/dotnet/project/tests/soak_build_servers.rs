@@ -11,7 +11,15 @@
 //! builds follow. It then counts build servers that are neither the user's nor adopted by the
 //! plugin (orphans, goal 0) and processes holding files under the project's `obj/` or `bin/`
 //! (held locks, goal 0 besides adopted servers), drops the tool (the plugin ending) and counts the
-//! plugin's servers still alive (goal 0) and the user's (all still alive).
+//! plugin's servers still alive (goal 0) and the user's (all still alive). It fails if nothing
+//! was adopted: then it would have tested no adoption at all.
+//!
+//! The user's compiler server listens on a pipe of its own (`SharedCompilationId`): on the
+//! default pipe, which the SDK derives from the user and the SDK's folder, every build of ours
+//! would use the user's server and start none of its own, so no compiler server would ever be
+//! in a group of ours. MSBuild keeps its worker nodes for reuse only when dotnet runs at normal
+//! priority (SDK 10.0.401: under `nice`, even `nice -n 5`, a node started with `/nodeReuse:true`
+//! exits with the build), so a soak run under `nice` adopts compiler servers only.
 #![cfg(target_os = "linux")]
 
 use std::{
@@ -86,7 +94,7 @@ fn cancelled_and_normal_builds_leave_no_orphan_no_held_lock_and_no_server_of_our
     let scratch = tempfile::tempdir().unwrap();
     // The user's: a build in a shell, servers on, leaves (or reuses) a compiler server not ours.
     dotnet(&["new", "console", "-o", "Users"], scratch.path(), false);
-    dotnet(&["build", "Users", "-nologo", "-v:q"], scratch.path(), true);
+    dotnet(&["build", "Users", "-nologo", "-v:q", "-p:SharedCompilationId=soak-users-own"], scratch.path(), true);
     let users = build_servers();
     println!("servers before the soak (the user's): {users:?}");
 
@@ -141,6 +149,7 @@ fn cancelled_and_normal_builds_leave_no_orphan_no_held_lock_and_no_server_of_our
         "after the plugin ended: servers of ours alive {left:?}; the user's alive {users_alive} of {}",
         users.len()
     );
+    assert!(!ours.is_empty(), "no server was adopted: the soak tested no adoption");
     assert!(orphans.is_empty() && held.is_empty() && left.is_empty());
     assert_eq!(users_alive, users.len(), "the user's servers are never touched");
 }

@@ -20,6 +20,8 @@ pub enum Scenario {
     Slow,
     /// The process starts a sleeping child of itself and reports its PID on stderr.
     SpawnChild,
+    /// A build leaves a compiler server running, as the real SDK does with shared compilation on.
+    BuildServer,
     /// Outputs carry secrets of every common shape.
     Secrets,
     /// The dotnet-ef tool is not installed.
@@ -32,12 +34,13 @@ pub enum Scenario {
 
 impl Scenario {
     /// Every scenario with the name it is selected by.
-    pub const ALL: [(&'static str, Scenario); 9] = [
+    pub const ALL: [(&'static str, Scenario); 10] = [
         ("runtime-only", Scenario::RuntimeOnly),
         ("build-fail", Scenario::BuildFail),
         ("test-fail", Scenario::TestFail),
         ("slow", Scenario::Slow),
         ("spawn-child", Scenario::SpawnChild),
+        ("build-server", Scenario::BuildServer),
         ("secrets", Scenario::Secrets),
         ("no-ef", Scenario::NoEf),
         ("restore-fail", Scenario::RestoreFail),

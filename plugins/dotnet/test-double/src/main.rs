@@ -6,7 +6,7 @@
 //! from the recordings of the real SDK under `recordings/` (`replay`) and, for what no
 //! recording covers, from the fixture files under `fixtures/`; it records every invocation (`DOTNET_DOUBLE_LOG`);
 //! and scenarios (`DOTNET_DOUBLE_SCENARIO`) switch on failure modes: no SDK, build and test
-//! failures, slow streaming output, a child process, secrets in the output, a missing
+//! failures, slow streaming output, a child process, a compiler server left running, secrets in the output, a missing
 //! dotnet-ef tool. README.md lists every command, variable and scenario.
 
 mod args;
@@ -23,6 +23,7 @@ mod record;
 #[allow(dead_code)]
 mod recording;
 mod replay;
+mod server;
 mod table;
 mod target;
 
@@ -32,6 +33,9 @@ fn main() -> ExitCode {
     let argv: Vec<String> = std::env::args_os().skip(1).map(|a| a.to_string_lossy().into_owned()).collect();
     if child::is_sleeper(&argv) {
         return child::sleep_as_child(&argv);
+    }
+    if server::is_server(&argv) {
+        return server::serve();
     }
     record::write_pid_file();
     record::log_invocation(&argv);
@@ -43,6 +47,9 @@ fn main() -> ExitCode {
         }
     };
     let child = if ctx.has(ctx::Scenario::SpawnChild) { child::spawn(&ctx) } else { None };
+    if ctx.has(ctx::Scenario::BuildServer) {
+        server::start(&ctx);
+    }
     let code = replay::replay(&ctx).unwrap_or_else(|| cli::run(&ctx));
     if let Some(mut child) = child {
         let _ = child.wait();

@@ -24,6 +24,22 @@ pub fn write_pid_file() {
     }
 }
 
+/// Appends the process id of a compiler server this process started (the `build-server`
+/// scenario) as a line to the file named by `DOTNET_DOUBLE_SERVER_PID_FILE`, if set.
+pub fn append_server_pid(pid: u32) {
+    let Some(path) = std::env::var_os("DOTNET_DOUBLE_SERVER_PID_FILE").filter(|p| !p.is_empty()) else {
+        return;
+    };
+    let written = OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(format!("{pid}\n").as_bytes()));
+    if let Err(e) = written {
+        crate::out::err(&format!("dotnet-double: cannot append to {}: {e}", Path::new(&path).display()));
+    }
+}
+
 /// Appends `{"argv": [...], "cwd": "...", "env": {...}}` to the file named by
 /// `DOTNET_DOUBLE_LOG`, if set. `env` holds only the `DOTNET_*` and `MSBUILD*` variables.
 /// The line is written with one `write` call on a file opened for appending, so that

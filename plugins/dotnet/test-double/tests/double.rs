@@ -16,6 +16,7 @@ const SECRET_VALUES: &str = include_str!("../fixtures/secrets/values.txt");
 const CONTROL_VARS: &[&str] = &[
     "DOTNET_DOUBLE_LOG",
     "DOTNET_DOUBLE_PID_FILE",
+    "DOTNET_DOUBLE_SERVER_PID_FILE",
     "DOTNET_DOUBLE_SCENARIO",
     "DOTNET_DOUBLE_SDK_VERSION",
     "DOTNET_DOUBLE_RUNTIME_VERSION",
@@ -23,6 +24,7 @@ const CONTROL_VARS: &[&str] = &[
     "DOTNET_DOUBLE_HOST_STYLE",
     "DOTNET_DOUBLE_TEST_RUNNER",
     "DOTNET_ROOT",
+    "UseSharedCompilation",
 ];
 
 /// A scratch directory under the system temp directory, removed when dropped.
@@ -766,4 +768,35 @@ fn replays_the_real_sdk_with_the_invocations_paths() {
     // Another SDK version than the recordings' is simulated.
     let simulated = run(&dir, &["build", &project], &[("DOTNET_DOUBLE_SDK_VERSION", "9.0.306")]);
     assert!(simulated.stdout.contains("net9.0"), "{}", simulated.stdout);
+}
+
+#[test]
+fn build_server_leaves_a_compiler_server_unless_shared_compilation_is_off() {
+    let dir = project_dir("server");
+    let scenario = ("DOTNET_DOUBLE_SCENARIO", "build-server");
+    let pid_file = dir.join("servers.pid");
+    let pid_var = ("DOTNET_DOUBLE_SERVER_PID_FILE", pid_file.to_str().unwrap());
+    let built = run(&dir, &["build", "App.csproj"], &[scenario, pid_var, ("DOTNET_ROOT", "/usr/share/dotnet")]);
+    assert_eq!(built.code, 0, "{}", built.stderr);
+    let pid: u32 = built
+        .stderr
+        .lines()
+        .find_map(|line| line.strip_prefix("double-server-pid: "))
+        .unwrap_or_else(|| panic!("no double-server-pid line in:\n{}", built.stderr))
+        .parse()
+        .unwrap();
+    assert_eq!(fs::read_to_string(&pid_file).unwrap(), format!("{pid}\n"));
+    // The build returned (its streams closed) while the server runs on, with the real one's command line.
+    assert!(alive(pid));
+    let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap();
+    let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).filter(|arg| !arg.is_empty()).collect();
+    assert_eq!(args[0], fs::canonicalize(DOUBLE).unwrap().as_os_str().as_encoded_bytes());
+    let dll = b"/usr/share/dotnet/sdk/10.0.100/Roslyn/bincore/VBCSCompiler.dll".as_slice();
+    assert_eq!(args[1..], [b"exec".as_slice(), dll, b"-pipename:dotnet-double".as_slice()]);
+    Command::new("kill").arg(pid.to_string()).status().unwrap();
+
+    let off = run(&dir, &["build", "App.csproj"], &[scenario, pid_var, ("UseSharedCompilation", "false")]);
+    assert_eq!(off.code, 0, "{}", off.stderr);
+    assert!(!off.stderr.contains("double-server-pid"), "{}", off.stderr);
+    assert_eq!(fs::read_to_string(&pid_file).unwrap(), format!("{pid}\n"), "no server started");
 }
