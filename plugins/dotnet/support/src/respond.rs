@@ -312,27 +312,15 @@ fn error_lines(error: &ErrorResponse) -> (String, Vec<String>) {
     {
         return ("Error".to_owned(), std::iter::once(only.code.clone()).chain(hints(only)).collect());
     }
-    // Errors of one code whose messages have the same words outside quotes, in order.
-    let mut groups: Vec<Vec<&crate::errors::ErrorResult>> = Vec::new();
-    for item in &error.errors {
-        let skeleton = |item: &crate::errors::ErrorResult| {
-            item.message.split('\'').step_by(2).map(str::to_owned).collect::<Vec<_>>()
-        };
-        let alike = |group: &&mut Vec<&crate::errors::ErrorResult>| {
-            group[0].code == item.code && skeleton(group[0]) == skeleton(item)
-        };
-        match groups.iter_mut().find(|group| alike(group)) {
-            Some(group) => group.push(item),
-            None => groups.push(vec![item]),
-        }
+    // Each code once, in the order it first came; under it, its errors whose messages have the
+    // same words outside quotes, in order.
+    fn skeleton<'a>(item: &&'a crate::errors::ErrorResult) -> Vec<&'a str> {
+        item.message.split('\'').step_by(2).collect()
     }
     let mut lines = Vec::new();
-    let mut said = std::collections::HashSet::new();
-    for code in groups.iter().map(|group| &group[0].code) {
-        if !said.insert(code) {
-            continue;
-        }
-        for group in groups.iter().filter(|group| &group[0].code == code) {
+    for (code, items) in group_in_order(&error.errors, |item| item.code.as_str()) {
+        let first = items[0];
+        for (_, group) in group_in_order(items, skeleton) {
             let (template, values) = factor(group.iter().map(|item| item.message.as_str()));
             lines.push(format!("{code}: {template}"));
             let located: Vec<String> = group
@@ -350,8 +338,7 @@ fn error_lines(error: &ErrorResponse) -> (String, Vec<String>) {
                 lines.push(format!("at {}", located.join(", ")));
             }
         }
-        let first = groups.iter().find(|group| &group[0].code == code).map(|group| group[0]);
-        lines.extend(first.into_iter().flat_map(hints));
+        lines.extend(hints(first));
     }
     let heading = if base.is_empty() { "Errors".to_owned() } else { format!("Errors (files under {base})") };
     (heading, lines)
@@ -411,6 +398,20 @@ fn location(item: &crate::errors::ErrorResult) -> Option<(&str, String)> {
         _ => String::new(),
     };
     Some((file, at))
+}
+
+/// `items` grouped by `key`: the groups in the order their first item came, each group's items in
+/// their order. A list for the model names each group (a code, a test class) once this way.
+pub fn group_in_order<T, K: PartialEq>(items: impl IntoIterator<Item = T>, key: impl Fn(&T) -> K) -> Vec<(K, Vec<T>)> {
+    let mut groups: Vec<(K, Vec<T>)> = Vec::new();
+    for item in items {
+        let item_key = key(&item);
+        match groups.iter_mut().find(|(known, _)| *known == item_key) {
+            Some((_, members)) => members.push(item),
+            None => groups.push((item_key, vec![item])),
+        }
+    }
+    groups
 }
 
 /// The folder (with its trailing separator) that holds every one of `files`, or empty: named once

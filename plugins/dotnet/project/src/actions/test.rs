@@ -204,25 +204,23 @@ fn failed_tests(failures: &[testrun::Failure], failed: usize) -> (String, Vec<St
     let frames: Vec<Option<(&str, &str)>> =
         failures.iter().map(|failure| first_located_frame(&failure.stack_trace)).collect();
     let base = respond::common_folder(frames.iter().flatten().map(|(file, _)| *file));
-    // Classes in the order their first failure came, each with its tests.
-    let mut classes: Vec<(&str, Vec<String>)> = Vec::new();
-    for (failure, frame) in failures.iter().zip(&frames) {
+    let tests = failures.iter().zip(&frames).map(|(failure, frame)| {
         let message: Vec<&str> = failure.message.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
         let at = frame.map_or_else(String::new, |(file, line)| {
             format!(" (at {}:{line})", file.strip_prefix(base.as_str()).unwrap_or(file))
         });
         let (class, test) = split_test_name(&failure.test_name);
-        let line = format!("  {test}: {}{at}", message.join("; "));
-        match classes.iter_mut().find(|(known, _)| *known == class) {
-            Some((_, tests)) => tests.push(line),
-            None => classes.push((class, vec![line])),
-        }
-    }
-    let mut lines: Vec<String> = classes
+        (class, format!("{test}: {}{at}", message.join("; ")))
+    });
+    // Classes in the order their first failure came, each with its tests.
+    let mut lines: Vec<String> = respond::group_in_order(tests, |(class, _)| *class)
         .into_iter()
-        .flat_map(|(class, tests)| match class {
-            "" => tests.into_iter().map(|test| test.trim_start().to_owned()).collect::<Vec<_>>(),
-            class => std::iter::once(format!("{class}:")).chain(tests).collect(),
+        .flat_map(|(class, tests)| {
+            let tests = tests.into_iter().map(|(_, test)| test);
+            match class {
+                "" => tests.collect::<Vec<_>>(),
+                class => std::iter::once(format!("{class}:")).chain(tests.map(|test| format!("  {test}"))).collect(),
+            }
         })
         .collect();
     if failed > failures.len() {
