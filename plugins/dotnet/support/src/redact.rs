@@ -107,6 +107,24 @@
 //!   passed to secret-named constructors (`new Secret("...")`); bare `key=... value=...`
 //!   metadata entries (gRPC); MSBuild property reassignments and their previous value; a
 //!   secret-named member quoted after its name (`BindPassword '...'`); `&quot;`-quoted values.
+//! - from batches 7 and 8: a login method's or test's second string argument
+//!   (`SignInAsync("user", "pw")`); `address / password`; a secret-named identifier alone on its
+//!   line and a password-like word on the next (`strings`); a secret option as a YAML list item
+//!   and its value the next item; Azure Pipelines' debug evaluation of a secret-named variable and
+//!   its `Result:`; a JSON array under a secret name, one item a line; a header value broken by a
+//!   shell line continuation (a command line goes on over `\` line ends); `\u0026sig=`; a
+//!   secret-named parameter URL-encoded in another URL (`%3Ftoken%3D...%26`); a URL password
+//!   holding `#`; an AWS access key id and its 40-character secret on one line; `aws
+//!   secretsmanager ... --output text`; `-u ID:SECRET`; Mailgun keys; Google authorization codes
+//!   (`4/0A`); a key-like `String:` of `dumpobj`; `Signing` as a weak word, `code_verifier` and
+//!   `SAMLResponse` as strong ones; `netsh`'s `Key Content` (also German, French, Spanish);
+//!   `credential X`, `id_token received: X`; the word for a password right before its value, or a
+//!   few words before a `« value »`; ANSI colour codes between a label and its value.
+//!   Values whose own names say which part is secret are shown part by part under a secret label
+//!   (a SAS query, a connection string given as a password), and a connection string whose first
+//!   name has a blank (`Data Source=`) is read whole after a record's `ConnectionString = `. A bare
+//!   value ends at a layout's `|` before the next field (NLog), and one glued to the next prompt
+//!   (`VALUE$ terraform output ...`) leaves the prompt, its command and that command's output.
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
@@ -122,7 +140,12 @@
 //! So are other tools' masks (`***REDACTED***`, a URL's `build:****@`), SQL parameters standing
 //! for a value (`@p1`), Helm references with their braces, detect-secrets' `hashed_secret`, a
 //! strong name's public key token, Aspire's `{x.bindings.tcp.host}` references and npm's own
-//! `npm_config_*` names.
+//! `npm_config_*` names; also ids and digests under secret words (`ApiKeySid`, `...Thumbprint`),
+//! rule names written as sentences (`SecretsUsedInArgOrEnv`), sample values (`changeme`,
+//! `sk_test_YOUR_KEY_HERE`), EF Core's `'?'`, a .NET type's name printed for an object
+//! (`System.Security.SecureString`), a `<placeholder>` closing help text's parenthesis, a word
+//! such as `False` in a table column beside a secret's name, and a list of records under a
+//! secret-named JSON key (each record's own fields say what is secret).
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -153,6 +176,10 @@ const STRONG_KEY_WORDS: &[&str] = &[
     "authorization",
     // Honeycomb's API key header (`x-honeycomb-team=...` in `OTEL_EXPORTER_OTLP_HEADERS`).
     "honeycomb_team",
+    // OAuth's PKCE verifier (the challenge derived from it is public) and a SAML response, a
+    // signed assertion that logs its bearer in (`SAMLResponse=` of a form post).
+    "code_verifier",
+    "saml_response",
 ];
 
 /// Words that make a key name hold a connection string (`ConnectionStrings__Default`,
@@ -223,6 +250,12 @@ const FOREIGN_SECRET_WORDS: &[&str] = &[
     "api-avain",
     "api klíč",
     "api-nyckel",
+    // The Wi-Fi key `netsh wlan show profile key=clear` prints (`Key Content`, German
+    // `Schlüsselinhalt`, French `Contenu de la clé`, Spanish `Contenido de la clave`).
+    "key content",
+    "schlüsselinhalt",
+    "contenu de la clé",
+    "contenido de la clave",
 ];
 
 /// "API key" in other languages as a sentence writes it before the key with no separator
@@ -251,7 +284,7 @@ const SESSION_KEY_ENDINGS: &[&str] = &["sessionid", "sessid"];
 
 /// Words that make a key name suspicious: its value is redacted only when it looks generated
 /// (see [`looks_generated`]), so `KeyFile=app.snk` and `PARTITION_KEY=/customerId` stay readable.
-const WEAK_KEY_WORDS: &[&str] = &["key", "credential", "signature", "auth"];
+const WEAK_KEY_WORDS: &[&str] = &["key", "credential", "signature", "auth", "signing"];
 
 /// Normalised key names that contain a secret word but name public data (assembly identities,
 /// the user-secrets store id, a SAS policy name, and the Application Insights instrumentation
@@ -341,12 +374,17 @@ const DESCRIBING_WORDS: &[&str] = &[
     "rules",
     // Counts: `prompt_tokens`, `max_tokens`, `SaveTokens`.
     "tokens",
+    // Identifiers of a key or account, not the key (Twilio's `ApiKeySid`, `AccountSid`), and
+    // digests of public material (`SigningCertificateThumbprint`, `KeyFingerprint`).
+    "sid",
+    "thumbprint",
+    "fingerprint",
 ];
 
 /// Words that make a name of three or more words a sentence (a test or method name), not a label.
 const SENTENCE_WORDS: &[&str] = &[
     "is", "are", "was", "were", "be", "should", "must", "when", "fails", "throws", "returns", "rejects", "accepts",
-    "can", "cannot", "does", "not", "given", "then", "if", "requires", "require",
+    "can", "cannot", "does", "not", "given", "then", "if", "requires", "require", "used",
 ];
 
 /// Last words of option names whose value is a secret in every tool (`_` as in
@@ -710,12 +748,12 @@ const VALUE: &str = concat!(
     r#"\\{2,}"[^"\\\r\n]*\\{2,}"|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|ENC\[[^\]\r\n]*\]|#\{[^{}\r\n]*\}|\{\{[^{}\r\n]*\}\}|'\[PII of type '[^'\r\n]*' is hidden[^\]\r\n]*\]'|"(?:[^"\\\r\n]|\\.)+"|'(?:[^'\r\n]|'')+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
     r#"|\$\{\{[^}\r\n]*\}\}|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\$\([^)\r\n]*\)"#,
     r#"|N'(?:[^'\r\n]|'')+'|[A-Za-z_][A-Za-z0-9_]*\((?:"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')\)|\([^()\r\n]*\)"#,
-    r#"|[^\s;"'&<>=\[{](?:[^\s;"'&<>,)\]}]|[,)\]}]+[^\s;"'&<>,)\]}])*"#,
+    r#"|[^\s;"'&<>=\[{\x1b](?:[^\s;"'&<>,)\]}\x1b]|[,)\]}]+[^\s;"'&<>,)\]}\x1b])*"#,
 );
 
 /// What separates a label from its value: `=`, `:` or `=>` (PHP, Ruby), after the label's
 /// closing quote (also a JSON-escaped `\"`, escaped again at each level of JSON in JSON, or `\u0022`, or a `'`) or bracket (`[password] => ...`).
-const LABEL_SEP: &str = r#"(?:\\*["']|\\u0022)?\]?[ \t]*(?:=>|[:=])[ \t]*"#;
+const LABEL_SEP: &str = r#"(?:\\*["']|\\u0022)?\]?[ \t]*(?:=>|[:=])[ \t]*(?:\x1b\[[0-9;]*m)?"#;
 
 /// A value in double, single or JSON-escaped double quotes.
 const QUOTED: &str = r#""[^"\r\n]*"|'[^'\r\n]*'|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\""#;
@@ -776,6 +814,7 @@ const TOKEN_PREFIXES: &[&str] = &[
     "lin_api_",    // Linear
     "figd_",       // Figma
     "CCIPAT_",     // CircleCI personal token
+    "4/0A",        // Google OAuth authorization code (`code=4/0A...` of a callback or token request)
     r"dp\.(?:st|pt|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,24}\.)?", // Doppler (a service token names its environment: `dp.st.prd.`)
     "HRKU-",                                                    // Heroku
     "rubygems_",                                                // RubyGems
@@ -812,7 +851,7 @@ enum Forms {
 /// member comes on the next line (an ARM parameter `"adminPassword": {`, unattend.xml's
 /// `<Password>`) or SMTP's base64 `Password:` prompt (`334 UGFzc3dvcmQ6`). [`LineRedactor`]
 /// redacts the line after one of them together with it.
-fn two_line_openers() -> [String; 6] {
+fn two_line_openers() -> [String; 9] {
     let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     [
         format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?name:[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
@@ -840,6 +879,16 @@ fn two_line_openers() -> [String; 6] {
         format!(
             r#"(?:"[^"\r\n]*(?i:{secret_words})[^"\r\n]*"[ \t]*:[ \t]*\{{|<[A-Za-z0-9_.:-]*(?i:{secret_words})[A-Za-z0-9_.:-]*>|(?-u:\b)334 UGFzc3dvcmQ6|untrusted comment:[^\r\n]*secret key)[ \t]*\r?(?m:$)"#
         ),
+        // A line that is only a secret-named identifier (`strings` of an assembly, `grep -A1`):
+        // a password-like word alone on the next line is its value.
+        r"(?m:^)[ \t]*[A-Za-z][A-Za-z0-9_]*(?i:password|passwd|secret|token|apikey|api_key)[ \t]*\r?(?m:$)".to_owned(),
+        // A YAML list item that is a secret option (`- --requirepass`), its value the next item.
+        format!(
+            r"(?m:^)[ \t]*-[ \t]+--?[A-Za-z0-9-]*(?i:{options}|requirepass|masterauth)[ \t]*\r?(?m:$)",
+            options = words_pattern(SECRET_OPTION_ENDINGS)
+        ),
+        // Azure Pipelines' debug evaluation of a secret-named variable.
+        format!(r"##\[debug\]Evaluating:[ \t]*variables\['[^'\r\n]*(?i:{secret_words})[^'\r\n]*'\][ \t]*\r?(?m:$)"),
     ]
 }
 
@@ -853,7 +902,17 @@ fn rules(forms: Forms) -> Vec<String> {
     let weak = words_pattern(WEAK_KEY_WORDS);
     let options = words_pattern(SECRET_OPTION_ENDINGS);
     let prefixes = TOKEN_PREFIXES.join("|");
-    let [yaml_name, expect_prompt, terraform_output, vardump_key, _wrapped_row, _container] = two_line_openers();
+    let [
+        yaml_name,
+        expect_prompt,
+        terraform_output,
+        vardump_key,
+        _wrapped_row,
+        _container,
+        bare_name,
+        list_option,
+        azp_variable,
+    ] = two_line_openers();
     let labelled = forms != Forms::Shapes;
     let attr = XML_ATTRIBUTE;
     let pem_kind = "[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?";
@@ -877,6 +936,31 @@ fn rules(forms: Forms) -> Vec<String> {
     if labelled {
         // Output of a command that prints a secret without a label.
         rules.extend([
+            // A secret-named identifier alone on its line and a password-like word alone on the
+            // next (`strings app.dll | grep -A1 password`).
+            format!(r"(?P<bare_name>{bare_name}\n[ \t]*)(?P<bare_val>[^\s]+)[ \t]*\r?(?m:$)"),
+            // A YAML list item that is a secret option, its value the next item (`docker compose
+            // config`'s `command:` list: `- --requirepass` / `- VALUE`).
+            format!(r#"(?P<ylist>{list_option}\n[ \t]*-[ \t]+)(?P<ylist_val>"[^"\r\n]*"|'[^'\r\n]*'|[^\s"'][^\r\n]*?)[ \t]*\r?(?m:$)"#),
+            // Azure Pipelines' `system.debug`: a secret-named variable evaluated, its value on the
+            // next line (`##[debug]Evaluating: variables['Sql.AdminPassword']` / `##[debug]Result: '...'`).
+            format!(r"(?P<azp_eval>{azp_variable}\n##\[debug\]Result:[ \t]*)(?P<azp_val>'[^'\r\n]*'|[^\r\n]+)"),
+            // A SAS signature after an escaped `&` (System.Text.Json's `\u0026sig=`).
+            r#"(?P<esc_sig>\\u0026(?i:sig)=)(?P<esc_sig_val>[^\s"&\\]+)"#.to_owned(),
+            // A login method's or test's arguments, user then password (`LoginAsync("svc", "pw")`
+            // in a mock's failure, NUnit's `Login_succeeds("a@b.c","pw")`): the second string.
+            r#"(?P<login_call>(?-u:\b)[A-Za-z0-9_.]*(?i:login|log_in|signin|sign_in|authenticate)[A-Za-z0-9_]*\([ \t]*(?:"[^"\r\n]*"|'[^'\r\n]*')[ \t]*,[ \t]*)(?P<login_call_val>"[^"\r\n]*"|'[^'\r\n]*')"#.to_owned(),
+            // An e-mail address and a password after a slash (`Seed admin created: a@b.c / pw`).
+            r#"(?P<upair>(?-u:\b)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+[ \t]+/[ \t]+)(?P<upair_val>[^\s"'<>]+)"#.to_owned(),
+            // `aws secretsmanager get-secret-value --output text`: ARN, date, name, then the secret.
+            r"(?m:^)(?P<sm_row>arn:aws[a-z-]*:secretsmanager:[^\t\r\n]*\t[^\t\r\n]*\t[^\t\r\n]*\t)(?P<sm_val>[^\t\r\n]+)".to_owned(),
+            // An AWS access key id and, further on its line, the 40 characters of its secret key
+            // (`aws iam create-access-key` as a table or text).
+            r#"(?P<aws_pair>(?-u:\b)A(?:KIA|SIA)[A-Z0-9]{16}[^\r\n]*?[\s|,"':=])(?P<aws_secret>[A-Za-z0-9/+]{40})(?P<aws_end>[\s|,"']|\r?(?m:$))"#.to_owned(),
+            // `-u ID:SECRET` of a CLI's basic authentication (`twilio ... -u AC...:token`).
+            r#"(?P<uflag>(?:(?m:^)|[ \t])(?:-u|--user|--auth)[ \t]+[A-Za-z0-9_.@-]+:)(?P<uflag_val>[^\s"'@]+)"#.to_owned(),
+            // A secret-named query parameter URL-encoded inside another URL (`%3Fpassword%3D...%26`).
+            format!(r#"(?P<enc_key>[A-Za-z0-9_.-]*(?i:{strong}|{last})%3[Dd])(?P<enc_val>(?:[^\s%&"'<>]|%(?:2[0-57-9A-Fa-f]|[013-9A-Fa-f][0-9A-Fa-f]))+)"#),
             // MSBuild's `Property reassignment: $(Name)="new" (previous value: "old")` (`-v:diag`, a
             // binary log's replay): both values are as secret as the property's name.
             r#"(?P<reassign>Property reassignment: \$\((?P<reassign_name>[A-Za-z0-9_.-]+)\)=)(?P<reassign_val>"[^"\r\n]*")(?P<reassign_mid>[ \t]*\(previous value:[ \t]*)(?P<reassign_prev>"[^"\r\n]*")"#.to_owned(),
@@ -892,7 +976,11 @@ fn rules(forms: Forms) -> Vec<String> {
             r"(?P<saved_pre>Successfully saved [^\r\n]*? = )[^\r\n]*?(?P<saved_post> to the secret store\.)".to_owned(),
             // The line after `terraform output [-raw|-json] NAME`: the output's value, which Terraform
             // prints unmarked even when the output is sensitive.
-            format!(r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>[^\r\n]+)"),
+            // A value printed without a line break runs into the next prompt (`VALUE$ terraform
+            // output ...`): the prompt and its command stay.
+            format!(
+                r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>[^\r\n]+?)(?P<tf_glued>\$[ \t]+[A-Za-z][^\r\n]*)?\r?(?m:$)"
+            ),
             // `expect` answering a password or passphrase prompt: the `send` string (its `\r` stays).
             format!(
                 r#"(?P<expect_send>{expect_prompt}[^\r\n]*?(?:\r?\n[ \t]*)?send[ \t]+(?:--[ \t]+)?")(?P<send_val>(?:[^"\\\r\n]|\\[^rn\r\n])+)"#
@@ -960,7 +1048,7 @@ fn rules(forms: Forms) -> Vec<String> {
     }
     if forms == Forms::All {
         // A command line whose options or positionals are secret only for that command (see
-        // [`COMMANDS`]), optionally assigned to a PowerShell variable (`$pw = ConvertTo-SecureString ...`).
+        // [`COMMANDS`]), with the lines a shell continuation (`\` at a line's end) adds to it, optionally assigned to a PowerShell variable (`$pw = ConvertTo-SecureString ...`).
         let commands = COMMANDS
             .iter()
             .map(|command| {
@@ -971,7 +1059,7 @@ fn rules(forms: Forms) -> Vec<String> {
             .collect::<Vec<_>>()
             .join("|");
         rules.push(format!(
-            r"(?P<segment>(?P<assign>\$[A-Za-z_][A-Za-z0-9_:]*[ \t]*=[ \t]*)?(?-u:\b)(?i:{commands}|user-secrets)[ \t][^\r\n]*)"
+            r"(?P<segment>(?P<assign>\$[A-Za-z_][A-Za-z0-9_:]*[ \t]*=[ \t]*)?(?-u:\b)(?i:{commands}|user-secrets)[ \t](?:[^\r\n\\]|\\\r?\n|\\)*)"
         ));
     }
     if labelled {
@@ -991,9 +1079,10 @@ fn rules(forms: Forms) -> Vec<String> {
         format!(
             r#"(?P<hdrp>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
         ),
-        r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}[ \t]+)?(?P<hdr_val><[^<>\s"']+>|[^\s"',;\\<]+)"#.to_owned(),
+        r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}[ \t]+)?(?P<hdr_val><[^<>\s"']+>|[^\s"',;\\<]+(?:\\\r?\n[ \t]*[A-Za-z0-9._~+/=-]+)*)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
-        r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?#@"'<>]+@"#.to_owned(),
+        // The password may hold a `#` (a URL .NET failed to parse prints it as written).
+        r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?@"'<>]+@"#.to_owned(),
         r"(?P<url_user>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://)(?P<url_token>[A-Za-z0-9._~%+-]{16,})@".to_owned(),
     ]);
     if labelled {
@@ -1038,6 +1127,8 @@ fn rules(forms: Forms) -> Vec<String> {
         r#"(?P<path_tok>://[^\s/"'<>]+(?:/[^\s/"'<>]+)*?/(?:hooks|with/key|inputs|bulk|auth|t)/)(?P<path_tok_val>[A-Za-z0-9_-]{16,})"#.to_owned(),
         // NATS NKEY seeds (base32 behind `S` and the key's type).
         r"(?-u:\b)(?P<nkey>S[UOANCAXP])[A-Z2-7]{54,56}(?-u:\b)".to_owned(),
+        // Mailgun's private API keys: 32 hex digits, then two groups of 8.
+        r"(?-u:\b)(?P<mailgun>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})(?-u:\b)".to_owned(),
         // Mollie API keys: `live_` or `test_` and 30 letters and digits.
         r"(?-u:\b)(?P<mollie>(?:live|test)_)(?P<mollie_val>[A-Za-z0-9]{30})(?-u:\b)".to_owned(),
         format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
@@ -1062,6 +1153,19 @@ fn rules(forms: Forms) -> Vec<String> {
     if labelled {
         // Values named by a label: JSON and YAML name/value pairs, tables, `key: value`.
         rules.extend([
+            // A JSON array under a secret name, one item a line (`"SigningKeys": [` / `"...",`):
+            // each item as secret as the name says.
+            format!(
+                r#"(?P<arr>"(?P<arr_name>[^"\r\n]*(?i:{strong}|{last}|{weak})[^"\r\n]*)"[ \t]*:[ \t]*\[[ \t]*\r?\n)(?P<arr_items>(?:[ \t]*"(?:[^"\\\r\n]|\\.)*"[ \t]*,?[ \t]*\r?\n)+)"#
+            ),
+            // A connection string whose first name has a blank (`Data Source=`, `Contact
+            // Points=`) printed bare after its label, as a record's `ToString` does
+            // (`ConnectionString = Contact Points=a,b;Password=x;Default Keyspace=y, Timeout = 30`):
+            // its pairs run to the `, ` that starts the next member.
+            format!(
+                r"(?P<cs_label>(?-u:\b)[A-Za-z0-9_.-]*(?i:connection[-_.]?string)[A-Za-z0-9_.-]*[ \t]*[:=][ \t]*)(?P<cs_val>[A-Za-z][A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+)+={part}(?:;[ \t]*[A-Za-z][A-Za-z0-9 _.-]*={part})*;?)",
+                part = r"[^;,\r\n]*(?:,[^;,=\s][^;,=\r\n]*)*"
+            ),
             // A `{"name": SECRET-NAME, ..., "value": VALUE}` pair in JSON text (`az webapp config
             // appsettings list`, `keyvault secret show`, `ssm get-parameter`).
             format!(
@@ -1076,7 +1180,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // The private members of a key: a JWK's `"d"`, `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`
             // and `"k"`, RSA's `ToXmlString(true)` elements; PowerShell's `Format-List` `Value : ...`.
             format!(
-                r#"(?P<value_label>"(?i:value|default|encoded)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*Value[ \t]*:[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
+                r#"(?P<value_label>"(?i:value|default|encoded)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*(?:Value|String)[ \t]*:[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
                 jwk = JWK_PRIVATE_MEMBERS.join("|")
             ),
             // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`.
@@ -1086,7 +1190,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // A `NAME   value` row of a table: `Get-ChildItem env:`, `vault login`'s `token   hvs...`,
             // `CLIENT SECRET   ...`. The name (up to three words) has a secret word; two blanks end it.
             format!(
-                r"(?m:^)(?P<row>[ \t]*(?:[A-Za-z0-9_.:-]+ ){{0,2}}[A-Za-z0-9_.:-]*(?i:{strong}|{last}|{weak})[A-Za-z0-9_.:-]*(?: [A-Za-z0-9_.:-]+){{0,2}}(?:[ \t]{{2,}}|\t))(?P<row_val>\S[^\r\n]*)(?P<row_wrap>\r?\n[A-Za-z0-9+/]{{4,}}={{1,2}})?"
+                r"(?m:^)(?P<row>[ \t]*(?:[A-Za-z0-9_.:-]+ ){{0,2}}[A-Za-z0-9_.:-]*(?i:{strong}|{last}|{weak})[A-Za-z0-9_.:-]*(?: [A-Za-z0-9_.:-]+){{0,2}}(?:[ \t]{{2,}}|\t))(?P<row_val>[^\s:=][^\r\n]*)(?P<row_wrap>\r?\n[A-Za-z0-9+/]{{4,}}={{1,2}})?"
             ),
             format!(
                 r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})"#
@@ -1099,7 +1203,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // In other languages the word comes with a few words of its sentence before the
             // value (`Nytt lösenord för användaren admin: X`, `臨時密碼：X`, `adgangskode er X`).
             format!(
-                r#"(?P<prose>(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to))?[ \t]+|(?P<prose_foreign>(?i:{foreign})[^\r\n:：=<>"']{{0,40}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>[^\s"'<>=&，；、。]{{6,}})(?P<prose_end>[ \t，；、。]|\r?(?m:$)))"#
+                r#"(?P<prose>(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+)))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>[^\s"'<>=&，；、。][^\s"'<>&，；、。]{{5,}})(?P<prose_end>[ \t，；、。]|\r?(?m:$)))"#
             ),
         ]);
     }
@@ -1159,14 +1263,17 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         r"|\$[A-Z_][A-Z0-9_]*|%[^%\s]+%|credentialsJSON:[0-9a-fA-F-]+",
         r"|\$\{[A-Za-z_][A-Za-z0-9_]*(?::?\?[^}]*)?\}|\$\{\{[^}]*\}\}|\$\([^)]*\)|%[A-Za-z_][A-Za-z0-9_]*%",
         r"|\$?(?i:env):[A-Za-z_][A-Za-z0-9_]*|(?:file|fd):\S+|stdin|@Microsoft\.KeyVault\([^)]*\)|<[^<>]+>",
-        r"|(?:[A-Z0-9]+_)*(?:YOUR|INSERT|REPLACE|ENTER|PUT)_[A-Z0-9_]+|[A-Z0-9_]+_HERE|REPLACE_?ME|CHANGE_?ME_?[A-Z0-9_]*",
+        r"|(?:[A-Za-z0-9]+_)*(?:YOUR|INSERT|REPLACE|ENTER|PUT)_[A-Z0-9_]+|[A-Za-z0-9_]*_HERE|(?i:replace_?me|change_?me)|CHANGE_?ME_?[A-Z0-9_]*",
         r"|(?:your|insert|replace|enter)-[a-z0-9-]+|[a-z0-9-]+-here",
         // Template references: Jinja and Helm (`{{ vault_db_password }}`), Octopus
         // (`#{Sql.Password}`), Aspire manifests (`{pwd.value}`); SOPS ciphertext (`ENC[AES256_GCM,...]`)
         // and a value another tool already replaced (`REDACTED`, `(protected)`).
         r"|\{\{[^{}]*\}\}|#\{[^{}]*\}|\{[A-Za-z0-9_.-]+\}|ENC\[[^\]]*\]|REDACTED|\((?i:protected)\)",
         // A YAML block scalar's indicator: the value is on the lines that follow.
-        r"|[|>][+-]?[0-9]?)$",
+        r"|[|>][+-]?[0-9]?",
+        // EF Core's `'?'` for a parameter it does not log; a .NET type's name printed for an
+        // object (PowerShell's `SecurePassword : System.Security.SecureString`).
+        r"|\?|System(?:\.[A-Z][A-Za-z0-9]*)+)$",
     ))
     .expect("stand-in pattern is valid")
 });
@@ -1230,7 +1337,9 @@ static PATH: LazyLock<Regex> = LazyLock::new(|| {
 fn mask(value: &str) -> String {
     let (open, inner, close) = unwrap(value);
     // A Helm or Jinja reference (`{{ .Values.x }}`) is a stand-in with its braces, not inside them.
-    if is_stand_in(inner) || is_stand_in(value) || PATH.is_match(inner) {
+    // A placeholder that closes the parenthesis of help text (`set "Smtp:Password" <value>)`).
+    let closed = inner.strip_suffix(')').filter(|rest| rest.starts_with('<'));
+    if is_stand_in(inner) || is_stand_in(value) || closed.is_some_and(is_stand_in) || PATH.is_match(inner) {
         return value.to_owned();
     }
     // A token known by its shape keeps its prefix, as it does without a label (`SCW[REDACTED]`).
@@ -1590,8 +1699,9 @@ fn mask_ef_parameters(list: &str) -> String {
     PARAMETER
         .replace_all(list, |caps: &Captures<'_>| {
             let (name, value) = (&caps["name"], &caps["value"]);
-            let secret = matches!(classify_key(name.trim_start_matches('@')), KeyClass::Secret | KeyClass::Connection)
-                || secret_like_token(value);
+            let secret = !is_stand_in(value)
+                && (matches!(classify_key(name.trim_start_matches('@')), KeyClass::Secret | KeyClass::Connection)
+                    || secret_like_token(value));
             let shown = if secret { REDACTED.to_owned() } else { redact_with(&SHAPES, value).into_owned() };
             format!("{name}{}{shown}'", &caps["eq"])
         })
@@ -1695,6 +1805,53 @@ fn split_option_list(value: &str) -> Option<(&str, String)> {
     })
 }
 
+/// One item of a JSON array written one item a line: its indentation and the quoted item.
+static ARRAY_ITEM: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?m:^)(?P<indent>[ \t]*)(?P<item>"(?:[^"\\\r\n]|\\.)*")"#).expect("array item pattern is valid")
+});
+
+/// The line that opens a JSON array under a name (`"SigningKeys": [`), the name captured.
+static ARRAY_START_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^[ \t]*"([^"\r\n]*)"[ \t]*:[ \t]*\[[ \t]*\r?$"#).expect("array start pattern is valid")
+});
+
+/// A line that is one quoted item of such an array.
+static ARRAY_ITEM_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^[ \t]*("(?:[^"\\\r\n]|\\.)*")[ \t]*,?[ \t]*\r?$"#).expect("array item line pattern is valid")
+});
+
+/// A line that ends inside a token after an authorization scheme, broken by a shell line
+/// continuation (`-H "Authorization: Bearer eyJ...\`): the next line starts with the rest.
+static CONTINUED_TOKEN_END: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i:bearer|basic|token)[ \t]+[A-Za-z0-9._~+/=-]{8,}\\[ \t]*\r?$")
+        .expect("continued token pattern is valid")
+});
+
+/// The rest of a token a shell line continuation broke, at the start of its line.
+static CONTINUED_TOKEN_REST: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[ \t]*[A-Za-z0-9._~+/=-]+").expect("continued token rest pattern is valid"));
+
+/// What follows a layout's `|` when it starts the next field (`url:`, `INFO|`), not the rest of a value.
+static LAYOUT_FIELD: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9_.-]*[:|]").expect("layout field pattern is valid"));
+
+/// A SAS token's query: `name=value` fields joined by `&`, one of them the signature.
+static SAS_QUERY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\??(?:[a-z]+=[^&\s]*&)+sig=[^&\s]+(?:&[a-z]+=[^&\s]*)*$|^\??sig=[^&\s]+(?:&[a-z]+=[^&\s]*)+$")
+        .expect("SAS query pattern is valid")
+});
+
+/// A secret-labelled value shown part by part when its own names say which part is secret: a SAS
+/// token's query, or a connection string of two or more pairs one of which is secret. `None`
+/// when it is neither, so the caller hides it whole.
+fn self_describing(value: &str) -> Option<String> {
+    if SAS_QUERY.is_match(value) {
+        return Some(redact_with(&CONTEXT_FREE, value).into_owned());
+    }
+    let pairs = split_connection_string(value).len();
+    redact_connection_string(value).filter(|shown| pairs >= 2 && shown != value)
+}
+
 /// A line of a wrapped token: its indentation, [`REDACTED`], its line break.
 fn mask_token_line(line: &str) -> String {
     let body = line.trim_end_matches(['\r', '\n']);
@@ -1786,7 +1943,9 @@ fn replace(caps: &Captures<'_>) -> String {
         return format!("{}{}\"", label.as_str(), mask(&caps["vardump_val"]));
     }
     if let Some(command) = caps.name("tf_output") {
-        return format!("{}{}", command.as_str(), mask(&caps["tf_val"]));
+        let glued = text(caps, "tf_glued");
+        let end = &whole[command.len() + caps["tf_val"].len() + glued.len()..];
+        return format!("{}{}{}{end}", command.as_str(), mask(&caps["tf_val"]), redact_with(&SHAPES, glued));
     }
     if let Some(label) = caps.name("reassign") {
         let class = classify_key(&caps["reassign_name"]);
@@ -1794,6 +1953,47 @@ fn replace(caps: &Captures<'_>) -> String {
             |value: &str| redact_labelled(class, value).unwrap_or_else(|| redact_with(&SHAPES, value).into_owned());
         let (value, previous) = (shown(&caps["reassign_val"]), shown(&caps["reassign_prev"]));
         return format!("{}{value}{}{previous}", label.as_str(), &caps["reassign_mid"]);
+    }
+    if let Some(name) = caps.name("bare_name") {
+        let value = &caps["bare_val"];
+        let end = &whole[name.len() + value.len()..];
+        let secret = classify_key(name.as_str().trim()) == KeyClass::Secret && password_like(value);
+        let shown = if secret { REDACTED.to_owned() } else { redact_with(&SHAPES, value).into_owned() };
+        return format!("{}{shown}{end}", name.as_str());
+    }
+    for (label, value) in [
+        ("esc_sig", "esc_sig_val"),
+        ("login_call", "login_call_val"),
+        ("sm_row", "sm_val"),
+        ("ylist", "ylist_val"),
+        ("azp_eval", "azp_val"),
+    ] {
+        if let Some(label) = caps.name(label) {
+            return format!("{}{}", label.as_str(), mask(&caps[value]));
+        }
+    }
+    // A password after an address or a user option only when it reads as one (`a@b.c / Admin`
+    // and `-u 1000:1000` stay).
+    for (label, value) in [("upair", "upair_val"), ("uflag", "uflag_val")] {
+        if let Some(label) = caps.name(label) {
+            let value = &caps[value];
+            let secret = password_like(value) || generated_token(value);
+            return if secret { format!("{}{}", label.as_str(), mask(value)) } else { keep(label.as_str(), value) };
+        }
+    }
+    if let Some(pair) = caps.name("aws_pair") {
+        let secret = &caps["aws_secret"];
+        let shown = if token_like(secret, 40) { REDACTED } else { secret };
+        return format!("{}{shown}{}", redact_with(&SHAPES, pair.as_str()), &caps["aws_end"]);
+    }
+    if let Some(name) = caps.name("enc_key") {
+        let value = &caps["enc_val"];
+        let name_only = &name.as_str()[..name.len() - "%3D".len()];
+        return if classify_key(name_only) == KeyClass::Secret {
+            format!("{}{REDACTED}", name.as_str())
+        } else {
+            keep(name.as_str(), value)
+        };
     }
     if let Some(name) = caps.name("named_quote") {
         return format!("{}{}", name.as_str(), mask(&caps["named_quote_val"]));
@@ -1829,7 +2029,21 @@ fn replace(caps: &Captures<'_>) -> String {
         if scheme.trim().eq_ignore_ascii_case("SharedAccessSignature") {
             return format!("{}{scheme}{}", hdr.as_str(), redact_with(&CONTEXT_FREE, &caps["hdr_val"]));
         }
-        return format!("{}{scheme}{}", hdr.as_str(), mask(&caps["hdr_val"]));
+        // A value a shell line continuation broke (`...\` and the rest on the next line): each
+        // piece masked, the continuation kept.
+        let shown: String = caps["hdr_val"]
+            .split_inclusive('\n')
+            .map(|piece| {
+                let body = piece.trim_end_matches(['\r', '\n']).trim_end_matches('\\');
+                let indent = &body[..body.len() - body.trim_start().len()];
+                if piece.len() == body.len() {
+                    mask(piece)
+                } else {
+                    format!("{indent}{REDACTED}{}", &piece[body.len()..])
+                }
+            })
+            .collect();
+        return format!("{}{scheme}{shown}", hdr.as_str());
     }
     if let Some(bearer) = caps.name("bearer") {
         let token = &caps["bearer_val"];
@@ -1877,7 +2091,7 @@ fn replace(caps: &Captures<'_>) -> String {
         // Each line keeps its indentation and its line break.
         return whole.split_inclusive('\n').map(mask_token_line).collect();
     }
-    if ["jwt", "aad", "fcm", "atlas"].iter().any(|name| caps.name(name).is_some()) {
+    if ["jwt", "aad", "fcm", "atlas", "mailgun"].iter().any(|name| caps.name(name).is_some()) {
         return REDACTED.to_owned();
     }
     if let Some(marker) = caps.name("path_tok") {
@@ -1914,6 +2128,18 @@ fn replace(caps: &Captures<'_>) -> String {
     }
     // A pair's value whose name is not secret gets every form: it is one line without the
     // pair's label, so no pair can match inside it and the rescan cannot recurse deeper.
+    if let Some(label) = caps.name("arr") {
+        let class = classify_key(&caps["arr_name"]);
+        let items = ARRAY_ITEM.replace_all(&caps["arr_items"], |item: &Captures<'_>| {
+            let value = &item["item"];
+            let shown = redact_labelled(class, value).unwrap_or_else(|| redact_with(&SHAPES, value).into_owned());
+            format!("{}{shown}", &item["indent"])
+        });
+        return format!("{}{items}", label.as_str());
+    }
+    if let Some(label) = caps.name("cs_label") {
+        return labelled(label.as_str(), KeyClass::Connection, &caps["cs_val"]);
+    }
     if let Some(pair) = caps.name("pair") {
         // The fields between the name and the value are scanned too.
         let label = redact_with(&CONTEXT_FREE, pair.as_str());
@@ -1955,7 +2181,10 @@ fn replace(caps: &Captures<'_>) -> String {
         let shown = value.trim_end();
         // A value another tool masked, then more words (`aws configure list`:
         // `****************WB59 shared-credentials-file`).
-        if shown.split([' ', '\t']).next().is_some_and(is_stand_in) && shown.contains(' ') {
+        // A word such as `False` is a column of its own (`az ... appsettings list -o table`'s
+        // SlotSetting), not a mask.
+        let masked = |cell: &str| is_stand_in(cell) && !cell.bytes().all(|b| b.is_ascii_alphabetic());
+        if shown.split([' ', '\t']).next().is_some_and(masked) && shown.contains(' ') {
             return format!("{}{}{}", row.as_str(), redact_with(&SHAPES, value), text(caps, "row_wrap"));
         }
         // More columns (`kubectl get secrets`: TYPE, DATA, AGE; `az storage account keys list`:
@@ -2021,6 +2250,20 @@ fn replace(caps: &Captures<'_>) -> String {
         {
             return format!("{label}{open}{}{close}", redact_with(&CONTEXT_FREE, inner));
         }
+        // A secret label over a value whose own names say which of its parts is secret: a SAS
+        // token's query (`SECRET = 'sv=...&sig=...'` of a database scoped credential) or a
+        // connection string (Event Hubs' Kafka `password="Endpoint=...;SharedAccessKey=..."`).
+        if class == KeyClass::Secret
+            && let Some(shown) = self_describing(inner)
+        {
+            return format!("{label}{open}{shown}{close}");
+        }
+        // A layout's field separator ends a bare value (NLog's `...|AuthToken=x|url: ...`).
+        if open.is_empty()
+            && let Some(at) = value.find('|').filter(|at| *at > 0 && LAYOUT_FIELD.is_match(&value[at + 1..]))
+        {
+            return format!("{}{}", labelled(label, class, &value[..at]), redact_with(&SHAPES, &value[at..]));
+        }
         // A bare value followed by more options of the same list (`password=x,ssl=True`,
         // StackExchange.Redis): the value ends at the first comma after which the rest is a list.
         if open.is_empty()
@@ -2049,7 +2292,10 @@ fn replace(caps: &Captures<'_>) -> String {
             return format!("{}{end}", keep(label.as_str(), core));
         }
         let quoted = core.starts_with(['"', '\'']) || core.starts_with("&quot;");
-        let secret = if caps.name("prose_pw").is_some() || caps.name("prose_foreign").is_some() {
+        let secret = if caps.name("prose_cred").is_some() {
+            // `with credential X` names a kind as often as it gives one: only a password-like word.
+            password_like(unwrap(core).1)
+        } else if caps.name("prose_pw").is_some() || caps.name("prose_foreign").is_some() {
             quoted || password_like(core)
         } else {
             generated_token(unwrap(core).1)
@@ -2446,7 +2692,12 @@ pub fn redact_json(value: &mut Value) {
                     }
                 }
             }
-            Value::Array(items) => pending.extend(items.iter_mut().map(|v| (v, class))),
+            // A list of records under a secret-named key (`{"secrets": [{"name": ..., "updated":
+            // ...}]}`, a vault's listing) names secrets: each record's own fields say what is secret.
+            Value::Array(items) => pending.extend(items.iter_mut().map(|v| {
+                let class = if v.is_object() && class == KeyClass::Secret { KeyClass::Plain } else { class };
+                (v, class)
+            })),
             Value::Object(map) => {
                 // A `{"name"|"key": NAME, "value": VALUE}` pair: VALUE is as secret as NAME says;
                 // a Terraform output `{"sensitive": true, "value": VALUE}`: VALUE is secret.
@@ -2577,6 +2828,14 @@ static SENSITIVE_FIELD: LazyLock<Regex> = LazyLock::new(|| {
 static TWO_LINE_OPENER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&two_line_openers().join("|")).expect("two-line opener pattern is valid"));
 
+/// A command line whose output, on the next line, is a bare value (`terraform output -raw NAME`,
+/// see [`two_line_openers`]): the line after it is that value, even when the next prompt is glued
+/// to it (`VALUE$ terraform output -raw OTHER`), so it does not open a form of its own.
+static VALUE_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
+    let [_, _, command, ..] = two_line_openers();
+    Regex::new(&command).expect("value command pattern is valid")
+});
+
 /// Redacts a stream one line at a time, for output that is kept or reported line by line (the
 /// logs of a background session, progress messages) and so never passes through [`redact`] as
 /// a whole.
@@ -2610,6 +2869,10 @@ pub struct LineRedactor {
     secret_pair: Option<KeyClass>,
     /// The previous line, when it starts a two-line form.
     opener: Option<String>,
+    /// Inside a JSON array written one item a line under a name that makes its items secret.
+    secret_array: Option<KeyClass>,
+    /// After a line that ends inside a token broken by a shell line continuation.
+    in_continued_token: bool,
 }
 
 impl LineRedactor {
@@ -2621,7 +2884,27 @@ impl LineRedactor {
     /// The redacted form of the next line, or `None` when the line is part of a private key.
     pub fn line<'a>(&mut self, line: &'a str) -> Option<Cow<'a, str>> {
         let opener = self.opener.take();
-        if TWO_LINE_OPENER.is_match(line) {
+        let continued = std::mem::replace(&mut self.in_continued_token, CONTINUED_TOKEN_END.is_match(line));
+        if continued && let Some(rest) = CONTINUED_TOKEN_REST.find(line) {
+            let indent = &line[..line.len() - line.trim_start().len()];
+            return Some(Cow::Owned(format!("{indent}{REDACTED}{}", redact(&line[rest.end()..]))));
+        }
+        if let Some(class) = self.secret_array {
+            match ARRAY_ITEM_LINE.captures(line).and_then(|caps| caps.get(1)) {
+                Some(item) => {
+                    let shown =
+                        redact_labelled(class, item.as_str()).unwrap_or_else(|| redact(item.as_str()).into_owned());
+                    return Some(Cow::Owned(format!("{}{shown}{}", &line[..item.start()], &line[item.end()..])));
+                }
+                None => self.secret_array = None,
+            }
+        }
+        if let Some(name) = ARRAY_START_LINE.captures(line).and_then(|caps| caps.get(1)) {
+            let class = classify_key(name.as_str());
+            self.secret_array =
+                matches!(class, KeyClass::Secret | KeyClass::Connection | KeyClass::Weak).then_some(class);
+        }
+        if TWO_LINE_OPENER.is_match(line) && !opener.as_deref().is_some_and(|opener| VALUE_COMMAND.is_match(opener)) {
             self.opener = Some(line.to_owned());
         }
         if let Some(prefix) = self.private_key_prefix.take() {
@@ -4593,6 +4876,206 @@ Time Elapsed 00:00:03.45";
             ),
             "untrusted comment: minisign encrypted secret key\n[REDACTED]"
         );
+    }
+
+    // --- batches 7 and 8 of the held-out corpus: our own examples of each class -----------
+
+    #[test]
+    fn identifiers_digests_and_rule_names_under_secret_words_stay() {
+        for kept in [
+            "Vonage:ApiKeySid = SKa1b2c3d4e5f60718293a4b5c6d7e8f90",
+            "Signing:CertificateThumbprint = 3F2A8C1E5B7D4E2A9C1F0A1B2C3D4E5F6A7B8C9D",
+            " - TokenUsedInLog: Avoid writing access tokens to the log (line 12)",
+            r#"{ "Password": "ChangeMe", "SecretKey": "rk_test_INSERT_KEY_HERE" }"#,
+            "[Parameters=[@__apiKey_0='?' (Size = 64), @__user_1='?' (Size = 256)], CommandType='Text'",
+            r#"Missing Api:Token (run: dotnet user-secrets set "Api:Token" <token>)"#,
+            "SecurePassword : System.Security.SecureString",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
+    fn secret_named_records_lists_name_secrets_and_records_fields_judge_themselves() {
+        let mut listing = json!({"credentials": [{"name": "smtp-password", "updated": "2026-01-02"}]});
+        let before = listing.clone();
+        redact_json(&mut listing);
+        assert_eq!(listing, before);
+        let mut records = json!({"credentials": [{"name": "smtp", "password": "hunter2-Xy"}], "tokens": ["t0k3n-Abc"]});
+        redact_json(&mut records);
+        assert_eq!(records, json!({"credentials": [{"name": "smtp", "password": REDACTED}], "tokens": [REDACTED]}));
+    }
+
+    #[test]
+    fn format_list_and_table_columns_beside_a_secret_name() {
+        assert_eq!(
+            r("UserName       : ops\nPassword       : Tq7!rr-Lm2\nSecurePassword : System.Security.SecureString"),
+            "UserName       : ops\nPassword       : [REDACTED]\nSecurePassword : System.Security.SecureString"
+        );
+        assert_eq!(
+            r("Stripe__ApiKey               False          9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
+            "Stripe__ApiKey               False          [REDACTED]"
+        );
+    }
+
+    #[test]
+    fn values_whose_own_names_say_which_part_is_secret() {
+        assert_eq!(
+            r(
+                "SqlOptions { ConnectionString = Data Source=db01;Initial Catalog=shop;User ID=app;Password=Pa55word!, Retries = 3 }"
+            ),
+            "SqlOptions { ConnectionString = Data Source=db01;Initial Catalog=shop;User ID=app;Password=[REDACTED], Retries = 3 }"
+        );
+        assert_eq!(
+            r(
+                "CREATE DATABASE SCOPED CREDENTIAL [Logs] WITH IDENTITY = 'SAS', SECRET = 'sv=2023-01-03&ss=f&sp=r&sig=AbCdEf0123456789%2B%3D';"
+            ),
+            "CREATE DATABASE SCOPED CREDENTIAL [Logs] WITH IDENTITY = 'SAS', SECRET = 'sv=2023-01-03&ss=f&sp=r&sig=[REDACTED]';"
+        );
+        assert_eq!(
+            r(
+                r#"login required username="$ConnectionString" password="Endpoint=sb://bus.example.net/;SharedAccessKeyName=send;SharedAccessKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==";"#
+            ),
+            r#"login required username="$ConnectionString" password="Endpoint=sb://bus.example.net/;SharedAccessKeyName=send;SharedAccessKey=[REDACTED]";"#
+        );
+        assert_eq!(
+            r("2026-01-01|WARN|App.Sms|client ApiToken=abc123def456ghi789|url: /status"),
+            "2026-01-01|WARN|App.Sms|client ApiToken=[REDACTED]|url: /status"
+        );
+    }
+
+    #[test]
+    fn a_bare_value_glued_to_the_next_prompt_keeps_the_prompt_and_its_output() {
+        let text = "$ terraform output -raw db_password\nS3cr3tValue9$ terraform output -raw db_host\ndb.internal";
+        let expected = "$ terraform output -raw db_password\n[REDACTED]$ terraform output -raw db_host\ndb.internal";
+        assert_eq!(r(text), expected);
+        assert_eq!(lines(text), expected);
+    }
+
+    #[test]
+    fn secrets_in_calls_pairs_rows_and_escaped_queries() {
+        for (input, expected) in [
+            (
+                r#"Expected invocation: x => x.SignInAsync("ops-bot", "Zq9!tr-44Wm", It.IsAny<CancellationToken>())"#,
+                r#"Expected invocation: x => x.SignInAsync("ops-bot", "[REDACTED]", It.IsAny<CancellationToken>())"#,
+            ),
+            (
+                r#"  Failed Authenticate_rejects("a@example.org","Pw_77xQ-r") [12 ms]"#,
+                r#"  Failed Authenticate_rejects("a@example.org","[REDACTED]") [12 ms]"#,
+            ),
+            ("Created user ops@example.org / Gh7-kL2!pQ9", "Created user ops@example.org / [REDACTED]"),
+            ("owner: dana@example.org / Admin", "owner: dana@example.org / Admin"),
+            (
+                "arn:aws:secretsmanager:us-east-2:210987654321:secret:app/db-XyZ123\t2026-02-03T04:05:06Z\tapp/db\tb7#Qz-91LmP\tv1\tAWSCURRENT",
+                "arn:aws:secretsmanager:us-east-2:210987654321:secret:app/db-XyZ123\t2026-02-03T04:05:06Z\tapp/db\t[REDACTED]\tv1\tAWSCURRENT",
+            ),
+            (
+                "||  AKIAZXCVBNMASDFGHJKL  |  2026-01-01T00:00:00Z |  q1W2e3R4t5Y6u7I8o9P0a1S2d3F4g5H6j7K8l9Z0  | Active  ||",
+                "||  AKIA[REDACTED]  |  2026-01-01T00:00:00Z |  [REDACTED]  | Active  ||",
+            ),
+            (
+                "$ acme-cli messages send --to +100 -u ACab12cd34ef:f00dbabe1234567890abcdef12345678 --body hi",
+                "$ acme-cli messages send --to +100 -u ACab12cd34ef:[REDACTED] --body hi",
+            ),
+            ("docker run -u 1000:1000 app", "docker run -u 1000:1000 app"),
+            (
+                r#"{"url":"https://a.blob.core.windows.net/c/f?sv=2024-01-01\u0026sp=r\u0026sig=AbC123%2Fxyz%3D","ttl":60}"#,
+                r#"{"url":"https://a.blob.core.windows.net/c/f?sv=2024-01-01\u0026sp=r\u0026sig=[REDACTED]","ttl":60}"#,
+            ),
+            (
+                "GET /login?next=%2Fapi%3Ftoken%3DQwErTy123456%2525%26page%3D2 - -",
+                "GET /login?next=%2Fapi%3Ftoken%3D[REDACTED]%26page%3D2 - -",
+            ),
+            ("next=%2Fa%3Fbypass%3Dtrue%26x%3D1", "next=%2Fa%3Fbypass%3Dtrue%26x%3D1"),
+            ("ftp://deploy:ab#Cd9-xYz@files.example.com/in", "ftp://deploy:[REDACTED]@files.example.com/in"),
+            ("String:      Q2hhbmdlZEtleTAxMjM0NTY3ODlhYmNkZWZnaGlqaw==", "String:      [REDACTED]"),
+            ("String:      Hello, world", "String:      Hello, world"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn more_key_shapes_and_labels() {
+        for (input, expected) in [
+            (
+                "POST /v3/x/messages with api:0a1b2c3d4e5f60718293a4b5c6d7e8f9-1a2b3c4d-5e6f7a8b",
+                "POST /v3/x/messages with api:[REDACTED]",
+            ),
+            ("{'code': '4/0AbCdEfGhIjKlMnOpQrStUvWxYz0123456789'}", "{'code': '4/0A[REDACTED]'}"),
+            (
+                "Webhooks:Stripe:Signing = 0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9",
+                "Webhooks:Stripe:Signing = [REDACTED]",
+            ),
+            (
+                "body: grant_type=authorization_code&code_verifier=Ab9_cD8-eF7.gH6~iJ5&client_id=app",
+                "body: grant_type=authorization_code&code_verifier=[REDACTED]&client_id=app",
+            ),
+            (
+                "POST /acs SAMLResponse=PHNhbWw6QXNzZXJ0aW9uPjwvc2FtbDpBc3NlcnRpb24+&RelayState=abc",
+                "POST /acs SAMLResponse=[REDACTED]&RelayState=abc",
+            ),
+            ("    Key Content            : Wifi-Pass99", "    Key Content            : [REDACTED]"),
+            ("    Schlüsselinhalt        : wLan!Key42", "    Schlüsselinhalt        : [REDACTED]"),
+            ("      X-Api-Key Zx81abcDEF0123456789gh=-Q9 region=eu", "      X-Api-Key [REDACTED] region=eu"),
+            ("access_token received: aBcD1234eFgH5678iJkL9012", "access_token received: [REDACTED]"),
+            (
+                "bind as cn=svc with credential Rt5-~Lp0qZ (AuthType=Basic)",
+                "bind as cn=svc with credential [REDACTED] (AuthType=Basic)",
+            ),
+            ("using credential manager store", "using credential manager store"),
+            ("map key: \x1b[1mAbCdEfGh0123456789IjKlMnOp\x1b[22m (x)", "map key: \x1b[1m[REDACTED]\x1b[22m (x)"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn the_word_for_a_password_before_its_value_in_more_sentence_shapes() {
+        for (input, expected) in [
+            ("No se pudo entrar con la contraseña Xk9_pQ2-mm", "No se pudo entrar con la contraseña [REDACTED]"),
+            (
+                "Le mot de passe est maintenant « Rq!7zzP2-w » ; merci.",
+                "Le mot de passe est maintenant « [REDACTED] » ; merci.",
+            ),
+            ("Hasło konta 'backup' ustawiono na: Pl0!kk-99x", "Hasło konta 'backup' ustawiono na: [REDACTED]"),
+            (
+                "API-sleutel voor de winkel: zz_9a8b7c6d5e4f3a2b1c — bewaar",
+                "API-sleutel voor de winkel: [REDACTED] — bewaar",
+            ),
+            ("Passwort vergessen", "Passwort vergessen"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+    }
+
+    #[test]
+    fn values_on_the_line_after_what_names_them() {
+        for (input, expected) in [
+            (
+                "BootstrapPassword\nQa7!vv-Pz03\nPasswordHistoryLimit",
+                "BootstrapPassword\n[REDACTED]\nPasswordHistoryLimit",
+            ),
+            (
+                "    command:\n      - --requirepass\n      - Hx7-pp!Q2\n      - --save",
+                "    command:\n      - --requirepass\n      - [REDACTED]\n      - --save",
+            ),
+            (
+                "##[debug]Evaluating: variables['Db.Password']\n##[debug]Result: 'Zy8!kk-11'\n##[debug]Evaluating: done",
+                "##[debug]Evaluating: variables['Db.Password']\n##[debug]Result: '[REDACTED]'\n##[debug]Evaluating: done",
+            ),
+            (
+                "\"Keys\": {\n  \"ApiKeys\": [\n    \"Zm9vYmFyMTIzNDU2Nzg5MGFiY2RlZg==\",\n    \"YmF6cXV4OTg3NjU0MzIxMGZlZGNiYQ==\"\n  ],\n  \"Issuer\": \"me\"",
+                "\"Keys\": {\n  \"ApiKeys\": [\n    \"[REDACTED]\",\n    \"[REDACTED]\"\n  ],\n  \"Issuer\": \"me\"",
+            ),
+            (
+                "curl -H \"Authorization: Bearer eyJhbGciOiJIUzI1NiJ9abcdefgh\\\nQWxwaGFCZXRh.eyJzdWIiOiIxIn0.c2lnbmF0dXJl\" \\\n  https://api.example.com/",
+                "curl -H \"Authorization: Bearer [REDACTED]\\\n[REDACTED]\" \\\n  https://api.example.com/",
+            ),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+            assert_eq!(lines(input), expected, "line by line: {input}");
+        }
     }
 
     #[test]

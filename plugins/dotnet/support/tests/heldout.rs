@@ -41,7 +41,7 @@ const CORPUS: &str = include_str!("heldout/corpus.jsonl");
 /// no damage); every other batch fails the test on any defect but the [`KNOWN_LEAKS`] it left
 /// with, so a closed class cannot reopen. A new batch enters the list when it is committed, before
 /// it is first measured.
-const OPEN_BATCHES: &[u64] = &[7, 8, 9];
+const OPEN_BATCHES: &[u64] = &[9];
 
 /// Entries of a held batch whose secret still leaks, each a form the rules do not cover (see the
 /// corpus README, "Known limits"): printed, not failed. Any other leak, any over-redaction and
@@ -54,6 +54,14 @@ const KNOWN_LEAKS: &[&str] = &[
     "b6-influx-auth-create",
     "b6-form-urlencoded-json-payload",
     "b6-bundle-config-output",
+    "b7-key-postmark-ildasm",
+    "b7-az-storage-keys-table",
+    "b7-az-keyvault-secret-show-tsv",
+    "b7-yarp-config-transform-header",
+    "b8-ef-sensitive-params-apikey-column",
+    "b8-env-dump-nonsecret-names",
+    "b8-az-keyvault-tsv-glued-prompt",
+    "b8-fernet-key-python",
 ];
 
 /// The entry of [`KNOWN_LEAKS`] a leak (`"<id> (<secret>)"`) belongs to, if any.
@@ -180,10 +188,12 @@ fn progress_path(entry: &Entry, scratch: &Path, runtime: &tokio::runtime::Runtim
     let messages: Vec<String> = call.progress().into_iter().skip(1).filter_map(|report| report.message).collect();
     let expected: Vec<&str> = entry.text.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
     let unchanged = messages == expected && ran.outcome.stdout.trim_end() == entry.text.trim_end();
+    // The runner delivers lines without their `\r` (CRLF output reads as LF), whatever redaction
+    // does: what this path would show unredacted is the text with LF endings.
     Some(Shown {
         text: format!("{}\n{}", messages.join("\n"), ran.outcome.stdout),
         unchanged,
-        original: entry.text.clone(),
+        original: entry.text.replace("\r\n", "\n"),
     })
 }
 
@@ -246,21 +256,35 @@ impl Tally {
     }
 }
 
+/// `HELDOUT_BATCHES=7,8` limits a run to those batches and `HELDOUT_NO_PROGRESS=1` skips the
+/// progress path (a process per entry, the slow one), for quick iterations while writing rules;
+/// the default run takes every batch on every path.
 #[test]
 fn no_secret_of_the_held_out_corpus_survives_any_path_and_clean_lines_stay_untouched() {
     let corpus = corpus();
+    let corpus = match std::env::var("HELDOUT_BATCHES") {
+        Ok(list) => {
+            let wanted: Vec<u64> =
+                list.split(',').map(|b| b.trim().parse().expect("HELDOUT_BATCHES: numbers")).collect();
+            corpus.into_iter().filter(|entry| wanted.contains(&entry.batch)).collect()
+        }
+        Err(_) => corpus,
+    };
+    let with_progress = std::env::var_os("HELDOUT_NO_PROGRESS").is_none();
     let scratch = std::env::temp_dir().join(format!("dotnet-support-heldout-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
     let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
 
     type Path_<'a> = Box<dyn Fn(&Entry) -> Option<Shown> + 'a>;
-    let paths: Vec<(&str, Path_)> = vec![
+    let mut paths: Vec<(&str, Path_)> = vec![
         ("text", Box::new(text_path)),
         ("structured", Box::new(structured_path)),
-        ("progress", Box::new(|entry| progress_path(entry, &scratch, &runtime))),
         ("session log", Box::new(session_log_path)),
         ("failure", Box::new(failure_path)),
     ];
+    if with_progress {
+        paths.insert(2, ("progress", Box::new(|entry| progress_path(entry, &scratch, &runtime))));
+    }
     let mut batches: Vec<u64> = corpus.iter().map(|entry| entry.batch).collect();
     batches.sort_unstable();
     batches.dedup();
@@ -296,7 +320,10 @@ fn no_secret_of_the_held_out_corpus_survives_any_path_and_clean_lines_stay_untou
         failed |= per_batch.iter().any(|(batch, tally)| !OPEN_BATCHES.contains(batch) && tally.failed());
     }
     let _ = std::fs::remove_dir_all(&scratch);
-    let fixed: Vec<&&str> = KNOWN_LEAKS.iter().filter(|id| !leaked_ids.contains(id)).collect();
+    let fixed: Vec<&&str> = KNOWN_LEAKS
+        .iter()
+        .filter(|id| corpus.iter().any(|entry| entry.id == **id) && !leaked_ids.contains(id))
+        .collect();
     assert!(fixed.is_empty(), "no longer leaking, remove from KNOWN_LEAKS: {fixed:?}\n{report}");
     assert!(!failed, "the held-out corpus found leaks, over-redactions or damage in a closed batch:\n{report}");
     println!("{report}");
