@@ -2035,11 +2035,10 @@ fn replace(caps: &Captures<'_>) -> String {
             .split_inclusive('\n')
             .map(|piece| {
                 let body = piece.trim_end_matches(['\r', '\n']).trim_end_matches('\\');
-                let indent = &body[..body.len() - body.trim_start().len()];
                 if piece.len() == body.len() {
                     mask(piece)
                 } else {
-                    format!("{indent}{REDACTED}{}", &piece[body.len()..])
+                    format!("{}{}", mask_token_line(body), &piece[body.len()..])
                 }
             })
             .collect();
