@@ -27,27 +27,29 @@ pub fn write_pid_file() {
 /// Appends the process id of a compiler server this process started (the `build-server`
 /// scenario) as a line to the file named by `DOTNET_DOUBLE_SERVER_PID_FILE`, if set.
 pub fn append_server_pid(pid: u32) {
-    let Some(path) = std::env::var_os("DOTNET_DOUBLE_SERVER_PID_FILE").filter(|p| !p.is_empty()) else {
+    append_line("DOTNET_DOUBLE_SERVER_PID_FILE", "server PID file", &format!("{pid}\n"));
+}
+
+/// Appends `line` with one `write` call to the file named by the variable `var`, if set, on a
+/// file opened for appending, so that concurrent invocations do not interleave their lines; says
+/// on stderr when it cannot (`what` names the file there).
+fn append_line(var: &str, what: &str, line: &str) {
+    let Some(path) = std::env::var_os(var).filter(|p| !p.is_empty()) else {
         return;
     };
-    let written = OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(&path)
-        .and_then(|mut f| f.write_all(format!("{pid}\n").as_bytes()));
+    let written =
+        OpenOptions::new().create(true).append(true).open(&path).and_then(|mut f| f.write_all(line.as_bytes()));
     if let Err(e) = written {
-        crate::out::err(&format!("dotnet-double: cannot append to {}: {e}", Path::new(&path).display()));
+        crate::out::err(&format!("dotnet-double: cannot append to {what} {}: {e}", Path::new(&path).display()));
     }
 }
 
 /// Appends `{"argv": [...], "cwd": "...", "env": {...}}` to the file named by
 /// `DOTNET_DOUBLE_LOG`, if set. `env` holds only the `DOTNET_*` and `MSBUILD*` variables.
-/// The line is written with one `write` call on a file opened for appending, so that
-/// concurrent invocations do not interleave their lines.
 pub fn log_invocation(argv: &[String]) {
-    let Some(path) = std::env::var_os("DOTNET_DOUBLE_LOG").filter(|p| !p.is_empty()) else {
+    if std::env::var_os("DOTNET_DOUBLE_LOG").is_none_or(|p| p.is_empty()) {
         return;
-    };
+    }
     let env = std::env::vars_os()
         .filter_map(|(k, v)| Some((k.into_string().ok()?, v.to_string_lossy().into_owned())))
         .filter(|(k, _)| k.starts_with("DOTNET_") || k.starts_with("MSBUILD"))
@@ -56,9 +58,5 @@ pub fn log_invocation(argv: &[String]) {
     let record = Invocation { argv, cwd, env };
     let mut line = serde_json::to_string(&record).expect("invocation serializes");
     line.push('\n');
-    let written =
-        OpenOptions::new().create(true).append(true).open(&path).and_then(|mut f| f.write_all(line.as_bytes()));
-    if let Err(e) = written {
-        crate::out::err(&format!("dotnet-double: cannot append to log {}: {e}", Path::new(&path).display()));
-    }
+    append_line("DOTNET_DOUBLE_LOG", "log", &line);
 }
