@@ -343,13 +343,10 @@ mod build_servers {
         nix::sys::signal::kill(nix::unistd::Pid::from_raw(pid as i32), signal).unwrap();
     }
 
-    /// Waits (at most 30 s; the double's server would idle 600 s) until process `pid` is gone.
+    /// Waits until process `pid` is gone ([`common::wait_dead`]; the double's server would idle
+    /// 600 s), or fails saying `what` still runs.
     async fn wait_dead(pid: u32, what: &str) {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while process_alive(pid) {
-            assert!(Instant::now() < deadline, "{what} (process {pid}) still runs");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        assert!(common::wait_dead(pid).await, "{what} (process {pid}) still runs");
     }
 
     #[tokio::test]

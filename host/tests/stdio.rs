@@ -6,7 +6,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{Setup, process_alive, text_of};
+use common::{Setup, text_of};
 use serde_json::{Value, json};
 
 fn tool_names(list: &Value) -> Vec<String> {
@@ -284,11 +284,7 @@ async fn a_timeout_ends_the_call_with_a_clear_error_and_kills_its_child() {
     let result = client.call("spawn_sleep", json!({ "pidFile": pid_file })).await;
     assert_eq!(result["isError"], true);
     let pid: u32 = std::fs::read_to_string(&pid_file).unwrap().trim().parse().unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while process_alive(pid) && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    assert!(!process_alive(pid), "the plugin's child process {pid} was killed with the call");
+    assert!(common::wait_dead(pid).await, "the plugin's child process {pid} was killed with the call");
 }
 
 #[tokio::test]

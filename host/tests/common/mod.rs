@@ -572,6 +572,15 @@ pub fn process_alive(pid: u32) -> bool {
     }
 }
 
+/// Waits until process `pid` is gone (at most 30 s, room for a loaded machine); whether it is.
+pub async fn wait_dead(pid: u32) -> bool {
+    let deadline = std::time::Instant::now() + Duration::from_secs(30);
+    while process_alive(pid) && std::time::Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    !process_alive(pid)
+}
+
 /// Sends SIGTERM to a host serving the `slow` fixture (under `config`) while a
 /// `spawn_sleep` call is in flight whose drop takes `drop_delay_ms` before it
 /// kills the call's child (a slow cleanup, or a loaded machine where the
@@ -601,11 +610,7 @@ pub async fn a_terminated_host_leaves_no_process_behind(config: Value, drop_dela
     let stderr = Arc::clone(&client.stderr);
     let exit = client.wait_exit().await;
     assert!(exit.success(), "{exit:?}: {}", stderr.lock().unwrap());
-    let deadline = std::time::Instant::now() + Duration::from_secs(30);
-    while process_alive(child) && std::time::Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    let alive = process_alive(child);
+    let alive = !wait_dead(child).await;
     if alive {
         let _ = std::process::Command::new("kill").arg("-KILL").arg(child.to_string()).status();
     }
