@@ -33,7 +33,7 @@ pub fn append_server_pid(pid: u32) {
 /// Appends `line` with one `write` call to the file named by the variable `var`, if set, on a
 /// file opened for appending, so that concurrent invocations do not interleave their lines; says
 /// on stderr when it cannot (`what` names the file there).
-fn append_line(var: &str, what: &str, line: &str) {
+pub fn append_line(var: &str, what: &str, line: &str) {
     let Some(path) = std::env::var_os(var).filter(|p| !p.is_empty()) else {
         return;
     };

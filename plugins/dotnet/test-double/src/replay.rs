@@ -101,14 +101,7 @@ pub fn replay(ctx: &Ctx) -> Option<u8> {
 /// Appends the replayed recording's path to the file `DOTNET_DOUBLE_REPLAY_LOG` names, if any:
 /// which recordings answered a test (to tell which to mark pending when a family misreads one).
 fn note_replayed(path: &str) {
-    if let Some(log) = std::env::var_os("DOTNET_DOUBLE_REPLAY_LOG").filter(|log| !log.is_empty()) {
-        let line = format!("{path}\n");
-        let _ = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(log)
-            .and_then(|mut file| std::io::Write::write_all(&mut file, line.as_bytes()));
-    }
+    crate::record::append_line("DOTNET_DOUBLE_REPLAY_LOG", "replay log", &format!("{path}\n"));
 }
 
 /// The argument vector with each path cut to its last component.
