@@ -136,7 +136,10 @@ async fn background_sessions_die_with_the_host() {
     let client = setup.stdio().await;
     let started = client.call("dotnet_project", json!({ "action": "Run", "startMode": "Background" })).await;
     assert!(started["structuredContent"]["sessionId"].is_string(), "{started}");
-    let pid = wait_for_file(&pid_file).await;
+    // The start's own `dotnet --version` writes the PID file first; the session's process writes
+    // it once it runs, which on a loaded machine can be after the start answered.
+    let pid = started["structuredContent"]["pid"].as_u64().and_then(|pid| u32::try_from(pid).ok()).expect("pid");
+    wait_for_pid_file(&pid_file, |named| named == pid).await;
     assert!(!group_members(pid).is_empty());
     let status = client.close().await;
     assert!(status.success(), "{status:?}");
@@ -196,12 +199,19 @@ fn group_members(group: u32) -> Vec<u32> {
 }
 
 async fn wait_for_file(path: &Path) -> u32 {
+    wait_for_pid_file(path, |_| true).await
+}
+
+/// Waits (60 s at most) until the PID file at `path` holds a PID that `wanted` accepts.
+async fn wait_for_pid_file(path: &Path, wanted: impl Fn(u32) -> bool) -> u32 {
     let deadline = Instant::now() + Duration::from_secs(60);
     loop {
-        if let Some(pid) = std::fs::read_to_string(path).ok().and_then(|text| text.trim().parse().ok()) {
+        if let Some(pid) = std::fs::read_to_string(path).ok().and_then(|text| text.trim().parse().ok())
+            && wanted(pid)
+        {
             return pid;
         }
-        assert!(Instant::now() < deadline, "{} was never written", path.display());
+        assert!(Instant::now() < deadline, "{} was never written as expected", path.display());
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }

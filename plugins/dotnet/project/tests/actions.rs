@@ -66,6 +66,18 @@ fn read_pid(path: &Path) -> u32 {
     std::fs::read_to_string(path).unwrap().trim().parse().unwrap()
 }
 
+/// Waits until the double's PID file names the background session's process `pid` (from the
+/// start's answer): a background start runs `dotnet --version` first, whose double writes the
+/// file too, and the session's double writes it only once it runs, which on a loaded machine
+/// can be well after the start has answered.
+fn wait_for_session_pid(path: &Path, pid: &Value) -> u32 {
+    let pid = u32::try_from(pid.as_u64().expect("the start's answer gives the session's pid")).unwrap();
+    wait_for("the session's PID in the PID file", || {
+        std::fs::read_to_string(path).is_ok_and(|text| text.trim().parse::<u32>().ok() == Some(pid))
+    });
+    pid
+}
+
 // --- the command-line actions ------------------------------------------------------------------
 
 #[test]
@@ -913,8 +925,8 @@ fn background_run_then_logs_then_stop() {
     assert_eq!(started["status"], "running");
     assert_eq!(started["operation"], "run");
     assert_eq!(started["lockInfo"]["lockKey"], app(&fx));
-    let double_pid = read_pid(&pid_file);
-    assert_eq!(started["pid"], double_pid);
+    // The session's process is the double itself (no shell between them).
+    let double_pid = wait_for_session_pid(&pid_file, &started["pid"]);
     // A background start asks `dotnet --version` first, so that a missing SDK is heard.
     wait_for("the argv log", || fx.argvs().len() == 2);
     assert_eq!(fx.argvs(), [words("--version"), words("run --project App/App.csproj -- --urls http://localhost:5000")]);
@@ -1022,8 +1034,8 @@ fn dropping_the_tool_kills_its_sessions() {
             .env("DOTNET_DOUBLE_SLOW_SECS", "30")
             .env("DOTNET_DOUBLE_PID_FILE", &pid_file.display().to_string())
     });
-    fx.ok(json!({ "action": "Run", "startMode": "Background" }));
-    let pid = read_pid(&pid_file);
+    let started = fx.ok(json!({ "action": "Run", "startMode": "Background" }));
+    let pid = wait_for_session_pid(&pid_file, &started["pid"]);
     assert!(!is_dead(pid));
     drop(fx);
     assert_dies(pid);
