@@ -140,7 +140,8 @@
 //!   (`Generated password for app: X`, `DB_PASSWORD from environment: X`); `токен доступа X`; a
 //!   token in prose ended by a quote; a value glued to the next shell prompt (`VALUEuser@host:~$`);
 //!   a JWT wrapped at a console's width after its first dot; a key's body after `echo "-----BEGIN`
-//!   line by line; the columns a table's header names secret (pipe tables, CSV). A bare value
+//!   line by line; the columns a table's header names secret (pipe tables, CSV); a Terraform
+//!   variable named for a secret and its `default` a few attributes down. A bare value
 //!   ends where a message in Hangul, kana or CJK starts, an authorization parameter at an escaped
 //!   line break (`\r\n`), and openssl's `pass:` stays inside quotes.
 //!
@@ -828,6 +829,15 @@ const BLOCK_MORE: &str = r"[ \t]+[A-Za-z0-9+/=_.~-]{8,}[ \t]*\r?(?m:$)";
 /// One XML attribute, its value quoted either way.
 const XML_ATTRIBUTE: &str = r#"[A-Za-z_:][A-Za-z0-9_.:-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|'[^'\r\n]*')"#;
 
+/// The start of a Terraform variable block, up to the opening quote of its name.
+const HCL_VARIABLE_START: &str = r#"[ \t]*variable[ \t]+"#;
+/// An attribute line of a Terraform block, up to its `=`.
+const HCL_ATTRIBUTE: &str = r"[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*=";
+/// A variable's `default` attribute, up to its value.
+const HCL_DEFAULT: &str = r"[ \t]*default[ \t]*=[ \t]*";
+/// A Terraform value on one line: quoted, or a bare word (not a list or an object).
+const HCL_VALUE: &str = r#""(?:[^"\\\r\n]|\\.)*"|[^\s{}\[\]]+"#;
+
 /// A command-line token: quoted, or a bare run that does not start an option or a redirection.
 const CLI_VALUE: &str =
     r#"\$\{\{[^}\r\n]*\}\}|\$\([^)\r\n]*\)|"(?:[^"\\\r\n]|\\.)*"|'[^'\r\n]*'|[^\s"'<>|&-][^\s"']*|-[^\s"'-][^\s"']*"#;
@@ -1190,6 +1200,11 @@ fn rules(forms: Forms) -> Vec<String> {
             // SQL that sets a login's password: `IDENTIFIED [WITH plugin] BY '...'` (MySQL, ClickHouse,
             // Oracle).
             r#"(?P<sql_pw>(?-u:\b)(?i:identified)(?:[ \t]+(?i:with)[ \t]+[A-Za-z0-9_]+)?[ \t]+(?i:by)(?:[ \t]+(?i:password))?[ \t]+)(?P<sql_pw_val>N?'(?:[^'\r\n]|'')*'|"[^"\r\n]*")"#.to_owned(),
+            // A Terraform variable named for a secret and its `default`, a few attributes down
+            // (`variable "db_password" {` / `type = string` / `default = "..."`).
+            format!(
+                r#"(?P<hcl>(?m:^){HCL_VARIABLE_START}"(?P<hcl_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)"[ \t]*\{{[ \t]*\r?\n(?:{HCL_ATTRIBUTE}[^\r\n]*\r?\n){{0,8}}?{HCL_DEFAULT})(?P<hcl_val>{HCL_VALUE})"#
+            ),
             // A T-SQL variable declared with its value (`DECLARE @__password_1 nvarchar(4000) = N'...'`,
             // EF Core's `ToQueryString`): as secret as the variable's name.
             r#"(?P<declare>(?-u:\b)(?i:declare)[ \t]+@(?P<declare_name>[A-Za-z0-9_]+)[ \t]+[A-Za-z0-9_]+(?:\([^)\r\n]*\))?[ \t]*=[ \t]*)(?P<declare_val>N?'(?:[^'\r\n]|'')*'|[^\s;,]+)"#.to_owned(),
@@ -1985,6 +2000,16 @@ static ARRAY_ITEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?m:^)(?P<indent>[ \t]*)(?P<item>"(?:[^"\\\r\n]|\\.)*")"#).expect("array item pattern is valid")
 });
 
+/// The first line of a Terraform variable block (its name captured), an attribute line inside
+/// it, and its `default` line (the value captured), as the `hcl` form of [`rules`] reads them.
+static HCL_VARIABLE_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(r#"^{HCL_VARIABLE_START}"([^"\r\n]*)"[ \t]*\{{[ \t]*\r?$"#)).expect("variable pattern is valid")
+});
+static HCL_ATTRIBUTE_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{HCL_ATTRIBUTE}")).expect("attribute pattern is valid"));
+static HCL_DEFAULT_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{HCL_DEFAULT}({HCL_VALUE})")).expect("default pattern is valid"));
+
 /// A header line of a table that names a secret column (see [`table_headers`]).
 static TABLE_HEADER_LINE: LazyLock<Regex> = LazyLock::new(|| {
     let [pipe, csv] = table_headers();
@@ -2117,6 +2142,11 @@ fn replace(caps: &Captures<'_>) -> String {
                 ),
             };
         }
+    }
+    if let Some(label) = caps.name("hcl") {
+        // The attributes between the name and `default` are scanned too.
+        let label = redact_with(&CONTEXT_FREE, label.as_str());
+        return labelled(&label, classify_key(&caps["hcl_name"]), &caps["hcl_val"]);
     }
     if let Some(label) = caps.name("minisign") {
         return format!("{}{REDACTED}", label.as_str());
@@ -3163,6 +3193,8 @@ pub struct LineRedactor {
     in_continued_token: bool,
     /// Inside a table whose header names a secret column: its delimiter and columns.
     table: Option<(u8, Vec<KeyClass>)>,
+    /// Inside a Terraform variable block named for a secret, before its `default`.
+    hcl_variable: Option<KeyClass>,
 }
 
 impl LineRedactor {
@@ -3178,6 +3210,19 @@ impl LineRedactor {
         if continued && let Some(rest) = CONTINUED_TOKEN_REST.find(line) {
             let indent = &line[..line.len() - line.trim_start().len()];
             return Some(Cow::Owned(format!("{indent}{REDACTED}{}", redact(&line[rest.end()..]))));
+        }
+        if let Some(class) = self.hcl_variable.take() {
+            if let Some(caps) = HCL_DEFAULT_LINE.captures(line) {
+                let value = caps.get(1).expect("the pattern has a value group");
+                return Some(Cow::Owned(format!("{}{}", &line[..value.start()], labelled("", class, value.as_str()))));
+            }
+            if HCL_ATTRIBUTE_LINE.is_match(line) {
+                self.hcl_variable = Some(class);
+            }
+        }
+        if let Some(caps) = HCL_VARIABLE_LINE.captures(line) {
+            let class = classify_key(&caps[1]);
+            self.hcl_variable = matches!(class, KeyClass::Secret | KeyClass::Connection).then_some(class);
         }
         if let Some((delimiter, classes)) = &self.table {
             let row = if *delimiter == b'|' { line.trim_start().starts_with('|') } else { line.contains(',') };
@@ -5505,6 +5550,10 @@ Time Elapsed 00:00:03.45";
                 "User,Team,ApiToken,Notes\n\"Ana, B\",web,\"[REDACTED]\",first\nbob,ops,,none",
             ),
             ("| Name | Role |\n| ana | Dev |", ""),
+            (
+                "variable \"admin_password\" {\n  type      = string\n  default   = \"Wq8!rr-2\"\n  sensitive = true\n}\nvariable \"region\" {\n  default = \"westus\"\n}",
+                "variable \"admin_password\" {\n  type      = string\n  default   = \"[REDACTED]\"\n  sensitive = true\n}\nvariable \"region\" {\n  default = \"westus\"\n}",
+            ),
         ] {
             let expected = if expected.is_empty() { input } else { expected };
             assert_eq!(r(input), expected, "{input}");
@@ -5554,6 +5603,7 @@ Time Elapsed 00:00:03.45";
             format!("{}dev@box:~$ ", "x".repeat(N)),
             "{ a: { b: ".repeat(N),
             "password = N''x".repeat(N),
+            "variable \"password\" {\n  a = b\n".repeat(N),
         ];
         for input in &cases {
             assert!(!redact(input).is_empty());
