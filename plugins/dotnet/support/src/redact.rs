@@ -1084,7 +1084,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // (`VALUEdev@box:~/src$ `): hidden when it reads as a password or a generated token. The
             // user's name is taken as letters (then digits), so a value's last letters and digits
             // are not shown as part of it (`...c1dev@` leaves `dev`).
-            r"(?m:^)(?P<glued_val>[^\s@]{12,}?)(?P<glued_prompt>[a-z_][a-z_-]*[0-9]*@[A-Za-z0-9.-]+:[~/][^\s$#]*[$#])(?:[ \t]|\r?(?m:$))".to_owned(),
+            r"(?m:^)(?P<glued_val>[^\s@]+?)(?P<glued_prompt>[a-z_][a-z_-]*[0-9]*@[A-Za-z0-9.-]+:[~/][^\s$#]*[$#])(?:[ \t]|\r?(?m:$))".to_owned(),
             // A secret-named identifier alone on its line and a password-like word alone on the
             // next (`strings app.dll | grep -A1 password`).
             format!(r"(?P<bare_name>{bare_name}\n[ \t]*)(?P<bare_val>[^\s]+)[ \t]*\r?(?m:$)"),
@@ -1108,8 +1108,9 @@ fn rules(forms: Forms) -> Vec<String> {
             r#"(?P<aws_pair>(?-u:\b)A(?:KIA|SIA)[A-Z0-9]{16}[^\r\n]*?[\s|,"':=])(?P<aws_secret>[A-Za-z0-9/+]{40})(?P<aws_end>[\s|,"']|\r?(?m:$))"#.to_owned(),
             // `-u ID:SECRET` of a CLI's basic authentication (`twilio ... -u AC...:token`).
             r#"(?P<uflag>(?:(?m:^)|[ \t])(?:-u|--user|--auth|--(?:[a-z]+-)?creds)(?:[ \t]+|=)[A-Za-z0-9_.@-]+:)(?P<uflag_val>[^\s"'@]+)"#.to_owned(),
-            // A secret-named query parameter URL-encoded inside another URL (`%3Fpassword%3D...%26`).
-            format!(r#"(?P<enc_key>[A-Za-z0-9_.-]*(?i:{strong}|{last}|{weak})%3[Dd])(?P<enc_val>(?:[^\s%&"'<>]|%(?:2[0-57-9A-Fa-f]|[013-9A-Fa-f][0-9A-Fa-f]))+)"#),
+            // A secret-named query parameter URL-encoded inside another URL (`%3Fpassword%3D...%26`);
+            // a weakly named one (`%3Fkey%3D`) right after its encoded `?` or `&`.
+            format!(r#"(?P<enc_key>[A-Za-z0-9_.-]*(?i:{strong}|{last})%3[Dd]|%(?:3[Ff]|26)[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_.-]*%3[Dd])(?P<enc_val>(?:[^\s%&"'<>]|%(?:2[0-57-9A-Fa-f]|[013-9A-Fa-f][0-9A-Fa-f]))+)"#),
             // MSBuild's `Property reassignment: $(Name)="new" (previous value: "old")` (`-v:diag`, a
             // binary log's replay): both values are as secret as the property's name.
             r#"(?P<reassign>Property reassignment: \$\((?P<reassign_name>[A-Za-z0-9_.-]+)\)=)(?P<reassign_val>"[^"\r\n]*")(?P<reassign_mid>[ \t]*\(previous value:[ \t]*)(?P<reassign_prev>"[^"\r\n]*")"#.to_owned(),
@@ -1203,7 +1204,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // A Terraform variable named for a secret and its `default`, a few attributes down
             // (`variable "db_password" {` / `type = string` / `default = "..."`).
             format!(
-                r#"(?P<hcl>(?m:^){HCL_VARIABLE_START}"(?P<hcl_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)"[ \t]*\{{[ \t]*\r?\n(?:{HCL_ATTRIBUTE}[^\r\n]*\r?\n){{0,8}}?{HCL_DEFAULT})(?P<hcl_val>{HCL_VALUE})"#
+                r#"(?P<hcl>(?m:^){HCL_VARIABLE_START}"(?P<hcl_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)"[ \t]*\{{[ \t]*\r?\n(?:{HCL_ATTRIBUTE}[^\r\n]*\r?\n)*?{HCL_DEFAULT})(?P<hcl_val>{HCL_VALUE})"#
             ),
             // A T-SQL variable declared with its value (`DECLARE @__password_1 nvarchar(4000) = N'...'`,
             // EF Core's `ToQueryString`): as secret as the variable's name.
@@ -2120,7 +2121,7 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(value) = caps.name("glued_val") {
         let value = value.as_str();
         let end = &whole[value.len()..];
-        return if password_like(value) || generated_token(value) {
+        return if value.len() >= 12 && (password_like(value) || generated_token(value)) {
             format!("{REDACTED}{end}")
         } else {
             format!("{}{end}", redact_with(&SHAPES, value))
@@ -2233,7 +2234,9 @@ fn replace(caps: &Captures<'_>) -> String {
     }
     if let Some(name) = caps.name("enc_key") {
         let value = &caps["enc_val"];
+        // The name without the encoded `?` or `&` before it and the `=` after it.
         let name_only = &name.as_str()[..name.len() - "%3D".len()];
+        let name_only = name_only.get(3..).filter(|_| name_only.starts_with('%')).unwrap_or(name_only);
         return labelled(name.as_str(), classify_key(name_only), value);
     }
     if let Some(name) = caps.name("named_quote") {
@@ -2391,7 +2394,9 @@ fn replace(caps: &Captures<'_>) -> String {
         };
     }
     if let Some(pair) = caps.name("yaml_pair") {
-        let name = pair.as_str().split_once("ame:").map_or("", |(_, rest)| rest.lines().next().unwrap_or(""));
+        // `name:` or PowerShell DSC's `Name:` (ASCII lower-casing keeps the offsets).
+        let at = pair.as_str().to_ascii_lowercase().find("name:").map_or(pair.len(), |at| at + "name:".len());
+        let name = pair.as_str()[at..].lines().next().unwrap_or("");
         let value = &caps["yaml_val"];
         return match redact_labelled(classify_key(name.trim().trim_matches(['"', '\''])), value) {
             Some(shown) => format!("{}{shown}", pair.as_str()),
