@@ -125,6 +125,25 @@
 //!   name has a blank (`Data Source=`) is read whole after a record's `ConnectionString = `. A bare
 //!   value ends at a layout's `|` before the next field (NLog), and one glued to the next prompt
 //!   (`VALUE$ terraform output ...`) leaves the prompt, its command and that command's output.
+//! - from batch 9: a T-SQL `DECLARE @name type = value` (EF Core's `ToQueryString`) as secret as
+//!   its name; SQL's `IDENTIFIED [WITH plugin] BY '...'` and literals with doubled quotes inside
+//!   dynamic SQL (`N''...''`); data annotations' `'Name' with the error: '...' (value '...')`;
+//!   `##vso[task.setvariable variable=NAME]VALUE` as secret as NAME; web servers' header
+//!   directives (`header_up X-Api-Key VALUE`, `proxy_set_header`); `--src-creds USER:PASSWORD`
+//!   (skopeo, podman); `cqlsh -p`; `sqlplus 'user/"password"@...'`; `Signing Key for issuer '...'
+//!   is: '...'` of `dotnet user-jwts key`; an `Api-Token` scheme and Dynatrace tokens (`dt0c01.`);
+//!   a weak-named parameter URL-encoded in another URL (`%3Fkey%3D...`); `Value   KEY-LIKE` rows
+//!   (`consul kv get -detailed`); YAML `Name:` / `Value:` pairs in either case (PowerShell DSC); a
+//!   setting's quoted dotted name (`"Security.Certificate.Password":`) judged by its last part; a
+//!   PEM key with escaped line breaks as a labelled value; a YAML flow mapping under a secret name
+//!   (`password: { inline_string: "..." }`); the word for a password a few words before a colon
+//!   (`Generated password for app: X`, `DB_PASSWORD from environment: X`); `токен доступа X`; a
+//!   token in prose ended by a quote; a value glued to the next shell prompt (`VALUEuser@host:~$`);
+//!   a JWT wrapped at a console's width after its first dot; a key's body after `echo "-----BEGIN`
+//!   line by line; the columns a table's header names secret (pipe tables, CSV); a Terraform
+//!   variable named for a secret and its `default` a few attributes down. A bare value
+//!   ends where a message in Hangul, kana or CJK starts, an authorization parameter at an escaped
+//!   line break (`\r\n`), and openssl's `pass:` stays inside quotes.
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
@@ -145,7 +164,11 @@
 //! `sk_test_YOUR_KEY_HERE`), EF Core's `'?'`, a .NET type's name printed for an object
 //! (`System.Security.SecureString`), a `<placeholder>` closing help text's parenthesis, a word
 //! such as `False` in a table column beside a secret's name, and a list of records under a
-//! secret-named JSON key (each record's own fields say what is secret).
+//! secret-named JSON key (each record's own fields say what is secret). From batch 9: short hex
+//! digests and timestamps in a secret's row, where a secret is stored (`<secret-storage>`), a
+//! secret store's id (`PackageSecretsId`), a call that computes the value in source
+//! (`generate_password(length=32)`), masks such as `xxxxx` in a URL or `-REDACTED-`, and a sentence
+//! after a secret's name (`secrets: move the feed`, fish's `$TOKEN: set in global scope`).
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -277,6 +300,14 @@ const FOREIGN_KEY_WORDS: &[&str] = &[
     "api-lykill",
     "api কী",
     "api की",
+    // "Access token" and "token" (`токен доступа X`, `jeton d'accès X`, `Zugriffstoken X`).
+    "токен доступа",
+    "токен",
+    "jeton d'accès",
+    "zugriffstoken",
+    "token de acceso",
+    "token di accesso",
+    "访问令牌",
 ];
 
 /// Endings of normalised key names of session identifiers (`ASP.NET_SessionId`, `PHPSESSID`).
@@ -379,6 +410,8 @@ const DESCRIBING_WORDS: &[&str] = &[
     "sid",
     "thumbprint",
     "fingerprint",
+    // Where a secret is kept, not the secret (an IDE's `<secret-storage>master_key</secret-storage>`).
+    "storage",
 ];
 
 /// Words that make a name of three or more words a sentence (a test or method name), not a label.
@@ -533,6 +566,7 @@ const COMMANDS: &[CommandOptions] = &[
     CommandOptions::secret(&["couchbase-cli"], &["-p"]),
     CommandOptions::secret(&["cbq"], &["-p"]),
     CommandOptions::secret(&["certutil"], &["-p"]),
+    CommandOptions::secret(&["cqlsh"], &["-p"]),
     CommandOptions::user_password(&["etcdctl"], &[("--user", ':')]),
     CommandOptions::user_password(&["jenkins-cli.jar"], &[("-auth", ':')]),
     // API keys given by a short option or a plain `--key` (Chocolatey's keys and Codecov's
@@ -629,12 +663,15 @@ fn classify_key(name: &str) -> KeyClass {
     // Stripe's publishable key), a CAPTCHA site key (`data-sitekey`), a key's id
     // (`RAZORPAY_KEY_ID`, `keyId`; an access key id stays secret, see [`STRONG_KEY_WORDS`]).
     let last_two = words.len() >= 2 && words[words.len() - 2] == "key" && words[words.len() - 1] == "id";
+    // The id of a secret store (`UserSecretsId`, `PackageSecretsId`), not a secret.
+    let store_id = words.len() >= 2 && words[words.len() - 2] == "secrets" && words[words.len() - 1] == "id";
     let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
     if first == "existing"
         || ends_password_key
         || ["public", "publishable"].contains(&first)
         || normalized.ends_with("sitekey")
         || last_two && !strong
+        || store_id
     {
         return KeyClass::Plain;
     }
@@ -703,6 +740,18 @@ fn looks_generated(value: &str) -> bool {
         && value.bytes().any(|b| b.is_ascii_alphabetic())
         && !value.starts_with(['/', '.', '~'])
         && !value.starts_with("0024000004800000")
+        && !is_timestamp(value)
+}
+
+/// Whether `value` starts with an ISO 8601 date and time (`2026-01-02T03:04:05Z`).
+fn is_timestamp(value: &str) -> bool {
+    let b = value.as_bytes();
+    b.len() >= 16
+        && [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15].iter().all(|&i| b[i].is_ascii_digit())
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && matches!(b[10], b'T' | b' ')
+        && b[13] == b':'
 }
 
 /// Base64 openings of file formats that resources embed (`.resx` `<value>` data): PNG, JPEG,
@@ -745,6 +794,14 @@ fn words_pattern(words: &[&str]) -> String {
 /// `]` or `}`: those close what holds the value (`{"token": null}`, `(pw=abc)`).
 const VALUE: &str = concat!(
     r#"\\u0022[^"\\\r\n]*\\u0022|-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[ \t]+[A-Za-z0-9+/=]{4,})+(?:[ \t]+-----END [A-Z0-9 ]*PRIVATE KEY-----)?|"#,
+    // A PEM private key with escaped line breaks (`\n`), as `user-secrets list` prints one.
+    r#"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\\r)?\\n(?:[A-Za-z0-9+/=]|\\[rn])*(?:-----END [A-Z0-9 ]*PRIVATE KEY-----(?:(?:\\r)?\\n)?)?|"#,
+    // A YAML flow mapping (`{ inline_string: "..." }`, Envoy's data sources): see [`flow_mapping`].
+    r#"\{[ \t]*[A-Za-z_][A-Za-z0-9_.-]*:[ \t](?:"[^"\r\n]*"|'[^'\r\n]*'|[^{}"'\r\n])*\}|"#,
+    // A literal inside dynamic SQL, its quotes doubled (`EXEC(N'... PASSWORD = N''...'''`).
+    r#"N?''[^'\s](?:[^'\r\n]|'''')*''|"#,
+    // A call in source code (`generate_password(length=32)`, `os.urandom(32)`): see [`STAND_IN`].
+    r#"[A-Za-z_][A-Za-z0-9_]*(?:[._][A-Za-z0-9_]+)+\([A-Za-z0-9_.=, \t]*\)|"#,
     r#"\\{2,}"[^"\\\r\n]*\\{2,}"|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|ENC\[[^\]\r\n]*\]|#\{[^{}\r\n]*\}|\{\{[^{}\r\n]*\}\}|'\[PII of type '[^'\r\n]*' is hidden[^\]\r\n]*\]'|"(?:[^"\\\r\n]|\\.)+"|'(?:[^'\r\n]|'')+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
     r#"|\$\{\{[^}\r\n]*\}\}|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\$\([^)\r\n]*\)"#,
     r#"|N'(?:[^'\r\n]|'')+'|[A-Za-z_][A-Za-z0-9_]*\((?:"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')\)|\([^()\r\n]*\)"#,
@@ -758,8 +815,10 @@ const LABEL_SEP: &str = r#"(?:\\*["']|\\u0022)?\]?[ \t]*(?:=>|[:=])[ \t]*(?:\x1b
 /// A value in double, single or JSON-escaped double quotes.
 const QUOTED: &str = r#""[^"\r\n]*"|'[^'\r\n]*'|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\""#;
 
-/// The first line of a JWT wrapped over lines (no pattern group, anchored to its line).
-const WRAPPED_TOKEN_START: &str = r"(?m:^)[ \t]*eyJ[A-Za-z0-9_-]{30,}\r?(?m:$)";
+/// The first line of a JWT wrapped over lines (no pattern group, anchored to its line); a
+/// console's width can fall after its first dot.
+const WRAPPED_TOKEN_START: &str =
+    r"(?m:^)[ \t]*eyJ(?:[A-Za-z0-9_-]{30,}|[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,})(?:\.[A-Za-z0-9_-]*)?\r?(?m:$)";
 /// A following line of a wrapped JWT.
 const WRAPPED_TOKEN_MORE: &str = r"[ \t]*[A-Za-z0-9_.-]{8,}\r?(?m:$)";
 
@@ -769,6 +828,15 @@ const BLOCK_MORE: &str = r"[ \t]+[A-Za-z0-9+/=_.~-]{8,}[ \t]*\r?(?m:$)";
 
 /// One XML attribute, its value quoted either way.
 const XML_ATTRIBUTE: &str = r#"[A-Za-z_:][A-Za-z0-9_.:-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|'[^'\r\n]*')"#;
+
+/// The start of a Terraform variable block, up to the opening quote of its name.
+const HCL_VARIABLE_START: &str = r#"[ \t]*variable[ \t]+"#;
+/// An attribute line of a Terraform block, up to its `=`.
+const HCL_ATTRIBUTE: &str = r"[ \t]*[A-Za-z_][A-Za-z0-9_]*[ \t]*=";
+/// A variable's `default` attribute, up to its value.
+const HCL_DEFAULT: &str = r"[ \t]*default[ \t]*=[ \t]*";
+/// A Terraform value on one line: quoted, or a bare word (not a list or an object).
+const HCL_VALUE: &str = r#""(?:[^"\\\r\n]|\\.)*"|[^\s{}\[\]]+"#;
 
 /// A command-line token: quoted, or a bare run that does not start an option or a redirection.
 const CLI_VALUE: &str =
@@ -824,6 +892,7 @@ const TOKEN_PREFIXES: &[&str] = &[
     "configcat-sdk-1/",                                         // ConfigCat SDK key
     "tskey-(?:auth|api|client|scim|webhook)-",                  // Tailscale
     "bkua_",                                                    // Buildkite user API token
+    r"dt0c01\.",                                                // Dynatrace API token
 ];
 
 /// Which forms a pattern holds.
@@ -854,7 +923,7 @@ enum Forms {
 fn two_line_openers() -> [String; 9] {
     let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     [
-        format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?name:[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
+        format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?(?:name|Name):[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
         r#"(?-u:\b)expect[ \t]+(?:-[a-z]+[ \t]+)*["{][^"}\r\n]*(?i:assword|passphrase|secret|token)[^"}\r\n]*["}]"#
             .to_owned(),
         concat!(
@@ -892,6 +961,80 @@ fn two_line_openers() -> [String; 9] {
     ]
 }
 
+/// The header line of a table with a delimiter between its columns, one of whose names has a
+/// secret word (no pattern group, not anchored): a pipe table (Gherkin's step tables, Markdown)
+/// of two or more columns, or CSV of three or more names.
+fn table_headers() -> [String; 2] {
+    let words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
+    let name = r#""?[A-Za-z_][A-Za-z0-9_.-]*"?"#;
+    let secret = format!(r#""?[A-Za-z0-9_.-]*(?i:{words})[A-Za-z0-9_.-]*"?"#);
+    [
+        format!(r"[ \t]*\|(?:[^|\r\n]*\|)*?[^|\r\n]*(?i:{words})[^|\r\n]*\|(?:[^|\r\n]*\|)*[ \t]*"),
+        format!(r"(?:{name},){{2,}}{secret}(?:,{name})*|{name},{secret}(?:,{name})+|{secret}(?:,{name}){{2,}}"),
+    ]
+}
+
+/// The cells of a table's line, as byte ranges without the delimiters: between `|`s for a pipe
+/// table, between commas outside double quotes for CSV.
+fn table_cells(line: &str, delimiter: u8) -> Vec<(usize, usize)> {
+    let bytes = line.as_bytes();
+    let mut cells = Vec::new();
+    let mut start = 0;
+    let mut quoted = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' if delimiter == b',' => quoted = !quoted,
+            _ if b == delimiter && !quoted => {
+                cells.push((start, i));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let end = line.trim_end_matches(['\r', '\n']).len().max(start);
+    cells.push((start, end));
+    if delimiter == b'|' {
+        // What is before the first `|` and after the last is not a cell.
+        cells.remove(0);
+        cells.pop();
+    }
+    cells
+}
+
+/// The delimiter of a table's header line and how secret each column's name makes its cells,
+/// or `None` when no column is secret.
+fn table_columns(header: &str) -> Option<(u8, Vec<KeyClass>)> {
+    let delimiter = if header.trim_start().starts_with('|') { b'|' } else { b',' };
+    let classes: Vec<KeyClass> = table_cells(header, delimiter)
+        .into_iter()
+        .map(|(start, end)| classify_key(header[start..end].trim().trim_matches('"')))
+        .collect();
+    classes.iter().any(|class| matches!(class, KeyClass::Secret | KeyClass::Connection)).then_some((delimiter, classes))
+}
+
+/// A row of a table whose columns are judged by their names in its header (see
+/// [`table_columns`]): each cell as secret as its column says, the other cells scanned as any
+/// text; a row of another shape (a pipe table's `|---|` rule, a line with more or fewer cells)
+/// is scanned as any text.
+fn table_row(row: &str, delimiter: u8, classes: &[KeyClass]) -> String {
+    let cells = table_cells(row, delimiter);
+    if cells.len() != classes.len() || row.bytes().all(|b| b"-:+| \t\r\n".contains(&b)) {
+        return redact_with(&CONTEXT_FREE, row).into_owned();
+    }
+    let mut out = String::with_capacity(row.len());
+    let mut at = 0;
+    for ((start, end), class) in cells.into_iter().zip(classes) {
+        let cell = &row[start..end];
+        let value = cell.trim();
+        let lead = start + (cell.len() - cell.trim_start().len());
+        out.push_str(&row[at..lead]);
+        out.push_str(&redact_labelled(*class, value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned()));
+        at = lead + value.len();
+    }
+    out.push_str(&row[at..]);
+    out
+}
+
 /// One alternative of the combined pattern per form, grouped by class, most specific first
 /// (when two forms could start at the same place, the one listed first wins).
 fn rules(forms: Forms) -> Vec<String> {
@@ -914,6 +1057,7 @@ fn rules(forms: Forms) -> Vec<String> {
         azp_variable,
     ] = two_line_openers();
     let labelled = forms != Forms::Shapes;
+    let [pipe_header, csv_header] = table_headers();
     let attr = XML_ATTRIBUTE;
     let pem_kind = "[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?";
     let mut rules = vec![
@@ -936,6 +1080,11 @@ fn rules(forms: Forms) -> Vec<String> {
     if labelled {
         // Output of a command that prints a secret without a label.
         rules.extend([
+            // A value printed without a line break, glued to the shell prompt that follows it
+            // (`VALUEdev@box:~/src$ `): hidden when it reads as a password or a generated token. The
+            // user's name is taken as letters (then digits), so a value's last letters and digits
+            // are not shown as part of it (`...c1dev@` leaves `dev`).
+            r"(?m:^)(?P<glued_val>[^\s@]+?)(?P<glued_prompt>[a-z_][a-z_-]*[0-9]*@[A-Za-z0-9.-]+:[~/][^\s$#]*[$#])(?:[ \t]|\r?(?m:$))".to_owned(),
             // A secret-named identifier alone on its line and a password-like word alone on the
             // next (`strings app.dll | grep -A1 password`).
             format!(r"(?P<bare_name>{bare_name}\n[ \t]*)(?P<bare_val>[^\s]+)[ \t]*\r?(?m:$)"),
@@ -958,9 +1107,10 @@ fn rules(forms: Forms) -> Vec<String> {
             // (`aws iam create-access-key` as a table or text).
             r#"(?P<aws_pair>(?-u:\b)A(?:KIA|SIA)[A-Z0-9]{16}[^\r\n]*?[\s|,"':=])(?P<aws_secret>[A-Za-z0-9/+]{40})(?P<aws_end>[\s|,"']|\r?(?m:$))"#.to_owned(),
             // `-u ID:SECRET` of a CLI's basic authentication (`twilio ... -u AC...:token`).
-            r#"(?P<uflag>(?:(?m:^)|[ \t])(?:-u|--user|--auth)[ \t]+[A-Za-z0-9_.@-]+:)(?P<uflag_val>[^\s"'@]+)"#.to_owned(),
-            // A secret-named query parameter URL-encoded inside another URL (`%3Fpassword%3D...%26`).
-            format!(r#"(?P<enc_key>[A-Za-z0-9_.-]*(?i:{strong}|{last})%3[Dd])(?P<enc_val>(?:[^\s%&"'<>]|%(?:2[0-57-9A-Fa-f]|[013-9A-Fa-f][0-9A-Fa-f]))+)"#),
+            r#"(?P<uflag>(?:(?m:^)|[ \t])(?:-u|--user|--auth|--(?:[a-z]+-)?creds)(?:[ \t]+|=)[A-Za-z0-9_.@-]+:)(?P<uflag_val>[^\s"'@]+)"#.to_owned(),
+            // A secret-named query parameter URL-encoded inside another URL (`%3Fpassword%3D...%26`);
+            // a weakly named one (`%3Fkey%3D`) right after its encoded `?` or `&`.
+            format!(r#"(?P<enc_key>[A-Za-z0-9_.-]*(?i:{strong}|{last})%3[Dd]|%(?:3[Ff]|26)[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_.-]*%3[Dd])(?P<enc_val>(?:[^\s%&"'<>]|%(?:2[0-57-9A-Fa-f]|[013-9A-Fa-f][0-9A-Fa-f]))+)"#),
             // MSBuild's `Property reassignment: $(Name)="new" (previous value: "old")` (`-v:diag`, a
             // binary log's replay): both values are as secret as the property's name.
             r#"(?P<reassign>Property reassignment: \$\((?P<reassign_name>[A-Za-z0-9_.-]+)\)=)(?P<reassign_val>"[^"\r\n]*")(?P<reassign_mid>[ \t]*\(previous value:[ \t]*)(?P<reassign_prev>"[^"\r\n]*")"#.to_owned(),
@@ -1005,6 +1155,10 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<tuple>\{{[ \t]*:?(?P<tuple_name>[A-Za-z_]*(?i:{strong}|{last})[A-Za-z_]*),[ \t]*(?:<<)?)(?P<tuple_val>"(?:[^"\\\r\n]|\\.)*")"#
             ),
+            // A table whose header names a secret column (a Gherkin or Markdown pipe table, CSV with
+            // a header line): the cells of that column, row by row (see [`table_row`]).
+            format!(r"(?m:^)(?P<ptab_head>(?:{pipe_header})\r?\n)(?P<ptab_rows>(?:[ \t]*\|[^\r\n]*(?:\r?\n|\z))+)"),
+            format!(r"(?m:^)(?P<ctab_head>(?:{csv_header})\r?\n)(?P<ctab_rows>(?:[^\r\n]*,[^\r\n]*(?:\r?\n|\z))+)"),
             format!(
                 r#"(?m:^)(?P<csv>[ \t]*"(?P<csv_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)",)(?P<csv_val>"(?:[^"\r\n]|"")*")"#
             ),
@@ -1040,10 +1194,30 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?m:^)(?P<directive>[ \t]*(?:[A-Za-z0-9_][A-Za-z0-9_.-]*)?(?i:{strong}|{last}|requirepass|masterauth)[A-Za-z0-9_.-]* )(?P<directive_val>"[^"\r\n]*"|'[^'\r\n]*'|[^\s"']+)(?P<directive_end>[ \t]*\r?)(?m:$)"#
             ),
             // Oracle's `user/password@database` after SQL*Plus and its tools, or `CONNECT`.
-            r#"(?P<oracle>(?-u:\b)(?i:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl|conn|connect)(?:\.exe)?(?:[ \t]+-[A-Za-z]+)*[ \t]+["']?[A-Za-z0-9_$#.]+/)(?P<oracle_val>[^@\s/"']+)"#.to_owned(),
+            r#"(?P<oracle>(?-u:\b)(?i:sqlplus|sqlldr|expdp|impdp|rman|dgmgrl|conn|connect)(?:\.exe)?(?:[ \t]+-[A-Za-z]+)*[ \t]+["']?[A-Za-z0-9_$#.]+/)(?P<oracle_val>"[^"\r\n]*"|[^@\s/"']+)"#.to_owned(),
             // A PHP stack frame of a function whose third argument is a password
             // (`PDO->__construct('mysql:host=db', 'root', 'S3cret')`, `mysqli_connect`, `ldap_bind`...).
             r#"(?P<php_call>(?-u:\b)(?:PDO->__construct|mysqli->(?:__construct|real_connect|connect)|mysqli_(?:real_)?connect|mysql_p?connect|ldap_bind|ldap_sasl_bind|ftp_login|ssh2_auth_password|imap_open|oci_p?connect|oci_new_connect|db2_p?connect)\((?:[ \t]*(?:'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|Object\([^()\r\n]*\)|[^,()'"\r\n]*)[ \t]*,){2}[ \t]*)(?P<php_val>'(?:[^'\\\r\n]|\\.)*'|"(?:[^"\\\r\n]|\\.)*"|[^,()'"\r\n]+)"#.to_owned(),
+            // SQL that sets a login's password: `IDENTIFIED [WITH plugin] BY '...'` (MySQL, ClickHouse,
+            // Oracle).
+            r#"(?P<sql_pw>(?-u:\b)(?i:identified)(?:[ \t]+(?i:with)[ \t]+[A-Za-z0-9_]+)?[ \t]+(?i:by)(?:[ \t]+(?i:password))?[ \t]+)(?P<sql_pw_val>N?'(?:[^'\r\n]|'')*'|"[^"\r\n]*")"#.to_owned(),
+            // A Terraform variable named for a secret and its `default`, a few attributes down
+            // (`variable "db_password" {` / `type = string` / `default = "..."`).
+            format!(
+                r#"(?P<hcl>(?m:^){HCL_VARIABLE_START}"(?P<hcl_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)"[ \t]*\{{[ \t]*\r?\n(?:{HCL_ATTRIBUTE}[^\r\n]*\r?\n)*?{HCL_DEFAULT})(?P<hcl_val>{HCL_VALUE})"#
+            ),
+            // A T-SQL variable declared with its value (`DECLARE @__password_1 nvarchar(4000) = N'...'`,
+            // EF Core's `ToQueryString`): as secret as the variable's name.
+            r#"(?P<declare>(?-u:\b)(?i:declare)[ \t]+@(?P<declare_name>[A-Za-z0-9_]+)[ \t]+[A-Za-z0-9_]+(?:\([^)\r\n]*\))?[ \t]*=[ \t]*)(?P<declare_val>N?'(?:[^'\r\n]|'')*'|[^\s;,]+)"#.to_owned(),
+            // Data annotations' validation failure of a member with its value (`'Password' with the
+            // error: '...' (value '...')`): as secret as the member's name.
+            r#"(?P<dav>'(?P<dav_name>[A-Za-z0-9_.]+)' with the error: '(?:[^'\r\n]|'')*' \(value )(?P<dav_val>'[^'\r\n]*')"#.to_owned(),
+            // Azure Pipelines' `##vso[task.setvariable variable=NAME;...]VALUE`: as secret as NAME
+            // (one marked `issecret=true` is a secret whatever its name, above).
+            r"(?P<vso_var>##vso\[task\.setvariable[ \t][^\]\r\n]*?variable=(?P<vso_name>[^;\]\r\n]+)[^\]\r\n]*\])(?P<vso_val>[^\r\n]+)".to_owned(),
+            // A web server's directive that sets a header (Caddy's `header_up X-Api-Key VALUE`,
+            // nginx's `proxy_set_header`): the value as secret as the header's name.
+            r#"(?P<hdr_dir>(?-u:\b)(?:header_up|header_down|proxy_set_header|add_header|grpc_set_header|more_set_headers)[ \t]+[+-]?(?P<hdr_dir_name>[A-Za-z][A-Za-z0-9-]*)[ \t]+)(?P<hdr_dir_val>"[^"\r\n]*"|[^\s;"]+)"#.to_owned(),
         ]);
     }
     if forms == Forms::All {
@@ -1072,14 +1246,15 @@ fn rules(forms: Forms) -> Vec<String> {
         ]);
     }
     // Credentials of HTTP and URLs.
-    let param = r#"[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|[^\s,"']+)"#;
+    // A bare parameter ends at a backslash: an escaped line break (`\r\n`) ends the header.
+    let param = r#"[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|[^\s,"'\\]+)"#;
     rules.extend([
         // An authorization scheme with parameters (`Digest ... response="..."`, `OAuth
         // oauth_token="...", oauth_signature="..."`, `Token token="..."`, AWS Signature V4).
         format!(
             r#"(?P<hdrp>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
         ),
-        r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}[ \t]+)?(?P<hdr_val><[^<>\s"']+>|[^\s"',;\\<]+(?:\\\r?\n[ \t]*[A-Za-z0-9._~+/=-]+)*)"#.to_owned(),
+        r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}(?:-[A-Z][A-Za-z]{1,20})?[ \t]+)?(?P<hdr_val><[^<>\s"']+>|[^\s"',;\\<]+(?:\\\r?\n[ \t]*[A-Za-z0-9._~+/=-]+)*)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
         // The password may hold a `#` (a URL .NET failed to parse prints it as written).
         r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?@"'<>]+@"#.to_owned(),
@@ -1172,7 +1347,7 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<pair>"(?i:name|key)"[ \t]*:[ \t]*"(?P<pair_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)"(?:[^{{}}]|\{{\}})*?"(?i:value)"[ \t]*:[ \t]*")(?P<pair_val>(?:[^"\\\r\n]|\\.)*)""#
             ),
             // The same pair in YAML, the value on the next line (`- name: X` / `  value: Y`).
-            format!(r"(?P<yaml_pair>{yaml_name}\r?\n[ \t]*value:[ \t]*)(?P<yaml_val>[^\r\n]+)"),
+            format!(r"(?P<yaml_pair>{yaml_name}\r?\n[ \t]*(?:value|Value):[ \t]*)(?P<yaml_val>[^\r\n]+)"),
             // `terraform output -json`: the `"value"` of an output marked `"sensitive": true`.
             r#"(?P<sensitive>"sensitive"[ \t]*:[ \t]*true[ \t]*,(?:[^{}]|\{\})*?"value"[ \t]*:[ \t]*)(?P<sensitive_val>"(?:[^"\\\r\n]|\\.)*"|\[[^\[\]\r\n]*\]|\{[^{}\r\n]*\}|[^\s,{}\[\]]+)"#.to_owned(),
             // A key-like value under a neutral label: `az ... keys list` ("value"), `functionapp
@@ -1180,11 +1355,11 @@ fn rules(forms: Forms) -> Vec<String> {
             // The private members of a key: a JWK's `"d"`, `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`
             // and `"k"`, RSA's `ToXmlString(true)` elements; PowerShell's `Format-List` `Value : ...`.
             format!(
-                r#"(?P<value_label>"(?i:value|default|encoded)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*(?:Value|String)[ \t]*:[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
+                r#"(?P<value_label>"(?i:value|default|encoded)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*(?:Value|String)(?:[ \t]*:|[ \t]{{2,}})[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
                 jwk = JWK_PRIVATE_MEMBERS.join("|")
             ),
             // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`.
-            r"(?P<signing_key>(?i:signing key(?: created)?): ')[A-Za-z0-9+/=]+".to_owned(),
+            r"(?P<signing_key>(?i:signing key(?: created| for issuer '[^'\r\n]*' is)?): ')[A-Za-z0-9+/=]+".to_owned(),
             // `kubectl describe secret`: `NAME:  18 bytes` is a size, not a value.
             r"(?m:^)(?P<k8s_size>[A-Za-z0-9_.-]+:[ \t]+[0-9]+ bytes)(?m:$)".to_owned(),
             // A `NAME   value` row of a table: `Get-ChildItem env:`, `vault login`'s `token   hvs...`,
@@ -1193,7 +1368,7 @@ fn rules(forms: Forms) -> Vec<String> {
                 r"(?m:^)(?P<row>[ \t]*(?:[A-Za-z0-9_.:-]+ ){{0,2}}[A-Za-z0-9_.:-]*(?i:{strong}|{last}|{weak})[A-Za-z0-9_.:-]*(?: [A-Za-z0-9_.:-]+){{0,2}}(?:[ \t]{{2,}}|\t))(?P<row_val>[^\s:=][^\r\n]*)(?P<row_wrap>\r?\n[A-Za-z0-9+/]{{4,}}={{1,2}})?"
             ),
             format!(
-                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})"#
+                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})(?P<key_words>(?:[ \t]+[A-Za-z]+,?){{2}}(?:[ \t]|\r?(?m:$)))?"#
             ),
             format!(
                 r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>[A-Za-z0-9+/_.=-]{{16,}})"#
@@ -1201,9 +1376,10 @@ fn rules(forms: Forms) -> Vec<String> {
             // Free text: `password X`, `the password is X`, `token X` (see [`replace`] for what
             // counts as a value there).
             // In other languages the word comes with a few words of its sentence before the
-            // value (`Nytt lösenord för användaren admin: X`, `臨時密碼：X`, `adgangskode er X`).
+            // value (`Nytt lösenord för användaren admin: X`, `臨時密碼：X`, `adgangskode er X`); in
+            // English a few words and a colon (`Generated password for app: X`).
             format!(
-                r#"(?P<prose>(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+)))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>[^\s"'<>=&，；、。][^\s"'<>&，；、。]{{5,}})(?P<prose_end>[ \t，；、。]|\r?(?m:$)))"#
+                r#"(?P<prose>(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>[^\s"'<>=&，；、。][^\s"'<>&，；、。]{{5,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
             ),
         ]);
     }
@@ -1252,8 +1428,12 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         r"|(?:about |almost |over |less than )?(?:a|an|[0-9]+) (?:second|minute|hour|day|week|month|year)s? ago",
         // Microsoft.IdentityModel's placeholder for a value it hides (`[PII of type '...' is hidden...]`).
         r"|\[PII of type '[^'\r\n]*' is hidden[^\]\r\n]*\]",
-        // Another tool's mask between stars (`***REDACTED***`, Duende's raw request log).
-        r"|\*+(?i:redacted|masked|hidden|filtered)\*+",
+        // Another tool's mask between stars or dashes (`***REDACTED***`, Duende's raw request log,
+        // azcopy's `sig=-REDACTED-`).
+        r"|[*_-]+(?i:redacted|masked|hidden|filtered)[*_-]+",
+        // A call in source code that computes the value (`generate_password(length=32)`, a
+        // traceback's line).
+        r"|[A-Za-z_][A-Za-z0-9_]*(?:[._][A-Za-z0-9_]+)+\([A-Za-z0-9_.=, \t]*\)",
         // A SQL parameter that holds the value elsewhere (`[PasswordHash] = @p1`, EF Core's `@__password_0`).
         r"|@p[0-9]+|@__[A-Za-z_][A-Za-z0-9_]*_[0-9]+",
         // A SealedSecret's ciphertext (`AgB...`, hundreds of base64 characters) and a Terraform
@@ -1307,14 +1487,25 @@ fn unwrap(value: &str) -> (&str, &str, &str) {
     if let Some(inner) = value.strip_prefix("pass:") {
         return (&value[..5], inner, "");
     }
-    // A SQL Server Unicode literal (`N'...'`).
-    if value.len() >= 3 && value.starts_with("N'") && value.ends_with('\'') {
-        return (&value[..2], &value[2..value.len() - 1], &value[value.len() - 1..]);
+    // A SQL Server Unicode literal (`N'...'`), its quotes doubled inside dynamic SQL (`N''...''`).
+    for (open, close) in [("N''", "''"), ("''", "''"), ("N'", "'")] {
+        if value.len() > open.len() + close.len() && value.starts_with(open) && value.ends_with(close) {
+            return (
+                &value[..open.len()],
+                &value[open.len()..value.len() - close.len()],
+                &value[value.len() - close.len()..],
+            );
+        }
     }
     let bytes = value.as_bytes();
     let wrapped =
         bytes.len() >= 2 && matches!((bytes[0], bytes[bytes.len() - 1]), (b'"', b'"') | (b'\'', b'\'') | (b'{', b'}'));
-    if wrapped { (&value[..1], &value[1..value.len() - 1], &value[value.len() - 1..]) } else { ("", value, "") }
+    if !wrapped {
+        return ("", value, "");
+    }
+    // openssl's `pass:` inside the quotes (`-passout 'pass:...'`).
+    let open = if value[1..].starts_with("pass:") { 6 } else { 1 };
+    (&value[..open], &value[open..value.len() - 1], &value[value.len() - 1..])
 }
 
 /// A file or folder path: rooted in a home (`~/`), the current folder (`./`, `../`), a drive
@@ -1643,7 +1834,7 @@ const PUBLIC_AUTH_PARAMS: &[&str] = &[
 /// public ones (see [`PUBLIC_AUTH_PARAMS`]), which are scanned for the forms known by their shape.
 fn mask_auth_params(params: &str) -> String {
     static PARAM: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?P<name>[A-Za-z_][A-Za-z0-9_-]*)(?P<eq>[ \t]*=[ \t]*)(?P<value>"[^"\r\n]*"|[^\s,"']+)"#)
+        Regex::new(r#"(?P<name>[A-Za-z_][A-Za-z0-9_-]*)(?P<eq>[ \t]*=[ \t]*)(?P<value>"[^"\r\n]*"|[^\s,"'\\]+)"#)
             .expect("parameter pattern is valid")
     });
     PARAM
@@ -1810,6 +2001,22 @@ static ARRAY_ITEM: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?m:^)(?P<indent>[ \t]*)(?P<item>"(?:[^"\\\r\n]|\\.)*")"#).expect("array item pattern is valid")
 });
 
+/// The first line of a Terraform variable block (its name captured), an attribute line inside
+/// it, and its `default` line (the value captured), as the `hcl` form of [`rules`] reads them.
+static HCL_VARIABLE_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(r#"^{HCL_VARIABLE_START}"([^"\r\n]*)"[ \t]*\{{[ \t]*\r?$"#)).expect("variable pattern is valid")
+});
+static HCL_ATTRIBUTE_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{HCL_ATTRIBUTE}")).expect("attribute pattern is valid"));
+static HCL_DEFAULT_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{HCL_DEFAULT}({HCL_VALUE})")).expect("default pattern is valid"));
+
+/// A header line of a table that names a secret column (see [`table_headers`]).
+static TABLE_HEADER_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    let [pipe, csv] = table_headers();
+    Regex::new(&format!(r"^(?:{pipe}|{csv})\r?$")).expect("table header pattern is valid")
+});
+
 /// The line that opens a JSON array under a name (`"SigningKeys": [`), the name captured.
 static ARRAY_START_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^[ \t]*"([^"\r\n]*)"[ \t]*:[ \t]*\[[ \t]*\r?$"#).expect("array start pattern is valid")
@@ -1899,10 +2106,48 @@ fn replace(caps: &Captures<'_>) -> String {
             return format!("{}{}", label.as_str(), mask(&caps[value]));
         }
     }
-    for (label, name, value) in [("tuple", "tuple_name", "tuple_val"), ("csv", "csv_name", "csv_val")] {
+    for (label, name, value) in [
+        ("tuple", "tuple_name", "tuple_val"),
+        ("csv", "csv_name", "csv_val"),
+        ("declare", "declare_name", "declare_val"),
+        ("dav", "dav_name", "dav_val"),
+        ("vso_var", "vso_name", "vso_val"),
+        ("hdr_dir", "hdr_dir_name", "hdr_dir_val"),
+    ] {
         if let Some(label) = caps.name(label) {
             return labelled(label.as_str(), classify_key(&caps[name]), &caps[value]);
         }
+    }
+    if let Some(value) = caps.name("glued_val") {
+        let value = value.as_str();
+        let end = &whole[value.len()..];
+        return if value.len() >= 12 && (password_like(value) || generated_token(value)) {
+            format!("{REDACTED}{end}")
+        } else {
+            format!("{}{end}", redact_with(&SHAPES, value))
+        };
+    }
+    for (head, rows) in [("ptab_head", "ptab_rows"), ("ctab_head", "ctab_rows")] {
+        if let Some(head) = caps.name(head) {
+            let rows = &caps[rows];
+            return match table_columns(head.as_str()) {
+                Some((delimiter, classes)) => {
+                    let shown: String =
+                        rows.split_inclusive('\n').map(|row| table_row(row, delimiter, &classes)).collect();
+                    format!("{}{shown}", head.as_str())
+                }
+                None => format!(
+                    "{}{}",
+                    head.as_str(),
+                    rows.split_inclusive('\n').map(|row| redact_with(&CONTEXT_FREE, row)).collect::<String>()
+                ),
+            };
+        }
+    }
+    if let Some(label) = caps.name("hcl") {
+        // The attributes between the name and `default` are scanned too.
+        let label = redact_with(&CONTEXT_FREE, label.as_str());
+        return labelled(&label, classify_key(&caps["hcl_name"]), &caps["hcl_val"]);
     }
     if let Some(label) = caps.name("minisign") {
         return format!("{}{REDACTED}", label.as_str());
@@ -1967,6 +2212,7 @@ fn replace(caps: &Captures<'_>) -> String {
         ("sm_row", "sm_val"),
         ("ylist", "ylist_val"),
         ("azp_eval", "azp_val"),
+        ("sql_pw", "sql_pw_val"),
     ] {
         if let Some(label) = caps.name(label) {
             return format!("{}{}", label.as_str(), mask(&caps[value]));
@@ -1988,12 +2234,10 @@ fn replace(caps: &Captures<'_>) -> String {
     }
     if let Some(name) = caps.name("enc_key") {
         let value = &caps["enc_val"];
+        // The name without the encoded `?` or `&` before it and the `=` after it.
         let name_only = &name.as_str()[..name.len() - "%3D".len()];
-        return if classify_key(name_only) == KeyClass::Secret {
-            format!("{}{REDACTED}", name.as_str())
-        } else {
-            keep(name.as_str(), value)
-        };
+        let name_only = name_only.get(3..).filter(|_| name_only.starts_with('%')).unwrap_or(name_only);
+        return labelled(name.as_str(), classify_key(name_only), value);
     }
     if let Some(name) = caps.name("named_quote") {
         return format!("{}{}", name.as_str(), mask(&caps["named_quote_val"]));
@@ -2052,8 +2296,9 @@ fn replace(caps: &Captures<'_>) -> String {
         return whole.to_owned();
     }
     if let Some(url) = caps.name("url") {
-        // A password already masked (`https://build:****@host`, as pip prints an index URL) stays.
-        if whole[url.len()..whole.len() - 1].bytes().all(|b| b == b'*') {
+        // A password already masked (`https://build:****@host`, as pip prints an index URL, or
+        // `api:xxxxx@` by a program's own redaction) stays.
+        if is_stand_in(&whole[url.len()..whole.len() - 1]) {
             return whole.to_owned();
         }
         return format!("{}{REDACTED}@", url.as_str());
@@ -2149,7 +2394,9 @@ fn replace(caps: &Captures<'_>) -> String {
         };
     }
     if let Some(pair) = caps.name("yaml_pair") {
-        let name = pair.as_str().split_once("name:").map_or("", |(_, rest)| rest.lines().next().unwrap_or(""));
+        // `name:` or PowerShell DSC's `Name:` (ASCII lower-casing keeps the offsets).
+        let at = pair.as_str().to_ascii_lowercase().find("name:").map_or(pair.len(), |at| at + "name:".len());
+        let name = pair.as_str()[at..].lines().next().unwrap_or("");
         let value = &caps["yaml_val"];
         return match redact_labelled(classify_key(name.trim().trim_matches(['"', '\''])), value) {
             Some(shown) => format!("{}{shown}", pair.as_str()),
@@ -2189,8 +2436,10 @@ fn replace(caps: &Captures<'_>) -> String {
         // More columns (`kubectl get secrets`: TYPE, DATA, AGE; `az storage account keys list`:
         // PERMISSIONS, VALUE): only a generated-looking cell can be the secret.
         if COLUMN_GAP.is_match(shown) {
+            // A short hex run is a digest or an id (`fly secrets list`'s DIGEST, a commit).
+            let short_hex = |cell: &str| cell.len() < 32 && cell.bytes().all(|b| b.is_ascii_hexdigit());
             let cell = |cell: &str| {
-                if looks_generated(cell) || key_like(cell) {
+                if looks_generated(cell) && !short_hex(cell) || key_like(cell) {
                     mask(cell)
                 } else {
                     redact_with(&SHAPES, cell).into_owned()
@@ -2222,86 +2471,157 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(key) = caps.name("key") {
         let label = &whole[..caps["key_sep"].len() + key.len()];
         let value = &caps["key_val"];
-        // `ConnectionStrings:Default`, `Jwt:Secret:Key`: a configuration key path used as a name.
-        if &caps["key_sep"] == ":" && CONFIG_SEGMENTS.is_match(value) {
+        let words = text(caps, "key_words");
+        // A lower-case word that the words after it make a sentence (`secrets: move the feed's
+        // credentials`, fish's `$API_KEY: set in universal scope`): prose, not a value.
+        if !words.is_empty() && value.len() <= 14 && value.bytes().all(|b| b.is_ascii_lowercase()) {
             return whole.to_owned();
         }
-        // `path:rule:LINE`, a scanner's fingerprint (`...:generic-api-key:12`): a line number.
-        if &caps["key_sep"] == ":" && value.len() <= 6 && value.bytes().all(|b| b.is_ascii_digit()) {
-            return whole.to_owned();
-        }
-        let class = classify_key(key.as_str());
-        // A reference to a parameter or variable named for the same secret (Bicep's
-        // `administratorLoginPassword: adminPassword`): an identifier in camelCase, letters only.
-        if IDENTIFIER.is_match(value) && key_words(value).last() == key_words(key.as_str()).last() {
-            return whole.to_owned();
-        }
-        // A SAS signature is URL-encoded base64: a comma ends it (`sig=...%3D,readwrite`).
-        if normalize(key.as_str()) == "sig"
-            && let Some((head, tail)) = value.split_once(',')
-        {
-            return format!("{},{}", labelled(label, class, head), redact_with(&SHAPES, tail));
-        }
-        // A secret-labelled JSON object (`"SecretString": "{\"username\": ..., \"password\": ...}"`):
-        // its own labels say which of its values are secret.
-        let (open, inner, close) = unwrap(value);
-        if class == KeyClass::Secret && (inner.starts_with("{\\\"") || inner.starts_with("{\"")) && inner.ends_with('}')
-        {
-            return format!("{label}{open}{}{close}", redact_with(&CONTEXT_FREE, inner));
-        }
-        // A secret label over a value whose own names say which of its parts is secret: a SAS
-        // token's query (`SECRET = 'sv=...&sig=...'` of a database scoped credential) or a
-        // connection string (Event Hubs' Kafka `password="Endpoint=...;SharedAccessKey=..."`).
-        if class == KeyClass::Secret
-            && let Some(shown) = self_describing(inner)
-        {
-            return format!("{label}{open}{shown}{close}");
-        }
-        // A layout's field separator ends a bare value (NLog's `...|AuthToken=x|url: ...`).
-        if open.is_empty()
-            && let Some(at) = value.find('|').filter(|at| *at > 0 && LAYOUT_FIELD.is_match(&value[at + 1..]))
-        {
-            return format!("{}{}", labelled(label, class, &value[..at]), redact_with(&SHAPES, &value[at..]));
-        }
-        // A bare value followed by more options of the same list (`password=x,ssl=True`,
-        // StackExchange.Redis): the value ends at the first comma after which the rest is a list.
-        if open.is_empty()
-            && class != KeyClass::Connection
-            && let Some((head, tail)) = split_option_list(value)
-        {
-            return format!("{}{tail}", labelled(label, class, head));
-        }
-        return labelled(label, class, value);
+        format!("{}{words}", labelled_value(caps, key.as_str(), label, value))
+    } else if let Some(label) = caps.name("prose") {
+        prose(caps, label.as_str())
+    } else {
+        weak(caps)
     }
-    if let Some(label) = caps.name("prose") {
-        // `Public key token is ...` (`sn -tp`) names a public key's hash.
-        if caps.name("prose_public").is_some() {
-            return whole.to_owned();
-        }
-        let value = caps.name("prose_val").or(caps.name("prose_word")).map_or("", |m| m.as_str());
-        // Punctuation that ends the sentence is not part of the value (`admin key abc123).`).
-        let core = if caps.name("prose_word").is_some() {
-            value.trim_end_matches(['.', ',', ';', ':', ')', ']', '}'])
-        } else {
-            value
-        };
-        let end = format!("{}{}", &value[core.len()..], text(caps, "prose_end"));
-        // A token known by its shape keeps its prefix (`token hvs.[REDACTED]`).
-        if let Cow::Owned(_) = redact_with(&SHAPES, core) {
-            return format!("{}{end}", keep(label.as_str(), core));
-        }
-        let quoted = core.starts_with(['"', '\'']) || core.starts_with("&quot;");
-        let secret = if caps.name("prose_cred").is_some() {
-            // `with credential X` names a kind as often as it gives one: only a password-like word.
-            password_like(unwrap(core).1)
-        } else if caps.name("prose_pw").is_some() || caps.name("prose_foreign").is_some() {
-            quoted || password_like(core)
-        } else {
-            generated_token(unwrap(core).1)
-        };
-        let shown = if secret { format!("{}{}", label.as_str(), mask(core)) } else { keep(label.as_str(), core) };
-        return format!("{shown}{end}");
+}
+
+/// A secret-labelled value (the `key` form of [`rules`]) as it shows, its label kept.
+fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value: &str) -> String {
+    // `ConnectionStrings:Default`, `Jwt:Secret:Key`: a configuration key path used as a name.
+    if &caps["key_sep"] == ":" && CONFIG_SEGMENTS.is_match(value) {
+        return format!("{label}{value}");
     }
+    // `path:rule:LINE`, a scanner's fingerprint (`...:generic-api-key:12`): a line number.
+    if &caps["key_sep"] == ":" && value.len() <= 6 && value.bytes().all(|b| b.is_ascii_digit()) {
+        return format!("{label}{value}");
+    }
+    // A setting's quoted name with dots (`"Security.Certificate.Password": ...`) is not a .NET
+    // name: its last part says what it holds.
+    let quoted_name = caps["key_sep"].starts_with(['"', '\'']);
+    let class = match key.rsplit_once('.') {
+        Some((_, last)) if quoted_name && is_qualified_name(key) => classify_key(last),
+        _ => classify_key(key),
+    };
+    // A reference to a parameter or variable named for the same secret (Bicep's
+    // `administratorLoginPassword: adminPassword`): an identifier in camelCase, letters only.
+    if IDENTIFIER.is_match(value) && key_words(value).last() == key_words(key).last() {
+        return format!("{label}{value}");
+    }
+    // A SAS signature is URL-encoded base64: a comma ends it (`sig=...%3D,readwrite`).
+    if normalize(key) == "sig"
+        && let Some((head, tail)) = value.split_once(',')
+    {
+        return format!("{},{}", labelled(label, class, head), redact_with(&SHAPES, tail));
+    }
+    // A secret-labelled JSON object (`"SecretString": "{\"username\": ..., \"password\": ...}"`):
+    // its own labels say which of its values are secret.
+    let (open, inner, close) = unwrap(value);
+    if class == KeyClass::Secret && (inner.starts_with("{\\\"") || inner.starts_with("{\"")) && inner.ends_with('}') {
+        return format!("{label}{open}{}{close}", redact_with(&CONTEXT_FREE, inner));
+    }
+    // A secret label over a value whose own names say which of its parts is secret: a SAS
+    // token's query (`SECRET = 'sv=...&sig=...'` of a database scoped credential) or a
+    // connection string (Event Hubs' Kafka `password="Endpoint=...;SharedAccessKey=..."`).
+    if class == KeyClass::Secret
+        && let Some(shown) = self_describing(inner)
+    {
+        return format!("{label}{open}{shown}{close}");
+    }
+    // A layout's field separator ends a bare value (NLog's `...|AuthToken=x|url: ...`).
+    if open.is_empty()
+        && let Some(at) = value.find('|').filter(|at| *at > 0 && LAYOUT_FIELD.is_match(&value[at + 1..]))
+    {
+        return format!("{}{}", labelled(label, class, &value[..at]), redact_with(&SHAPES, &value[at..]));
+    }
+    // A bare value followed by more options of the same list (`password=x,ssl=True`,
+    // StackExchange.Redis): the value ends at the first comma after which the rest is a list.
+    if open.is_empty()
+        && class != KeyClass::Connection
+        && let Some((head, tail)) = split_option_list(value)
+    {
+        return format!("{}{tail}", labelled(label, class, head));
+    }
+    // A YAML flow mapping under a secret name (Envoy's `password: { inline_string: "..." }`): each
+    // member holds it (a file's path or a reference stays, see [`mask`]).
+    if class == KeyClass::Secret
+        && let Some(shown) = flow_mapping(value)
+    {
+        return format!("{label}{shown}");
+    }
+    // A bare value glued to a message in another script (`= VALUE을(를) 저장했습니다.`) ends there.
+    if open.is_empty()
+        && let Some(at) = value.find(other_script).filter(|at| *at > 0)
+    {
+        return format!("{}{}", labelled(label, class, &value[..at]), redact_with(&SHAPES, &value[at..]));
+    }
+    labelled(label, class, value)
+}
+
+/// A YAML flow mapping (`{ name: value, ... }`) with every member's value masked, or `None` when
+/// `value` is not one (an ODBC `{...}` value).
+fn flow_mapping(value: &str) -> Option<String> {
+    static OPENING: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\{[ \t]*[A-Za-z_][A-Za-z0-9_.-]*:[ \t]").expect("flow mapping pattern is valid")
+    });
+    static MEMBER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?P<name>[A-Za-z_][A-Za-z0-9_.-]*:[ \t]*)(?P<value>"[^"\r\n]*"|'[^'\r\n]*'|[^,{}\s](?:[^,{}\r\n]*[^,{}\s])?)"#)
+            .expect("flow mapping member pattern is valid")
+    });
+    OPENING.is_match(value).then(|| {
+        MEMBER
+            .replace_all(value, |caps: &Captures<'_>| format!("{}{}", &caps["name"], mask(&caps["value"])))
+            .into_owned()
+    })
+}
+
+/// Whether `c` is a letter of a script written without blanks between words and a value (Hangul,
+/// kana, CJK ideographs), so a message in it can follow a value with no separator.
+fn other_script(c: char) -> bool {
+    matches!(c, '\u{1100}'..='\u{11FF}' | '\u{3040}'..='\u{30FF}' | '\u{3130}'..='\u{318F}' | '\u{3400}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}')
+}
+
+/// A value in free text after the word that names it (the `prose` form of [`rules`]).
+fn prose(caps: &Captures<'_>, label: &str) -> String {
+    let whole = &caps[0];
+    // `Public key token is ...` (`sn -tp`) names a public key's hash.
+    if caps.name("prose_public").is_some() {
+        return whole.to_owned();
+    }
+    let value = caps.name("prose_val").or(caps.name("prose_word")).map_or("", |m| m.as_str());
+    // Punctuation that ends the sentence is not part of the value (`admin key abc123).`).
+    let core = if caps.name("prose_word").is_some() {
+        value.trim_end_matches(['.', ',', ';', ':', ')', ']', '}'])
+    } else {
+        value
+    };
+    let end = format!("{}{}", &value[core.len()..], text(caps, "prose_end"));
+    // A token known by its shape keeps its prefix (`token hvs.[REDACTED]`).
+    if let Cow::Owned(_) = redact_with(&SHAPES, core) {
+        return format!("{}{end}", keep(label, core));
+    }
+    let quoted = core.starts_with(['"', '\'']) || core.starts_with("&quot;");
+    let secret = if caps.name("prose_cred").is_some() {
+        // `with credential X` names a kind as often as it gives one: only a password-like word.
+        password_like(unwrap(core).1)
+    } else if ["prose_pw", "prose_foreign", "prose_few"].iter().any(|name| caps.name(name).is_some()) {
+        quoted || password_like(core)
+    } else {
+        generated_token(unwrap(core).1)
+    };
+    let shown = if secret {
+        format!("{label}{}", mask(core))
+    } else if caps.name("prose_few").is_some() {
+        // The words before the colon were a sentence's (`Password reset link: URL`): the value
+        // gets every form a line does (a URL's `code=`).
+        format!("{label}{}", redact_with(&CONTEXT_FREE, core))
+    } else {
+        keep(label, core)
+    };
+    format!("{shown}{end}")
+}
+
+/// A value under a weak label (the `weak` form of [`rules`]).
+fn weak(caps: &Captures<'_>) -> String {
     // Only the weak-label alternative is left; a `public key: ...` is not a secret.
     let label = &caps["weak"];
     if caps.name("weak_public").is_some() {
@@ -2797,6 +3117,10 @@ static BLOCK_START_LINE: LazyLock<Regex> = LazyLock::new(|| {
 static BLOCK_MORE_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!("^{BLOCK_MORE}")).expect("block scalar pattern is valid"));
 
+/// A line of a key's base64 body alone (no blank, no other words: not a line of another stream).
+static BASE64_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[A-Za-z0-9+/]{16,}={0,2}\r?$").expect("base64 line pattern is valid"));
+
 /// The line of a PuTTY key (`.ppk`) after which its private lines come.
 static PUTTY_PRIVATE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"Private-Lines:[ \t]*[0-9]+[ \t]*$").expect("PuTTY pattern is valid"));
@@ -2872,6 +3196,10 @@ pub struct LineRedactor {
     secret_array: Option<KeyClass>,
     /// After a line that ends inside a token broken by a shell line continuation.
     in_continued_token: bool,
+    /// Inside a table whose header names a secret column: its delimiter and columns.
+    table: Option<(u8, Vec<KeyClass>)>,
+    /// Inside a Terraform variable block named for a secret, before its `default`.
+    hcl_variable: Option<KeyClass>,
 }
 
 impl LineRedactor {
@@ -2887,6 +3215,29 @@ impl LineRedactor {
         if continued && let Some(rest) = CONTINUED_TOKEN_REST.find(line) {
             let indent = &line[..line.len() - line.trim_start().len()];
             return Some(Cow::Owned(format!("{indent}{REDACTED}{}", redact(&line[rest.end()..]))));
+        }
+        if let Some(class) = self.hcl_variable.take() {
+            if let Some(caps) = HCL_DEFAULT_LINE.captures(line) {
+                let value = caps.get(1).expect("the pattern has a value group");
+                return Some(Cow::Owned(format!("{}{}", &line[..value.start()], labelled("", class, value.as_str()))));
+            }
+            if HCL_ATTRIBUTE_LINE.is_match(line) {
+                self.hcl_variable = Some(class);
+            }
+        }
+        if let Some(caps) = HCL_VARIABLE_LINE.captures(line) {
+            let class = classify_key(&caps[1]);
+            self.hcl_variable = matches!(class, KeyClass::Secret | KeyClass::Connection).then_some(class);
+        }
+        if let Some((delimiter, classes)) = &self.table {
+            let row = if *delimiter == b'|' { line.trim_start().starts_with('|') } else { line.contains(',') };
+            if row {
+                return Some(Cow::Owned(table_row(line, *delimiter, classes)));
+            }
+            self.table = None;
+        }
+        if TABLE_HEADER_LINE.is_match(line) {
+            self.table = table_columns(line);
         }
         if let Some(class) = self.secret_array {
             match ARRAY_ITEM_LINE.captures(line).and_then(|caps| caps.get(1)) {
@@ -2920,6 +3271,12 @@ impl LineRedactor {
                     self.private_key_prefix = Some(prefix);
                     return None;
                 }
+                // A body line without the text before BEGIN: that text started a command
+                // (`echo "-----BEGIN ...`), not every line of the key.
+                None if BASE64_LINE.is_match(line) => {
+                    self.private_key_prefix = Some(prefix);
+                    return None;
+                }
                 // A line of another service or stream between the key's lines (`docker compose
                 // logs`): the key goes on after it.
                 None if !PEM_BEGIN.is_match(line) => {
@@ -2933,6 +3290,7 @@ impl LineRedactor {
         if std::mem::take(&mut self.in_split_token)
             && let Some(more) = JWT_SPLIT_MORE_LINE.captures(line).and_then(|caps| caps.get(1))
         {
+            self.in_wrapped_token = false;
             return Some(Cow::Owned(format!("{REDACTED}{}", redact(&line[more.end()..]))));
         }
         if self.in_wrapped_token {
@@ -2952,6 +3310,8 @@ impl LineRedactor {
         }
         if WRAPPED_TOKEN_START_LINE.is_match(line) {
             self.in_wrapped_token = true;
+            // A first line with a dot can also be a JWT broken inside its payload.
+            self.in_split_token = JWT_SPLIT_START_LINE.is_match(line);
             return Some(Cow::Owned(mask_token_line(line)));
         }
         if let Some(start) = JWT_SPLIT_START_LINE.captures(line).and_then(|caps| caps.get(1)) {
@@ -5078,6 +5438,151 @@ Time Elapsed 00:00:03.45";
     }
 
     #[test]
+    fn sql_declarations_logins_validation_messages_and_pipeline_variables_hide_their_secret() {
+        each(&[
+            (
+                "DECLARE @__apiToken_0 nvarchar(4000) = N'Qm7-xx!Lp02';",
+                "DECLARE @__apiToken_0 nvarchar(4000) = N'[REDACTED]';",
+            ),
+            ("DECLARE @__name_0 nvarchar(64) = N'alice';", ""),
+            ("CREATE USER app IDENTIFIED BY 'Zx-81!qq';", "CREATE USER app IDENTIFIED BY '[REDACTED]';"),
+            (
+                "ALTER USER ro IDENTIFIED WITH mysql_native_password BY \"Hh7#kk2\";",
+                "ALTER USER ro IDENTIFIED WITH mysql_native_password BY \"[REDACTED]\";",
+            ),
+            (
+                "EXEC(N'CREATE LOGIN [svc] WITH PASSWORD = N''Kd9!xx-2'', CHECK_EXPIRATION = OFF');",
+                "EXEC(N'CREATE LOGIN [svc] WITH PASSWORD = N''[REDACTED]'', CHECK_EXPIRATION = OFF');",
+            ),
+            (
+                "members: 'ApiToken' with the error: 'It is too long.' (value 'Tq8-pp!z'); 'Port' with the error: 'Out of range.' (value '70000').",
+                "members: 'ApiToken' with the error: 'It is too long.' (value '[REDACTED]'); 'Port' with the error: 'Out of range.' (value '70000').",
+            ),
+            (
+                "##[debug]Processed: ##vso[task.setvariable variable=DEPLOY_TOKEN;isOutput=true]abc123XYZ",
+                "##[debug]Processed: ##vso[task.setvariable variable=DEPLOY_TOKEN;isOutput=true][REDACTED]",
+            ),
+            ("##vso[task.setvariable variable=Region]westus2", ""),
+            (
+                "Signing Key for issuer 'local-issuer' is: 'QWJjZGVmZ2hpamtsbW5vcHFyc3R1dnd4eXoxMjM0NTY='.",
+                "Signing Key for issuer 'local-issuer' is: '[REDACTED]'.",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn headers_credentials_and_passwords_set_by_more_tools_and_configs() {
+        each(&[
+            ("header_up X-Api-Key 9f8e7d6c5b4a39281706f5e4d3c2b1a0", "header_up X-Api-Key [REDACTED]"),
+            ("header_up Host {upstream_hostport}", ""),
+            ("proxy_set_header X-Real-IP $remote_addr;", ""),
+            (
+                "skopeo copy --src-creds bot:Pq7-vv!x2 docker://a/b:1 docker://c/d:1",
+                "skopeo copy --src-creds bot:[REDACTED] docker://a/b:1 docker://c/d:1",
+            ),
+            ("skopeo copy --dest-creds AWS:$(aws ecr get-login-password) docker://a/b:1", ""),
+            ("+ cqlsh db.local 9042 -u app -p 'Gx3!aa-1' --ssl", "+ cqlsh db.local 9042 -u app -p '[REDACTED]' --ssl"),
+            (
+                "sqlplus -S 'app/\"Zq7.k2x\"@//db:1521/PDB' @run.sql",
+                "sqlplus -S 'app/\"[REDACTED]\"@//db:1521/PDB' @run.sql",
+            ),
+            (
+                "openssl pkcs12 -export -out a.pfx -passout 'pass:Rr4-77x'",
+                "openssl pkcs12 -export -out a.pfx -passout 'pass:[REDACTED]'",
+            ),
+            (
+                "'--header=Authorization: Api-Token dt0c01.ABCDEFGHIJKLMNOPQRSTUVWX.ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'",
+                "'--header=Authorization: Api-Token dt0c01.[REDACTED]'",
+            ),
+            (
+                r#"<- "GET / HTTP/1.1\r\nAuthorization: Token token=abc123DEF456ghi789\r\nAccept: */*\r\n""#,
+                r#"<- "GET / HTTP/1.1\r\nAuthorization: Token token=[REDACTED]\r\nAccept: */*\r\n""#,
+            ),
+            (
+                "Generated password for svc_app: Mq8#kk2-L (length 9)",
+                "Generated password for svc_app: [REDACTED] (length 9)",
+            ),
+            ("Setting DB_PASSWORD from environment: Zq8^kk2x", "Setting DB_PASSWORD from environment: [REDACTED]"),
+            (
+                "Password reset link: https://x.example/reset?code=Ab12Cd34Ef56Gh78",
+                "Password reset link: https://x.example/reset?code=[REDACTED]",
+            ),
+            ("+ echo 'using token Ab12Cd34Ef56Gh78Ij90'", "+ echo 'using token [REDACTED]'"),
+            (
+                "Не удалось обновить токен доступа Ab12Cd34Ef56Gh78Ij90Kl для клиента",
+                "Не удалось обновить токен доступа [REDACTED] для клиента",
+            ),
+            (
+                "QueryString: ?next=%2Fmap%3Fkey%3DZz9Kq2Lm8Np4Rt6Vx1Cb%26z%3D3",
+                "QueryString: ?next=%2Fmap%3Fkey%3D[REDACTED]%26z%3D3",
+            ),
+            ("QueryString: ?next=%2Fmap%3Fkey%3Dnorth%26z%3D3", ""),
+        ]);
+    }
+
+    #[test]
+    fn values_bounded_or_wrapped_by_what_surrounds_them() {
+        for (input, expected) in [
+            ("Db:Password = Zk8-ww!2을(를) 저장했습니다.", "Db:Password = [REDACTED]을(를) 저장했습니다."),
+            ("Xq7Lm2Pz9Rt4Vb8Nc1dev@box:~/app$ ls", "[REDACTED]dev@box:~/app$ ls"),
+            ("ops@box:~/app$ ls -l", ""),
+            (
+                "Token:\neyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkw\nIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2\nMjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c\ninfo: done",
+                "Token:\n[REDACTED]\n[REDACTED]\n[REDACTED]\ninfo: done",
+            ),
+            (
+                r"App:PrivateKey = -----BEGIN RSA PRIVATE KEY-----\nQUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVo=\nMTIzNDU2Nzg5MA==\n-----END RSA PRIVATE KEY-----\n",
+                "App:PrivateKey = [REDACTED]",
+            ),
+            (
+                "  echo \"-----BEGIN EC PRIVATE KEY-----\nQUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVoxMjM0NTY3ODkw\n-----END EC PRIVATE KEY-----\" > k.pem",
+                "  echo \"-----BEGIN EC PRIVATE KEY-----\n[REDACTED]\n-----END EC PRIVATE KEY-----\" > k.pem",
+            ),
+            ("    password: { inline_string: \"Tk8!pp-2\" }", "    password: { inline_string: \"[REDACTED]\" }"),
+            ("    private_key: { filename: /etc/certs/k.pem }", ""),
+            ("  \"Smtp.Relay.Password\": \"Hh2!kk9\",", "  \"Smtp.Relay.Password\": \"[REDACTED]\","),
+            (
+                "      Name: API_TOKEN\n      Value: Pp9xx2Lm4Qr\n      Ensure: Present",
+                "      Name: API_TOKEN\n      Value: [REDACTED]\n      Ensure: Present",
+            ),
+            ("Value            Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZg", "Value            [REDACTED]"),
+            (
+                "  | Login | Password | Role |\n  |-------|----------|------|\n  | ana   | Zx8!kq   | Dev  |\n-> done",
+                "  | Login | Password | Role |\n  |-------|----------|------|\n  | ana   | [REDACTED]   | Dev  |\n-> done",
+            ),
+            (
+                "User,Team,ApiToken,Notes\n\"Ana, B\",web,\"Qq7!xx\",first\nbob,ops,,none",
+                "User,Team,ApiToken,Notes\n\"Ana, B\",web,\"[REDACTED]\",first\nbob,ops,,none",
+            ),
+            ("| Name | Role |\n| ana | Dev |", ""),
+            (
+                "variable \"admin_password\" {\n  type      = string\n  default   = \"Wq8!rr-2\"\n  sensitive = true\n}\nvariable \"region\" {\n  default = \"westus\"\n}",
+                "variable \"admin_password\" {\n  type      = string\n  default   = \"[REDACTED]\"\n  sensitive = true\n}\nvariable \"region\" {\n  default = \"westus\"\n}",
+            ),
+        ] {
+            let expected = if expected.is_empty() { input } else { expected };
+            assert_eq!(r(input), expected, "{input}");
+            assert_eq!(lines(input), expected, "line by line: {input}");
+        }
+    }
+
+    #[test]
+    fn digests_dates_stores_computed_and_masked_values_and_sentences_under_secret_words_stay() {
+        each(&[
+            ("Api__Token        \t0a1b2c3d4e5f6789\t2026-01-02T03:04:05Z", ""),
+            ("    <secret-storage>keychain</secret-storage>", ""),
+            ("    <ToolSecretsId>none</ToolSecretsId>", ""),
+            ("    api_token = make_token(size=48)", ""),
+            ("    secret = os.urandom(32)", ""),
+            ("config: {Dsn:postgres://svc:xxxxx@db:5432/app Debug:false}", ""),
+            ("Destination: https://a.blob.core.windows.net/c?sv=2025-01-05&sig=-REDACTED-&sp=r", ""),
+            ("1a2b3c4 secret: drop the unused feed settings", ""),
+            ("$GITHUB_TOKEN: set in global scope, exported, with 1 elements", ""),
+            ("$GITHUB_TOKEN: originally inherited as |ghp-sample|", ""),
+        ]);
+    }
+
+    #[test]
     fn pathological_inputs_finish() {
         const N: usize = 20_000;
         let cases = [
@@ -5098,6 +5603,12 @@ Time Elapsed 00:00:03.45";
             "expect \"password\"; ".repeat(N),
             "terraform output x\n".repeat(N),
             "Token  Token  ".repeat(N),
+            format!("| Password |\n{}", "| x |\n".repeat(N)),
+            format!("a,b,Password\n{}", "1,\"2,3\n".repeat(N)),
+            format!("{}dev@box:~$ ", "x".repeat(N)),
+            "{ a: { b: ".repeat(N),
+            "password = N''x".repeat(N),
+            "variable \"password\" {\n  a = b\n".repeat(N),
         ];
         for input in &cases {
             assert!(!redact(input).is_empty());

@@ -41,7 +41,7 @@ const CORPUS: &str = include_str!("heldout/corpus.jsonl");
 /// no damage); every other batch fails the test on any defect but the [`KNOWN_LEAKS`] it left
 /// with, so a closed class cannot reopen. A new batch enters the list when it is committed, before
 /// it is first measured.
-const OPEN_BATCHES: &[u64] = &[9];
+const OPEN_BATCHES: &[u64] = &[];
 
 /// Entries of a held batch whose secret still leaks, each a form the rules do not cover (see the
 /// corpus README, "Known limits"): printed, not failed. Any other leak, any over-redaction and
@@ -60,8 +60,10 @@ const KNOWN_LEAKS: &[&str] = &[
     "b7-yarp-config-transform-header",
     "b8-ef-sensitive-params-apikey-column",
     "b8-env-dump-nonsecret-names",
-    "b8-az-keyvault-tsv-glued-prompt",
     "b8-fernet-key-python",
+    "b9-dotnet-dump-analyze-dumpobj-string",
+    "b9-tsv-az-rest-query-output",
+    "b9-wrapped-connection-string-format-table-wrap",
 ];
 
 /// The entry of [`KNOWN_LEAKS`] a leak (`"<id> (<secret>)"`) belongs to, if any.
@@ -168,7 +170,9 @@ fn failure_path(entry: &Entry) -> Option<Shown> {
         let shown = strings(&value);
         let unchanged =
             entry.text.lines().map(str::trim).filter(|line| !line.is_empty()).all(|line| shown.contains(line));
-        Shown { text: shown, unchanged, original: entry.text.clone() }
+        // The envelope trims the end of the output whatever redaction does: what this path would
+        // show unredacted is the text without its trailing blanks.
+        Shown { text: shown, unchanged, original: entry.text.trim_end().to_owned() }
     })
 }
 
