@@ -785,6 +785,15 @@ fn words_pattern(words: &[&str]) -> String {
         .join("|")
 }
 
+/// A call in source code that computes a value (`generate_password(length=32)`, `os.urandom(32)`):
+/// one pattern for the two places that must agree on it, [`VALUE`] (which takes such a call whole
+/// after a label) and [`STAND_IN`] (which then keeps it as no secret).
+macro_rules! source_call {
+    () => {
+        r"[A-Za-z_][A-Za-z0-9_]*(?:[._][A-Za-z0-9_]+)+\([A-Za-z0-9_.=, \t]*\)"
+    };
+}
+
 /// A value after a label: JSON-escaped quotes inside a JSON string (`\"...\"`, or System.Text.Json's
 /// `\u0022...\u0022`), a PEM private key flattened on one line (its body words blank-separated, as
 /// an environment variable holds it), quoted, braced
@@ -800,8 +809,9 @@ const VALUE: &str = concat!(
     r#"\{[ \t]*[A-Za-z_][A-Za-z0-9_.-]*:[ \t](?:"[^"\r\n]*"|'[^'\r\n]*'|[^{}"'\r\n])*\}|"#,
     // A literal inside dynamic SQL, its quotes doubled (`EXEC(N'... PASSWORD = N''...'''`).
     r#"N?''[^'\s](?:[^'\r\n]|'''')*''|"#,
-    // A call in source code (`generate_password(length=32)`, `os.urandom(32)`): see [`STAND_IN`].
-    r#"[A-Za-z_][A-Za-z0-9_]*(?:[._][A-Za-z0-9_]+)+\([A-Za-z0-9_.=, \t]*\)|"#,
+    // A call in source code: see [`source_call`].
+    source_call!(),
+    "|",
     r#"\\{2,}"[^"\\\r\n]*\\{2,}"|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|ENC\[[^\]\r\n]*\]|#\{[^{}\r\n]*\}|\{\{[^{}\r\n]*\}\}|'\[PII of type '[^'\r\n]*' is hidden[^\]\r\n]*\]'|"(?:[^"\\\r\n]|\\.)+"|'(?:[^'\r\n]|'')+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
     r#"|\$\{\{[^}\r\n]*\}\}|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\$\([^)\r\n]*\)"#,
     r#"|N'(?:[^'\r\n]|'')+'|[A-Za-z_][A-Za-z0-9_]*\((?:"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')\)|\([^()\r\n]*\)"#,
@@ -1431,9 +1441,9 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // Another tool's mask between stars or dashes (`***REDACTED***`, Duende's raw request log,
         // azcopy's `sig=-REDACTED-`).
         r"|[*_-]+(?i:redacted|masked|hidden|filtered)[*_-]+",
-        // A call in source code that computes the value (`generate_password(length=32)`, a
-        // traceback's line).
-        r"|[A-Za-z_][A-Za-z0-9_]*(?:[._][A-Za-z0-9_]+)+\([A-Za-z0-9_.=, \t]*\)",
+        // A call in source code that computes the value (a traceback's line): see [`source_call`].
+        "|",
+        source_call!(),
         // A SQL parameter that holds the value elsewhere (`[PasswordHash] = @p1`, EF Core's `@__password_0`).
         r"|@p[0-9]+|@__[A-Za-z_][A-Za-z0-9_]*_[0-9]+",
         // A SealedSecret's ciphertext (`AgB...`, hundreds of base64 characters) and a Terraform
