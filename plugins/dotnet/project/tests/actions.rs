@@ -61,9 +61,14 @@ fn child_pid(text: &str) -> u32 {
         .unwrap_or_else(|| panic!("no double-child-pid line in:\n{text}"))
 }
 
+/// The PID the double's PID file holds, if it holds one yet.
+fn pid_in(path: &Path) -> Option<u32> {
+    std::fs::read_to_string(path).ok()?.trim().parse().ok()
+}
+
 fn read_pid(path: &Path) -> u32 {
-    wait_for("the PID file", || std::fs::read_to_string(path).is_ok_and(|text| text.trim().parse::<u32>().is_ok()));
-    std::fs::read_to_string(path).unwrap().trim().parse().unwrap()
+    wait_for("the PID file", || pid_in(path).is_some());
+    pid_in(path).unwrap()
 }
 
 /// Waits until the double's PID file names the background session's process `pid` (from the
@@ -72,9 +77,7 @@ fn read_pid(path: &Path) -> u32 {
 /// can be well after the start has answered.
 fn wait_for_session_pid(path: &Path, pid: &Value) -> u32 {
     let pid = u32::try_from(pid.as_u64().expect("the start's answer gives the session's pid")).unwrap();
-    wait_for("the session's PID in the PID file", || {
-        std::fs::read_to_string(path).is_ok_and(|text| text.trim().parse::<u32>().ok() == Some(pid))
-    });
+    wait_for("the session's PID in the PID file", || pid_in(path) == Some(pid));
     pid
 }
 
