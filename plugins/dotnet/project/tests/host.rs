@@ -28,10 +28,14 @@ fn checked(schemas: &ToolSchemas, what: &str, result: ToolResult) -> Value {
 async fn the_real_host_serves_dotnet_project() {
     // The scratch folder with App/App.csproj and the double's settings the in-process tests use.
     let mut config = Value::Null;
-    let _fixture = fixture_with(|double| {
+    let fixture = fixture_with(|double| {
         config = double.config();
         double
     });
+    // The background session's app runs while this file exists (the double holds it), so the
+    // start answers "running" however loaded the machine is, and ends when the test removes it.
+    let hold = fixture.path().join("hold-the-app");
+    config["Environment"]["DOTNET_DOUBLE_HOLD"] = json!(hold.display().to_string());
     let host = HostUnderTest::builder(built_library("dotnet_project").unwrap())
         .settings("dotnet_project", config)
         .start()
@@ -61,11 +65,13 @@ async fn the_real_host_serves_dotnet_project() {
     assert!(ran["output"].is_string(), "the app's output: {ran}");
 
     // ...and the background session's, whose process the session's calls follow until it ends.
+    std::fs::write(&hold, "").unwrap();
     let background = json!({ "action": "Run", "project": "App/App.csproj", "startMode": "Background" });
     let started = checked(&schemas, "Run in the background", call(background).await.unwrap());
     assert_eq!((started["operation"].as_str(), started["status"].as_str()), (Some("run"), Some("running")));
     assert!(started["command"].as_str().unwrap().starts_with("dotnet run --project App/App.csproj"), "{started}");
     assert!(started.get("exitCode").is_none(), "a running session has no exit code yet: {started}");
+    std::fs::remove_file(&hold).unwrap();
     let id = started["sessionId"].clone();
     let deadline = Instant::now() + Duration::from_secs(120);
     let ended = loop {

@@ -91,6 +91,10 @@ pub struct Ctx {
     pub home: String,
     /// How long slow commands, `watch` and the spawned child last.
     pub slow: Duration,
+    /// While this file exists, a long command waits at its phase point (`DOTNET_DOUBLE_HOLD`):
+    /// a test keeps a process running for exactly as long as it needs, however loaded the
+    /// machine.
+    pub hold: Option<std::path::PathBuf>,
     /// The wording of the "no SDK" host message.
     pub host_style: HostStyle,
     /// A forced test runner, if any.
@@ -153,6 +157,7 @@ impl Ctx {
                 .unwrap_or_else(|| "/usr/share/dotnet".into()),
             home: var("HOME").unwrap_or_else(|| "/root".into()),
             slow: Duration::from_secs_f64(slow_secs),
+            hold: var("DOTNET_DOUBLE_HOLD").map(Into::into),
             host_style,
             test_runner,
         })

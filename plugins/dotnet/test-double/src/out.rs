@@ -2,9 +2,10 @@
 //! way the real CLI's do when both go to one pipe or terminal.
 
 use std::io::Write;
+use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use serde::Serialize;
 
@@ -60,7 +61,8 @@ const SECRETS: &str = crate::fixture::body(include_str!("../fixtures/secrets/log
 
 /// The point in a long command where time passes: the `secrets` scenario emits its secrets
 /// here (on stdout, or on stderr when stdout carries machine-readable output), and the `slow`
-/// scenario streams one line every 200 ms for `DOTNET_DOUBLE_SLOW_SECS` seconds. Only the
+/// scenario streams one line every 200 ms for `DOTNET_DOUBLE_SLOW_SECS` seconds, and with
+/// `DOTNET_DOUBLE_HOLD` the command waits here while that file exists. Only the
 /// first call in a process does anything, so a command that passes several such points (a
 /// test run builds first) is slow, and shows its secrets, once.
 pub fn phase(ctx: &Ctx, label: &str, machine_readable: bool) {
@@ -73,6 +75,18 @@ pub fn phase(ctx: &Ctx, label: &str, machine_readable: bool) {
     }
     if ctx.has(Scenario::Slow) {
         ticks(ctx.slow, label);
+    }
+    if let Some(hold) = &ctx.hold {
+        held(hold);
+    }
+}
+
+/// Waits while `hold` exists, polled every 20 ms, at most 600 s (the real compiler server's idle
+/// timeout, so a test that forgets its file leaves no process behind for long).
+fn held(hold: &Path) {
+    let deadline = Instant::now() + Duration::from_secs(600);
+    while hold.exists() && Instant::now() < deadline {
+        thread::sleep(Duration::from_millis(20));
     }
 }
 

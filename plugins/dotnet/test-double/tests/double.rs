@@ -21,6 +21,7 @@ const CONTROL_VARS: &[&str] = &[
     "DOTNET_DOUBLE_SDK_VERSION",
     "DOTNET_DOUBLE_RUNTIME_VERSION",
     "DOTNET_DOUBLE_SLOW_SECS",
+    "DOTNET_DOUBLE_HOLD",
     "DOTNET_DOUBLE_HOST_STYLE",
     "DOTNET_DOUBLE_TEST_RUNNER",
     "DOTNET_ROOT",
@@ -369,6 +370,22 @@ fn slow_commands_stream_a_line_every_200_ms() {
         assert!(pair[1] - pair[0] >= Duration::from_millis(150), "{ticks:?}");
     }
     assert!(start.elapsed() >= Duration::from_millis(950));
+}
+
+#[test]
+fn a_held_command_runs_until_its_file_is_removed() {
+    let dir = project_dir("hold");
+    let hold = dir.root.join("hold");
+    fs::write(&hold, "").unwrap();
+    let mut child = command(&dir, &["run"], &[("DOTNET_DOUBLE_HOLD", hold.to_str().unwrap())])
+        .stdout(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Without the hold, `run` of the simulation ends in a few milliseconds.
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(child.try_wait().unwrap().is_none(), "the held run ended while its file existed");
+    fs::remove_file(&hold).unwrap();
+    assert!(child.wait().unwrap().success());
 }
 
 #[test]
