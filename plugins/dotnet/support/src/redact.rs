@@ -144,6 +144,24 @@
 //!   variable named for a secret and its `default` a few attributes down. A bare value
 //!   ends where a message in Hangul, kana or CJK starts, an authorization parameter at an escaped
 //!   line break (`\r\n`), and openssl's `pass:` stays inside quotes.
+//! - from batch 10: the word for a password or "API key" in thirty more languages, also a few
+//!   words before the value with the sentence going on after it (`Geslo za SMTP X je poteklo`),
+//!   and a token's name a few words before a colon (`SNYK_TOKEN from environment: X`); `--pass`
+//!   and options ending in `-pass`; the password options of Redis' forks, `codecovcli -t`, macOS
+//!   `security` and `htpasswd -b`; two-factor recovery codes (listed after their name, or one a
+//!   line); BitLocker recovery passwords; `klist -K` keys; the value of a `SecureString` or
+//!   `CONCEALED` field and of a field named by its `label`; secret managers' commands that print a
+//!   bare secret (`Get-Secret -AsPlainText`, `op read`); labels of several words in an aligned
+//!   listing (`Secret ID    = X`); `APP.KEY:SECRET` keys; a prefixed token right after an ANSI
+//!   colour code; `\/`-escaped JSON; MSBuild items named by `Include`; `signing key X`; Sumo
+//!   Logic collector URLs; Python `b'...'` values; `Authorization: key=X`; the user of a
+//!   `USER:PASSWORD` secret stays, and a shell's escape before a separator (`\;`, `^&`) ends a
+//!   value. Kept: secret managers' references (`op://`, `ref+vault://`), replace-tokens
+//!   placeholders (`__Name__`, `#{Name}#`), a token prefix before a placeholder in capitals, a
+//!   value that is itself a secret's word (`secretKey: password`), where a secret is stored
+//!   (`secretStore`), a key's identifier, what describes a secret-named object (its `type`), the
+//!   public key a CI service seals secrets with, AWS's listing of access key ids, `altool`'s key
+//!   id, and IdentityModel's `[Security Artifact of type ... is hidden]`.
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
@@ -273,6 +291,46 @@ const FOREIGN_SECRET_WORDS: &[&str] = &[
     "api-avain",
     "api klíč",
     "api-nyckel",
+    // Batch 10: the word for a password in more languages (Slovenian, Serbian and Croatian,
+    // Macedonian, Estonian, Latvian, Lithuanian, Icelandic, Albanian, Malay, Swahili, Kazakh,
+    // Kyrgyz, Mongolian, Uzbek and Tajik, Azerbaijani, Georgian, Armenian, Urdu, Persian, Bengali,
+    // Tamil, Telugu, Sinhala, Khmer, Lao, Burmese, Amharic, Welsh, Irish, Basque, Galician,
+    // Afrikaans), so a sentence in any of them hides the value after it as English does.
+    "geslo",
+    "lozinka",
+    "лозинка",
+    "parool",
+    "salasõna",
+    "parole",
+    "slaptažodis",
+    "lykilorð",
+    "fjalëkalim",
+    "kata laluan",
+    "nenosiri",
+    "құпия сөз",
+    "сырсөз",
+    "нууц үг",
+    "parol",
+    "парол",
+    "şifrə",
+    "პაროლი",
+    "գաղտնաբառ",
+    "پاس ورڈ",
+    "رمز عبور",
+    "گذرواژه",
+    "পাসওয়ার্ড",
+    "கடவுச்சொல்",
+    "పాస్‌వర్డ్",
+    "මුරපදය",
+    "ពាក្យសម្ងាត់",
+    "ລະຫັດຜ່ານ",
+    "စကားဝှက်",
+    "የይለፍ ቃል",
+    "cyfrinair",
+    "pasfhocal",
+    "pasahitza",
+    "contrasinal",
+    "wagwoord",
     // The Wi-Fi key `netsh wlan show profile key=clear` prints (`Key Content`, German
     // `Schlüsselinhalt`, French `Contenu de la clé`, Spanish `Contenido de la clave`).
     "key content",
@@ -300,6 +358,39 @@ const FOREIGN_KEY_WORDS: &[&str] = &[
     "api-lykill",
     "api কী",
     "api की",
+    // Batch 10: "API key" in more languages (Estonian, Latvian, Lithuanian, Hungarian, Serbian
+    // and Croatian, Slovak, Romanian, Catalan, Danish, Norwegian, Malay and Indonesian, Basque,
+    // Persian, Arabic, Hebrew, Greek, Georgian, Kazakh, Ukrainian, Vietnamese, Thai, Hindi,
+    // traditional Chinese).
+    "api võti",
+    "api atslēga",
+    "api raktas",
+    "api kulcs",
+    "api-kulcs",
+    "api ključ",
+    "api-ključ",
+    "ključ api",
+    "kľúč api",
+    "cheie api",
+    "cheia api",
+    "clau api",
+    "clau de l'api",
+    "api-nøgle",
+    "api-nøkkel",
+    "kunci api",
+    "api gakoa",
+    "کلید api",
+    "مفتاح api",
+    "מפתח api",
+    "κλειδί api",
+    "api გასაღები",
+    "api кілті",
+    "api ключ",
+    "khóa api",
+    "คีย์ api",
+    "api कुंजी",
+    "api 金鑰",
+    "api 密鑰",
     // "Access token" and "token" (`токен доступа X`, `jeton d'accès X`, `Zugriffstoken X`).
     "токен доступа",
     "токен",
@@ -315,7 +406,8 @@ const SESSION_KEY_ENDINGS: &[&str] = &["sessionid", "sessid"];
 
 /// Words that make a key name suspicious: its value is redacted only when it looks generated
 /// (see [`looks_generated`]), so `KeyFile=app.snk` and `PARTITION_KEY=/customerId` stay readable.
-const WEAK_KEY_WORDS: &[&str] = &["key", "credential", "signature", "auth", "signing"];
+/// Agora's `App Certificate` is the secret that signs its tokens (`AGORA_APP_CERTIFICATE`).
+const WEAK_KEY_WORDS: &[&str] = &["key", "credential", "signature", "auth", "signing", "app_certificate"];
 
 /// Normalised key names that contain a secret word but name public data (assembly identities,
 /// the user-secrets store id, a SAS policy name, and the Application Insights instrumentation
@@ -410,8 +502,14 @@ const DESCRIBING_WORDS: &[&str] = &[
     "sid",
     "thumbprint",
     "fingerprint",
-    // Where a secret is kept, not the secret (an IDE's `<secret-storage>master_key</secret-storage>`).
+    // Where a secret is kept, not the secret (an IDE's `<secret-storage>master_key</secret-storage>`,
+    // Dapr's `secretStore: kubernetes`).
     "storage",
+    "store",
+    "stores",
+    // What identifies a key (`customKeyIdentifier`, a certificate's thumbprint in `az ad app
+    // credential list`), not the key.
+    "identifier",
 ];
 
 /// Words that make a name of three or more words a sentence (a test or method name), not a label.
@@ -465,11 +563,23 @@ struct CommandOptions {
     /// Whether the positionals are `NAME VALUE`, VALUE as secret as NAME says (`aws configure
     /// set aws_secret_access_key VALUE`, `setx API_TOKEN VALUE`).
     named_value: bool,
+    /// The letter of a flag (alone or among others: `-b`, `-nbB`) that makes the last positional
+    /// the password (`htpasswd -b FILE USER PASSWORD`; without it the tool prompts).
+    batch_flag: Option<char>,
 }
 
 impl CommandOptions {
     const fn secret(words: &'static [&'static str], secret: &'static [&'static str]) -> Self {
-        Self { words, secret, glued: &[], user_password: &[], positional: None, after_share: false, named_value: false }
+        Self {
+            words,
+            secret,
+            glued: &[],
+            user_password: &[],
+            positional: None,
+            after_share: false,
+            named_value: false,
+            batch_flag: None,
+        }
     }
 
     const fn glued(words: &'static [&'static str], glued: &'static [&'static str]) -> Self {
@@ -486,6 +596,10 @@ impl CommandOptions {
 
     const fn named_value(words: &'static [&'static str]) -> Self {
         Self { named_value: true, ..Self::secret(words, &[]) }
+    }
+
+    const fn batch(words: &'static [&'static str], flag: char) -> Self {
+        Self { batch_flag: Some(flag), ..Self::secret(words, &[]) }
     }
 
     /// Whether `flag` is one of this command's secret options.
@@ -524,7 +638,10 @@ const COMMANDS: &[CommandOptions] = &[
     CommandOptions::secret(&["mongorestore"], &["-p"]),
     CommandOptions::secret(&["mongoexport"], &["-p"]),
     CommandOptions::secret(&["mongoimport"], &["-p"]),
-    CommandOptions::secret(&["redis-cli"], &["-a"]),
+    // Redis and its forks take the password after `-a` or `--pass`.
+    CommandOptions::secret(&["redis-cli"], &["-a", "--pass"]),
+    CommandOptions::secret(&["valkey-cli"], &["-a", "--pass"]),
+    CommandOptions::secret(&["keydb-cli"], &["-a", "--pass"]),
     CommandOptions::secret(&["sshpass"], &["-p"]),
     // The old and new passphrases of a key.
     CommandOptions::secret(&["ssh-keygen"], &["-P", "-N"]),
@@ -574,6 +691,21 @@ const COMMANDS: &[CommandOptions] = &[
     CommandOptions::secret(&["choco", "apikey"], &["-k", "--key"]),
     CommandOptions::secret(&["choco", "push"], &["-k", "--key"]),
     CommandOptions::secret(&["codecov"], &["-t"]),
+    CommandOptions::secret(&["codecovcli"], &["-t"]),
+    // macOS `security`: a keychain's password (`create-keychain -p`, `unlock-keychain -p`), a
+    // PKCS#12 file's (`import -P`, `export -P`), the one `set-key-partition-list -k` unlocks with,
+    // and the password `add-generic-password -w` / `add-internet-password -w` stores (but
+    // `find-generic-password -w` is a switch that prints one).
+    CommandOptions::secret(&["security", "create-keychain"], &["-p"]),
+    CommandOptions::secret(&["security", "unlock-keychain"], &["-p"]),
+    CommandOptions::secret(&["security", "import"], &["-P"]),
+    CommandOptions::secret(&["security", "export"], &["-P"]),
+    CommandOptions::secret(&["security", "set-key-partition-list"], &["-k"]),
+    CommandOptions::secret(&["security", "add-generic-password"], &["-w"]),
+    CommandOptions::secret(&["security", "add-internet-password"], &["-w"]),
+    // Apache's `htpasswd -b FILE USER PASSWORD` (`-nb USER PASSWORD`): batch mode takes the
+    // password as the last positional.
+    CommandOptions::batch(&["htpasswd"], 'b'),
     // Positional passwords and keys: `rabbitmqctl add_user NAME PASSWORD`, `poetry config
     // http-basic.REPO USER PASSWORD`, `mc alias set NAME URL ACCESS_KEY SECRET_KEY`, `ngrok
     // config add-authtoken TOKEN`.
@@ -704,7 +836,7 @@ fn classify_key(name: &str) -> KeyClass {
         KeyClass::Secret
     } else if contains(CONNECTION_KEY_WORDS) {
         KeyClass::Connection
-    } else if WEAK_KEY_WORDS.iter().any(|w| normalized.contains(w)) {
+    } else if WEAK_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', ""))) {
         KeyClass::Weak
     } else {
         KeyClass::Plain
@@ -802,6 +934,8 @@ macro_rules! source_call {
 /// `(sensitive value)`, or a bare run up to a delimiter. A bare run does not end with `,`, `)`,
 /// `]` or `}`: those close what holds the value (`{"token": null}`, `(pw=abc)`).
 const VALUE: &str = concat!(
+    // A Python bytes literal (`b'...'`, botocore's debug headers).
+    r#"b'(?:[^'\\\r\n]|\\.)*'|b"(?:[^"\\\r\n]|\\.)*"|"#,
     r#"\\u0022[^"\\\r\n]*\\u0022|-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[ \t]+[A-Za-z0-9+/=]{4,})+(?:[ \t]+-----END [A-Z0-9 ]*PRIVATE KEY-----)?|"#,
     // A PEM private key with escaped line breaks (`\n`), as `user-secrets list` prints one.
     r#"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\\r)?\\n(?:[A-Za-z0-9+/=]|\\[rn])*(?:-----END [A-Z0-9 ]*PRIVATE KEY-----(?:(?:\\r)?\\n)?)?|"#,
@@ -812,10 +946,12 @@ const VALUE: &str = concat!(
     // A call in source code: see [`source_call`].
     source_call!(),
     "|",
-    r#"\\{2,}"[^"\\\r\n]*\\{2,}"|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|ENC\[[^\]\r\n]*\]|#\{[^{}\r\n]*\}|\{\{[^{}\r\n]*\}\}|'\[PII of type '[^'\r\n]*' is hidden[^\]\r\n]*\]'|"(?:[^"\\\r\n]|\\.)+"|'(?:[^'\r\n]|'')+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
+    r#"\\{2,}"[^"\\\r\n]*\\{2,}"|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|ENC\[[^\]\r\n]*\]|#\{[^{}\r\n]*\}|\{\{[^{}\r\n]*\}\}|'\[(?:PII|Security Artifact) of type '[^'\r\n]*' is hidden[^\]\r\n]*\]'|"(?:[^"\\\r\n]|\\.)+"|'(?:[^'\r\n]|'')+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
     r#"|\$\{\{[^}\r\n]*\}\}|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\$\([^)\r\n]*\)"#,
     r#"|N'(?:[^'\r\n]|'')+'|[A-Za-z_][A-Za-z0-9_]*\((?:"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')\)|\([^()\r\n]*\)"#,
-    r#"|[^\s;"'&<>=\[{\x1b](?:[^\s;"'&<>,)\]}\x1b]|[,)\]}]+[^\s;"'&<>,)\]}\x1b])*"#,
+    // A bare run: a shell's escape before a separator (`\;` of ANSI-C quoting, cmd's `^&`) is not
+    // part of the value, the separator ends it.
+    r#"|[^\s;"'&<>=\[{\x1b](?:[^\s;"'&<>,)\]}\x1b\\^]|[\\^]+[^\s;"'&<>,)\]}\x1b|\\^]|[,)\]}]+[^\s;"'&<>,)\]}\x1b\\^])*"#,
 );
 
 /// What separates a label from its value: `=`, `:` or `=>` (PHP, Ruby), after the label's
@@ -942,8 +1078,17 @@ fn two_line_openers() -> [String; 9] {
             r"|(?-u:\b)argocd[ \t]+admin[ \t]+initial-password(?:[ \t]+-[^\r\n]*)?",
             // Cloud CLIs that print a secret bare when run at a prompt (not inside `$(...)`):
             // ECR's login password, a Secret Manager version, an access token, and Azure keys in
-            // tsv.
-            r"|(?m:^)[ \t]*(?:[$>#%+][ \t]+)?(?:aws[ \t]+ecr(?:-public)?[ \t]+get-login-password",
+            // tsv. Also secret managers' commands that print one bare (batch 10): PowerShell's
+            // `Get-Secret -AsPlainText` (also at a `PS>` prompt), 1Password's `op read`, macOS
+            // `security find-generic-password -w`, Bitwarden's `bw get password`, `vault kv get
+            // -field=`, `doppler secrets get --plain`, and an AWS query for a parameter's or a
+            // secret's value as text.
+            r"|(?m:^)[ \t]*(?:[$>#%+][ \t]+|PS[^\r\n>]{0,80}>[ \t]*)?(?:aws[ \t]+ecr(?:-public)?[ \t]+get-login-password",
+            r"|(?:Get-Secret|Get-AzKeyVaultSecret)[ \t][^\r\n|()]*-AsPlainText(?:[ \t][^\r\n|()]*)?|op[ \t]+read[ \t][^\r\n|()]*",
+            r"|security[ \t]+find-(?:generic|internet)-password[ \t][^\r\n|()]*[ \t]-w(?:[ \t][^\r\n|()]*)?",
+            r"|bw[ \t]+get[ \t]+password[^\r\n|()]*|vault[ \t]+kv[ \t]+get[ \t][^\r\n|()]*-field[ \t=][^\r\n|()]*",
+            r"|doppler[ \t]+secrets[ \t]+get[ \t][^\r\n|()]*--plain(?:[ \t][^\r\n|()]*)?",
+            r"|aws[ \t]+(?:ssm[ \t]+get-parameter|secretsmanager[ \t]+get-secret-value)[ \t][^\r\n|()]*--query[ \t]+[^\r\n|()]*(?:Value|SecretString)[^\r\n|()]*--output[ \t]+text(?:[ \t][^\r\n|()]*)?",
             r"|gcloud[ \t]+(?:secrets[ \t]+versions[ \t]+access|auth[ \t]+print-(?:access|identity)-token)",
             r"|az[ \t]+(?:redis[ \t]+list-keys|storage[ \t]+account[ \t]+keys[ \t]+list|account[ \t]+get-access-token|keyvault[ \t]+secret[ \t]+show)[^\r\n|()]*[ \t]-o(?:utput)?[ \t]+tsv)(?:[ \t]+[^\r\n|()]*)?)[ \t]*",
         )
@@ -1132,6 +1277,42 @@ fn rules(forms: Forms) -> Vec<String> {
             // A secret passed to a constructor named for one in source (`new Secret("...".Sha256())`,
             // `new ClientSecret("...")`, `new NetworkCredential`'s is a password option elsewhere).
             r#"(?P<ctor>(?-u:\b)new[ \t]+[A-Za-z0-9_.]*(?i:secret|password|apikey|token)[ \t]*\([ \t]*)(?P<ctor_val>"(?:[^"\\\r\n]|\\.)*")"#.to_owned(),
+            // Batch 10 forms (see [`replace_batch10`]).
+            // Recovery codes listed after their name on one line (`has generated new 2FA recovery
+            // codes: X, Y, Z.`, `backup codes: ...`): each code.
+            r"(?P<rcodes>(?-u:\b)(?i:recovery|backup|scratch|one-time|single-use)[ \t-]+(?i:codes?)(?:[ \t]+[^\s:：]+){0,3}?[ \t]*[:：][ \t]*)(?P<rcodes_val>[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{3,})*(?:[ \t]*,[ \t]*[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{3,})*)*)".to_owned(),
+            // Recovery codes one a line (a downloaded codes file, a numbered list): see
+            // [`recovery_code_line`].
+            format!(r"(?P<rcode_block>(?m:^)(?:{RECOVERY_CODE_LINE}\n)*{RECOVERY_CODE_LINE}(?m:$))"),
+            // `aws ssm get-parameter --with-decryption --output text`: the cell after the
+            // parameter's type `SecureString` is its value.
+            r"(?m:^)(?P<ssm_row>PARAMETERS?\t[^\r\n]*\t(?i:securestring)\t)(?P<ssm_val>[^\t\r\n]+)".to_owned(),
+            // An aligned listing of labels of several capitalised words (`nomad acl bootstrap`'s
+            // `Secret ID    = ...`, `Client Secret  : ...`): as secret as the label says.
+            // Each word starts with a capital: lower-case words before `=` are code (Bicep's
+            // `param adminPassword = '...'` is the `key` form's).
+            format!(
+                r"(?m:^)(?P<spaced>[ \t]*(?P<spaced_name>(?:{word} ){{1,2}}{secret}(?: {word})?|{secret}(?: {word}){{1,2}})(?:[ \t]{{2,}}[=:]|[ \t]=)[ \t]*)(?P<spaced_val>[^\s]+)(?P<spaced_end>[ \t]*\r?(?m:$))",
+                word = "[A-Z][A-Za-z0-9_.-]*",
+                secret = format!(
+                    "(?:[A-Z][A-Za-z0-9_.-]*?(?i:{strong}|{last})|{capitalised})[A-Za-z0-9_.-]*",
+                    capitalised = [STRONG_KEY_WORDS, LAST_KEY_WORDS]
+                        .concat()
+                        .iter()
+                        .map(|word| format!("{}(?i:{})", word[..1].to_ascii_uppercase(), words_pattern(&[&word[1..]])))
+                        .collect::<Vec<_>>()
+                        .join("|")
+                )
+            ),
+            // `xcrun altool --apiKey ID`: App Store Connect's 10-character key id, which names the
+            // `.p8` private key the tool reads, not a secret (the words before it are scanned).
+            r"(?P<altool>(?-u:\b)altool[ \t][^\r\n]*?--apiKey[ \t]+)(?P<altool_val>[A-Z0-9]{10})(?-u:\b)".to_owned(),
+            // Kerberos keys printed by `klist -k -K`: `(enctype)  (0xHEX)`.
+            r"(?P<krb>\((?i:aes|des|des3|rc4|arcfour|camellia)[A-Za-z0-9-]*\)[ \t]+\(0x)(?P<krb_val>[0-9a-fA-F]{16,})".to_owned(),
+            // AWS's listing of access keys (`list-access-keys` as a table or text): a key's id, its
+            // creation date and its status. AWS documents the id as not secret (every signed request
+            // sends it), and no secret key is ever listed there.
+            r#"(?P<akid_meta>(?:(?m:^)ACCESSKEYMETADATA\t)?(?-u:\b)A(?:KIA|SIA)[A-Z0-9]{16}[ \t|,"':]+[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.+Z-]+[ \t|,"':]+(?:Active|Inactive)(?-u:\b))"#.to_owned(),
             // `dotnet user-secrets set` confirmation.
             r"(?P<saved_pre>Successfully saved [^\r\n]*? = )[^\r\n]*?(?P<saved_post> to the secret store\.)".to_owned(),
             // The line after `terraform output [-raw|-json] NAME`: the output's value, which Terraform
@@ -1250,7 +1431,10 @@ fn rules(forms: Forms) -> Vec<String> {
         // Cookies and options whose value is secret in every tool.
         rules.extend([
             r#"(?P<cookie>(?-u:\b)(?i:set-cookie|cookie)"?[ \t]*:[ \t]*"?)(?P<cookie_val>[^\r\n"]*)"#.to_owned(),
-            format!(r"(?P<flag>(?-u:\B)--?[A-Za-z0-9-]*?(?i:{options})(?:[ \t]+|=|:))(?P<flag_val>{CLI_VALUE})"),
+            // `pass` ends an option only as a word of its own (`--pass`, `--ks-pass`, not `--bypass`).
+            format!(
+                r"(?P<flag>(?-u:\B)--?(?:[A-Za-z0-9-]*?(?i:{options})|(?:[A-Za-z0-9]+-)*(?i:pass))(?:[ \t]+|=|:))(?P<flag_val>{CLI_VALUE})"
+            ),
             // The same as a Windows option, its value attached (`/SourcePassword:x`, `/password=x`).
             format!(r"(?P<wflag>(?:(?m:^)|[ \t])/[A-Za-z]*(?i:{options})[:=])(?P<wflag_val>{CLI_VALUE})"),
         ]);
@@ -1262,9 +1446,9 @@ fn rules(forms: Forms) -> Vec<String> {
         // An authorization scheme with parameters (`Digest ... response="..."`, `OAuth
         // oauth_token="...", oauth_signature="..."`, `Token token="..."`, AWS Signature V4).
         format!(
-            r#"(?P<hdrp>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
+            r#"(?P<hdrp>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*(?:b?["'])?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
         ),
-        r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*["']?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|[A-Z][A-Za-z]{1,20}(?:-[A-Z][A-Za-z]{1,20})?[ \t]+)?(?P<hdr_val><[^<>\s"']+>|[^\s"',;\\<]+(?:\\\r?\n[ \t]*[A-Za-z0-9._~+/=-]+)*)"#.to_owned(),
+        r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*(?:b?["'])?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|(?i:key|token|api[-_]?key)=|[A-Z][A-Za-z]{1,20}(?:-[A-Z][A-Za-z]{1,20})?[ \t]+)?(?P<hdr_val><[^<>\s"']+>|[^\s"',;\\<]+(?:\\\r?\n[ \t]*[A-Za-z0-9._~+/=-]+)*)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
         // The password may hold a `#` (a URL .NET failed to parse prints it as written).
         r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?@"'<>]+@"#.to_owned(),
@@ -1277,7 +1461,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // An XML element whose `key` or `name` attribute names a secret, its attributes in
             // any order (`<add value="..." key="ClearTextPassword" />`).
             format!(
-                r#"(?P<xml_tag><[A-Za-z][A-Za-z0-9_.:-]*(?:[ \t]+{attr})*?[ \t]+(?i:key|name)[ \t]*=[ \t]*(?:"[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*"|'[^'\r\n]*(?i:{strong}|{last})[^'\r\n]*')(?:[ \t]+{attr})*[ \t]*/?>)"#
+                r#"(?P<xml_tag><[A-Za-z][A-Za-z0-9_.:-]*(?:[ \t]+{attr})*?[ \t]+(?i:key|name|include)[ \t]*=[ \t]*(?:"[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*"|'[^'\r\n]*(?i:{strong}|{last})[^'\r\n]*')(?:[ \t]+{attr})*[ \t]*/?>)"#
             ),
             // A `key|name=... value=...` pair outside a tag, quoted any way (a runsettings
             // `TestRunParameters.Parameter(name=\"ApiKey\", value=\"...\")`, TeamCity's
@@ -1309,11 +1493,14 @@ fn rules(forms: Forms) -> Vec<String> {
         // A secret as a URL path segment after a marker (Mattermost `/hooks/ID`, IFTTT
         // `/with/key/KEY`, Loggly `/inputs/TOKEN`, MyGet `/auth/KEY`, anaconda.org `/t/TOKEN`):
         // hidden when it looks generated.
-        r#"(?P<path_tok>://[^\s/"'<>]+(?:/[^\s/"'<>]+)*?/(?:hooks|with/key|inputs|bulk|auth|t)/)(?P<path_tok_val>[A-Za-z0-9_-]{16,})"#.to_owned(),
+        r#"(?P<path_tok>://[^\s/"'<>]+(?:/[^\s/"'<>]+)*?/(?:hooks|with/key|inputs|bulk|auth|t|receiver/v1/(?:http|otlp))/)(?P<path_tok_val>[A-Za-z0-9_-]{16,})"#.to_owned(),
         // NATS NKEY seeds (base32 behind `S` and the key's type).
         r"(?-u:\b)(?P<nkey>S[UOANCAXP])[A-Z2-7]{54,56}(?-u:\b)".to_owned(),
         // Mailgun's private API keys: 32 hex digits, then two groups of 8.
         r"(?-u:\b)(?P<mailgun>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})(?-u:\b)".to_owned(),
+        // A BitLocker recovery password (`manage-bde -protectors -get`, `Get-BitLockerVolume`):
+        // eight groups of six digits, a shape nothing else has.
+        r"(?-u:\b)(?P<bitlocker>[0-9]{6}(?:-[0-9]{6}){7})(?-u:\b)".to_owned(),
         // Mollie API keys: `live_` or `test_` and 30 letters and digits.
         r"(?-u:\b)(?P<mollie>(?:live|test)_)(?P<mollie_val>[A-Za-z0-9]{30})(?-u:\b)".to_owned(),
         format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
@@ -1334,6 +1521,12 @@ fn rules(forms: Forms) -> Vec<String> {
         r"(?P<aad>(?-u:\b)[A-Za-z0-9_~.-]{3}[0-9]Q~[A-Za-z0-9_~.-]{31,34})".to_owned(),
         // Firebase Cloud Messaging: a legacy server key (`AAAA...:APA91b...`) or a registration token.
         r"(?P<fcm>(?-u:\b)[A-Za-z0-9_-]{11}:APA91b[A-Za-z0-9_-]{20,})".to_owned(),
+        // An `APP.KEY:SECRET` API key (Ably): the app's and the key's ids stay, the secret after
+        // the colon is hidden when it looks generated.
+        r"(?-u:\b)(?P<idpair>[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{6}:)(?P<idpair_val>[A-Za-z0-9_+/=-]{16,})".to_owned(),
+        // A token known by its prefix right after an ANSI colour code (`\x1b[38;5;9msk-...`): the
+        // code stays, the token is read as if a blank came before it.
+        format!(r"(?P<ansi_tok>\x1b\[[0-9;]*m)(?P<ansi_tok_val>(?:{prefixes})[^\s\x1b]*)"),
     ]);
     if labelled {
         // Values named by a label: JSON and YAML name/value pairs, tables, `key: value`.
@@ -1354,12 +1547,14 @@ fn rules(forms: Forms) -> Vec<String> {
             // A `{"name": SECRET-NAME, ..., "value": VALUE}` pair in JSON text (`az webapp config
             // appsettings list`, `keyvault secret show`, `ssm get-parameter`).
             format!(
-                r#"(?P<pair>"(?i:name|key)"[ \t]*:[ \t]*"(?P<pair_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)"(?:[^{{}}]|\{{\}})*?"(?i:value)"[ \t]*:[ \t]*")(?P<pair_val>(?:[^"\\\r\n]|\\.)*)""#
+                r#"(?P<pair>"(?i:name|key|label)"[ \t]*:[ \t]*"(?P<pair_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)"(?:[^{{}}]|\{{\}})*?"(?i:value)"[ \t]*:[ \t]*")(?P<pair_val>(?:[^"\\\r\n]|\\.)*)""#
             ),
             // The same pair in YAML, the value on the next line (`- name: X` / `  value: Y`).
             format!(r"(?P<yaml_pair>{yaml_name}\r?\n[ \t]*(?:value|Value):[ \t]*)(?P<yaml_val>[^\r\n]+)"),
             // `terraform output -json`: the `"value"` of an output marked `"sensitive": true`.
-            r#"(?P<sensitive>"sensitive"[ \t]*:[ \t]*true[ \t]*,(?:[^{}]|\{\})*?"value"[ \t]*:[ \t]*)(?P<sensitive_val>"(?:[^"\\\r\n]|\\.)*"|\[[^\[\]\r\n]*\]|\{[^{}\r\n]*\}|[^\s,{}\[\]]+)"#.to_owned(),
+            // Also the `"Value"` of an object whose type says it is secret (`"Type": "SecureString"`
+            // of `aws ssm get-parameter`, ARM's `securestring`, 1Password's `"type": "CONCEALED"`).
+            r#"(?P<sensitive>(?:"sensitive"[ \t]*:[ \t]*true|"(?i:type)"[ \t]*:[ \t]*"(?i:securestring|secureobject|concealed)")[ \t]*,(?:[^{}]|\{\})*?"(?i:value)"[ \t]*:[ \t]*)(?P<sensitive_val>"(?:[^"\\\r\n]|\\.)*"|\[[^\[\]\r\n]*\]|\{[^{}\r\n]*\}|[^\s,{}\[\]"]+)"#.to_owned(),
             // A key-like value under a neutral label: `az ... keys list` ("value"), `functionapp
             // keys list` ("default"), a Data Protection key ring (`<value>`).
             // The private members of a key: a JWK's `"d"`, `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`
@@ -1381,15 +1576,27 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})(?P<key_words>(?:[ \t]+[A-Za-z]+,?){{2}}(?:[ \t]|\r?(?m:$)))?"#
             ),
             format!(
-                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>[A-Za-z0-9+/_.=-]{{16,}})"#
+                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>(?:[A-Za-z0-9+/_.=-]|\\/){{16,}})"#
+            ),
+            // The word for a password (or "API key") in a sentence, a few words naming what it is
+            // for between it and the value, the sentence going on after it (`Geslo za SMTP X je
+            // poteklo`, `password for the relay X expired`): the first blank-separated word with a
+            // digit after at most three words without one, when it reads as a generated password
+            // (see [`replace`]). Listed before `prose`, which would take the first long word of
+            // the sentence (`uporabnika`) for the value and leave the password after it.
+            format!(
+                r#"(?P<prose_skip>(?:(?-u:\b)(?i:password|passphrase|passwd)|(?i:{foreign}|{foreign_keys}))(?:[ \t]+[^\s0-9:：=<>"'«&]{{1,20}}){{1,3}}[ \t]+)(?P<prose_skip_val>[^\s"'<>=&:：，；、。]*[0-9][^\s"'<>&:：，；、。]*)(?P<prose_skip_end>[ \t]|\r?(?m:$))"#
             ),
             // Free text: `password X`, `the password is X`, `token X` (see [`replace`] for what
-            // counts as a value there).
+            // counts as a value there). The value is not an option (`--password`), and the words
+            // before a colon have no digit, so a password is not taken for one of them (`پاس ورڈ
+            // X ... صارف: name`); a token's name a few words before a colon too (`SNYK_TOKEN from
+            // environment: X`).
             // In other languages the word comes with a few words of its sentence before the
             // value (`Nytt lösenord för användaren admin: X`, `臨時密碼：X`, `adgangskode er X`); in
             // English a few words and a colon (`Generated password for app: X`).
             format!(
-                r#"(?P<prose>(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>[^\s"'<>=&，；、。][^\s"'<>&，；、。]{{5,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
+                r#"(?P<prose>(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license|signing|encryption|hmac)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"0-9]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_few_tok>(?i:token|secret|api[_-]?key)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>(?:[^\s"'<>=&，；、。-][^\s"'<>&，；、。]|-[^\s"'<>&，；、。-])[^\s"'<>&，；、。]{{4,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
             ),
         ]);
     }
@@ -1436,8 +1643,21 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         r"|None|null|nil|NULL|undefined|true|false|True|False|TRUE|FALSE|yes|no|Yes|No|YES|NO",
         // A time or age, as listings show it in a secret's row (`gh secret list`: `about 3 days ago`).
         r"|(?:about |almost |over |less than )?(?:a|an|[0-9]+) (?:second|minute|hour|day|week|month|year)s? ago",
-        // Microsoft.IdentityModel's placeholder for a value it hides (`[PII of type '...' is hidden...]`).
-        r"|\[PII of type '[^'\r\n]*' is hidden[^\]\r\n]*\]",
+        // Microsoft.IdentityModel's placeholder for a value it hides (`[PII of type '...' is hidden...]`,
+        // a token's `[Security Artifact of type '...' is hidden...]`).
+        r"|\[(?:PII|Security Artifact) of type '[^'\r\n]*' is hidden[^\]\r\n]*\]",
+        // References to a secret in a secret manager, resolved when the app runs: 1Password's
+        // `op://vault/item/field`, vals' `ref+vault://...` / `ref+azurekeyvault://...`, and the
+        // same scheme for other stores (`akv://`, `gsm://`, `awssm://`); the token placeholders of
+        // release pipelines' replace-tokens steps (`__StripeSecretKey__`, `#{SqlPassword}#`).
+        r"|(?:op|ref\+[a-z0-9]+|akv|azurekeyvault|keyvault|gsm|gcpsm|awssm|awsssm|secretsmanager|bws)://\S+",
+        r"|__[A-Za-z][A-Za-z0-9_.]*__|#\{[^{}]*\}#",
+        // A token's prefix before a placeholder in capitals (`sk-proj-PLACEHOLDER`,
+        // `sk_live_YOUR_KEY`): a generated token mixes cases and digits.
+        r"|[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*[_-][A-Z][A-Z_]{3,}",
+        // A value that is itself a secret's word names a field, it does not hold one (an
+        // ExternalSecret's `secretKey: password`, a `secretKeyRef`'s `key: password`).
+        r"|(?i:password|passwd|secret|token|api[-_]?key|secret[-_]?key|access[-_]?key|client[-_]?secret|credentials?|private[-_]?key|connection[-_]?string)",
         // Another tool's mask between stars or dashes (`***REDACTED***`, Duende's raw request log,
         // azcopy's `sig=-REDACTED-`).
         r"|[*_-]+(?i:redacted|masked|hidden|filtered)[*_-]+",
@@ -1508,6 +1728,10 @@ fn unwrap(value: &str) -> (&str, &str, &str) {
         }
     }
     let bytes = value.as_bytes();
+    // A Python bytes literal: `b` and its quotes.
+    if bytes.len() >= 3 && bytes[0] == b'b' && matches!(bytes[1], b'"' | b'\'') && bytes[bytes.len() - 1] == bytes[1] {
+        return (&value[..2], &value[2..value.len() - 1], &value[value.len() - 1..]);
+    }
     let wrapped =
         bytes.len() >= 2 && matches!((bytes[0], bytes[bytes.len() - 1]), (b'"', b'"') | (b'\'', b'\'') | (b'{', b'}'));
     if !wrapped {
@@ -1874,7 +2098,7 @@ fn mask_xml_attributes(tag: &str) -> String {
     });
     let class = ATTRIBUTE
         .captures_iter(tag)
-        .find(|caps| ["key", "name"].iter().any(|name| caps["name"].eq_ignore_ascii_case(name)))
+        .find(|caps| ["key", "name", "include"].iter().any(|name| caps["name"].eq_ignore_ascii_case(name)))
         .map_or(KeyClass::Plain, |caps| classify_key(unwrap(&caps["value"]).1));
     ATTRIBUTE
         .replace_all(tag, |caps: &Captures<'_>| {
@@ -2081,6 +2305,9 @@ static COLUMN_GAP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[ \t]{2,}|\t"
 
 /// The replacement for one match of [`FULL`], [`CONTEXT_FREE`] or [`SHAPES`].
 fn replace(caps: &Captures<'_>) -> String {
+    if let Some(shown) = replace_batch10(caps) {
+        return shown;
+    }
     let whole = &caps[0];
     if let Some(kind) = caps.name("pem_esc_kind") {
         // Escaped line breaks stay escaped, so the string that holds the key stays valid.
@@ -2488,6 +2715,8 @@ fn replace(caps: &Captures<'_>) -> String {
             return whole.to_owned();
         }
         format!("{}{words}", labelled_value(caps, key.as_str(), label, value))
+    } else if let Some(label) = caps.name("prose_skip") {
+        prose_skip(label.as_str(), &caps["prose_skip_val"], text(caps, "prose_skip_end"))
     } else if let Some(label) = caps.name("prose") {
         prose(caps, label.as_str())
     } else {
@@ -2523,17 +2752,9 @@ fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value: &str) -> S
     {
         return format!("{},{}", labelled(label, class, head), redact_with(&SHAPES, tail));
     }
-    // A secret-labelled JSON object (`"SecretString": "{\"username\": ..., \"password\": ...}"`):
-    // its own labels say which of its values are secret.
     let (open, inner, close) = unwrap(value);
-    if class == KeyClass::Secret && (inner.starts_with("{\\\"") || inner.starts_with("{\"")) && inner.ends_with('}') {
-        return format!("{label}{open}{}{close}", redact_with(&CONTEXT_FREE, inner));
-    }
-    // A secret label over a value whose own names say which of its parts is secret: a SAS
-    // token's query (`SECRET = 'sv=...&sig=...'` of a database scoped credential) or a
-    // connection string (Event Hubs' Kafka `password="Endpoint=...;SharedAccessKey=..."`).
     if class == KeyClass::Secret
-        && let Some(shown) = self_describing(inner)
+        && let Some(shown) = own_labels(inner)
     {
         return format!("{label}{open}{shown}{close}");
     }
@@ -2564,7 +2785,42 @@ fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value: &str) -> S
     {
         return format!("{}{}", labelled(label, class, &value[..at]), redact_with(&SHAPES, &value[at..]));
     }
+    // A secret given as `USER:PASSWORD` (Milvus' `token="user:password"`): the user stays.
+    if class == KeyClass::Secret
+        && let Some((user, secret)) = user_and_secret(inner)
+    {
+        return format!("{label}{open}{user}:{}{close}", mask(secret));
+    }
     labelled(label, class, value)
+}
+
+/// `value` as `USER:SECRET` when it reads as a user name and a secret after a colon: the user a
+/// word (letters first, then letters, digits, `_`, `.`, `-` or `@`) that reads as neither a
+/// password nor a generated token, the secret a blank-free run that is no path, URL or stand-in.
+fn user_and_secret(value: &str) -> Option<(&str, &str)> {
+    let (user, secret) = value.split_once(':')?;
+    let user_like = user.len() <= 64
+        && user.starts_with(|c: char| c.is_ascii_alphabetic())
+        && user.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-@".contains(&b))
+        && !password_like(user)
+        && !generated_token(user);
+    let secret_like = !secret.is_empty()
+        && !secret.starts_with(['/', '\\'])
+        && !secret.contains(char::is_whitespace)
+        && !is_stand_in(secret);
+    (user_like && secret_like && !is_stand_in(value)).then_some((user, secret))
+}
+
+/// A secret-labelled value shown part by part when its own labels say which parts are secret:
+/// a JSON object (`"SecretString": "{\"username\": ..., \"password\": ...}"`), a SAS token's
+/// query (`SECRET = 'sv=...&sig=...'` of a database scoped credential) or a connection string
+/// (Event Hubs' Kafka `password="Endpoint=...;SharedAccessKey=..."`). `None` when it is none of
+/// them, so the caller hides it whole. In text and in structured content alike.
+fn own_labels(inner: &str) -> Option<String> {
+    if (inner.starts_with("{\\\"") || inner.starts_with("{\"")) && inner.ends_with('}') {
+        return Some(redact_with(&CONTEXT_FREE, inner).into_owned());
+    }
+    self_describing(inner)
 }
 
 /// A YAML flow mapping (`{ name: value, ... }`) with every member's value masked, or `None` when
@@ -2588,6 +2844,100 @@ fn flow_mapping(value: &str) -> Option<String> {
 /// kana, CJK ideographs), so a message in it can follow a value with no separator.
 fn other_script(c: char) -> bool {
     matches!(c, '\u{1100}'..='\u{11FF}' | '\u{3040}'..='\u{30FF}' | '\u{3130}'..='\u{318F}' | '\u{3400}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}')
+}
+
+/// The replacement for a match of one of the forms batch 10 of the held-out corpus added, or
+/// `None` when the match is of another form.
+fn replace_batch10(caps: &Captures<'_>) -> Option<String> {
+    if let Some(label) = caps.name("rcodes") {
+        let codes: Vec<&str> = caps["rcodes_val"].split(',').collect();
+        let listed = codes.iter().any(|code| mixed_code(code.trim()));
+        let shown: Vec<String> = codes
+            .iter()
+            .map(|code| {
+                let trimmed = code.trim();
+                if listed { code.replace(trimmed, REDACTED) } else { (*code).to_owned() }
+            })
+            .collect();
+        return Some(format!("{}{}", label.as_str(), shown.join(",")));
+    }
+    if let Some(block) = caps.name("rcode_block") {
+        let mut seen = false;
+        let shown = block
+            .as_str()
+            .split_inclusive('\n')
+            .map(|line| {
+                let body = line.strip_suffix('\n').unwrap_or(line);
+                let end = &line[body.len()..];
+                recovery_code_line(body, &mut seen).map_or_else(|| line.to_owned(), |shown| format!("{shown}{end}"))
+            })
+            .collect();
+        return Some(shown);
+    }
+    if caps.name("bitlocker").is_some() {
+        return Some(REDACTED.to_owned());
+    }
+    for (label, value) in [("ssm_row", "ssm_val"), ("krb", "krb_val")] {
+        if let Some(label) = caps.name(label) {
+            return Some(format!("{}{}", label.as_str(), mask(&caps[value])));
+        }
+    }
+    if let Some(label) = caps.name("spaced") {
+        let shown = labelled(label.as_str(), classify_key(&caps["spaced_name"]), &caps["spaced_val"]);
+        return Some(format!("{shown}{}", &caps["spaced_end"]));
+    }
+    if let Some(command) = caps.name("altool") {
+        return Some(format!("{}{}", redact_with(&CONTEXT_FREE, command.as_str()), &caps["altool_val"]));
+    }
+    if caps.name("akid_meta").is_some() {
+        return Some(caps[0].to_owned());
+    }
+    if let Some(ids) = caps.name("idpair") {
+        let value = &caps["idpair_val"];
+        let shown = if looks_generated(value) { REDACTED.to_owned() } else { value.to_owned() };
+        return Some(format!("{}{shown}", ids.as_str()));
+    }
+    if let Some(code) = caps.name("ansi_tok") {
+        return Some(format!("{}{}", code.as_str(), redact_with(&SHAPES, &caps["ansi_tok_val"])));
+    }
+    // A token's prefix before a placeholder (`sk-proj-PLACEHOLDER`) stands in for one.
+    if caps.name("tok_prefix").is_some() && is_stand_in(&caps[0]) {
+        return Some(caps[0].to_owned());
+    }
+    None
+}
+
+/// One line of a list of recovery codes, as the `rcode_block` form of [`rules`] and
+/// [`LineRedactor`] read it: a list marker, the code, trailing blanks.
+const RECOVERY_CODE_LINE: &str =
+    r"[ \t]*(?:[0-9]{1,2}[.)][ \t]+|[-*][ \t]+)?(?:[a-z0-9]{4,6}-[a-z0-9]{4,6}|[A-Z0-9]{4,6}-[A-Z0-9]{4,6})[ \t]*\r?";
+
+/// [`RECOVERY_CODE_LINE`] as a whole line, its parts captured.
+static RECOVERY_CODE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?P<lead>[ \t]*(?:[0-9]{1,2}[.)][ \t]+|[-*][ \t]+)?)(?P<code>[a-z0-9]{4,6}-[a-z0-9]{4,6}|[A-Z0-9]{4,6}-[A-Z0-9]{4,6})(?P<tail>[ \t]*\r?)$")
+        .expect("recovery code pattern is valid")
+});
+
+/// Whether a code mixes letters and digits within one of its groups (`42n7i-z7u09`, `5OQI-FZJ9`),
+/// as generated recovery codes do; a ticket (`PROJ-1234`) or a name (`hello-world`) does not.
+fn mixed_code(code: &str) -> bool {
+    code.split('-')
+        .any(|group| group.bytes().any(|b| b.is_ascii_digit()) && group.bytes().any(|b| b.is_ascii_alphabetic()))
+}
+
+/// A line that is one code of a list of recovery codes (GitHub's `xxxxx-xxxxx` file, ASP.NET Core
+/// Identity's `XXXX-XXXX`, a numbered list), with the code replaced, or `None` when the line is
+/// not one or stays. Two-factor recovery codes log their holder in without the second factor. A
+/// code alone on a line is one when it mixes letters and digits (see [`mixed_code`]); once one
+/// has been seen (`seen`), the codes on the lines that follow it are too, whatever they look like
+/// (a code of letters only). A line of another shape ends the list.
+fn recovery_code_line(line: &str, seen: &mut bool) -> Option<String> {
+    let Some(caps) = RECOVERY_CODE.captures(line) else {
+        *seen = false;
+        return None;
+    };
+    *seen |= mixed_code(&caps["code"]);
+    seen.then(|| format!("{}{REDACTED}{}", &caps["lead"], &caps["tail"]))
 }
 
 /// A value in free text after the word that names it (the `prose` form of [`rules`]).
@@ -2620,7 +2970,7 @@ fn prose(caps: &Captures<'_>, label: &str) -> String {
     };
     let shown = if secret {
         format!("{label}{}", mask(core))
-    } else if caps.name("prose_few").is_some() {
+    } else if caps.name("prose_few").is_some() || caps.name("prose_few_tok").is_some() {
         // The words before the colon were a sentence's (`Password reset link: URL`): the value
         // gets every form a line does (a URL's `code=`).
         format!("{label}{}", redact_with(&CONTEXT_FREE, core))
@@ -2628,6 +2978,23 @@ fn prose(caps: &Captures<'_>, label: &str) -> String {
         keep(label, core)
     };
     format!("{shown}{end}")
+}
+
+/// A value a few words after the word for a password in a sentence (the `prose_skip` form of
+/// [`rules`]): hidden when it reads as generated (16 or more characters of a token's alphabet, or
+/// 8 or more that read as a password and mix cases or hold a symbol, and no GUID), so a user name
+/// or id (`for user admin01 expired`) stays; the punctuation that ends the sentence stays too.
+fn prose_skip(label: &str, value: &str, end: &str) -> String {
+    let core = value.trim_end_matches(['.', ',', ';', ')']);
+    let rest = &value[core.len()..];
+    let has = |test: fn(&char) -> bool| core.chars().any(|c| test(&c));
+    let mixed = has(char::is_ascii_uppercase) && has(char::is_ascii_lowercase);
+    let symbol = has(|c| c.is_ascii_punctuation() && !"_-.".contains(*c));
+    // A GUID names a user or a request (`ResetPassword for user 0f1e...`).
+    let guid =
+        core.len() == 36 && core.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-') && core.matches('-').count() == 4;
+    let secret = !guid && (generated_token(core) || core.len() >= 8 && password_like(core) && (mixed || symbol));
+    if secret { format!("{label}{}{rest}{end}", mask(core)) } else { format!("{}{end}", keep(label, value)) }
 }
 
 /// A value under a weak label (the `weak` form of [`rules`]).
@@ -2816,7 +3183,8 @@ fn is_secret_option(option: &str) -> bool {
     (option.starts_with('-') || option.starts_with('/') && option.len() == name.len() + 1)
         && !name.is_empty()
         && name.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
-        && SECRET_OPTION_ENDINGS.iter().any(|ending| normalize(name).ends_with(&ending.replace('_', "")))
+        && (SECRET_OPTION_ENDINGS.iter().any(|ending| normalize(name).ends_with(&ending.replace('_', "")))
+            || option.starts_with('-') && name.rsplit('-').next().is_some_and(|last| last.eq_ignore_ascii_case("pass")))
 }
 
 fn is_secret_flag(flag: &str, context: Context) -> bool {
@@ -2852,6 +3220,10 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
     let mut positionals = 0;
     let mut first_positional = String::new();
     let mut after_share = false;
+    // The last positional of a command that takes its password there in batch mode, and whether
+    // its batch flag was given (see [`CommandOptions::batch_flag`]).
+    let mut last_positional = None;
+    let mut batch = false;
     let mut i = 0;
     while i < args.len() {
         let arg = word(i);
@@ -2860,6 +3232,10 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
         if arg == "user-secrets" {
             context = Context::UserSecrets { after_set: None };
         } else if let Some(command) = COMMANDS.iter().find(|command| starts(i, command.words)) {
+            if let Some(at) = last_positional.take().filter(|_| batch) {
+                actions[at] = whole(at);
+            }
+            batch = false;
             context = Context::Command(command);
             (positionals, after_share) = (0, false);
             i += command.words.len();
@@ -2878,6 +3254,13 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                 }
                 i += 2;
                 continue;
+            }
+        }
+        if let Context::Command(CommandOptions { batch_flag: Some(flag), .. }) = context {
+            if arg.starts_with('-') && !arg.starts_with("--") {
+                batch |= arg[1..].contains(*flag);
+            } else if !is_option(arg) {
+                last_positional = Some(i);
             }
         }
         if is_option(arg) || matches!(context, Context::Command(command) if command.is_secret(arg)) {
@@ -2934,6 +3317,9 @@ fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
             }
         }
         i += 1;
+    }
+    if let Some(at) = last_positional.filter(|_| batch) {
+        actions[at] = whole(at);
     }
     actions
 }
@@ -3011,7 +3397,10 @@ pub fn redact_json(value: &mut Value) {
                 if let Cow::Owned(masked) = known::mask_installed(s) {
                     *s = masked;
                 }
-                match redact_labelled(class, s) {
+                // A secret value whose own labels say which of its parts is secret (Secrets
+                // Manager's `SecretString` holding JSON, a connection string), as in text.
+                let own = if class == KeyClass::Secret { own_labels(s) } else { None };
+                match own.or_else(|| redact_labelled(class, s)) {
                     Some(shown) if shown != *s => *s = shown,
                     Some(_) => {}
                     None => {
@@ -3030,11 +3419,26 @@ pub fn redact_json(value: &mut Value) {
             Value::Object(map) => {
                 // A `{"name"|"key": NAME, "value": VALUE}` pair: VALUE is as secret as NAME says;
                 // a Terraform output `{"sensitive": true, "value": VALUE}`: VALUE is secret.
-                let named = if map.get("sensitive") == Some(&Value::Bool(true)) {
+                // An object whose type says it is secret (`"Type": "SecureString"`, 1Password's
+                // `"type": "CONCEALED"`) too; a `"label"` names a field as `"name"` does (`op item get`).
+                let secure_type =
+                    ["type", "Type"].iter().find_map(|field| map.get(*field)).and_then(Value::as_str).is_some_and(
+                        |kind| {
+                            ["securestring", "secureobject", "concealed"].contains(&kind.to_ascii_lowercase().as_str())
+                        },
+                    );
+                let named = if map.get("sensitive") == Some(&Value::Bool(true)) || secure_type {
                     Some(KeyClass::Secret)
                 } else {
-                    ["name", "key"].iter().find_map(|field| map.get(*field)).and_then(Value::as_str).map(classify_key)
+                    ["name", "key", "label"]
+                        .iter()
+                        .find_map(|field| map.get(*field))
+                        .and_then(Value::as_str)
+                        .map(classify_key)
                 };
+                // The public key a CI service hands out to seal secrets with (GitHub's and Gitea's
+                // `.../secrets/public-key`: exactly `{"key_id": ..., "key": ...}`) is public.
+                let sealing_key = map.len() == 2 && map.contains_key("key_id") && map.contains_key("key");
                 // A `{"propertyName": NAME, "propertyValue": VALUE}` pair (`xName` / `xValue`): the same.
                 let prefixed: Vec<(String, KeyClass)> = map
                     .iter()
@@ -3050,13 +3454,19 @@ pub fn redact_json(value: &mut Value) {
                         || JWK_PRIVATE_MEMBERS.contains(&k.as_str());
                     let by_name = prefixed.iter().find(|(field, _)| field == k).map(|(_, class)| *class);
                     let own = match (named, by_name) {
+                        _ if sealing_key && k == "key" => KeyClass::Plain,
                         (Some(named), _) if neutral && named != KeyClass::Plain => named,
                         _ if neutral => KeyClass::Neutral,
                         (_, Some(class)) if class != KeyClass::Plain => class,
                         _ => classify_key(k),
                     };
-                    // What a secret or connection-string object holds is as secret.
+                    // What a secret or connection-string object holds is as secret, but a member that
+                    // only describes it (its `type`, `contentType`, `name`, `url`: ARM's
+                    // `"adminPassword": {"type": "SecureString"}`).
+                    let describes = own == KeyClass::Plain
+                        && key_words(k).last().is_some_and(|word| DESCRIBING_WORDS.contains(&word.as_str()));
                     let inherited = match (class, own) {
+                        (KeyClass::Secret, _) if describes => own,
                         (KeyClass::Secret, _) | (KeyClass::Connection, KeyClass::Secret) => KeyClass::Secret,
                         (KeyClass::Connection, _) => KeyClass::Connection,
                         _ => own,
@@ -3210,6 +3620,8 @@ pub struct LineRedactor {
     table: Option<(u8, Vec<KeyClass>)>,
     /// Inside a Terraform variable block named for a secret, before its `default`.
     hcl_variable: Option<KeyClass>,
+    /// Inside a list of recovery codes, one a line (see [`recovery_code_line`]).
+    in_recovery_codes: bool,
 }
 
 impl LineRedactor {
@@ -3360,6 +3772,9 @@ impl LineRedactor {
         } else if line.contains(['{', '}']) && line.replace("{}", "").contains(['{', '}']) {
             // Another object starts or this one ends (an empty `{}` value does neither).
             self.secret_pair = None;
+        }
+        if let Some(shown) = recovery_code_line(line, &mut self.in_recovery_codes) {
+            return Some(Cow::Owned(shown));
         }
         if let Some(opener) = opener {
             // The two lines as [`redact`] renders them together; this line is what follows the
@@ -5619,10 +6034,187 @@ Time Elapsed 00:00:03.45";
             "{ a: { b: ".repeat(N),
             "password = N''x".repeat(N),
             "variable \"password\" {\n  a = b\n".repeat(N),
+            "Geslo za a ".repeat(N),
+            "Secret ID  = ".repeat(N),
+            "a1b2c-d3e4f\n".repeat(N),
+            "recovery codes: a1b2-c3d4, ".repeat(N),
+            "\x1b[1mghp_".repeat(N),
+            "Host=h\\;Password=x\\".repeat(N),
         ];
         for input in &cases {
             assert!(!redact(input).is_empty());
         }
         assert_eq!(r(&"Password=x;".repeat(2)), "Password=[REDACTED];Password=[REDACTED];");
+    }
+
+    // --- the classes of held-out batch 10 (issue 24), each with our own examples ---------------
+
+    /// Asserts each case on the whole text and line by line.
+    fn each_and_lines(cases: &[(&str, &str)]) {
+        for (input, expected) in cases {
+            let expected = if expected.is_empty() { input } else { expected };
+            assert_eq!(r(input), *expected, "{input}");
+            assert_eq!(lines(input), *expected, "line by line: {input}");
+        }
+    }
+
+    #[test]
+    fn the_word_for_a_password_in_more_languages_and_a_few_words_before_the_value() {
+        each_and_lines(&[
+            ("Geslo za bazo Qw7!tr-Zp9x je napačno", "Geslo za bazo [REDACTED] je napačno"),
+            ("Lozinka Hj5#pp-2Wq nije ispravna", "Lozinka [REDACTED] nije ispravna"),
+            ("Parool Zx8-kk!2Lm aegus", "Parool [REDACTED] aegus"),
+            ("Nenosiri Tt4$zz-9Qa si sahihi", "Nenosiri [REDACTED] si sahihi"),
+            ("رمز عبور Pq9!mm-4Zx نامعتبر است، کاربر: app", "رمز عبور [REDACTED] نامعتبر است، کاربر: app"),
+            ("API atslēga 3f9a0c1d2e4b5a6978c0d1e2f3a4b5c6 ir nederīga", "API atslēga [REDACTED] ir nederīga"),
+            ("password for the relay Xr8!vv-2Kp expired", "password for the relay [REDACTED] expired"),
+            (
+                "Loaded API_TOKEN from vault: 9fQx2LmP7rT4vB8nC1dE5gH3 (cached)",
+                "Loaded API_TOKEN from vault: [REDACTED] (cached)",
+            ),
+            ("svc --mode Password --password Lm4!qq-8 --port 1", "svc --mode Password --password [REDACTED] --port 1"),
+            // A user id or name after the words, prose without a value, and a lookup's address stay.
+            ("Purpose ResetPassword for user 0d6f1c2e-4a5b-4c3d-9e8f-7a6b5c4d3e2f.", ""),
+            ("password for user admin01 expired", ""),
+            ("Geslo mora imeti vsaj 12 znakov", ""),
+            ("Token cache hit for: alice@contoso.com", ""),
+        ]);
+    }
+
+    #[test]
+    fn password_options_of_more_tools_and_options_named_pass() {
+        each(&[
+            ("redis-cli --pass Hq7!x-Lm2 PING", "redis-cli --pass [REDACTED] PING"),
+            ("keydb-cli -h cache -a Pp8-ww2 info", "keydb-cli -h cache -a [REDACTED] info"),
+            ("signer --ks-pass Kk9!zz-2 --bypass yes", "signer --ks-pass [REDACTED] --bypass yes"),
+            (
+                "codecovcli upload-process -t 0f8e7d6c-5b4a-4392-8170-6f5e4d3c2b1a -F unit",
+                "codecovcli upload-process -t [REDACTED] -F unit",
+            ),
+            ("security unlock-keychain -p Hh3!kk-8 ci.keychain", "security unlock-keychain -p [REDACTED] ci.keychain"),
+            (
+                "security import cert.p12 -k login.keychain -P Wq8!pp-2 -A",
+                "security import cert.p12 -k login.keychain -P [REDACTED] -A",
+            ),
+            (
+                "security add-generic-password -a ci -s feed -w Zz5!tt-9",
+                "security add-generic-password -a ci -s feed -w [REDACTED]",
+            ),
+            ("security find-generic-password -s feed -w", ""),
+            ("htpasswd -nbB admin Rr6!yy-3", "htpasswd -nbB admin [REDACTED]"),
+            ("htpasswd -b -C 12 /srv/.htpasswd ops Qq2-ww!8", "htpasswd -b -C 12 /srv/.htpasswd ops [REDACTED]"),
+            ("htpasswd -c /srv/.htpasswd admin", ""),
+        ]);
+        assert_eq!(
+            args(&["htpasswd", "-b", "users", "ops", "Qq2-ww!8"]),
+            ["htpasswd", "-b", "users", "ops", "[REDACTED]"]
+        );
+    }
+
+    #[test]
+    fn recovery_codes_recovery_passwords_and_kerberos_keys() {
+        each_and_lines(&[
+            ("Your backup codes: 7kq2-9zx1, m3p8-4wd6.", "Your backup codes: [REDACTED], [REDACTED]."),
+            ("Recovery codes: none left", ""),
+            (
+                "a1b2c-d3e4f\nqwert-yuiop\n\nStore these codes offline.",
+                "[REDACTED]\n[REDACTED]\n\nStore these codes offline.",
+            ),
+            ("1. K7QP-2MZX\n2. 9WRT-B4NC", "1. [REDACTED]\n2. [REDACTED]"),
+            ("hello-world\nPROJ-1234", ""),
+            (
+                "    Password:\n      123456-234567-345678-456789-567890-678901-789012-890123",
+                "    Password:\n      [REDACTED]",
+            ),
+            (
+                "   2 host/app@CORP (aes256-cts-hmac-sha1-96)  (0x00112233445566778899aabbccddeeff)",
+                "   2 host/app@CORP (aes256-cts-hmac-sha1-96)  (0x[REDACTED])",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn secret_manager_references_placeholders_and_field_names_stay() {
+        each(&[
+            ("Db__Password=op://Prod/db/password", ""),
+            ("ApiKey: ref+awsssm://prod/api-key", ""),
+            ("  \"ClientSecret\": \"__ClientSecret__\",", ""),
+            ("Password=#{DbPassword}#", ""),
+            ("    - secretKey: token", ""),
+            ("  credentialStore: vault", ""),
+            ("OPENAI_API_KEY=sk-live-EXAMPLE_VALUE", ""),
+            ("token: '[Security Artifact of type 'Jwt' is hidden. See https://aka.ms/x.]'.", ""),
+            ("ACCESSKEYMETADATA\tAKIA0123456789ABCDEF\t2026-01-02T03:04:05+00:00\tActive\tdeploy", ""),
+            ("xcrun altool --validate-app -f a.ipa --apiKey AB12CD34EF --apiIssuer 5f0e", ""),
+            ("AWS_ACCESS_KEY_ID=AKIA0123456789ABCDEF", "AWS_ACCESS_KEY_ID=AKIA[REDACTED]"),
+        ]);
+    }
+
+    #[test]
+    fn bare_secrets_of_secret_managers_and_values_of_secure_types() {
+        each_and_lines(&[
+            (
+                "PS C:\\src> Get-Secret -Name Feed -AsPlainText\nKp3!xx-9Zq\nPS C:\\src> exit",
+                "PS C:\\src> Get-Secret -Name Feed -AsPlainText\n[REDACTED]\nPS C:\\src> exit",
+            ),
+            ("$ op read op://Prod/db/password\nZx9-kk!2\n$ ls", "$ op read op://Prod/db/password\n[REDACTED]\n$ ls"),
+            (
+                "PARAMETER\tarn:aws:ssm:us-east-1:1:parameter/db\tDbPw\t2026-01-01\tSecureString\tQq8-zz!1\t3",
+                "PARAMETER\tarn:aws:ssm:us-east-1:1:parameter/db\tDbPw\t2026-01-01\tSecureString\t[REDACTED]\t3",
+            ),
+        ]);
+        assert_eq!(
+            r(r#"{"Name": "/app/db", "Type": "SecureString", "Value": "Hh2-xx!7"}"#),
+            r#"{"Name": "/app/db", "Type": "SecureString", "Value": "[REDACTED]"}"#
+        );
+        let mut value = json!({
+            "fields": [{"label": "api token", "value": "abc"}, {"label": "user", "value": "svc"}],
+            "param": {"Type": "SecureString", "Value": "x1"},
+            "adminPassword": {"type": "SecureString", "value": "Pw1!"},
+            "sealing": {"key_id": "5678", "key": "c2VhbGluZy1wdWJsaWMta2V5LWV4YW1wbGUtMDEyMzQ="},
+            "SecretString": "{\"user\": \"svc\", \"password\": \"Pp1!\"}",
+        });
+        redact_json(&mut value);
+        assert_eq!(
+            value,
+            json!({
+                "fields": [{"label": "api token", "value": REDACTED}, {"label": "user", "value": "svc"}],
+                "param": {"Type": "SecureString", "Value": REDACTED},
+                "adminPassword": {"type": "SecureString", "value": REDACTED},
+                "sealing": {"key_id": "5678", "key": "c2VhbGluZy1wdWJsaWMta2V5LWV4YW1wbGUtMDEyMzQ="},
+                "SecretString": "{\"user\": \"svc\", \"password\": \"[REDACTED]\"}",
+            })
+        );
+    }
+
+    #[test]
+    fn labels_shapes_quotes_and_escapes_of_batch_10() {
+        each(&[
+            ("Secret ID    = 0a1b2c3d-4e5f-4a6b-8c7d-9e0f1a2b3c4d", "Secret ID    = [REDACTED]"),
+            ("Create Index = 7\nAccessor ID  = 42", ""),
+            (
+                "opts { Key = abcdef.ghijkl:Zx9Qw8Er7Ty6Ui5Op4, Env = eu }",
+                "opts { Key = abcdef.ghijkl:[REDACTED], Env = eu }",
+            ),
+            ("\x1b[31mghp_0123456789abcdefABCDEF0123456789ab\x1b[0m", "\x1b[31mghp_[REDACTED]\x1b[0m"),
+            (r#"{"key":"Zm9v\/YmFy\/YmF6MTIzNDU2Nzg5MA==","n":1}"#, r#"{"key":"[REDACTED]","n":1}"#),
+            (
+                "<ContainerEnvironmentVariable Include=\"Smtp__Password\" Value=\"Pp7-qq!2\" />",
+                "<ContainerEnvironmentVariable Include=\"Smtp__Password\" Value=\"[REDACTED]\" />",
+            ),
+            ("<PackageReference Include=\"Azure.Security.KeyVault.Secrets\" Version=\"4.6.0\" />", ""),
+            ("New signing key created: 8fQ2xL0pV7rT4bN9cM1dK5gH3jW6sA0e", "New signing key created: [REDACTED]"),
+            (
+                "https://collectors.example.sumologic.com/receiver/v1/http/ZaVnC4dhaV0XbKp2mQ7rT9sW1",
+                "https://collectors.example.sumologic.com/receiver/v1/http/[REDACTED]",
+            ),
+            ("AGORA_APP_CERTIFICATE=0f1e2d3c4b5a69788796a5b4c3d2e1f0", "AGORA_APP_CERTIFICATE=[REDACTED]"),
+            ("{'X-Api-Token': b'Zx9Qw8Er7Ty6Ui5Op4As3', 'n': b'1'}", "{'X-Api-Token': b'[REDACTED]', 'n': b'1'}"),
+            ("Authorization: key=Zx9Qw8Er7Ty6Ui5Op4As3Df2", "Authorization: key=[REDACTED]"),
+            ("Host=h\\;Password=Pw9-xx\\;Port=5432", "Host=h\\;Password=[REDACTED]\\;Port=5432"),
+            ("set CS=Server=s;Password=Pw9-xx^&Port=1", "set CS=Server=s;Password=[REDACTED]^&Port=1"),
+            ("connect(token=\"svc_reader:Zx9-qq!2Lm\")", "connect(token=\"svc_reader:[REDACTED]\")"),
+            ("password=\"env:DB_PW\"", ""),
+        ]);
     }
 }
