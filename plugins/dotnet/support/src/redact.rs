@@ -144,6 +144,15 @@
 //!   variable named for a secret and its `default` a few attributes down. A bare value
 //!   ends where a message in Hangul, kana or CJK starts, an authorization parameter at an escaped
 //!   line break (`\r\n`), and openssl's `pass:` stays inside quotes.
+//! - from batch 10: tokens of vendors no rule names, by their shape (see [`VENDOR_TOKEN`]: a short
+//!   prefix of one case, a separator, a random body of 30 or more letters and digits that passes
+//!   [`vendor_token`]'s entropy test: `xai-...`, `gsk_...`, `CFPAT-...`, `os_v2_app_...`), and the
+//!   hex or glued tokens of a few named vendors (ElevenLabs' `sk_`, LangSmith, Trello, crates.io,
+//!   Airtable, Braintree, Asana, HubSpot); a value in a CDATA section of a secret-named element;
+//!   the first line of `pass show NAME`; a random token after the bare word `key` (`rejected key
+//!   '...'`), or alone after a blank line under a line that names a key, token or password and
+//!   ends with a colon (a mail). A pipe table is read from its first line, so a row that names a
+//!   secret is not taken for the header of the rows below it.
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
@@ -168,7 +177,10 @@
 //! digests and timestamps in a secret's row, where a secret is stored (`<secret-storage>`), a
 //! secret store's id (`PackageSecretsId`), a call that computes the value in source
 //! (`generate_password(length=32)`), masks such as `xxxxx` in a URL or `-REDACTED-`, and a sentence
-//! after a secret's name (`secrets: move the feed`, fish's `$TOKEN: set in global scope`).
+//! after a secret's name (`secrets: move the feed`, fish's `$TOKEN: set in global scope`). From
+//! batch 10: publishable and project keys (`pk_`, `phc_`), prefixed digests (`sha512-...`, a cache
+//! key `Linux-nuget-<sha256>`), object ids shorter than a token (`pi_...`), names that hold a GUID,
+//! and fingerprints, key ids and public key blobs after the word `key`.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -901,9 +913,74 @@ const TOKEN_PREFIXES: &[&str] = &[
     r"sk\.eyJ",                                                 // Mapbox secret token (`pk.eyJ...` is public)
     "configcat-sdk-1/",                                         // ConfigCat SDK key
     "tskey-(?:auth|api|client|scim|webhook)-",                  // Tailscale
+    "pat-[a-z]{2,3}[0-9]-",                                     // HubSpot private app token (`pat-na1-` and a GUID)
     "bkua_",                                                    // Buildkite user API token
     r"dt0c01\.",                                                // Dynatrace API token
 ];
+
+/// A vendor-prefixed token of a vendor no rule names (`xai-...`, `gsk_...`, `CFPAT-...`, and the
+/// next one): a short prefix, then a long random body. The prefix is one to four short segments of
+/// one case, the first starting with two letters (`pplx-`, `sk-ant-api03-`, `os_v2_app_`), joined
+/// and ended by `-` or `_` (the last separator may be `.`, as in `sl.`); the body is letters and
+/// digits, with `-` or `_` inside (base64url), one run of 16 or more (so that the pattern does
+/// not take a name such as `MSSQL_SA_PASSWORD` or a host such as `contoso.webhook`, which a form
+/// that starts later in them must see). Whether the body is random is [`vendor_token`]'s call; a
+/// prefix that names a public key or a hash is no secret's (see [`PUBLIC_PREFIXES`]). The token
+/// may follow a terminal's colour code directly (`\x1b[1mxai-...`), which stays.
+const VENDOR_TOKEN: &str = concat!(
+    r"(?:(?P<vendor_sgr>\x1b\[[0-9;]*m)|(?-u:\b))(?P<vendor>(?:[a-z]{2}[a-z0-9]{0,6}(?:[-_][a-z][a-z0-9]{0,7}){0,3}|[A-Z]{2}[A-Z0-9]{0,6}(?:[-_][A-Z][A-Z0-9]{0,7}){0,3})[-_.])",
+    r"(?P<vendor_body>(?:[A-Za-z0-9]+[-_])*[A-Za-z0-9]{16,}(?:[-_][A-Za-z0-9]+)*)(?-u:\b)",
+);
+
+/// First segments of a vendor prefix that mark a key meant to be public (Stripe's and Clerk's
+/// publishable `pk_`, Mapbox's `pk.`, PostHog's project `phc_`, `pub_`) or a digest (`sha512-`
+/// of an npm or SRI integrity, `md5-`): what follows them is no secret.
+const PUBLIC_PREFIXES: &[&str] = &["pk", "phc", "pub", "public", "sha1", "sha256", "sha384", "sha512", "md5"];
+
+/// Whether the body of a [`VENDOR_TOKEN`] is random, the entropy test of that class. It holds 30 or
+/// more letters and digits (120 bits and more; object ids such as Stripe's `pi_` + 24 and OpenAI's
+/// `chatcmpl-` + 29 are shorter), one run of them at least 16 long (a name of short words joined
+/// by `_` has none), and no GUID (`te-Name-<guid>` names a thing). Then, over its letters and
+/// digits:
+/// - not only hexadecimal digits: a prefixed hash (a cache key `Linux-nuget-<sha256>`, a content
+///   hash) reads the same as a hex token, so hex tokens are left to the prefixes that name them;
+/// - with both cases (base62, base64url): two digits or more, and the class of the character
+///   (upper, lower, digit) changes at least once every three characters, as it does about twice in
+///   three in random base62 (a name in CamelCase changes about once a word);
+/// - with one case (base32, base36): one digit in eight or more and a change every four characters
+///   (random lower-case base32 changes about three times in ten).
+fn vendor_token(body: &str) -> bool {
+    const GUID: &[usize] = &[8, 4, 4, 4, 12];
+    let runs: Vec<&str> = body.split(['-', '_']).collect();
+    let holds_guid = runs.windows(GUID.len()).any(|window| {
+        window.iter().zip(GUID).all(|(run, len)| run.len() == *len && run.bytes().all(|b| b.is_ascii_hexdigit()))
+    });
+    let chars: Vec<u8> = body.bytes().filter(u8::is_ascii_alphanumeric).collect();
+    let n = chars.len();
+    if n < 30 || holds_guid || !runs.iter().any(|run| run.len() >= 16) || chars.iter().all(u8::is_ascii_hexdigit) {
+        return false;
+    }
+    let class = |b: &u8| {
+        if b.is_ascii_uppercase() {
+            0
+        } else if b.is_ascii_lowercase() {
+            1
+        } else {
+            2
+        }
+    };
+    let changes = chars.windows(2).filter(|pair| class(&pair[0]) != class(&pair[1])).count();
+    let digits = chars.iter().filter(|b| b.is_ascii_digit()).count();
+    let (upper, lower) = (chars.iter().any(u8::is_ascii_uppercase), chars.iter().any(u8::is_ascii_lowercase));
+    if upper && lower { digits >= 2 && changes * 3 >= n } else { digits * 8 >= n && changes * 4 >= n }
+}
+
+/// Whether a [`VENDOR_TOKEN`] match is a secret: its prefix is not a public key's or a digest's
+/// (see [`PUBLIC_PREFIXES`]) and its body is random (see [`vendor_token`]).
+fn vendor_secret(prefix: &str, body: &str) -> bool {
+    let first = prefix.split(['-', '_', '.']).next().unwrap_or_default().to_ascii_lowercase();
+    !PUBLIC_PREFIXES.contains(&first.as_str()) && vendor_token(body)
+}
 
 /// Which forms a pattern holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -924,7 +1001,7 @@ enum Forms {
 /// value comes on the next line; so do `kubectl get secret ... | base64 -d` and `argocd admin
 /// initial-password`, which print a secret bare, as do `aws ecr get-login-password`, `gcloud
 /// secrets versions access`, `gcloud auth print-access-token` and `az ... -o tsv` listings of keys
-/// and secrets run at a prompt), and a PHP `var_dump` key with a secret word (`["password"]=>`,
+/// and secrets run at a prompt, and `pass show NAME`, whose first line is the password), and a PHP `var_dump` key with a secret word (`["password"]=>`,
 /// its `string(N) "..."` on the next line), a table row with a secret name whose long value
 /// a console may wrap onto the next line, and a container named for a secret whose `value`
 /// member comes on the next line (an ARM parameter `"adminPassword": {`, unattend.xml's
@@ -945,7 +1022,10 @@ fn two_line_openers() -> [String; 9] {
             // tsv.
             r"|(?m:^)[ \t]*(?:[$>#%+][ \t]+)?(?:aws[ \t]+ecr(?:-public)?[ \t]+get-login-password",
             r"|gcloud[ \t]+(?:secrets[ \t]+versions[ \t]+access|auth[ \t]+print-(?:access|identity)-token)",
-            r"|az[ \t]+(?:redis[ \t]+list-keys|storage[ \t]+account[ \t]+keys[ \t]+list|account[ \t]+get-access-token|keyvault[ \t]+secret[ \t]+show)[^\r\n|()]*[ \t]-o(?:utput)?[ \t]+tsv)(?:[ \t]+[^\r\n|()]*)?)[ \t]*",
+            r"|az[ \t]+(?:redis[ \t]+list-keys|storage[ \t]+account[ \t]+keys[ \t]+list|account[ \t]+get-access-token|keyvault[ \t]+secret[ \t]+show)[^\r\n|()]*[ \t]-o(?:utput)?[ \t]+tsv)(?:[ \t]+[^\r\n|()]*)?",
+            // A password store's entry shown at a prompt (`pass show NAME`, `gopass show NAME`): its
+            // first line is the password, bare (the lines after it are `login:`, `url:` fields).
+            r"|(?m:^)[ \t]*(?:[$>#%+][ \t]+)?(?:pass|gopass)[ \t]+show[ \t]+[A-Za-z0-9_.@+][A-Za-z0-9_./@+-]*)[ \t]*",
         )
         .to_owned(),
         format!(r#"\["[^"\r\n]*(?i:{secret_words})[^"\r\n]*"\]=>[ \t]*"#),
@@ -1067,7 +1147,7 @@ fn rules(forms: Forms) -> Vec<String> {
         azp_variable,
     ] = two_line_openers();
     let labelled = forms != Forms::Shapes;
-    let [pipe_header, csv_header] = table_headers();
+    let [_, csv_header] = table_headers();
     let attr = XML_ATTRIBUTE;
     let pem_kind = "[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?";
     let mut rules = vec![
@@ -1166,8 +1246,11 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<tuple>\{{[ \t]*:?(?P<tuple_name>[A-Za-z_]*(?i:{strong}|{last})[A-Za-z_]*),[ \t]*(?:<<)?)(?P<tuple_val>"(?:[^"\\\r\n]|\\.)*")"#
             ),
             // A table whose header names a secret column (a Gherkin or Markdown pipe table, CSV with
-            // a header line): the cells of that column, row by row (see [`table_row`]).
-            format!(r"(?m:^)(?P<ptab_head>(?:{pipe_header})\r?\n)(?P<ptab_rows>(?:[ \t]*\|[^\r\n]*(?:\r?\n|\z))+)"),
+            // a header line): the cells of that column, row by row (see [`table_row`]). A pipe
+            // table is taken whole from its first line, whatever that line holds, so that a row
+            // with a secret's name in a table of names and values (`| API_KEY | ... |` under `|
+            // Variable | Value |`) is not read as the header of the rows below it.
+            r"(?m:^)(?P<ptab_head>[ \t]*\|[^\r\n]*\|[ \t]*\r?\n)(?P<ptab_rows>(?:[ \t]*\|[^\r\n]*(?:\r?\n|\z))+)".to_owned(),
             format!(r"(?m:^)(?P<ctab_head>(?:{csv_header})\r?\n)(?P<ctab_rows>(?:[^\r\n]*,[^\r\n]*(?:\r?\n|\z))+)"),
             format!(
                 r#"(?m:^)(?P<csv>[ \t]*"(?P<csv_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)",)(?P<csv_val>"(?:[^"\r\n]|"")*")"#
@@ -1287,7 +1370,7 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<xml_kv>(?-u:\b)(?i:key|name)[ \t]*=[ \t]*(?P<kv_name>{QUOTED}|[A-Za-z0-9_.:-]+)[ \t]*,?[ \t]*(?i:value)[ \t]*=[ \t]*)(?P<kv_val>{QUOTED}|[^\s,)\]"']+)"#
             ),
             format!(
-                r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?:(?i:{strong}|{weak})[A-Za-z0-9_.:-]*|(?i:{last})))(?P<xml_attrs>(?:[ \t]+{attr})*[ \t]*)>(?P<xml_val>[^<\r\n]+)</"
+                r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?:(?i:{strong}|{weak})[A-Za-z0-9_.:-]*|(?i:{last})))(?P<xml_attrs>(?:[ \t]+{attr})*[ \t]*)>(?:(?P<xml_val>[^<\r\n]+)|(?P<xml_cdata><!\[CDATA\[)(?P<xml_cdata_val>(?:[^\]\r\n]|\][^\]\r\n])+)\]\]>)</"
             ),
         ]);
     }
@@ -1319,8 +1402,16 @@ fn rules(forms: Forms) -> Vec<String> {
         format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
         r"(?-u:\b)(?P<octopus>API-)[A-Z0-9]{25,32}(?-u:\b)".to_owned(),
         // Tokens whose prefix is a common word, so only their hex body tells them: Databricks,
-        // Pulumi, Supabase, Mailgun.
-        r"(?-u:\b)(?P<hex_prefix>dapi|pul-|sbp_|key-)[0-9a-f]{32,}(?-u:\b)".to_owned(),
+        // Pulumi, Supabase, Mailgun; and the hex tokens [`VENDOR_TOKEN`] leaves to a named prefix
+        // (a hex body reads as a hash): ElevenLabs' `sk_`, LangSmith's `lsv2_pt_` / `lsv2_sk_` (a
+        // second hex part after `_`), Trello's `ATTA` (eight upper-case hex digits at the end).
+        r"(?-u:\b)(?P<hex_prefix>dapi|pul-|sbp_|key-|sk_|lsv2_(?:pt|sk)_|ATTA)[0-9a-f]{32,}(?:_[0-9a-f]{8,}|[0-9A-F]{8})?(?-u:\b)".to_owned(),
+        // Tokens whose prefix is glued to a random body of a fixed length: crates.io (`cio` and 32
+        // letters and digits), Airtable (`pat`, 14 characters, `.`, 64 hex digits), Braintree
+        // (`access_token$production$` and two random parts), Asana (`2/<user>/<id>:` and 32 hex).
+        r"(?-u:\b)(?P<glued_prefix>cio)[A-Za-z0-9]{32}(?-u:\b)|(?-u:\b)(?P<glued_pat>pat)[A-Za-z0-9]{14}\.[0-9a-f]{64}(?-u:\b)".to_owned(),
+        r"(?-u:\b)(?P<braintree>access_token\$(?:production|sandbox|development)\$)[a-z0-9]{16}\$[0-9a-f]{32}(?-u:\b)".to_owned(),
+        r"(?-u:\b)(?P<asana>[0-9]/[0-9]{10,20}/[0-9]{10,20}:[0-9a-f]{32})(?-u:\b)".to_owned(),
         // LaunchDarkly SDK and mobile keys: `sdk-` or `mob-` and a GUID.
         r"(?-u:\b)(?P<guid_prefix>sdk-|mob-)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?-u:\b)".to_owned(),
         // Terraform Cloud: `<14 characters>.atlasv1.<token>`.
@@ -1387,12 +1478,20 @@ fn rules(forms: Forms) -> Vec<String> {
             // counts as a value there).
             // In other languages the word comes with a few words of its sentence before the
             // value (`Nytt lösenord för användaren admin: X`, `臨時密碼：X`, `adgangskode er X`); in
-            // English a few words and a colon (`Generated password for app: X`).
+            // English a few words and a colon (`Generated password for app: X`), or a colon that
+            // ends the line and the value after a blank line (a mail: `your new key for staging
+            // is:` / blank / `X`; without the blank line, a wrapped JWT's first line would be
+            // taken for the whole value). The bare word `key` (`configured with key X`,
+            // `rejected key 'X'`) names anything from a vault to a fingerprint, so only a random
+            // token after it counts (see [`random_key_value`]), and none after `public key`.
             format!(
-                r#"(?P<prose>(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>[^\s"'<>=&，；、。][^\s"'<>&，；、。]{{5,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
+                r#"(?P<prose>(?P<prose_next>(?-u:\b)(?i:(?P<prose_next_pw>password|passphrase)|(?P<prose_next_key>key)|token|secret)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{0,6}}[:：][ \t]*\r?\n[ \t]*\r?\n[ \t]*)|(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_key>(?P<prose_key_public>(?-u:\b)(?i:public|host|ssh|gpg|pgp|rsa|ecdsa|ed25519|signing|verification)[ \t]+)?(?-u:\b)(?i:key)[ \t]+))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>[^\s"'<>=&，；、。][^\s"'<>&，；、。]{{5,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
             ),
         ]);
     }
+    // Last, so that every labelled form that starts at the same place wins (`xai_api_key=...`
+    // is judged by its label): a vendor-prefixed token no rule names (see [`VENDOR_TOKEN`]).
+    rules.push(VENDOR_TOKEN.to_owned());
     rules
 }
 
@@ -1813,6 +1912,17 @@ fn generated_token(value: &str) -> bool {
         && value.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
+/// Whether a word after the bare word `key` in free text is a random token: letters, digits, `-`
+/// and `_` only (a public key's base64 has `+`, `/` and `=`) that pass [`vendor_token`]'s entropy
+/// test (a hex fingerprint or key id, a GUID, a name do not), and not public key material in the
+/// clear (an SSH key blob starts with `AAAA`, a DER key or certificate with `MII`).
+fn random_key_value(value: &str) -> bool {
+    value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && !value.starts_with("AAAA")
+        && !value.starts_with("MII")
+        && vendor_token(value)
+}
+
 /// Parameters of an authorization scheme that are public: the realm, user, URI and options of
 /// Digest, the OAuth 1.0 consumer, method, time and nonce, an HTTP signature's key id and headers,
 /// AWS Signature V4's credential scope and signed headers. Every other parameter is masked.
@@ -2140,15 +2250,17 @@ fn replace(caps: &Captures<'_>) -> String {
     for (head, rows) in [("ptab_head", "ptab_rows"), ("ctab_head", "ctab_rows")] {
         if let Some(head) = caps.name(head) {
             let rows = &caps[rows];
+            // A header is names; a pipe table's first line may also be a row (no header), so it
+            // gets the scan any line gets.
+            let shown_head = redact_with(&CONTEXT_FREE, head.as_str());
             return match table_columns(head.as_str()) {
                 Some((delimiter, classes)) => {
                     let shown: String =
                         rows.split_inclusive('\n').map(|row| table_row(row, delimiter, &classes)).collect();
-                    format!("{}{shown}", head.as_str())
+                    format!("{shown_head}{shown}")
                 }
                 None => format!(
-                    "{}{}",
-                    head.as_str(),
+                    "{shown_head}{}",
                     rows.split_inclusive('\n').map(|row| redact_with(&CONTEXT_FREE, row)).collect::<String>()
                 ),
             };
@@ -2333,10 +2445,14 @@ fn replace(caps: &Captures<'_>) -> String {
     }
     if let Some(element) = caps.name("xml_el") {
         let attributes = redact_with(&SHAPES, &caps["xml_attrs"]);
-        return match redact_labelled(classify_key(element.as_str()), &caps["xml_val"]) {
-            Some(shown) => format!("<{}{attributes}>{shown}</", element.as_str()),
-            None => format!("<{}{attributes}>{}</", element.as_str(), &caps["xml_val"]),
+        // A value in a CDATA section (a runsettings environment variable) keeps the section.
+        let (open, value, close) = match caps.name("xml_cdata") {
+            Some(open) => (open.as_str(), &caps["xml_cdata_val"], "]]>"),
+            None => ("", &caps["xml_val"], ""),
         };
+        let shown = redact_labelled(classify_key(element.as_str()), value)
+            .unwrap_or_else(|| redact_with(&SHAPES, value).into_owned());
+        return format!("<{}{attributes}>{open}{shown}{close}</", element.as_str());
     }
     if let Some(login) = caps.name("login") {
         return format!("{}{REDACTED}", login.as_str());
@@ -2345,7 +2461,7 @@ fn replace(caps: &Captures<'_>) -> String {
         // Each line keeps its indentation and its line break.
         return whole.split_inclusive('\n').map(mask_token_line).collect();
     }
-    if ["jwt", "aad", "fcm", "atlas", "mailgun"].iter().any(|name| caps.name(name).is_some()) {
+    if ["jwt", "aad", "fcm", "atlas", "mailgun", "asana"].iter().any(|name| caps.name(name).is_some()) {
         return REDACTED.to_owned();
     }
     if let Some(marker) = caps.name("path_tok") {
@@ -2363,9 +2479,23 @@ fn replace(caps: &Captures<'_>) -> String {
     if caps.name("tok_prefix").is_some_and(|prefix| prefix.as_str() == "npm_") && whole[4..].contains('_') {
         return whole.to_owned();
     }
+    // crates.io's `cio` is glued to its body: a word that starts so is not one.
+    if caps.name("glued_prefix").is_some() && !token_like(whole, 35) {
+        return whole.to_owned();
+    }
+    if let Some(prefix) = caps.name("vendor") {
+        return if vendor_secret(prefix.as_str(), &caps["vendor_body"]) {
+            format!("{}{}{REDACTED}", text(caps, "vendor_sgr"), prefix.as_str())
+        } else {
+            whole.to_owned()
+        };
+    }
     let prefix = [
         "webhook",
         "tok_prefix",
+        "glued_prefix",
+        "glued_pat",
+        "braintree",
         "guid_prefix",
         "octopus",
         "hex_prefix",
@@ -2610,7 +2740,15 @@ fn prose(caps: &Captures<'_>, label: &str) -> String {
         return format!("{}{end}", keep(label, core));
     }
     let quoted = core.starts_with(['"', '\'']) || core.starts_with("&quot;");
-    let secret = if caps.name("prose_cred").is_some() {
+    let secret = if caps.name("prose_key_public").is_some() {
+        false
+    } else if caps.name("prose_key").is_some() || caps.name("prose_next_key").is_some() {
+        random_key_value(unwrap(core).1)
+    } else if caps.name("prose_next_pw").is_some() {
+        quoted || password_like(core)
+    } else if caps.name("prose_next").is_some() {
+        generated_token(unwrap(core).1)
+    } else if caps.name("prose_cred").is_some() {
         // `with credential X` names a kind as often as it gives one: only a password-like word.
         password_like(unwrap(core).1)
     } else if ["prose_pw", "prose_foreign", "prose_few"].iter().any(|name| caps.name(name).is_some()) {
@@ -3208,6 +3346,8 @@ pub struct LineRedactor {
     in_continued_token: bool,
     /// Inside a table whose header names a secret column: its delimiter and columns.
     table: Option<(u8, Vec<KeyClass>)>,
+    /// The previous line was a row of a pipe table (so this one cannot be its header).
+    in_pipe_table: bool,
     /// Inside a Terraform variable block named for a secret, before its `default`.
     hcl_variable: Option<KeyClass>,
 }
@@ -3246,7 +3386,11 @@ impl LineRedactor {
             }
             self.table = None;
         }
-        if TABLE_HEADER_LINE.is_match(line) {
+        // Only the first line of a pipe table can be its header (see the `ptab_head` form).
+        let pipe_row = line.trim_start().starts_with('|');
+        let first_pipe_row = pipe_row && !self.in_pipe_table;
+        self.in_pipe_table = pipe_row;
+        if (first_pipe_row || !pipe_row) && TABLE_HEADER_LINE.is_match(line) {
             self.table = table_columns(line);
         }
         if let Some(class) = self.secret_array {
@@ -4015,6 +4159,130 @@ pem-body-line
         assert_eq!(lines(raw), expected);
         let plan = "      + administrator_login_password = (sensitive value)";
         assert_eq!(r(plan), plan);
+    }
+
+    #[test]
+    fn vendor_prefixed_tokens_of_vendors_no_rule_names() {
+        // A short prefix of one case and a random body: the prefix stays, the body goes.
+        for (input, expected) in [
+            ("using vndr-gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4 for uploads", "using vndr-[REDACTED] for uploads"),
+            (
+                "key acme_live_v2_DTdDHS4bFZJnRgemIn1P4IX375OmSWmzypNW9zAswiXUc0wF5IpC loaded",
+                "key acme_live_v2_[REDACTED] loaded",
+            ),
+            ("'QXT-Zcib0HG5OZmLhRuVCX6P_TpZraIZeqodLegteTtIuoa' was revoked", "'QXT-[REDACTED]' was revoked"),
+            ("nb_app_zwlow27nvwuafgjug77xfx2xlip63wgncjxxpvtuafu2r7akfom6hfql", "nb_app_[REDACTED]"),
+            ("ab.DTdDHS4bFZJnRgemIn1P4IX375OmSWmzypNW9zAswiXUc0wF5IpC", "ab.[REDACTED]"),
+            ("\x1b[1mvndr-gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4\x1b[0m", "\x1b[1mvndr-[REDACTED]\x1b[0m"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        // Look-alikes: object ids (shorter), public keys, prefixed hashes and cache keys, names in
+        // CamelCase, ids that hold a GUID, labels whose form starts inside them.
+        for kept in [
+            "pi_dnr2yqVhlQZEsSwxmuRBSyCe",
+            "pk_live_DTdDHS4bFZJnRgemIn1P4IX375OmSWmzypNW9zAswiXUc0wF5IpC",
+            "posthog.init('phc_gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4')",
+            "Cache restored for Linux-nuget-993b36d66fbc78e428133f7ff365d24f49c24903afe94049948eb97a61cd8894",
+            "integrity sha512-DTdDHS4bFZJnRgemIn1P4IX375OmSWmzypNW9zAswiXUc0wF5IpC",
+            "net-SystemSecurityCryptographyX509Certificates",
+            "kc-BuildAgentSigningKey-0b7d2f4e-91aa-4c3e-8d5b-6e2f1a9c7b30",
+            "run_ubuntu2204_x64_release_20261128_abcdef",
+            "api-7d9f8b6c5d-x2v9k   1/1   Running",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+        assert_eq!(
+            r("MSSQL_SA_PASSWORD from environment: W0rd-2-pass"),
+            "MSSQL_SA_PASSWORD from environment: [REDACTED]"
+        );
+    }
+
+    #[test]
+    fn hex_and_glued_tokens_of_named_vendors() {
+        let hex = "993b36d66fbc78e428133f7ff365d24f49c24903afe94049948eb97a61cd8894";
+        for (input, expected) in [
+            (format!("sk_{}", &hex[..48]), "sk_[REDACTED]".to_owned()),
+            (format!("lsv2_sk_{}_{}", &hex[..32], &hex[32..42]), "lsv2_sk_[REDACTED]".to_owned()),
+            (format!("ATTA{hex}5D0C4E1A"), "ATTA[REDACTED]".to_owned()),
+            ("cioLVqgmDpPe7GSEZrHiziGhU4MESUJZxeX".to_owned(), "cio[REDACTED]".to_owned()),
+            (format!("patRkxHcdG30Q3QYG.{hex}"), "pat[REDACTED]".to_owned()),
+            (
+                format!("access_token$sandbox$v9bp1oj6zkovrj8l${}", &hex[..32]),
+                "access_token$sandbox$[REDACTED]".to_owned(),
+            ),
+            (format!("1/1203958812345678/1209876543210987:{}", &hex[..32]), REDACTED.to_owned()),
+            ("pat-eu1-0b7d2f4e-91aa-4c3e-8d5b-6e2f1a9c7b30".to_owned(), "pat-eu1-[REDACTED]".to_owned()),
+        ] {
+            assert_eq!(r(&input), expected, "{input}");
+        }
+        // `cio` glued to a lower-case word is no crates.io token.
+        let word = "ciowordsandmorewordsandmorewordsabc";
+        assert_eq!(r(word), word);
+    }
+
+    #[test]
+    fn markdown_table_of_names_and_values_keeps_its_rows() {
+        let table = concat!(
+            "| Variable | Value | Scope |\n",
+            "|---|---|---|\n",
+            "| ACME_TOKEN | vndr-gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4 | prod |\n",
+            "| ACME_URL | https://acme.example/v2 | prod |\n",
+            "| ACME_RETRIES | 5 | all |",
+        );
+        let expected = table.replace("gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4", REDACTED);
+        assert_eq!(r(table), expected);
+        assert_eq!(lines(table), expected);
+        // A table whose header names a secret column still hides that column.
+        let header = "| user | password |\n| alice | Tr0ub4dor&3 |\n| bob | hunter2! |";
+        let hidden = "| user | password |\n| alice | [REDACTED] |\n| bob | [REDACTED] |";
+        assert_eq!(r(header), hidden);
+        assert_eq!(lines(header), hidden);
+    }
+
+    #[test]
+    fn cdata_value_of_a_secret_named_element() {
+        assert_eq!(
+            r("<SMTP_PASSWORD><![CDATA[Tr0ub4dor&3]]></SMTP_PASSWORD>"),
+            "<SMTP_PASSWORD><![CDATA[[REDACTED]]]></SMTP_PASSWORD>"
+        );
+        let kept = "<ASPNETCORE_ENVIRONMENT><![CDATA[Staging]]></ASPNETCORE_ENVIRONMENT>";
+        assert_eq!(r(kept), kept);
+    }
+
+    #[test]
+    fn first_line_of_a_password_store_entry() {
+        let entry = "$ pass show infra/smtp\nS3cr3t-Horse-42\nlogin: ops@example.test\nurl: https://mail.example.test";
+        let expected = "$ pass show infra/smtp\n[REDACTED]\nlogin: ops@example.test\nurl: https://mail.example.test";
+        assert_eq!(r(entry), expected);
+        assert_eq!(lines(entry), expected);
+    }
+
+    #[test]
+    fn random_token_after_the_word_key() {
+        for (input, expected) in [
+            ("Acme rejected key 'v9bp1oj6zkovrj8lin52e7r6a92bx8' (401)", "Acme rejected key '[REDACTED]' (401)"),
+            (
+                "client configured with key LVqgmDpPe7GSEZrHiziGhU4MESUJZxeXq2 (timeout 30 s)",
+                "client configured with key [REDACTED] (timeout 30 s)",
+            ),
+            (
+                "Your new Acme key for the sandbox is:\n\nv9bp1oj6zkovrj8lin52e7r6a92bx8\n\nRegards",
+                "Your new Acme key for the sandbox is:\n\n[REDACTED]\n\nRegards",
+            ),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        for kept in [
+            "signed with key 993b36d66fbc78e428133f7ff365d24f49c24903",
+            "gpg: using RSA key 3AA5C34371567BD2A1B2C3D4E5F60718293A4B5C",
+            "Server accepted key AAAAC3NzaC1lZDI1NTE5AAAAIGgGoLGYaZ8jMz7gtdsfpsm4vroEYiM",
+            "public key RWQgGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4DTdDHS4bFZJnR",
+            "Using key vault-prod-westeurope-001 for secrets",
+            "Your API key expires in:\n\n30 days",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
     }
 
     #[test]
