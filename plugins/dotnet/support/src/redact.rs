@@ -152,7 +152,8 @@
 //!   the first line of `pass show NAME`; a random token after the bare word `key` (`rejected key
 //!   '...'`), or alone after a blank line under a line that names a key, token or password and
 //!   ends with a colon (a mail). A pipe table is read from its first line, so a row that names a
-//!   secret is not taken for the header of the rows below it.
+//!   secret is not taken for the header of the rows below it; in a table of names and values
+//!   (`| Variable | Value |`), each value is as secret as its row's name.
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
@@ -946,7 +947,7 @@ const PUBLIC_PREFIXES: &[&str] = &["pk", "phc", "pub", "public", "sha1", "sha256
 ///   hash) reads the same as a hex token, so hex tokens are left to the prefixes that name them;
 /// - with both cases (base62, base64url): two digits or more, and the class of the character
 ///   (upper, lower, digit) changes at least once every three characters, as it does about twice in
-///   three in random base62 (a name in CamelCase changes about once a word);
+///   three in random base62 (a name in CamelCase changes twice a word, and seldom holds digits);
 /// - with one case (base32, base36): one digit in eight or more and a change every four characters
 ///   (random lower-case base32 changes about three times in ten).
 fn vendor_token(body: &str) -> bool {
@@ -1001,8 +1002,9 @@ enum Forms {
 /// value comes on the next line; so do `kubectl get secret ... | base64 -d` and `argocd admin
 /// initial-password`, which print a secret bare, as do `aws ecr get-login-password`, `gcloud
 /// secrets versions access`, `gcloud auth print-access-token` and `az ... -o tsv` listings of keys
-/// and secrets run at a prompt, and `pass show NAME`, whose first line is the password), and a PHP `var_dump` key with a secret word (`["password"]=>`,
-/// its `string(N) "..."` on the next line), a table row with a secret name whose long value
+/// and secrets run at a prompt, and `pass show NAME`, whose first line is the password), and a
+/// PHP `var_dump` key with a secret word (`["password"]=>`, its `string(N) "..."` on the next
+/// line), a table row with a secret name whose long value
 /// a console may wrap onto the next line, and a container named for a secret whose `value`
 /// member comes on the next line (an ARM parameter `"adminPassword": {`, unattend.xml's
 /// `<Password>`) or SMTP's base64 `Password:` prompt (`334 UGFzc3dvcmQ6`). [`LineRedactor`]
@@ -1051,17 +1053,14 @@ fn two_line_openers() -> [String; 9] {
     ]
 }
 
-/// The header line of a table with a delimiter between its columns, one of whose names has a
-/// secret word (no pattern group, not anchored): a pipe table (Gherkin's step tables, Markdown)
-/// of two or more columns, or CSV of three or more names.
-fn table_headers() -> [String; 2] {
+/// The header line of CSV (three or more names, one of which has a secret word; no pattern group,
+/// not anchored). A pipe table's header is its first line, whatever it holds (see the
+/// `ptab_head` form of [`rules`]).
+fn csv_header() -> String {
     let words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     let name = r#""?[A-Za-z_][A-Za-z0-9_.-]*"?"#;
     let secret = format!(r#""?[A-Za-z0-9_.-]*(?i:{words})[A-Za-z0-9_.-]*"?"#);
-    [
-        format!(r"[ \t]*\|(?:[^|\r\n]*\|)*?[^|\r\n]*(?i:{words})[^|\r\n]*\|(?:[^|\r\n]*\|)*[ \t]*"),
-        format!(r"(?:{name},){{2,}}{secret}(?:,{name})*|{name},{secret}(?:,{name})+|{secret}(?:,{name}){{2,}}"),
-    ]
+    format!(r"(?:{name},){{2,}}{secret}(?:,{name})*|{name},{secret}(?:,{name})+|{secret}(?:,{name}){{2,}}")
 }
 
 /// The cells of a table's line, as byte ranges without the delimiters: between `|`s for a pipe
@@ -1091,34 +1090,66 @@ fn table_cells(line: &str, delimiter: u8) -> Vec<(usize, usize)> {
     cells
 }
 
-/// The delimiter of a table's header line and how secret each column's name makes its cells,
-/// or `None` when no column is secret.
-fn table_columns(header: &str) -> Option<(u8, Vec<KeyClass>)> {
+/// Names of a table's column that names each row, when another column is its `Value`
+/// (`| Variable | Value | Scope |` of a Markdown table of settings, `Name  Value` listings).
+const NAME_COLUMNS: &[&str] = &["name", "variable", "key", "setting", "parameter", "property", "field"];
+
+/// How a table's header line judges its rows (see [`table_columns`]).
+#[derive(Debug, Clone)]
+struct Table {
+    /// `|` for a pipe table, `,` for CSV.
+    delimiter: u8,
+    /// How secret each column's name makes its cells.
+    classes: Vec<KeyClass>,
+    /// In a table of names and values, the column that names each row and the column of its
+    /// value: each row's value is as secret as the row's name.
+    pair: Option<(usize, usize)>,
+}
+
+/// How a table's header line judges its rows, or `None` when no column is secret and the table
+/// is not one of names and values.
+fn table_columns(header: &str) -> Option<Table> {
     let delimiter = if header.trim_start().starts_with('|') { b'|' } else { b',' };
-    let classes: Vec<KeyClass> = table_cells(header, delimiter)
+    let names: Vec<String> = table_cells(header, delimiter)
         .into_iter()
-        .map(|(start, end)| classify_key(header[start..end].trim().trim_matches('"')))
+        .map(|(start, end)| header[start..end].trim().trim_matches(['"', '`', '*']).to_ascii_lowercase())
         .collect();
-    classes.iter().any(|class| matches!(class, KeyClass::Secret | KeyClass::Connection)).then_some((delimiter, classes))
+    let classes: Vec<KeyClass> = names.iter().map(|name| classify_key(name)).collect();
+    let value = names.iter().position(|name| name == "value");
+    let pair = value.zip(names.iter().position(|name| NAME_COLUMNS.contains(&name.as_str()))).map(|(v, n)| (n, v));
+    (pair.is_some() || classes.iter().any(|class| matches!(class, KeyClass::Secret | KeyClass::Connection)))
+        .then_some(Table { delimiter, classes, pair })
 }
 
 /// A row of a table whose columns are judged by their names in its header (see
-/// [`table_columns`]): each cell as secret as its column says, the other cells scanned as any
-/// text; a row of another shape (a pipe table's `|---|` rule, a line with more or fewer cells)
-/// is scanned as any text.
-fn table_row(row: &str, delimiter: u8, classes: &[KeyClass]) -> String {
-    let cells = table_cells(row, delimiter);
-    if cells.len() != classes.len() || row.bytes().all(|b| b"-:+| \t\r\n".contains(&b)) {
+/// [`table_columns`]): each cell as secret as its column says, in a table of names and values the
+/// value as secret as the row's name, the other cells scanned as any text; a row of another
+/// shape (a pipe table's `|---|` rule, a line with more or fewer cells) is scanned as any text.
+fn table_row(row: &str, table: &Table) -> String {
+    let cells = table_cells(row, table.delimiter);
+    if cells.len() != table.classes.len() || row.bytes().all(|b| b"-:+| \t\r\n".contains(&b)) {
         return redact_with(&CONTEXT_FREE, row).into_owned();
     }
+    let row_class = table.pair.map(|(name, _)| {
+        let (start, end) = cells[name];
+        classify_key(row[start..end].trim().trim_matches(['"', '`', '*']))
+    });
     let mut out = String::with_capacity(row.len());
     let mut at = 0;
-    for ((start, end), class) in cells.into_iter().zip(classes) {
+    for (column, ((start, end), class)) in cells.into_iter().zip(&table.classes).enumerate() {
         let cell = &row[start..end];
         let value = cell.trim();
         let lead = start + (cell.len() - cell.trim_start().len());
+        let class = match row_class {
+            Some(named @ (KeyClass::Secret | KeyClass::Connection | KeyClass::Weak))
+                if table.pair.is_some_and(|(_, value)| value == column) =>
+            {
+                named
+            }
+            _ => *class,
+        };
         out.push_str(&row[at..lead]);
-        out.push_str(&redact_labelled(*class, value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned()));
+        out.push_str(&redact_labelled(class, value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned()));
         at = lead + value.len();
     }
     out.push_str(&row[at..]);
@@ -1147,7 +1178,7 @@ fn rules(forms: Forms) -> Vec<String> {
         azp_variable,
     ] = two_line_openers();
     let labelled = forms != Forms::Shapes;
-    let [_, csv_header] = table_headers();
+    let csv_header = csv_header();
     let attr = XML_ATTRIBUTE;
     let pem_kind = "[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?";
     let mut rules = vec![
@@ -1642,8 +1673,15 @@ fn mask(value: &str) -> String {
     if is_stand_in(inner) || is_stand_in(value) || closed.is_some_and(is_stand_in) || PATH.is_match(inner) {
         return value.to_owned();
     }
-    // A token known by its shape keeps its prefix, as it does without a label (`SCW[REDACTED]`).
-    let prefix = PREFIXED_TOKEN.captures(inner).map_or("", |caps| caps.get(1).map_or("", |m| m.as_str()));
+    // A token known by its shape keeps its prefix, as it does without a label (`SCW[REDACTED]`,
+    // `xai-[REDACTED]`).
+    let vendor = || {
+        VENDOR_WHOLE
+            .captures(inner)
+            .filter(|caps| vendor_secret(&caps["vendor"], &caps["vendor_body"]))
+            .map_or("", |caps| caps.name("vendor").map_or("", |m| m.as_str()))
+    };
+    let prefix = PREFIXED_TOKEN.captures(inner).map_or_else(vendor, |caps| caps.get(1).map_or("", |m| m.as_str()));
     format!("{open}{prefix}{REDACTED}{close}")
 }
 
@@ -1652,6 +1690,10 @@ static PREFIXED_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(r"^({})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*$", TOKEN_PREFIXES.join("|")))
         .expect("prefixed token pattern is valid")
 });
+
+/// A whole value that is a vendor-prefixed token (see [`VENDOR_TOKEN`]), its prefix captured.
+static VENDOR_WHOLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^(?:{VENDOR_TOKEN})$")).expect("vendor token pattern is valid"));
 
 /// Whether `value` only stands in for a secret (see [`STAND_IN`]).
 fn is_stand_in(value: &str) -> bool {
@@ -2131,11 +2173,9 @@ static HCL_ATTRIBUTE_LINE: LazyLock<Regex> =
 static HCL_DEFAULT_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!("^{HCL_DEFAULT}({HCL_VALUE})")).expect("default pattern is valid"));
 
-/// A header line of a table that names a secret column (see [`table_headers`]).
-static TABLE_HEADER_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    let [pipe, csv] = table_headers();
-    Regex::new(&format!(r"^(?:{pipe}|{csv})\r?$")).expect("table header pattern is valid")
-});
+/// A header line of CSV that names a secret column (see [`csv_header`]).
+static CSV_HEADER_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^(?:{})\r?$", csv_header())).expect("CSV header pattern is valid"));
 
 /// The line that opens a JSON array under a name (`"SigningKeys": [`), the name captured.
 static ARRAY_START_LINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -2254,9 +2294,8 @@ fn replace(caps: &Captures<'_>) -> String {
             // gets the scan any line gets.
             let shown_head = redact_with(&CONTEXT_FREE, head.as_str());
             return match table_columns(head.as_str()) {
-                Some((delimiter, classes)) => {
-                    let shown: String =
-                        rows.split_inclusive('\n').map(|row| table_row(row, delimiter, &classes)).collect();
+                Some(table) => {
+                    let shown: String = rows.split_inclusive('\n').map(|row| table_row(row, &table)).collect();
                     format!("{shown_head}{shown}")
                 }
                 None => format!(
@@ -3344,8 +3383,9 @@ pub struct LineRedactor {
     secret_array: Option<KeyClass>,
     /// After a line that ends inside a token broken by a shell line continuation.
     in_continued_token: bool,
-    /// Inside a table whose header names a secret column: its delimiter and columns.
-    table: Option<(u8, Vec<KeyClass>)>,
+    /// Inside a table whose header names a secret column, or of names and values: how it judges
+    /// its rows.
+    table: Option<Table>,
     /// The previous line was a row of a pipe table (so this one cannot be its header).
     in_pipe_table: bool,
     /// Inside a Terraform variable block named for a secret, before its `default`.
@@ -3379,10 +3419,10 @@ impl LineRedactor {
             let class = classify_key(&caps[1]);
             self.hcl_variable = matches!(class, KeyClass::Secret | KeyClass::Connection).then_some(class);
         }
-        if let Some((delimiter, classes)) = &self.table {
-            let row = if *delimiter == b'|' { line.trim_start().starts_with('|') } else { line.contains(',') };
+        if let Some(table) = &self.table {
+            let row = if table.delimiter == b'|' { line.trim_start().starts_with('|') } else { line.contains(',') };
             if row {
-                return Some(Cow::Owned(table_row(line, *delimiter, classes)));
+                return Some(Cow::Owned(table_row(line, table)));
             }
             self.table = None;
         }
@@ -3390,7 +3430,7 @@ impl LineRedactor {
         let pipe_row = line.trim_start().starts_with('|');
         let first_pipe_row = pipe_row && !self.in_pipe_table;
         self.in_pipe_table = pipe_row;
-        if (first_pipe_row || !pipe_row) && TABLE_HEADER_LINE.is_match(line) {
+        if first_pipe_row || !pipe_row && CSV_HEADER_LINE.is_match(line) {
             self.table = table_columns(line);
         }
         if let Some(class) = self.secret_array {
@@ -4233,6 +4273,23 @@ pem-body-line
         let expected = table.replace("gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4", REDACTED);
         assert_eq!(r(table), expected);
         assert_eq!(lines(table), expected);
+        // In a table of names and values, each value is as secret as its row's name.
+        let settings = concat!(
+            "| Name | Value |\n",
+            "|------|-------|\n",
+            "| `Smtp__Password` | Tr0ub4dor&3 |\n",
+            "| Smtp__Host | mail.example.test |\n",
+            "| Jwt__SigningKey | c2lnbmluZy1rZXktZm9yLXRlc3RzLW9ubHktMTIzNDU2Nzg5MA |",
+        );
+        let hidden = concat!(
+            "| Name | Value |\n",
+            "|------|-------|\n",
+            "| `Smtp__Password` | [REDACTED] |\n",
+            "| Smtp__Host | mail.example.test |\n",
+            "| Jwt__SigningKey | [REDACTED] |",
+        );
+        assert_eq!(r(settings), hidden);
+        assert_eq!(lines(settings), hidden);
         // A table whose header names a secret column still hides that column.
         let header = "| user | password |\n| alice | Tr0ub4dor&3 |\n| bob | hunter2! |";
         let hidden = "| user | password |\n| alice | [REDACTED] |\n| bob | [REDACTED] |";
