@@ -976,11 +976,29 @@ fn vendor_token(body: &str) -> bool {
     if upper && lower { digits >= 2 && changes * 3 >= n } else { digits * 8 >= n && changes * 4 >= n }
 }
 
-/// Whether a [`VENDOR_TOKEN`] match is a secret: its prefix is not a public key's or a digest's
-/// (see [`PUBLIC_PREFIXES`]) and its body is random (see [`vendor_token`]).
+/// Whether a [`VENDOR_TOKEN`] match is a secret: its prefix reads as a vendor's abbreviation and
+/// not a public key's or a digest's (see [`PUBLIC_PREFIXES`]), and its body is random (see
+/// [`vendor_token`]). An abbreviation's first segment is letters, then maybe digits (`lsv2`):
+/// three letters or more in lower case (two when more segments or a `.` follow: `os_v2_app_`,
+/// `sl.`), four or more in upper case (`CFPAT-`). So a random base64url value (a digest, a PKCE
+/// challenge) that happens to hold `-` or `_` near its start (`yw8_...`, `ZPB_...`, `UL-B2...`) is
+/// not taken for a prefixed token.
 fn vendor_secret(prefix: &str, body: &str) -> bool {
-    let first = prefix.split(['-', '_', '.']).next().unwrap_or_default().to_ascii_lowercase();
-    !PUBLIC_PREFIXES.contains(&first.as_str()) && vendor_token(body)
+    let segments: Vec<&str> = prefix[..prefix.len() - 1].split(['-', '_']).collect();
+    let first = segments[0];
+    let letters = first.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let upper = first.bytes().all(|b| !b.is_ascii_lowercase());
+    let min = if upper {
+        4
+    } else if segments.len() > 1 || prefix.ends_with('.') {
+        2
+    } else {
+        3
+    };
+    letters >= min
+        && first[letters..].bytes().all(|b| b.is_ascii_digit())
+        && !PUBLIC_PREFIXES.contains(&first.to_ascii_lowercase().as_str())
+        && vendor_token(body)
 }
 
 /// Which forms a pattern holds.
@@ -4210,7 +4228,7 @@ pem-body-line
                 "key acme_live_v2_DTdDHS4bFZJnRgemIn1P4IX375OmSWmzypNW9zAswiXUc0wF5IpC loaded",
                 "key acme_live_v2_[REDACTED] loaded",
             ),
-            ("'QXT-Zcib0HG5OZmLhRuVCX6P_TpZraIZeqodLegteTtIuoa' was revoked", "'QXT-[REDACTED]' was revoked"),
+            ("'QXTK-Zcib0HG5OZmLhRuVCX6P_TpZraIZeqodLegteTtIuoa' was revoked", "'QXTK-[REDACTED]' was revoked"),
             ("nb_app_zwlow27nvwuafgjug77xfx2xlip63wgncjxxpvtuafu2r7akfom6hfql", "nb_app_[REDACTED]"),
             ("ab.DTdDHS4bFZJnRgemIn1P4IX375OmSWmzypNW9zAswiXUc0wF5IpC", "ab.[REDACTED]"),
             ("\x1b[1mvndr-gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4\x1b[0m", "\x1b[1mvndr-[REDACTED]\x1b[0m"),
@@ -4229,6 +4247,9 @@ pem-body-line
             "kc-BuildAgentSigningKey-0b7d2f4e-91aa-4c3e-8d5b-6e2f1a9c7b30",
             "run_ubuntu2204_x64_release_20261128_abcdef",
             "api-7d9f8b6c5d-x2v9k   1/1   Running",
+            "code_challenge=qw7_Zcib0HG5OZmLhRuVCX6PTpZraIZeqodLegteTtI",
+            "sha256=KPQ_ZcibHG5OZmLhRuVCX6PTpZraIZeqodLegteTtIu,1234",
+            "kid: OK-V_Zcib0HG5OZmLhRuVCX6PTpZraIZeqodLegteTtIu",
         ] {
             assert_eq!(r(kept), kept);
         }
