@@ -835,6 +835,10 @@ const VALUE: &str = concat!(
 /// closing quote (also a JSON-escaped `\"`, escaped again at each level of JSON in JSON, or `\u0022`, or a `'`) or bracket (`[password] => ...`).
 const LABEL_SEP: &str = r#"(?:\\*["']|\\u0022)?\]?[ \t]*(?:=>|[:=])[ \t]*(?:\x1b\[[0-9;]*m)?"#;
 
+/// The rest of a line that introduces a value given after a blank line (a mail: `your new key
+/// for staging is:`), after the word for the secret: up to six words and a colon at the line's end.
+const INTRO_TAIL: &str = r"(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){0,6}[:：][ \t]*";
+
 /// A value in double, single or JSON-escaped double quotes.
 const QUOTED: &str = r#""[^"\r\n]*"|'[^'\r\n]*'|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\""#;
 
@@ -1534,7 +1538,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // `rejected key 'X'`) names anything from a vault to a fingerprint, so only a random
             // token after it counts (see [`random_key_value`]), and none after `public key`.
             format!(
-                r#"(?P<prose>(?P<prose_next>(?-u:\b)(?i:(?P<prose_next_pw>password|passphrase)|(?P<prose_next_key>key)|token|secret)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{0,6}}[:：][ \t]*\r?\n[ \t]*\r?\n[ \t]*)|(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_key>(?P<prose_key_public>(?-u:\b)(?i:public|host|ssh|gpg|pgp|rsa|ecdsa|ed25519|signing|verification)[ \t]+)?(?-u:\b)(?i:key)[ \t]+))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>[^\s"'<>=&，；、。][^\s"'<>&，；、。]{{5,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
+                r#"(?P<prose>(?P<prose_next>(?-u:\b)(?i:(?P<prose_next_pw>password|passphrase)|(?P<prose_next_key>key)|token|secret){INTRO_TAIL}\r?\n[ \t]*\r?\n[ \t]*)|(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_key>(?P<prose_key_public>(?-u:\b)(?i:public|host|ssh|gpg|pgp|rsa|ecdsa|ed25519|signing|verification)[ \t]+)?(?-u:\b)(?i:key)[ \t]+))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>[^\s"'<>=&，；、。][^\s"'<>&，；、。]{{5,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
             ),
         ]);
     }
@@ -3352,6 +3356,13 @@ static SENSITIVE_FIELD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^[ \t]*"sensitive"[ \t]*:[ \t]*true[ \t]*,?[ \t]*$"#).expect("sensitive field pattern is valid")
 });
 
+/// A line that introduces a value given after a blank line (see [`INTRO_TAIL`] and the
+/// `prose_next` form of [`rules`]).
+static INTRO_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(r"(?-u:\b)(?i:password|passphrase|key|token|secret){INTRO_TAIL}\r?$"))
+        .expect("intro line pattern is valid")
+});
+
 /// A line that starts a form [`redact`] recognises over two lines (see [`two_line_openers`]).
 static TWO_LINE_OPENER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&two_line_openers().join("|")).expect("two-line opener pattern is valid"));
@@ -3397,6 +3408,9 @@ pub struct LineRedactor {
     secret_pair: Option<KeyClass>,
     /// The previous line, when it starts a two-line form.
     opener: Option<String>,
+    /// A line that introduces a value given after a blank line (see [`INTRO_LINE`]), and whether
+    /// the blank line has come.
+    intro: Option<(String, bool)>,
     /// Inside a JSON array written one item a line under a name that makes its items secret.
     secret_array: Option<KeyClass>,
     /// After a line that ends inside a token broken by a shell line continuation.
@@ -3419,6 +3433,17 @@ impl LineRedactor {
     /// The redacted form of the next line, or `None` when the line is part of a private key.
     pub fn line<'a>(&mut self, line: &'a str) -> Option<Cow<'a, str>> {
         let opener = self.opener.take();
+        let intro = match self.intro.take() {
+            Some((intro, false)) if line.trim().is_empty() => {
+                self.intro = Some((intro, true));
+                None
+            }
+            Some((intro, true)) => Some(intro),
+            _ => None,
+        };
+        if INTRO_LINE.is_match(line) {
+            self.intro = Some((line.to_owned(), false));
+        }
         let continued = std::mem::replace(&mut self.in_continued_token, CONTINUED_TOKEN_END.is_match(line));
         if continued && let Some(rest) = CONTINUED_TOKEN_REST.find(line) {
             let indent = &line[..line.len() - line.trim_start().len()];
@@ -3562,6 +3587,12 @@ impl LineRedactor {
         } else if line.contains(['{', '}']) && line.replace("{}", "").contains(['{', '}']) {
             // Another object starts or this one ends (an empty `{}` value does neither).
             self.secret_pair = None;
+        }
+        if let Some(intro) = intro {
+            // The three lines as [`redact`] renders them together; this line is the last.
+            if let Some((_, shown)) = redact(&format!("{intro}\n\n{line}")).rsplit_once('\n') {
+                return Some(Cow::Owned(shown.to_owned()));
+            }
         }
         if let Some(opener) = opener {
             // The two lines as [`redact`] renders them together; this line is what follows the
@@ -4350,6 +4381,7 @@ pem-body-line
             ),
         ] {
             assert_eq!(r(input), expected, "{input}");
+            assert_eq!(lines(input), expected, "{input}");
         }
         for kept in [
             "signed with key 993b36d66fbc78e428133f7ff365d24f49c24903",
