@@ -162,6 +162,16 @@
 //!   (`secretStore`), a key's identifier, what describes a secret-named object (its `type`), the
 //!   public key a CI service seals secrets with, AWS's listing of access key ids, `altool`'s key
 //!   id, and IdentityModel's `[Security Artifact of type ... is hidden]`.
+//! - from batch 10: tokens of vendors no rule names, by their shape (see [`VENDOR_TOKEN`]: a short
+//!   prefix of one case, a separator, a random body of 30 or more letters and digits that passes
+//!   [`vendor_token`]'s entropy test: `xai-...`, `gsk_...`, `CFPAT-...`, `os_v2_app_...`), and the
+//!   hex or glued tokens of a few named vendors (ElevenLabs' `sk_`, LangSmith, Trello, crates.io,
+//!   Airtable, Braintree, Asana, HubSpot); a value in a CDATA section of a secret-named element;
+//!   the first line of `pass show NAME`; a random token after the bare word `key` (`rejected key
+//!   '...'`), or alone after a blank line under a line that names a key, token or password and
+//!   ends with a colon (a mail). A pipe table is read from its first line, so a row that names a
+//!   secret is not taken for the header of the rows below it; in a table of names and values
+//!   (`| Variable | Value |`), each value is as secret as its row's name.
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
@@ -186,7 +196,10 @@
 //! digests and timestamps in a secret's row, where a secret is stored (`<secret-storage>`), a
 //! secret store's id (`PackageSecretsId`), a call that computes the value in source
 //! (`generate_password(length=32)`), masks such as `xxxxx` in a URL or `-REDACTED-`, and a sentence
-//! after a secret's name (`secrets: move the feed`, fish's `$TOKEN: set in global scope`).
+//! after a secret's name (`secrets: move the feed`, fish's `$TOKEN: set in global scope`). From
+//! batch 10: publishable and project keys (`pk_`, `phc_`), prefixed digests (`sha512-...`, a cache
+//! key `Linux-nuget-<sha256>`), object ids shorter than a token (`pi_...`), names that hold a GUID,
+//! and fingerprints, key ids and public key blobs after the word `key`.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -958,6 +971,10 @@ const VALUE: &str = concat!(
 /// closing quote (also a JSON-escaped `\"`, escaped again at each level of JSON in JSON, or `\u0022`, or a `'`) or bracket (`[password] => ...`).
 const LABEL_SEP: &str = r#"(?:\\*["']|\\u0022)?\]?[ \t]*(?:=>|[:=])[ \t]*(?:\x1b\[[0-9;]*m)?"#;
 
+/// The rest of a line that introduces a value given after a blank line (a mail: `your new key
+/// for staging is:`), after the word for the secret: up to six words and a colon at the line's end.
+const INTRO_TAIL: &str = r"(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){0,6}[:：][ \t]*";
+
 /// A value in double, single or JSON-escaped double quotes.
 const QUOTED: &str = r#""[^"\r\n]*"|'[^'\r\n]*'|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\""#;
 
@@ -1037,9 +1054,92 @@ const TOKEN_PREFIXES: &[&str] = &[
     r"sk\.eyJ",                                                 // Mapbox secret token (`pk.eyJ...` is public)
     "configcat-sdk-1/",                                         // ConfigCat SDK key
     "tskey-(?:auth|api|client|scim|webhook)-",                  // Tailscale
+    "pat-[a-z]{2,3}[0-9]-",                                     // HubSpot private app token (`pat-na1-` and a GUID)
     "bkua_",                                                    // Buildkite user API token
     r"dt0c01\.",                                                // Dynatrace API token
 ];
+
+/// A vendor-prefixed token of a vendor no rule names (`xai-...`, `gsk_...`, `CFPAT-...`, and the
+/// next one): a short prefix, then a long random body. The prefix is one to four short segments of
+/// one case, the first starting with two letters (`pplx-`, `sk-ant-api03-`, `os_v2_app_`), joined
+/// and ended by `-` or `_` (the last separator may be `.`, as in `sl.`); the body is letters and
+/// digits, with `-` or `_` inside (base64url), one run of 16 or more (so that the pattern does
+/// not take a name such as `MSSQL_SA_PASSWORD` or a host such as `contoso.webhook`, which a form
+/// that starts later in them must see). Whether the body is random is [`vendor_token`]'s call; a
+/// prefix that names a public key or a hash is no secret's (see [`PUBLIC_PREFIXES`]). The token
+/// may follow a terminal's colour code directly (`\x1b[1mxai-...`), which stays.
+const VENDOR_TOKEN: &str = concat!(
+    r"(?:(?P<vendor_sgr>\x1b\[[0-9;]*m)|(?-u:\b))(?P<vendor>(?:[a-z]{2}[a-z0-9]{0,6}(?:[-_][a-z][a-z0-9]{0,7}){0,3}|[A-Z]{2}[A-Z0-9]{0,6}(?:[-_][A-Z][A-Z0-9]{0,7}){0,3})[-_.])",
+    r"(?P<vendor_body>(?:[A-Za-z0-9]+[-_])*[A-Za-z0-9]{16,}(?:[-_][A-Za-z0-9]+)*)(?-u:\b)",
+);
+
+/// First segments of a vendor prefix that mark a key meant to be public (Stripe's and Clerk's
+/// publishable `pk_`, Mapbox's `pk.`, PostHog's project `phc_`, `pub_`) or a digest (`sha512-`
+/// of an npm or SRI integrity, `md5-`): what follows them is no secret.
+const PUBLIC_PREFIXES: &[&str] = &["pk", "phc", "pub", "public", "sha1", "sha256", "sha384", "sha512", "md5"];
+
+/// Whether the body of a [`VENDOR_TOKEN`] is random, the entropy test of that class. It holds 30 or
+/// more letters and digits (120 bits and more; object ids such as Stripe's `pi_` + 24 and OpenAI's
+/// `chatcmpl-` + 29 are shorter), one run of them at least 16 long (a name of short words joined
+/// by `_` has none), and no GUID (`te-Name-<guid>` names a thing). Then, over its letters and
+/// digits:
+/// - not only hexadecimal digits: a prefixed hash (a cache key `Linux-nuget-<sha256>`, a content
+///   hash) reads the same as a hex token, so hex tokens are left to the prefixes that name them;
+/// - with both cases (base62, base64url): two digits or more, and the class of the character
+///   (upper, lower, digit) changes at least once every three characters, as it does about twice in
+///   three in random base62 (a name in CamelCase changes twice a word, and seldom holds digits);
+/// - with one case (base32, base36): one digit in eight or more and a change every four characters
+///   (random lower-case base32 changes about three times in ten).
+fn vendor_token(body: &str) -> bool {
+    const GUID: &[usize] = &[8, 4, 4, 4, 12];
+    let runs: Vec<&str> = body.split(['-', '_']).collect();
+    let holds_guid = runs.windows(GUID.len()).any(|window| {
+        window.iter().zip(GUID).all(|(run, len)| run.len() == *len && run.bytes().all(|b| b.is_ascii_hexdigit()))
+    });
+    let chars: Vec<u8> = body.bytes().filter(u8::is_ascii_alphanumeric).collect();
+    let n = chars.len();
+    if n < 30 || holds_guid || !runs.iter().any(|run| run.len() >= 16) || chars.iter().all(u8::is_ascii_hexdigit) {
+        return false;
+    }
+    let class = |b: &u8| {
+        if b.is_ascii_uppercase() {
+            0
+        } else if b.is_ascii_lowercase() {
+            1
+        } else {
+            2
+        }
+    };
+    let changes = chars.windows(2).filter(|pair| class(&pair[0]) != class(&pair[1])).count();
+    let digits = chars.iter().filter(|b| b.is_ascii_digit()).count();
+    let (upper, lower) = (chars.iter().any(u8::is_ascii_uppercase), chars.iter().any(u8::is_ascii_lowercase));
+    if upper && lower { digits >= 2 && changes * 3 >= n } else { digits * 8 >= n && changes * 4 >= n }
+}
+
+/// Whether a [`VENDOR_TOKEN`] match is a secret: its prefix reads as a vendor's abbreviation and
+/// not a public key's or a digest's (see [`PUBLIC_PREFIXES`]), and its body is random (see
+/// [`vendor_token`]). An abbreviation's first segment is letters, then maybe digits (`lsv2`):
+/// three letters or more in lower case (two when more segments or a `.` follow: `os_v2_app_`,
+/// `sl.`), four or more in upper case (`CFPAT-`). So a random base64url value (a digest, a PKCE
+/// challenge) that happens to hold `-` or `_` near its start (`yw8_...`, `ZPB_...`, `UL-B2...`) is
+/// not taken for a prefixed token.
+fn vendor_secret(prefix: &str, body: &str) -> bool {
+    let segments: Vec<&str> = prefix[..prefix.len() - 1].split(['-', '_']).collect();
+    let first = segments[0];
+    let letters = first.bytes().take_while(u8::is_ascii_alphabetic).count();
+    let upper = first.bytes().all(|b| !b.is_ascii_lowercase());
+    let min = if upper {
+        4
+    } else if segments.len() > 1 || prefix.ends_with('.') {
+        2
+    } else {
+        3
+    };
+    letters >= min
+        && first[letters..].bytes().all(|b| b.is_ascii_digit())
+        && !PUBLIC_PREFIXES.contains(&first.to_ascii_lowercase().as_str())
+        && vendor_token(body)
+}
 
 /// Which forms a pattern holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1060,8 +1160,9 @@ enum Forms {
 /// value comes on the next line; so do `kubectl get secret ... | base64 -d` and `argocd admin
 /// initial-password`, which print a secret bare, as do `aws ecr get-login-password`, `gcloud
 /// secrets versions access`, `gcloud auth print-access-token` and `az ... -o tsv` listings of keys
-/// and secrets run at a prompt), and a PHP `var_dump` key with a secret word (`["password"]=>`,
-/// its `string(N) "..."` on the next line), a table row with a secret name whose long value
+/// and secrets run at a prompt, and `pass show NAME`, whose first line is the password), and a
+/// PHP `var_dump` key with a secret word (`["password"]=>`, its `string(N) "..."` on the next
+/// line), a table row with a secret name whose long value
 /// a console may wrap onto the next line, and a container named for a secret whose `value`
 /// member comes on the next line (an ARM parameter `"adminPassword": {`, unattend.xml's
 /// `<Password>`) or SMTP's base64 `Password:` prompt (`334 UGFzc3dvcmQ6`). [`LineRedactor`]
@@ -1090,7 +1191,10 @@ fn two_line_openers() -> [String; 9] {
             r"|doppler[ \t]+secrets[ \t]+get[ \t][^\r\n|()]*--plain(?:[ \t][^\r\n|()]*)?",
             r"|aws[ \t]+(?:ssm[ \t]+get-parameter|secretsmanager[ \t]+get-secret-value)[ \t][^\r\n|()]*--query[ \t]+[^\r\n|()]*(?:Value|SecretString)[^\r\n|()]*--output[ \t]+text(?:[ \t][^\r\n|()]*)?",
             r"|gcloud[ \t]+(?:secrets[ \t]+versions[ \t]+access|auth[ \t]+print-(?:access|identity)-token)",
-            r"|az[ \t]+(?:redis[ \t]+list-keys|storage[ \t]+account[ \t]+keys[ \t]+list|account[ \t]+get-access-token|keyvault[ \t]+secret[ \t]+show)[^\r\n|()]*[ \t]-o(?:utput)?[ \t]+tsv)(?:[ \t]+[^\r\n|()]*)?)[ \t]*",
+            r"|az[ \t]+(?:redis[ \t]+list-keys|storage[ \t]+account[ \t]+keys[ \t]+list|account[ \t]+get-access-token|keyvault[ \t]+secret[ \t]+show)[^\r\n|()]*[ \t]-o(?:utput)?[ \t]+tsv)(?:[ \t]+[^\r\n|()]*)?",
+            // A password store's entry shown at a prompt (`pass show NAME`, `gopass show NAME`): its
+            // first line is the password, bare (the lines after it are `login:`, `url:` fields).
+            r"|(?m:^)[ \t]*(?:[$>#%+][ \t]+)?(?:pass|gopass)[ \t]+show[ \t]+[A-Za-z0-9_.@+][A-Za-z0-9_./@+-]*)[ \t]*",
         )
         .to_owned(),
         format!(r#"\["[^"\r\n]*(?i:{secret_words})[^"\r\n]*"\]=>[ \t]*"#),
@@ -1116,17 +1220,14 @@ fn two_line_openers() -> [String; 9] {
     ]
 }
 
-/// The header line of a table with a delimiter between its columns, one of whose names has a
-/// secret word (no pattern group, not anchored): a pipe table (Gherkin's step tables, Markdown)
-/// of two or more columns, or CSV of three or more names.
-fn table_headers() -> [String; 2] {
+/// The header line of CSV (three or more names, one of which has a secret word; no pattern group,
+/// not anchored). A pipe table's header is its first line, whatever it holds (see the
+/// `ptab_head` form of [`rules`]).
+fn csv_header() -> String {
     let words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     let name = r#""?[A-Za-z_][A-Za-z0-9_.-]*"?"#;
     let secret = format!(r#""?[A-Za-z0-9_.-]*(?i:{words})[A-Za-z0-9_.-]*"?"#);
-    [
-        format!(r"[ \t]*\|(?:[^|\r\n]*\|)*?[^|\r\n]*(?i:{words})[^|\r\n]*\|(?:[^|\r\n]*\|)*[ \t]*"),
-        format!(r"(?:{name},){{2,}}{secret}(?:,{name})*|{name},{secret}(?:,{name})+|{secret}(?:,{name}){{2,}}"),
-    ]
+    format!(r"(?:{name},){{2,}}{secret}(?:,{name})*|{name},{secret}(?:,{name})+|{secret}(?:,{name}){{2,}}")
 }
 
 /// The cells of a table's line, as byte ranges without the delimiters: between `|`s for a pipe
@@ -1156,34 +1257,66 @@ fn table_cells(line: &str, delimiter: u8) -> Vec<(usize, usize)> {
     cells
 }
 
-/// The delimiter of a table's header line and how secret each column's name makes its cells,
-/// or `None` when no column is secret.
-fn table_columns(header: &str) -> Option<(u8, Vec<KeyClass>)> {
+/// Names of a table's column that names each row, when another column is its `Value`
+/// (`| Variable | Value | Scope |` of a Markdown table of settings, `Name  Value` listings).
+const NAME_COLUMNS: &[&str] = &["name", "variable", "key", "setting", "parameter", "property", "field"];
+
+/// How a table's header line judges its rows (see [`table_columns`]).
+#[derive(Debug, Clone)]
+struct Table {
+    /// `|` for a pipe table, `,` for CSV.
+    delimiter: u8,
+    /// How secret each column's name makes its cells.
+    classes: Vec<KeyClass>,
+    /// In a table of names and values, the column that names each row and the column of its
+    /// value: each row's value is as secret as the row's name.
+    pair: Option<(usize, usize)>,
+}
+
+/// How a table's header line judges its rows, or `None` when no column is secret and the table
+/// is not one of names and values.
+fn table_columns(header: &str) -> Option<Table> {
     let delimiter = if header.trim_start().starts_with('|') { b'|' } else { b',' };
-    let classes: Vec<KeyClass> = table_cells(header, delimiter)
+    let names: Vec<String> = table_cells(header, delimiter)
         .into_iter()
-        .map(|(start, end)| classify_key(header[start..end].trim().trim_matches('"')))
+        .map(|(start, end)| header[start..end].trim().trim_matches(['"', '`', '*']).to_ascii_lowercase())
         .collect();
-    classes.iter().any(|class| matches!(class, KeyClass::Secret | KeyClass::Connection)).then_some((delimiter, classes))
+    let classes: Vec<KeyClass> = names.iter().map(|name| classify_key(name)).collect();
+    let value = names.iter().position(|name| name == "value");
+    let pair = value.zip(names.iter().position(|name| NAME_COLUMNS.contains(&name.as_str()))).map(|(v, n)| (n, v));
+    (pair.is_some() || classes.iter().any(|class| matches!(class, KeyClass::Secret | KeyClass::Connection)))
+        .then_some(Table { delimiter, classes, pair })
 }
 
 /// A row of a table whose columns are judged by their names in its header (see
-/// [`table_columns`]): each cell as secret as its column says, the other cells scanned as any
-/// text; a row of another shape (a pipe table's `|---|` rule, a line with more or fewer cells)
-/// is scanned as any text.
-fn table_row(row: &str, delimiter: u8, classes: &[KeyClass]) -> String {
-    let cells = table_cells(row, delimiter);
-    if cells.len() != classes.len() || row.bytes().all(|b| b"-:+| \t\r\n".contains(&b)) {
+/// [`table_columns`]): each cell as secret as its column says, in a table of names and values the
+/// value as secret as the row's name, the other cells scanned as any text; a row of another
+/// shape (a pipe table's `|---|` rule, a line with more or fewer cells) is scanned as any text.
+fn table_row(row: &str, table: &Table) -> String {
+    let cells = table_cells(row, table.delimiter);
+    if cells.len() != table.classes.len() || row.bytes().all(|b| b"-:+| \t\r\n".contains(&b)) {
         return redact_with(&CONTEXT_FREE, row).into_owned();
     }
+    let row_class = table.pair.map(|(name, _)| {
+        let (start, end) = cells[name];
+        classify_key(row[start..end].trim().trim_matches(['"', '`', '*']))
+    });
     let mut out = String::with_capacity(row.len());
     let mut at = 0;
-    for ((start, end), class) in cells.into_iter().zip(classes) {
+    for (column, ((start, end), class)) in cells.into_iter().zip(&table.classes).enumerate() {
         let cell = &row[start..end];
         let value = cell.trim();
         let lead = start + (cell.len() - cell.trim_start().len());
+        let class = match row_class {
+            Some(named @ (KeyClass::Secret | KeyClass::Connection | KeyClass::Weak))
+                if table.pair.is_some_and(|(_, value)| value == column) =>
+            {
+                named
+            }
+            _ => *class,
+        };
         out.push_str(&row[at..lead]);
-        out.push_str(&redact_labelled(*class, value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned()));
+        out.push_str(&redact_labelled(class, value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned()));
         at = lead + value.len();
     }
     out.push_str(&row[at..]);
@@ -1212,7 +1345,7 @@ fn rules(forms: Forms) -> Vec<String> {
         azp_variable,
     ] = two_line_openers();
     let labelled = forms != Forms::Shapes;
-    let [pipe_header, csv_header] = table_headers();
+    let csv_header = csv_header();
     let attr = XML_ATTRIBUTE;
     let pem_kind = "[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?";
     let mut rules = vec![
@@ -1347,8 +1480,11 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<tuple>\{{[ \t]*:?(?P<tuple_name>[A-Za-z_]*(?i:{strong}|{last})[A-Za-z_]*),[ \t]*(?:<<)?)(?P<tuple_val>"(?:[^"\\\r\n]|\\.)*")"#
             ),
             // A table whose header names a secret column (a Gherkin or Markdown pipe table, CSV with
-            // a header line): the cells of that column, row by row (see [`table_row`]).
-            format!(r"(?m:^)(?P<ptab_head>(?:{pipe_header})\r?\n)(?P<ptab_rows>(?:[ \t]*\|[^\r\n]*(?:\r?\n|\z))+)"),
+            // a header line): the cells of that column, row by row (see [`table_row`]). A pipe
+            // table is taken whole from its first line, whatever that line holds, so that a row
+            // with a secret's name in a table of names and values (`| API_KEY | ... |` under `|
+            // Variable | Value |`) is not read as the header of the rows below it.
+            r"(?m:^)(?P<ptab_head>[ \t]*\|[^\r\n]*\|[ \t]*\r?\n)(?P<ptab_rows>(?:[ \t]*\|[^\r\n]*(?:\r?\n|\z))+)".to_owned(),
             format!(r"(?m:^)(?P<ctab_head>(?:{csv_header})\r?\n)(?P<ctab_rows>(?:[^\r\n]*,[^\r\n]*(?:\r?\n|\z))+)"),
             format!(
                 r#"(?m:^)(?P<csv>[ \t]*"(?P<csv_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)",)(?P<csv_val>"(?:[^"\r\n]|"")*")"#
@@ -1471,7 +1607,7 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<xml_kv>(?-u:\b)(?i:key|name)[ \t]*=[ \t]*(?P<kv_name>{QUOTED}|[A-Za-z0-9_.:-]+)[ \t]*,?[ \t]*(?i:value)[ \t]*=[ \t]*)(?P<kv_val>{QUOTED}|[^\s,)\]"']+)"#
             ),
             format!(
-                r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?:(?i:{strong}|{weak})[A-Za-z0-9_.:-]*|(?i:{last})))(?P<xml_attrs>(?:[ \t]+{attr})*[ \t]*)>(?P<xml_val>[^<\r\n]+)</"
+                r"<(?P<xml_el>[A-Za-z0-9_.:-]*(?:(?i:{strong}|{weak})[A-Za-z0-9_.:-]*|(?i:{last})))(?P<xml_attrs>(?:[ \t]+{attr})*[ \t]*)>(?:(?P<xml_val>[^<\r\n]+)|(?P<xml_cdata><!\[CDATA\[)(?P<xml_cdata_val>(?:[^\]\r\n]|\][^\]\r\n])+)\]\]>)</"
             ),
         ]);
     }
@@ -1506,8 +1642,16 @@ fn rules(forms: Forms) -> Vec<String> {
         format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
         r"(?-u:\b)(?P<octopus>API-)[A-Z0-9]{25,32}(?-u:\b)".to_owned(),
         // Tokens whose prefix is a common word, so only their hex body tells them: Databricks,
-        // Pulumi, Supabase, Mailgun.
-        r"(?-u:\b)(?P<hex_prefix>dapi|pul-|sbp_|key-)[0-9a-f]{32,}(?-u:\b)".to_owned(),
+        // Pulumi, Supabase, Mailgun; and the hex tokens [`VENDOR_TOKEN`] leaves to a named prefix
+        // (a hex body reads as a hash): ElevenLabs' `sk_`, LangSmith's `lsv2_pt_` / `lsv2_sk_` (a
+        // second hex part after `_`), Trello's `ATTA` (eight upper-case hex digits at the end).
+        r"(?-u:\b)(?P<hex_prefix>dapi|pul-|sbp_|key-|sk_|lsv2_(?:pt|sk)_|ATTA)[0-9a-f]{32,}(?:_[0-9a-f]{8,}|[0-9A-F]{8})?(?-u:\b)".to_owned(),
+        // Tokens whose prefix is glued to a random body of a fixed length: crates.io (`cio` and 32
+        // letters and digits), Airtable (`pat`, 14 characters, `.`, 64 hex digits), Braintree
+        // (`access_token$production$` and two random parts), Asana (`2/<user>/<id>:` and 32 hex).
+        r"(?-u:\b)(?P<glued_prefix>cio)[A-Za-z0-9]{32}(?-u:\b)|(?-u:\b)(?P<glued_pat>pat)[A-Za-z0-9]{14}\.[0-9a-f]{64}(?-u:\b)".to_owned(),
+        r"(?-u:\b)(?P<braintree>access_token\$(?:production|sandbox|development)\$)[a-z0-9]{16}\$[0-9a-f]{32}(?-u:\b)".to_owned(),
+        r"(?-u:\b)(?P<asana>[0-9]/[0-9]{10,20}/[0-9]{10,20}:[0-9a-f]{32})(?-u:\b)".to_owned(),
         // LaunchDarkly SDK and mobile keys: `sdk-` or `mob-` and a GUID.
         r"(?-u:\b)(?P<guid_prefix>sdk-|mob-)[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}(?-u:\b)".to_owned(),
         // Terraform Cloud: `<14 characters>.atlasv1.<token>`.
@@ -1594,12 +1738,20 @@ fn rules(forms: Forms) -> Vec<String> {
             // environment: X`).
             // In other languages the word comes with a few words of its sentence before the
             // value (`Nytt lösenord för användaren admin: X`, `臨時密碼：X`, `adgangskode er X`); in
-            // English a few words and a colon (`Generated password for app: X`).
+            // English a few words and a colon (`Generated password for app: X`), or a colon that
+            // ends the line and the value after a blank line (a mail: `your new key for staging
+            // is:` / blank / `X`; without the blank line, a wrapped JWT's first line would be
+            // taken for the whole value). The bare word `key` (`configured with key X`,
+            // `rejected key 'X'`) names anything from a vault to a fingerprint, so only a random
+            // token after it counts (see [`random_key_value`]), and none after `public key`.
             format!(
-                r#"(?P<prose>(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license|signing|encryption|hmac)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"0-9]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_few_tok>(?i:token|secret|api[_-]?key)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>(?:[^\s"'<>=&，；、。-][^\s"'<>&，；、。]|-[^\s"'<>&，；、。-])[^\s"'<>&，；、。]{{4,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
+                r#"(?P<prose>(?P<prose_next>(?-u:\b)(?i:(?P<prose_next_pw>password|passphrase)|(?P<prose_next_key>key)|token|secret){INTRO_TAIL}\r?\n[ \t]*\r?\n[ \t]*)|(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license|signing|encryption|hmac)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"0-9]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_few_tok>(?i:token|secret|api[_-]?key)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_key>(?P<prose_key_public>(?-u:\b)(?i:public|host|ssh|gpg|pgp|rsa|ecdsa|ed25519|signing|verification)[ \t]+)?(?-u:\b)(?i:key)[ \t]+))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>(?:[^\s"'<>=&，；、。-][^\s"'<>&，；、。]|-[^\s"'<>&，；、。-])[^\s"'<>&，；、。]{{4,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
             ),
         ]);
     }
+    // Last, so that every labelled form that starts at the same place wins (`xai_api_key=...`
+    // is judged by its label): a vendor-prefixed token no rule names (see [`VENDOR_TOKEN`]).
+    rules.push(VENDOR_TOKEN.to_owned());
     rules
 }
 
@@ -1767,8 +1919,15 @@ fn mask(value: &str) -> String {
     if is_stand_in(inner) || is_stand_in(value) || closed.is_some_and(is_stand_in) || PATH.is_match(inner) {
         return value.to_owned();
     }
-    // A token known by its shape keeps its prefix, as it does without a label (`SCW[REDACTED]`).
-    let prefix = PREFIXED_TOKEN.captures(inner).map_or("", |caps| caps.get(1).map_or("", |m| m.as_str()));
+    // A token known by its shape keeps its prefix, as it does without a label (`SCW[REDACTED]`,
+    // `xai-[REDACTED]`).
+    let vendor = || {
+        VENDOR_WHOLE
+            .captures(inner)
+            .filter(|caps| vendor_secret(&caps["vendor"], &caps["vendor_body"]))
+            .map_or("", |caps| caps.name("vendor").map_or("", |m| m.as_str()))
+    };
+    let prefix = PREFIXED_TOKEN.captures(inner).map_or_else(vendor, |caps| caps.get(1).map_or("", |m| m.as_str()));
     format!("{open}{prefix}{REDACTED}{close}")
 }
 
@@ -1777,6 +1936,10 @@ static PREFIXED_TOKEN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&format!(r"^({})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*$", TOKEN_PREFIXES.join("|")))
         .expect("prefixed token pattern is valid")
 });
+
+/// A whole value that is a vendor-prefixed token (see [`VENDOR_TOKEN`]), its prefix captured.
+static VENDOR_WHOLE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^(?:{VENDOR_TOKEN})$")).expect("vendor token pattern is valid"));
 
 /// Whether `value` only stands in for a secret (see [`STAND_IN`]).
 fn is_stand_in(value: &str) -> bool {
@@ -2037,6 +2200,17 @@ fn generated_token(value: &str) -> bool {
         && value.bytes().any(|b| b.is_ascii_alphabetic())
 }
 
+/// Whether a word after the bare word `key` in free text is a random token: letters, digits, `-`
+/// and `_` only (a public key's base64 has `+`, `/` and `=`) that pass [`vendor_token`]'s entropy
+/// test (a hex fingerprint or key id, a GUID, a name do not), and not public key material in the
+/// clear (an SSH key blob starts with `AAAA`, a DER key or certificate with `MII`).
+fn random_key_value(value: &str) -> bool {
+    value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
+        && !value.starts_with("AAAA")
+        && !value.starts_with("MII")
+        && vendor_token(value)
+}
+
 /// Parameters of an authorization scheme that are public: the realm, user, URI and options of
 /// Digest, the OAuth 1.0 consumer, method, time and nonce, an HTTP signature's key id and headers,
 /// AWS Signature V4's credential scope and signed headers. Every other parameter is masked.
@@ -2245,11 +2419,9 @@ static HCL_ATTRIBUTE_LINE: LazyLock<Regex> =
 static HCL_DEFAULT_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!("^{HCL_DEFAULT}({HCL_VALUE})")).expect("default pattern is valid"));
 
-/// A header line of a table that names a secret column (see [`table_headers`]).
-static TABLE_HEADER_LINE: LazyLock<Regex> = LazyLock::new(|| {
-    let [pipe, csv] = table_headers();
-    Regex::new(&format!(r"^(?:{pipe}|{csv})\r?$")).expect("table header pattern is valid")
-});
+/// A header line of CSV that names a secret column (see [`csv_header`]).
+static CSV_HEADER_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^(?:{})\r?$", csv_header())).expect("CSV header pattern is valid"));
 
 /// The line that opens a JSON array under a name (`"SigningKeys": [`), the name captured.
 static ARRAY_START_LINE: LazyLock<Regex> = LazyLock::new(|| {
@@ -2367,15 +2539,16 @@ fn replace(caps: &Captures<'_>) -> String {
     for (head, rows) in [("ptab_head", "ptab_rows"), ("ctab_head", "ctab_rows")] {
         if let Some(head) = caps.name(head) {
             let rows = &caps[rows];
+            // A header is names; a pipe table's first line may also be a row (no header), so it
+            // gets the scan any line gets.
+            let shown_head = redact_with(&CONTEXT_FREE, head.as_str());
             return match table_columns(head.as_str()) {
-                Some((delimiter, classes)) => {
-                    let shown: String =
-                        rows.split_inclusive('\n').map(|row| table_row(row, delimiter, &classes)).collect();
-                    format!("{}{shown}", head.as_str())
+                Some(table) => {
+                    let shown: String = rows.split_inclusive('\n').map(|row| table_row(row, &table)).collect();
+                    format!("{shown_head}{shown}")
                 }
                 None => format!(
-                    "{}{}",
-                    head.as_str(),
+                    "{shown_head}{}",
                     rows.split_inclusive('\n').map(|row| redact_with(&CONTEXT_FREE, row)).collect::<String>()
                 ),
             };
@@ -2560,10 +2733,14 @@ fn replace(caps: &Captures<'_>) -> String {
     }
     if let Some(element) = caps.name("xml_el") {
         let attributes = redact_with(&SHAPES, &caps["xml_attrs"]);
-        return match redact_labelled(classify_key(element.as_str()), &caps["xml_val"]) {
-            Some(shown) => format!("<{}{attributes}>{shown}</", element.as_str()),
-            None => format!("<{}{attributes}>{}</", element.as_str(), &caps["xml_val"]),
+        // A value in a CDATA section (a runsettings environment variable) keeps the section.
+        let (open, value, close) = match caps.name("xml_cdata") {
+            Some(open) => (open.as_str(), &caps["xml_cdata_val"], "]]>"),
+            None => ("", &caps["xml_val"], ""),
         };
+        let shown = redact_labelled(classify_key(element.as_str()), value)
+            .unwrap_or_else(|| redact_with(&SHAPES, value).into_owned());
+        return format!("<{}{attributes}>{open}{shown}{close}</", element.as_str());
     }
     if let Some(login) = caps.name("login") {
         return format!("{}{REDACTED}", login.as_str());
@@ -2572,7 +2749,7 @@ fn replace(caps: &Captures<'_>) -> String {
         // Each line keeps its indentation and its line break.
         return whole.split_inclusive('\n').map(mask_token_line).collect();
     }
-    if ["jwt", "aad", "fcm", "atlas", "mailgun"].iter().any(|name| caps.name(name).is_some()) {
+    if ["jwt", "aad", "fcm", "atlas", "mailgun", "asana"].iter().any(|name| caps.name(name).is_some()) {
         return REDACTED.to_owned();
     }
     if let Some(marker) = caps.name("path_tok") {
@@ -2590,9 +2767,23 @@ fn replace(caps: &Captures<'_>) -> String {
     if caps.name("tok_prefix").is_some_and(|prefix| prefix.as_str() == "npm_") && whole[4..].contains('_') {
         return whole.to_owned();
     }
+    // crates.io's `cio` is glued to its body: a word that starts so is not one.
+    if caps.name("glued_prefix").is_some() && !token_like(whole, 35) {
+        return whole.to_owned();
+    }
+    if let Some(prefix) = caps.name("vendor") {
+        return if vendor_secret(prefix.as_str(), &caps["vendor_body"]) {
+            format!("{}{}{REDACTED}", text(caps, "vendor_sgr"), prefix.as_str())
+        } else {
+            whole.to_owned()
+        };
+    }
     let prefix = [
         "webhook",
         "tok_prefix",
+        "glued_prefix",
+        "glued_pat",
+        "braintree",
         "guid_prefix",
         "octopus",
         "hex_prefix",
@@ -2960,7 +3151,15 @@ fn prose(caps: &Captures<'_>, label: &str) -> String {
         return format!("{}{end}", keep(label, core));
     }
     let quoted = core.starts_with(['"', '\'']) || core.starts_with("&quot;");
-    let secret = if caps.name("prose_cred").is_some() {
+    let secret = if caps.name("prose_key_public").is_some() {
+        false
+    } else if caps.name("prose_key").is_some() || caps.name("prose_next_key").is_some() {
+        random_key_value(unwrap(core).1)
+    } else if caps.name("prose_next_pw").is_some() {
+        quoted || password_like(core)
+    } else if caps.name("prose_next").is_some() {
+        generated_token(unwrap(core).1)
+    } else if caps.name("prose_cred").is_some() {
         // `with credential X` names a kind as often as it gives one: only a password-like word.
         password_like(unwrap(core).1)
     } else if ["prose_pw", "prose_foreign", "prose_few"].iter().any(|name| caps.name(name).is_some()) {
@@ -3567,6 +3766,13 @@ static SENSITIVE_FIELD: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^[ \t]*"sensitive"[ \t]*:[ \t]*true[ \t]*,?[ \t]*$"#).expect("sensitive field pattern is valid")
 });
 
+/// A line that introduces a value given after a blank line (see [`INTRO_TAIL`] and the
+/// `prose_next` form of [`rules`]).
+static INTRO_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(r"(?-u:\b)(?i:password|passphrase|key|token|secret){INTRO_TAIL}\r?$"))
+        .expect("intro line pattern is valid")
+});
+
 /// A line that starts a form [`redact`] recognises over two lines (see [`two_line_openers`]).
 static TWO_LINE_OPENER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&two_line_openers().join("|")).expect("two-line opener pattern is valid"));
@@ -3612,12 +3818,18 @@ pub struct LineRedactor {
     secret_pair: Option<KeyClass>,
     /// The previous line, when it starts a two-line form.
     opener: Option<String>,
+    /// A line that introduces a value given after a blank line (see [`INTRO_LINE`]), and whether
+    /// the blank line has come.
+    intro: Option<(String, bool)>,
     /// Inside a JSON array written one item a line under a name that makes its items secret.
     secret_array: Option<KeyClass>,
     /// After a line that ends inside a token broken by a shell line continuation.
     in_continued_token: bool,
-    /// Inside a table whose header names a secret column: its delimiter and columns.
-    table: Option<(u8, Vec<KeyClass>)>,
+    /// Inside a table whose header names a secret column, or of names and values: how it judges
+    /// its rows.
+    table: Option<Table>,
+    /// The previous line was a row of a pipe table (so this one cannot be its header).
+    in_pipe_table: bool,
     /// Inside a Terraform variable block named for a secret, before its `default`.
     hcl_variable: Option<KeyClass>,
     /// Inside a list of recovery codes, one a line (see [`recovery_code_line`]).
@@ -3633,6 +3845,17 @@ impl LineRedactor {
     /// The redacted form of the next line, or `None` when the line is part of a private key.
     pub fn line<'a>(&mut self, line: &'a str) -> Option<Cow<'a, str>> {
         let opener = self.opener.take();
+        let intro = match self.intro.take() {
+            Some((intro, false)) if line.trim().is_empty() => {
+                self.intro = Some((intro, true));
+                None
+            }
+            Some((intro, true)) => Some(intro),
+            _ => None,
+        };
+        if INTRO_LINE.is_match(line) {
+            self.intro = Some((line.to_owned(), false));
+        }
         let continued = std::mem::replace(&mut self.in_continued_token, CONTINUED_TOKEN_END.is_match(line));
         if continued && let Some(rest) = CONTINUED_TOKEN_REST.find(line) {
             let indent = &line[..line.len() - line.trim_start().len()];
@@ -3651,14 +3874,18 @@ impl LineRedactor {
             let class = classify_key(&caps[1]);
             self.hcl_variable = matches!(class, KeyClass::Secret | KeyClass::Connection).then_some(class);
         }
-        if let Some((delimiter, classes)) = &self.table {
-            let row = if *delimiter == b'|' { line.trim_start().starts_with('|') } else { line.contains(',') };
+        if let Some(table) = &self.table {
+            let row = if table.delimiter == b'|' { line.trim_start().starts_with('|') } else { line.contains(',') };
             if row {
-                return Some(Cow::Owned(table_row(line, *delimiter, classes)));
+                return Some(Cow::Owned(table_row(line, table)));
             }
             self.table = None;
         }
-        if TABLE_HEADER_LINE.is_match(line) {
+        // Only the first line of a pipe table can be its header (see the `ptab_head` form).
+        let pipe_row = line.trim_start().starts_with('|');
+        let first_pipe_row = pipe_row && !self.in_pipe_table;
+        self.in_pipe_table = pipe_row;
+        if first_pipe_row || !pipe_row && CSV_HEADER_LINE.is_match(line) {
             self.table = table_columns(line);
         }
         if let Some(class) = self.secret_array {
@@ -3775,6 +4002,12 @@ impl LineRedactor {
         }
         if let Some(shown) = recovery_code_line(line, &mut self.in_recovery_codes) {
             return Some(Cow::Owned(shown));
+        }
+        if let Some(intro) = intro {
+            // The three lines as [`redact`] renders them together; this line is the last.
+            if let Some((_, shown)) = redact(&format!("{intro}\n\n{line}")).rsplit_once('\n') {
+                return Some(Cow::Owned(shown.to_owned()));
+            }
         }
         if let Some(opener) = opener {
             // The two lines as [`redact`] renders them together; this line is what follows the
@@ -4430,6 +4663,151 @@ pem-body-line
         assert_eq!(lines(raw), expected);
         let plan = "      + administrator_login_password = (sensitive value)";
         assert_eq!(r(plan), plan);
+    }
+
+    #[test]
+    fn vendor_prefixed_tokens_of_vendors_no_rule_names() {
+        // A short prefix of one case and a random body: the prefix stays, the body goes.
+        for (input, expected) in [
+            ("using vndr-gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4 for uploads", "using vndr-[REDACTED] for uploads"),
+            (
+                "key acme_live_v2_DTdDHS4bFZJnRgemIn1P4IX375OmSWmzypNW9zAswiXUc0wF5IpC loaded",
+                "key acme_live_v2_[REDACTED] loaded",
+            ),
+            ("'QXTK-Zcib0HG5OZmLhRuVCX6P_TpZraIZeqodLegteTtIuoa' was revoked", "'QXTK-[REDACTED]' was revoked"),
+            ("nb_app_zwlow27nvwuafgjug77xfx2xlip63wgncjxxpvtuafu2r7akfom6hfql", "nb_app_[REDACTED]"),
+            ("ab.DTdDHS4bFZJnRgemIn1P4IX375OmSWmzypNW9zAswiXUc0wF5IpC", "ab.[REDACTED]"),
+            ("\x1b[1mvndr-gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4\x1b[0m", "\x1b[1mvndr-[REDACTED]\x1b[0m"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        // Look-alikes: object ids (shorter), public keys, prefixed hashes and cache keys, names in
+        // CamelCase, ids that hold a GUID, labels whose form starts inside them.
+        for kept in [
+            "pi_dnr2yqVhlQZEsSwxmuRBSyCe",
+            "pk_live_DTdDHS4bFZJnRgemIn1P4IX375OmSWmzypNW9zAswiXUc0wF5IpC",
+            "posthog.init('phc_gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4')",
+            "Cache restored for Linux-nuget-993b36d66fbc78e428133f7ff365d24f49c24903afe94049948eb97a61cd8894",
+            "integrity sha512-DTdDHS4bFZJnRgemIn1P4IX375OmSWmzypNW9zAswiXUc0wF5IpC",
+            "net-SystemSecurityCryptographyX509Certificates",
+            "kc-BuildAgentSigningKey-0b7d2f4e-91aa-4c3e-8d5b-6e2f1a9c7b30",
+            "run_ubuntu2204_x64_release_20261128_abcdef",
+            "api-7d9f8b6c5d-x2v9k   1/1   Running",
+            "code_challenge=qw7_Zcib0HG5OZmLhRuVCX6PTpZraIZeqodLegteTtI",
+            "sha256=KPQ_ZcibHG5OZmLhRuVCX6PTpZraIZeqodLegteTtIu,1234",
+            "kid: OK-V_Zcib0HG5OZmLhRuVCX6PTpZraIZeqodLegteTtIu",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+        assert_eq!(
+            r("MSSQL_SA_PASSWORD from environment: W0rd-2-pass"),
+            "MSSQL_SA_PASSWORD from environment: [REDACTED]"
+        );
+    }
+
+    #[test]
+    fn hex_and_glued_tokens_of_named_vendors() {
+        let hex = "993b36d66fbc78e428133f7ff365d24f49c24903afe94049948eb97a61cd8894";
+        for (input, expected) in [
+            (format!("sk_{}", &hex[..48]), "sk_[REDACTED]".to_owned()),
+            (format!("lsv2_sk_{}_{}", &hex[..32], &hex[32..42]), "lsv2_sk_[REDACTED]".to_owned()),
+            (format!("ATTA{hex}5D0C4E1A"), "ATTA[REDACTED]".to_owned()),
+            ("cioLVqgmDpPe7GSEZrHiziGhU4MESUJZxeX".to_owned(), "cio[REDACTED]".to_owned()),
+            (format!("patRkxHcdG30Q3QYG.{hex}"), "pat[REDACTED]".to_owned()),
+            (
+                format!("access_token$sandbox$v9bp1oj6zkovrj8l${}", &hex[..32]),
+                "access_token$sandbox$[REDACTED]".to_owned(),
+            ),
+            (format!("1/1203958812345678/1209876543210987:{}", &hex[..32]), REDACTED.to_owned()),
+            ("pat-eu1-0b7d2f4e-91aa-4c3e-8d5b-6e2f1a9c7b30".to_owned(), "pat-eu1-[REDACTED]".to_owned()),
+        ] {
+            assert_eq!(r(&input), expected, "{input}");
+        }
+        // `cio` glued to a lower-case word is no crates.io token.
+        let word = "ciowordsandmorewordsandmorewordsabc";
+        assert_eq!(r(word), word);
+    }
+
+    #[test]
+    fn markdown_table_of_names_and_values_keeps_its_rows() {
+        let table = concat!(
+            "| Variable | Value | Scope |\n",
+            "|---|---|---|\n",
+            "| ACME_TOKEN | vndr-gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4 | prod |\n",
+            "| ACME_URL | https://acme.example/v2 | prod |\n",
+            "| ACME_RETRIES | 5 | all |",
+        );
+        let expected = table.replace("gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4", REDACTED);
+        assert_eq!(r(table), expected);
+        assert_eq!(lines(table), expected);
+        // In a table of names and values, each value is as secret as its row's name.
+        let settings = concat!(
+            "| Name | Value |\n",
+            "|------|-------|\n",
+            "| `Smtp__Password` | Tr0ub4dor&3 |\n",
+            "| Smtp__Host | mail.example.test |\n",
+            "| Jwt__SigningKey | c2lnbmluZy1rZXktZm9yLXRlc3RzLW9ubHktMTIzNDU2Nzg5MA |",
+        );
+        let hidden = concat!(
+            "| Name | Value |\n",
+            "|------|-------|\n",
+            "| `Smtp__Password` | [REDACTED] |\n",
+            "| Smtp__Host | mail.example.test |\n",
+            "| Jwt__SigningKey | [REDACTED] |",
+        );
+        assert_eq!(r(settings), hidden);
+        assert_eq!(lines(settings), hidden);
+        // A table whose header names a secret column still hides that column.
+        let header = "| user | password |\n| alice | Tr0ub4dor&3 |\n| bob | hunter2! |";
+        let hidden = "| user | password |\n| alice | [REDACTED] |\n| bob | [REDACTED] |";
+        assert_eq!(r(header), hidden);
+        assert_eq!(lines(header), hidden);
+    }
+
+    #[test]
+    fn cdata_value_of_a_secret_named_element() {
+        assert_eq!(
+            r("<SMTP_PASSWORD><![CDATA[Tr0ub4dor&3]]></SMTP_PASSWORD>"),
+            "<SMTP_PASSWORD><![CDATA[[REDACTED]]]></SMTP_PASSWORD>"
+        );
+        let kept = "<ASPNETCORE_ENVIRONMENT><![CDATA[Staging]]></ASPNETCORE_ENVIRONMENT>";
+        assert_eq!(r(kept), kept);
+    }
+
+    #[test]
+    fn first_line_of_a_password_store_entry() {
+        let entry = "$ pass show infra/smtp\nS3cr3t-Horse-42\nlogin: ops@example.test\nurl: https://mail.example.test";
+        let expected = "$ pass show infra/smtp\n[REDACTED]\nlogin: ops@example.test\nurl: https://mail.example.test";
+        assert_eq!(r(entry), expected);
+        assert_eq!(lines(entry), expected);
+    }
+
+    #[test]
+    fn random_token_after_the_word_key() {
+        for (input, expected) in [
+            ("Acme rejected key 'v9bp1oj6zkovrj8lin52e7r6a92bx8' (401)", "Acme rejected key '[REDACTED]' (401)"),
+            (
+                "client configured with key LVqgmDpPe7GSEZrHiziGhU4MESUJZxeXq2 (timeout 30 s)",
+                "client configured with key [REDACTED] (timeout 30 s)",
+            ),
+            (
+                "Your new Acme key for the sandbox is:\n\nv9bp1oj6zkovrj8lin52e7r6a92bx8\n\nRegards",
+                "Your new Acme key for the sandbox is:\n\n[REDACTED]\n\nRegards",
+            ),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+            assert_eq!(lines(input), expected, "{input}");
+        }
+        for kept in [
+            "signed with key 993b36d66fbc78e428133f7ff365d24f49c24903",
+            "gpg: using RSA key 3AA5C34371567BD2A1B2C3D4E5F60718293A4B5C",
+            "Server accepted key AAAAC3NzaC1lZDI1NTE5AAAAIGgGoLGYaZ8jMz7gtdsfpsm4vroEYiM",
+            "public key RWQgGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4DTdDHS4bFZJnR",
+            "Using key vault-prod-westeurope-001 for secrets",
+            "Your API key expires in:\n\n30 days",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
     }
 
     #[test]
