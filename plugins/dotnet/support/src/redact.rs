@@ -1410,7 +1410,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // A secret passed to a constructor named for one in source (`new Secret("...".Sha256())`,
             // `new ClientSecret("...")`, `new NetworkCredential`'s is a password option elsewhere).
             r#"(?P<ctor>(?-u:\b)new[ \t]+[A-Za-z0-9_.]*(?i:secret|password|apikey|token)[ \t]*\([ \t]*)(?P<ctor_val>"(?:[^"\\\r\n]|\\.)*")"#.to_owned(),
-            // Batch 10 forms (see [`replace_batch10`]).
+            // Codes and listings (see [`replace_codes_and_listings`]).
             // Recovery codes listed after their name on one line (`has generated new 2FA recovery
             // codes: X, Y, Z.`, `backup codes: ...`): each code.
             r"(?P<rcodes>(?-u:\b)(?i:recovery|backup|scratch|one-time|single-use)[ \t-]+(?i:codes?)(?:[ \t]+[^\s:：]+){0,3}?[ \t]*[:：][ \t]*)(?P<rcodes_val>[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{3,})*(?:[ \t]*,[ \t]*[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{3,})*)*)".to_owned(),
@@ -2477,7 +2477,7 @@ static COLUMN_GAP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[ \t]{2,}|\t"
 
 /// The replacement for one match of [`FULL`], [`CONTEXT_FREE`] or [`SHAPES`].
 fn replace(caps: &Captures<'_>) -> String {
-    if let Some(shown) = replace_batch10(caps) {
+    if let Some(shown) = replace_codes_and_listings(caps) {
         return shown;
     }
     let whole = &caps[0];
@@ -3037,9 +3037,11 @@ fn other_script(c: char) -> bool {
     matches!(c, '\u{1100}'..='\u{11FF}' | '\u{3040}'..='\u{30FF}' | '\u{3130}'..='\u{318F}' | '\u{3400}'..='\u{9FFF}' | '\u{AC00}'..='\u{D7AF}')
 }
 
-/// The replacement for a match of one of the forms batch 10 of the held-out corpus added, or
-/// `None` when the match is of another form.
-fn replace_batch10(caps: &Captures<'_>) -> Option<String> {
+/// The replacement for a match of the code and listing forms of [`rules`] (recovery codes,
+/// BitLocker recovery passwords, `aws ssm` and `klist -K` rows, aligned labels, AWS's key listing,
+/// an id beside its secret, `altool`'s key id) and of a prefixed token after an ANSI code or
+/// before a placeholder, or `None` when the match is of another form.
+fn replace_codes_and_listings(caps: &Captures<'_>) -> Option<String> {
     if let Some(label) = caps.name("rcodes") {
         let codes: Vec<&str> = caps["rcodes_val"].split(',').collect();
         let listed = codes.iter().any(|code| mixed_code(code.trim()));
