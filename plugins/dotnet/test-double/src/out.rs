@@ -2,7 +2,6 @@
 //! way the real CLI's do when both go to one pipe or terminal.
 
 use std::io::Write;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::thread;
 use std::time::{Duration, Instant};
@@ -76,14 +75,14 @@ pub fn phase(ctx: &Ctx, label: &str, machine_readable: bool) {
     if ctx.has(Scenario::Slow) {
         ticks(ctx.slow, label);
     }
-    if let Some(hold) = &ctx.hold {
-        held(hold);
-    }
+    held(ctx);
 }
 
-/// Waits while `hold` exists, polled every 20 ms, at most 600 s (the real compiler server's idle
-/// timeout, so a test that forgets its file leaves no process behind for long).
-fn held(hold: &Path) {
+/// Waits while the `DOTNET_DOUBLE_HOLD` file exists, polled every 20 ms, at most 600 s (the real
+/// compiler server's idle timeout, so a test that forgets its file leaves no process behind for
+/// long).
+pub fn held(ctx: &Ctx) {
+    let Some(hold) = ctx.hold.as_deref() else { return };
     let deadline = Instant::now() + Duration::from_secs(600);
     while hold.exists() && Instant::now() < deadline {
         thread::sleep(Duration::from_millis(20));

@@ -88,6 +88,10 @@ pub fn replay(ctx: &Ctx) -> Option<u8> {
         let line = paths.apply(line);
         if *stream == 2 { out::err(&line) } else { out::line(&line) }
     }
+    // A replayed app, like a simulated one, runs on while the test holds it.
+    if ctx.args.first().is_some_and(|a| a == "run") {
+        out::held(ctx);
+    }
     match recording.exit {
         Some(code) => Some(u8::try_from(code).unwrap_or(1)),
         // A background session the scenario stopped: it runs on until the double's slow time.

@@ -373,19 +373,29 @@ fn slow_commands_stream_a_line_every_200_ms() {
 }
 
 #[test]
-fn a_held_command_runs_until_its_file_is_removed() {
+fn a_held_run_lasts_until_its_file_is_removed_simulated_or_replayed() {
     let dir = project_dir("hold");
     let hold = dir.root.join("hold");
-    fs::write(&hold, "").unwrap();
-    let mut child = command(&dir, &["run"], &[("DOTNET_DOUBLE_HOLD", hold.to_str().unwrap())])
-        .stdout(Stdio::null())
-        .spawn()
-        .unwrap();
-    // Without the hold, `run` of the simulation ends in a few milliseconds.
-    std::thread::sleep(Duration::from_millis(500));
-    assert!(child.try_wait().unwrap().is_none(), "the held run ended while its file existed");
-    fs::remove_file(&hold).unwrap();
-    assert!(child.wait().unwrap().success());
+    let replay_log = dir.root.join("replayed");
+    // `run` in the project's folder is simulated; `run --project App/App.csproj` from above it
+    // replays the console recording of a finished run.
+    for (cwd, args, replayed) in
+        [(&dir.dir, &["run"][..], false), (&dir.root, &["run", "--project", "App/App.csproj"][..], true)]
+    {
+        fs::write(&hold, "").unwrap();
+        let _ = fs::remove_file(&replay_log);
+        let env = [
+            ("DOTNET_DOUBLE_HOLD", hold.to_str().unwrap()),
+            ("DOTNET_DOUBLE_REPLAY_LOG", replay_log.to_str().unwrap()),
+        ];
+        let mut child = command(cwd, args, &env).stdout(Stdio::null()).spawn().unwrap();
+        // Without the hold, either run ends in a few milliseconds.
+        std::thread::sleep(Duration::from_millis(500));
+        assert!(child.try_wait().unwrap().is_none(), "{args:?}: the held run ended while its file existed");
+        fs::remove_file(&hold).unwrap();
+        assert!(child.wait().unwrap().success(), "{args:?}");
+        assert_eq!(replay_log.exists(), replayed, "{args:?}: replayed or simulated as meant");
+    }
 }
 
 #[test]
