@@ -91,9 +91,9 @@ pub struct Ctx {
     pub home: String,
     /// How long slow commands, `watch` and the spawned child last.
     pub slow: Duration,
-    /// While this file exists, a long command waits at its phase point (`DOTNET_DOUBLE_HOLD`):
-    /// a test keeps a process running for exactly as long as it needs, however loaded the
-    /// machine.
+    /// While this file exists, a long command waits at its phase point and a replayed `run`
+    /// after its output (`DOTNET_DOUBLE_HOLD`, see `out::held`): a test keeps a process running
+    /// for exactly as long as it needs, however loaded the machine.
     pub hold: Option<std::path::PathBuf>,
     /// The wording of the "no SDK" host message.
     pub host_style: HostStyle,
