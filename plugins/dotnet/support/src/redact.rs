@@ -172,6 +172,19 @@
 //!   ends with a colon (a mail). A pipe table is read from its first line, so a row that names a
 //!   secret is not taken for the header of the rows below it; in a table of names and values
 //!   (`| Variable | Value |`), each value is as secret as its row's name.
+//! - from batch 11: installer logs (Windows Installer's `PROPERTY CHANGE: Adding NAME property. Its
+//!   value is '...'`, WiX Burn's `Setting string variable 'NAME' to value '...'`), `--key NAME
+//!   --value VALUE` options and a call's `("NAME", "VALUE")` arguments, each as secret as NAME; a
+//!   license key (`MT_LICENSE`, `SyncfusionLicense`) when it looks like a key; the columns that a
+//!   header names secret in a table ruled by dashes (`sqlcmd`, `az ... -o table`) and in CSV whose
+//!   names have blanks (`Smtp password`); the rows of a box-drawn listing of names and values (a
+//!   `key` beside its secret is the key's id); ASP.NET Core Identity's user tokens
+//!   (`[AspNetUserStore]|AuthenticatorKey|...`) and an authenticator key in groups of four; the line
+//!   after a secret generator (`mix phx.gen.secret`, `rails secret`, `openssl rand -base64`) or a
+//!   license or token file shown at a prompt; `&amp;code=`; C#'s `@"..."`; JSON's `primary` and
+//!   `secondary` keys; a keys file's values beside a known token; the word for a password in
+//!   thirteen more languages. A bare value ends at an encoded `;` (`%3B`) and at an escaped line
+//!   break in a JSON string, and a PEM key in structured content keeps its BEGIN and END lines.
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
@@ -199,7 +212,12 @@
 //! after a secret's name (`secrets: move the feed`, fish's `$TOKEN: set in global scope`). From
 //! batch 10: publishable and project keys (`pk_`, `phc_`), prefixed digests (`sha512-...`, a cache
 //! key `Linux-nuget-<sha256>`), object ids shorter than a token (`pi_...`), names that hold a GUID,
-//! and fingerprints, key ids and public key blobs after the word `key`.
+//! and fingerprints, key ids and public key blobs after the word `key`. From batch 11: encrypted
+//! values (Cirrus' `ENCRYPTED[...]`, Maven's `{...}`), VS Code's `${input:...}`, a call's member
+//! (`getElementById("cs").dataset.secret`) or references as its named arguments (`setSecret(name:
+//! "env:X")`), Tencent's `AKID` SecretId, a `pub_key`, ASP.NET Core's `chunks-N` cookie, names
+//! that end in `supported`, `stages`, `accessor` or `variable`, a commented-out sample number, and
+//! a test's sample argument that does not read as a password (`Method(password: "abc")`).
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -344,6 +362,21 @@ const FOREIGN_SECRET_WORDS: &[&str] = &[
     "pasahitza",
     "contrasinal",
     "wagwoord",
+    // Batch 11: Marathi, Gujarati, Punjabi, Kannada, Malayalam, Zulu and Xhosa, Hausa, Yoruba,
+    // Igbo, Luxembourgish, Frisian, Haitian Creole, Malagasy.
+    "संकेतशब्द",
+    "પાસવર્ડ",
+    "ਪਾਸਵਰਡ",
+    "ಪಾಸ್‌ವರ್ಡ್",
+    "പാസ്‌വേഡ്",
+    "iphasiwedi",
+    "kalmar sirri",
+    "ọrọ igbaniwọle",
+    "okwuntughe",
+    "passwuert",
+    "wachtwurd",
+    "modpas",
+    "teny miafina",
     // The Wi-Fi key `netsh wlan show profile key=clear` prints (`Key Content`, German
     // `Schlüsselinhalt`, French `Contenu de la clé`, Spanish `Contenido de la clave`).
     "key content",
@@ -420,7 +453,10 @@ const SESSION_KEY_ENDINGS: &[&str] = &["sessionid", "sessid"];
 /// Words that make a key name suspicious: its value is redacted only when it looks generated
 /// (see [`looks_generated`]), so `KeyFile=app.snk` and `PARTITION_KEY=/customerId` stay readable.
 /// Agora's `App Certificate` is the secret that signs its tokens (`AGORA_APP_CERTIFICATE`).
-const WEAK_KEY_WORDS: &[&str] = &["key", "credential", "signature", "auth", "signing", "app_certificate"];
+/// A license (`MT_LICENSE`, `SyncfusionLicense`) is one only as a name's last word, and its value
+/// is a secret only when it looks like a key (see [`classify_key`]).
+const WEAK_KEY_WORDS: &[&str] =
+    &["key", "credential", "signature", "auth", "signing", "app_certificate", "license", "licence"];
 
 /// Normalised key names that contain a secret word but name public data (assembly identities,
 /// the user-secrets store id, a SAS policy name, and the Application Insights instrumentation
@@ -523,6 +559,15 @@ const DESCRIBING_WORDS: &[&str] = &[
     // What identifies a key (`customKeyIdentifier`, a certificate's thumbprint in `az ad app
     // credential list`), not the key.
     "identifier",
+    // Batch 11: what a server supports (an OpenID Connect discovery document's
+    // `token_endpoint_auth_methods_supported`), the stages of a secret's versions (`aws
+    // secretsmanager`'s `SecretVersionsToStages`), a token's accessor (Vault's
+    // `secret_id_accessor`, which looks a token up but does not log in), and the name of the
+    // variable that holds a secret (`apiKeyEnvironmentVariable`).
+    "supported",
+    "stages",
+    "accessor",
+    "variable",
 ];
 
 /// Words that make a name of three or more words a sentence (a test or method name), not a label.
@@ -811,7 +856,11 @@ fn classify_key(name: &str) -> KeyClass {
     // The id of a secret store (`UserSecretsId`, `PackageSecretsId`), not a secret.
     let store_id = words.len() >= 2 && words[words.len() - 2] == "secrets" && words[words.len() - 1] == "id";
     let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
+    // A public key named after other words (`test_mode_pub_key` of the Stripe CLI's config).
+    let public_key =
+        words.windows(2).any(|pair| ["pub", "public", "publishable"].contains(&pair[0].as_str()) && pair[1] == "key");
     if first == "existing"
+        || public_key && !strong
         || ends_password_key
         || ["public", "publishable"].contains(&first)
         || normalized.ends_with("sitekey")
@@ -849,8 +898,11 @@ fn classify_key(name: &str) -> KeyClass {
         KeyClass::Secret
     } else if contains(CONNECTION_KEY_WORDS) {
         KeyClass::Connection
-    } else if WEAK_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', ""))) {
+    } else if WEAK_KEY_WORDS.iter().any(|w| !w.starts_with("licen") && normalized.contains(&w.replace('_', ""))) {
         KeyClass::Weak
+    } else if ["license", "licence"].contains(&last) {
+        // A product's license key (`MT_LICENSE=...`), but not `PackageLicenseExpression`.
+        KeyClass::Neutral
     } else {
         KeyClass::Plain
     }
@@ -933,9 +985,23 @@ fn words_pattern(words: &[&str]) -> String {
 /// A call in source code that computes a value (`generate_password(length=32)`, `os.urandom(32)`):
 /// one pattern for the two places that must agree on it, [`VALUE`] (which takes such a call whole
 /// after a label) and [`STAND_IN`] (which then keeps it as no secret).
+/// Also a member of what a call returns (`document.getElementById("cs").dataset.secret` in a page's
+/// script): the value is read from the call's result, its argument is no secret.
 macro_rules! source_call {
     () => {
-        r"[A-Za-z_][A-Za-z0-9_]*(?:[._][A-Za-z0-9_]+)+\([A-Za-z0-9_.=, \t]*\)"
+        concat!(
+            r"(?:[A-Za-z_][A-Za-z0-9_]*(?:[._][A-Za-z0-9_]+)+\([A-Za-z0-9_.=, \t]*\)",
+            r#"|[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+\((?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_., \t])*\)(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+)"#
+        )
+    };
+}
+
+/// A call with named arguments, each a quoted literal (`setSecret(name: "env:TOKEN")` in a
+/// GraphQL or Dagger call log): one pattern for [`VALUE`], which takes such a call whole after a
+/// label, and [`named_arguments`], which judges each argument as a value of its own.
+macro_rules! named_call {
+    () => {
+        r#"[A-Za-z_][A-Za-z0-9_]*\([ \t]*[A-Za-z_][A-Za-z0-9_]*:[ \t]*(?:"[^"\r\n]*"|'[^'\r\n]*')(?:[ \t]*,[ \t]*[A-Za-z_][A-Za-z0-9_]*:[ \t]*(?:"[^"\r\n]*"|'[^'\r\n]*'))*[ \t]*\)"#
     };
 }
 
@@ -956,15 +1022,20 @@ const VALUE: &str = concat!(
     r#"\{[ \t]*[A-Za-z_][A-Za-z0-9_.-]*:[ \t](?:"[^"\r\n]*"|'[^'\r\n]*'|[^{}"'\r\n])*\}|"#,
     // A literal inside dynamic SQL, its quotes doubled (`EXEC(N'... PASSWORD = N''...'''`).
     r#"N?''[^'\s](?:[^'\r\n]|'''')*''|"#,
-    // A call in source code: see [`source_call`].
+    // A call in source code: see [`source_call`]; a call with named arguments (see [`named_call`]).
     source_call!(),
     "|",
+    named_call!(),
+    "|",
     r#"\\{2,}"[^"\\\r\n]*\\{2,}"|\\"(?:[^"\\\r\n]|\\[^"\r\n])*\\"|ENC\[[^\]\r\n]*\]|#\{[^{}\r\n]*\}|\{\{[^{}\r\n]*\}\}|'\[(?:PII|Security Artifact) of type '[^'\r\n]*' is hidden[^\]\r\n]*\]'|"(?:[^"\\\r\n]|\\.)+"|'(?:[^'\r\n]|'')+'|\{(?:[^}"\r\n]|\}\})*\}|\[[^\]\r\n]*\]"#,
+    // Cirrus CI's encrypted variables (`ENCRYPTED[...]`); C#'s verbatim and interpolated strings
+    // (`@"..."`, `$"..."`: a generated `ThisAssembly` constant).
+    r#"|ENCRYPTED\[[^\]\r\n]*\]|@"(?:[^"\r\n]|"")*"|\$@?"(?:[^"\\\r\n]|\\.)*""#,
     r#"|\$\{\{[^}\r\n]*\}\}|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\$\([^)\r\n]*\)"#,
     r#"|N'(?:[^'\r\n]|'')+'|[A-Za-z_][A-Za-z0-9_]*\((?:"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')\)|\([^()\r\n]*\)"#,
     // A bare run: a shell's escape before a separator (`\;` of ANSI-C quoting, cmd's `^&`) is not
-    // part of the value, the separator ends it.
-    r#"|[^\s;"'&<>=\[{\x1b](?:[^\s;"'&<>,)\]}\x1b\\^]|[\\^]+[^\s;"'&<>,)\]}\x1b|\\^]|[,)\]}]+[^\s;"'&<>,)\]}\x1b\\^])*"#,
+    // part of the value, the separator ends it; a doubled `^^` is two carets of the value.
+    r#"|[^\s;"'&<>=\[{\x1b](?:[^\s;"'&<>,)\]}\x1b\\^]|[\\^]+[^\s;"'&<>,)\]}\x1b|\\^]|[,)\]}]+[^\s;"'&<>,)\]}\x1b\\^]|\^\^)*"#,
 );
 
 /// What separates a label from its value: `=`, `:` or `=>` (PHP, Ruby), after the label's
@@ -1191,6 +1262,11 @@ fn two_line_openers() -> [String; 9] {
             r"|doppler[ \t]+secrets[ \t]+get[ \t][^\r\n|()]*--plain(?:[ \t][^\r\n|()]*)?",
             r"|aws[ \t]+(?:ssm[ \t]+get-parameter|secretsmanager[ \t]+get-secret-value)[ \t][^\r\n|()]*--query[ \t]+[^\r\n|()]*(?:Value|SecretString)[^\r\n|()]*--output[ \t]+text(?:[ \t][^\r\n|()]*)?",
             r"|gcloud[ \t]+(?:secrets[ \t]+versions[ \t]+access|auth[ \t]+print-(?:access|identity)-token)",
+            // Batch 11: commands that generate a secret and print it bare (`mix phx.gen.secret`,
+            // `rails secret`, `openssl rand -base64 32`), and the content of a license, key or
+            // token file shown at a prompt (`Get-Content ...\DevExpress_License.txt`, `cat token.txt`).
+            r"|mix[ \t]+phx\.gen\.secret|(?:bin/)?(?:rails|rake)[ \t]+secret|openssl[ \t]+rand[ \t]+-(?:base64|hex)",
+            r"|(?:cat|type|more|Get-Content|gc)[ \t]+[^\r\n|()]*(?i:licen[cs]e|secret|token|password|api[_-]?key)[A-Za-z0-9_.-]*\.(?:txt|key|lic)",
             r"|az[ \t]+(?:redis[ \t]+list-keys|storage[ \t]+account[ \t]+keys[ \t]+list|account[ \t]+get-access-token|keyvault[ \t]+secret[ \t]+show)[^\r\n|()]*[ \t]-o(?:utput)?[ \t]+tsv)(?:[ \t]+[^\r\n|()]*)?",
             // A password store's entry shown at a prompt (`pass show NAME`, `gopass show NAME`): its
             // first line is the password, bare (the lines after it are `login:`, `url:` fields).
@@ -1225,8 +1301,9 @@ fn two_line_openers() -> [String; 9] {
 /// `ptab_head` form of [`rules`]).
 fn csv_header() -> String {
     let words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
-    let name = r#""?[A-Za-z_][A-Za-z0-9_.-]*"?"#;
-    let secret = format!(r#""?[A-Za-z0-9_.-]*(?i:{words})[A-Za-z0-9_.-]*"?"#);
+    // A name may have words with one blank between them (`Smtp password` of AWS's SES credentials).
+    let name = r#""?[A-Za-z_][A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+)*"?"#;
+    let secret = format!(r#""?(?:[A-Za-z0-9_.-]+ )*[A-Za-z0-9_.-]*(?i:{words})[A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+)*"?"#);
     format!(r"(?:{name},){{2,}}{secret}(?:,{name})*|{name},{secret}(?:,{name})+|{secret}(?:,{name}){{2,}}")
 }
 
@@ -1323,6 +1400,102 @@ fn table_row(row: &str, table: &Table) -> String {
     out
 }
 
+/// A header line that names a secret, weak or license column (no pattern group, not anchored):
+/// the first line of a table ruled by dashes (see [`ruled_columns`]).
+fn ruled_header() -> String {
+    format!(
+        r"[^\r\n]*(?i:{}|{}|{})[^\r\n]*",
+        words_pattern(STRONG_KEY_WORDS),
+        words_pattern(LAST_KEY_WORDS),
+        words_pattern(WEAK_KEY_WORDS)
+    )
+}
+
+/// The line of dashes under a table's header, one run a column (`---- ------`).
+const RULE_LINE: &str = r"[ \t]*-{3,}(?:[ \t]+-{3,})+[ \t]*\r?";
+
+/// A table ruled by dashes under its header (`sqlcmd`, `az ... -o table`, PowerShell's
+/// `Format-Table`): where each column starts, from the rule line, and how secret its name in the
+/// header makes its cells.
+#[derive(Debug, Clone)]
+struct RuledTable {
+    columns: Vec<(usize, KeyClass)>,
+}
+
+/// How a ruled table's header and rule line judge its rows, or `None` when no column's name says
+/// its cells can be secret.
+fn ruled_columns(header: &str, rule: &str) -> Option<RuledTable> {
+    let bytes = rule.as_bytes();
+    let starts: Vec<usize> =
+        (0..bytes.len()).filter(|&i| bytes[i] == b'-' && (i == 0 || bytes[i - 1] != b'-')).collect();
+    let columns: Vec<(usize, KeyClass)> = starts
+        .iter()
+        .enumerate()
+        .map(|(i, &start)| {
+            let end = starts.get(i + 1).copied().unwrap_or(header.len()).min(header.len());
+            let name = header.get(start.min(end)..end).unwrap_or("").trim();
+            // A column that names each row (`Key   Value` of `vault kv get`) is no secret column:
+            // such a table's rows are judged one by one (the `row` form).
+            let naming = NAME_COLUMNS.contains(&name.to_ascii_lowercase().as_str());
+            (start, if naming { KeyClass::Plain } else { classify_key(name) })
+        })
+        .collect();
+    columns.iter().any(|(_, class)| *class != KeyClass::Plain).then_some(RuledTable { columns })
+}
+
+/// A row of a ruled table with each cell as secret as its column says, or scanned as any text
+/// when the row does not fit the columns (a cell runs into the next column).
+fn ruled_row(row: &str, table: &RuledTable) -> String {
+    let body = row.trim_end_matches(['\r', '\n']);
+    let fits = table.columns.iter().skip(1).all(|&(start, _)| {
+        start >= body.len() || body.is_char_boundary(start) && body.as_bytes()[start - 1].is_ascii_whitespace()
+    });
+    if !fits {
+        return redact_with(&CONTEXT_FREE, row).into_owned();
+    }
+    let mut out = String::with_capacity(row.len());
+    for (i, &(start, class)) in table.columns.iter().enumerate() {
+        let end = table.columns.get(i + 1).map_or(body.len(), |&(next, _)| next).min(body.len());
+        let cell = body.get(start.min(end)..end).unwrap_or("");
+        let value = cell.trim();
+        let lead = cell.len() - cell.trim_start().len();
+        // A connection string that `Format-Table -Wrap` broke over rows is read part by part: a
+        // piece that is not one whole is scanned as any text.
+        let shown = match class {
+            KeyClass::Connection => redact_connection_string(value),
+            _ => redact_labelled(class, value),
+        };
+        out.push_str(&cell[..lead]);
+        out.push_str(&shown.unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned()));
+        out.push_str(&cell[lead + value.len()..]);
+    }
+    out.push_str(&row[body.len()..]);
+    out
+}
+
+/// A row of a box-drawn listing of names and values (`+----+----+` above `| API Secret | ... |`
+/// rows, with no rule under the first, so it has no header; the Confluent CLI): the value as
+/// secret as the row's name, but a `key` beside its secret is the key's id, hidden only when it
+/// looks like a key itself (see [`key_like`]). `None` for a line of another shape.
+fn listing_row(row: &str) -> Option<String> {
+    let cells = table_cells(row, b'|');
+    let [(name_start, name_end), (start, end)] = cells[..] else {
+        return None;
+    };
+    let name = row[name_start..name_end].trim();
+    let class = match classify_key(name) {
+        KeyClass::Secret | KeyClass::Weak if key_words(name).last().is_some_and(|word| word == "key") => {
+            KeyClass::Neutral
+        }
+        class => class,
+    };
+    let cell = &row[start..end];
+    let value = cell.trim();
+    let lead = start + cell.len() - cell.trim_start().len();
+    let shown = redact_labelled(class, value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned());
+    Some(format!("{}{shown}{}", redact_with(&CONTEXT_FREE, &row[..lead]), &row[lead + value.len()..]))
+}
+
 /// One alternative of the combined pattern per form, grouped by class, most specific first
 /// (when two forms could start at the same place, the one listed first wins).
 fn rules(forms: Forms) -> Vec<String> {
@@ -1397,8 +1570,9 @@ fn rules(forms: Forms) -> Vec<String> {
             // `-u ID:SECRET` of a CLI's basic authentication (`twilio ... -u AC...:token`).
             r#"(?P<uflag>(?:(?m:^)|[ \t])(?:-u|--user|--auth|--(?:[a-z]+-)?creds)(?:[ \t]+|=)[A-Za-z0-9_.@-]+:)(?P<uflag_val>[^\s"'@]+)"#.to_owned(),
             // A secret-named query parameter URL-encoded inside another URL (`%3Fpassword%3D...%26`);
-            // a weakly named one (`%3Fkey%3D`) right after its encoded `?` or `&`.
-            format!(r#"(?P<enc_key>[A-Za-z0-9_.-]*(?i:{strong}|{last})%3[Dd]|%(?:3[Ff]|26)[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_.-]*%3[Dd])(?P<enc_val>(?:[^\s%&"'<>]|%(?:2[0-57-9A-Fa-f]|[013-9A-Fa-f][0-9A-Fa-f]))+)"#),
+            // a weakly named one (`%3Fkey%3D`) right after its encoded `?` or `&`. An encoded `;`
+            // ends the value, as `;` ends it in a connection string (`%3BPassword%3D...%3B`).
+            format!(r#"(?P<enc_key>[A-Za-z0-9_.-]*(?i:{strong}|{last})%3[Dd]|%(?:3[Ff]|26)[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_.-]*%3[Dd])(?P<enc_val>(?:[^\s%&"'<>]|%(?:2[0-57-9A-Fa-f]|3[0-9ACDEFacdef]|[014-9A-Fa-f][0-9A-Fa-f]))+)"#),
             // MSBuild's `Property reassignment: $(Name)="new" (previous value: "old")` (`-v:diag`, a
             // binary log's replay): both values are as secret as the property's name.
             r#"(?P<reassign>Property reassignment: \$\((?P<reassign_name>[A-Za-z0-9_.-]+)\)=)(?P<reassign_val>"[^"\r\n]*")(?P<reassign_mid>[ \t]*\(previous value:[ \t]*)(?P<reassign_prev>"[^"\r\n]*")"#.to_owned(),
@@ -1486,6 +1660,16 @@ fn rules(forms: Forms) -> Vec<String> {
             // Variable | Value |`) is not read as the header of the rows below it.
             r"(?m:^)(?P<ptab_head>[ \t]*\|[^\r\n]*\|[ \t]*\r?\n)(?P<ptab_rows>(?:[ \t]*\|[^\r\n]*(?:\r?\n|\z))+)".to_owned(),
             format!(r"(?m:^)(?P<ctab_head>(?:{csv_header})\r?\n)(?P<ctab_rows>(?:[^\r\n]*,[^\r\n]*(?:\r?\n|\z))+)"),
+            // A table ruled by dashes under a header that names a secret column (`sqlcmd`, `az ...
+            // -o table`): the cells of that column, row by row, to the first blank line (see
+            // [`ruled_row`]).
+            format!(
+                r"(?m:^)(?P<rtab_head>{ruled_header}\r?\n)(?P<rtab_rule>{RULE_LINE}\n)(?P<rtab_rows>(?:[ \t]*[^\s][^\r\n]*(?:\r?\n|\z))+)",
+                ruled_header = ruled_header()
+            ),
+            // A box-drawn listing of names and values: two or more rows right under its top border
+            // (a header would have a border under it), each judged by its name (see [`listing_row`]).
+            r"(?m:^)(?P<btab_top>[ \t]*\+-[-+]*\+[ \t]*\r?\n)(?P<btab_rows>(?:[ \t]*\|[^|\r\n]*\|[^|\r\n]*\|[ \t]*\r?\n){2,})".to_owned(),
             format!(
                 r#"(?m:^)(?P<csv>[ \t]*"(?P<csv_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)",)(?P<csv_val>"(?:[^"\r\n]|"")*")"#
             ),
@@ -1545,6 +1729,23 @@ fn rules(forms: Forms) -> Vec<String> {
             // A web server's directive that sets a header (Caddy's `header_up X-Api-Key VALUE`,
             // nginx's `proxy_set_header`): the value as secret as the header's name.
             r#"(?P<hdr_dir>(?-u:\b)(?:header_up|header_down|proxy_set_header|add_header|grpc_set_header|more_set_headers)[ \t]+[+-]?(?P<hdr_dir_name>[A-Za-z][A-Za-z0-9-]*)[ \t]+)(?P<hdr_dir_val>"[^"\r\n]*"|[^\s;"]+)"#.to_owned(),
+            // Batch 11. An installer's log: Windows Installer's `PROPERTY CHANGE: Adding NAME property.
+            // Its value is '...'.` (`Modifying ...: Its current value is '...'. Its new value: '...'.`)
+            // and WiX Burn's `Setting string variable 'NAME' to value '...'`: as secret as NAME.
+            r#"(?P<msi>PROPERTY CHANGE: (?:Adding|Modifying) (?P<msi_name>[A-Za-z0-9_.]+) property\. Its (?:current )?value is )(?P<msi_val>'[^'\r\n]*')(?:(?P<msi_mid>\. Its new value: )(?P<msi_new>'[^'\r\n]*'))?"#.to_owned(),
+            r#"(?P<burn>Setting (?:string |numeric |version |formatted )?variable '(?P<burn_name>[^'\r\n]+)' to value )(?P<burn_val>'[^'\r\n]*'|[^\s']+)"#.to_owned(),
+            // A tool's `--key NAME --value VALUE` options (Bitrise's `envman add`): as secret as NAME.
+            format!(
+                r"(?P<opt_kv>(?:(?m:^)|[ \t])--?(?i:key|name)[ \t=]+(?P<opt_kv_name>[A-Za-z0-9_.:-]+)[ \t]+--?(?i:value)[ \t=]+)(?P<opt_kv_val>{CLI_VALUE})"
+            ),
+            // A name and its value as a call's first two arguments (`[assembly:
+            // AssemblyMetadata("SyncfusionLicense", "...")]`, `SetEnvironmentVariable("API_KEY",
+            // "...")`): as secret as the name.
+            r#"(?P<argpair>\([ \t]*"(?P<argpair_name>[A-Za-z0-9_.:-]+)"[ \t]*,[ \t]*)(?P<argpair_val>"(?:[^"\\\r\n]|\\.)*")"#.to_owned(),
+            // ASP.NET Core Identity's user tokens as a database client lists them (`UserId|[AspNetUserStore]|
+            // AuthenticatorKey|VALUE`): the authenticator key, recovery codes and every other token
+            // the user store keeps are secret.
+            r"(?P<user_token>\[AspNetUserStore\][ \t]*[|,\t][ \t]*[A-Za-z]+[ \t]*[|,\t][ \t]*)(?P<user_token_val>[^\s|,]+)".to_owned(),
         ]);
     }
     if forms == Forms::All {
@@ -1593,7 +1794,8 @@ fn rules(forms: Forms) -> Vec<String> {
     if labelled {
         // Query parameters and XML that name a secret.
         rules.extend([
-            r#"(?P<query>[?&#](?i:code|appid|app_id)=)(?P<query_val>[^\s&#"'<>]+)"#.to_owned(),
+            // Also after an `&` escaped in HTML (`...?userId=...&amp;code=...` of an e-mail's link).
+            r#"(?P<query>(?:[?&#]|&amp;)(?i:code|appid|app_id)=)(?P<query_val>[^\s&#"'<>]+)"#.to_owned(),
             // An XML element whose `key` or `name` attribute names a secret, its attributes in
             // any order (`<add value="..." key="ClearTextPassword" />`).
             format!(
@@ -1632,6 +1834,9 @@ fn rules(forms: Forms) -> Vec<String> {
         r#"(?P<path_tok>://[^\s/"'<>]+(?:/[^\s/"'<>]+)*?/(?:hooks|with/key|inputs|bulk|auth|t|receiver/v1/(?:http|otlp))/)(?P<path_tok_val>[A-Za-z0-9_-]{16,})"#.to_owned(),
         // NATS NKEY seeds (base32 behind `S` and the key's type).
         r"(?-u:\b)(?P<nkey>S[UOANCAXP])[A-Z2-7]{54,56}(?-u:\b)".to_owned(),
+        // An authenticator app's shared key as sign-up pages show it: base32 in groups of four
+        // (ASP.NET Core Identity's `<kbd>7nwf ifwi ...</kbd>`), with a digit (see [`replace`]).
+        r"(?-u:\b)(?P<totp_key>[a-z2-7]{4}(?: [a-z2-7]{4}){5,}(?: [a-z2-7]{1,3})?|[A-Z2-7]{4}(?: [A-Z2-7]{4}){5,}(?: [A-Z2-7]{1,3})?)(?-u:\b)".to_owned(),
         // Mailgun's private API keys: 32 hex digits, then two groups of 8.
         r"(?-u:\b)(?P<mailgun>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})(?-u:\b)".to_owned(),
         // A BitLocker recovery password (`manage-bde -protectors -get`, `Get-BitLockerVolume`):
@@ -1675,6 +1880,9 @@ fn rules(forms: Forms) -> Vec<String> {
     if labelled {
         // Values named by a label: JSON and YAML name/value pairs, tables, `key: value`.
         rules.extend([
+            // A test's display name with its named arguments (xUnit's `Ns.Tests.Method(password:
+            // "abc")`, as `dotnet test --list-tests` prints a theory's cases): see [`test_arguments`].
+            r#"(?P<theory>(?-u:\b)[A-Z][A-Za-z0-9_]*(?:\.[A-Z][A-Za-z0-9_]*){2,}\()(?P<theory_args>[a-z][A-Za-z0-9_]*:[ \t](?:"(?:[^"\\\r\n]|\\.)*"|[^",()\r\n]*)(?:,[ \t]*[a-z][A-Za-z0-9_]*:[ \t](?:"(?:[^"\\\r\n]|\\.)*"|[^",()\r\n]*))*)\)"#.to_owned(),
             // A JSON array under a secret name, one item a line (`"SigningKeys": [` / `"...",`):
             // each item as secret as the name says.
             format!(
@@ -1700,17 +1908,21 @@ fn rules(forms: Forms) -> Vec<String> {
             // of `aws ssm get-parameter`, ARM's `securestring`, 1Password's `"type": "CONCEALED"`).
             r#"(?P<sensitive>(?:"sensitive"[ \t]*:[ \t]*true|"(?i:type)"[ \t]*:[ \t]*"(?i:securestring|secureobject|concealed)")[ \t]*,(?:[^{}]|\{\})*?"(?i:value)"[ \t]*:[ \t]*)(?P<sensitive_val>"(?:[^"\\\r\n]|\\.)*"|\[[^\[\]\r\n]*\]|\{[^{}\r\n]*\}|[^\s,{}\[\]"]+)"#.to_owned(),
             // A key-like value under a neutral label: `az ... keys list` ("value"), `functionapp
-            // keys list` ("default"), a Data Protection key ring (`<value>`).
+            // keys list` ("default"), a Data Protection key ring (`<value>`), `az batch account keys
+            // list` ("primary", "secondary").
             // The private members of a key: a JWK's `"d"`, `"p"`, `"q"`, `"dp"`, `"dq"`, `"qi"`
             // and `"k"`, RSA's `ToXmlString(true)` elements; PowerShell's `Format-List` `Value : ...`.
             format!(
-                r#"(?P<value_label>"(?i:value|default|encoded)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*(?:Value|String)(?:[ \t]*:|[ \t]{{2,}})[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
+                r#"(?P<value_label>"(?i:value|default|encoded|primary|secondary)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*(?:Value|String)(?:[ \t]*:|[ \t]{{2,}})[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
                 jwk = JWK_PRIVATE_MEMBERS.join("|")
             ),
             // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`.
             r"(?P<signing_key>(?i:signing key(?: created| for issuer '[^'\r\n]*' is)?): ')[A-Za-z0-9+/=]+".to_owned(),
             // `kubectl describe secret`: `NAME:  18 bytes` is a size, not a value.
             r"(?m:^)(?P<k8s_size>[A-Za-z0-9_.-]+:[ \t]+[0-9]+ bytes)(?m:$)".to_owned(),
+            // A template's commented-out sample (`#   secret_access_key: 345` of `rails credentials:edit`):
+            // a number of up to three digits in a comment is no secret.
+            r"(?m:^)(?P<sample>[ \t]*#[ \t]*[A-Za-z0-9_.-]+:[ \t]+[0-9]{1,3}[ \t]*\r?)(?m:$)".to_owned(),
             // A `NAME   value` row of a table: `Get-ChildItem env:`, `vault login`'s `token   hvs...`,
             // `CLIENT SECRET   ...`. The name (up to three words) has a secret word; two blanks end it.
             format!(
@@ -1831,6 +2043,13 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // (`#{Sql.Password}`), Aspire manifests (`{pwd.value}`); SOPS ciphertext (`ENC[AES256_GCM,...]`)
         // and a value another tool already replaced (`REDACTED`, `(protected)`).
         r"|\{\{[^{}]*\}\}|#\{[^{}]*\}|\{[A-Za-z0-9_.-]+\}|ENC\[[^\]]*\]|REDACTED|\((?i:protected)\)",
+        // Batch 11: Cirrus CI's ciphertext (`ENCRYPTED[...]`), Maven's encrypted password between
+        // braces (`{base64}` of `mvn --encrypt-password`), VS Code's input and environment
+        // references (`${input:github-pat}`, `${env:TOKEN}` in `mcp.json`).
+        r"|ENCRYPTED\[[^\]]*\]|\{[A-Za-z0-9+/]{24,}={0,2}\}|\$\{(?:input|env|config|command):[^}\s]+\}",
+        // Tencent Cloud's SecretId (`AKID` and 32 letters and digits, `tccli configure list`): the
+        // id that goes with a secret key, sent in the clear with every signed request.
+        r"|AKID[A-Za-z0-9]{32}",
         // A YAML block scalar's indicator: the value is on the lines that follow.
         r"|[|>][+-]?[0-9]?",
         // EF Core's `'?'` for a parameter it does not log; a .NET type's name printed for an
@@ -1880,8 +2099,11 @@ fn unwrap(value: &str) -> (&str, &str, &str) {
         }
     }
     let bytes = value.as_bytes();
-    // A Python bytes literal: `b` and its quotes.
-    if bytes.len() >= 3 && bytes[0] == b'b' && matches!(bytes[1], b'"' | b'\'') && bytes[bytes.len() - 1] == bytes[1] {
+    // A Python bytes literal: `b` and its quotes; a C# verbatim or interpolated string (`@"..."`).
+    if bytes.len() >= 3
+        && (bytes[0] == b'b' && matches!(bytes[1], b'"' | b'\'') || matches!(bytes[0], b'@' | b'$') && bytes[1] == b'"')
+        && bytes[bytes.len() - 1] == bytes[1]
+    {
         return (&value[..2], &value[2..value.len() - 1], &value[value.len() - 1..]);
     }
     let wrapped =
@@ -2119,9 +2341,12 @@ fn labelled(label: &str, class: KeyClass, value: &str) -> String {
 
 /// Whether a cookie is one of the markers ASP.NET Core's remote authentication writes with the
 /// constant value `N` (`.AspNetCore.Correlation.*`, `.AspNetCore.OpenIdConnect.Nonce.*`): the
-/// value is not a secret, and the random part of the name is a correlation id.
+/// value is not a secret, and the random part of the name is a correlation id. Also the count
+/// its chunking cookie manager writes under the cookie's own name when it splits a large cookie
+/// (`.AspNetCore.Cookies=chunks-2`; the chunks `...C1`, `...C2` hold the payload).
 fn is_marker_cookie(name: &str, value: &str) -> bool {
     value == "N" && [".AspNetCore.Correlation.", ".AspNetCore.OpenIdConnect.Nonce."].iter().any(|m| name.contains(m))
+        || value.strip_prefix("chunks-").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Cookies that carry no credential: analytics ids (Application Insights' `ai_user` and
@@ -2420,6 +2645,15 @@ static HCL_DEFAULT_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!("^{HCL_DEFAULT}({HCL_VALUE})")).expect("default pattern is valid"));
 
 /// A header line of CSV that names a secret column (see [`csv_header`]).
+/// A line that can be the header of a ruled table, the rule under it, and a box's border line
+/// (see [`ruled_columns`] and [`listing_row`]).
+static RULED_HEADER_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{}$", ruled_header())).expect("ruled header pattern is valid"));
+static RULE_LINE_ONLY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{RULE_LINE}$")).expect("rule line pattern is valid"));
+static BORDER_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[ \t]*\+-[-+]*\+[ \t]*\r?$").expect("border line pattern is valid"));
+
 static CSV_HEADER_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!(r"^(?:{})\r?$", csv_header())).expect("CSV header pattern is valid"));
 
@@ -2522,6 +2756,8 @@ fn replace(caps: &Captures<'_>) -> String {
         ("dav", "dav_name", "dav_val"),
         ("vso_var", "vso_name", "vso_val"),
         ("hdr_dir", "hdr_dir_name", "hdr_dir_val"),
+        ("burn", "burn_name", "burn_val"),
+        ("opt_kv", "opt_kv_name", "opt_kv_val"),
     ] {
         if let Some(label) = caps.name(label) {
             return labelled(label.as_str(), classify_key(&caps[name]), &caps[value]);
@@ -2553,6 +2789,22 @@ fn replace(caps: &Captures<'_>) -> String {
                 ),
             };
         }
+    }
+    if let Some(head) = caps.name("rtab_head") {
+        let (rule, rows) = (&caps["rtab_rule"], &caps["rtab_rows"]);
+        let shown_head = redact_with(&CONTEXT_FREE, head.as_str());
+        let shown: String = match ruled_columns(head.as_str().trim_end_matches(['\r', '\n']), rule) {
+            Some(table) => rows.split_inclusive('\n').map(|row| ruled_row(row, &table)).collect(),
+            None => rows.split_inclusive('\n').map(|row| redact_with(&CONTEXT_FREE, row)).collect(),
+        };
+        return format!("{shown_head}{rule}{shown}");
+    }
+    if let Some(top) = caps.name("btab_top") {
+        let rows: String = caps["btab_rows"]
+            .split_inclusive('\n')
+            .map(|row| listing_row(row).unwrap_or_else(|| redact_with(&CONTEXT_FREE, row).into_owned()))
+            .collect();
+        return format!("{}{rows}", top.as_str());
     }
     if let Some(label) = caps.name("hcl") {
         // The attributes between the name and `default` are scanned too.
@@ -2602,6 +2854,16 @@ fn replace(caps: &Captures<'_>) -> String {
         let end = &whole[command.len() + caps["tf_val"].len() + glued.len()..];
         return format!("{}{}{}{end}", command.as_str(), mask(&caps["tf_val"]), redact_with(&SHAPES, glued));
     }
+    if let Some(label) = caps.name("argpair") {
+        // The first argument may be a token itself (a mock's `SendAsync("sk-...", "model")`).
+        let label = redact_with(&SHAPES, label.as_str());
+        return labelled(&label, classify_key(&caps["argpair_name"]), &caps["argpair_val"]);
+    }
+    if let Some(label) = caps.name("msi") {
+        let class = classify_key(&caps["msi_name"]);
+        let new = caps.name("msi_new").map_or(String::new(), |new| labelled(&caps["msi_mid"], class, new.as_str()));
+        return format!("{}{new}", labelled(label.as_str(), class, &caps["msi_val"]));
+    }
     if let Some(label) = caps.name("reassign") {
         let class = classify_key(&caps["reassign_name"]);
         let shown =
@@ -2623,6 +2885,7 @@ fn replace(caps: &Captures<'_>) -> String {
         ("ylist", "ylist_val"),
         ("azp_eval", "azp_val"),
         ("sql_pw", "sql_pw_val"),
+        ("user_token", "user_token_val"),
     ] {
         if let Some(label) = caps.name(label) {
             return format!("{}{}", label.as_str(), mask(&caps[value]));
@@ -2749,6 +3012,10 @@ fn replace(caps: &Captures<'_>) -> String {
         // Each line keeps its indentation and its line break.
         return whole.split_inclusive('\n').map(mask_token_line).collect();
     }
+    if caps.name("totp_key").is_some() {
+        // Words of four letters are a sentence, not a key.
+        return if whole.bytes().any(|b| b.is_ascii_digit()) { REDACTED.to_owned() } else { whole.to_owned() };
+    }
     if ["jwt", "aad", "fcm", "atlas", "mailgun", "asana"].iter().any(|name| caps.name(name).is_some()) {
         return REDACTED.to_owned();
     }
@@ -2809,6 +3076,9 @@ fn replace(caps: &Captures<'_>) -> String {
         });
         return format!("{}{items}", label.as_str());
     }
+    if let Some(name) = caps.name("theory") {
+        return format!("{}{})", name.as_str(), test_arguments(&caps["theory_args"]));
+    }
     if let Some(label) = caps.name("cs_label") {
         return labelled(label.as_str(), KeyClass::Connection, &caps["cs_val"]);
     }
@@ -2842,7 +3112,7 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(label) = caps.name("signing_key") {
         return format!("{}{REDACTED}", label.as_str());
     }
-    if caps.name("k8s_size").is_some() || caps.name("arn").is_some() || caps.name("public_token").is_some() {
+    if ["k8s_size", "sample", "arn", "public_token"].iter().any(|name| caps.name(name).is_some()) {
         return whole.to_owned();
     }
     if let Some(row) = caps.name("row") {
@@ -2964,11 +3234,22 @@ fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value: &str) -> S
         return format!("{}{tail}", labelled(label, class, head));
     }
     // A YAML flow mapping under a secret name (Envoy's `password: { inline_string: "..." }`): each
-    // member holds it (a file's path or a reference stays, see [`mask`]).
+    // member holds it (a file's path or a reference stays, see [`mask`]); so does each argument
+    // of a call with named arguments (`setSecret(name: "env:TOKEN")`).
     if class == KeyClass::Secret
-        && let Some(shown) = flow_mapping(value)
+        && let Some(shown) = flow_mapping(value).or_else(|| named_arguments(value))
     {
         return format!("{label}{shown}");
+    }
+    // A bare value inside a JSON string ends at an escaped line break, and so does the full stop of
+    // the sentence before it (`...?access_token=VALUE.\n  Response status code ...`); a PEM key's
+    // escaped line breaks are its own.
+    if open.is_empty()
+        && !value.starts_with("-----BEGIN ")
+        && let Some(at) = value.find("\\n").or_else(|| value.find("\\r")).filter(|at| *at > 0)
+    {
+        let head = value[..at].strip_suffix('.').filter(|head| !head.is_empty()).unwrap_or(&value[..at]);
+        return format!("{}{}", labelled(label, class, head), redact_with(&SHAPES, &value[head.len()..]));
     }
     // A bare value glued to a message in another script (`= VALUE을(를) 저장했습니다.`) ends there.
     if open.is_empty()
@@ -3029,6 +3310,41 @@ fn flow_mapping(value: &str) -> Option<String> {
             .replace_all(value, |caps: &Captures<'_>| format!("{}{}", &caps["name"], mask(&caps["value"])))
             .into_owned()
     })
+}
+
+/// The named arguments of a test's display name (`password: "abc", n: 3`): a test's data, hidden
+/// under a secret name only when it reads as a password or a generated token (`"abc"`, `""`
+/// and `null` stay); the other values are scanned for the forms known by their shape.
+fn test_arguments(args: &str) -> String {
+    static ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?P<name>[a-z][A-Za-z0-9_]*:[ \t])(?P<value>"(?:[^"\\\r\n]|\\.)*"|[^",()\r\n]*)"#)
+            .expect("argument pattern is valid")
+    });
+    ARGUMENT
+        .replace_all(args, |caps: &Captures<'_>| {
+            let (name, value) = (&caps["name"], &caps["value"]);
+            let inner = unwrap(value).1;
+            let secret = matches!(classify_key(name.trim_end_matches([':', ' ', '\t'])), KeyClass::Secret)
+                && (password_like(inner) || generated_token(inner));
+            // A connection string as a test's data is judged part by part.
+            if secret {
+                format!("{name}{}", mask(value))
+            } else {
+                format!("{name}{}", redact_with(&CONTEXT_FREE, value))
+            }
+        })
+        .into_owned()
+}
+
+/// A call with named arguments (see [`named_call`]) with each quoted argument masked as a value of
+/// its own, so a reference (`env:NUGET_TOKEN`, `file:./secret`) stays, or `None` when `value` is
+/// not one.
+fn named_arguments(value: &str) -> Option<String> {
+    static CALL: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(concat!("^", named_call!(), "$")).expect("named call pattern is valid"));
+    static LITERAL: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#""[^"\r\n]*"|'[^'\r\n]*'"#).expect("literal pattern is valid"));
+    CALL.is_match(value).then(|| LITERAL.replace_all(value, |caps: &Captures<'_>| mask(&caps[0])).into_owned())
 }
 
 /// Whether `c` is a letter of a script written without blanks between words and a value (Hangul,
@@ -3600,7 +3916,14 @@ pub fn redact_json(value: &mut Value) {
                 }
                 // A secret value whose own labels say which of its parts is secret (Secrets
                 // Manager's `SecretString` holding JSON, a connection string), as in text.
-                let own = if class == KeyClass::Secret { own_labels(s) } else { None };
+                // A PEM private key (a JSON key file's `"privateKey": "-----BEGIN ..."`) keeps its
+                // BEGIN and END lines, as it does alone in text.
+                let pem = || {
+                    s.starts_with("-----BEGIN ")
+                        .then(|| redact_with(&CONTEXT_FREE, s).into_owned())
+                        .filter(|shown| shown != s)
+                };
+                let own = if class == KeyClass::Secret { own_labels(s).or_else(pem) } else { None };
                 match own.or_else(|| redact_labelled(class, s)) {
                     Some(shown) if shown != *s => *s = shown,
                     Some(_) => {}
@@ -3640,6 +3963,12 @@ pub fn redact_json(value: &mut Value) {
                 // The public key a CI service hands out to seal secrets with (GitHub's and Gitea's
                 // `.../secrets/public-key`: exactly `{"key_id": ..., "key": ...}`) is public.
                 let sealing_key = map.len() == 2 && map.contains_key("key_id") && map.contains_key("key");
+                // A flat map of generated tokens where some value is a token known by its shape is a keys
+                // file (the `llm` CLI's `keys.json`: `{"openai": "sk-...", "mistral": "..."}`): its
+                // other key-like values are keys too, whatever their names.
+                let keys_file = map.len() >= 2
+                    && map.values().filter_map(Value::as_str).filter(|v| generated_token(v)).count() == map.len()
+                    && map.values().filter_map(Value::as_str).any(|v| matches!(redact_with(&SHAPES, v), Cow::Owned(_)));
                 // A `{"propertyName": NAME, "propertyValue": VALUE}` pair (`xName` / `xValue`): the same.
                 let prefixed: Vec<(String, KeyClass)> = map
                     .iter()
@@ -3649,9 +3978,10 @@ pub fn redact_json(value: &mut Value) {
                     })
                     .collect();
                 pending.extend(map.iter_mut().map(|(k, v)| {
-                    let neutral = k.eq_ignore_ascii_case("value")
-                        || k.eq_ignore_ascii_case("default")
-                        || k.eq_ignore_ascii_case("encoded")
+                    // `az batch account keys list`'s `primary` and `secondary` are the keys.
+                    let neutral = ["value", "default", "encoded", "primary", "secondary"]
+                        .iter()
+                        .any(|name| k.eq_ignore_ascii_case(name))
                         || JWK_PRIVATE_MEMBERS.contains(&k.as_str());
                     let by_name = prefixed.iter().find(|(field, _)| field == k).map(|(_, class)| *class);
                     let own = match (named, by_name) {
@@ -3659,6 +3989,7 @@ pub fn redact_json(value: &mut Value) {
                         (Some(named), _) if neutral && named != KeyClass::Plain => named,
                         _ if neutral => KeyClass::Neutral,
                         (_, Some(class)) if class != KeyClass::Plain => class,
+                        _ if keys_file && classify_key(k) == KeyClass::Plain => KeyClass::Neutral,
                         _ => classify_key(k),
                     };
                     // What a secret or connection-string object holds is as secret, but a member that
@@ -3836,6 +4167,12 @@ pub struct LineRedactor {
     hcl_variable: Option<KeyClass>,
     /// Inside a list of recovery codes, one a line (see [`recovery_code_line`]).
     in_recovery_codes: bool,
+    /// The previous line, when it can be the header of a table ruled by dashes.
+    ruled_header: Option<String>,
+    /// Inside the rows of a table ruled by dashes whose header names a secret column.
+    ruled: Option<RuledTable>,
+    /// The previous line was a box's border, or a row of a box-drawn listing of names and values.
+    in_listing: bool,
 }
 
 impl LineRedactor {
@@ -3876,6 +4213,29 @@ impl LineRedactor {
             let class = classify_key(&caps[1]);
             self.hcl_variable = matches!(class, KeyClass::Secret | KeyClass::Connection).then_some(class);
         }
+        if let Some(table) = &self.ruled {
+            if !line.trim().is_empty() {
+                return Some(Cow::Owned(ruled_row(line, table)));
+            }
+            self.ruled = None;
+        }
+        if let Some(header) = self.ruled_header.take()
+            && RULE_LINE_ONLY.is_match(line)
+        {
+            self.ruled = ruled_columns(header.trim_end_matches('\r'), line);
+        }
+        if RULED_HEADER_LINE.is_match(line) {
+            self.ruled_header = Some(line.to_owned());
+        }
+        // A row under a box's top border, or under such a row, is a name and its value (see
+        // [`listing_row`]); the pipe-table forms below do not see it.
+        if std::mem::take(&mut self.in_listing)
+            && let Some(shown) = listing_row(line)
+        {
+            self.in_listing = true;
+            return Some(Cow::Owned(shown));
+        }
+        self.in_listing = BORDER_LINE.is_match(line);
         if let Some(table) = &self.table {
             let row = if table.delimiter == b'|' { line.trim_start().starts_with('|') } else { line.contains(',') };
             if row {
@@ -4292,7 +4652,7 @@ mod tests {
     fn cookies_and_session_tokens() {
         assert_eq!(
             r("Cookie: .AspNetCore.Cookies=chunks-2; .AspNetCore.CookiesC1=abc; .AspNetCore.CookiesC2=def"),
-            "Cookie: .AspNetCore.Cookies=[REDACTED]; .AspNetCore.CookiesC1=[REDACTED]; .AspNetCore.CookiesC2=[REDACTED]"
+            "Cookie: .AspNetCore.Cookies=chunks-2; .AspNetCore.CookiesC1=[REDACTED]; .AspNetCore.CookiesC2=[REDACTED]"
         );
         assert_eq!(
             r("set-cookie: .AspNetCore.Session=xyz; path=/; samesite=lax; httponly"),
@@ -6596,5 +6956,240 @@ Time Elapsed 00:00:03.45";
             ("connect(token=\"svc_reader:Zx9-qq!2Lm\")", "connect(token=\"svc_reader:[REDACTED]\")"),
             ("password=\"env:DB_PW\"", ""),
         ]);
+    }
+
+    // --- the classes of held-out batch 11 (issue 24), each with our own examples ---------------
+
+    #[test]
+    fn installer_logs_set_properties_and_variables_as_secret_as_their_names() {
+        each_and_lines(&[
+            (
+                "MSI (c) (10:2C) [01:02:03:004]: PROPERTY CHANGE: Adding DB_PASSWORD property. Its value is 'Zq8!mm-30x'.",
+                "MSI (c) (10:2C) [01:02:03:004]: PROPERTY CHANGE: Adding DB_PASSWORD property. Its value is '[REDACTED]'.",
+            ),
+            (
+                "MSI (s) (10:2C) [01:02:03:005]: PROPERTY CHANGE: Modifying API_TOKEN property. Its current value is 'old-7Qa'. Its new value: 'new-8Rb'.",
+                "MSI (s) (10:2C) [01:02:03:005]: PROPERTY CHANGE: Modifying API_TOKEN property. Its current value is '[REDACTED]'. Its new value: '[REDACTED]'.",
+            ),
+            (
+                "MSI (s) (10:2C) [01:02:03:006]: PROPERTY CHANGE: Adding TARGETDIR property. Its value is 'D:\\Apps\\'.",
+                "",
+            ),
+            (
+                "[0A0B:0C0D][2026-01-02T03:04:05]i000: Setting string variable 'AdminPassword' to value 'k#9=Lm-2'",
+                "[0A0B:0C0D][2026-01-02T03:04:05]i000: Setting string variable 'AdminPassword' to value '[REDACTED]'",
+            ),
+            ("[0A0B:0C0D][2026-01-02T03:04:05]i000: Setting numeric variable 'RebootPending' to value 0", ""),
+        ]);
+    }
+
+    #[test]
+    fn key_and_value_options_pairs_and_call_arguments_follow_the_name() {
+        each_and_lines(&[
+            (
+                "envman add --key SIGNING_PASSWORD --value Wq3.tt9Z",
+                "envman add --key SIGNING_PASSWORD --value [REDACTED]",
+            ),
+            ("envman add --key APP_FLAVOR --value prod-eu", ""),
+            (
+                r#"[assembly: AssemblyMetadata("ThirdPartyLicense", "Hx7Pq2Lm9Vt4Rs8Wk3Yz6Bn1Cd5Fg0Jh2Kl4Mn6Pq8=")]"#,
+                r#"[assembly: AssemblyMetadata("ThirdPartyLicense", "[REDACTED]")]"#,
+            ),
+            (r#"[assembly: AssemblyMetadata("SourceRevision", "4f2a9c1")]"#, ""),
+            (
+                r#"Environment.SetEnvironmentVariable("SMTP_PASSWORD", "pa55-word")"#,
+                r#"Environment.SetEnvironmentVariable("SMTP_PASSWORD", "[REDACTED]")"#,
+            ),
+            ("ACME_LICENSE=Yw5Ht8Kq2Zr9Lm3Nx6Pv1Bc4Df7Gh0Jk3Lm6Np9Qr2St5Vw8=", "ACME_LICENSE=[REDACTED]"),
+            ("<PackageLicenseExpression>MIT OR Apache-2.0</PackageLicenseExpression>", ""),
+            ("ACME_LICENSE_FILE=/etc/acme/license.lic", ""),
+        ]);
+    }
+
+    #[test]
+    fn verbatim_strings_encoded_separators_and_escaped_line_breaks_end_values() {
+        each(&[
+            (
+                r#"internal const string SentryToken = @"Vb7Kx2Qp9Lm4Rt8Ws3Yz";"#,
+                r#"internal const string SentryToken = @"[REDACTED]";"#,
+            ),
+            (
+                "/open?c=Host%3Ddb%3BPassword%3Dp%40ss%23w1%3BPort%3D5432&x=1",
+                "/open?c=Host%3Ddb%3BPassword%3D[REDACTED]%3BPort%3D5432&x=1",
+            ),
+            (
+                r#""message": "source https://feed.example/?token=Zr8Kq2Lm9Vt4Rs8Wx.\n  Response 401.""#,
+                r#""message": "source https://feed.example/?token=[REDACTED].\n  Response 401.""#,
+            ),
+            (
+                "Confirm <a href='https://app.example/Account/Confirm?userId=42&amp;code=Qx7-Lm2_Vt9Rs4Wk8Yz3Bn&amp;returnUrl=%2F'>here</a>",
+                "Confirm <a href='https://app.example/Account/Confirm?userId=42&amp;code=[REDACTED]&amp;returnUrl=%2F'>here</a>",
+            ),
+            ("(db:5432, app, Passwort: 8Qx!z^^) retry", "(db:5432, app, Passwort: [REDACTED]) retry"),
+        ]);
+    }
+
+    #[test]
+    fn the_word_for_a_password_in_batch_11_languages() {
+        each_and_lines(&[
+            ("लॉगिन अयशस्वी (app, संकेतशब्द: Kw9-pp!3Zq) पुन्हा", "लॉगिन अयशस्वी (app, संकेतशब्द: [REDACTED]) पुन्हा"),
+            ("Ngena (app, iphasiwedi: Tq4?mmZ1) futhi", "Ngena (app, iphasiwedi: [REDACTED]) futhi"),
+            ("passwuert=Lm3-Zr8!q", "passwuert=[REDACTED]"),
+        ]);
+    }
+
+    #[test]
+    fn tables_ruled_by_dashes_and_box_listings_of_names_and_values() {
+        let ruled = concat!(
+            "AppName      ApiSecret                            Created\n",
+            "------------ ------------------------------------ ----------\n",
+            "orders       Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn  2026-01-02\n",
+            "billing      Pz4Qw8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc  2026-02-03\n",
+            "\n",
+            "(2 rows affected)",
+        );
+        let expected = ruled
+            .replace("Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn", REDACTED)
+            .replace("Pz4Qw8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc", REDACTED);
+        assert_eq!(r(ruled), expected);
+        assert_eq!(lines(ruled), expected);
+        let keys = concat!(
+            "PrimaryKey                        SecondaryKey\n",
+            "--------------------------------  --------------------------------\n",
+            "Qx7-Lm2_Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0  Zr8-Kq2_Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg2\n",
+        );
+        let expected = keys
+            .replace("Qx7-Lm2_Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0", REDACTED)
+            .replace("Zr8-Kq2_Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg2", REDACTED);
+        assert_eq!(r(keys), expected);
+        assert_eq!(lines(keys), expected.trim_end());
+        // A ruled table whose header names no secret is scanned as any text.
+        let plain = "Name     Version\n-------- -------\nSerilog  4.2.0\n";
+        assert_eq!(r(plain), plain);
+        assert_eq!(lines(plain), plain.trim_end());
+        let listing = concat!(
+            "+-------------+----------------------------------------------+\n",
+            "| Key         | QWERTY7ASDFG2ZXC                             |\n",
+            "| Secret      | Lm3Nx6Pv1Bc4Df7Gh0Jk3Lm6Np9Qr2St5Vw8Yz1Ab4Cd |\n",
+            "+-------------+----------------------------------------------+\n",
+        );
+        let expected = listing.replace("Lm3Nx6Pv1Bc4Df7Gh0Jk3Lm6Np9Qr2St5Vw8Yz1Ab4Cd", REDACTED);
+        assert_eq!(r(listing), expected);
+        assert_eq!(lines(listing), expected.trim_end());
+    }
+
+    #[test]
+    fn csv_names_with_blanks_user_store_tokens_and_authenticator_keys() {
+        each(&[
+            (
+                "Account name,Access key id,Secret access key\nsvc,AKIA0123456789ABCDEF,Lm3Nx6Pv1Bc4/Df7Gh0Jk3Lm6Np9Qr2St5Vw8+Yz1\n",
+                "Account name,Access key id,Secret access key\nsvc,AKIA[REDACTED],[REDACTED]\n",
+            ),
+            (
+                "9f1c|[AspNetUserStore]|AuthenticatorKey|QWERTYUIOPASDFGH23456JKLZXCVBNM7",
+                "9f1c|[AspNetUserStore]|AuthenticatorKey|[REDACTED]",
+            ),
+            (
+                "9f1c\t[AspNetUserStore]\tRecoveryCodes\tAB12C-DE34F;GH56I-JK78L",
+                "9f1c\t[AspNetUserStore]\tRecoveryCodes\t[REDACTED]",
+            ),
+            (
+                "Enter the key <kbd>ab2c de3f gh4i jk5l mn6o pq7r</kbd> in your app.",
+                "Enter the key <kbd>[REDACTED]</kbd> in your app.",
+            ),
+            ("KEY: QW2E RT3Y UI4O PA5S DF6G HJ7K", "KEY: [REDACTED]"),
+            ("they said that this time will make some more", ""),
+        ]);
+    }
+
+    #[test]
+    fn secret_generators_and_license_files_print_the_line_after_them() {
+        each_and_lines(&[
+            ("$ mix phx.gen.secret\nVt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn/Pq8Lm3Nx6", "$ mix phx.gen.secret\n[REDACTED]"),
+            (
+                "$ openssl rand -base64 32\nQx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8=",
+                "$ openssl rand -base64 32\n[REDACTED]",
+            ),
+            (
+                "PS C:\\w> Get-Content .\\Acme\\Acme_License.txt\nQx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0==\nPS C:\\w> dir",
+                "PS C:\\w> Get-Content .\\Acme\\Acme_License.txt\n[REDACTED]\nPS C:\\w> dir",
+            ),
+        ]);
+        assert_eq!(r("$ bin/rails secret\nab12cd34ef56ab12cd34ef56ab12cd34$ ls"), "$ bin/rails secret\n[REDACTED]$ ls");
+    }
+
+    #[test]
+    fn stand_ins_public_ids_and_describing_names_of_batch_11() {
+        each(&[
+            ("  GITHUB_TOKEN: ENCRYPTED[0a1b2c3d4e5f60718293a4b5c6d7e8f9]", ""),
+            ("  NPM_TOKEN: ENCRYPTED[!0a1b2c3d4e5f60718293a4b5c6d7e8f9!]", ""),
+            ("<password>{Zm9vYmFyYmF6cXV4cXV1eFpZWDEyMzQ1Njc4OTA=}</password>", ""),
+            (r#""X-Api-Key": "${input:acme-key}""#, ""),
+            (r#"{ "Authorization": "Bearer ${input:gh-token}" }"#, ""),
+            ("  apiToken: setSecret(name: \"env:ACME_TOKEN\"): Secret!", ""),
+            (
+                "  apiToken: setSecret(name: \"raw\", value: \"Qx7Lm2Vt9\"): Secret!",
+                "  apiToken: setSecret(name: \"[REDACTED]\", value: \"[REDACTED]\"): Secret!",
+            ),
+            ("  const s = x({ clientSecret: document.querySelector(\"#cs\").value });", ""),
+            ("secretId = AKIDz8krbsJ5yKBZQpn74WFkmLPx3EXAMPLE", ""),
+            ("  live_mode_pub_key = 'pk_live_Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1'", ""),
+            (
+                "Cookie: .AspNetCore.Session=chunks-3; .AspNetCore.SessionC1=Zr8Kq2Lm9",
+                "Cookie: .AspNetCore.Session=chunks-3; .AspNetCore.SessionC1=[REDACTED]",
+            ),
+            ("#   api_token: 123", ""),
+            ("    Acme.Tests.LoginTests.Rejects_short(password: \"abc\", user: \"bob\")", ""),
+            (
+                "    Acme.Tests.Db.Parses(raw: \"Host=h;Password=Pw9-x\", host: \"h\")",
+                "    Acme.Tests.Db.Parses(raw: \"Host=h;Password=[REDACTED]\", host: \"h\")",
+            ),
+            (
+                "    Acme.Tests.LoginTests.Accepts(password: \"Pw9-long!x\", user: \"bob\")",
+                "    Acme.Tests.LoginTests.Accepts(password: \"[REDACTED]\", user: \"bob\")",
+            ),
+        ]);
+        let mut value = json!({
+            "token_endpoint_auth_methods_supported": ["client_secret_basic", "private_key_jwt"],
+            "SecretVersionsToStages": {"v1": ["AWSCURRENT"]},
+            "secret_id": "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
+            "secret_id_accessor": "1a2b3c4d-5e6f-7081-9203-a4b5c6d7e8f9",
+            "apiKeyVariable": {"default": "ACME_API_KEY"},
+        });
+        redact_json(&mut value);
+        assert_eq!(
+            value,
+            json!({
+                "token_endpoint_auth_methods_supported": ["client_secret_basic", "private_key_jwt"],
+                "SecretVersionsToStages": {"v1": ["AWSCURRENT"]},
+                "secret_id": REDACTED,
+                "secret_id_accessor": "1a2b3c4d-5e6f-7081-9203-a4b5c6d7e8f9",
+                "apiKeyVariable": {"default": "ACME_API_KEY"},
+            })
+        );
+    }
+
+    #[test]
+    fn keys_files_account_keys_and_private_keys_in_structured_content() {
+        let mut value = json!({
+            "keys": {"anthropic": "sk-ant-Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg", "cohere": "Qx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl"},
+            "names": {"first": "Ada", "last": "Lovelace"},
+            "account": {"name": "acme", "primary": "Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8=", "secondary": "Pz4Qw8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc4Vb6="},
+            "privateKey": "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBqW8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc4Vb6\n-----END EC PRIVATE KEY-----\n",
+        });
+        redact_json(&mut value);
+        assert_eq!(
+            value,
+            json!({
+                "keys": {"anthropic": "sk-[REDACTED]", "cohere": REDACTED},
+                "names": {"first": "Ada", "last": "Lovelace"},
+                "account": {"name": "acme", "primary": REDACTED, "secondary": REDACTED},
+                "privateKey": "-----BEGIN EC PRIVATE KEY-----\n[REDACTED]\n-----END EC PRIVATE KEY-----\n",
+            })
+        );
+        assert_eq!(
+            r(r#"{"primary": "Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8=", "isPrimary": true}"#),
+            r#"{"primary": "[REDACTED]", "isPrimary": true}"#
+        );
     }
 }
