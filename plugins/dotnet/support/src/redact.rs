@@ -1454,6 +1454,9 @@ fn ruled_row(row: &str, table: &RuledTable) -> String {
         return redact_with(&CONTEXT_FREE, row).into_owned();
     }
     let mut out = String::with_capacity(row.len());
+    // What stands before the first column (the indent of a table printed inside a log) stays.
+    let first = table.columns.first().map_or(0, |&(start, _)| start).min(body.len());
+    out.push_str(body.get(..first).unwrap_or(""));
     for (i, &(start, class)) in table.columns.iter().enumerate() {
         let end = table.columns.get(i + 1).map_or(body.len(), |&(next, _)| next).min(body.len());
         let cell = body.get(start.min(end)..end).unwrap_or("");
@@ -7063,6 +7066,13 @@ Time Elapsed 00:00:03.45";
             .replace("Zr8-Kq2_Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg2", REDACTED);
         assert_eq!(r(keys), expected);
         assert_eq!(lines(keys), expected.trim_end());
+        // An indented table keeps its indent on every row.
+        let indented: String = ruled.lines().map(|line| format!("  {line}\n")).collect();
+        let expected = indented
+            .replace("Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn", REDACTED)
+            .replace("Pz4Qw8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc", REDACTED);
+        assert_eq!(r(&indented), expected);
+        assert_eq!(lines(&indented), expected.trim_end());
         // A ruled table whose header names no secret is scanned as any text.
         let plain = "Name     Version\n-------- -------\nSerilog  4.2.0\n";
         assert_eq!(r(plain), plain);
