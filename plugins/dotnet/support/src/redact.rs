@@ -2647,16 +2647,17 @@ static HCL_ATTRIBUTE_LINE: LazyLock<Regex> =
 static HCL_DEFAULT_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!("^{HCL_DEFAULT}({HCL_VALUE})")).expect("default pattern is valid"));
 
-/// A header line of CSV that names a secret column (see [`csv_header`]).
-/// A line that can be the header of a ruled table, the rule under it, and a box's border line
-/// (see [`ruled_columns`] and [`listing_row`]).
+/// A line that can be the header of a table ruled by dashes (see [`ruled_columns`]).
 static RULED_HEADER_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!("^{}$", ruled_header())).expect("ruled header pattern is valid"));
+/// The rule under a ruled table's header, a line of its own.
 static RULE_LINE_ONLY: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!("^{RULE_LINE}$")).expect("rule line pattern is valid"));
+/// The border line of a box-drawn listing (see [`listing_row`]).
 static BORDER_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[ \t]*\+-[-+]*\+[ \t]*\r?$").expect("border line pattern is valid"));
 
+/// A header line of CSV that names a secret column (see [`csv_header`]).
 static CSV_HEADER_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&format!(r"^(?:{})\r?$", csv_header())).expect("CSV header pattern is valid"));
 
