@@ -969,7 +969,9 @@ const VALUE: &str = concat!(
 
 /// What separates a label from its value: `=`, `:` or `=>` (PHP, Ruby), after the label's
 /// closing quote (also a JSON-escaped `\"`, escaped again at each level of JSON in JSON, or `\u0022`, or a `'`) or bracket (`[password] => ...`).
-const LABEL_SEP: &str = r#"(?:\\*["']|\\u0022)?\]?[ \t]*(?:=>|[:=])[ \t]*(?:\x1b\[[0-9;]*m)?"#;
+/// ANSI codes may stand on either side of it: `grep --color=always` ends its highlight of the
+/// label (`\x1b[m\x1b[K`) before the `=`, a themed logger colours the value after it.
+const LABEL_SEP: &str = r#"(?:\x1b\[[0-9;]*[mK])*(?:\\*["']|\\u0022)?\]?[ \t]*(?:=>|[:=])[ \t]*(?:\x1b\[[0-9;]*[mK])*"#;
 
 /// The rest of a line that introduces a value given after a blank line (a mail: `your new key
 /// for staging is:`), after the word for the secret: up to six words and a colon at the line's end.
@@ -1745,7 +1747,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // `rejected key 'X'`) names anything from a vault to a fingerprint, so only a random
             // token after it counts (see [`random_key_value`]), and none after `public key`.
             format!(
-                r#"(?P<prose>(?P<prose_next>(?-u:\b)(?i:(?P<prose_next_pw>password|passphrase)|(?P<prose_next_key>key)|token|secret){INTRO_TAIL}\r?\n[ \t]*\r?\n[ \t]*)|(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license|signing|encryption|hmac)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"0-9]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_few_tok>(?i:token|secret|api[_-]?key)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_key>(?P<prose_key_public>(?-u:\b)(?i:public|host|ssh|gpg|pgp|rsa|ecdsa|ed25519|signing|verification)[ \t]+)?(?-u:\b)(?i:key)[ \t]+))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>(?:[^\s"'<>=&，；、。-][^\s"'<>&，；、。]|-[^\s"'<>&，；、。-])[^\s"'<>&，；、。]{{4,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
+                r#"(?P<prose>(?P<prose_next>(?-u:\b)(?i:(?P<prose_next_pw>password|passphrase)|(?P<prose_next_key>key)|token|secret){INTRO_TAIL}\r?\n[ \t]*\r?\n[ \t]*)|(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license|signing|encryption|hmac)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"0-9]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_few_tok>(?i:token|secret|api[_-]?key)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_key>(?P<prose_key_public>(?-u:\b)(?i:public|host|ssh|gpg|pgp|rsa|ecdsa|ed25519|signing|verification)[ \t]+)?(?-u:\b)(?i:key)[ \t]+))(?P<prose_ansi>\x1b\[[0-9;]*m)?(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>(?:[^\s"'<>=&，；、。-][^\s"'<>&，；、。]|-[^\s"'<>&，；、。-])[^\s"'<>&，；、。]{{4,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
             ),
         ]);
     }
@@ -2909,7 +2911,9 @@ fn replace(caps: &Captures<'_>) -> String {
     } else if let Some(label) = caps.name("prose_skip") {
         prose_skip(label.as_str(), &caps["prose_skip_val"], text(caps, "prose_skip_end"))
     } else if let Some(label) = caps.name("prose") {
-        prose(caps, label.as_str())
+        // A themed logger's colour before the value (Serilog's `with key \x1b[38;5;0045m"..."`)
+        // stays with the words before it.
+        prose(caps, &whole[..label.len() + text(caps, "prose_ansi").len()])
     } else {
         weak(caps)
     }
@@ -6595,6 +6599,35 @@ Time Elapsed 00:00:03.45";
             ("set CS=Server=s;Password=Pw9-xx^&Port=1", "set CS=Server=s;Password=[REDACTED]^&Port=1"),
             ("connect(token=\"svc_reader:Zx9-qq!2Lm\")", "connect(token=\"svc_reader:[REDACTED]\")"),
             ("password=\"env:DB_PW\"", ""),
+        ]);
+    }
+
+    // --- the context classes of held-out batch 11 (issue 24), each with our own examples -------
+
+    #[test]
+    fn ansi_codes_before_a_labels_separator_and_before_a_quoted_value() {
+        each_and_lines(&[
+            // `grep --color=always`: file, line number, then the highlighted label, its highlight
+            // ended before the `=`.
+            (
+                "\x1b[35m\x1b[Kconf/prod.env\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[KSMTP_PASSWORD\x1b[m\x1b[K=Wq8-zz!4Lp",
+                "\x1b[35m\x1b[Kconf/prod.env\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[KSMTP_PASSWORD\x1b[m\x1b[K=[REDACTED]",
+            ),
+            (
+                "\x1b[01;31m\x1b[KSTORAGE_KEY\x1b[m\x1b[K=9c1f0e2d3b4a59687f6e5d4c3b2a1908",
+                "\x1b[01;31m\x1b[KSTORAGE_KEY\x1b[m\x1b[K=[REDACTED]",
+            ),
+            // A themed logger colours the value after the word `key`.
+            (
+                "Connected with key \x1b[38;5;0045m\"Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lm9Nb8Vc7X\"\x1b[0m in 3 ms",
+                "Connected with key \x1b[38;5;0045m\"[REDACTED]\"\x1b[0m in 3 ms",
+            ),
+            // A highlighted name without a value, a placeholder, a commit under a plain name, a
+            // key's name in colour.
+            ("GetEnvironmentVariable(\"\x1b[01;31m\x1b[KAPI_TOKEN\x1b[m\x1b[K\");", ""),
+            ("export \x1b[01;31m\x1b[KSMTP_PASSWORD\x1b[m\x1b[K=<from the vault>", ""),
+            ("\x1b[01;31m\x1b[KCOMMIT_SHA\x1b[m\x1b[K=9c1f0e2d3b4a59687f6e5d4c3b2a1908", ""),
+            ("Loaded key \x1b[38;5;0045m\"orders-signing\"\x1b[0m", ""),
         ]);
     }
 }
