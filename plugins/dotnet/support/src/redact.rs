@@ -1412,6 +1412,20 @@ fn rules(forms: Forms) -> Vec<String> {
             // A secret passed to a constructor named for one in source (`new Secret("...".Sha256())`,
             // `new ClientSecret("...")`, `new NetworkCredential`'s is a password option elsewhere).
             r#"(?P<ctor>(?-u:\b)new[ \t]+[A-Za-z0-9_.]*(?i:secret|password|apikey|token)[ \t]*\([ \t]*)(?P<ctor_val>"(?:[^"\\\r\n]|\\.)*")"#.to_owned(),
+            // Batch 11: values that their context names, in output no other form reads (see
+            // [`replace_contexts`]).
+            // A secret option and its value as consecutive quoted items of a list (strace's
+            // `execve("...", ["app", "--api-key", "..."], ...)`, a JSON or Python argv list): the
+            // value as secret as the option (`--x-key` is a weak name, its value hidden when it
+            // looks generated).
+            format!(
+                r#"(?P<argv>["'](?P<argv_opt>--?[A-Za-z0-9-]*(?i:{options}|key|pass))["'][ \t]*,[ \t]*)(?P<argv_val>"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')"#
+            ),
+            // A call in source that sets a named value (Aspire's `.WithEnvironment("X_API_KEY",
+            // "...")`, `Environment.SetEnvironmentVariable`, a build argument, a parameter, a default
+            // request header): the value as secret as the name. The receiver's name is part of the
+            // match, so a vendor token's shape (`http.DefaultRequestHeaders`) cannot take it first.
+            r#"(?P<env_call>(?-u:\b)(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:WithEnvironment|SetEnvironmentVariable|WithBuildArg|AddParameter|(?:DefaultRequest)?Headers\.(?:Add|TryAddWithoutValidation))[ \t]*\([ \t]*"(?P<env_call_name>[^"\r\n]+)"[ \t]*,[ \t]*)(?P<env_call_val>"(?:[^"\\\r\n]|\\.)*")"#.to_owned(),
             // Codes and listings (see [`replace_codes_and_listings`]).
             // Recovery codes listed after their name on one line (`has generated new 2FA recovery
             // codes: X, Y, Z.`, `backup codes: ...`): each code.
@@ -2482,6 +2496,9 @@ fn replace(caps: &Captures<'_>) -> String {
     if let Some(shown) = replace_codes_and_listings(caps) {
         return shown;
     }
+    if let Some(shown) = replace_contexts(caps) {
+        return shown;
+    }
     let whole = &caps[0];
     if let Some(kind) = caps.name("pem_esc_kind") {
         // Escaped line breaks stay escaped, so the string that holds the key stays valid.
@@ -3100,6 +3117,20 @@ fn replace_codes_and_listings(caps: &Captures<'_>) -> Option<String> {
     // A token's prefix before a placeholder (`sk-proj-PLACEHOLDER`) stands in for one.
     if caps.name("tok_prefix").is_some() && is_stand_in(&caps[0]) {
         return Some(caps[0].to_owned());
+    }
+    None
+}
+
+/// The replacement of the forms of [`rules`] that batch 11 added, where a value's context says
+/// what it is, or `None` for any other form.
+fn replace_contexts(caps: &Captures<'_>) -> Option<String> {
+    if let Some(label) = caps.name("argv") {
+        let option = &caps["argv_opt"];
+        let class = if is_secret_option(option) { KeyClass::Secret } else { classify_key(option) };
+        return Some(labelled(label.as_str(), class, &caps["argv_val"]));
+    }
+    if let Some(label) = caps.name("env_call") {
+        return Some(labelled(label.as_str(), classify_key(&caps["env_call_name"]), &caps["env_call_val"]));
     }
     None
 }
@@ -6628,6 +6659,37 @@ Time Elapsed 00:00:03.45";
             ("export \x1b[01;31m\x1b[KSMTP_PASSWORD\x1b[m\x1b[K=<from the vault>", ""),
             ("\x1b[01;31m\x1b[KCOMMIT_SHA\x1b[m\x1b[K=9c1f0e2d3b4a59687f6e5d4c3b2a1908", ""),
             ("Loaded key \x1b[38;5;0045m\"orders-signing\"\x1b[0m", ""),
+        ]);
+    }
+
+    #[test]
+    fn argv_lists_and_calls_that_set_a_named_value() {
+        each_and_lines(&[
+            // strace's `execve` argv, a Python list: the item after a secret option.
+            (
+                "execve(\"/usr/bin/sync\", [\"sync\", \"--mail-key\", \"9c1f0e2d3b4a59687f6e5d4c3b2a1908\", \"--region\", \"eu\"], 0x7ffc /* 3 vars */) = 0",
+                "execve(\"/usr/bin/sync\", [\"sync\", \"--mail-key\", \"[REDACTED]\", \"--region\", \"eu\"], 0x7ffc /* 3 vars */) = 0",
+            ),
+            ("['app', '--password', 'Pw9-xx', '-v']", "['app', '--password', '[REDACTED]', '-v']"),
+            // Aspire's `WithEnvironment`, an environment variable, a default request header.
+            (
+                "    .WithEnvironment(\"MAIL_API_KEY\", \"5f0c1e2d-3b4a-4968-9f6e-5d4c3b2a1908:eu\")",
+                "    .WithEnvironment(\"MAIL_API_KEY\", \"[REDACTED]\")",
+            ),
+            (
+                "Environment.SetEnvironmentVariable(\"DB_PASSWORD\", \"Pw9-xx\");",
+                "Environment.SetEnvironmentVariable(\"DB_PASSWORD\", \"[REDACTED]\");",
+            ),
+            (
+                "http.DefaultRequestHeaders.Add(\"X-Sync-Key\", \"Zx9Qw8Er7Ty6Ui5Op4As3\");",
+                "http.DefaultRequestHeaders.Add(\"X-Sync-Key\", \"[REDACTED]\");",
+            ),
+            // A word after a weak option, a public key, names that say nothing secret, ids.
+            ("[\"tool\", \"--sort-key\", \"name\", \"--commit\", \"9c1f0e2d3b4a59687f6e5d4c3b2a1908\"]", ""),
+            ("[\"ssh\", \"--public-key\", \"AAAAC3NzaC1lZDI1NTE5AAAAIG9vZm9vZm9v\"]", ""),
+            ("    .WithEnvironment(\"OTEL_SERVICE_NAME\", \"orders\")", ""),
+            ("    .WithEnvironment(\"BUILD_ID\", \"5f0c1e2d-3b4a-4968-9f6e-5d4c3b2a1908\")", ""),
+            ("req.Headers.Add(\"X-Correlation-Id\", \"5f0c1e2d-3b4a-4968-9f6e-5d4c3b2a1908\");", ""),
         ]);
     }
 }
