@@ -1505,6 +1505,10 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?m:^)(?P<csv>[ \t]*"(?P<csv_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)",)(?P<csv_val>"(?:[^"\r\n]|"")*")"#
             ),
+            // A row of two cells of a table drawn with box characters (Nushell's record, `sqlite3
+            // -box`'s `name │ value`, Spectre.Console): the second cell as secret as the first names
+            // it (see [`replace_contexts`]).
+            r"(?m:^)(?P<box>[ \t]*[│┃║][ \t]*)(?P<box_name>[^│┃║\s](?:[^│┃║\r\n]*[^│┃║\s])?)(?P<box_mid>[ \t]*[│┃║][ \t]*)(?P<box_val>[^│┃║\s](?:[^│┃║\r\n]*[^│┃║\s])?)(?P<box_end>[ \t]*[│┃║][ \t]*\r?)(?m:$)".to_owned(),
             // A minisign secret key: the base64 line after its `untrusted comment: ... secret key`.
             r"(?P<minisign>untrusted comment:[^\r\n]*secret key[ \t]*\r?\n)(?P<minisign_val>[A-Za-z0-9+/=]{40,})".to_owned(),
             // A TLS key log (`SSLKEYLOGFILE`, NSS format): `LABEL <client random> <secret>`.
@@ -3131,6 +3135,24 @@ fn replace_contexts(caps: &Captures<'_>) -> Option<String> {
     }
     if let Some(label) = caps.name("env_call") {
         return Some(labelled(label.as_str(), classify_key(&caps["env_call_name"]), &caps["env_call_val"]));
+    }
+    if let Some(open) = caps.name("box") {
+        let (name, value) = (&caps["box_name"], &caps["box_val"]);
+        let shown = match redact_labelled(classify_key(name), value) {
+            // The column keeps its width, so the table's right border stays aligned.
+            Some(shown) => {
+                let pad = value.chars().count().saturating_sub(shown.chars().count());
+                format!("{shown}{}", " ".repeat(pad))
+            }
+            None => redact_with(&CONTEXT_FREE, value).into_owned(),
+        };
+        return Some(format!(
+            "{}{}{}{shown}{}",
+            open.as_str(),
+            redact_with(&CONTEXT_FREE, name),
+            &caps["box_mid"],
+            &caps["box_end"]
+        ));
     }
     None
 }
@@ -6659,6 +6681,35 @@ Time Elapsed 00:00:03.45";
             ("export \x1b[01;31m\x1b[KSMTP_PASSWORD\x1b[m\x1b[K=<from the vault>", ""),
             ("\x1b[01;31m\x1b[KCOMMIT_SHA\x1b[m\x1b[K=9c1f0e2d3b4a59687f6e5d4c3b2a1908", ""),
             ("Loaded key \x1b[38;5;0045m\"orders-signing\"\x1b[0m", ""),
+        ]);
+    }
+
+    #[test]
+    fn rows_of_box_drawn_tables_judge_the_value_by_the_name_beside_it() {
+        let hex = "5f0c1e2d3b4a59687f6e5d4c3b2a1908";
+        let padded = format!("{REDACTED}{}", " ".repeat(hex.len() - REDACTED.len()));
+        let cases = [
+            // `sqlite3 -box`'s `name │ value` and Nushell's record: the column keeps its width.
+            (format!("│ mail.api_key  │ {hex} │"), format!("│ mail.api_key  │ {padded} │")),
+            (format!("│ SMTP_PASSWORD       │ {hex} │"), format!("│ SMTP_PASSWORD       │ {padded} │")),
+            (
+                "┃ SEARCH_SERVER_KEY ┃ srv.Zx9Qw8Er7Ty6Ui5Op4 ┃".to_owned(),
+                format!("┃ SEARCH_SERVER_KEY ┃ {REDACTED}             ┃"),
+            ),
+            ("║ Api Token ║ Pw9-xx ║".to_owned(), format!("║ Api Token ║ {REDACTED} ║")),
+        ];
+        for (input, expected) in &cases {
+            assert_eq!(r(input), *expected, "{input}");
+            assert_eq!(lines(input), *expected, "line by line: {input}");
+        }
+        each_and_lines(&[
+            // A header, a path, a commit or a GUID beside a name that says nothing secret, a
+            // key's id, and a row of three cells stay.
+            ("│        name        │        value        │", ""),
+            ("│ DOTNET_ROOT    │ /usr/share/dotnet │", ""),
+            ("│ build.commit │ 5f0c1e2d3b4a59687f6e5d4c3b2a1908 │", ""),
+            ("│ SigningKeyId │ 0d6f1c2e-4a5b-4c3d-9e8f-7a6b5c4d3e2f │", ""),
+            ("│ 0 │ API_KEY │ set │", ""),
         ]);
     }
 
