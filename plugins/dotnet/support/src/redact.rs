@@ -1206,8 +1206,11 @@ fn two_line_openers() -> [String; 9] {
             r"(?m:^)[ \t]*[A-Za-z0-9_.:-]*(?i:{secret_words}|{weak})[A-Za-z0-9_.:-]*(?:[ \t]{{2,}}|\t)[A-Za-z0-9+/]{{40,}}[ \t]*\r?(?m:$)",
             weak = words_pattern(WEAK_KEY_WORDS)
         ),
+        // Also an element named by a secret-named `name` attribute, its `<value>` on the next line
+        // (a `.resx` `<data name="ApiKey" xml:space="preserve">`, an `App.config` `<setting>`).
         format!(
-            r#"(?:"[^"\r\n]*(?i:{secret_words})[^"\r\n]*"[ \t]*:[ \t]*\{{|<[A-Za-z0-9_.:-]*(?i:{secret_words})[A-Za-z0-9_.:-]*>|(?-u:\b)334 UGFzc3dvcmQ6|untrusted comment:[^\r\n]*secret key)[ \t]*\r?(?m:$)"#
+            r#"(?:"[^"\r\n]*(?i:{secret_words})[^"\r\n]*"[ \t]*:[ \t]*\{{|<[A-Za-z0-9_.:-]*(?i:{secret_words})[A-Za-z0-9_.:-]*>|(?-u:\b)334 UGFzc3dvcmQ6|untrusted comment:[^\r\n]*secret key|<[A-Za-z][A-Za-z0-9_.:-]*(?:[ \t]+{XML_ATTRIBUTE})*?[ \t]+(?i:key|name)[ \t]*=[ \t]*"[^"\r\n]*(?i:{secret_words}|{weak})[^"\r\n]*"(?:[ \t]+{XML_ATTRIBUTE})*[ \t]*>)[ \t]*\r?(?m:$)"#,
+            weak = words_pattern(WEAK_KEY_WORDS)
         ),
         // A line that is only a secret-named identifier (`strings` of an assembly, `grep -A1`):
         // a password-like word alone on the next line is its value.
@@ -1614,6 +1617,12 @@ fn rules(forms: Forms) -> Vec<String> {
         // Query parameters and XML that name a secret.
         rules.extend([
             r#"(?P<query>[?&#](?i:code|appid|app_id)=)(?P<query_val>[^\s&#"'<>]+)"#.to_owned(),
+            // An element named by its `name` (or `key`) attribute whose `<value>` child holds the
+            // value, on its line or the next: a `.resx` `<data name="ApiKey">`, an `App.config`
+            // `<setting name="ApiKey" serializeAs="String">` (see [`replace_contexts`]).
+            format!(
+                r#"(?P<xml_named>(?P<xml_named_tag><[A-Za-z][A-Za-z0-9_.:-]*(?:[ \t]+{attr})*?[ \t]+(?i:key|name)[ \t]*=[ \t]*"(?P<xml_named_name>[^"\r\n]*(?i:{strong}|{last}|{weak})[^"\r\n]*)"(?:[ \t]+{attr})*[ \t]*>)[ \t]*(?:\r?\n[ \t]*)?<(?i:value)>)(?P<xml_named_val>[^<\r\n]+)"#
+            ),
             // An XML element whose `key` or `name` attribute names a secret, its attributes in
             // any order (`<add value="..." key="ClearTextPassword" />`).
             format!(
@@ -3153,6 +3162,13 @@ fn replace_contexts(caps: &Captures<'_>) -> Option<String> {
             &caps["box_mid"],
             &caps["box_end"]
         ));
+    }
+    if let Some(label) = caps.name("xml_named") {
+        let tag = &caps["xml_named_tag"];
+        let value = &caps["xml_named_val"];
+        let shown = redact_labelled(classify_key(&caps["xml_named_name"]), value)
+            .unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned());
+        return Some(format!("{}{}{shown}", mask_xml_attributes(tag), &label.as_str()[tag.len()..]));
     }
     None
 }
@@ -6710,6 +6726,33 @@ Time Elapsed 00:00:03.45";
             ("│ build.commit │ 5f0c1e2d3b4a59687f6e5d4c3b2a1908 │", ""),
             ("│ SigningKeyId │ 0d6f1c2e-4a5b-4c3d-9e8f-7a6b5c4d3e2f │", ""),
             ("│ 0 │ API_KEY │ set │", ""),
+        ]);
+    }
+
+    #[test]
+    fn elements_named_by_a_name_attribute_hide_their_value_child() {
+        each_and_lines(&[
+            // A `.resx` string and an `App.config` setting, the value on the next line or the same.
+            (
+                "  <data name=\"MailApiKey\" xml:space=\"preserve\">\n    <value>5f0c1e2d3b4a59687f6e5d4c3b2a1908</value>\n  </data>",
+                "  <data name=\"MailApiKey\" xml:space=\"preserve\">\n    <value>[REDACTED]</value>\n  </data>",
+            ),
+            (
+                "<setting name=\"SyncToken\" serializeAs=\"String\">\n  <value>Zx9Qw8Er</value>\n</setting>",
+                "<setting name=\"SyncToken\" serializeAs=\"String\">\n  <value>[REDACTED]</value>\n</setting>",
+            ),
+            (
+                "<data name=\"Db.Password\"><value>Pw9-xx</value></data>",
+                "<data name=\"Db.Password\"><value>[REDACTED]</value></data>",
+            ),
+            // Text, a key's id, a shortcut and a description stay.
+            ("<data name=\"WelcomeTitle\" xml:space=\"preserve\">\n  <value>Welcome</value>\n</data>", ""),
+            (
+                "<setting name=\"SigningKeyId\" serializeAs=\"String\">\n  <value>0d6f1c2e-4a5b-4c3d-9e8f-7a6b5c4d3e2f</value>",
+                "",
+            ),
+            ("<data name=\"ShortcutKey\"><value>Ctrl+K</value></data>", ""),
+            ("<data name=\"TokenExpiryLabel\"><value>Expires in 5f0c1e2d3b4a5968 days</value></data>", ""),
         ]);
     }
 
