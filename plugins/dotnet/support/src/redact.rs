@@ -1745,11 +1745,15 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r"(?m:^)(?P<row>[ \t]*(?:[A-Za-z0-9_.:-]+ ){{0,2}}[A-Za-z0-9_.:-]*(?i:{strong}|{last}|{weak})[A-Za-z0-9_.:-]*(?: [A-Za-z0-9_.:-]+){{0,2}}(?:[ \t]{{2,}}|\t))(?P<row_val>[^\s:=][^\r\n]*)(?P<row_wrap>\r?\n[A-Za-z0-9+/]{{4,}}={{1,2}})?"
             ),
+            // A bare value under a secret label may go on over lines after a `\` glued to it (see
+            // [`continued_value`]).
             format!(
-                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})(?P<key_words>(?:[ \t]+[A-Za-z]+,?){{2}}(?:[ \t]|\r?(?m:$)))?"#
+                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})(?P<key_more>(?:\\\r?\n[A-Za-z0-9+/=_.~-]+)+\$?\r?(?m:$))?(?P<key_words>(?:[ \t]+[A-Za-z]+,?){{2}}(?:[ \t]|\r?(?m:$)))?"#
             ),
+            // A value under a weak label; a token qualified by its deployment before a `|` (Convex's
+            // deploy keys, `prod:name|...`) is one value.
             format!(
-                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>(?:[A-Za-z0-9+/_.=-]|\\/){{16,}})"#
+                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>(?:(?:prod|dev|preview):[A-Za-z0-9-]+\|)?(?:[A-Za-z0-9+/_.=-]|\\/){{16,}})"#
             ),
             // The word for a password (or "API key") in a sentence, a few words naming what it is
             // for between it and the value, the sentence going on after it (`Geslo za SMTP X je
@@ -2469,6 +2473,13 @@ static CONTINUED_TOKEN_END: LazyLock<Regex> = LazyLock::new(|| {
         .expect("continued token pattern is valid")
 });
 
+/// A line that ends in a bare value glued to a `\` (`sed -n l` folds a long line so; see
+/// [`continued_value`]), the value's name captured: when the name says secret, the next line starts
+/// with the rest of the value.
+static CONTINUED_VALUE_END: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"([A-Za-z_][A-Za-z0-9_.-]*)=[^\s"'\\]+\\\r?$"#).expect("continued value pattern is valid")
+});
+
 /// The rest of a token a shell line continuation broke, at the start of its line.
 static CONTINUED_TOKEN_REST: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[ \t]*[A-Za-z0-9._~+/=-]+").expect("continued token rest pattern is valid"));
@@ -2937,7 +2948,9 @@ fn replace(caps: &Captures<'_>) -> String {
         if !words.is_empty() && value.len() <= 14 && value.bytes().all(|b| b.is_ascii_lowercase()) {
             return whole.to_owned();
         }
-        format!("{}{words}", labelled_value(caps, key.as_str(), label, value))
+        let shown = labelled_value(caps, key.as_str(), label, value);
+        let more = caps.name("key_more").map_or(Cow::Borrowed(""), |more| continued_value(more.as_str(), &shown));
+        format!("{shown}{more}{words}")
     } else if let Some(label) = caps.name("prose_skip") {
         prose_skip(label.as_str(), &caps["prose_skip_val"], text(caps, "prose_skip_end"))
     } else if let Some(label) = caps.name("prose") {
@@ -2983,6 +2996,13 @@ fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value: &str) -> S
     {
         return format!("{label}{open}{shown}{close}");
     }
+    // `cat -A`'s line end (`^M$`: the carriage return shown, then the end of the line) is not part
+    // of a bare value.
+    if open.is_empty()
+        && let Some(head) = value.strip_suffix("^M$").filter(|head| !head.is_empty())
+    {
+        return format!("{}^M$", labelled_value(caps, key, label, head));
+    }
     // A layout's field separator ends a bare value (NLog's `...|AuthToken=x|url: ...`).
     if open.is_empty()
         && let Some(at) = value.find('|').filter(|at| *at > 0 && LAYOUT_FIELD.is_match(&value[at + 1..]))
@@ -3017,6 +3037,25 @@ fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value: &str) -> S
         return format!("{label}{open}{user}:{}{close}", mask(secret));
     }
     labelled(label, class, value)
+}
+
+/// The lines a bare value goes on over after a `\` glued to its end (the `key_more` part of the
+/// `key` form of [`rules`]: `sed -n l` folds a long line with a `\`, a shell joins `VALUE\` and the
+/// next line into one word): hidden when the value was, each line keeping its `\`, its line break
+/// and `sed`'s `$`; scanned as any text otherwise (a quoted value does not go on).
+fn continued_value<'a>(more: &'a str, shown: &str) -> Cow<'a, str> {
+    if !shown.ends_with(REDACTED) {
+        return redact_with(&CONTEXT_FREE, more);
+    }
+    let lines: Vec<String> = more
+        .split('\n')
+        .enumerate()
+        .map(|(i, line)| {
+            let body = line.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || "+/=_.~-".contains(c));
+            if i == 0 { line.to_owned() } else { format!("{REDACTED}{body}") }
+        })
+        .collect();
+    Cow::Owned(lines.join("\n"))
 }
 
 /// `value` as `USER:SECRET` when it reads as a user name and a secret after a colon: the user a
@@ -3898,7 +3937,8 @@ pub struct LineRedactor {
     intro: Option<(String, bool)>,
     /// Inside a JSON array written one item a line under a name that makes its items secret.
     secret_array: Option<KeyClass>,
-    /// After a line that ends inside a token broken by a shell line continuation.
+    /// After a line that ends inside a token broken by a shell line continuation, or inside a
+    /// secret value folded by `sed -n l` (see [`CONTINUED_VALUE_END`]).
     in_continued_token: bool,
     /// Inside a table whose header names a secret column, or of names and values: how it judges
     /// its rows.
@@ -3931,7 +3971,9 @@ impl LineRedactor {
         if INTRO_LINE.is_match(line) {
             self.intro = Some((line.to_owned(), false));
         }
-        let continued = std::mem::replace(&mut self.in_continued_token, CONTINUED_TOKEN_END.is_match(line));
+        let continued_value = CONTINUED_VALUE_END.captures(line).is_some_and(|caps| is_secret_key(&caps[1]));
+        let continued =
+            std::mem::replace(&mut self.in_continued_token, continued_value || CONTINUED_TOKEN_END.is_match(line));
         if continued && let Some(rest) = CONTINUED_TOKEN_REST.find(line) {
             let indent = &line[..line.len() - line.trim_start().len()];
             return Some(Cow::Owned(format!("{indent}{REDACTED}{}", redact(&line[rest.end()..]))));
@@ -6784,6 +6826,31 @@ Time Elapsed 00:00:03.45";
             ("    .WithEnvironment(\"OTEL_SERVICE_NAME\", \"orders\")", ""),
             ("    .WithEnvironment(\"BUILD_ID\", \"5f0c1e2d-3b4a-4968-9f6e-5d4c3b2a1908\")", ""),
             ("req.Headers.Add(\"X-Correlation-Id\", \"5f0c1e2d-3b4a-4968-9f6e-5d4c3b2a1908\");", ""),
+        ]);
+    }
+
+    #[test]
+    fn line_ends_and_folds_that_cat_sed_and_diff_put_beside_a_value() {
+        each_and_lines(&[
+            // `cat -A`: `^M$` ends a line of a file with CRLF endings.
+            ("SMTP_PASSWORD=Pw9-xx^M$\nNEXT=1^M$", "SMTP_PASSWORD=[REDACTED]^M$\nNEXT=1^M$"),
+            ("MAIL_API_KEY=9c1f0e2d3b4a59687f6e5d4c3b2a1908^M$", "MAIL_API_KEY=[REDACTED]^M$"),
+            // `sed -n l` folds a long line with a `\` and ends each line with `$`.
+            (
+                "MAIL_TOKEN=Zx9Qw8Er7Ty6\\\nUi5Op4As3$\nDOTNET_gcServer=1$",
+                "MAIL_TOKEN=[REDACTED]\\\n[REDACTED]$\nDOTNET_gcServer=1$",
+            ),
+            // A quoted value does not go on; the next line is scanned as any.
+            ("API_TOKEN=\"Pw9-xx\"\\\n--verbose", "API_TOKEN=\"[REDACTED]\"\\\n--verbose"),
+            // A token qualified by its deployment, also in `diff -y`'s right column.
+            ("DEPLOY_KEY=preview:blue-fox-42|Zx9Qw8Er7Ty6Ui5Op4As3Df2", "DEPLOY_KEY=[REDACTED]"),
+            (
+                "DEPLOY_KEY=\t\t\t  |\tDEPLOY_KEY=prod:blue-fox-42|Zx9Qw8Er7Ty6Ui5Op4As3Df2",
+                "DEPLOY_KEY=\t\t\t  |\tDEPLOY_KEY=[REDACTED]",
+            ),
+            // Values that are no secret keep their line ends.
+            ("ASPNETCORE_ENVIRONMENT=Development^M$", ""),
+            ("SORT_KEY=prod:orders|by-date", ""),
         ]);
     }
 }
