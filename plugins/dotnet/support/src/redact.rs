@@ -172,6 +172,17 @@
 //!   ends with a colon (a mail). A pipe table is read from its first line, so a row that names a
 //!   secret is not taken for the header of the rows below it; in a table of names and values
 //!   (`| Variable | Value |`), each value is as secret as its row's name.
+//! - from batch 11, where the context says what a value is: ANSI codes before a label's separator
+//!   (`grep --color=always`) and before a quoted value after the word `key` (a themed logger); a
+//!   row of two cells of a box-drawn table (a Nushell record, `sqlite3 -box`), the value as secret
+//!   as the name beside it, its column keeping its width; an element named by its `name`
+//!   attribute whose `<value>` child holds the value (`.resx`, `App.config` settings); a secret
+//!   option and its value as consecutive quoted items of a list (strace's `execve` argv); a call
+//!   that sets a named value (Aspire's `WithEnvironment("X_API_KEY", "...")`,
+//!   `SetEnvironmentVariable`, a default request header); a bare value folded by `sed -n l` (a `\`
+//!   glued to its end); a token qualified by its deployment (`prod:name|...`); the bytes of a
+//!   secret in a `hexdump -C` dump, read as the text they dump. `cat -A`'s `^M$` after a value
+//!   stays.
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
@@ -1512,6 +1523,9 @@ fn rules(forms: Forms) -> Vec<String> {
             // -box`'s `name │ value`, Spectre.Console): the second cell as secret as the first names
             // it (see [`replace_contexts`]).
             r"(?m:^)(?P<box>[ \t]*[│┃║][ \t]*)(?P<box_name>[^│┃║\s](?:[^│┃║\r\n]*[^│┃║\s])?)(?P<box_mid>[ \t]*[│┃║][ \t]*)(?P<box_val>[^│┃║\s](?:[^│┃║\r\n]*[^│┃║\s])?)(?P<box_end>[ \t]*[│┃║][ \t]*\r?)(?m:$)".to_owned(),
+            // Two or more lines of `hexdump -C` (offset, 16 bytes in hex, the bytes as text between
+            // `|`): the bytes are read as the text they dump (see [`hexdump_block`]).
+            format!(r"(?m:^)(?P<hexdump>{HEXDUMP_LINE}(?:\n{HEXDUMP_LINE})+)"),
             // A minisign secret key: the base64 line after its `untrusted comment: ... secret key`.
             r"(?P<minisign>untrusted comment:[^\r\n]*secret key[ \t]*\r?\n)(?P<minisign_val>[A-Za-z0-9+/=]{40,})".to_owned(),
             // A TLS key log (`SSLKEYLOGFILE`, NSS format): `LABEL <client random> <secret>`.
@@ -3173,6 +3187,58 @@ fn replace_codes_and_listings(caps: &Captures<'_>) -> Option<String> {
     None
 }
 
+/// A line of `hexdump -C`: an offset, up to 16 bytes in hex (a blank in the middle), the bytes
+/// as printable text between `|` (no pattern group, not anchored).
+const HEXDUMP_LINE: &str = r"[0-9a-f]{8}  (?:[0-9a-f]{2}  ?){1,16} *\|[ -~]{1,16}\|\r?";
+
+/// A block of `hexdump -C` lines with the bytes of every secret in it hidden: the bytes are read as
+/// the text they dump (printable ASCII and line breaks as they are, any other byte as a blank), so
+/// a secret split over lines is seen whole; each of its bytes shows as `**` in the hex columns and
+/// `*` in the text column, so the dump keeps its layout and its other bytes.
+fn hexdump_block(block: &str) -> String {
+    // Per byte: its line, the offset of its hex pair and of its character in that line.
+    let mut places = Vec::new();
+    let mut text = String::new();
+    for (line_index, line) in block.split('\n').enumerate() {
+        let bar = line.find('|').unwrap_or(line.len());
+        let raw = line.as_bytes();
+        let mut at = 8;
+        let mut column = bar + 1;
+        while at + 1 < bar {
+            if raw[at].is_ascii_hexdigit() && raw[at + 1].is_ascii_hexdigit() {
+                let byte = u8::from_str_radix(&line[at..at + 2], 16).unwrap_or(b' ');
+                text.push(if byte.is_ascii_graphic() || b" \n\r\t".contains(&byte) { char::from(byte) } else { ' ' });
+                places.push((line_index, at, column));
+                column += 1;
+                at += 2;
+            } else {
+                at += 1;
+            }
+        }
+    }
+    let mut secret = vec![false; text.len()];
+    for caps in FULL.captures_iter(&text) {
+        let whole = caps.get(0).expect("a match has group 0");
+        let shown = replace(&caps);
+        let (was, now) = (whole.as_str().as_bytes(), shown.as_bytes());
+        if was == now {
+            continue;
+        }
+        // What the replacement changed, between what it kept before and after.
+        let before = was.iter().zip(now).take_while(|(a, b)| a == b).count();
+        let after = was[before..].iter().rev().zip(now[before..].iter().rev()).take_while(|(a, b)| a == b).count();
+        secret[whole.start() + before..whole.end() - after].fill(true);
+    }
+    let mut lines: Vec<Vec<u8>> = block.split('\n').map(|line| line.as_bytes().to_vec()).collect();
+    for (&(line, hex, column), _) in places.iter().zip(&secret).filter(|(_, hidden)| **hidden) {
+        lines[line][hex..hex + 2].copy_from_slice(b"**");
+        if let Some(character) = lines[line].get_mut(column).filter(|c| **c != b'|') {
+            *character = b'*';
+        }
+    }
+    lines.into_iter().map(|line| String::from_utf8(line).expect("a dump line is ASCII")).collect::<Vec<_>>().join("\n")
+}
+
 /// The replacement of the forms of [`rules`] that batch 11 added, where a value's context says
 /// what it is, or `None` for any other form.
 fn replace_contexts(caps: &Captures<'_>) -> Option<String> {
@@ -3201,6 +3267,9 @@ fn replace_contexts(caps: &Captures<'_>) -> Option<String> {
             &caps["box_mid"],
             &caps["box_end"]
         ));
+    }
+    if let Some(block) = caps.name("hexdump") {
+        return Some(hexdump_block(block.as_str()));
     }
     if let Some(label) = caps.name("xml_named") {
         let tag = &caps["xml_named_tag"];
@@ -6852,5 +6921,30 @@ Time Elapsed 00:00:03.45";
             ("ASPNETCORE_ENVIRONMENT=Development^M$", ""),
             ("SORT_KEY=prod:orders|by-date", ""),
         ]);
+    }
+
+    #[test]
+    fn secrets_in_the_bytes_of_a_hexdump_are_hidden_in_both_columns() {
+        // The name is split over two lines, the value over the next two.
+        let dump = concat!(
+            "00000000  7b 22 53 6d 74 70 22 3a  20 7b 22 50 61 73 73 77  |{\"Smtp\": {\"Passw|\n",
+            "00000010  6f 72 64 22 3a 20 22 51  77 37 2d 7a 7a 21 34 4c  |ord\": \"Qw7-zz!4L|\n",
+            "00000020  70 39 78 22 7d 7d 0a                              |p9x\"}}.|\n",
+            "00000027",
+        );
+        let hidden = concat!(
+            "00000000  7b 22 53 6d 74 70 22 3a  20 7b 22 50 61 73 73 77  |{\"Smtp\": {\"Passw|\n",
+            "00000010  6f 72 64 22 3a 20 22 **  ** ** ** ** ** ** ** **  |ord\": \"*********|\n",
+            "00000020  ** ** ** 22 7d 7d 0a                              |***\"}}.|\n",
+            "00000027",
+        );
+        assert_eq!(r(dump), hidden);
+        // A commit under a plain name stays byte for byte.
+        let clean = concat!(
+            "00000000  7b 22 42 75 69 6c 64 22  3a 20 7b 22 43 6f 6d 6d  |{\"Build\": {\"Comm|\n",
+            "00000010  69 74 22 3a 20 22 39 63  31 66 30 65 32 64 33 62  |it\": \"9c1f0e2d3b|\n",
+            "00000020  34 61 35 39 36 38 22 7d  7d 0a                    |4a5968\"}}.|",
+        );
+        assert_eq!(r(clean), clean);
     }
 }
