@@ -3191,52 +3191,81 @@ fn replace_codes_and_listings(caps: &Captures<'_>) -> Option<String> {
 /// as printable text between `|` (no pattern group, not anchored).
 const HEXDUMP_LINE: &str = r"[0-9a-f]{8}  (?:[0-9a-f]{2}  ?){1,16} *\|[ -~]{1,16}\|\r?";
 
-/// A block of `hexdump -C` lines with the bytes of every secret in it hidden: the bytes are read as
-/// the text they dump (printable ASCII and line breaks as they are, any other byte as a blank), so
-/// a secret split over lines is seen whole; each of its bytes shows as `**` in the hex columns and
-/// `*` in the text column, so the dump keeps its layout and its other bytes.
-fn hexdump_block(block: &str) -> String {
-    // Per byte: its line, the offset of its hex pair and of its character in that line.
-    let mut places = Vec::new();
-    let mut text = String::new();
-    for (line_index, line) in block.split('\n').enumerate() {
-        let bar = line.find('|').unwrap_or(line.len());
-        let raw = line.as_bytes();
-        let mut at = 8;
-        let mut column = bar + 1;
-        while at + 1 < bar {
-            if raw[at].is_ascii_hexdigit() && raw[at + 1].is_ascii_hexdigit() {
-                let byte = u8::from_str_radix(&line[at..at + 2], 16).unwrap_or(b' ');
-                text.push(if byte.is_ascii_graphic() || b" \n\r\t".contains(&byte) { char::from(byte) } else { ' ' });
-                places.push((line_index, at, column));
-                column += 1;
-                at += 2;
-            } else {
-                at += 1;
-            }
+/// A byte of a `hexdump -C` line.
+#[derive(Debug, Clone, Copy)]
+struct DumpedByte {
+    /// Where its hex pair starts in the line.
+    hex: usize,
+    /// Where its character is in the line's text column.
+    column: usize,
+    /// The byte as text: printable ASCII and line breaks as they are, any other byte as a blank,
+    /// so each byte is one character.
+    text: char,
+}
+
+/// The bytes of a `hexdump -C` line.
+fn hexdump_bytes(line: &str) -> Vec<DumpedByte> {
+    let bar = line.find('|').unwrap_or(line.len());
+    let raw = line.as_bytes();
+    let mut bytes = Vec::new();
+    let mut at = 8;
+    while at + 1 < bar {
+        if raw[at].is_ascii_hexdigit() && raw[at + 1].is_ascii_hexdigit() {
+            let byte = u8::from_str_radix(&line[at..at + 2], 16).unwrap_or(b' ');
+            let shown = if byte.is_ascii_graphic() || b" \n\r\t".contains(&byte) { char::from(byte) } else { ' ' };
+            bytes.push(DumpedByte { hex: at, column: bar + 1 + bytes.len(), text: shown });
+            at += 2;
+        } else {
+            at += 1;
         }
     }
+    bytes
+}
+
+/// Which bytes of `text` (the text of dumped bytes, one byte a character) are secret: those that
+/// [`redact`]'s forms replace, between what a replacement keeps before and after.
+fn secret_bytes(text: &str) -> Vec<bool> {
     let mut secret = vec![false; text.len()];
-    for caps in FULL.captures_iter(&text) {
+    for caps in FULL.captures_iter(text) {
         let whole = caps.get(0).expect("a match has group 0");
         let shown = replace(&caps);
         let (was, now) = (whole.as_str().as_bytes(), shown.as_bytes());
-        if was == now {
-            continue;
-        }
-        // What the replacement changed, between what it kept before and after.
         let before = was.iter().zip(now).take_while(|(a, b)| a == b).count();
         let after = was[before..].iter().rev().zip(now[before..].iter().rev()).take_while(|(a, b)| a == b).count();
         secret[whole.start() + before..whole.end() - after].fill(true);
     }
-    let mut lines: Vec<Vec<u8>> = block.split('\n').map(|line| line.as_bytes().to_vec()).collect();
-    for (&(line, hex, column), _) in places.iter().zip(&secret).filter(|(_, hidden)| **hidden) {
-        lines[line][hex..hex + 2].copy_from_slice(b"**");
-        if let Some(character) = lines[line].get_mut(column).filter(|c| **c != b'|') {
+    secret
+}
+
+/// `line` of a dump with the bytes `hidden` says are secret shown as `**` in the hex columns and
+/// `*` in the text column.
+fn hide_dumped(line: &str, bytes: &[DumpedByte], hidden: &[bool]) -> String {
+    let mut shown = line.as_bytes().to_vec();
+    for (byte, _) in bytes.iter().zip(hidden).filter(|(_, hidden)| **hidden) {
+        shown[byte.hex..byte.hex + 2].copy_from_slice(b"**");
+        if let Some(character) = shown.get_mut(byte.column).filter(|c| **c != b'|') {
             *character = b'*';
         }
     }
-    lines.into_iter().map(|line| String::from_utf8(line).expect("a dump line is ASCII")).collect::<Vec<_>>().join("\n")
+    String::from_utf8(shown).expect("a dump line is ASCII")
+}
+
+/// A block of `hexdump -C` lines with the bytes of every secret in it hidden: the bytes are read as
+/// the text they dump, so a secret split over lines is seen whole; each of its bytes shows as `**`
+/// in the hex columns and `*` in the text column, so the dump keeps its layout and its other bytes.
+fn hexdump_block(block: &str) -> String {
+    let lines: Vec<(&str, Vec<DumpedByte>)> = block.split('\n').map(|line| (line, hexdump_bytes(line))).collect();
+    let text: String = lines.iter().flat_map(|(_, bytes)| bytes.iter().map(|byte| byte.text)).collect();
+    let secret = secret_bytes(&text);
+    let mut at = 0;
+    let shown: Vec<String> = lines
+        .iter()
+        .map(|(line, bytes)| {
+            at += bytes.len();
+            hide_dumped(line, bytes, &secret[at - bytes.len()..at])
+        })
+        .collect();
+    shown.join("\n")
 }
 
 /// The replacement of the forms of [`rules`] that batch 11 added, where a value's context says
@@ -3956,6 +3985,14 @@ static INTRO_LINE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("intro line pattern is valid")
 });
 
+/// A whole line of `hexdump -C` (see [`HEXDUMP_LINE`]).
+static HEXDUMP_LINE_ALONE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{HEXDUMP_LINE}$")).expect("dump line pattern is valid"));
+
+/// How many bytes of the dump lines before it [`LineRedactor`] reads a `hexdump -C` line after:
+/// enough for a label and a long key, bounded so a long dump costs linear time.
+const DUMP_CONTEXT: usize = 1024;
+
 /// A line that starts a form [`redact`] recognises over two lines (see [`two_line_openers`]).
 static TWO_LINE_OPENER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&two_line_openers().join("|")).expect("two-line opener pattern is valid"));
@@ -3982,8 +4019,9 @@ static VALUE_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 /// `"value"` line of an object whose `"name"` (or `"key"`) line names a secret is redacted, as
 /// [`redact`] does on the whole text; so is the `"value"` line after a `"sensitive": true` line.
 /// A line after one that starts a two-line form (a YAML `name:` line, an `expect` password
-/// prompt, a `terraform output NAME` command) is redacted together with that line. Joined with
-/// newlines, the kept lines read as [`redact`] renders the whole text. Use one redactor per stream.
+/// prompt, a `terraform output NAME` command) is redacted together with that line. A line of
+/// `hexdump -C` is read after the bytes of the dump lines before it. Joined with newlines, the
+/// kept lines read as [`redact`] renders the whole text. Use one redactor per stream.
 #[derive(Debug, Default, Clone)]
 pub struct LineRedactor {
     /// Inside a PEM private key: the prefix its lines carry (empty when none).
@@ -4018,6 +4056,9 @@ pub struct LineRedactor {
     hcl_variable: Option<KeyClass>,
     /// Inside a list of recovery codes, one a line (see [`recovery_code_line`]).
     in_recovery_codes: bool,
+    /// Inside a `hexdump -C` block: the text of the bytes dumped on its last lines (at most
+    /// [`DUMP_CONTEXT`]), which the next line's bytes are read after.
+    dumped: String,
 }
 
 impl LineRedactor {
@@ -4028,6 +4069,22 @@ impl LineRedactor {
 
     /// The redacted form of the next line, or `None` when the line is part of a private key.
     pub fn line<'a>(&mut self, line: &'a str) -> Option<Cow<'a, str>> {
+        // A line of `hexdump -C`: its bytes read after those of the lines before it (see
+        // [`hexdump_block`]), a quoted value still open at its end read as closed there.
+        if HEXDUMP_LINE_ALONE.is_match(line) {
+            let bytes = hexdump_bytes(line);
+            let mut text = std::mem::take(&mut self.dumped);
+            let before = text.len();
+            text.extend(bytes.iter().map(|byte| byte.text));
+            let mut hidden = secret_bytes(&text).split_off(before);
+            let closed = secret_bytes(&format!("{text}\""));
+            for (hide, in_closed) in hidden.iter_mut().zip(&closed[before..]) {
+                *hide |= *in_closed;
+            }
+            self.dumped = text[text.len().saturating_sub(DUMP_CONTEXT)..].to_owned();
+            return Some(Cow::Owned(hide_dumped(line, &bytes, &hidden)));
+        }
+        self.dumped.clear();
         let opener = self.opener.take();
         let intro = match self.intro.take() {
             Some((intro, false)) if line.trim().is_empty() => {
@@ -6939,6 +6996,7 @@ Time Elapsed 00:00:03.45";
             "00000027",
         );
         assert_eq!(r(dump), hidden);
+        assert_eq!(lines(dump), hidden, "line by line");
         // A commit under a plain name stays byte for byte.
         let clean = concat!(
             "00000000  7b 22 42 75 69 6c 64 22  3a 20 7b 22 43 6f 6d 6d  |{\"Build\": {\"Comm|\n",
@@ -6946,5 +7004,6 @@ Time Elapsed 00:00:03.45";
             "00000020  34 61 35 39 36 38 22 7d  7d 0a                    |4a5968\"}}.|",
         );
         assert_eq!(r(clean), clean);
+        assert_eq!(lines(clean), clean, "line by line");
     }
 }
