@@ -185,6 +185,17 @@
 //!   `secondary` keys; a keys file's values beside a known token; the word for a password in
 //!   thirteen more languages. A bare value ends at an encoded `;` (`%3B`) and at an escaped line
 //!   break in a JSON string, and a PEM key in structured content keeps its BEGIN and END lines.
+//! - from batch 11, where the context says what a value is: ANSI codes before a label's separator
+//!   (`grep --color=always`) and before a quoted value after the word `key` (a themed logger); a
+//!   row of two cells of a box-drawn table (a Nushell record, `sqlite3 -box`), the value as secret
+//!   as the name beside it, its column keeping its width; an element named by its `name`
+//!   attribute whose `<value>` child holds the value (`.resx`, `App.config` settings); a secret
+//!   option and its value as consecutive quoted items of a list (strace's `execve` argv); a call
+//!   that sets a named value (Aspire's `WithEnvironment("X_API_KEY", "...")`,
+//!   `SetEnvironmentVariable`, a default request header); a bare value folded by `sed -n l` (a `\`
+//!   glued to its end); a token qualified by its deployment (`prod:name|...`); the bytes of a
+//!   secret in a `hexdump -C` dump, read as the text they dump. `cat -A`'s `^M$` after a value
+//!   stays.
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
@@ -1040,7 +1051,9 @@ const VALUE: &str = concat!(
 
 /// What separates a label from its value: `=`, `:` or `=>` (PHP, Ruby), after the label's
 /// closing quote (also a JSON-escaped `\"`, escaped again at each level of JSON in JSON, or `\u0022`, or a `'`) or bracket (`[password] => ...`).
-const LABEL_SEP: &str = r#"(?:\\*["']|\\u0022)?\]?[ \t]*(?:=>|[:=])[ \t]*(?:\x1b\[[0-9;]*m)?"#;
+/// ANSI codes may stand on either side of it: `grep --color=always` ends its highlight of the
+/// label (`\x1b[m\x1b[K`) before the `=`, a themed logger colours the value after it.
+const LABEL_SEP: &str = r#"(?:\x1b\[[0-9;]*[mK])*(?:\\*["']|\\u0022)?\]?[ \t]*(?:=>|[:=])[ \t]*(?:\x1b\[[0-9;]*[mK])*"#;
 
 /// The rest of a line that introduces a value given after a blank line (a mail: `your new key
 /// for staging is:`), after the word for the secret: up to six words and a colon at the line's end.
@@ -1280,8 +1293,11 @@ fn two_line_openers() -> [String; 9] {
             r"(?m:^)[ \t]*[A-Za-z0-9_.:-]*(?i:{secret_words}|{weak})[A-Za-z0-9_.:-]*(?:[ \t]{{2,}}|\t)[A-Za-z0-9+/]{{40,}}[ \t]*\r?(?m:$)",
             weak = words_pattern(WEAK_KEY_WORDS)
         ),
+        // Also an element named by a secret-named `name` attribute, its `<value>` on the next line
+        // (a `.resx` `<data name="ApiKey" xml:space="preserve">`, an `App.config` `<setting>`).
         format!(
-            r#"(?:"[^"\r\n]*(?i:{secret_words})[^"\r\n]*"[ \t]*:[ \t]*\{{|<[A-Za-z0-9_.:-]*(?i:{secret_words})[A-Za-z0-9_.:-]*>|(?-u:\b)334 UGFzc3dvcmQ6|untrusted comment:[^\r\n]*secret key)[ \t]*\r?(?m:$)"#
+            r#"(?:"[^"\r\n]*(?i:{secret_words})[^"\r\n]*"[ \t]*:[ \t]*\{{|<[A-Za-z0-9_.:-]*(?i:{secret_words})[A-Za-z0-9_.:-]*>|(?-u:\b)334 UGFzc3dvcmQ6|untrusted comment:[^\r\n]*secret key|<[A-Za-z][A-Za-z0-9_.:-]*(?:[ \t]+{XML_ATTRIBUTE})*?[ \t]+(?i:key|name)[ \t]*=[ \t]*"[^"\r\n]*(?i:{secret_words}|{weak})[^"\r\n]*"(?:[ \t]+{XML_ATTRIBUTE})*[ \t]*>)[ \t]*\r?(?m:$)"#,
+            weak = words_pattern(WEAK_KEY_WORDS)
         ),
         // A line that is only a secret-named identifier (`strings` of an assembly, `grep -A1`):
         // a password-like word alone on the next line is its value.
@@ -1587,6 +1603,20 @@ fn rules(forms: Forms) -> Vec<String> {
             // A secret passed to a constructor named for one in source (`new Secret("...".Sha256())`,
             // `new ClientSecret("...")`, `new NetworkCredential`'s is a password option elsewhere).
             r#"(?P<ctor>(?-u:\b)new[ \t]+[A-Za-z0-9_.]*(?i:secret|password|apikey|token)[ \t]*\([ \t]*)(?P<ctor_val>"(?:[^"\\\r\n]|\\.)*")"#.to_owned(),
+            // Batch 11: values that their context names, in output no other form reads (see
+            // [`replace_contexts`]).
+            // A secret option and its value as consecutive quoted items of a list (strace's
+            // `execve("...", ["app", "--api-key", "..."], ...)`, a JSON or Python argv list): the
+            // value as secret as the option (`--x-key` is a weak name, its value hidden when it
+            // looks generated).
+            format!(
+                r#"(?P<argv>["'](?P<argv_opt>--?[A-Za-z0-9-]*(?i:{options}|key|pass))["'][ \t]*,[ \t]*)(?P<argv_val>"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')"#
+            ),
+            // A call in source that sets a named value (Aspire's `.WithEnvironment("X_API_KEY",
+            // "...")`, `Environment.SetEnvironmentVariable`, a build argument, a parameter, a default
+            // request header): the value as secret as the name. The receiver's name is part of the
+            // match, so a vendor token's shape (`http.DefaultRequestHeaders`) cannot take it first.
+            r#"(?P<env_call>(?-u:\b)(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:WithEnvironment|SetEnvironmentVariable|WithBuildArg|AddParameter|(?:DefaultRequest)?Headers\.(?:Add|TryAddWithoutValidation))[ \t]*\([ \t]*"(?P<env_call_name>[^"\r\n]+)"[ \t]*,[ \t]*)(?P<env_call_val>"(?:[^"\\\r\n]|\\.)*")"#.to_owned(),
             // Codes and listings (see [`replace_codes_and_listings`]).
             // Recovery codes listed after their name on one line (`has generated new 2FA recovery
             // codes: X, Y, Z.`, `backup codes: ...`): each code.
@@ -1676,6 +1706,13 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?m:^)(?P<csv>[ \t]*"(?P<csv_name>[^"\r\n]*(?i:{strong}|{last})[^"\r\n]*)",)(?P<csv_val>"(?:[^"\r\n]|"")*")"#
             ),
+            // A row of two cells of a table drawn with box characters (Nushell's record, `sqlite3
+            // -box`'s `name │ value`, Spectre.Console): the second cell as secret as the first names
+            // it (see [`replace_contexts`]).
+            r"(?m:^)(?P<box>[ \t]*[│┃║][ \t]*)(?P<box_name>[^│┃║\s](?:[^│┃║\r\n]*[^│┃║\s])?)(?P<box_mid>[ \t]*[│┃║][ \t]*)(?P<box_val>[^│┃║\s](?:[^│┃║\r\n]*[^│┃║\s])?)(?P<box_end>[ \t]*[│┃║][ \t]*\r?)(?m:$)".to_owned(),
+            // Two or more lines of `hexdump -C` (offset, 16 bytes in hex, the bytes as text between
+            // `|`): the bytes are read as the text they dump (see [`hexdump_block`]).
+            format!(r"(?m:^)(?P<hexdump>{HEXDUMP_LINE}(?:\n{HEXDUMP_LINE})+)"),
             // A minisign secret key: the base64 line after its `untrusted comment: ... secret key`.
             r"(?P<minisign>untrusted comment:[^\r\n]*secret key[ \t]*\r?\n)(?P<minisign_val>[A-Za-z0-9+/=]{40,})".to_owned(),
             // A TLS key log (`SSLKEYLOGFILE`, NSS format): `LABEL <client random> <secret>`.
@@ -1799,6 +1836,12 @@ fn rules(forms: Forms) -> Vec<String> {
         rules.extend([
             // Also after an `&` escaped in HTML (`...?userId=...&amp;code=...` of an e-mail's link).
             r#"(?P<query>(?:[?&#]|&amp;)(?i:code|appid|app_id)=)(?P<query_val>[^\s&#"'<>]+)"#.to_owned(),
+            // An element named by its `name` (or `key`) attribute whose `<value>` child holds the
+            // value, on its line or the next: a `.resx` `<data name="ApiKey">`, an `App.config`
+            // `<setting name="ApiKey" serializeAs="String">` (see [`replace_contexts`]).
+            format!(
+                r#"(?P<xml_named>(?P<xml_named_tag><[A-Za-z][A-Za-z0-9_.:-]*(?:[ \t]+{attr})*?[ \t]+(?i:key|name)[ \t]*=[ \t]*"(?P<xml_named_name>[^"\r\n]*(?i:{strong}|{last}|{weak})[^"\r\n]*)"(?:[ \t]+{attr})*[ \t]*>)[ \t]*(?:\r?\n[ \t]*)?<(?i:value)>)(?P<xml_named_val>[^<\r\n]+)"#
+            ),
             // An XML element whose `key` or `name` attribute names a secret, its attributes in
             // any order (`<add value="..." key="ClearTextPassword" />`).
             format!(
@@ -1931,11 +1974,15 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r"(?m:^)(?P<row>[ \t]*(?:[A-Za-z0-9_.:-]+ ){{0,2}}[A-Za-z0-9_.:-]*(?i:{strong}|{last}|{weak})[A-Za-z0-9_.:-]*(?: [A-Za-z0-9_.:-]+){{0,2}}(?:[ \t]{{2,}}|\t))(?P<row_val>[^\s:=][^\r\n]*)(?P<row_wrap>\r?\n[A-Za-z0-9+/]{{4,}}={{1,2}})?"
             ),
+            // A bare value under a secret label may go on over lines after a `\` glued to it (see
+            // [`continued_value`]).
             format!(
-                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})(?P<key_words>(?:[ \t]+[A-Za-z]+,?){{2}}(?:[ \t]|\r?(?m:$)))?"#
+                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})(?P<key_more>(?:\\\r?\n[A-Za-z0-9+/=_.~-]+)+\$?\r?(?m:$))?(?P<key_words>(?:[ \t]+[A-Za-z]+,?){{2}}(?:[ \t]|\r?(?m:$)))?"#
             ),
+            // A value under a weak label; a token qualified by its deployment before a `|` (Convex's
+            // deploy keys, `prod:name|...`) is one value.
             format!(
-                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>(?:[A-Za-z0-9+/_.=-]|\\/){{16,}})"#
+                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>(?:(?:prod|dev|preview):[A-Za-z0-9-]+\|)?(?:[A-Za-z0-9+/_.=-]|\\/){{16,}})"#
             ),
             // The word for a password (or "API key") in a sentence, a few words naming what it is
             // for between it and the value, the sentence going on after it (`Geslo za SMTP X je
@@ -1960,7 +2007,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // `rejected key 'X'`) names anything from a vault to a fingerprint, so only a random
             // token after it counts (see [`random_key_value`]), and none after `public key`.
             format!(
-                r#"(?P<prose>(?P<prose_next>(?-u:\b)(?i:(?P<prose_next_pw>password|passphrase)|(?P<prose_next_key>key)|token|secret){INTRO_TAIL}\r?\n[ \t]*\r?\n[ \t]*)|(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license|signing|encryption|hmac)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"0-9]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_few_tok>(?i:token|secret|api[_-]?key)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_key>(?P<prose_key_public>(?-u:\b)(?i:public|host|ssh|gpg|pgp|rsa|ecdsa|ed25519|signing|verification)[ \t]+)?(?-u:\b)(?i:key)[ \t]+))(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>(?:[^\s"'<>=&，；、。-][^\s"'<>&，；、。]|-[^\s"'<>&，；、。-])[^\s"'<>&，；、。]{{4,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
+                r#"(?P<prose>(?P<prose_next>(?-u:\b)(?i:(?P<prose_next_pw>password|passphrase)|(?P<prose_next_key>key)|token|secret){INTRO_TAIL}\r?\n[ \t]*\r?\n[ \t]*)|(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license|signing|encryption|hmac)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"0-9]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_few_tok>(?i:token|secret|api[_-]?key)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_key>(?P<prose_key_public>(?-u:\b)(?i:public|host|ssh|gpg|pgp|rsa|ecdsa|ed25519|signing|verification)[ \t]+)?(?-u:\b)(?i:key)[ \t]+))(?P<prose_ansi>\x1b\[[0-9;]*m)?(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>(?:[^\s"'<>=&，；、。-][^\s"'<>&，；、。]|-[^\s"'<>&，；、。-])[^\s"'<>&，；、。]{{4,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
             ),
         ]);
     }
@@ -2678,6 +2725,13 @@ static CONTINUED_TOKEN_END: LazyLock<Regex> = LazyLock::new(|| {
         .expect("continued token pattern is valid")
 });
 
+/// A line that ends in a bare value glued to a `\` (`sed -n l` folds a long line so; see
+/// [`continued_value`]), the value's name captured: when the name says secret, the next line starts
+/// with the rest of the value.
+static CONTINUED_VALUE_END: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"([A-Za-z_][A-Za-z0-9_.-]*)=[^\s"'\\]+\\\r?$"#).expect("continued value pattern is valid")
+});
+
 /// The rest of a token a shell line continuation broke, at the start of its line.
 static CONTINUED_TOKEN_REST: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[ \t]*[A-Za-z0-9._~+/=-]+").expect("continued token rest pattern is valid"));
@@ -2716,6 +2770,9 @@ static COLUMN_GAP: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"[ \t]{2,}|\t"
 /// The replacement for one match of [`FULL`], [`CONTEXT_FREE`] or [`SHAPES`].
 fn replace(caps: &Captures<'_>) -> String {
     if let Some(shown) = replace_codes_and_listings(caps) {
+        return shown;
+    }
+    if let Some(shown) = replace_contexts(caps) {
         return shown;
     }
     let whole = &caps[0];
@@ -3179,11 +3236,15 @@ fn replace(caps: &Captures<'_>) -> String {
         if !words.is_empty() && value.len() <= 14 && value.bytes().all(|b| b.is_ascii_lowercase()) {
             return whole.to_owned();
         }
-        format!("{}{words}", labelled_value(caps, key.as_str(), label, value))
+        let shown = labelled_value(caps, key.as_str(), label, value);
+        let more = caps.name("key_more").map_or(Cow::Borrowed(""), |more| continued_value(more.as_str(), &shown));
+        format!("{shown}{more}{words}")
     } else if let Some(label) = caps.name("prose_skip") {
         prose_skip(label.as_str(), &caps["prose_skip_val"], text(caps, "prose_skip_end"))
     } else if let Some(label) = caps.name("prose") {
-        prose(caps, label.as_str())
+        // A themed logger's colour before the value (Serilog's `with key \x1b[38;5;0045m"..."`)
+        // stays with the words before it.
+        prose(caps, &whole[..label.len() + text(caps, "prose_ansi").len()])
     } else {
         weak(caps)
     }
@@ -3222,6 +3283,13 @@ fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value: &str) -> S
         && let Some(shown) = own_labels(inner)
     {
         return format!("{label}{open}{shown}{close}");
+    }
+    // `cat -A`'s line end (`^M$`: the carriage return shown, then the end of the line) is not part
+    // of a bare value.
+    if open.is_empty()
+        && let Some(head) = value.strip_suffix("^M$").filter(|head| !head.is_empty())
+    {
+        return format!("{}^M$", labelled_value(caps, key, label, head));
     }
     // A layout's field separator ends a bare value (NLog's `...|AuthToken=x|url: ...`).
     if open.is_empty()
@@ -3268,6 +3336,25 @@ fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value: &str) -> S
         return format!("{label}{open}{user}:{}{close}", mask(secret));
     }
     labelled(label, class, value)
+}
+
+/// The lines a bare value goes on over after a `\` glued to its end (the `key_more` part of the
+/// `key` form of [`rules`]: `sed -n l` folds a long line with a `\`, a shell joins `VALUE\` and the
+/// next line into one word): hidden when the value was, each line keeping its `\`, its line break
+/// and `sed`'s `$`; scanned as any text otherwise (a quoted value does not go on).
+fn continued_value<'a>(more: &'a str, shown: &str) -> Cow<'a, str> {
+    if !shown.ends_with(REDACTED) {
+        return redact_with(&CONTEXT_FREE, more);
+    }
+    let lines: Vec<String> = more
+        .split('\n')
+        .enumerate()
+        .map(|(i, line)| {
+            let body = line.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || "+/=_.~-".contains(c));
+            if i == 0 { line.to_owned() } else { format!("{REDACTED}{body}") }
+        })
+        .collect();
+    Cow::Owned(lines.join("\n"))
 }
 
 /// `value` as `USER:SECRET` when it reads as a user name and a secret after a colon: the user a
@@ -3416,6 +3503,129 @@ fn replace_codes_and_listings(caps: &Captures<'_>) -> Option<String> {
     // A token's prefix before a placeholder (`sk-proj-PLACEHOLDER`) stands in for one.
     if caps.name("tok_prefix").is_some() && is_stand_in(&caps[0]) {
         return Some(caps[0].to_owned());
+    }
+    None
+}
+
+/// A line of `hexdump -C`: an offset, up to 16 bytes in hex (a blank in the middle), the bytes
+/// as printable text between `|` (no pattern group, not anchored).
+const HEXDUMP_LINE: &str = r"[0-9a-f]{8}  (?:[0-9a-f]{2}  ?){1,16} *\|[ -~]{1,16}\|\r?";
+
+/// A byte of a `hexdump -C` line.
+#[derive(Debug, Clone, Copy)]
+struct DumpedByte {
+    /// Where its hex pair starts in the line.
+    hex: usize,
+    /// Where its character is in the line's text column.
+    column: usize,
+    /// The byte as text: printable ASCII and line breaks as they are, any other byte as a blank,
+    /// so each byte is one character.
+    text: char,
+}
+
+/// The bytes of a `hexdump -C` line.
+fn hexdump_bytes(line: &str) -> Vec<DumpedByte> {
+    let bar = line.find('|').unwrap_or(line.len());
+    let raw = line.as_bytes();
+    let mut bytes = Vec::new();
+    let mut at = 8;
+    while at + 1 < bar {
+        if raw[at].is_ascii_hexdigit() && raw[at + 1].is_ascii_hexdigit() {
+            let byte = u8::from_str_radix(&line[at..at + 2], 16).unwrap_or(b' ');
+            let shown = if byte.is_ascii_graphic() || b" \n\r\t".contains(&byte) { char::from(byte) } else { ' ' };
+            bytes.push(DumpedByte { hex: at, column: bar + 1 + bytes.len(), text: shown });
+            at += 2;
+        } else {
+            at += 1;
+        }
+    }
+    bytes
+}
+
+/// Which bytes of `text` (the text of dumped bytes, one byte a character) are secret: those that
+/// [`redact`]'s forms replace, between what a replacement keeps before and after.
+fn secret_bytes(text: &str) -> Vec<bool> {
+    let mut secret = vec![false; text.len()];
+    for caps in FULL.captures_iter(text) {
+        let whole = caps.get(0).expect("a match has group 0");
+        let shown = replace(&caps);
+        let (was, now) = (whole.as_str().as_bytes(), shown.as_bytes());
+        let before = was.iter().zip(now).take_while(|(a, b)| a == b).count();
+        let after = was[before..].iter().rev().zip(now[before..].iter().rev()).take_while(|(a, b)| a == b).count();
+        secret[whole.start() + before..whole.end() - after].fill(true);
+    }
+    secret
+}
+
+/// `line` of a dump with the bytes `hidden` says are secret shown as `**` in the hex columns and
+/// `*` in the text column.
+fn hide_dumped(line: &str, bytes: &[DumpedByte], hidden: &[bool]) -> String {
+    let mut shown = line.as_bytes().to_vec();
+    for (byte, _) in bytes.iter().zip(hidden).filter(|(_, hidden)| **hidden) {
+        shown[byte.hex..byte.hex + 2].copy_from_slice(b"**");
+        if let Some(character) = shown.get_mut(byte.column).filter(|c| **c != b'|') {
+            *character = b'*';
+        }
+    }
+    String::from_utf8(shown).expect("a dump line is ASCII")
+}
+
+/// A block of `hexdump -C` lines with the bytes of every secret in it hidden: the bytes are read as
+/// the text they dump, so a secret split over lines is seen whole; each of its bytes shows as `**`
+/// in the hex columns and `*` in the text column, so the dump keeps its layout and its other bytes.
+fn hexdump_block(block: &str) -> String {
+    let lines: Vec<(&str, Vec<DumpedByte>)> = block.split('\n').map(|line| (line, hexdump_bytes(line))).collect();
+    let text: String = lines.iter().flat_map(|(_, bytes)| bytes.iter().map(|byte| byte.text)).collect();
+    let secret = secret_bytes(&text);
+    let mut at = 0;
+    let shown: Vec<String> = lines
+        .iter()
+        .map(|(line, bytes)| {
+            at += bytes.len();
+            hide_dumped(line, bytes, &secret[at - bytes.len()..at])
+        })
+        .collect();
+    shown.join("\n")
+}
+
+/// The replacement of the forms of [`rules`] that batch 11 added, where a value's context says
+/// what it is, or `None` for any other form.
+fn replace_contexts(caps: &Captures<'_>) -> Option<String> {
+    if let Some(label) = caps.name("argv") {
+        let option = &caps["argv_opt"];
+        let class = if is_secret_option(option) { KeyClass::Secret } else { classify_key(option) };
+        return Some(labelled(label.as_str(), class, &caps["argv_val"]));
+    }
+    if let Some(label) = caps.name("env_call") {
+        return Some(labelled(label.as_str(), classify_key(&caps["env_call_name"]), &caps["env_call_val"]));
+    }
+    if let Some(open) = caps.name("box") {
+        let (name, value) = (&caps["box_name"], &caps["box_val"]);
+        let shown = match redact_labelled(classify_key(name), value) {
+            // The column keeps its width, so the table's right border stays aligned.
+            Some(shown) => {
+                let pad = value.chars().count().saturating_sub(shown.chars().count());
+                format!("{shown}{}", " ".repeat(pad))
+            }
+            None => redact_with(&CONTEXT_FREE, value).into_owned(),
+        };
+        return Some(format!(
+            "{}{}{}{shown}{}",
+            open.as_str(),
+            redact_with(&CONTEXT_FREE, name),
+            &caps["box_mid"],
+            &caps["box_end"]
+        ));
+    }
+    if let Some(block) = caps.name("hexdump") {
+        return Some(hexdump_block(block.as_str()));
+    }
+    if let Some(label) = caps.name("xml_named") {
+        let tag = &caps["xml_named_tag"];
+        let value = &caps["xml_named_val"];
+        let shown = redact_labelled(classify_key(&caps["xml_named_name"]), value)
+            .unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned());
+        return Some(format!("{}{}{shown}", mask_xml_attributes(tag), &label.as_str()[tag.len()..]));
     }
     None
 }
@@ -4110,6 +4320,14 @@ static INTRO_LINE: LazyLock<Regex> = LazyLock::new(|| {
         .expect("intro line pattern is valid")
 });
 
+/// A whole line of `hexdump -C` (see [`HEXDUMP_LINE`]).
+static HEXDUMP_LINE_ALONE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{HEXDUMP_LINE}$")).expect("dump line pattern is valid"));
+
+/// How many bytes of the dump lines before it [`LineRedactor`] reads a `hexdump -C` line after:
+/// enough for a label and a long key, bounded so a long dump costs linear time.
+const DUMP_CONTEXT: usize = 1024;
+
 /// A line that starts a form [`redact`] recognises over two lines (see [`two_line_openers`]).
 static TWO_LINE_OPENER: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(&two_line_openers().join("|")).expect("two-line opener pattern is valid"));
@@ -4136,8 +4354,9 @@ static VALUE_COMMAND: LazyLock<Regex> = LazyLock::new(|| {
 /// `"value"` line of an object whose `"name"` (or `"key"`) line names a secret is redacted, as
 /// [`redact`] does on the whole text; so is the `"value"` line after a `"sensitive": true` line.
 /// A line after one that starts a two-line form (a YAML `name:` line, an `expect` password
-/// prompt, a `terraform output NAME` command) is redacted together with that line. Joined with
-/// newlines, the kept lines read as [`redact`] renders the whole text. Use one redactor per stream.
+/// prompt, a `terraform output NAME` command) is redacted together with that line. A line of
+/// `hexdump -C` is read after the bytes of the dump lines before it. Joined with newlines, the
+/// kept lines read as [`redact`] renders the whole text. Use one redactor per stream.
 #[derive(Debug, Default, Clone)]
 pub struct LineRedactor {
     /// Inside a PEM private key: the prefix its lines carry (empty when none).
@@ -4160,7 +4379,8 @@ pub struct LineRedactor {
     intro: Option<(String, bool)>,
     /// Inside a JSON array written one item a line under a name that makes its items secret.
     secret_array: Option<KeyClass>,
-    /// After a line that ends inside a token broken by a shell line continuation.
+    /// After a line that ends inside a token broken by a shell line continuation, or inside a
+    /// secret value folded by `sed -n l` (see [`CONTINUED_VALUE_END`]).
     in_continued_token: bool,
     /// Inside a table whose header names a secret column, or of names and values: how it judges
     /// its rows.
@@ -4177,6 +4397,9 @@ pub struct LineRedactor {
     ruled: Option<RuledTable>,
     /// The previous line was a box's border, or a row of a box-drawn listing of names and values.
     in_listing: bool,
+    /// Inside a `hexdump -C` block: the text of the bytes dumped on its last lines (at most
+    /// [`DUMP_CONTEXT`]), which the next line's bytes are read after.
+    dumped: String,
 }
 
 impl LineRedactor {
@@ -4187,6 +4410,22 @@ impl LineRedactor {
 
     /// The redacted form of the next line, or `None` when the line is part of a private key.
     pub fn line<'a>(&mut self, line: &'a str) -> Option<Cow<'a, str>> {
+        // A line of `hexdump -C`: its bytes read after those of the lines before it (see
+        // [`hexdump_block`]), a quoted value still open at its end read as closed there.
+        if HEXDUMP_LINE_ALONE.is_match(line) {
+            let bytes = hexdump_bytes(line);
+            let mut text = std::mem::take(&mut self.dumped);
+            let before = text.len();
+            text.extend(bytes.iter().map(|byte| byte.text));
+            let mut hidden = secret_bytes(&text).split_off(before);
+            let closed = secret_bytes(&format!("{text}\""));
+            for (hide, in_closed) in hidden.iter_mut().zip(&closed[before..]) {
+                *hide |= *in_closed;
+            }
+            self.dumped = text[text.len().saturating_sub(DUMP_CONTEXT)..].to_owned();
+            return Some(Cow::Owned(hide_dumped(line, &bytes, &hidden)));
+        }
+        self.dumped.clear();
         let opener = self.opener.take();
         let intro = match self.intro.take() {
             Some((intro, false)) if line.trim().is_empty() => {
@@ -4199,7 +4438,9 @@ impl LineRedactor {
         if INTRO_LINE.is_match(line) {
             self.intro = Some((line.to_owned(), false));
         }
-        let continued = std::mem::replace(&mut self.in_continued_token, CONTINUED_TOKEN_END.is_match(line));
+        let continued_value = CONTINUED_VALUE_END.captures(line).is_some_and(|caps| is_secret_key(&caps[1]));
+        let continued =
+            std::mem::replace(&mut self.in_continued_token, continued_value || CONTINUED_TOKEN_END.is_match(line));
         if continued && let Some(rest) = CONTINUED_TOKEN_REST.find(line) {
             let indent = &line[..line.len() - line.trim_start().len()];
             return Some(Cow::Owned(format!("{indent}{REDACTED}{}", redact(&line[rest.end()..]))));
@@ -7202,5 +7443,173 @@ Time Elapsed 00:00:03.45";
             r(r#"{"primary": "Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8=", "isPrimary": true}"#),
             r#"{"primary": "[REDACTED]", "isPrimary": true}"#
         );
+    }
+
+    // --- the context classes of held-out batch 11 (issue 24), each with our own examples -------
+
+    #[test]
+    fn ansi_codes_before_a_labels_separator_and_before_a_quoted_value() {
+        each_and_lines(&[
+            // `grep --color=always`: file, line number, then the highlighted label, its highlight
+            // ended before the `=`.
+            (
+                "\x1b[35m\x1b[Kconf/prod.env\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[KSMTP_PASSWORD\x1b[m\x1b[K=Wq8-zz!4Lp",
+                "\x1b[35m\x1b[Kconf/prod.env\x1b[m\x1b[K\x1b[36m\x1b[K:\x1b[m\x1b[K\x1b[01;31m\x1b[KSMTP_PASSWORD\x1b[m\x1b[K=[REDACTED]",
+            ),
+            (
+                "\x1b[01;31m\x1b[KSTORAGE_KEY\x1b[m\x1b[K=9c1f0e2d3b4a59687f6e5d4c3b2a1908",
+                "\x1b[01;31m\x1b[KSTORAGE_KEY\x1b[m\x1b[K=[REDACTED]",
+            ),
+            // A themed logger colours the value after the word `key`.
+            (
+                "Connected with key \x1b[38;5;0045m\"Zx9Qw8Er7Ty6Ui5Op4As3Df2Gh1Jk0Lm9Nb8Vc7X\"\x1b[0m in 3 ms",
+                "Connected with key \x1b[38;5;0045m\"[REDACTED]\"\x1b[0m in 3 ms",
+            ),
+            // A highlighted name without a value, a placeholder, a commit under a plain name, a
+            // key's name in colour.
+            ("GetEnvironmentVariable(\"\x1b[01;31m\x1b[KAPI_TOKEN\x1b[m\x1b[K\");", ""),
+            ("export \x1b[01;31m\x1b[KSMTP_PASSWORD\x1b[m\x1b[K=<from the vault>", ""),
+            ("\x1b[01;31m\x1b[KCOMMIT_SHA\x1b[m\x1b[K=9c1f0e2d3b4a59687f6e5d4c3b2a1908", ""),
+            ("Loaded key \x1b[38;5;0045m\"orders-signing\"\x1b[0m", ""),
+        ]);
+    }
+
+    #[test]
+    fn rows_of_box_drawn_tables_judge_the_value_by_the_name_beside_it() {
+        let hex = "5f0c1e2d3b4a59687f6e5d4c3b2a1908";
+        let padded = format!("{REDACTED}{}", " ".repeat(hex.len() - REDACTED.len()));
+        let cases = [
+            // `sqlite3 -box`'s `name │ value` and Nushell's record: the column keeps its width.
+            (format!("│ mail.api_key  │ {hex} │"), format!("│ mail.api_key  │ {padded} │")),
+            (format!("│ SMTP_PASSWORD       │ {hex} │"), format!("│ SMTP_PASSWORD       │ {padded} │")),
+            (
+                "┃ SEARCH_SERVER_KEY ┃ srv.Zx9Qw8Er7Ty6Ui5Op4 ┃".to_owned(),
+                format!("┃ SEARCH_SERVER_KEY ┃ {REDACTED}             ┃"),
+            ),
+            ("║ Api Token ║ Pw9-xx ║".to_owned(), format!("║ Api Token ║ {REDACTED} ║")),
+        ];
+        for (input, expected) in &cases {
+            assert_eq!(r(input), *expected, "{input}");
+            assert_eq!(lines(input), *expected, "line by line: {input}");
+        }
+        each_and_lines(&[
+            // A header, a path, a commit or a GUID beside a name that says nothing secret, a
+            // key's id, and a row of three cells stay.
+            ("│        name        │        value        │", ""),
+            ("│ DOTNET_ROOT    │ /usr/share/dotnet │", ""),
+            ("│ build.commit │ 5f0c1e2d3b4a59687f6e5d4c3b2a1908 │", ""),
+            ("│ SigningKeyId │ 0d6f1c2e-4a5b-4c3d-9e8f-7a6b5c4d3e2f │", ""),
+            ("│ 0 │ API_KEY │ set │", ""),
+        ]);
+    }
+
+    #[test]
+    fn elements_named_by_a_name_attribute_hide_their_value_child() {
+        each_and_lines(&[
+            // A `.resx` string and an `App.config` setting, the value on the next line or the same.
+            (
+                "  <data name=\"MailApiKey\" xml:space=\"preserve\">\n    <value>5f0c1e2d3b4a59687f6e5d4c3b2a1908</value>\n  </data>",
+                "  <data name=\"MailApiKey\" xml:space=\"preserve\">\n    <value>[REDACTED]</value>\n  </data>",
+            ),
+            (
+                "<setting name=\"SyncToken\" serializeAs=\"String\">\n  <value>Zx9Qw8Er</value>\n</setting>",
+                "<setting name=\"SyncToken\" serializeAs=\"String\">\n  <value>[REDACTED]</value>\n</setting>",
+            ),
+            (
+                "<data name=\"Db.Password\"><value>Pw9-xx</value></data>",
+                "<data name=\"Db.Password\"><value>[REDACTED]</value></data>",
+            ),
+            // Text, a key's id, a shortcut and a description stay.
+            ("<data name=\"WelcomeTitle\" xml:space=\"preserve\">\n  <value>Welcome</value>\n</data>", ""),
+            (
+                "<setting name=\"SigningKeyId\" serializeAs=\"String\">\n  <value>0d6f1c2e-4a5b-4c3d-9e8f-7a6b5c4d3e2f</value>",
+                "",
+            ),
+            ("<data name=\"ShortcutKey\"><value>Ctrl+K</value></data>", ""),
+            ("<data name=\"TokenExpiryLabel\"><value>Expires in 5f0c1e2d3b4a5968 days</value></data>", ""),
+        ]);
+    }
+
+    #[test]
+    fn argv_lists_and_calls_that_set_a_named_value() {
+        each_and_lines(&[
+            // strace's `execve` argv, a Python list: the item after a secret option.
+            (
+                "execve(\"/usr/bin/sync\", [\"sync\", \"--mail-key\", \"9c1f0e2d3b4a59687f6e5d4c3b2a1908\", \"--region\", \"eu\"], 0x7ffc /* 3 vars */) = 0",
+                "execve(\"/usr/bin/sync\", [\"sync\", \"--mail-key\", \"[REDACTED]\", \"--region\", \"eu\"], 0x7ffc /* 3 vars */) = 0",
+            ),
+            ("['app', '--password', 'Pw9-xx', '-v']", "['app', '--password', '[REDACTED]', '-v']"),
+            // Aspire's `WithEnvironment`, an environment variable, a default request header.
+            (
+                "    .WithEnvironment(\"MAIL_API_KEY\", \"5f0c1e2d-3b4a-4968-9f6e-5d4c3b2a1908:eu\")",
+                "    .WithEnvironment(\"MAIL_API_KEY\", \"[REDACTED]\")",
+            ),
+            (
+                "Environment.SetEnvironmentVariable(\"DB_PASSWORD\", \"Pw9-xx\");",
+                "Environment.SetEnvironmentVariable(\"DB_PASSWORD\", \"[REDACTED]\");",
+            ),
+            (
+                "http.DefaultRequestHeaders.Add(\"X-Sync-Key\", \"Zx9Qw8Er7Ty6Ui5Op4As3\");",
+                "http.DefaultRequestHeaders.Add(\"X-Sync-Key\", \"[REDACTED]\");",
+            ),
+            // A word after a weak option, a public key, names that say nothing secret, ids.
+            ("[\"tool\", \"--sort-key\", \"name\", \"--commit\", \"9c1f0e2d3b4a59687f6e5d4c3b2a1908\"]", ""),
+            ("[\"ssh\", \"--public-key\", \"AAAAC3NzaC1lZDI1NTE5AAAAIG9vZm9vZm9v\"]", ""),
+            ("    .WithEnvironment(\"OTEL_SERVICE_NAME\", \"orders\")", ""),
+            ("    .WithEnvironment(\"BUILD_ID\", \"5f0c1e2d-3b4a-4968-9f6e-5d4c3b2a1908\")", ""),
+            ("req.Headers.Add(\"X-Correlation-Id\", \"5f0c1e2d-3b4a-4968-9f6e-5d4c3b2a1908\");", ""),
+        ]);
+    }
+
+    #[test]
+    fn line_ends_and_folds_that_cat_sed_and_diff_put_beside_a_value() {
+        each_and_lines(&[
+            // `cat -A`: `^M$` ends a line of a file with CRLF endings.
+            ("SMTP_PASSWORD=Pw9-xx^M$\nNEXT=1^M$", "SMTP_PASSWORD=[REDACTED]^M$\nNEXT=1^M$"),
+            ("MAIL_API_KEY=9c1f0e2d3b4a59687f6e5d4c3b2a1908^M$", "MAIL_API_KEY=[REDACTED]^M$"),
+            // `sed -n l` folds a long line with a `\` and ends each line with `$`.
+            (
+                "MAIL_TOKEN=Zx9Qw8Er7Ty6\\\nUi5Op4As3$\nDOTNET_gcServer=1$",
+                "MAIL_TOKEN=[REDACTED]\\\n[REDACTED]$\nDOTNET_gcServer=1$",
+            ),
+            // A quoted value does not go on; the next line is scanned as any.
+            ("API_TOKEN=\"Pw9-xx\"\\\n--verbose", "API_TOKEN=\"[REDACTED]\"\\\n--verbose"),
+            // A token qualified by its deployment, also in `diff -y`'s right column.
+            ("DEPLOY_KEY=preview:blue-fox-42|Zx9Qw8Er7Ty6Ui5Op4As3Df2", "DEPLOY_KEY=[REDACTED]"),
+            (
+                "DEPLOY_KEY=\t\t\t  |\tDEPLOY_KEY=prod:blue-fox-42|Zx9Qw8Er7Ty6Ui5Op4As3Df2",
+                "DEPLOY_KEY=\t\t\t  |\tDEPLOY_KEY=[REDACTED]",
+            ),
+            // Values that are no secret keep their line ends.
+            ("ASPNETCORE_ENVIRONMENT=Development^M$", ""),
+            ("SORT_KEY=prod:orders|by-date", ""),
+        ]);
+    }
+
+    #[test]
+    fn secrets_in_the_bytes_of_a_hexdump_are_hidden_in_both_columns() {
+        // The name is split over two lines, the value over the next two.
+        let dump = concat!(
+            "00000000  7b 22 53 6d 74 70 22 3a  20 7b 22 50 61 73 73 77  |{\"Smtp\": {\"Passw|\n",
+            "00000010  6f 72 64 22 3a 20 22 51  77 37 2d 7a 7a 21 34 4c  |ord\": \"Qw7-zz!4L|\n",
+            "00000020  70 39 78 22 7d 7d 0a                              |p9x\"}}.|\n",
+            "00000027",
+        );
+        let hidden = concat!(
+            "00000000  7b 22 53 6d 74 70 22 3a  20 7b 22 50 61 73 73 77  |{\"Smtp\": {\"Passw|\n",
+            "00000010  6f 72 64 22 3a 20 22 **  ** ** ** ** ** ** ** **  |ord\": \"*********|\n",
+            "00000020  ** ** ** 22 7d 7d 0a                              |***\"}}.|\n",
+            "00000027",
+        );
+        assert_eq!(r(dump), hidden);
+        assert_eq!(lines(dump), hidden, "line by line");
+        // A commit under a plain name stays byte for byte.
+        let clean = concat!(
+            "00000000  7b 22 42 75 69 6c 64 22  3a 20 7b 22 43 6f 6d 6d  |{\"Build\": {\"Comm|\n",
+            "00000010  69 74 22 3a 20 22 39 63  31 66 30 65 32 64 33 62  |it\": \"9c1f0e2d3b|\n",
+            "00000020  34 61 35 39 36 38 22 7d  7d 0a                    |4a5968\"}}.|",
+        );
+        assert_eq!(r(clean), clean);
+        assert_eq!(lines(clean), clean, "line by line");
     }
 }
