@@ -1612,11 +1612,6 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<argv>["'](?P<argv_opt>--?[A-Za-z0-9-]*(?i:{options}|key|pass))["'][ \t]*,[ \t]*)(?P<argv_val>"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')"#
             ),
-            // A call in source that sets a named value (Aspire's `.WithEnvironment("X_API_KEY",
-            // "...")`, `Environment.SetEnvironmentVariable`, a build argument, a parameter, a default
-            // request header): the value as secret as the name. The receiver's name is part of the
-            // match, so a vendor token's shape (`http.DefaultRequestHeaders`) cannot take it first.
-            r#"(?P<env_call>(?-u:\b)(?:[A-Za-z_][A-Za-z0-9_]*\.)*(?:WithEnvironment|SetEnvironmentVariable|WithBuildArg|AddParameter|(?:DefaultRequest)?Headers\.(?:Add|TryAddWithoutValidation))[ \t]*\([ \t]*"(?P<env_call_name>[^"\r\n]+)"[ \t]*,[ \t]*)(?P<env_call_val>"(?:[^"\\\r\n]|\\.)*")"#.to_owned(),
             // Codes and listings (see [`replace_codes_and_listings`]).
             // Recovery codes listed after their name on one line (`has generated new 2FA recovery
             // codes: X, Y, Z.`, `backup codes: ...`): each code.
@@ -3595,9 +3590,6 @@ fn replace_contexts(caps: &Captures<'_>) -> Option<String> {
         let option = &caps["argv_opt"];
         let class = if is_secret_option(option) { KeyClass::Secret } else { classify_key(option) };
         return Some(labelled(label.as_str(), class, &caps["argv_val"]));
-    }
-    if let Some(label) = caps.name("env_call") {
-        return Some(labelled(label.as_str(), classify_key(&caps["env_call_name"]), &caps["env_call_val"]));
     }
     if let Some(open) = caps.name("box") {
         let (name, value) = (&caps["box_name"], &caps["box_val"]);
