@@ -1649,7 +1649,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // sends it), and no secret key is ever listed there.
             r#"(?P<akid_meta>(?:(?m:^)ACCESSKEYMETADATA\t)?(?-u:\b)A(?:KIA|SIA)[A-Z0-9]{16}[ \t|,"':]+[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.+Z-]+[ \t|,"':]+(?:Active|Inactive)(?-u:\b))"#.to_owned(),
             // `dotnet user-secrets set` confirmation.
-            r"(?P<saved_pre>Successfully saved [^\r\n]*? = )[^\r\n]*?(?P<saved_post> to the secret store\.)".to_owned(),
+            r"(?P<saved_pre>Successfully saved [^\r\n]*? = )(?P<saved_val>[^\r\n]*?)(?P<saved_post> to the secret store\.)".to_owned(),
             // The line after `terraform output [-raw|-json] NAME`: the output's value, which Terraform
             // prints unmarked even when the output is sensitive.
             // A value printed without a line break runs into the next prompt (`VALUE$ terraform
@@ -2795,8 +2795,8 @@ fn replace(caps: &Captures<'_>) -> String {
         let newline = if whole.contains("\r\n") { "\r\n" } else { "\n" };
         return format!("{}{newline}{REDACTED}", label.as_str());
     }
-    if caps.name("saved_pre").is_some() {
-        return format!("{}{REDACTED}{}", &caps["saved_pre"], &caps["saved_post"]);
+    if let Some(value) = caps.name("saved_val") {
+        return format!("{}{}{}", &caps["saved_pre"], saved_secret(value.as_str()), &caps["saved_post"]);
     }
     for (label, value) in
         [("netrc", "netrc_val"), ("pgpass", "pgpass_val"), ("php_call", "php_val"), ("proto_auth", "proto_auth_val")]
@@ -3379,6 +3379,19 @@ fn own_labels(inner: &str) -> Option<String> {
         return Some(redact_with(&CONTEXT_FREE, inner).into_owned());
     }
     self_describing(inner)
+}
+
+/// A value `dotnet user-secrets set` saved: secret whatever its key, hidden whole unless its own
+/// form says which part is secret (a connection string's password, a URL's credentials, a JSON
+/// object's secret members), so the server, database and options beside it stay readable.
+fn saved_secret(value: &str) -> String {
+    let url = value.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty() && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || b"+.-".contains(&b))
+    });
+    own_labels(value)
+        .or_else(|| url.then(|| redact_with(&CONTEXT_FREE, value).into_owned()))
+        .filter(|shown| shown != value)
+        .unwrap_or_else(|| mask(value))
 }
 
 /// A YAML flow mapping (`{ name: value, ... }`) with every member's value masked, or `None` when
@@ -5123,6 +5136,24 @@ mod tests {
             r("info: Successfully saved Foo = bar baz to the secret store."),
             "info: Successfully saved Foo = [REDACTED] to the secret store."
         );
+        // A saved value whose own form says which part is secret keeps the rest.
+        for (saved, shown) in [
+            (
+                "ConnectionStrings:Db = Host=db.local;Database=shop;Password=Qx7-pp!2;Ssl Mode=Require",
+                "ConnectionStrings:Db = Host=db.local;Database=shop;Password=[REDACTED];Ssl Mode=Require",
+            ),
+            (
+                "DB_URL = postgres://shop:Qx7-pp!2@db.local:5432/shop?sslmode=require",
+                "DB_URL = postgres://shop:[REDACTED]@db.local:5432/shop?sslmode=require",
+            ),
+            ("Db = Host=db.local;Database=shop", "Db = [REDACTED]"),
+            ("Home = https://shop.example.com/", "Home = [REDACTED]"),
+        ] {
+            assert_eq!(
+                r(&format!("Successfully saved {saved} to the secret store.")),
+                format!("Successfully saved {shown} to the secret store.")
+            );
+        }
     }
 
     #[test]
