@@ -606,6 +606,10 @@ const SECRET_OPTION_ENDINGS: &[&str] = &[
     "keypass",
     "passin",
     "passout",
+    // Redis' server options (`redis-server --requirepass X --masterauth Y`), its configuration
+    // directives passed on the command line.
+    "requirepass",
+    "masterauth",
     "cookie",
     "connection",
     "connection_string",
@@ -846,6 +850,14 @@ fn normalize(name: &str) -> String {
 }
 
 fn classify_key(name: &str) -> KeyClass {
+    // A configuration path whose last segment only points into the setting before it (an array's
+    // index, `SigningKeys:0:Value` of `dotnet user-jwts`' user secrets): the setting names it.
+    if let Some((setting, last)) = name.rsplit_once(':').or_else(|| name.rsplit_once("__"))
+        && !setting.is_empty()
+        && (last.eq_ignore_ascii_case("value") || !last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return classify_key(setting);
+    }
     let normalized = normalize(name);
     // A test runner's status (`--- PASS: TestLogin`, Jest's ` PASS  src/app.test.js`), not a label.
     if NON_SECRET_KEYS.contains(&normalized.as_str())
@@ -1655,7 +1667,7 @@ fn rules(forms: Forms) -> Vec<String> {
             // A value printed without a line break runs into the next prompt (`VALUE$ terraform
             // output ...`): the prompt and its command stay.
             format!(
-                r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>[^\r\n]+?)(?P<tf_glued>\$[ \t]+[A-Za-z][^\r\n]*)?\r?(?m:$)"
+                r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>[^\r\n+$>#%][^\r\n]*?|[+$>#%](?:[^ \t\r\n][^\r\n]*?)?)(?P<tf_glued>\$[ \t]+[A-Za-z][^\r\n]*)?\r?(?m:$)"
             ),
             // `expect` answering a password or passphrase prompt: the `send` string (its `\r` stays).
             format!(
@@ -1923,7 +1935,7 @@ fn rules(forms: Forms) -> Vec<String> {
         rules.extend([
             // A test's display name with its named arguments (xUnit's `Ns.Tests.Method(password:
             // "abc")`, as `dotnet test --list-tests` prints a theory's cases): see [`test_arguments`].
-            r#"(?P<theory>(?-u:\b)[A-Z][A-Za-z0-9_]*(?:\.[A-Z][A-Za-z0-9_]*){2,}\()(?P<theory_args>[a-z][A-Za-z0-9_]*:[ \t](?:"(?:[^"\\\r\n]|\\.)*"|[^",()\r\n]*)(?:,[ \t]*[a-z][A-Za-z0-9_]*:[ \t](?:"(?:[^"\\\r\n]|\\.)*"|[^",()\r\n]*))*)\)"#.to_owned(),
+            r#"(?P<theory>(?-u:\b)(?:(?:Passed|Failed|Skipped)[ \t]+[A-Z][A-Za-z0-9_]*(?:\.[A-Z][A-Za-z0-9_]*)+|[A-Z][A-Za-z0-9_]*(?:\.[A-Z][A-Za-z0-9_]*){2,})\()(?P<theory_args>[a-z][A-Za-z0-9_]*:[ \t](?:"(?:[^"\\\r\n]|\\.)*"|[^",()\r\n]*)(?:,[ \t]*[a-z][A-Za-z0-9_]*:[ \t](?:"(?:[^"\\\r\n]|\\.)*"|[^",()\r\n]*))*)\)"#.to_owned(),
             // A JSON array under a secret name, one item a line (`"SigningKeys": [` / `"...",`):
             // each item as secret as the name says.
             format!(
@@ -1972,12 +1984,13 @@ fn rules(forms: Forms) -> Vec<String> {
             // A bare value under a secret label may go on over lines after a `\` glued to it (see
             // [`continued_value`]).
             format!(
-                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})(?P<key_more>(?:\\\r?\n[A-Za-z0-9+/=_.~-]+)+\$?\r?(?m:$))?(?P<key_words>(?:[ \t]+[A-Za-z]+,?){{2}}(?:[ \t]|\r?(?m:$)))?"#
+                r#"(?P<key>[A-Za-z0-9_.-]*(?:(?i:{strong})[A-Za-z0-9_-]*(?::[0-9]+)*(?::(?i:value))?|(?i:{last}|sessionid|sessid|dockerconfigjson)(?:[-_.]?[0-9]+)?)|(?-u:\b)(?i:sig))(?P<key_sep>{LABEL_SEP})(?P<key_val>{VALUE})(?P<key_more>(?:\\\r?\n[A-Za-z0-9+/=_.~-]+)+\$?\r?(?m:$))?(?P<key_words>(?:[ \t]+[A-Za-z]+,?){{2}}(?:[ \t]|\r?(?m:$)))?"#
             ),
             // A value under a weak label; a token qualified by its deployment before a `|` (Convex's
-            // deploy keys, `prod:name|...`) is one value.
+            // deploy keys, `prod:name|...`) is one value. Here and under a secret label, a
+            // configuration path may go on with an array's index and `Value` (`SigningKeys:0:Value`).
             format!(
-                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>(?:(?:prod|dev|preview):[A-Za-z0-9-]+\|)?(?:[A-Za-z0-9+/_.=-]|\\/){{16,}})"#
+                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?::[0-9]+)*(?::(?i:value))?(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>(?:(?:prod|dev|preview):[A-Za-z0-9-]+\|)?(?:[A-Za-z0-9+/_.=-]|\\/){{16,}})"#
             ),
             // The word for a password (or "API key") in a sentence, a few words naming what it is
             // for between it and the value, the sentence going on after it (`Geslo za SMTP X je
@@ -2095,6 +2108,14 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // Tencent Cloud's SecretId (`AKID` and 32 letters and digits, `tccli configure list`): the
         // id that goes with a secret key, sent in the clear with every signed request.
         r"|AKID[A-Za-z0-9]{32}",
+        // Batch 12: a command substitution cut at its first blank (`Bearer $(gcloud auth
+        // print-access-token)`); a placeholder in brackets (`[Enter the client secret here]`) and
+        // a help text's `[options]`; SMTP's list of SASL mechanisms (`250-AUTH LOGIN XOAUTH2`); a
+        // value read by an indexer (`builder.Configuration["SendGrid:ApiKey"]`), cut at its `[`.
+        r"|\$\([A-Za-z_][A-Za-z0-9_./-]*",
+        r"|\[(?i:(?:enter|insert|paste|put|add|your|replace)[ \t][^\]\r\n]*|[^\]\r\n]*[ \t]here)\]|\[[a-z][a-z -]*\]",
+        r"|(?:PLAIN|LOGIN|XOAUTH2|OAUTHBEARER|CRAM-MD5|DIGEST-MD5|NTLM|GSSAPI|SCRAM-SHA-(?:1|256)(?:-PLUS)?)(?:[ \t]+(?:PLAIN|LOGIN|XOAUTH2|OAUTHBEARER|CRAM-MD5|DIGEST-MD5|NTLM|GSSAPI|SCRAM-SHA-(?:1|256)(?:-PLUS)?))*",
+        r"|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\[",
         // A YAML block scalar's indicator: the value is on the lines that follow.
         r"|[|>][+-]?[0-9]?",
         // EF Core's `'?'` for a parameter it does not log; a .NET type's name printed for an
@@ -7634,5 +7655,42 @@ Time Elapsed 00:00:03.45";
         );
         assert_eq!(r(clean), clean);
         assert_eq!(lines(clean), clean, "line by line");
+    }
+
+    // --- the classes of held-out batch 12 (issue 24), each with our own examples ---------------
+
+    #[test]
+    fn batch_12_configuration_paths_commands_after_a_bare_secret_and_stand_ins() {
+        each_and_lines(&[
+            // A configuration path goes on with an array's index and `Value`.
+            (
+                "Auth:Bearer:SigningKeys:0:Value = Lm3Nx6Pv1Bc4/Df7Gh0Jk3Lm6Np9Qr2St5Vw8Yz1Ab=",
+                "Auth:Bearer:SigningKeys:0:Value = [REDACTED]",
+            ),
+            ("Auth:Bearer:SigningKeys:0:Length = 32", ""),
+            ("Mail:Passwords:1 = Zq8-mm!30x", "Mail:Passwords:1 = [REDACTED]"),
+            // Redis' password options on its command line.
+            (
+                "command: redis-server --requirepass Zq8*mm_30x --appendonly yes",
+                "command: redis-server --requirepass [REDACTED] --appendonly yes",
+            ),
+            ("redis-server --masterauth Qw7-zz!4 --port 6380", "redis-server --masterauth [REDACTED] --port 6380"),
+            // A command substitution, bracketed placeholders, SASL mechanisms, an indexer.
+            ("curl -H \"Authorization: Bearer $(az account get-access-token -o tsv)\" https://x.test", ""),
+            ("\"ClientSecret\": \"[Enter the client secret here]\",", ""),
+            ("\"ApiKey\": \"[your key]\",", ""),
+            ("Usage: dotnet user-secrets set [arguments] [options]", ""),
+            ("S: 250-AUTH LOGIN PLAIN XOAUTH2", ""),
+            ("var apiKey = builder.Configuration[\"Mail:ApiKey\"];", ""),
+            ("C: AUTH LOGIN dXNlcjpQdzlfeHg=", "C: AUTH LOGIN [REDACTED]"),
+            // A test's data in `dotnet test`'s result line, not a password.
+            ("  Passed LoginTests.Rejects_short_password(password: \"abc\") [3 ms]", ""),
+        ]);
+        // The line after a cloud CLI's bare secret is the next command when it starts with a
+        // trace or prompt marker: its arguments are judged as any command line's.
+        each(&[(
+            "+ aws ecr get-login-password --region eu-west-1\n+ docker login --username AWS --password eyJwYXlsb2FkIjoiTG0zTng2UHYxQmM0In0= 123456789012.dkr.ecr.eu-west-1.amazonaws.com",
+            "+ aws ecr get-login-password --region eu-west-1\n+ docker login --username AWS --password [REDACTED] 123456789012.dkr.ecr.eu-west-1.amazonaws.com",
+        )]);
     }
 }
