@@ -7329,6 +7329,12 @@ Time Elapsed 00:00:03.45";
 
     #[test]
     fn tables_ruled_by_dashes_and_box_listings_of_names_and_values() {
+        // `text` with each of `secrets` hidden, whole and line by line.
+        let check = |text: &str, secrets: &[&str]| {
+            let expected = secrets.iter().fold(text.to_owned(), |shown, secret| shown.replace(secret, REDACTED));
+            assert_eq!(r(text), expected);
+            assert_eq!(lines(text), expected.trim_end());
+        };
         let ruled = concat!(
             "AppName      ApiSecret                            Created\n",
             "------------ ------------------------------------ ----------\n",
@@ -7337,41 +7343,26 @@ Time Elapsed 00:00:03.45";
             "\n",
             "(2 rows affected)",
         );
-        let expected = ruled
-            .replace("Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn", REDACTED)
-            .replace("Pz4Qw8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc", REDACTED);
-        assert_eq!(r(ruled), expected);
-        assert_eq!(lines(ruled), expected);
+        let ruled_secrets = ["Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn", "Pz4Qw8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc"];
+        check(ruled, &ruled_secrets);
         let keys = concat!(
             "PrimaryKey                        SecondaryKey\n",
             "--------------------------------  --------------------------------\n",
             "Qx7-Lm2_Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0  Zr8-Kq2_Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg2\n",
         );
-        let expected = keys
-            .replace("Qx7-Lm2_Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0", REDACTED)
-            .replace("Zr8-Kq2_Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg2", REDACTED);
-        assert_eq!(r(keys), expected);
-        assert_eq!(lines(keys), expected.trim_end());
+        check(keys, &["Qx7-Lm2_Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0", "Zr8-Kq2_Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg2"]);
         // An indented table keeps its indent on every row.
         let indented: String = ruled.lines().map(|line| format!("  {line}\n")).collect();
-        let expected = indented
-            .replace("Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn", REDACTED)
-            .replace("Pz4Qw8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc", REDACTED);
-        assert_eq!(r(&indented), expected);
-        assert_eq!(lines(&indented), expected.trim_end());
+        check(&indented, &ruled_secrets);
         // A ruled table whose header names no secret is scanned as any text.
-        let plain = "Name     Version\n-------- -------\nSerilog  4.2.0\n";
-        assert_eq!(r(plain), plain);
-        assert_eq!(lines(plain), plain.trim_end());
+        check("Name     Version\n-------- -------\nSerilog  4.2.0\n", &[]);
         let listing = concat!(
             "+-------------+----------------------------------------------+\n",
             "| Key         | QWERTY7ASDFG2ZXC                             |\n",
             "| Secret      | Lm3Nx6Pv1Bc4Df7Gh0Jk3Lm6Np9Qr2St5Vw8Yz1Ab4Cd |\n",
             "+-------------+----------------------------------------------+\n",
         );
-        let expected = listing.replace("Lm3Nx6Pv1Bc4Df7Gh0Jk3Lm6Np9Qr2St5Vw8Yz1Ab4Cd", REDACTED);
-        assert_eq!(r(listing), expected);
-        assert_eq!(lines(listing), expected.trim_end());
+        check(listing, &["Lm3Nx6Pv1Bc4Df7Gh0Jk3Lm6Np9Qr2St5Vw8Yz1Ab4Cd"]);
     }
 
     #[test]
