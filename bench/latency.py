@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import platform
 import shutil
@@ -324,15 +325,28 @@ def machine(work: Path, env: dict[str, str]) -> list[tuple[str, str]]:
     ]
 
 
+def sign_test(slower: int, faster: int) -> float:
+    """Two-sided p of a sign test on paired runs: how likely a split this lopsided (or more) is
+    when neither side is slower (ties left out)."""
+    pairs = slower + faster
+    tail = sum(math.comb(pairs, k) for k in range(min(slower, faster) + 1)) / 2**pairs
+    return min(1.0, 2 * tail)
+
+
 def latency_report(rows: list[Row], runs: int) -> str:
     lines = [
-        f"| case | build servers (tool) | tool median, ms | terminal median, ms | tool ÷ terminal | tool runs, ms | terminal runs, ms |",
-        "|---|---|---:|---:|---:|---|---|",
+        "| case | build servers (tool) | tool median, ms | terminal median, ms | tool ÷ terminal "
+        "| tool slower in (pairs) | sign test p | tool runs, ms | terminal runs, ms |",
+        "|---|---|---:|---:|---:|---:|---:|---|---|",
     ]
     for row in rows:
         tool, terminal = statistics.median(row.tool), statistics.median(row.terminal)
+        # Each run is one tool and one terminal measurement back to back: a pair.
+        slower = sum(t > m for t, m in zip(row.tool, row.terminal))
+        faster = sum(t < m for t, m in zip(row.tool, row.terminal))
         lines.append(
-            f"| {row.case} | {row.servers} | {ms(tool)} | {ms(terminal)} | {tool / terminal:.2f}× | "
+            f"| {row.case} | {row.servers} | {ms(tool)} | {ms(terminal)} | {tool / terminal:.2f}× "
+            f"| {slower} of {len(row.tool)} | {sign_test(slower, faster):.2f} | "
             + ", ".join(ms(s) for s in row.tool) + " | " + ", ".join(ms(s) for s in row.terminal) + " |"
         )
     return "\n".join(lines)
