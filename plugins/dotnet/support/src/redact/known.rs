@@ -76,8 +76,8 @@ pub fn worth_masking(value: &str) -> bool {
     let a_word_or_number = length < 16 && one_class;
     length >= 8
         && !a_word_or_number
-        && !super::is_stand_in(value)
-        && !super::PATH.is_match(value)
+        && !super::stand_in::is_stand_in(value)
+        && !super::stand_in::PATH.is_match(value)
         && !value.contains(REDACTED)
 }
 

@@ -38,8 +38,9 @@ use serde_json::Value;
 
 use super::{
     KeyClass, classify_key,
+    connection::split_connection_string,
+    keys::{looks_generated, token_like},
     known::{self, KnownValues, Secret},
-    looks_generated, split_connection_string, token_like,
 };
 
 /// Where this process's secret sources are.

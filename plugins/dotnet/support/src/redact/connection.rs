@@ -1,0 +1,266 @@
+//! URLs and connection strings: a connection string or SAS query shown part by part, only its
+//! secret parts hidden, and values whose own labels say which of their parts is secret.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{
+    keys::{KeyClass, classify_key},
+    labelled::redact_labelled,
+    patterns::{CONTEXT_FREE, SHAPES, redact_with},
+    stand_in::unwrap,
+};
+
+/// A host, `host:port` or port between the separators of a connection string
+/// (`localhost:6379,abortConnect=false`, `Server=tcp:db.example,1433`), also as an Aspire
+/// manifest's references (`{cache.bindings.tcp.host}:{cache.bindings.tcp.port}`).
+pub(super) static CONNECTION_HOST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?::[0-9]+)?|[A-Za-z0-9-]+:[0-9]+|[0-9]+|\{[A-Za-z0-9_.-]+\}(?::\{[A-Za-z0-9_.-]+\})?)$")
+        .expect("connection host pattern is valid")
+});
+
+/// A connection string with only its secret parts redacted, or `None` when `value` is not one.
+/// A connection string is made of `Name=Value` pairs (at least one), URIs, hosts and ports,
+/// separated by `;`, `,`, `?` or `&` (ADO.NET, Npgsql, StackExchange.Redis, MongoDB and AMQP
+/// URIs, `UseDevelopmentStorage=true`). Each pair is judged by its name as any label is; URIs
+/// and the values of other pairs are scanned for the forms known by their shape (URL
+/// credentials). Anything else (an opaque token, a base64 key whose `=` is padding) is `None`,
+/// so the caller hides it whole.
+pub(super) fn redact_connection_string(value: &str) -> Option<String> {
+    redact_connection_string_at(value, 0)
+}
+
+/// [`redact_connection_string`] at `depth`: a connection string inside one (Entity Framework's
+/// `provider connection string="..."`, quoted, or `&quot;...&quot;` in an XML attribute) is
+/// judged part by part too, one level deep; deeper, it is hidden whole, so hostile input cannot
+/// nest deep.
+fn redact_connection_string_at(value: &str, depth: usize) -> Option<String> {
+    let mut out = String::with_capacity(value.len());
+    let mut described = false;
+    for (body, separator) in connection_string_parts(value) {
+        let pair = body.split_once('=').filter(|(name, value)| {
+            name.trim().starts_with(|c: char| c.is_ascii_alphabetic())
+                && name.bytes().all(|b| b.is_ascii_alphanumeric() || b" _.-".contains(&b))
+                && !value.trim_start_matches('=').is_empty()
+        });
+        if let Some((name, value)) = pair {
+            described = true;
+            let class = classify_key(name);
+            let nested = (class == KeyClass::Connection && depth == 0)
+                .then(|| {
+                    let (open, inner, close) = unwrap_entity_quotes(value);
+                    redact_connection_string_at(inner, depth + 1).map(|shown| format!("{open}{shown}{close}"))
+                })
+                .flatten();
+            let class = if class == KeyClass::Connection { KeyClass::Secret } else { class };
+            let shown = nested.unwrap_or_else(|| {
+                redact_labelled(class, value).unwrap_or_else(|| redact_with(&SHAPES, value).into_owned())
+            });
+            out.push_str(&format!("{name}={shown}"));
+        } else if body.contains("://") {
+            described = true;
+            out.push_str(&redact_with(&SHAPES, body));
+        } else if body.trim().is_empty() || CONNECTION_HOST.is_match(body.trim()) {
+            out.push_str(body);
+        } else {
+            return None;
+        }
+        out.push_str(separator);
+    }
+    described.then_some(out)
+}
+
+/// `value` without the quotes around it, also XML's `&quot;` (see [`unwrap`]).
+fn unwrap_entity_quotes(value: &str) -> (&str, &str, &str) {
+    match value.strip_prefix("&quot;").and_then(|rest| rest.strip_suffix("&quot;")) {
+        Some(inner) => (&value[..6], inner, &value[value.len() - 6..]),
+        None => unwrap(value),
+    }
+}
+
+/// The parts of a connection string, each with the separator that ends it (`;`, `,`, `?` or
+/// `&`; empty for the last part), as `str::split` would cut them but never inside an ODBC `{...}` value (where
+/// `}}` stands for a `}`) or a quoted one: `PWD={a;b}}c};` is one part.
+fn connection_string_parts(value: &str) -> Vec<(&str, &str)> {
+    const QUOT: &[u8] = b"&quot;";
+    let bytes = value.as_bytes();
+    let mut parts = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    let mut value_start = true;
+    while i < bytes.len() {
+        if value_start && bytes[i..].starts_with(QUOT) {
+            // A value quoted with XML's `&quot;` (in an attribute): to the next one.
+            i += QUOT.len();
+            while i < bytes.len() && !bytes[i..].starts_with(QUOT) {
+                i += 1;
+            }
+            i = (i + QUOT.len()).min(bytes.len());
+            value_start = false;
+            continue;
+        }
+        match bytes[i] {
+            // A braced or quoted value starts right after `=`.
+            open @ (b'{' | b'"' | b'\'') if value_start => {
+                let close = if open == b'{' { b'}' } else { open };
+                i += 1;
+                while i < bytes.len() {
+                    if bytes[i] == close {
+                        if close == b'}' && bytes.get(i + 1) == Some(&b'}') {
+                            i += 2;
+                            continue;
+                        }
+                        break;
+                    }
+                    i += 1;
+                }
+            }
+            // An XML entity (`&amp;`, `&quot;`) is not a separator.
+            b'&' if ENTITIES.iter().any(|entity| bytes[i + 1..].starts_with(entity)) => {}
+            // `?` starts a URI's query (`mongodb://h/db?ssl=true`); elsewhere it is part of a
+            // value (`Password=ab?cd`).
+            b'?' if !value[start..i].contains("://") => {}
+            b';' | b',' | b'?' | b'&' => {
+                parts.push((&value[start..i], &value[i..=i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+        value_start = bytes[i.min(bytes.len() - 1)] == b'=';
+        i += 1;
+    }
+    if start < value.len() {
+        parts.push((&value[start..], ""));
+    }
+    parts
+}
+
+/// The XML entities an attribute escapes a connection string's characters with, after `&`.
+const ENTITIES: &[&[u8]] = &[b"quot;", b"amp;", b"apos;", b"lt;", b"gt;"];
+
+/// The `name=value` pairs of a connection string (values as written, braces and quotes kept).
+pub(super) fn split_connection_string(value: &str) -> Vec<(&str, &str)> {
+    connection_string_parts(value)
+        .into_iter()
+        .filter_map(|(part, _)| part.split_once('='))
+        .filter(|(name, _)| !name.trim().is_empty())
+        .map(|(name, value)| (name.trim(), value))
+        .collect()
+}
+
+/// A SAS token's query: `name=value` fields joined by `&`, one of them the signature.
+static SAS_QUERY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\??(?:[a-z]+=[^&\s]*&)+sig=[^&\s]+(?:&[a-z]+=[^&\s]*)*$|^\??sig=[^&\s]+(?:&[a-z]+=[^&\s]*)+$")
+        .expect("SAS query pattern is valid")
+});
+
+/// A secret-labelled value shown part by part when its own names say which part is secret: a SAS
+/// token's query, or a connection string of two or more pairs one of which is secret. `None`
+/// when it is neither, so the caller hides it whole.
+fn self_describing(value: &str) -> Option<String> {
+    if SAS_QUERY.is_match(value) {
+        return Some(redact_with(&CONTEXT_FREE, value).into_owned());
+    }
+    let pairs = split_connection_string(value).len();
+    redact_connection_string(value).filter(|shown| pairs >= 2 && shown != value)
+}
+
+/// A secret-labelled value shown part by part when its own labels say which parts are secret:
+/// a JSON object (`"SecretString": "{\"username\": ..., \"password\": ...}"`), a SAS token's
+/// query (`SECRET = 'sv=...&sig=...'` of a database scoped credential) or a connection string
+/// (Event Hubs' Kafka `password="Endpoint=...;SharedAccessKey=..."`). `None` when it is none of
+/// them, so the caller hides it whole. In text and in structured content alike.
+pub(super) fn own_labels(inner: &str) -> Option<String> {
+    if (inner.starts_with("{\\\"") || inner.starts_with("{\"")) && inner.ends_with('}') {
+        return Some(redact_with(&CONTEXT_FREE, inner).into_owned());
+    }
+    self_describing(inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::redact::tests::r;
+
+    #[test]
+    fn connection_string_password_keeps_other_parts() {
+        assert_eq!(
+            r("Server=localhost;Database=MyDb;User=admin;Password=SuperSecret123!"),
+            "Server=localhost;Database=MyDb;User=admin;Password=[REDACTED]"
+        );
+        assert_eq!(r("Server=db;User Id=sa;Pwd=x;Encrypt=true"), "Server=db;User Id=sa;Pwd=[REDACTED];Encrypt=true");
+    }
+
+    #[test]
+    fn sas_signature_in_query_string() {
+        assert_eq!(
+            r("https://acc.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=AbC%2Bd%3D&se=2030"),
+            "https://acc.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=[REDACTED]&se=2030"
+        );
+    }
+
+    #[test]
+    fn url_credentials_keep_user_and_host() {
+        assert_eq!(r("https://user:pass@host/x"), "https://user:[REDACTED]@host/x");
+        assert_eq!(r("postgres://app:s3cr3t@db:5432/app"), "postgres://app:[REDACTED]@db:5432/app");
+        assert_eq!(r("redis://:pw@cache"), "redis://:[REDACTED]@cache");
+        assert_eq!(r("mongodb+srv://u:p@cluster0"), "mongodb+srv://u:[REDACTED]@cluster0");
+    }
+
+    #[test]
+    fn url_tokens_as_user_and_generated_query_codes() {
+        assert_eq!(
+            r("https://0123456789abcdef0123456789abcdef@o1.ingest.sentry.io/42"),
+            "https://[REDACTED]@o1.ingest.sentry.io/42"
+        );
+        assert_eq!(r("GET /api/run?code=aB3dE5gH7jK9mN1pQ3sT5v=="), "GET /api/run?code=[REDACTED]");
+        for kept in ["ssh://git@github.com/org/repo", "https://build@contoso.com/feed", "?code=CS0103&x=1"] {
+            assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
+    fn connection_strings_without_credentials_stay() {
+        for kept in [
+            "ConnectionStrings__Sql=Server=tcp:db.example.net,1433;Database=app;Authentication=Active Directory Default;",
+            "ConnectionStrings__Mongo=mongodb://localhost:27017/?replicaSet=rs0&directConnection=true",
+            "ConnectionStrings__Redis=localhost:6379,abortConnect=false",
+            "ConnectionStrings__Storage=UseDevelopmentStorage=true",
+            "ConnectionStrings__Rabbit=amqp://localhost:5672/",
+            "APPLICATIONINSIGHTS_CONNECTION_STRING=InstrumentationKey=5c1c77e8-efa1-454a-aa4f-58727c0c47ac;IngestionEndpoint=https://in.example/",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+        assert_eq!(
+            r("ConnectionStrings__Redis=cache.example:6380,password=pw-1,ssl=True"),
+            "ConnectionStrings__Redis=cache.example:6380,password=[REDACTED],ssl=True"
+        );
+        assert_eq!(r("ConnectionStrings__Db=opaque-token-1"), "ConnectionStrings__Db=[REDACTED]");
+        assert_eq!(r("ConnectionStrings__Blob=dGVzdGtleQ=="), "ConnectionStrings__Blob=[REDACTED]");
+    }
+
+    #[test]
+    fn values_whose_own_names_say_which_part_is_secret() {
+        assert_eq!(
+            r(
+                "SqlOptions { ConnectionString = Data Source=db01;Initial Catalog=shop;User ID=app;Password=Pa55word!, Retries = 3 }"
+            ),
+            "SqlOptions { ConnectionString = Data Source=db01;Initial Catalog=shop;User ID=app;Password=[REDACTED], Retries = 3 }"
+        );
+        assert_eq!(
+            r(
+                "CREATE DATABASE SCOPED CREDENTIAL [Logs] WITH IDENTITY = 'SAS', SECRET = 'sv=2023-01-03&ss=f&sp=r&sig=AbCdEf0123456789%2B%3D';"
+            ),
+            "CREATE DATABASE SCOPED CREDENTIAL [Logs] WITH IDENTITY = 'SAS', SECRET = 'sv=2023-01-03&ss=f&sp=r&sig=[REDACTED]';"
+        );
+        assert_eq!(
+            r(
+                r#"login required username="$ConnectionString" password="Endpoint=sb://bus.example.net/;SharedAccessKeyName=send;SharedAccessKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==";"#
+            ),
+            r#"login required username="$ConnectionString" password="Endpoint=sb://bus.example.net/;SharedAccessKeyName=send;SharedAccessKey=[REDACTED]";"#
+        );
+        assert_eq!(
+            r("2026-01-01|WARN|App.Sms|client ApiToken=abc123def456ghi789|url: /status"),
+            "2026-01-01|WARN|App.Sms|client ApiToken=[REDACTED]|url: /status"
+        );
+    }
+}

@@ -1,0 +1,448 @@
+//! Key names: which words make a label, option or variable name secret, weakly secret or a
+//! connection string (`classify_key`), and what a generated value under a weak name looks like.
+
+use super::prose::FOREIGN_SECRET_WORDS;
+
+/// Words that make a key name secret wherever they occur in it. `_` stands for an optional
+/// separator (`-`, `_` or `.`), so `api_key` also covers `apikey`, `api-key` and `Api.Key`.
+pub(super) const STRONG_KEY_WORDS: &[&str] = &[
+    "password",
+    "passwd",
+    "passphrase",
+    "pass_phrase",
+    "secret",
+    "token",
+    "api_key",
+    "access_key",
+    "account_key",
+    "private_key",
+    "shared_access_signature",
+    "authorization",
+    // Honeycomb's API key header (`x-honeycomb-team=...` in `OTEL_EXPORTER_OTLP_HEADERS`).
+    "honeycomb_team",
+    // OAuth's PKCE verifier (the challenge derived from it is public) and a SAML response, a
+    // signed assertion that logs its bearer in (`SAMLResponse=` of a form post).
+    "code_verifier",
+    "saml_response",
+];
+
+/// Words that make a key name hold a connection string (`ConnectionStrings__Default`,
+/// `APPLICATIONINSIGHTS_CONNECTION_STRING`): its secret parts are secret, the rest of it is not
+/// (see [`redact_connection_string`](super::connection::redact_connection_string)).
+pub(super) const CONNECTION_KEY_WORDS: &[&str] = &["connection_string"];
+
+/// Words that make a key name secret when they are its last word (`DB_PWD`, `SMTP_PASS`,
+/// `smtpPass`, `userPWD`, `Pwd`, `AZURE_DEVOPS_PAT`, `SDK_CONTAINER_REGISTRY_PWORD`, `SMTP_PW`),
+/// but not inside another word (`OLDPWD`, `bypass`, `PATH`); also a Wi-Fi pre-shared key
+/// (`psk="..."` of `wpa_supplicant.conf`, `802-11-wireless-security.psk:` of `nmcli`), but not
+/// its `psk-flags`.
+pub(super) const LAST_KEY_WORDS: &[&str] = &["pwd", "pass", "pat", "pword", "pw", "psk"];
+
+/// Normalised key names that are secret as a whole: the SAS signature, HTTP cookie headers,
+/// a Kubernetes registry secret.
+pub(super) const EXACT_KEY_WORDS: &[&str] =
+    &["sig", "cookie", "setcookie", "dockerconfigjson", "requirepass", "masterauth", "masterpassword"];
+
+/// Endings of normalised key names of session identifiers (`ASP.NET_SessionId`, `PHPSESSID`).
+const SESSION_KEY_ENDINGS: &[&str] = &["sessionid", "sessid"];
+
+/// Words that make a key name suspicious: its value is redacted only when it looks generated
+/// (see [`looks_generated`]), so `KeyFile=app.snk` and `PARTITION_KEY=/customerId` stay readable.
+/// Agora's `App Certificate` is the secret that signs its tokens (`AGORA_APP_CERTIFICATE`).
+/// A license (`MT_LICENSE`, `SyncfusionLicense`) is one only as a name's last word, and its value
+/// is a secret only when it looks like a key (see [`classify_key`]).
+pub(super) const WEAK_KEY_WORDS: &[&str] =
+    &["key", "credential", "signature", "auth", "signing", "app_certificate", "license", "licence"];
+
+/// Normalised key names that contain a secret word but name public data (assembly identities,
+/// the user-secrets store id, a SAS policy name, and the Application Insights instrumentation
+/// key, which Microsoft documents as an identifier that is not a secret and which browsers'
+/// telemetry scripts carry in the clear).
+const NON_SECRET_KEYS: &[&str] = &[
+    "publickeytoken",
+    // detect-secrets' baseline: a SHA-1 of the secret it found, not the secret.
+    "hashedsecret",
+    "publickey",
+    "keyid",
+    "kid",
+    "usersecretsid",
+    "sharedaccesskeyname",
+    "tokentype",
+    "instrumentationkey",
+    "appinsightsinstrumentationkey",
+];
+
+/// Last words that make a key name describe a secret rather than hold one:
+/// `TokenLifetimeMinutes`, `PASSWORD_MIN_LENGTH`, `MYSQL_PASSWORD_FILE`, `KeyVault:SecretName`.
+pub(super) const DESCRIBING_WORDS: &[&str] = &[
+    "length",
+    "lifetime",
+    "minutes",
+    "seconds",
+    "hours",
+    "days",
+    "duration",
+    "ttl",
+    "expiry",
+    "expiration",
+    "timeout",
+    "count",
+    "type",
+    "url",
+    "uri",
+    "endpoint",
+    "path",
+    "file",
+    "dir",
+    "directory",
+    "folder",
+    "location",
+    "name",
+    "header",
+    "policy",
+    "enabled",
+    "required",
+    "format",
+    "algorithm",
+    "version",
+    "provider",
+    "prefix",
+    "scheme",
+    // .NET type names that carry a secret word (`DenyAnonymousAuthorizationRequirement:`,
+    // `SecurityTokenExpiredException:`, `PasswordHasherOptions`).
+    "requirement",
+    "exception",
+    "handler",
+    "options",
+    "validator",
+    "hasher",
+    "parameters",
+    "service",
+    "middleware",
+    // References to a secret kept elsewhere (`secretKeyRef`, `passwordRef`).
+    "ref",
+    "reference",
+    // Rules and errors about a secret (ASP.NET Core Identity's `PasswordTooShort`,
+    // `PasswordMismatch`), and what derives from one.
+    "short",
+    "long",
+    "mismatch",
+    "invalid",
+    "incorrect",
+    "expired",
+    "missing",
+    "reset",
+    "changed",
+    "strength",
+    "history",
+    "complexity",
+    "hint",
+    "prompt",
+    "requirements",
+    "rules",
+    // Counts: `prompt_tokens`, `max_tokens`, `SaveTokens`.
+    "tokens",
+    // Identifiers of a key or account, not the key (Twilio's `ApiKeySid`, `AccountSid`), and
+    // digests of public material (`SigningCertificateThumbprint`, `KeyFingerprint`).
+    "sid",
+    "thumbprint",
+    "fingerprint",
+    // Where a secret is kept, not the secret (an IDE's `<secret-storage>master_key</secret-storage>`,
+    // Dapr's `secretStore: kubernetes`).
+    "storage",
+    "store",
+    "stores",
+    // What identifies a key (`customKeyIdentifier`, a certificate's thumbprint in `az ad app
+    // credential list`), not the key.
+    "identifier",
+    // Batch 11: what a server supports (an OpenID Connect discovery document's
+    // `token_endpoint_auth_methods_supported`), the stages of a secret's versions (`aws
+    // secretsmanager`'s `SecretVersionsToStages`), a token's accessor (Vault's
+    // `secret_id_accessor`, which looks a token up but does not log in), and the name of the
+    // variable that holds a secret (`apiKeyEnvironmentVariable`).
+    "supported",
+    "stages",
+    "accessor",
+    "variable",
+];
+
+/// Words that make a name of three or more words a sentence (a test or method name), not a label.
+const SENTENCE_WORDS: &[&str] = &[
+    "is", "are", "was", "were", "be", "should", "must", "when", "fails", "throws", "returns", "rejects", "accepts",
+    "can", "cannot", "does", "not", "given", "then", "if", "requires", "require", "used",
+];
+
+/// How sensitive a key name is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum KeyClass {
+    /// The value is a secret whatever it looks like.
+    Secret,
+    /// The value is a connection string: its secret parts are secret, and an opaque value is
+    /// secret whole (see [`redact_connection_string`](super::connection::redact_connection_string)).
+    Connection,
+    /// The value is a secret when it looks generated.
+    Weak,
+    /// A neutral label (`value`, `default`): the value is a secret when it looks like a key
+    /// (see [`key_like`]).
+    Neutral,
+    /// The value is not a secret.
+    Plain,
+}
+
+/// The words of a name, lower-cased: split at separators and case changes (`DB_PWD` → db, pwd;
+/// `smtpPass` → smtp, pass; `APIKey` → api, key).
+pub(super) fn key_words(name: &str) -> Vec<String> {
+    let chars: Vec<char> = name.chars().collect();
+    let mut words = Vec::new();
+    let mut word = String::new();
+    for (i, &c) in chars.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
+            if !word.is_empty() {
+                words.push(std::mem::take(&mut word));
+            }
+            continue;
+        }
+        let after_lower = i > 0 && (chars[i - 1].is_ascii_lowercase() || chars[i - 1].is_ascii_digit());
+        let ends_acronym =
+            i > 0 && chars[i - 1].is_ascii_uppercase() && chars.get(i + 1).is_some_and(char::is_ascii_lowercase);
+        if c.is_ascii_uppercase() && !word.is_empty() && (after_lower || ends_acronym) {
+            words.push(std::mem::take(&mut word));
+        }
+        word.push(c.to_ascii_lowercase());
+    }
+    if !word.is_empty() {
+        words.push(word);
+    }
+    words
+}
+
+/// `name` lower-cased, letters and digits only.
+pub(super) fn normalize(name: &str) -> String {
+    name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
+}
+
+pub(super) fn classify_key(name: &str) -> KeyClass {
+    // A configuration path whose last segment only points into the setting before it (an array's
+    // index, `SigningKeys:0:Value` of `dotnet user-jwts`' user secrets): the setting names it.
+    if let Some((setting, last)) = name.rsplit_once(':').or_else(|| name.rsplit_once("__"))
+        && !setting.is_empty()
+        && (last.eq_ignore_ascii_case("value") || !last.is_empty() && last.bytes().all(|b| b.is_ascii_digit()))
+    {
+        return classify_key(setting);
+    }
+    let normalized = normalize(name);
+    // A test runner's status (`--- PASS: TestLogin`, Jest's ` PASS  src/app.test.js`), not a label.
+    if NON_SECRET_KEYS.contains(&normalized.as_str())
+        || name.trim_matches(|c: char| !c.is_ascii_alphanumeric()) == "PASS"
+    {
+        return KeyClass::Plain;
+    }
+    let words = key_words(name);
+    // A name for what is kept elsewhere: Helm's `existingSecret`, the key of a password inside
+    // a Kubernetes secret (`adminPasswordKey`, `existingSecretPasswordKey`).
+    let first = words.first().map_or("", String::as_str);
+    let ends_password_key = words.len() >= 2
+        && words[words.len() - 1] == "key"
+        && ["password", "passwd", "pwd"].contains(&words[words.len() - 2].as_str());
+    // What is public by design: a public or publishable key or token (Mapbox's `PublicToken`,
+    // Stripe's publishable key), a CAPTCHA site key (`data-sitekey`), a key's id
+    // (`RAZORPAY_KEY_ID`, `keyId`; an access key id stays secret, see [`STRONG_KEY_WORDS`]).
+    let last_two = words.len() >= 2 && words[words.len() - 2] == "key" && words[words.len() - 1] == "id";
+    // The id of a secret store (`UserSecretsId`, `PackageSecretsId`), not a secret.
+    let store_id = words.len() >= 2 && words[words.len() - 2] == "secrets" && words[words.len() - 1] == "id";
+    let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
+    // A public key named after other words (`test_mode_pub_key` of the Stripe CLI's config).
+    let public_key =
+        words.windows(2).any(|pair| ["pub", "public", "publishable"].contains(&pair[0].as_str()) && pair[1] == "key");
+    if first == "existing"
+        || public_key && !strong
+        || ends_password_key
+        || ["public", "publishable"].contains(&first)
+        || normalized.ends_with("sitekey")
+        || last_two && !strong
+        || store_id
+    {
+        return KeyClass::Plain;
+    }
+    // Durations and times of a secret (`expires_in`, `id_token_expires_in`, `token_issued_at`).
+    if words.iter().any(|word| ["expires", "expiry", "issued"].contains(&word.as_str())) {
+        return KeyClass::Plain;
+    }
+    let lower = name.to_lowercase();
+    if FOREIGN_SECRET_WORDS.iter().any(|word| lower.contains(word)) {
+        return KeyClass::Secret;
+    }
+    // A trailing number does not change what a name holds: `DB_PWD_2` is a password.
+    let mut named = words.iter().map(String::as_str).rev().skip_while(|w| w.bytes().all(|b| b.is_ascii_digit()));
+    let last = named.next().unwrap_or_default();
+    if named.next().is_some() && DESCRIBING_WORDS.contains(&last) {
+        return KeyClass::Plain;
+    }
+    // A test or method name written as a sentence (`Password_is_hashed`,
+    // `Login_with_wrong_password_fails`) describes a secret, it does not label one; so does a
+    // qualified .NET name (`Tests.Config.Password`, a failed test's name before its message).
+    if words.len() >= 3 && words.iter().any(|word| SENTENCE_WORDS.contains(&word.as_str())) || is_qualified_name(name) {
+        return KeyClass::Plain;
+    }
+    let contains = |words: &[&str]| words.iter().any(|w| normalized.contains(&w.replace('_', "")));
+    let secret = contains(STRONG_KEY_WORDS)
+        || LAST_KEY_WORDS.contains(&last)
+        || EXACT_KEY_WORDS.contains(&normalized.as_str())
+        || SESSION_KEY_ENDINGS.iter().any(|ending| normalized.ends_with(ending));
+    if secret {
+        KeyClass::Secret
+    } else if contains(CONNECTION_KEY_WORDS) {
+        KeyClass::Connection
+    } else if WEAK_KEY_WORDS.iter().any(|w| !w.starts_with("licen") && normalized.contains(&w.replace('_', ""))) {
+        KeyClass::Weak
+    } else if ["license", "licence"].contains(&last) {
+        // A product's license key (`MT_LICENSE=...`), but not `PackageLicenseExpression`.
+        KeyClass::Neutral
+    } else {
+        KeyClass::Plain
+    }
+}
+
+/// Whether `name` is a qualified .NET name of three or more parts, each in PascalCase
+/// (`Contoso.Tests.PasswordTests.Hashes`): a namespace, type and member, not a setting's key
+/// (settings are written `Smtp:Password`, `Smtp__Password` or `spring.datasource.password`).
+pub(super) fn is_qualified_name(name: &str) -> bool {
+    let parts: Vec<&str> = name.split('.').collect();
+    parts.len() >= 3
+        && parts.iter().all(|part| {
+            part.starts_with(|c: char| c.is_ascii_uppercase())
+                && part.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'_')
+                && part.bytes().any(|b| b.is_ascii_lowercase())
+        })
+}
+
+/// Whether a value under a weak label looks machine-generated rather than a word or a path.
+/// A strong-name public key blob (`InternalsVisibleTo ... Key="0024000004800000..."`: the
+/// `PUBLICKEYBLOB` header every .NET public key starts with) is generated but public.
+pub(super) fn looks_generated(value: &str) -> bool {
+    value.len() >= 16
+        && value.bytes().any(|b| b.is_ascii_digit())
+        && value.bytes().any(|b| b.is_ascii_alphabetic())
+        && !value.starts_with(['/', '.', '~'])
+        && !value.starts_with("0024000004800000")
+        && !is_timestamp(value)
+}
+
+/// Whether `value` starts with an ISO 8601 date and time (`2026-01-02T03:04:05Z`).
+fn is_timestamp(value: &str) -> bool {
+    let b = value.as_bytes();
+    b.len() >= 16
+        && [0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15].iter().all(|&i| b[i].is_ascii_digit())
+        && b[4] == b'-'
+        && b[7] == b'-'
+        && matches!(b[10], b'T' | b' ')
+        && b[13] == b':'
+}
+
+/// Base64 openings of file formats that resources embed (`.resx` `<value>` data): PNG, JPEG,
+/// GIF, ICO, BMP, PDF, ZIP.
+const FILE_DATA_OPENINGS: &[&str] = &["iVBORw0KGgo", "/9j/", "R0lGOD", "AAABAA", "Qk0", "JVBERi0", "UEsDB"];
+
+/// Whether a value under a neutral label (`"value"`, `<value>`, `"default"`) looks like a key:
+/// 32 or more base64 characters mixing upper case, lower case and digits, and not the data of
+/// an embedded file (a `.resx` image).
+pub(super) fn key_like(value: &str) -> bool {
+    token_like(value, 32)
+}
+
+/// Whether `value` is `min` or more base64 characters mixing upper case, lower case and digits,
+/// and not the data of an embedded file.
+pub(super) fn token_like(value: &str, min: usize) -> bool {
+    value.len() >= min
+        && value.bytes().all(|b| b.is_ascii_alphanumeric() || b"+/=_-".contains(&b))
+        && [u8::is_ascii_uppercase, u8::is_ascii_lowercase, u8::is_ascii_digit]
+            .iter()
+            .all(|class| value.bytes().any(|b| class(&b)))
+        && !FILE_DATA_OPENINGS.iter().any(|opening| value.starts_with(opening))
+}
+
+/// Regex fragment matching one of `words`, where `_` may be `-`, `_`, `.` or nothing.
+pub(super) fn words_pattern(words: &[&str]) -> String {
+    words
+        .iter()
+        .map(|w| w.split('_').map(regex::escape).collect::<Vec<_>>().join("[-_.]?"))
+        .collect::<Vec<_>>()
+        .join("|")
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::redact::{is_secret_key, tests::r};
+
+    #[test]
+    fn key_names_ending_in_a_secret_word() {
+        for (input, expected) in [
+            ("DB_PWD=orders-7", "DB_PWD=[REDACTED]"),
+            ("SMTP_PASS=relay!", "SMTP_PASS=[REDACTED]"),
+            ("smtpPass: relay", "smtpPass: [REDACTED]"),
+            (r#"userPWD="Abc123""#, r#"userPWD="[REDACTED]""#),
+            ("DB_PWD_2=q", "DB_PWD_2=[REDACTED]"),
+            ("JwtSecret=long-enough-signing-secret", "JwtSecret=[REDACTED]"),
+            ("AzureAd__ClientSecret=abc", "AzureAd__ClientSecret=[REDACTED]"),
+            ("ASP.NET_SessionId=x4bq0vj2", "ASP.NET_SessionId=[REDACTED]"),
+            ("ENCRYPTION_KEY=9f8e7d6c5b4a39281706f5e4d3c2b1a0", "ENCRYPTION_KEY=[REDACTED]"),
+            ("ADO_PAT=abcdefghijklmnopqrstuvwxyz234567", "ADO_PAT=[REDACTED]"),
+            ("SDK_CONTAINER_REGISTRY_PWORD=pw-1", "SDK_CONTAINER_REGISTRY_PWORD=[REDACTED]"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        for kept in [
+            "OLDPWD=/home/dev",
+            "bypass=1",
+            "DEFAULT_SORT_KEY=createdAt",
+            "COSMOS_PARTITION_KEY=/tenantId",
+            "TokenLifetimeMinutes: 60",
+            "PASSWORD_MIN_LENGTH=12",
+            "MYSQL_PASSWORD_FILE=/run/secrets/db",
+            "KeyVault__SecretName=DbPassword",
+            "PATH=/usr/bin",
+            // Microsoft documents the instrumentation key as an identifier, not a secret.
+            "APPINSIGHTS_INSTRUMENTATIONKEY=0b6e3c1a-52f7-4d2e-9a8b-7c6d5e4f3a2b",
+            "DenyAnonymousAuthorizationRequirement: Requires an authenticated user.",
+            "Microsoft.IdentityModel.Tokens.SecurityTokenExpiredException: IDX10223: Lifetime validation failed.",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+        // A name that turns out not to be secret still has its value scanned.
+        assert_eq!(r("TokenEndpoint=https://ci:hunter2@id.example"), "TokenEndpoint=https://ci:[REDACTED]@id.example");
+    }
+
+    #[test]
+    fn secret_key_names() {
+        for name in [
+            "password",
+            "Pwd",
+            "client_secret",
+            "AccessToken",
+            "apiKey",
+            "connectionString",
+            "AccountKey",
+            "SharedAccessSignature",
+        ] {
+            assert!(is_secret_key(name), "{name}");
+        }
+        for name in ["name", "PublicKeyToken", "UserSecretsId", "keyFile", "bypass", "OLDPWD"] {
+            assert!(!is_secret_key(name), "{name}");
+        }
+    }
+
+    #[test]
+    fn identifiers_digests_and_rule_names_under_secret_words_stay() {
+        for kept in [
+            "Vonage:ApiKeySid = SKa1b2c3d4e5f60718293a4b5c6d7e8f90",
+            "Signing:CertificateThumbprint = 3F2A8C1E5B7D4E2A9C1F0A1B2C3D4E5F6A7B8C9D",
+            " - TokenUsedInLog: Avoid writing access tokens to the log (line 12)",
+            r#"{ "Password": "ChangeMe", "SecretKey": "rk_test_INSERT_KEY_HERE" }"#,
+            "[Parameters=[@__apiKey_0='?' (Size = 64), @__user_1='?' (Size = 256)], CommandType='Text'",
+            r#"Missing Api:Token (run: dotnet user-secrets set "Api:Token" <token>)"#,
+            "SecurePassword : System.Security.SecureString",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+    }
+}

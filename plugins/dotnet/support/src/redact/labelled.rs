@@ -1,0 +1,627 @@
+//! Labelled values: how a value shows under a label of each class (`key=value`, JSON, YAML,
+//! XML attributes, cookies, authorization parameters, EF Core parameters, call arguments).
+
+use std::borrow::Cow;
+use std::sync::LazyLock;
+
+use regex::{Captures, Regex};
+
+use super::{
+    REDACTED,
+    cli::{IDENTIFIER, split_option_list},
+    connection::{own_labels, redact_connection_string},
+    keys::{KeyClass, classify_key, is_qualified_name, key_like, key_words, looks_generated, normalize},
+    patterns::{CONTEXT_FREE, SHAPES, named_call, redact_with},
+    prose::{generated_token, other_script, password_like},
+    replace::LAYOUT_FIELD,
+    stand_in::{is_stand_in, mask, unwrap},
+    tokens::secret_like_token,
+};
+
+/// How `value` (quoted or not) shows under a label of class `class`: `Some` with what the label
+/// makes secret replaced, or `None` when the label makes nothing of it secret (the caller scans
+/// it as ordinary text).
+pub(super) fn redact_labelled(class: KeyClass, value: &str) -> Option<String> {
+    let (open, inner, close) = unwrap(value);
+    match class {
+        KeyClass::Secret => Some(mask(value)),
+        KeyClass::Connection if is_stand_in(inner) => Some(value.to_owned()),
+        KeyClass::Connection => {
+            Some(redact_connection_string(inner).map_or_else(|| mask(value), |shown| format!("{open}{shown}{close}")))
+        }
+        KeyClass::Weak if looks_generated(inner) => Some(mask(value)),
+        KeyClass::Neutral if key_like(inner) => Some(mask(value)),
+        _ => None,
+    }
+}
+
+pub(super) fn text<'h>(caps: &Captures<'h>, name: &str) -> &'h str {
+    caps.name(name).map_or("", |m| m.as_str())
+}
+
+/// A label that turned out not to be secret, kept, with its value scanned again.
+pub(super) fn keep(label: &str, value: &str) -> String {
+    format!("{label}{}", redact_with(&SHAPES, value))
+}
+
+/// A label of class `class` and its value: the value redacted as the label makes it secret,
+/// else scanned for the forms known by their shape.
+pub(super) fn labelled(label: &str, class: KeyClass, value: &str) -> String {
+    match redact_labelled(class, value) {
+        Some(shown) => format!("{label}{shown}"),
+        None => keep(label, value),
+    }
+}
+
+/// Whether a cookie is one of the markers ASP.NET Core's remote authentication writes with the
+/// constant value `N` (`.AspNetCore.Correlation.*`, `.AspNetCore.OpenIdConnect.Nonce.*`): the
+/// value is not a secret, and the random part of the name is a correlation id. Also the count
+/// its chunking cookie manager writes under the cookie's own name when it splits a large cookie
+/// (`.AspNetCore.Cookies=chunks-2`; the chunks `...C1`, `...C2` hold the payload).
+fn is_marker_cookie(name: &str, value: &str) -> bool {
+    value == "N" && [".AspNetCore.Correlation.", ".AspNetCore.OpenIdConnect.Nonce."].iter().any(|m| name.contains(m))
+        || value.strip_prefix("chunks-").is_some_and(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// Cookies that carry no credential: analytics ids (Application Insights' `ai_user` and
+/// `ai_session`, Google Analytics' `_ga*`, `_gid`), consent, culture and load-balancer affinity.
+fn is_public_cookie(name: &str) -> bool {
+    let name = name.trim();
+    [
+        "ai_user",
+        "ai_session",
+        "_gid",
+        "_gat",
+        "_gcl_au",
+        "_fbp",
+        "ARRAffinity",
+        "ARRAffinitySameSite",
+        ".AspNetCore.Culture",
+        ".AspNetCore.Consent",
+        "cookieconsent_status",
+        "OptanonConsent",
+    ]
+    .contains(&name)
+        || name == "_ga"
+        || name.starts_with("_ga_")
+}
+
+/// The pairs of a cookie header with their values redacted: every pair of `Cookie:`, the first
+/// of `Set-Cookie:` (the attributes after it stay). Names and parts without a value are scanned
+/// again: a Data Protection payload can be a cookie's name (`.AspNetCore.OpenIdConnect.Nonce.CfDJ8...`).
+pub(super) fn mask_cookies(pairs: &str, first_only: bool) -> String {
+    pairs
+        .split(';')
+        .enumerate()
+        .map(|(i, pair)| match pair.split_once('=') {
+            Some((name, value))
+                if (i == 0 || !first_only)
+                    && !value.trim().is_empty()
+                    && !is_marker_cookie(name, value)
+                    && !is_public_cookie(name) =>
+            {
+                format!("{}={REDACTED}", redact_with(&SHAPES, name))
+            }
+            _ => redact_with(&SHAPES, pair).into_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join(";")
+}
+
+/// The part after `Name:` in a configuration key path used as a name (`ConnectionStrings:Default`,
+/// `Jwt:Secret:Key`): segments in PascalCase without digits, which a secret value is not.
+static CONFIG_SEGMENTS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[A-Z][a-z]+(?:[A-Z][a-z]*)*(?::[A-Z][A-Za-z0-9]*)*$").expect("segments pattern is valid")
+});
+
+/// Parameters of an authorization scheme that are public: the realm, user, URI and options of
+/// Digest, the OAuth 1.0 consumer, method, time and nonce, an HTTP signature's key id and headers,
+/// AWS Signature V4's credential scope and signed headers. Every other parameter is masked.
+const PUBLIC_AUTH_PARAMS: &[&str] = &[
+    "realm",
+    "username",
+    "uri",
+    "qop",
+    "nc",
+    "algorithm",
+    "opaque",
+    "nonce",
+    "charset",
+    "userhash",
+    "oauthconsumerkey",
+    "oauthsignaturemethod",
+    "oauthtimestamp",
+    "oauthnonce",
+    "oauthversion",
+    "oauthcallback",
+    "keyid",
+    "headers",
+    "created",
+    "expires",
+    "signedheaders",
+];
+
+/// The `name="value"` parameters of an authorization scheme with every value masked but the
+/// public ones (see [`PUBLIC_AUTH_PARAMS`]), which are scanned for the forms known by their shape.
+pub(super) fn mask_auth_params(params: &str) -> String {
+    static PARAM: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?P<name>[A-Za-z_][A-Za-z0-9_-]*)(?P<eq>[ \t]*=[ \t]*)(?P<value>"[^"\r\n]*"|[^\s,"'\\]+)"#)
+            .expect("parameter pattern is valid")
+    });
+    PARAM
+        .replace_all(params, |caps: &Captures<'_>| {
+            let (name, value) = (&caps["name"], &caps["value"]);
+            let shown = if normalize(name) == "credential" {
+                // AWS Signature V4's scope: the access key id, date, region and service, which
+                // every request sends in the clear; the signature is what is secret.
+                value.to_owned()
+            } else if PUBLIC_AUTH_PARAMS.contains(&normalize(name).as_str()) {
+                redact_with(&SHAPES, value).into_owned()
+            } else {
+                mask(value)
+            };
+            format!("{name}{}{shown}", &caps["eq"])
+        })
+        .into_owned()
+}
+
+/// An XML start tag whose `key` or `name` attribute names a secret, with its `value` attribute
+/// judged by that name as any label is; the other attributes are scanned for the forms known
+/// by their shape.
+pub(super) fn mask_xml_attributes(tag: &str) -> String {
+    static ATTRIBUTE: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?P<name>[A-Za-z_:][A-Za-z0-9_.:-]*)(?P<eq>[ \t]*=[ \t]*)(?P<value>"[^"\r\n]*"|'[^'\r\n]*')"#)
+            .expect("attribute pattern is valid")
+    });
+    let class = ATTRIBUTE
+        .captures_iter(tag)
+        .find(|caps| ["key", "name", "include"].iter().any(|name| caps["name"].eq_ignore_ascii_case(name)))
+        .map_or(KeyClass::Plain, |caps| classify_key(unwrap(&caps["value"]).1));
+    ATTRIBUTE
+        .replace_all(tag, |caps: &Captures<'_>| {
+            let (name, value) = (&caps["name"], &caps["value"]);
+            let shown = match redact_labelled(class, value) {
+                Some(shown) if name.eq_ignore_ascii_case("value") => shown,
+                _ => redact_with(&SHAPES, value).into_owned(),
+            };
+            format!("{name}{}{shown}", &caps["eq"])
+        })
+        .into_owned()
+}
+
+/// EF Core's logged parameters (`@p0='mkoenig@contoso.com' (Size = 256), @p1='...'`) with the
+/// values masked whose name says secret (`@__password_0`, `@ApiKey`) or that look like a
+/// generated secret (mixed case and digits, no blank: the SQL that says which column a
+/// parameter fills comes after this line, so a line-by-line reader cannot use it).
+pub(super) fn mask_ef_parameters(list: &str) -> String {
+    static PARAMETER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?P<name>@[A-Za-z0-9_]+)(?P<eq>=')(?P<value>(?:[^'\r\n]|'')*)'")
+            .expect("parameter pattern is valid")
+    });
+    PARAMETER
+        .replace_all(list, |caps: &Captures<'_>| {
+            let (name, value) = (&caps["name"], &caps["value"]);
+            let secret = !is_stand_in(value)
+                && (matches!(classify_key(name.trim_start_matches('@')), KeyClass::Secret | KeyClass::Connection)
+                    || secret_like_token(value));
+            let shown = if secret { REDACTED.to_owned() } else { redact_with(&SHAPES, value).into_owned() };
+            format!("{name}{}{shown}'", &caps["eq"])
+        })
+        .into_owned()
+}
+
+/// A secret-labelled value (the `key` form of `rules`) as it shows, its label kept.
+pub(super) fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value: &str) -> String {
+    // `ConnectionStrings:Default`, `Jwt:Secret:Key`: a configuration key path used as a name.
+    if &caps["key_sep"] == ":" && CONFIG_SEGMENTS.is_match(value) {
+        return format!("{label}{value}");
+    }
+    // `path:rule:LINE`, a scanner's fingerprint (`...:generic-api-key:12`): a line number.
+    if &caps["key_sep"] == ":" && value.len() <= 6 && value.bytes().all(|b| b.is_ascii_digit()) {
+        return format!("{label}{value}");
+    }
+    // A setting's quoted name with dots (`"Security.Certificate.Password": ...`) is not a .NET
+    // name: its last part says what it holds.
+    let quoted_name = caps["key_sep"].starts_with(['"', '\'']);
+    let class = match key.rsplit_once('.') {
+        Some((_, last)) if quoted_name && is_qualified_name(key) => classify_key(last),
+        _ => classify_key(key),
+    };
+    // A reference to a parameter or variable named for the same secret (Bicep's
+    // `administratorLoginPassword: adminPassword`): an identifier in camelCase, letters only.
+    if IDENTIFIER.is_match(value) && key_words(value).last() == key_words(key).last() {
+        return format!("{label}{value}");
+    }
+    // A SAS signature is URL-encoded base64: a comma ends it (`sig=...%3D,readwrite`).
+    if normalize(key) == "sig"
+        && let Some((head, tail)) = value.split_once(',')
+    {
+        return format!("{},{}", labelled(label, class, head), redact_with(&SHAPES, tail));
+    }
+    let (open, inner, close) = unwrap(value);
+    if class == KeyClass::Secret
+        && let Some(shown) = own_labels(inner)
+    {
+        return format!("{label}{open}{shown}{close}");
+    }
+    // `cat -A`'s line end (`^M$`: the carriage return shown, then the end of the line) is not part
+    // of a bare value.
+    if open.is_empty()
+        && let Some(head) = value.strip_suffix("^M$").filter(|head| !head.is_empty())
+    {
+        return format!("{}^M$", labelled_value(caps, key, label, head));
+    }
+    // A layout's field separator ends a bare value (NLog's `...|AuthToken=x|url: ...`).
+    if open.is_empty()
+        && let Some(at) = value.find('|').filter(|at| *at > 0 && LAYOUT_FIELD.is_match(&value[at + 1..]))
+    {
+        return format!("{}{}", labelled(label, class, &value[..at]), redact_with(&SHAPES, &value[at..]));
+    }
+    // A bare value followed by more options of the same list (`password=x,ssl=True`,
+    // StackExchange.Redis): the value ends at the first comma after which the rest is a list.
+    if open.is_empty()
+        && class != KeyClass::Connection
+        && let Some((head, tail)) = split_option_list(value)
+    {
+        return format!("{}{tail}", labelled(label, class, head));
+    }
+    // A YAML flow mapping under a secret name (Envoy's `password: { inline_string: "..." }`): each
+    // member holds it (a file's path or a reference stays, see [`mask`]); so does each argument
+    // of a call with named arguments (`setSecret(name: "env:TOKEN")`).
+    if class == KeyClass::Secret
+        && let Some(shown) = flow_mapping(value).or_else(|| named_arguments(value))
+    {
+        return format!("{label}{shown}");
+    }
+    // A bare value inside a JSON string ends at an escaped line break, and so does the full stop of
+    // the sentence before it (`...?access_token=VALUE.\n  Response status code ...`); a PEM key's
+    // escaped line breaks are its own.
+    if open.is_empty()
+        && !value.starts_with("-----BEGIN ")
+        && let Some(at) = value.find("\\n").or_else(|| value.find("\\r")).filter(|at| *at > 0)
+    {
+        let head = value[..at].strip_suffix('.').filter(|head| !head.is_empty()).unwrap_or(&value[..at]);
+        return format!("{}{}", labelled(label, class, head), redact_with(&SHAPES, &value[head.len()..]));
+    }
+    // A bare value glued to a message in another script (`= VALUE을(를) 저장했습니다.`) ends there.
+    if open.is_empty()
+        && let Some(at) = value.find(other_script).filter(|at| *at > 0)
+    {
+        return format!("{}{}", labelled(label, class, &value[..at]), redact_with(&SHAPES, &value[at..]));
+    }
+    // A secret given as `USER:PASSWORD` (Milvus' `token="user:password"`): the user stays.
+    if class == KeyClass::Secret
+        && let Some((user, secret)) = user_and_secret(inner)
+    {
+        return format!("{label}{open}{user}:{}{close}", mask(secret));
+    }
+    labelled(label, class, value)
+}
+
+/// The lines a bare value goes on over after a `\` glued to its end (the `key_more` part of the
+/// `key` form of `rules`: `sed -n l` folds a long line with a `\`, a shell joins `VALUE\` and the
+/// next line into one word): hidden when the value was, each line keeping its `\`, its line break
+/// and `sed`'s `$`; scanned as any text otherwise (a quoted value does not go on).
+pub(super) fn continued_value<'a>(more: &'a str, shown: &str) -> Cow<'a, str> {
+    if !shown.ends_with(REDACTED) {
+        return redact_with(&CONTEXT_FREE, more);
+    }
+    let lines: Vec<String> = more
+        .split('\n')
+        .enumerate()
+        .map(|(i, line)| {
+            let body = line.trim_start_matches(|c: char| c.is_ascii_alphanumeric() || "+/=_.~-".contains(c));
+            if i == 0 { line.to_owned() } else { format!("{REDACTED}{body}") }
+        })
+        .collect();
+    Cow::Owned(lines.join("\n"))
+}
+
+/// `value` as `USER:SECRET` when it reads as a user name and a secret after a colon: the user a
+/// word (letters first, then letters, digits, `_`, `.`, `-` or `@`) that reads as neither a
+/// password nor a generated token, the secret a blank-free run that is no path, URL or stand-in.
+fn user_and_secret(value: &str) -> Option<(&str, &str)> {
+    let (user, secret) = value.split_once(':')?;
+    let user_like = user.len() <= 64
+        && user.starts_with(|c: char| c.is_ascii_alphabetic())
+        && user.bytes().all(|b| b.is_ascii_alphanumeric() || b"_.-@".contains(&b))
+        && !password_like(user)
+        && !generated_token(user);
+    let secret_like = !secret.is_empty()
+        && !secret.starts_with(['/', '\\'])
+        && !secret.contains(char::is_whitespace)
+        && !is_stand_in(secret);
+    (user_like && secret_like && !is_stand_in(value)).then_some((user, secret))
+}
+
+/// A value `dotnet user-secrets set` saved: secret whatever its key, hidden whole unless its own
+/// form says which part is secret (a connection string's password, a URL's credentials, a JSON
+/// object's secret members), so the server, database and options beside it stay readable.
+pub(super) fn saved_secret(value: &str) -> String {
+    let url = value.split_once("://").is_some_and(|(scheme, _)| {
+        !scheme.is_empty() && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || b"+.-".contains(&b))
+    });
+    own_labels(value)
+        .or_else(|| url.then(|| redact_with(&CONTEXT_FREE, value).into_owned()))
+        .filter(|shown| shown != value)
+        .unwrap_or_else(|| mask(value))
+}
+
+/// A YAML flow mapping (`{ name: value, ... }`) with every member's value masked, or `None` when
+/// `value` is not one (an ODBC `{...}` value).
+fn flow_mapping(value: &str) -> Option<String> {
+    static OPENING: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^\{[ \t]*[A-Za-z_][A-Za-z0-9_.-]*:[ \t]").expect("flow mapping pattern is valid")
+    });
+    static MEMBER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?P<name>[A-Za-z_][A-Za-z0-9_.-]*:[ \t]*)(?P<value>"[^"\r\n]*"|'[^'\r\n]*'|[^,{}\s](?:[^,{}\r\n]*[^,{}\s])?)"#)
+            .expect("flow mapping member pattern is valid")
+    });
+    OPENING.is_match(value).then(|| {
+        MEMBER
+            .replace_all(value, |caps: &Captures<'_>| format!("{}{}", &caps["name"], mask(&caps["value"])))
+            .into_owned()
+    })
+}
+
+/// The named arguments of a test's display name (`password: "abc", n: 3`): a test's data, hidden
+/// under a secret name only when it reads as a password or a generated token (`"abc"`, `""`
+/// and `null` stay); the other values are scanned for the forms known by their shape.
+pub(super) fn test_arguments(args: &str) -> String {
+    static ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"(?P<name>[a-z][A-Za-z0-9_]*:[ \t])(?P<value>"(?:[^"\\\r\n]|\\.)*"|[^",()\r\n]*)"#)
+            .expect("argument pattern is valid")
+    });
+    ARGUMENT
+        .replace_all(args, |caps: &Captures<'_>| {
+            let (name, value) = (&caps["name"], &caps["value"]);
+            let inner = unwrap(value).1;
+            let secret = matches!(classify_key(name.trim_end_matches([':', ' ', '\t'])), KeyClass::Secret)
+                && (password_like(inner) || generated_token(inner));
+            // A connection string as a test's data is judged part by part.
+            if secret {
+                format!("{name}{}", mask(value))
+            } else {
+                format!("{name}{}", redact_with(&CONTEXT_FREE, value))
+            }
+        })
+        .into_owned()
+}
+
+/// A call with named arguments (see [`named_call`]) with each quoted argument masked as a value of
+/// its own, so a reference (`env:NUGET_TOKEN`, `file:./secret`) stays, or `None` when `value` is
+/// not one.
+fn named_arguments(value: &str) -> Option<String> {
+    static CALL: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(concat!("^", named_call!(), "$")).expect("named call pattern is valid"));
+    static LITERAL: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#""[^"\r\n]*"|'[^'\r\n]*'"#).expect("literal pattern is valid"));
+    CALL.is_match(value).then(|| LITERAL.replace_all(value, |caps: &Captures<'_>| mask(&caps[0])).into_owned())
+}
+
+/// A value under a weak label (the `weak` form of `rules`).
+pub(super) fn weak(caps: &Captures<'_>) -> String {
+    // Only the weak-label alternative is left; a `public key: ...` is not a secret.
+    let label = &caps["weak"];
+    if caps.name("weak_public").is_some() {
+        return keep(label, &caps["weak_val"]);
+    }
+    labelled(label, classify_key(label), &caps["weak_val"])
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::redact::{
+        REDACTED,
+        lines::LineRedactor,
+        tests::{each, r},
+    };
+
+    use std::borrow::Cow;
+
+    #[test]
+    fn password_variants_quoted_braced_and_spaced() {
+        assert_eq!(r("Host=h; Password = 'p w;d'; Port=5432"), "Host=h; Password = '[REDACTED]'; Port=5432");
+        assert_eq!(r(r#"password="hunter2""#), r#"password="[REDACTED]""#);
+        assert_eq!(r("Driver={SQL};PWD={a;b};"), "Driver={SQL};PWD={[REDACTED]};");
+        assert_eq!(r("passwd: abc"), "passwd: [REDACTED]");
+        assert_eq!(r("DB_PASSWORD=abc"), "DB_PASSWORD=[REDACTED]");
+    }
+
+    #[test]
+    fn short_passwords_have_no_minimum_length() {
+        assert_eq!(r("Password=a;"), "Password=[REDACTED];");
+        assert_eq!(r("pass=ab"), "pass=[REDACTED]");
+    }
+
+    #[test]
+    fn api_keys_and_tokens_by_label() {
+        assert_eq!(r("api_key=abc123"), "api_key=[REDACTED]");
+        assert_eq!(r("apikey: xyz"), "apikey: [REDACTED]");
+        assert_eq!(r("token=t0k"), "token=[REDACTED]");
+        assert_eq!(r("secret=s"), "secret=[REDACTED]");
+        assert_eq!(r("client_secret=abc&grant_type=x"), "client_secret=[REDACTED]&grant_type=x");
+        assert_eq!(r("access_token=abc.def"), "access_token=[REDACTED]");
+        assert_eq!(r("X-Api-Key: 12345"), "X-Api-Key: [REDACTED]");
+    }
+
+    #[test]
+    fn json_text_keeps_quotes() {
+        assert_eq!(r(r#"{"ApiKey": "sk-1", "Name": "app"}"#), r#"{"ApiKey": "[REDACTED]", "Name": "app"}"#);
+    }
+
+    #[test]
+    fn aws_access_key_id_and_secret_key() {
+        assert_eq!(r("id AKIAIOSFODNN7EXAMPLE used"), "id AKIA[REDACTED] used");
+        assert_eq!(
+            r("aws_secret_access_key = wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY"),
+            "aws_secret_access_key = [REDACTED]"
+        );
+        // Under a label too, a token known by its shape keeps its prefix.
+        assert_eq!(r("AWS_ACCESS_KEY_ID=ASIAXXXXXXXXXXXXXXXX"), "AWS_ACCESS_KEY_ID=ASIA[REDACTED]");
+    }
+
+    #[test]
+    fn azure_storage_keys() {
+        assert_eq!(
+            r("DefaultEndpointsProtocol=https;AccountName=acc;AccountKey=abc+/def==;EndpointSuffix=core.windows.net"),
+            "DefaultEndpointsProtocol=https;AccountName=acc;AccountKey=[REDACTED];EndpointSuffix=core.windows.net"
+        );
+        assert_eq!(
+            r(
+                "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=k3y="
+            ),
+            "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=RootManageSharedAccessKey;SharedAccessKey=[REDACTED]"
+        );
+    }
+
+    #[test]
+    fn labelled_high_entropy_values_only_when_generated() {
+        assert_eq!(r("SigningKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5"), "SigningKey=[REDACTED]");
+        assert_eq!(
+            r("AssemblyOriginatorKeyFile=MyCompanyStrongName.snk"),
+            "AssemblyOriginatorKeyFile=MyCompanyStrongName.snk"
+        );
+        assert_eq!(r("KeyFile=/home/u/keys/strong2024.snk"), "KeyFile=/home/u/keys/strong2024.snk");
+    }
+
+    #[test]
+    fn authorization_headers() {
+        assert_eq!(r("Authorization: Bearer abc"), "Authorization: Bearer [REDACTED]");
+        assert_eq!(r("authorization: Basic dXNlcjpwYXNz"), "authorization: Basic [REDACTED]");
+        assert_eq!(r(r#"-H "Authorization: token123""#), r#"-H "Authorization: [REDACTED]""#);
+        assert_eq!(r("sent Bearer 0123456789abcdef"), "sent Bearer [REDACTED]");
+        assert_eq!(r("uses bearer authentication"), "uses bearer authentication");
+    }
+
+    #[test]
+    fn cookies_and_session_tokens() {
+        assert_eq!(
+            r("Cookie: .AspNetCore.Cookies=chunks-2; .AspNetCore.CookiesC1=abc; .AspNetCore.CookiesC2=def"),
+            "Cookie: .AspNetCore.Cookies=chunks-2; .AspNetCore.CookiesC1=[REDACTED]; .AspNetCore.CookiesC2=[REDACTED]"
+        );
+        assert_eq!(
+            r("set-cookie: .AspNetCore.Session=xyz; path=/; samesite=lax; httponly"),
+            "set-cookie: .AspNetCore.Session=[REDACTED]; path=/; samesite=lax; httponly"
+        );
+        let cleared = "Set-Cookie: .AspNetCore.Identity.Application=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/";
+        assert_eq!(r(cleared), cleared);
+        // Data Protection payloads (auth, session and antiforgery cookies and tokens) wherever they are.
+        assert_eq!(
+            r("__RequestVerificationToken=CfDJ8Nq3x_AbCdEfGhIjKlMnOpQrStUv&x=1"),
+            "__RequestVerificationToken=CfDJ8[REDACTED]&x=1"
+        );
+        assert_eq!(
+            r("nonce .AspNetCore.OpenIdConnect.Nonce.CfDJ8AbCdEfGhIjKlMnOpQr=N"),
+            "nonce .AspNetCore.OpenIdConnect.Nonce.CfDJ8[REDACTED]=N"
+        );
+        // The constant `N` of the remote-authentication marker cookies is no secret.
+        assert_eq!(
+            r("Set-Cookie: .AspNetCore.OpenIdConnect.Nonce.CfDJ8AbCdEfGhIjKlMnOpQr=N; path=/signin-oidc"),
+            "Set-Cookie: .AspNetCore.OpenIdConnect.Nonce.CfDJ8[REDACTED]=N; path=/signin-oidc"
+        );
+        let correlation =
+            "Set-Cookie: .AspNetCore.Correlation.BkwpW0ikHZzgfuvdhaeLCHk1VeOJsbqcRiODHL5zqJo=N; path=/signin-oidc";
+        assert_eq!(r(correlation), correlation);
+        assert_eq!(r(r#"{"Cookie": "sid=42; theme=dark"}"#), r#"{"Cookie": "sid=[REDACTED]; theme=[REDACTED]"}"#);
+        assert_eq!(r("CookieAuthenticationHandler signed in"), "CookieAuthenticationHandler signed in");
+    }
+
+    #[test]
+    fn key_like_json_values_and_user_jwts_signing_keys() {
+        assert_eq!(r(r#"  "value": "Zm9vYmFyQmF6MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u==""#), r#"  "value": "[REDACTED]""#);
+        for kept in
+            [r#""value": "C:\Users\me\source\repos\App1""#, r#""value": "0b6e3c1a-52f7-4d2e-9a8b-7c6d5e4f3a2b""#]
+        {
+            assert_eq!(r(kept), kept);
+        }
+        assert_eq!(r("Signing Key: 'Zm9vYmFyYmF6MTIzNDU2Nzg5MA=='"), "Signing Key: '[REDACTED]'");
+        assert_eq!(
+            r("New signing key created: 'Zm9vYmFyYmF6MTIzNDU2Nzg5MA=='"),
+            "New signing key created: '[REDACTED]'"
+        );
+    }
+
+    #[test]
+    fn name_value_pairs_in_json_text() {
+        let listing = "[\n  {\n    \"name\": \"Smtp__Password\",\n    \"tags\": {},\n    \"value\": \"relay-9\"\n  },\n  {\n    \"name\": \"Logging__LogLevel\",\n    \"value\": \"Information\"\n  }\n]";
+        let expected = listing.replace("relay-9", REDACTED);
+        assert_eq!(r(listing), expected);
+        // Line by line, as progress and session logs see it, with the same result.
+        let mut redactor = LineRedactor::new();
+        let lines: Vec<String> = listing.lines().filter_map(|line| redactor.line(line)).map(Cow::into_owned).collect();
+        assert_eq!(lines.join("\n"), expected);
+        assert_eq!(
+            r(r#"{"Name": "/prod/DbPassword", "Type": "SecureString", "Value": "pw-1"}"#),
+            r#"{"Name": "/prod/DbPassword", "Type": "SecureString", "Value": "[REDACTED]"}"#
+        );
+        assert_eq!(
+            r(r#"{"functionKeys": {"default": "aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bD1fH3jL5=="}}"#),
+            r#"{"functionKeys": {"default": "[REDACTED]"}}"#
+        );
+        assert_eq!(r("<value>aB3dE5gH7jK9mN1pQ3sT5vW7yZ9bD1fH3jL5==</value>"), "<value>[REDACTED]</value>");
+    }
+
+    #[test]
+    fn nuget_config_credentials() {
+        assert_eq!(
+            r(r#"<add key="ClearTextPassword" value="p@ss" />"#),
+            r#"<add key="ClearTextPassword" value="[REDACTED]" />"#
+        );
+        assert_eq!(r("<Password>x</Password>"), "<Password>[REDACTED]</Password>");
+        assert_eq!(r("<UserSecretsId>abc-123</UserSecretsId>"), "<UserSecretsId>abc-123</UserSecretsId>");
+    }
+
+    #[test]
+    fn msbuild_property_password() {
+        assert_eq!(
+            r("dotnet publish -p:Password=x -p:Configuration=Release"),
+            "dotnet publish -p:Password=[REDACTED] -p:Configuration=Release"
+        );
+        assert_eq!(r("/p:DeployPassword=ab"), "/p:DeployPassword=[REDACTED]");
+    }
+
+    #[test]
+    fn xml_attributes_in_any_order_and_msbuild_password_properties() {
+        each(&[
+            (
+                r#"<add value="Nu-S3cret" key="ClearTextPassword" />"#,
+                r#"<add value="[REDACTED]" key="ClearTextPassword" />"#,
+            ),
+            (
+                r#"<setting name="SmtpPassword" serializeAs="String" value="Smtp-S3cret"/>"#,
+                r#"<setting name="SmtpPassword" serializeAs="String" value="[REDACTED]"/>"#,
+            ),
+            (r#"<add key="Username" value="bob" />"#, ""),
+            ("<DeployPwd>Dp-S3cret</DeployPwd>", "<DeployPwd>[REDACTED]</DeployPwd>"),
+            (
+                "<SigningCertificatePassword>Sc-S3cret</SigningCertificatePassword>",
+                "<SigningCertificatePassword>[REDACTED]</SigningCertificatePassword>",
+            ),
+            (
+                "dotnet publish -p:DeployPwd=Dp-S3cret -p:Configuration=Release",
+                "dotnet publish -p:DeployPwd=[REDACTED] -p:Configuration=Release",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn name_value_pairs_in_any_quoting_and_secret_named_elements() {
+        each(&[
+            (
+                r#"dotnet test -- TestRunParameters.Parameter(name=\"ClientSecret\", value=\"Trp-S3cret-9\")"#,
+                r#"dotnet test -- TestRunParameters.Parameter(name=\"ClientSecret\", value=\"[REDACTED]\")"#,
+            ),
+            (
+                "##teamcity[setParameter name='env.SMTP_PASSWORD' value='Tc-S3cret-9']",
+                "##teamcity[setParameter name='env.SMTP_PASSWORD' value='[REDACTED]']",
+            ),
+            ("##teamcity[setParameter name='env.REGION' value='westeurope']", ""),
+            (
+                "<SERVICEBUS_KEY>Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFi</SERVICEBUS_KEY>",
+                "<SERVICEBUS_KEY>[REDACTED]</SERVICEBUS_KEY>",
+            ),
+            ("<KeyFile>signing.snk</KeyFile>", ""),
+        ]);
+    }
+}

@@ -1,0 +1,396 @@
+//! Tables: pipe and CSV tables whose header names a secret column, tables ruled by dashes and
+//! box-drawn listings of names and values, each row's cells judged by their column or name.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::{
+    connection::redact_connection_string,
+    keys::{KeyClass, LAST_KEY_WORDS, STRONG_KEY_WORDS, WEAK_KEY_WORDS, classify_key, key_words, words_pattern},
+    labelled::redact_labelled,
+    patterns::{CONTEXT_FREE, redact_with},
+};
+
+/// The header line of CSV (three or more names, one of which has a secret word; no pattern group,
+/// not anchored). A pipe table's header is its first line, whatever it holds (see the
+/// `ptab_head` form of `rules`).
+pub(super) fn csv_header() -> String {
+    let words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
+    // A name may have words with one blank between them (`Smtp password` of AWS's SES credentials).
+    let name = r#""?[A-Za-z_][A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+)*"?"#;
+    let secret = format!(r#""?(?:[A-Za-z0-9_.-]+ )*[A-Za-z0-9_.-]*(?i:{words})[A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+)*"?"#);
+    format!(r"(?:{name},){{2,}}{secret}(?:,{name})*|{name},{secret}(?:,{name})+|{secret}(?:,{name}){{2,}}")
+}
+
+/// The cells of a table's line, as byte ranges without the delimiters: between `|`s for a pipe
+/// table, between commas outside double quotes for CSV.
+fn table_cells(line: &str, delimiter: u8) -> Vec<(usize, usize)> {
+    let bytes = line.as_bytes();
+    let mut cells = Vec::new();
+    let mut start = 0;
+    let mut quoted = false;
+    for (i, &b) in bytes.iter().enumerate() {
+        match b {
+            b'"' if delimiter == b',' => quoted = !quoted,
+            _ if b == delimiter && !quoted => {
+                cells.push((start, i));
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    let end = line.trim_end_matches(['\r', '\n']).len().max(start);
+    cells.push((start, end));
+    if delimiter == b'|' {
+        // What is before the first `|` and after the last is not a cell.
+        cells.remove(0);
+        cells.pop();
+    }
+    cells
+}
+
+/// Names of a table's column that names each row, when another column is its `Value`
+/// (`| Variable | Value | Scope |` of a Markdown table of settings, `Name  Value` listings).
+const NAME_COLUMNS: &[&str] = &["name", "variable", "key", "setting", "parameter", "property", "field"];
+
+/// How a table's header line judges its rows (see [`table_columns`]).
+#[derive(Debug, Clone)]
+pub(super) struct Table {
+    /// `|` for a pipe table, `,` for CSV.
+    pub(super) delimiter: u8,
+    /// How secret each column's name makes its cells.
+    classes: Vec<KeyClass>,
+    /// In a table of names and values, the column that names each row and the column of its
+    /// value: each row's value is as secret as the row's name.
+    pair: Option<(usize, usize)>,
+}
+
+/// How a table's header line judges its rows, or `None` when no column is secret and the table
+/// is not one of names and values.
+pub(super) fn table_columns(header: &str) -> Option<Table> {
+    let delimiter = if header.trim_start().starts_with('|') { b'|' } else { b',' };
+    let names: Vec<String> = table_cells(header, delimiter)
+        .into_iter()
+        .map(|(start, end)| header[start..end].trim().trim_matches(['"', '`', '*']).to_ascii_lowercase())
+        .collect();
+    let classes: Vec<KeyClass> = names.iter().map(|name| classify_key(name)).collect();
+    let value = names.iter().position(|name| name == "value");
+    let pair = value.zip(names.iter().position(|name| NAME_COLUMNS.contains(&name.as_str()))).map(|(v, n)| (n, v));
+    (pair.is_some() || classes.iter().any(|class| matches!(class, KeyClass::Secret | KeyClass::Connection)))
+        .then_some(Table { delimiter, classes, pair })
+}
+
+/// A row of a table whose columns are judged by their names in its header (see
+/// [`table_columns`]): each cell as secret as its column says, in a table of names and values the
+/// value as secret as the row's name, the other cells scanned as any text; a row of another
+/// shape (a pipe table's `|---|` rule, a line with more or fewer cells) is scanned as any text.
+pub(super) fn table_row(row: &str, table: &Table) -> String {
+    let cells = table_cells(row, table.delimiter);
+    if cells.len() != table.classes.len() || row.bytes().all(|b| b"-:+| \t\r\n".contains(&b)) {
+        return redact_with(&CONTEXT_FREE, row).into_owned();
+    }
+    let row_class = table.pair.map(|(name, _)| {
+        let (start, end) = cells[name];
+        classify_key(row[start..end].trim().trim_matches(['"', '`', '*']))
+    });
+    let mut out = String::with_capacity(row.len());
+    let mut at = 0;
+    for (column, ((start, end), class)) in cells.into_iter().zip(&table.classes).enumerate() {
+        let cell = &row[start..end];
+        let value = cell.trim();
+        let lead = start + (cell.len() - cell.trim_start().len());
+        let class = match row_class {
+            Some(named @ (KeyClass::Secret | KeyClass::Connection | KeyClass::Weak))
+                if table.pair.is_some_and(|(_, value)| value == column) =>
+            {
+                named
+            }
+            _ => *class,
+        };
+        out.push_str(&row[at..lead]);
+        out.push_str(&redact_labelled(class, value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned()));
+        at = lead + value.len();
+    }
+    out.push_str(&row[at..]);
+    out
+}
+
+/// A header line that names a secret, weak or license column (no pattern group, not anchored):
+/// the first line of a table ruled by dashes (see [`ruled_columns`]).
+pub(super) fn ruled_header() -> String {
+    format!(
+        r"[^\r\n]*(?i:{}|{}|{})[^\r\n]*",
+        words_pattern(STRONG_KEY_WORDS),
+        words_pattern(LAST_KEY_WORDS),
+        words_pattern(WEAK_KEY_WORDS)
+    )
+}
+
+/// The line of dashes under a table's header, one run a column (`---- ------`).
+pub(super) const RULE_LINE: &str = r"[ \t]*-{3,}(?:[ \t]+-{3,})+[ \t]*\r?";
+
+/// A table ruled by dashes under its header (`sqlcmd`, `az ... -o table`, PowerShell's
+/// `Format-Table`): where each column starts, from the rule line, and how secret its name in the
+/// header makes its cells.
+#[derive(Debug, Clone)]
+pub(super) struct RuledTable {
+    columns: Vec<(usize, KeyClass)>,
+}
+
+/// How a ruled table's header and rule line judge its rows, or `None` when no column's name says
+/// its cells can be secret.
+pub(super) fn ruled_columns(header: &str, rule: &str) -> Option<RuledTable> {
+    let bytes = rule.as_bytes();
+    let starts: Vec<usize> =
+        (0..bytes.len()).filter(|&i| bytes[i] == b'-' && (i == 0 || bytes[i - 1] != b'-')).collect();
+    let columns: Vec<(usize, KeyClass)> = starts
+        .iter()
+        .enumerate()
+        .map(|(i, &start)| {
+            let end = starts.get(i + 1).copied().unwrap_or(header.len()).min(header.len());
+            let name = header.get(start.min(end)..end).unwrap_or("").trim();
+            // A column that names each row (`Key   Value` of `vault kv get`) is no secret column:
+            // such a table's rows are judged one by one (the `row` form).
+            let naming = NAME_COLUMNS.contains(&name.to_ascii_lowercase().as_str());
+            (start, if naming { KeyClass::Plain } else { classify_key(name) })
+        })
+        .collect();
+    columns.iter().any(|(_, class)| *class != KeyClass::Plain).then_some(RuledTable { columns })
+}
+
+/// A row of a ruled table with each cell as secret as its column says, or scanned as any text
+/// when the row does not fit the columns (a cell runs into the next column).
+pub(super) fn ruled_row(row: &str, table: &RuledTable) -> String {
+    let body = row.trim_end_matches(['\r', '\n']);
+    let fits = table.columns.iter().skip(1).all(|&(start, _)| {
+        start >= body.len() || body.is_char_boundary(start) && body.as_bytes()[start - 1].is_ascii_whitespace()
+    });
+    if !fits {
+        return redact_with(&CONTEXT_FREE, row).into_owned();
+    }
+    let mut out = String::with_capacity(row.len());
+    // What stands before the first column (the indent of a table printed inside a log) stays.
+    let first = table.columns.first().map_or(0, |&(start, _)| start).min(body.len());
+    out.push_str(body.get(..first).unwrap_or(""));
+    for (i, &(start, class)) in table.columns.iter().enumerate() {
+        let end = table.columns.get(i + 1).map_or(body.len(), |&(next, _)| next).min(body.len());
+        let cell = body.get(start.min(end)..end).unwrap_or("");
+        let value = cell.trim();
+        let lead = cell.len() - cell.trim_start().len();
+        // A connection string that `Format-Table -Wrap` broke over rows is read part by part: a
+        // piece that is not one whole is scanned as any text.
+        let shown = match class {
+            KeyClass::Connection => redact_connection_string(value),
+            _ => redact_labelled(class, value),
+        };
+        out.push_str(&cell[..lead]);
+        out.push_str(&shown.unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned()));
+        out.push_str(&cell[lead + value.len()..]);
+    }
+    out.push_str(&row[body.len()..]);
+    out
+}
+
+/// A row of a box-drawn listing of names and values (`+----+----+` above `| API Secret | ... |`
+/// rows, with no rule under the first, so it has no header; the Confluent CLI): the value as
+/// secret as the row's name, but a `key` beside its secret is the key's id, hidden only when it
+/// looks like a key itself (see [`key_like`](super::keys::key_like)). `None` for a line of another shape.
+pub(super) fn listing_row(row: &str) -> Option<String> {
+    let cells = table_cells(row, b'|');
+    let [(name_start, name_end), (start, end)] = cells[..] else {
+        return None;
+    };
+    let name = row[name_start..name_end].trim();
+    let class = match classify_key(name) {
+        KeyClass::Secret | KeyClass::Weak if key_words(name).last().is_some_and(|word| word == "key") => {
+            KeyClass::Neutral
+        }
+        class => class,
+    };
+    let cell = &row[start..end];
+    let value = cell.trim();
+    let lead = start + cell.len() - cell.trim_start().len();
+    let shown = redact_labelled(class, value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned());
+    Some(format!("{}{shown}{}", redact_with(&CONTEXT_FREE, &row[..lead]), &row[lead + value.len()..]))
+}
+
+/// A line that can be the header of a table ruled by dashes (see [`ruled_columns`]).
+pub(super) static RULED_HEADER_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{}$", ruled_header())).expect("ruled header pattern is valid"));
+/// The rule under a ruled table's header, a line of its own.
+pub(super) static RULE_LINE_ONLY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!("^{RULE_LINE}$")).expect("rule line pattern is valid"));
+/// The border line of a box-drawn listing (see [`listing_row`]).
+pub(super) static BORDER_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^[ \t]*\+-[-+]*\+[ \t]*\r?$").expect("border line pattern is valid"));
+
+/// A header line of CSV that names a secret column (see [`csv_header`]).
+pub(super) static CSV_HEADER_LINE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(&format!(r"^(?:{})\r?$", csv_header())).expect("CSV header pattern is valid"));
+
+/// The gap between the columns of a table: two blanks or more, or a tab.
+pub(super) static COLUMN_GAP: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[ \t]{2,}|\t").expect("gap pattern is valid"));
+
+#[cfg(test)]
+mod tests {
+    use crate::redact::{
+        REDACTED,
+        tests::{each, each_and_lines, lines, r},
+    };
+
+    #[test]
+    fn environment_listing_rows() {
+        assert_eq!(r("DB_PASSWORD                    s3cr3t!"), "DB_PASSWORD                    [REDACTED]");
+        assert_eq!(
+            r("DOTNET_ROOT                    /usr/share/dotnet"),
+            "DOTNET_ROOT                    /usr/share/dotnet"
+        );
+        assert_eq!(r("CACHE_KEY                      products"), "CACHE_KEY                      products");
+    }
+
+    #[test]
+    fn markdown_table_of_names_and_values_keeps_its_rows() {
+        let table = concat!(
+            "| Variable | Value | Scope |\n",
+            "|---|---|---|\n",
+            "| ACME_TOKEN | vndr-gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4 | prod |\n",
+            "| ACME_URL | https://acme.example/v2 | prod |\n",
+            "| ACME_RETRIES | 5 | all |",
+        );
+        let expected = table.replace("gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4", REDACTED);
+        assert_eq!(r(table), expected);
+        assert_eq!(lines(table), expected);
+        // In a table of names and values, each value is as secret as its row's name.
+        let settings = concat!(
+            "| Name | Value |\n",
+            "|------|-------|\n",
+            "| `Smtp__Password` | Tr0ub4dor&3 |\n",
+            "| Smtp__Host | mail.example.test |\n",
+            "| Jwt__SigningKey | c2lnbmluZy1rZXktZm9yLXRlc3RzLW9ubHktMTIzNDU2Nzg5MA |",
+        );
+        let hidden = concat!(
+            "| Name | Value |\n",
+            "|------|-------|\n",
+            "| `Smtp__Password` | [REDACTED] |\n",
+            "| Smtp__Host | mail.example.test |\n",
+            "| Jwt__SigningKey | [REDACTED] |",
+        );
+        assert_eq!(r(settings), hidden);
+        assert_eq!(lines(settings), hidden);
+        // A table whose header names a secret column still hides that column.
+        let header = "| user | password |\n| alice | Tr0ub4dor&3 |\n| bob | hunter2! |";
+        let hidden = "| user | password |\n| alice | [REDACTED] |\n| bob | [REDACTED] |";
+        assert_eq!(r(header), hidden);
+        assert_eq!(lines(header), hidden);
+    }
+
+    #[test]
+    fn table_rows_with_a_secret_name() {
+        for (input, expected) in [
+            ("  CLIENT SECRET   rl74BQmePSn-sDjm_D_zL4of", "  CLIENT SECRET   [REDACTED]"),
+            ("token                  s.opaque", "token                  [REDACTED]"),
+            ("AZURE_DEVOPS_EXT_PAT           3a3id4obhnee64eh", "AZURE_DEVOPS_EXT_PAT           [REDACTED]"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        for kept in
+            ["Key                    Value", "token_duration         768h", "DB_PASSWORD:                 18 bytes"]
+        {
+            assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
+    fn tables_wrapped_rows_and_listings() {
+        each(&[
+            (
+                "key1\tZm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u\nb3BxcnN0dQ==\tFULL",
+                "key1\t[REDACTED]\n[REDACTED]\tFULL",
+            ),
+            ("default-token-7x2kq          kubernetes.io/service-account-token   3      1y", ""),
+            ("key1   FULL   Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWprbG1u==", "key1   FULL   [REDACTED]"),
+            ("  --store-password-in-clear-text      Enables storing credentials in clear text.", ""),
+        ]);
+    }
+
+    #[test]
+    fn format_list_and_table_columns_beside_a_secret_name() {
+        assert_eq!(
+            r("UserName       : ops\nPassword       : Tq7!rr-Lm2\nSecurePassword : System.Security.SecureString"),
+            "UserName       : ops\nPassword       : [REDACTED]\nSecurePassword : System.Security.SecureString"
+        );
+        assert_eq!(
+            r("Stripe__ApiKey               False          9f8e7d6c5b4a39281706f5e4d3c2b1a0"),
+            "Stripe__ApiKey               False          [REDACTED]"
+        );
+    }
+
+    #[test]
+    fn tables_ruled_by_dashes_and_box_listings_of_names_and_values() {
+        // `text` with each of `secrets` hidden, whole and line by line.
+        let check = |text: &str, secrets: &[&str]| {
+            let expected = secrets.iter().fold(text.to_owned(), |shown, secret| shown.replace(secret, REDACTED));
+            assert_eq!(r(text), expected);
+            assert_eq!(lines(text), expected.trim_end());
+        };
+        let ruled = concat!(
+            "AppName      ApiSecret                            Created\n",
+            "------------ ------------------------------------ ----------\n",
+            "orders       Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn  2026-01-02\n",
+            "billing      Pz4Qw8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc  2026-02-03\n",
+            "\n",
+            "(2 rows affected)",
+        );
+        let ruled_secrets = ["Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn", "Pz4Qw8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc"];
+        check(ruled, &ruled_secrets);
+        let keys = concat!(
+            "PrimaryKey                        SecondaryKey\n",
+            "--------------------------------  --------------------------------\n",
+            "Qx7-Lm2_Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0  Zr8-Kq2_Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg2\n",
+        );
+        check(keys, &["Qx7-Lm2_Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0", "Zr8-Kq2_Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg2"]);
+        // An indented table keeps its indent on every row.
+        let indented: String = ruled.lines().map(|line| format!("  {line}\n")).collect();
+        check(&indented, &ruled_secrets);
+        // A ruled table whose header names no secret is scanned as any text.
+        check("Name     Version\n-------- -------\nSerilog  4.2.0\n", &[]);
+        let listing = concat!(
+            "+-------------+----------------------------------------------+\n",
+            "| Key         | QWERTY7ASDFG2ZXC                             |\n",
+            "| Secret      | Lm3Nx6Pv1Bc4Df7Gh0Jk3Lm6Np9Qr2St5Vw8Yz1Ab4Cd |\n",
+            "+-------------+----------------------------------------------+\n",
+        );
+        check(listing, &["Lm3Nx6Pv1Bc4Df7Gh0Jk3Lm6Np9Qr2St5Vw8Yz1Ab4Cd"]);
+    }
+
+    #[test]
+    fn rows_of_box_drawn_tables_judge_the_value_by_the_name_beside_it() {
+        let hex = "5f0c1e2d3b4a59687f6e5d4c3b2a1908";
+        let padded = format!("{REDACTED}{}", " ".repeat(hex.len() - REDACTED.len()));
+        let cases = [
+            // `sqlite3 -box`'s `name │ value` and Nushell's record: the column keeps its width.
+            (format!("│ mail.api_key  │ {hex} │"), format!("│ mail.api_key  │ {padded} │")),
+            (format!("│ SMTP_PASSWORD       │ {hex} │"), format!("│ SMTP_PASSWORD       │ {padded} │")),
+            (
+                "┃ SEARCH_SERVER_KEY ┃ srv.Zx9Qw8Er7Ty6Ui5Op4 ┃".to_owned(),
+                format!("┃ SEARCH_SERVER_KEY ┃ {REDACTED}             ┃"),
+            ),
+            ("║ Api Token ║ Pw9-xx ║".to_owned(), format!("║ Api Token ║ {REDACTED} ║")),
+        ];
+        for (input, expected) in &cases {
+            assert_eq!(r(input), *expected, "{input}");
+            assert_eq!(lines(input), *expected, "line by line: {input}");
+        }
+        each_and_lines(&[
+            // A header, a path, a commit or a GUID beside a name that says nothing secret, a
+            // key's id, and a row of three cells stay.
+            ("│        name        │        value        │", ""),
+            ("│ DOTNET_ROOT    │ /usr/share/dotnet │", ""),
+            ("│ build.commit │ 5f0c1e2d3b4a59687f6e5d4c3b2a1908 │", ""),
+            ("│ SigningKeyId │ 0d6f1c2e-4a5b-4c3d-9e8f-7a6b5c4d3e2f │", ""),
+            ("│ 0 │ API_KEY │ set │", ""),
+        ]);
+    }
+}
