@@ -42,6 +42,16 @@ macro_rules! named_call {
 }
 pub(super) use named_call;
 
+/// SMTP's SASL mechanisms whose `AUTH` command carries the credential (`AUTH PLAIN <base64>`): one
+/// list for the `proto_auth` form, which hides that credential, and `STAND_IN`, which keeps a
+/// server's list of mechanisms (`250-AUTH LOGIN PLAIN XOAUTH2`) as no secret.
+macro_rules! sasl_credential_mechanisms {
+    () => {
+        "PLAIN|LOGIN|XOAUTH2|OAUTHBEARER|CRAM-MD5"
+    };
+}
+pub(super) use sasl_credential_mechanisms;
+
 /// A value after a label: JSON-escaped quotes inside a JSON string (`\"...\"`, or System.Text.Json's
 /// `\u0022...\u0022`), a PEM private key flattened on one line (its body words blank-separated, as
 /// an environment variable holds it), quoted, braced
@@ -358,7 +368,9 @@ fn rules(forms: Forms) -> Vec<String> {
             // `##vso[task.setvariable ...;issecret=true]VALUE` name their value a secret too.
             concat!(
                 r#"(?P<proto_auth>"(?i:auth)"[ \t]+(?:"[^"\r\n]*"[ \t]+)?"|(?-u:\b)[A-Za-z0-9]{1,8} LOGIN[ \t]+(?:"[^"\r\n]*"|[^\s"]+)[ \t]+"|(?m:^)(?:> |C: |--> )PASS[ \t]+"#,
-                r"|(?-u:\b)AUTH[ \t]+(?:PLAIN|LOGIN|XOAUTH2|OAUTHBEARER|CRAM-MD5)[ \t]+|(?-u:\b)334 UGFzc3dvcmQ6[ \t]*\r?\n(?:C: |> |--> )?",
+                r"|(?-u:\b)AUTH[ \t]+(?:",
+                sasl_credential_mechanisms!(),
+                r")[ \t]+|(?-u:\b)334 UGFzc3dvcmQ6[ \t]*\r?\n(?:C: |> |--> )?",
                 r"|##vso\[task\.setsecret\]|##vso\[task\.setvariable [^\]\r\n]*(?i:issecret=true)[^\]\r\n]*\])",
                 r#"(?P<proto_auth_val>[^"\r\n]+)"#,
             )
