@@ -52,6 +52,16 @@ macro_rules! sasl_credential_mechanisms {
 }
 pub(super) use sasl_credential_mechanisms;
 
+/// A URL's scheme and the `://` after it (RFC 3986: a letter, then letters, digits, `+`, `.`, `-`):
+/// one pattern for the URL-credential forms and `saved_secret`, which reads a value that starts
+/// with one as a URL.
+macro_rules! url_scheme {
+    () => {
+        r"[A-Za-z][A-Za-z0-9+.-]*://"
+    };
+}
+pub(super) use url_scheme;
+
 /// A value after a label: JSON-escaped quotes inside a JSON string (`\"...\"`, or System.Text.Json's
 /// `\u0022...\u0022`), a PEM private key flattened on one line (its body words blank-separated, as
 /// an environment variable holds it), quoted, braced
@@ -522,8 +532,8 @@ fn rules(forms: Forms) -> Vec<String> {
         r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*(?:b?["'])?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|(?i:key|token|api[-_]?key)=|[A-Z][A-Za-z]{1,20}(?:-[A-Z][A-Za-z]{1,20})?[ \t]+)?(?P<hdr_val><[^<>\s"']+>|[^\s"',;\\<]+(?:\\\r?\n[ \t]*[A-Za-z0-9._~+/=-]+)*)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
         // The password may hold a `#` (a URL .NET failed to parse prints it as written).
-        r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?@"'<>]+@"#.to_owned(),
-        r"(?P<url_user>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://)(?P<url_token>[A-Za-z0-9._~%+-]{16,})@".to_owned(),
+        concat!(r"(?P<url>(?-u:\b)", url_scheme!(), r#"[^\s:/?#@"'<>]*:)[^\s/?@"'<>]+@"#).to_owned(),
+        concat!(r"(?P<url_user>(?-u:\b)", url_scheme!(), r")(?P<url_token>[A-Za-z0-9._~%+-]{16,})@").to_owned(),
     ]);
     if labelled {
         // Query parameters and XML that name a secret.
