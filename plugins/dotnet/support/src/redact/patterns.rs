@@ -739,10 +739,17 @@ pub(super) struct Combined {
 
 impl Combined {
     fn new(forms: Forms) -> Self {
+        // A form the smaller sets share with [`FULL`] is compiled once (a clone shares it).
+        let compiled: &[Regex] = if forms == Forms::All { &[] } else { &FULL.forms };
         let forms = rules(forms)
             .iter()
             .map(|form| {
-                regex::RegexBuilder::new(form).dfa_size_limit(DFA_CACHE_BYTES).build().expect("redaction form is valid")
+                compiled.iter().find(|known| known.as_str() == form).cloned().unwrap_or_else(|| {
+                    regex::RegexBuilder::new(form)
+                        .dfa_size_limit(DFA_CACHE_BYTES)
+                        .build()
+                        .expect("redaction form is valid")
+                })
             })
             .collect();
         Self { forms }
