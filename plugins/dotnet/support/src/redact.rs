@@ -6,10 +6,11 @@
 //! and `.netrc`), found exactly, with their encodings, wherever they appear. Then the patterns of
 //! the forms secrets take, described below, for the secrets nobody could know in advance.
 //!
-//! Text is scanned once by a single combined [`regex::Regex`] (one alternative per form) and
-//! rewritten by `replace_all`. The `regex` crate runs in time linear in the input, so neither
-//! huge nor hostile output can stall redaction. When two forms could start at the same place,
-//! the one listed first wins, so the more specific forms come first. The forms that need context
+//! Text is scanned once by one [`regex::Regex`] per form, their matches merged as the forms'
+//! alternation would match (the leftmost match; of the forms that start there, the first listed),
+//! and rewritten match by match. The `regex` crate runs each search in time linear in what it
+//! reads, so neither huge nor hostile output can stall redaction. When two forms could start at
+//! the same place, the one listed first wins, so the more specific forms come first. The forms that need context
 //! (the short options of some commands, `user-secrets set K V`) match the rest of their line as
 //! one command-line segment; its arguments are classified like [`redact_args`] does and the text
 //! between the secrets gets the same context-free pass, so every byte is still scanned once. A

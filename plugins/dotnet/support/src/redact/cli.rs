@@ -410,7 +410,7 @@ pub(super) fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
             let word = if k == 0 { command_name(word(i)) } else { word(i + k) };
             // The 64-bit build of a tool (`PsExec64.exe`) takes the same options.
             word.eq_ignore_ascii_case(w)
-                || k == 0 && word.len() > 2 && word[..word.len() - 2].eq_ignore_ascii_case(w) && word.ends_with("64")
+                || k == 0 && word.len() > 2 && word.ends_with("64") && word[..word.len() - 2].eq_ignore_ascii_case(w)
         })
     };
     let whole = |i: usize| ArgAction::Secret { start: 0, end: args[i].as_ref().len() };
@@ -679,6 +679,15 @@ mod tests {
         for kept in ["ssh-keygen -t ed25519 -N \"\" -f key", "ssh-keygen -l -f key.pub"] {
             assert_eq!(r(kept), kept);
         }
+    }
+
+    /// A word that ends in a letter of three bytes or more (`日本語`, `…`) is no tool's 64-bit name:
+    /// it was cut inside that letter and panicked, in argument vectors and in a command line's text.
+    #[test]
+    fn words_ending_in_a_letter_of_several_bytes_are_read_whole() {
+        assert_eq!(args(&["日本語", "-p", "x"]), ["日本語", "-p", "x"]);
+        assert_eq!(args(&["docker", "login", "-p", "pw", "naïve…"]), ["docker", "login", "-p", "[REDACTED]", "naïve…"]);
+        assert_eq!(r("docker login -u me -p pw 日本語"), "docker login -u me -p [REDACTED] 日本語");
     }
 
     #[test]

@@ -11,7 +11,7 @@ use super::{
     cli::{IDENTIFIER, split_option_list},
     connection::{own_labels, redact_connection_string},
     keys::{KeyClass, classify_key, is_qualified_name, key_like, key_words, looks_generated, normalize},
-    patterns::{CONTEXT_FREE, SHAPES, named_call, redact_with},
+    patterns::{CONTEXT_FREE, SHAPES, named_call, redact_with, url_scheme},
     prose::{generated_token, other_script, password_like},
     replace::LAYOUT_FIELD,
     stand_in::{is_stand_in, mask, unwrap},
@@ -338,11 +338,10 @@ fn user_and_secret(value: &str) -> Option<(&str, &str)> {
 /// form says which part is secret (a connection string's password, a URL's credentials, a JSON
 /// object's secret members), so the server, database and options beside it stay readable.
 pub(super) fn saved_secret(value: &str) -> String {
-    let url = value.split_once("://").is_some_and(|(scheme, _)| {
-        !scheme.is_empty() && scheme.bytes().all(|b| b.is_ascii_alphanumeric() || b"+.-".contains(&b))
-    });
+    static URL: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(concat!("^", url_scheme!())).expect("URL scheme pattern is valid"));
     own_labels(value)
-        .or_else(|| url.then(|| redact_with(&CONTEXT_FREE, value).into_owned()))
+        .or_else(|| URL.is_match(value).then(|| redact_with(&CONTEXT_FREE, value).into_owned()))
         .filter(|shown| shown != value)
         .unwrap_or_else(|| mask(value))
 }

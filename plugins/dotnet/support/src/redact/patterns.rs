@@ -42,6 +42,26 @@ macro_rules! named_call {
 }
 pub(super) use named_call;
 
+/// SMTP's SASL mechanisms whose `AUTH` command carries the credential (`AUTH PLAIN <base64>`): one
+/// list for the `proto_auth` form, which hides that credential, and `STAND_IN`, which keeps a
+/// server's list of mechanisms (`250-AUTH LOGIN PLAIN XOAUTH2`) as no secret.
+macro_rules! sasl_credential_mechanisms {
+    () => {
+        "PLAIN|LOGIN|XOAUTH2|OAUTHBEARER|CRAM-MD5"
+    };
+}
+pub(super) use sasl_credential_mechanisms;
+
+/// A URL's scheme and the `://` after it (RFC 3986: a letter, then letters, digits, `+`, `.`, `-`):
+/// one pattern for the URL-credential forms and `saved_secret`, which reads a value that starts
+/// with one as a URL.
+macro_rules! url_scheme {
+    () => {
+        r"[A-Za-z][A-Za-z0-9+.-]*://"
+    };
+}
+pub(super) use url_scheme;
+
 /// A value after a label: JSON-escaped quotes inside a JSON string (`\"...\"`, or System.Text.Json's
 /// `\u0022...\u0022`), a PEM private key flattened on one line (its body words blank-separated, as
 /// an environment variable holds it), quoted, braced
@@ -358,7 +378,9 @@ fn rules(forms: Forms) -> Vec<String> {
             // `##vso[task.setvariable ...;issecret=true]VALUE` name their value a secret too.
             concat!(
                 r#"(?P<proto_auth>"(?i:auth)"[ \t]+(?:"[^"\r\n]*"[ \t]+)?"|(?-u:\b)[A-Za-z0-9]{1,8} LOGIN[ \t]+(?:"[^"\r\n]*"|[^\s"]+)[ \t]+"|(?m:^)(?:> |C: |--> )PASS[ \t]+"#,
-                r"|(?-u:\b)AUTH[ \t]+(?:PLAIN|LOGIN|XOAUTH2|OAUTHBEARER|CRAM-MD5)[ \t]+|(?-u:\b)334 UGFzc3dvcmQ6[ \t]*\r?\n(?:C: |> |--> )?",
+                r"|(?-u:\b)AUTH[ \t]+(?:",
+                sasl_credential_mechanisms!(),
+                r")[ \t]+|(?-u:\b)334 UGFzc3dvcmQ6[ \t]*\r?\n(?:C: |> |--> )?",
                 r"|##vso\[task\.setsecret\]|##vso\[task\.setvariable [^\]\r\n]*(?i:issecret=true)[^\]\r\n]*\])",
                 r#"(?P<proto_auth_val>[^"\r\n]+)"#,
             )
@@ -510,8 +532,8 @@ fn rules(forms: Forms) -> Vec<String> {
         r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*(?:b?["'])?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|(?i:key|token|api[-_]?key)=|[A-Z][A-Za-z]{1,20}(?:-[A-Z][A-Za-z]{1,20})?[ \t]+)?(?P<hdr_val><[^<>\s"']+>|[^\s"',;\\<]+(?:\\\r?\n[ \t]*[A-Za-z0-9._~+/=-]+)*)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
         // The password may hold a `#` (a URL .NET failed to parse prints it as written).
-        r#"(?P<url>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://[^\s:/?#@"'<>]*:)[^\s/?@"'<>]+@"#.to_owned(),
-        r"(?P<url_user>(?-u:\b)[A-Za-z][A-Za-z0-9+.-]*://)(?P<url_token>[A-Za-z0-9._~%+-]{16,})@".to_owned(),
+        concat!(r"(?P<url>(?-u:\b)", url_scheme!(), r#"[^\s:/?#@"'<>]*:)[^\s/?@"'<>]+@"#).to_owned(),
+        concat!(r"(?P<url_user>(?-u:\b)", url_scheme!(), r")(?P<url_token>[A-Za-z0-9._~%+-]{16,})@").to_owned(),
     ]);
     if labelled {
         // Query parameters and XML that name a secret.
@@ -700,30 +722,125 @@ fn rules(forms: Forms) -> Vec<String> {
     rules
 }
 
-/// The lazy DFA's cache per search thread: the combined pattern has many alternatives, and with
-/// the default 2 MiB the cache is cleared so often on build output that the engine falls back to
-/// its much slower NFA search (measured: `bench/benches/output.rs`).
+/// The lazy DFA's cache of each form per search thread: the largest forms (a label with the lists
+/// of secret words) grew theirs to 1.8 MiB over 100 KB of the held-out corpus, near the default
+/// 2 MiB, past which the cache is cleared so often that the engine falls back to its much slower
+/// NFA search.
 const DFA_CACHE_BYTES: usize = 8 << 20;
 
-fn compile(forms: Forms) -> Regex {
-    regex::RegexBuilder::new(&rules(forms).join("|"))
-        .dfa_size_limit(DFA_CACHE_BYTES)
-        .build()
-        .expect("redaction pattern is valid")
+/// A combined pattern: one alternative per form (see `rules`), matched as their alternation would
+/// be (the leftmost match, and of the forms that start there the first listed), but each form
+/// compiled and searched on its own. As one alternation, the automaton had to follow every form
+/// at once: on secret-dense text almost every byte led it to a new state of thousands of form
+/// positions, and it fell back to its slow NFA search, so redaction crawled (`docs/benchmarks.md`).
+pub(super) struct Combined {
+    forms: Vec<Regex>,
+}
+
+impl Combined {
+    fn new(forms: Forms) -> Self {
+        // A form the smaller sets share with [`FULL`] is compiled once (a clone shares it).
+        let compiled: &[Regex] = if forms == Forms::All { &[] } else { &FULL.forms };
+        let forms = rules(forms)
+            .iter()
+            .map(|form| {
+                compiled.iter().find(|known| known.as_str() == form).cloned().unwrap_or_else(|| {
+                    regex::RegexBuilder::new(form)
+                        .dfa_size_limit(DFA_CACHE_BYTES)
+                        .build()
+                        .expect("redaction form is valid")
+                })
+            })
+            .collect();
+        Self { forms }
+    }
+
+    /// The matches in `haystack`, in order and not overlapping, each with its form's groups.
+    pub(super) fn captures_iter<'c, 'h>(&'c self, haystack: &'h str) -> Matches<'c, 'h> {
+        Matches { forms: &self.forms, haystack, next: vec![None; self.forms.len()], at: 0, last_end: None }
+    }
+}
+
+/// The iterator of [`Combined::captures_iter`].
+pub(super) struct Matches<'c, 'h> {
+    forms: &'c [Regex],
+    haystack: &'h str,
+    /// Each form's first match at or after `at` once searched (`Some(None)` when it has none):
+    /// a match found from an earlier place is still the first one unless it starts before `at`.
+    next: Vec<Option<Option<(usize, usize)>>>,
+    /// Where the next match may start.
+    at: usize,
+    /// The end of the last match: an empty match there is skipped, as the `regex` crate does.
+    last_end: Option<usize>,
+}
+
+impl<'h> Iterator for Matches<'_, 'h> {
+    type Item = Captures<'h>;
+
+    fn next(&mut self) -> Option<Captures<'h>> {
+        loop {
+            if self.at > self.haystack.len() {
+                return None;
+            }
+            let mut best: Option<(usize, usize, usize)> = None;
+            for (index, form) in self.forms.iter().enumerate() {
+                let found = match self.next[index] {
+                    Some(Some((start, end))) if start >= self.at => Some((start, end)),
+                    Some(None) => None,
+                    _ => {
+                        let found = form.find_at(self.haystack, self.at).map(|m| (m.start(), m.end()));
+                        self.next[index] = Some(found);
+                        found
+                    }
+                };
+                if let Some((start, end)) = found
+                    && best.is_none_or(|(best_start, _, _)| start < best_start)
+                {
+                    best = Some((start, end, index));
+                }
+            }
+            let (start, end, index) = best?;
+            if start == end && self.last_end == Some(end) {
+                // An empty match where the last one ended: search again one character on.
+                self.at = self.haystack[start..].chars().next().map_or(start + 1, |c| start + c.len_utf8());
+                continue;
+            }
+            // The form matches at that start, and from there it takes the same path it did when
+            // searched: the same end.
+            let caps =
+                self.forms[index].captures_at(self.haystack, start).expect("the form matches where it was found");
+            debug_assert_eq!(caps.get(0).map(|m| m.range()), Some(start..end));
+            self.at = end;
+            self.last_end = Some(end);
+            return Some(caps);
+        }
+    }
 }
 
 /// Every form, including command lines that need context.
-pub(super) static FULL: LazyLock<Regex> = LazyLock::new(|| compile(Forms::All));
+pub(super) static FULL: LazyLock<Combined> = LazyLock::new(|| Combined::new(Forms::All));
 /// Every form except command lines (see [`Forms::ContextFree`]).
-pub(super) static CONTEXT_FREE: LazyLock<Regex> = LazyLock::new(|| compile(Forms::ContextFree));
+pub(super) static CONTEXT_FREE: LazyLock<Combined> = LazyLock::new(|| Combined::new(Forms::ContextFree));
 /// The forms known by their shape (see [`Forms::Shapes`]).
-pub(super) static SHAPES: LazyLock<Regex> = LazyLock::new(|| compile(Forms::Shapes));
+pub(super) static SHAPES: LazyLock<Combined> = LazyLock::new(|| Combined::new(Forms::Shapes));
 
 /// One pass of `re` over `input`; borrows when no replacement changed anything
 /// (a match can be kept as is, e.g. `PublicKeyToken=...`).
-pub(super) fn redact_with<'a>(re: &Regex, input: &'a str) -> Cow<'a, str> {
-    match re.replace_all(input, |caps: &Captures<'_>| replace(caps)) {
-        Cow::Owned(changed) if changed != input => Cow::Owned(changed),
-        _ => Cow::Borrowed(input),
+pub(super) fn redact_with<'a>(re: &Combined, input: &'a str) -> Cow<'a, str> {
+    let mut out: Option<String> = None;
+    let mut last = 0;
+    for caps in re.captures_iter(input) {
+        let whole = caps.get(0).expect("a match has group 0");
+        let out = out.get_or_insert_with(String::new);
+        out.push_str(&input[last..whole.start()]);
+        out.push_str(&replace(&caps));
+        last = whole.end();
+    }
+    match out {
+        Some(mut changed) => {
+            changed.push_str(&input[last..]);
+            if changed == input { Cow::Borrowed(input) } else { Cow::Owned(changed) }
+        }
+        None => Cow::Borrowed(input),
     }
 }

@@ -67,9 +67,26 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
     if let Some(value) = caps.name("saved_val") {
         return format!("{}{}{}", &caps["saved_pre"], saved_secret(value.as_str()), &caps["saved_post"]);
     }
-    for (label, value) in
-        [("netrc", "netrc_val"), ("pgpass", "pgpass_val"), ("php_call", "php_val"), ("proto_auth", "proto_auth_val")]
-    {
+    // Forms whose label stays and whose value is masked whole: a match has only its own form's
+    // groups, and these forms hold no other group, so where they are checked does not matter.
+    for (label, value) in [
+        ("netrc", "netrc_val"),
+        ("pgpass", "pgpass_val"),
+        ("php_call", "php_val"),
+        ("proto_auth", "proto_auth_val"),
+        ("oracle", "oracle_val"),
+        ("named_quote", "named_quote_val"),
+        ("add_mask", "add_mask_val"),
+        ("ctor", "ctor_val"),
+        ("expect_send", "send_val"),
+        ("esc_sig", "esc_sig_val"),
+        ("login_call", "login_call_val"),
+        ("sm_row", "sm_val"),
+        ("ylist", "ylist_val"),
+        ("azp_eval", "azp_val"),
+        ("sql_pw", "sql_pw_val"),
+        ("user_token", "user_token_val"),
+    ] {
         if let Some(label) = caps.name(label) {
             return format!("{}{}", label.as_str(), mask(&caps[value]));
         }
@@ -168,9 +185,6 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         let shown = if secret { format!("{}{}", label.as_str(), mask(value)) } else { keep(label.as_str(), value) };
         return format!("{shown}{}", &caps["directive_end"]);
     }
-    if let Some(label) = caps.name("oracle") {
-        return format!("{}{}", label.as_str(), mask(&caps["oracle_val"]));
-    }
     if let Some(label) = caps.name("vardump") {
         return format!("{}{}\"", label.as_str(), mask(&caps["vardump_val"]));
     }
@@ -203,19 +217,6 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         let shown = if secret { REDACTED.to_owned() } else { redact_with(&SHAPES, value).into_owned() };
         return format!("{}{shown}{end}", name.as_str());
     }
-    for (label, value) in [
-        ("esc_sig", "esc_sig_val"),
-        ("login_call", "login_call_val"),
-        ("sm_row", "sm_val"),
-        ("ylist", "ylist_val"),
-        ("azp_eval", "azp_val"),
-        ("sql_pw", "sql_pw_val"),
-        ("user_token", "user_token_val"),
-    ] {
-        if let Some(label) = caps.name(label) {
-            return format!("{}{}", label.as_str(), mask(&caps[value]));
-        }
-    }
     // A password after an address or a user option only when it reads as one (`a@b.c / Admin`
     // and `-u 1000:1000` stay).
     for (label, value) in [("upair", "upair_val"), ("uflag", "uflag_val")] {
@@ -236,18 +237,6 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         let name_only = &name.as_str()[..name.len() - "%3D".len()];
         let name_only = name_only.get(3..).filter(|_| name_only.starts_with('%')).unwrap_or(name_only);
         return labelled(name.as_str(), classify_key(name_only), value);
-    }
-    if let Some(name) = caps.name("named_quote") {
-        return format!("{}{}", name.as_str(), mask(&caps["named_quote_val"]));
-    }
-    if let Some(marker) = caps.name("add_mask") {
-        return format!("{}{}", marker.as_str(), mask(&caps["add_mask_val"]));
-    }
-    if let Some(call) = caps.name("ctor") {
-        return format!("{}{}", call.as_str(), mask(&caps["ctor_val"]));
-    }
-    if let Some(prompt) = caps.name("expect_send") {
-        return format!("{}{}", prompt.as_str(), mask(&caps["send_val"]));
     }
     if let Some(segment) = caps.name("segment") {
         let assign = text(caps, "assign");

@@ -7,9 +7,16 @@ use regex::Regex;
 
 use super::{
     REDACTED,
-    patterns::source_call,
+    patterns::{sasl_credential_mechanisms, source_call},
     tokens::{PREFIXED_TOKEN, VENDOR_WHOLE, vendor_secret},
 };
+
+/// Every SASL mechanism a server lists: those whose `AUTH` carries the credential, and the rest.
+macro_rules! sasl_mechanism {
+    () => {
+        concat!(sasl_credential_mechanisms!(), r"|DIGEST-MD5|NTLM|GSSAPI|SCRAM-SHA-(?:1|256)(?:-PLUS)?")
+    };
+}
 
 /// Values that stand in for a secret without holding one, so they stay visible under any label:
 /// empty, already masked (`***`, `*` by .NET's HTTP logging, `xxxx`, Terraform's
@@ -77,7 +84,11 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // value read by an indexer (`builder.Configuration["SendGrid:ApiKey"]`), cut at its `[`.
         r"|\$\([A-Za-z_][A-Za-z0-9_./-]*",
         r"|\[(?i:(?:enter|insert|paste|put|add|your|replace)[ \t][^\]\r\n]*|[^\]\r\n]*[ \t]here)\]|\[[a-z][a-z -]*\]",
-        r"|(?:PLAIN|LOGIN|XOAUTH2|OAUTHBEARER|CRAM-MD5|DIGEST-MD5|NTLM|GSSAPI|SCRAM-SHA-(?:1|256)(?:-PLUS)?)(?:[ \t]+(?:PLAIN|LOGIN|XOAUTH2|OAUTHBEARER|CRAM-MD5|DIGEST-MD5|NTLM|GSSAPI|SCRAM-SHA-(?:1|256)(?:-PLUS)?))*",
+        r"|(?:",
+        sasl_mechanism!(),
+        r")(?:[ \t]+(?:",
+        sasl_mechanism!(),
+        r"))*",
         r"|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\[",
         // A YAML block scalar's indicator: the value is on the lines that follow.
         r"|[|>][+-]?[0-9]?",

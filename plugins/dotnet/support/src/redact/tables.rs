@@ -1,6 +1,7 @@
 //! Tables: pipe and CSV tables whose header names a secret column, tables ruled by dashes and
 //! box-drawn listings of names and values, each row's cells judged by their column or name.
 
+use std::ops::Range;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -97,9 +98,6 @@ pub(super) fn table_row(row: &str, table: &Table) -> String {
     let mut out = String::with_capacity(row.len());
     let mut at = 0;
     for (column, ((start, end), class)) in cells.into_iter().zip(&table.classes).enumerate() {
-        let cell = &row[start..end];
-        let value = cell.trim();
-        let lead = start + (cell.len() - cell.trim_start().len());
         let class = match row_class {
             Some(named @ (KeyClass::Secret | KeyClass::Connection | KeyClass::Weak))
                 if table.pair.is_some_and(|(_, value)| value == column) =>
@@ -108,9 +106,10 @@ pub(super) fn table_row(row: &str, table: &Table) -> String {
             }
             _ => *class,
         };
-        out.push_str(&row[at..lead]);
-        out.push_str(&redact_labelled(class, value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned()));
-        at = lead + value.len();
+        let (value, shown) = judged_cell(&row[start..end], |value| redact_labelled(class, value));
+        out.push_str(&row[at..start + value.start]);
+        out.push_str(&shown);
+        at = start + value.end;
     }
     out.push_str(&row[at..]);
     out
@@ -176,17 +175,15 @@ pub(super) fn ruled_row(row: &str, table: &RuledTable) -> String {
     for (i, &(start, class)) in table.columns.iter().enumerate() {
         let end = table.columns.get(i + 1).map_or(body.len(), |&(next, _)| next).min(body.len());
         let cell = body.get(start.min(end)..end).unwrap_or("");
-        let value = cell.trim();
-        let lead = cell.len() - cell.trim_start().len();
         // A connection string that `Format-Table -Wrap` broke over rows is read part by part: a
         // piece that is not one whole is scanned as any text.
-        let shown = match class {
+        let (value, shown) = judged_cell(cell, |value| match class {
             KeyClass::Connection => redact_connection_string(value),
             _ => redact_labelled(class, value),
-        };
-        out.push_str(&cell[..lead]);
-        out.push_str(&shown.unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned()));
-        out.push_str(&cell[lead + value.len()..]);
+        });
+        out.push_str(&cell[..value.start]);
+        out.push_str(&shown);
+        out.push_str(&cell[value.end..]);
     }
     out.push_str(&row[body.len()..]);
     out
@@ -208,11 +205,18 @@ pub(super) fn listing_row(row: &str) -> Option<String> {
         }
         class => class,
     };
-    let cell = &row[start..end];
+    let (value, shown) = judged_cell(&row[start..end], |value| redact_labelled(class, value));
+    Some(format!("{}{shown}{}", redact_with(&CONTEXT_FREE, &row[..start + value.start]), &row[start + value.end..]))
+}
+
+/// A table's cell as the class of its column or row shows it: its value (the cell without the
+/// blanks around it) judged by `judge`, or scanned as any text when `judge` makes nothing of it
+/// secret; with the range the value takes in the cell, so the caller keeps the blanks.
+fn judged_cell(cell: &str, judge: impl FnOnce(&str) -> Option<String>) -> (Range<usize>, String) {
     let value = cell.trim();
-    let lead = start + cell.len() - cell.trim_start().len();
-    let shown = redact_labelled(class, value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned());
-    Some(format!("{}{shown}{}", redact_with(&CONTEXT_FREE, &row[..lead]), &row[lead + value.len()..]))
+    let lead = cell.len() - cell.trim_start().len();
+    let shown = judge(value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned());
+    (lead..lead + value.len(), shown)
 }
 
 /// A line that can be the header of a table ruled by dashes (see [`ruled_columns`]).
