@@ -2,7 +2,7 @@
 //! the compiled patterns and the one pass of a pattern over text (`redact_with`).
 
 use std::borrow::Cow;
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use regex::{Captures, Regex};
 
@@ -733,8 +733,23 @@ const DFA_CACHE_BYTES: usize = 8 << 20;
 /// compiled and searched on its own. As one alternation, the automaton had to follow every form
 /// at once: on secret-dense text almost every byte led it to a new state of thousands of form
 /// positions, and it fell back to its slow NFA search, so redaction crawled (`docs/benchmarks.md`).
+///
+/// Searched on their own, a form whose match was overlapped by an earlier-starting one is searched
+/// again from the end of that one, and can read the same stretch of text again: a long form
+/// overlapped over and over on one line (`password="docker login -p x" ` repeated) would cost time
+/// quadratic in the line. So each search has a budget of bytes read ([`search_budget`]); past it,
+/// the rest of the text is matched by the forms' alternation, compiled then, which reads each byte
+/// once and gives the same matches.
 pub(super) struct Combined {
     forms: Vec<Regex>,
+    /// The forms as one alternation, compiled the first time a search runs over its budget.
+    alternation: OnceLock<Regex>,
+}
+
+/// How many bytes one form may read over a search of `len` bytes before the search goes on with
+/// the alternation: its own pass over the text four times over, and 64 KiB for short texts.
+fn search_budget(len: usize) -> usize {
+    len.saturating_mul(4).saturating_add(64 << 10)
 }
 
 impl Combined {
@@ -752,22 +767,50 @@ impl Combined {
                 })
             })
             .collect();
-        Self { forms }
+        Self { forms, alternation: OnceLock::new() }
     }
 
     /// The matches in `haystack`, in order and not overlapping, each with its form's groups.
     pub(super) fn captures_iter<'c, 'h>(&'c self, haystack: &'h str) -> Matches<'c, 'h> {
-        Matches { forms: &self.forms, haystack, next: vec![None; self.forms.len()], at: 0, last_end: None }
+        self.captures_within(haystack, search_budget(haystack.len()))
+    }
+
+    /// [`Self::captures_iter`] with each form allowed to read `budget` bytes.
+    fn captures_within<'c, 'h>(&'c self, haystack: &'h str, budget: usize) -> Matches<'c, 'h> {
+        let forms = self.forms.len();
+        Matches {
+            combined: self,
+            haystack,
+            next: vec![None; forms],
+            read: vec![0; forms],
+            budget,
+            at: 0,
+            last_end: None,
+        }
+    }
+
+    fn alternation(&self) -> &Regex {
+        self.alternation.get_or_init(|| {
+            let alternatives: Vec<String> = self.forms.iter().map(|form| format!("(?:{})", form.as_str())).collect();
+            regex::RegexBuilder::new(&alternatives.join("|"))
+                .dfa_size_limit(DFA_CACHE_BYTES)
+                .build()
+                .expect("the redaction forms' alternation is valid")
+        })
     }
 }
 
 /// The iterator of [`Combined::captures_iter`].
 pub(super) struct Matches<'c, 'h> {
-    forms: &'c [Regex],
+    combined: &'c Combined,
     haystack: &'h str,
     /// Each form's first match at or after `at` once searched (`Some(None)` when it has none):
     /// a match found from an earlier place is still the first one unless it starts before `at`.
     next: Vec<Option<Option<(usize, usize)>>>,
+    /// The bytes each form's searches have read so far (to its match's end, or the text's).
+    read: Vec<usize>,
+    /// What a form may read before the rest of the text goes to the alternation.
+    budget: usize,
     /// Where the next match may start.
     at: usize,
     /// The end of the last match: an empty match there is skipped, as the `regex` crate does.
@@ -782,13 +825,17 @@ impl<'h> Iterator for Matches<'_, 'h> {
             if self.at > self.haystack.len() {
                 return None;
             }
+            if self.read.iter().any(|read| *read > self.budget) {
+                return self.next_by_alternation();
+            }
             let mut best: Option<(usize, usize, usize)> = None;
-            for (index, form) in self.forms.iter().enumerate() {
+            for (index, form) in self.combined.forms.iter().enumerate() {
                 let found = match self.next[index] {
                     Some(Some((start, end))) if start >= self.at => Some((start, end)),
                     Some(None) => None,
                     _ => {
                         let found = form.find_at(self.haystack, self.at).map(|m| (m.start(), m.end()));
+                        self.read[index] += found.map_or(self.haystack.len(), |(_, end)| end) - self.at;
                         self.next[index] = Some(found);
                         found
                     }
@@ -802,16 +849,43 @@ impl<'h> Iterator for Matches<'_, 'h> {
             let (start, end, index) = best?;
             if start == end && self.last_end == Some(end) {
                 // An empty match where the last one ended: search again one character on.
-                self.at = self.haystack[start..].chars().next().map_or(start + 1, |c| start + c.len_utf8());
+                self.at = self.one_char_after(start);
                 continue;
             }
             // The form matches at that start, and from there it takes the same path it did when
             // searched: the same end.
-            let caps =
-                self.forms[index].captures_at(self.haystack, start).expect("the form matches where it was found");
+            let caps = self.combined.forms[index]
+                .captures_at(self.haystack, start)
+                .expect("the form matches where it was found");
             debug_assert_eq!(caps.get(0).map(|m| m.range()), Some(start..end));
             self.at = end;
             self.last_end = Some(end);
+            return Some(caps);
+        }
+    }
+}
+
+impl<'h> Matches<'_, 'h> {
+    /// Where the character at `at` ends (past the text's end when there is none).
+    fn one_char_after(&self, at: usize) -> usize {
+        self.haystack[at..].chars().next().map_or(at + 1, |c| at + c.len_utf8())
+    }
+
+    /// The next match by the forms' alternation, which reads each byte once.
+    fn next_by_alternation(&mut self) -> Option<Captures<'h>> {
+        loop {
+            if self.at > self.haystack.len() {
+                return None;
+            }
+            let caps = self.combined.alternation().captures_at(self.haystack, self.at)?;
+            let whole = caps.get(0).expect("a match has group 0");
+            if whole.is_empty() && self.last_end == Some(whole.end()) {
+                // An empty match where the last one ended: search again one character on.
+                self.at = self.one_char_after(whole.start());
+                continue;
+            }
+            self.at = whole.end();
+            self.last_end = Some(whole.end());
             return Some(caps);
         }
     }
@@ -842,5 +916,55 @@ pub(super) fn redact_with<'a>(re: &Combined, input: &'a str) -> Cow<'a, str> {
             if changed == input { Cow::Borrowed(input) } else { Cow::Owned(changed) }
         }
         None => Cow::Borrowed(input),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{CONTEXT_FREE, Combined, FULL, SHAPES};
+
+    /// Every match of `combined` over `text` (its range) when each form may read `budget` bytes,
+    /// and the most bytes one form read (over the budget: the rest went to the alternation).
+    fn matches(combined: &Combined, text: &str, budget: usize) -> (Vec<std::ops::Range<usize>>, usize) {
+        let mut found = combined.captures_within(text, budget);
+        let ranges = found.by_ref().map(|caps| caps.get(0).expect("a match has group 0").range()).collect();
+        (ranges, found.read.iter().copied().max().unwrap_or(0))
+    }
+
+    #[test]
+    fn the_alternation_finds_what_the_forms_searched_on_their_own_find() {
+        let text = concat!(
+            "info: Connecting with Server=db;User Id=sa;Password=Pa55w0rd!x;Encrypt=true\n",
+            "export GITHUB_TOKEN=ghp_0123456789abcdefABCDEF0123456789abcd\n",
+            "  \"ApiKey\": \"sk-proj-AbCdEf0123456789AbCdEf0123456789\",\n",
+            "docker login -u me -p hunter2hunter2 registry.example.com 日本語\n",
+            "Authorization: Bearer eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJlc2lnbmF0dXJl\n",
+            "the password is Zq8!wLm3Rt and the build succeeded; 0 Warning(s)\n",
+            "https://user:s3cretPass@example.com/feed/index.json?sig=AbCdEf0123456789%2F&x=1\n",
+        );
+        for combined in [&*FULL, &*CONTEXT_FREE, &*SHAPES] {
+            let (alone, _) = matches(combined, text, usize::MAX);
+            let (alternation, read) = matches(combined, text, 0);
+            assert!(read > 0, "a budget of 0 sends the search after the first match to the alternation");
+            assert_eq!(alternation, alone);
+        }
+        assert!(matches(&FULL, text, usize::MAX).0.len() >= 6, "the sample holds secrets of several forms");
+    }
+
+    #[test]
+    fn a_form_overlapped_over_and_over_sends_the_rest_of_the_line_to_the_alternation() {
+        // Each quoted value starts a `docker login` command line that runs to the line's end,
+        // overlapped each time by the label's match that starts before it.
+        let text = "password=\"docker login -p x\" ".repeat(300);
+        let (unbounded, read_unbounded) = matches(&FULL, &text, usize::MAX);
+        assert_eq!(unbounded.len(), 300, "{unbounded:?}");
+        assert!(read_unbounded > 50 * text.len(), "searched on its own, the form reads the line again and again");
+        let budget = 20_000;
+        let (bounded, read) = matches(&FULL, &text, budget);
+        assert!(
+            read > budget && read <= budget + text.len(),
+            "one search past the budget, then the alternation: {read}"
+        );
+        assert_eq!(bounded, unbounded);
     }
 }
