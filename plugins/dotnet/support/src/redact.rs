@@ -9,7 +9,9 @@
 //! Text is scanned once by one [`regex::Regex`] per form, their matches merged as the forms'
 //! alternation would match (the leftmost match; of the forms that start there, the first listed),
 //! and rewritten match by match. The `regex` crate runs each search in time linear in what it
-//! reads, so neither huge nor hostile output can stall redaction. When two forms could start at
+//! reads, and a form that would read the same text again and again hands the rest of it to the
+//! forms' alternation (`patterns::Combined`), so neither huge nor hostile output can stall
+//! redaction. When two forms could start at
 //! the same place, the one listed first wins, so the more specific forms come first. The forms that need context
 //! (the short options of some commands, `user-secrets set K V`) match the rest of their line as
 //! one command-line segment; its arguments are classified like [`redact_args`] does and the text
