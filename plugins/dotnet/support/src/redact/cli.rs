@@ -8,7 +8,7 @@ use regex::Regex;
 use super::{
     connection::{CONNECTION_HOST, redact_connection_string},
     keys::{KeyClass, classify_key, normalize},
-    labelled::redact_labelled,
+    labelled::{redact_labelled, saved_secret},
     patterns::{CONTEXT_FREE, SHAPES, redact_with},
     stand_in::mask,
 };
@@ -327,6 +327,10 @@ pub(super) enum ArgAction {
     /// The bytes `start..end` are a connection string (`--connection "Host=...;Password=..."`):
     /// its secret parts are secret.
     Connection { start: usize, end: usize },
+    /// The bytes `start..end` are the VALUE of `user-secrets set KEY VALUE`: shown as the message
+    /// the command prints after saving it shows it (see [`saved_secret`]), so the command line
+    /// and its output agree.
+    Saved { start: usize, end: usize },
 }
 
 /// How the secret part of an argument shows.
@@ -341,6 +345,7 @@ impl ArgAction {
             ArgAction::Connection { start, end } => {
                 Some((start, end, |value| redact_labelled(KeyClass::Connection, value).unwrap_or_else(|| mask(value))))
             }
+            ArgAction::Saved { start, end } => Some((start, end, saved_secret)),
         }
     }
 }
@@ -511,7 +516,7 @@ pub(super) fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                 Some(positionals) => {
                     *positionals += 1;
                     if *positionals == 2 {
-                        actions[i] = whole(i);
+                        actions[i] = ArgAction::Saved { start: quote, end: quote + arg.len() };
                     }
                 }
                 None => {}
@@ -650,6 +655,12 @@ mod tests {
             "dotnet user-secrets --project set set Movies:Key [REDACTED]"
         );
         assert_eq!(r("dotnet user-secrets remove Foo"), "dotnet user-secrets remove Foo");
+        // A value whose own form says which part is secret keeps the rest, as in the message the
+        // command prints after saving it.
+        assert_eq!(
+            r(r#"dotnet user-secrets set Db "Server=db;Database=shop;Password=Qx7-pp!2;Encrypt=True""#),
+            r#"dotnet user-secrets set Db "Server=db;Database=shop;Password=[REDACTED];Encrypt=True""#
+        );
     }
 
     #[test]
@@ -714,7 +725,7 @@ mod tests {
         );
         assert_eq!(
             args(&["user-secrets", "set", "-p", "App.csproj", "Db:Conn", "Server=.;Password=x y", "--verbose"]),
-            ["user-secrets", "set", "-p", "App.csproj", "Db:Conn", "[REDACTED]", "--verbose"]
+            ["user-secrets", "set", "-p", "App.csproj", "Db:Conn", "Server=.;Password=[REDACTED]", "--verbose"]
         );
     }
 
@@ -733,7 +744,7 @@ mod tests {
                 "dotnet",
                 &["user-secrets", "set", "Db:Conn", "Server=.;Password=x y", "--project", "My App", ""]
             ),
-            r#"dotnet user-secrets set Db:Conn [REDACTED] --project "My App" """#
+            r#"dotnet user-secrets set Db:Conn Server=.;Password=[REDACTED] --project "My App" """#
         );
         assert_eq!(
             redacted_command_line("dotnet", &["new", "console", "-n", "say\"hi"]),
