@@ -437,7 +437,12 @@ pub(super) fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
         let quote = (args[i].as_ref().len() - arg.len()) / 2;
         if arg == "user-secrets" {
             context = Context::UserSecrets { after_set: None };
-        } else if let Some(command) = COMMANDS.iter().find(|command| starts(i, command.words)) {
+        } else if let Some(command) = COMMANDS.iter().find(|command| starts(i, command.words)).filter(|_| {
+            // Inside a command, a word right after an option is that option's value (a server
+            // named `mysql` in `sqlcmd -S mysql -P ...`), not the next command.
+            let option_value = i > 0 && word(i - 1).starts_with('-') && !word(i - 1).contains(['=', ':']);
+            !(matches!(context, Context::Command(_)) && option_value)
+        }) {
             if let Some(at) = last_positional.take().filter(|_| batch) {
                 actions[at] = whole(at);
             }
@@ -573,6 +578,8 @@ mod tests {
             ("az acr login -n reg -u me -p pw4", "az acr login -n reg -u me -p [REDACTED]"),
             ("helm registry login reg.example -u me -p pw5", "helm registry login reg.example -u me -p [REDACTED]"),
             ("sqlcmd -S . -U sa -P pw6 -Q \"SELECT 1\"", "sqlcmd -S . -U sa -P [REDACTED] -Q \"SELECT 1\""),
+            // A server named like another command is the option's value.
+            ("sqlcmd -S mysql -U sa -P pw6 -d shop", "sqlcmd -S mysql -U sa -P [REDACTED] -d shop"),
             ("mysql -u root -ppw7 shop", "mysql -u root -p[REDACTED] shop"),
             ("curl -u admin:pw8 https://api.example", "curl -u admin:[REDACTED] https://api.example"),
             ("signtool sign /f a.pfx /p pw9 app.exe", "signtool sign /f a.pfx /p [REDACTED] app.exe"),
