@@ -668,6 +668,9 @@ mod tests {
             r(r#"dotnet user-secrets set Db "Server=db;Database=shop;Password=Qx7-pp!2;Encrypt=True""#),
             r#"dotnet user-secrets set Db "Server=db;Database=shop;Password=[REDACTED];Encrypt=True""#
         );
+        // `dotnet user-secrets set -h`'s example, whose password is already masked.
+        let example = r#"  dotnet user-secrets set ConnStr "User ID=bob;Password=***""#;
+        assert_eq!(r(example), example);
     }
 
     #[test]

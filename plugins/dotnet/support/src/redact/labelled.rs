@@ -9,7 +9,7 @@ use regex::{Captures, Regex};
 use super::{
     REDACTED,
     cli::{IDENTIFIER, split_option_list},
-    connection::{own_labels, redact_connection_string},
+    connection::{own_labels, redact_connection_string, split_connection_string},
     keys::{
         KeyClass, classify_key, is_guid, is_qualified_name, is_session_key, key_like, key_words, looks_generated,
         named_digest, normalize,
@@ -344,10 +344,20 @@ fn user_and_secret(value: &str) -> Option<(&str, &str)> {
 
 /// A value `dotnet user-secrets set` saved: secret whatever its key, hidden whole unless its own
 /// form says which part is secret (a connection string's password, a URL's credentials, a JSON
-/// object's secret members), so the server, database and options beside it stay readable.
+/// object's secret members), so the server, database and options beside it stay readable. A
+/// connection string whose secret parts only stand in for one (`User ID=bob;Password=***`, the
+/// example of `dotnet user-secrets set -h`) shows as it is.
 pub(super) fn saved_secret(value: &str) -> String {
     static URL: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(concat!("^", url_scheme!())).expect("URL scheme pattern is valid"));
+    let pairs = split_connection_string(value);
+    let secret = |name: &str| classify_key(name) == KeyClass::Secret;
+    if pairs.len() >= 2
+        && pairs.iter().any(|(name, _)| secret(name))
+        && pairs.iter().all(|(name, part)| !secret(name) || is_stand_in(unwrap(part).1))
+    {
+        return value.to_owned();
+    }
     own_labels(value)
         .or_else(|| URL.is_match(value).then(|| redact_with(&CONTEXT_FREE, value).into_owned()))
         .filter(|shown| shown != value)
