@@ -217,6 +217,15 @@ fn configuration_files_keep_the_next_key_line_and_section() {
         "<PropertyGroup>\n  <DeployPassword>«pw»</DeployPassword>\n  <DeployUser>{user}</DeployUser>\n</PropertyGroup>",
         "<add name=\"Default\" connectionString=\"Server={host};Database={db};User Id={user};Password=«pw»;\" providerName=\"System.Data.SqlClient\" />",
         "<add key=\"ApiKey\" value=\"«opaque»\" /><add key=\"Region\" value=\"eu\" />",
+        // Containers, CI and shells.
+        "services:\n  db:\n    environment:\n      - POSTGRES_USER={user}\n      - POSTGRES_PASSWORD=«pw»\n      - POSTGRES_DB={db}\n    ports:\n      - \"{port}:{port}\"",
+        "ENV ASPNETCORE_URLS=http://+:8080\nENV Stripe__SecretKey=«stripe»\nWORKDIR /app",
+        "env:\n  NUGET_AUTH_TOKEN: «ghp»\n  DOTNET_NOLOGO: true\nsteps:\n  - run: dotnet restore",
+        "$env:OPENAI_API_KEY = \"«opaque»\"\n$env:ASPNETCORE_ENVIRONMENT = \"Development\"",
+        "setx SENDGRID_API_KEY «sendgrid»\nSUCCESS: Specified value was saved.",
+        "data:\n  password: «account_key»\n  username: YWRtaW4=\nkind: Secret",
+        "Password='«pw»';Server={host};Database={db}",
+        "Server={host};Database={db};User Id={user};Password=\"«pw»\";Encrypt=False",
     ];
     assert_none(check_text(&templates));
 }
@@ -249,6 +258,10 @@ fn logs_headers_and_urls_keep_the_rest_of_the_line() {
         // ASP.NET Core and EF Core logs.
         "info: Microsoft.EntityFrameworkCore.Database.Command[20101]\n      Executed DbCommand (3ms) [Parameters=[@__password_0='«pw»' (Size = 4000), @__email_1='{user}' (Size = 4000)], CommandType='Text', CommandTimeout='30']\n      SELECT TOP(1) [u].[Id] FROM [Users] AS [u]",
         "fail: Microsoft.EntityFrameworkCore.Database.Connection[20004]\n      An error occurred using the connection to database '{db}' on server '{host}'.",
+        "info: System.Net.Http.HttpClient.Default.ClientHandler[102]\n      Request Headers:\n      Authorization: Bearer «opaque»\n      User-Agent: App/1.0",
+        "dotnet ef database update --connection \"Server={host};Database={db};User Id={user};Password=«pw»;TrustServerCertificate=True\" --project src/Data",
+        "az webapp config connection-string set -g rg -n {word} -t SQLAzure --settings Default=\"Server={host};Database={db};Password=«pw»;\"",
+        "info: Microsoft.EntityFrameworkCore.Database.Command[20101]\n      Executed DbCommand (1ms) [Parameters=[@__apiKey_0='«opaque»' (Size = 64), @__tenant_1='{word}' (Size = 4000)], CommandType='Text', CommandTimeout='30']\n      SELECT [k].[Id] FROM [ApiKeys] AS [k] WHERE [k].[Key] = @__apiKey_0",
         "info: Microsoft.Hosting.Lifetime[14]\n      Now listening on: https://localhost:7001\ninfo: Configuration[0] Smtp:Password = «pw»\ninfo: Microsoft.Hosting.Lifetime[0]\n      Application started.",
     ];
     assert_none(check_text(&templates));
