@@ -102,6 +102,14 @@ fn hashes_ids_and_digests_survive() {
         "\"InstrumentationKey\": \"«guid»\"",
         "Build FAILED. Build id «guid», cache key Linux-nuget-«sha256»",
         "Restored /src/App/App.csproj (in 312 ms). Hash: «sha512_b64»",
+        "  Certificate fingerprint(s):\n    SHA256 hash: «sha256»",
+        "A valid certificate was found: «thumbprint» - CN=localhost - Valid from 2026-11-01 to 2027-11-01 - IsHttpsDevelopmentCertificate: true",
+        "Secret identifier: https://contoso-kv.vault.azure.net/secrets/DbPassword/«trace»",
+        "\"keyId\": \"«guid»\",",
+        "X-Correlation-Id: «guid»",
+        "MSBuildRestoreSessionId = «guid»",
+        "  \"resetToken\": null,\n  \"tokenLifetime\": \"00:05:00\",",
+        "options.TokenValidationParameters.ValidateIssuerSigningKey = true;",
     ]);
 }
 
