@@ -246,7 +246,8 @@
 //! connection string's value (`SharedAccessSignature=sv=...&sig=...`) keeps its public
 //! parameters; a command's name as an option's value (`sqlcmd -S mysql -P ...`) does not start
 //! that command; the VALUE of `user-secrets set` on a command line shows as its saved message
-//! does; a whole JWT ending a line is not read line by line as one broken after its first dot; a
+//! does, and either shows as it is when its secret parts are already masked (the help's
+//! `"User ID=bob;Password=***"`); a whole JWT ending a line is not read line by line as one broken after its first dot; a
 //! password of letters and symbols after the word `password` is the value, not a word to skip
 //! for a number later in the sentence (`with password X succeeded from 10.1.2.3`).
 
