@@ -239,6 +239,19 @@
 //! "env:X")`), Tencent's `AKID` SecretId, a `pub_key`, ASP.NET Core's `chunks-N` cookie, names
 //! that end in `supported`, `stages`, `accessor` or `variable`, a commented-out sample number, and
 //! a test's sample argument that does not read as a password (`Method(password: "abc")`).
+//!
+//! From the generated damage and look-alike tests (`tests/damage.rs`, `tests/lookalikes.rs`) and
+//! the real SDK's own output: a command's description in help (`user-secrets   Manage development
+//! user secrets.`), a named digest after the word `key` or a weak label (a cache key
+//! `Linux-nuget-<sha256>`), a session id that is a GUID (`MSBuildRestoreSessionId` of a diagnostic
+//! build log) stay; a URL's user with an unencoded `@` keeps its password hidden; a SAS query as a
+//! connection string's value (`SharedAccessSignature=sv=...&sig=...`) keeps its public
+//! parameters; a command's name as an option's value (`sqlcmd -S mysql -P ...`) does not start
+//! that command; the VALUE of `user-secrets set` on a command line shows as its saved message
+//! does, and either shows as it is when its secret parts are already masked (the help's
+//! `"User ID=bob;Password=***"`); a whole JWT ending a line is not read line by line as one broken after its first dot; a
+//! password of letters and symbols after the word `password` is the value, not a word to skip
+//! for a number later in the sentence (`with password X succeeded from 10.1.2.3`).
 
 use std::borrow::Cow;
 use std::sync::LazyLock;

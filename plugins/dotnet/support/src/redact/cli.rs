@@ -8,7 +8,7 @@ use regex::Regex;
 use super::{
     connection::{CONNECTION_HOST, redact_connection_string},
     keys::{KeyClass, classify_key, normalize},
-    labelled::redact_labelled,
+    labelled::{redact_labelled, saved_secret},
     patterns::{CONTEXT_FREE, SHAPES, redact_with},
     stand_in::mask,
 };
@@ -327,6 +327,10 @@ pub(super) enum ArgAction {
     /// The bytes `start..end` are a connection string (`--connection "Host=...;Password=..."`):
     /// its secret parts are secret.
     Connection { start: usize, end: usize },
+    /// The bytes `start..end` are the VALUE of `user-secrets set KEY VALUE`: shown as the message
+    /// the command prints after saving it shows it (see [`saved_secret`]), so the command line
+    /// and its output agree.
+    Saved { start: usize, end: usize },
 }
 
 /// How the secret part of an argument shows.
@@ -341,6 +345,7 @@ impl ArgAction {
             ArgAction::Connection { start, end } => {
                 Some((start, end, |value| redact_labelled(KeyClass::Connection, value).unwrap_or_else(|| mask(value))))
             }
+            ArgAction::Saved { start, end } => Some((start, end, saved_secret)),
         }
     }
 }
@@ -432,7 +437,12 @@ pub(super) fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
         let quote = (args[i].as_ref().len() - arg.len()) / 2;
         if arg == "user-secrets" {
             context = Context::UserSecrets { after_set: None };
-        } else if let Some(command) = COMMANDS.iter().find(|command| starts(i, command.words)) {
+        } else if let Some(command) = COMMANDS.iter().find(|command| starts(i, command.words)).filter(|_| {
+            // Inside a command, a word right after an option is that option's value (a server
+            // named `mysql` in `sqlcmd -S mysql -P ...`), not the next command.
+            let option_value = i > 0 && word(i - 1).starts_with('-') && !word(i - 1).contains(['=', ':']);
+            !(matches!(context, Context::Command(_)) && option_value)
+        }) {
             if let Some(at) = last_positional.take().filter(|_| batch) {
                 actions[at] = whole(at);
             }
@@ -511,7 +521,7 @@ pub(super) fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                 Some(positionals) => {
                     *positionals += 1;
                     if *positionals == 2 {
-                        actions[i] = whole(i);
+                        actions[i] = ArgAction::Saved { start: quote, end: quote + arg.len() };
                     }
                 }
                 None => {}
@@ -568,6 +578,8 @@ mod tests {
             ("az acr login -n reg -u me -p pw4", "az acr login -n reg -u me -p [REDACTED]"),
             ("helm registry login reg.example -u me -p pw5", "helm registry login reg.example -u me -p [REDACTED]"),
             ("sqlcmd -S . -U sa -P pw6 -Q \"SELECT 1\"", "sqlcmd -S . -U sa -P [REDACTED] -Q \"SELECT 1\""),
+            // A server named like another command is the option's value.
+            ("sqlcmd -S mysql -U sa -P pw6 -d shop", "sqlcmd -S mysql -U sa -P [REDACTED] -d shop"),
             ("mysql -u root -ppw7 shop", "mysql -u root -p[REDACTED] shop"),
             ("curl -u admin:pw8 https://api.example", "curl -u admin:[REDACTED] https://api.example"),
             ("signtool sign /f a.pfx /p pw9 app.exe", "signtool sign /f a.pfx /p [REDACTED] app.exe"),
@@ -650,6 +662,15 @@ mod tests {
             "dotnet user-secrets --project set set Movies:Key [REDACTED]"
         );
         assert_eq!(r("dotnet user-secrets remove Foo"), "dotnet user-secrets remove Foo");
+        // A value whose own form says which part is secret keeps the rest, as in the message the
+        // command prints after saving it.
+        assert_eq!(
+            r(r#"dotnet user-secrets set Db "Server=db;Database=shop;Password=Qx7-pp!2;Encrypt=True""#),
+            r#"dotnet user-secrets set Db "Server=db;Database=shop;Password=[REDACTED];Encrypt=True""#
+        );
+        // `dotnet user-secrets set -h`'s example, whose password is already masked.
+        let example = r#"  dotnet user-secrets set ConnStr "User ID=bob;Password=***""#;
+        assert_eq!(r(example), example);
     }
 
     #[test]
@@ -714,7 +735,7 @@ mod tests {
         );
         assert_eq!(
             args(&["user-secrets", "set", "-p", "App.csproj", "Db:Conn", "Server=.;Password=x y", "--verbose"]),
-            ["user-secrets", "set", "-p", "App.csproj", "Db:Conn", "[REDACTED]", "--verbose"]
+            ["user-secrets", "set", "-p", "App.csproj", "Db:Conn", "Server=.;Password=[REDACTED]", "--verbose"]
         );
     }
 
@@ -733,7 +754,7 @@ mod tests {
                 "dotnet",
                 &["user-secrets", "set", "Db:Conn", "Server=.;Password=x y", "--project", "My App", ""]
             ),
-            r#"dotnet user-secrets set Db:Conn [REDACTED] --project "My App" """#
+            r#"dotnet user-secrets set Db:Conn Server=.;Password=[REDACTED] --project "My App" """#
         );
         assert_eq!(
             redacted_command_line("dotnet", &["new", "console", "-n", "say\"hi"]),

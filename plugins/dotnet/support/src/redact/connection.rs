@@ -192,6 +192,13 @@ mod tests {
 
     #[test]
     fn sas_signature_in_query_string() {
+        // A SAS query as a connection string's value keeps its public parameters.
+        assert_eq!(
+            r(
+                "BlobEndpoint=https://acc.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&sp=rl&sig=AbC%2Bd%3D;Next=1"
+            ),
+            "BlobEndpoint=https://acc.blob.core.windows.net/;SharedAccessSignature=sv=2022-11-02&ss=b&sp=rl&sig=[REDACTED];Next=1"
+        );
         assert_eq!(
             r("https://acc.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=AbC%2Bd%3D&se=2030"),
             "https://acc.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=[REDACTED]&se=2030"
@@ -204,6 +211,17 @@ mod tests {
         assert_eq!(r("postgres://app:s3cr3t@db:5432/app"), "postgres://app:[REDACTED]@db:5432/app");
         assert_eq!(r("redis://:pw@cache"), "redis://:[REDACTED]@cache");
         assert_eq!(r("mongodb+srv://u:p@cluster0"), "mongodb+srv://u:[REDACTED]@cluster0");
+        // A user name with an unencoded `@` (an e-mail, Azure Database's `user@server`).
+        assert_eq!(
+            r("postgres://admin@contoso.com:Qx7-pp.2@db.internal:5432/shop?sslmode=require"),
+            "postgres://admin@contoso.com:[REDACTED]@db.internal:5432/shop?sslmode=require"
+        );
+        assert_eq!(
+            r("mysql://app@srv-01:s3cr3t@srv-01.mysql.database.azure.com/shop"),
+            "mysql://app@srv-01:[REDACTED]@srv-01.mysql.database.azure.com/shop"
+        );
+        // An `@` then a port and a path is no password.
+        assert_eq!(r("ssh://git@github.com:22/contoso/app.git"), "ssh://git@github.com:22/contoso/app.git");
     }
 
     #[test]

@@ -46,6 +46,22 @@ pub(super) const EXACT_KEY_WORDS: &[&str] =
 /// Endings of normalised key names of session identifiers (`ASP.NET_SessionId`, `PHPSESSID`).
 const SESSION_KEY_ENDINGS: &[&str] = &["sessionid", "sessid"];
 
+/// Whether a key names a session identifier (see [`SESSION_KEY_ENDINGS`]).
+pub(super) fn is_session_key(name: &str) -> bool {
+    let normalized = normalize(name);
+    SESSION_KEY_ENDINGS.iter().any(|ending| normalized.ends_with(ending))
+}
+
+/// Whether `value` is a GUID in its usual form (`0f1e2d3c-...`): an id, never generated as a secret
+/// by the tools whose output we see.
+pub(super) fn is_guid(value: &str) -> bool {
+    value.len() == 36
+        && value
+            .bytes()
+            .enumerate()
+            .all(|(i, b)| if [8, 13, 18, 23].contains(&i) { b == b'-' } else { b.is_ascii_hexdigit() })
+}
+
 /// Words that make a key name suspicious: its value is redacted only when it looks generated
 /// (see [`looks_generated`]), so `KeyFile=app.snk` and `PARTITION_KEY=/customerId` stay readable.
 /// Agora's `App Certificate` is the secret that signs its tokens (`AGORA_APP_CERTIFICATE`).
@@ -288,7 +304,7 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
     let secret = contains(STRONG_KEY_WORDS)
         || LAST_KEY_WORDS.contains(&last)
         || EXACT_KEY_WORDS.contains(&normalized.as_str())
-        || SESSION_KEY_ENDINGS.iter().any(|ending| normalized.ends_with(ending));
+        || is_session_key(name);
     if secret {
         KeyClass::Secret
     } else if contains(CONNECTION_KEY_WORDS) {
@@ -326,6 +342,22 @@ pub(super) fn looks_generated(value: &str) -> bool {
         && !value.starts_with(['/', '.', '~'])
         && !value.starts_with("0024000004800000")
         && !is_timestamp(value)
+}
+
+/// Whether `value` is a digest named by two or more words before it (a CI cache key
+/// `Linux-nuget-<sha256>`, `node-cache-Linux-x64-npm-<sha256>`): generated, but a hash of public
+/// content. One word before hex (`prod-<hex>`) can be a key's environment, so it does not count.
+pub(super) fn named_digest(value: &str) -> bool {
+    let mut segments: Vec<&str> = value.split('-').collect();
+    let digest = segments.pop().unwrap_or_default();
+    digest.len() >= 32
+        && digest.bytes().all(|b| b.is_ascii_hexdigit())
+        && segments
+            .iter()
+            .filter(|segment| segment.len() >= 2 && segment.bytes().all(|b| b.is_ascii_alphabetic()))
+            .count()
+            >= 2
+        && segments.iter().all(|segment| !segment.is_empty() && segment.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
 /// Whether `value` starts with an ISO 8601 date and time (`2026-01-02T03:04:05Z`).

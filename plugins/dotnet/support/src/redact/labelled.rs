@@ -9,8 +9,11 @@ use regex::{Captures, Regex};
 use super::{
     REDACTED,
     cli::{IDENTIFIER, split_option_list},
-    connection::{own_labels, redact_connection_string},
-    keys::{KeyClass, classify_key, is_qualified_name, key_like, key_words, looks_generated, normalize},
+    connection::{own_labels, redact_connection_string, split_connection_string},
+    keys::{
+        KeyClass, classify_key, is_guid, is_qualified_name, is_session_key, key_like, key_words, looks_generated,
+        named_digest, normalize,
+    },
     patterns::{CONTEXT_FREE, SHAPES, named_call, redact_with, url_scheme},
     prose::{generated_token, other_script, password_like},
     replace::LAYOUT_FIELD,
@@ -29,7 +32,7 @@ pub(super) fn redact_labelled(class: KeyClass, value: &str) -> Option<String> {
         KeyClass::Connection => {
             Some(redact_connection_string(inner).map_or_else(|| mask(value), |shown| format!("{open}{shown}{close}")))
         }
-        KeyClass::Weak if looks_generated(inner) => Some(mask(value)),
+        KeyClass::Weak if looks_generated(inner) && !named_digest(inner) => Some(mask(value)),
         KeyClass::Neutral if key_like(inner) => Some(mask(value)),
         _ => None,
     }
@@ -227,6 +230,11 @@ pub(super) fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value:
         Some((_, last)) if quoted_name && is_qualified_name(key) => classify_key(last),
         _ => classify_key(key),
     };
+    // A session id that is a GUID names a build's, a test run's or telemetry's session
+    // (`MSBuildRestoreSessionId = <guid>` in a diagnostic build log); a web session's id is none.
+    if is_session_key(key) && is_guid(unwrap(value).1) {
+        return format!("{label}{value}");
+    }
     // A reference to a parameter or variable named for the same secret (Bicep's
     // `administratorLoginPassword: adminPassword`): an identifier in camelCase, letters only.
     if IDENTIFIER.is_match(value) && key_words(value).last() == key_words(key).last() {
@@ -336,10 +344,20 @@ fn user_and_secret(value: &str) -> Option<(&str, &str)> {
 
 /// A value `dotnet user-secrets set` saved: secret whatever its key, hidden whole unless its own
 /// form says which part is secret (a connection string's password, a URL's credentials, a JSON
-/// object's secret members), so the server, database and options beside it stay readable.
+/// object's secret members), so the server, database and options beside it stay readable. A
+/// connection string whose secret parts only stand in for one (`User ID=bob;Password=***`, the
+/// example of `dotnet user-secrets set -h`) shows as it is.
 pub(super) fn saved_secret(value: &str) -> String {
     static URL: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(concat!("^", url_scheme!())).expect("URL scheme pattern is valid"));
+    let pairs = split_connection_string(value);
+    let secret = |name: &str| classify_key(name) == KeyClass::Secret;
+    if pairs.len() >= 2
+        && pairs.iter().any(|(name, _)| secret(name))
+        && pairs.iter().all(|(name, part)| !secret(name) || is_stand_in(unwrap(part).1))
+    {
+        return value.to_owned();
+    }
     own_labels(value)
         .or_else(|| URL.is_match(value).then(|| redact_with(&CONTEXT_FREE, value).into_owned()))
         .filter(|shown| shown != value)
@@ -503,6 +521,11 @@ mod tests {
             r("set-cookie: .AspNetCore.Session=xyz; path=/; samesite=lax; httponly"),
             "set-cookie: .AspNetCore.Session=[REDACTED]; path=/; samesite=lax; httponly"
         );
+        // A session id that is a GUID is a build's or a test run's (`dotnet build -v:diag`); a web
+        // session's id stays hidden.
+        let restore = "                   MSBuildRestoreSessionId = f99e7c1e-1d01-4e27-9f1a-bc7a697a29a1";
+        assert_eq!(r(restore), restore);
+        assert_eq!(r("ASP.NET_SessionId=yq2vbwzkhm4tqtsmxaxbtq1d"), "ASP.NET_SessionId=[REDACTED]");
         let cleared = "Set-Cookie: .AspNetCore.Identity.Application=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/";
         assert_eq!(r(cleared), cleared);
         // Data Protection payloads (auth, session and antiforgery cookies and tokens) wherever they are.

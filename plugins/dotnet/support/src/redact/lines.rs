@@ -150,6 +150,16 @@ static WRAPPED_TOKEN_MORE_LINE: LazyLock<Regex> =
 static JWT_SPLIT_START_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?-u:\b)(eyJ[A-Za-z0-9_-]{10,}(?:\.[A-Za-z0-9_-]*)?)\r?$").expect("split token pattern is valid")
 });
+/// Where a JWT broken at the end of `line` starts (see [`JWT_SPLIT_START_LINE`]); `None` when the
+/// line ends with a whole JWT, whose payload and signature read as a broken token's header and
+/// payload after its first dot.
+fn split_token_start(line: &str) -> Option<regex::Match<'_>> {
+    JWT_SPLIT_START_LINE
+        .captures(line)
+        .and_then(|caps| caps.get(1))
+        .filter(|start| !line[..start.start()].ends_with('.'))
+}
+
 static JWT_SPLIT_MORE_LINE: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^([A-Za-z0-9_-]*\.[A-Za-z0-9_.-]{8,})").expect("split token pattern is valid"));
 
@@ -449,10 +459,10 @@ impl LineRedactor {
         if WRAPPED_TOKEN_START_LINE.is_match(line) {
             self.in_wrapped_token = true;
             // A first line with a dot can also be a JWT broken inside its payload.
-            self.in_split_token = JWT_SPLIT_START_LINE.is_match(line);
+            self.in_split_token = split_token_start(line).is_some();
             return Some(Cow::Owned(mask_token_line(line)));
         }
-        if let Some(start) = JWT_SPLIT_START_LINE.captures(line).and_then(|caps| caps.get(1)) {
+        if let Some(start) = split_token_start(line) {
             self.in_split_token = true;
             let head = redact(&line[..start.start()]);
             return Some(Cow::Owned(format!("{head}{REDACTED}{}", &line[start.end()..])));
@@ -606,6 +616,14 @@ mod tests {
         let expected = "id_token=\n    [REDACTED]\n    [REDACTED]\nsession started";
         assert_eq!(r(wrapped), expected);
         assert_eq!(lines(wrapped), expected);
+    }
+
+    #[test]
+    fn a_whole_jwt_at_the_end_of_a_line_is_not_taken_for_a_broken_one() {
+        let header = "Authorization: Bearer eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4ifQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c\nContent-Type: application/json";
+        let expected = "Authorization: Bearer [REDACTED]\nContent-Type: application/json";
+        assert_eq!(r(header), expected);
+        assert_eq!(lines(header), expected);
     }
 
     #[test]

@@ -90,6 +90,9 @@ const VALUE: &str = concat!(
     r#"|ENCRYPTED\[[^\]\r\n]*\]|@"(?:[^"\r\n]|"")*"|\$@?"(?:[^"\\\r\n]|\\.)*""#,
     r#"|\$\{\{[^}\r\n]*\}\}|\$\{[^}\r\n]*\}[^\s;"'&<>]*|\$\([^)\r\n]*\)"#,
     r#"|N'(?:[^'\r\n]|'')+'|[A-Za-z_][A-Za-z0-9_]*\((?:"(?:[^"\\\r\n]|\\.)*"|'(?:[^'\\\r\n]|\\.)*')\)|\([^()\r\n]*\)"#,
+    // A SAS token's query (`SharedAccessSignature=sv=...&se=...&sig=...`): one value, which its
+    // own names show part by part (see [`own_labels`](super::connection::own_labels)).
+    r#"|(?:[a-z]{2,5}=[^\s;"'&<>]*&)+sig=[^\s;"'&<>]+(?:&[a-z]{2,5}=[^\s;"'&<>]*)*"#,
     // A bare run: a shell's escape before a separator (`\;` of ANSI-C quoting, cmd's `^&`) is not
     // part of the value, the separator ends it; a doubled `^^` is two carets of the value.
     r#"|[^\s;"'&<>=\[{\x1b](?:[^\s;"'&<>,)\]}\x1b\\^]|[\\^]+[^\s;"'&<>,)\]}\x1b|\\^]|[,)\]}]+[^\s;"'&<>,)\]}\x1b\\^]|\^\^)*"#,
@@ -531,8 +534,10 @@ fn rules(forms: Forms) -> Vec<String> {
         ),
         r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*(?:b?["'])?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|(?i:key|token|api[-_]?key)=|[A-Z][A-Za-z]{1,20}(?:-[A-Z][A-Za-z]{1,20})?[ \t]+)?(?P<hdr_val><[^<>\s"']+>|[^\s"',;\\<]+(?:\\\r?\n[ \t]*[A-Za-z0-9._~+/=-]+)*)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
-        // The password may hold a `#` (a URL .NET failed to parse prints it as written).
-        concat!(r"(?P<url>(?-u:\b)", url_scheme!(), r#"[^\s:/?#@"'<>]*:)[^\s/?@"'<>]+@"#).to_owned(),
+        // The password may hold a `#` (a URL .NET failed to parse prints it as written), the user
+        // an unencoded `@` (an e-mail address, Azure Database's `user@server`): the last `@` ends
+        // the credentials.
+        concat!(r"(?P<url>(?-u:\b)", url_scheme!(), r#"[^\s:/?#@"'<>]*(?:@[^\s:/?#@"'<>]*)?:)[^\s/?@"'<>]+@"#).to_owned(),
         concat!(r"(?P<url_user>(?-u:\b)", url_scheme!(), r")(?P<url_token>[A-Za-z0-9._~%+-]{16,})@").to_owned(),
     ]);
     if labelled {
@@ -693,10 +698,11 @@ fn rules(forms: Forms) -> Vec<String> {
             // for between it and the value, the sentence going on after it (`Geslo za SMTP X je
             // poteklo`, `password for the relay X expired`): the first blank-separated word with a
             // digit after at most three words without one, when it reads as a generated password
-            // (see [`replace`]). Listed before `prose`, which would take the first long word of
+            // (see [`replace`]); the words between are words, so a password of symbols and
+            // letters is not skipped for a number after it. Listed before `prose`, which would take the first long word of
             // the sentence (`uporabnika`) for the value and leave the password after it.
             format!(
-                r#"(?P<prose_skip>(?:(?-u:\b)(?i:password|passphrase|passwd)|(?i:{foreign}|{foreign_keys}))(?:[ \t]+[^\s0-9:：=<>"'«&]{{1,20}}){{1,3}}[ \t]+)(?P<prose_skip_val>[^\s"'<>=&:：，；、。]*[0-9][^\s"'<>&:：，；、。]*)(?P<prose_skip_end>[ \t]|\r?(?m:$))"#
+                r#"(?P<prose_skip>(?:(?-u:\b)(?i:password|passphrase|passwd)|(?i:{foreign}|{foreign_keys}))(?:[ \t]+[^\s0-9:：=<>"'«&+*^!#$%~|]{{1,20}}){{1,3}}[ \t]+)(?P<prose_skip_val>[^\s"'<>=&:：，；、。]*[0-9][^\s"'<>&:：，；、。]*)(?P<prose_skip_end>[ \t]|\r?(?m:$))"#
             ),
             // Free text: `password X`, `the password is X`, `token X` (see [`replace`] for what
             // counts as a value there). The value is not an option (`--password`), and the words

@@ -6,6 +6,7 @@ use std::borrow::Cow;
 use regex::Captures;
 
 use super::{
+    keys::is_guid,
     labelled::{keep, text},
     patterns::{CONTEXT_FREE, SHAPES, redact_with},
     stand_in::{PATH, is_stand_in, mask, unwrap},
@@ -289,9 +290,8 @@ pub(super) fn prose_skip(label: &str, value: &str, end: &str) -> String {
     let mixed = has(char::is_ascii_uppercase) && has(char::is_ascii_lowercase);
     let symbol = has(|c| c.is_ascii_punctuation() && !"_-.".contains(*c));
     // A GUID names a user or a request (`ResetPassword for user 0f1e...`).
-    let guid =
-        core.len() == 36 && core.bytes().all(|b| b.is_ascii_hexdigit() || b == b'-') && core.matches('-').count() == 4;
-    let secret = !guid && (generated_token(core) || core.len() >= 8 && password_like(core) && (mixed || symbol));
+    let secret =
+        !is_guid(core) && (generated_token(core) || core.len() >= 8 && password_like(core) && (mixed || symbol));
     if secret { format!("{label}{}{rest}{end}", mask(core)) } else { format!("{}{end}", keep(label, value)) }
 }
 
@@ -410,6 +410,11 @@ mod tests {
             ("رمز عبور Pq9!mm-4Zx نامعتبر است، کاربر: app", "رمز عبور [REDACTED] نامعتبر است، کاربر: app"),
             ("API atslēga 3f9a0c1d2e4b5a6978c0d1e2f3a4b5c6 ir nederīga", "API atslēga [REDACTED] ir nederīga"),
             ("password for the relay Xr8!vv-2Kp expired", "password for the relay [REDACTED] expired"),
+            // A password of letters and symbols is no word to skip for the number after it.
+            (
+                "Login for bot with password CO+aIn.btTK+Fy*Sz^uG succeeded from 10.1.2.3",
+                "Login for bot with password [REDACTED] succeeded from 10.1.2.3",
+            ),
             (
                 "Loaded API_TOKEN from vault: 9fQx2LmP7rT4vB8nC1dE5gH3 (cached)",
                 "Loaded API_TOKEN from vault: [REDACTED] (cached)",

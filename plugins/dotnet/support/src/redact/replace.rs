@@ -432,8 +432,9 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
     if let Some(row) = caps.name("row") {
         let value = &caps["row_val"];
         let name = row.as_str().trim();
-        // An option in a command's help (`--store-password-in-clear-text    Enables ...`).
-        if name.starts_with('-') {
+        // An option or a command in a command's help (`--store-password-in-clear-text    Enables
+        // ...`, `dotnet -h`'s `user-secrets      Manage development user secrets.`).
+        if name.starts_with('-') || describes(value.trim_end()) {
             return format!("{}{}{}", row.as_str(), redact_with(&SHAPES, value), text(caps, "row_wrap"));
         }
         let shown = value.trim_end();
@@ -501,6 +502,18 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
     } else {
         weak(caps)
     }
+}
+
+/// Whether a table cell is a description in a help listing (`Manage development user secrets.`):
+/// a sentence of three or more words of letters that starts with a capital, not a value.
+fn describes(cell: &str) -> bool {
+    let words: Vec<&str> = cell.split(' ').collect();
+    words.len() >= 3
+        && cell.starts_with(|c: char| c.is_ascii_uppercase())
+        && words.iter().all(|word| {
+            let word = word.trim_start_matches('(').trim_end_matches(['.', ',', ';', ':', ')']);
+            !word.is_empty() && word.chars().all(|c| c.is_alphabetic() || c == '-' || c == '\'')
+        })
 }
 
 /// The replacement for a match of the code and listing forms of `rules` (recovery codes,

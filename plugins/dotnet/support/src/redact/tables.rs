@@ -299,9 +299,14 @@ mod tests {
         ] {
             assert_eq!(r(input), expected, "{input}");
         }
-        for kept in
-            ["Key                    Value", "token_duration         768h", "DB_PASSWORD:                 18 bytes"]
-        {
+        for kept in [
+            "Key                    Value",
+            "token_duration         768h",
+            "DB_PASSWORD:                 18 bytes",
+            // A command's description in help (`dotnet -h`).
+            "  user-secrets      Manage development user secrets.",
+            "  token             The token to authenticate with (optional).",
+        ] {
             assert_eq!(r(kept), kept);
         }
     }

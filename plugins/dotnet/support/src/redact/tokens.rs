@@ -85,8 +85,9 @@ const PUBLIC_PREFIXES: &[&str] = &["pk", "phc", "pub", "public", "sha1", "sha256
 /// `chatcmpl-` + 29 are shorter), one run of them at least 16 long (a name of short words joined
 /// by `_` has none), and no GUID (`te-Name-<guid>` names a thing). Then, over its letters and
 /// digits:
-/// - not only hexadecimal digits: a prefixed hash (a cache key `Linux-nuget-<sha256>`, a content
-///   hash) reads the same as a hex token, so hex tokens are left to the prefixes that name them;
+/// - not only hexadecimal digits in its long runs: a named hash (a cache key
+///   `Linux-nuget-<sha256>`, a content hash) reads the same as a hex token, so hex tokens are left
+///   to the prefixes that name them;
 /// - with both cases (base62, base64url): two digits or more, and the class of the character
 ///   (upper, lower, digit) changes at least once every three characters, as it does about twice in
 ///   three in random base62 (a name in CamelCase changes twice a word, and seldom holds digits);
@@ -100,7 +101,12 @@ pub(super) fn vendor_token(body: &str) -> bool {
     });
     let chars: Vec<u8> = body.bytes().filter(u8::is_ascii_alphanumeric).collect();
     let n = chars.len();
-    if n < 30 || holds_guid || !runs.iter().any(|run| run.len() >= 16) || chars.iter().all(u8::is_ascii_hexdigit) {
+    let long_runs = || runs.iter().filter(|run| run.len() >= 16);
+    if n < 30
+        || holds_guid
+        || long_runs().next().is_none()
+        || long_runs().all(|run| run.bytes().all(|b| b.is_ascii_hexdigit()))
+    {
         return false;
     }
     let class = |b: &u8| {
@@ -303,6 +309,8 @@ mod tests {
             "pk_live_DTdDHS4bFZJnRgemIn1P4IX375OmSWmzypNW9zAswiXUc0wF5IpC",
             "posthog.init('phc_gGoLGYaZ8jMz7gtdsfpsm4vroEYiMvCTWBb6EvF4')",
             "Cache restored for Linux-nuget-993b36d66fbc78e428133f7ff365d24f49c24903afe94049948eb97a61cd8894",
+            "Cache restored from key: Linux-nuget-993b36d66fbc78e428133f7ff365d24f49c24903afe94049948eb97a61cd8894",
+            "Build FAILED, cache key Linux-nuget-993b36d66fbc78e428133f7ff365d24f49c24903afe94049948eb97a61cd8894",
             "integrity sha512-DTdDHS4bFZJnRgemIn1P4IX375OmSWmzypNW9zAswiXUc0wF5IpC",
             "net-SystemSecurityCryptographyX509Certificates",
             "kc-BuildAgentSigningKey-0b7d2f4e-91aa-4c3e-8d5b-6e2f1a9c7b30",
