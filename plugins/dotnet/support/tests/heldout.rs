@@ -192,14 +192,11 @@ fn progress_path(entry: &Entry, scratch: &Path, runtime: &tokio::runtime::Runtim
     assert!(ran.succeeded(), "{}: cat failed", entry.id);
     let messages: Vec<String> = call.progress().into_iter().skip(1).filter_map(|report| report.message).collect();
     let expected: Vec<&str> = entry.text.lines().map(str::trim).filter(|line| !line.is_empty()).collect();
-    let unchanged = messages == expected && ran.outcome.stdout.trim_end() == entry.text.trim_end();
     // The runner delivers lines without their `\r` (CRLF output reads as LF), whatever redaction
     // does: what this path would show unredacted is the text with LF endings.
-    Some(Shown {
-        text: format!("{}\n{}", messages.join("\n"), ran.outcome.stdout),
-        unchanged,
-        original: entry.text.replace("\r\n", "\n"),
-    })
+    let original = entry.text.replace("\r\n", "\n");
+    let unchanged = messages == expected && ran.outcome.stdout.trim_end() == original.trim_end();
+    Some(Shown { text: format!("{}\n{}", messages.join("\n"), ran.outcome.stdout), unchanged, original })
 }
 
 #[derive(Default)]
