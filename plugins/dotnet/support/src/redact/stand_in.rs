@@ -48,8 +48,9 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // `sk_live_YOUR_KEY`): a generated token mixes cases and digits.
         r"|[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*[_-][A-Z][A-Z_]{3,}",
         // A value that is itself a secret's word names a field, it does not hold one (an
-        // ExternalSecret's `secretKey: password`, a `secretKeyRef`'s `key: password`).
-        r"|(?i:password|passwd|secret|token|api[-_]?key|secret[-_]?key|access[-_]?key|client[-_]?secret|credentials?|private[-_]?key|connection[-_]?string)",
+        // ExternalSecret's `secretKey: password`, a `secretKeyRef`'s `key: password`), also a
+        // kind of token (`TokenValidated: id_token validated ...` of an OpenID Connect handler).
+        r"|(?i:password|passwd|secret|(?:(?:id|access|refresh|bearer|session|auth|api|csrf|xsrf)[-_]?)?token|api[-_]?key|secret[-_]?key|access[-_]?key|client[-_]?secret|credentials?|private[-_]?key|connection[-_]?string)",
         // Another tool's mask between stars or dashes (`***REDACTED***`, Duende's raw request log,
         // azcopy's `sig=-REDACTED-`).
         r"|[*_-]+(?i:redacted|masked|hidden|filtered)[*_-]+",
@@ -366,6 +367,21 @@ mod tests {
             ("ACCESSKEYMETADATA\tAKIA0123456789ABCDEF\t2026-01-02T03:04:05+00:00\tActive\tdeploy", ""),
             ("xcrun altool --validate-app -f a.ipa --apiKey AB12CD34EF --apiIssuer 5f0e", ""),
             ("AWS_ACCESS_KEY_ID=AKIA0123456789ABCDEF", "AWS_ACCESS_KEY_ID=AKIA[REDACTED]"),
+        ]);
+    }
+
+    #[test]
+    fn a_kind_of_token_named_as_a_value_names_a_field() {
+        each(&[
+            ("      TokenValidated: access_token validated for client web-portal", ""),
+            ("  - secretKey: refresh_token", ""),
+            ("tokenField = id-token", ""),
+            // A value that only starts with such a name is no name.
+            ("token: access_token_Zq81kdQe", "token: [REDACTED]"),
+            (
+                "      TokenValidated: Qm7x2Lr9Tt4Kz8 for client web-portal",
+                "      TokenValidated: [REDACTED] for client web-portal",
+            ),
         ]);
     }
 
