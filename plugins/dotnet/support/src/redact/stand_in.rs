@@ -30,8 +30,9 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"^(?:\**|(?i:x{3,})|\.{3}|\((?i:sensitive(?: value)?|not set|unset|empty|none|null|hidden|redacted|masked|secret)\)",
         r"|(?i:\[(?:filtered|redacted|hidden|masked|secret|sensitive|removed|protected)\]|<(?:hidden|redacted|masked|secret)>)",
-        // Already masked, with a few characters shown (`sk-...redacted`, `ghp_****`, `AKIA…WXYZ`).
-        r"|[A-Za-z0-9_-]{0,12}(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{0,8}|(?i:redacted|masked|hidden))",
+        // Already masked, with a few characters shown (`sk-...redacted`, `ghp_****`, `AKIA…WXYZ`,
+        // SendGrid's `SG.***`).
+        r"|[A-Za-z0-9_-]{0,12}\.?(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{0,8}|(?i:redacted|masked|hidden))",
         r"|None|null|nil|NULL|undefined|true|false|True|False|TRUE|FALSE|yes|no|Yes|No|YES|NO",
         // A time or age, as listings show it in a secret's row (`gh secret list`: `about 3 days ago`).
         r"|(?:about |almost |over |less than )?(?:a|an|[0-9]+) (?:second|minute|hour|day|week|month|year)s? ago",
@@ -367,6 +368,15 @@ mod tests {
             ("ACCESSKEYMETADATA\tAKIA0123456789ABCDEF\t2026-01-02T03:04:05+00:00\tActive\tdeploy", ""),
             ("xcrun altool --validate-app -f a.ipa --apiKey AB12CD34EF --apiIssuer 5f0e", ""),
             ("AWS_ACCESS_KEY_ID=AKIA0123456789ABCDEF", "AWS_ACCESS_KEY_ID=AKIA[REDACTED]"),
+        ]);
+    }
+
+    #[test]
+    fn a_mask_after_a_dotted_prefix_stays() {
+        each(&[
+            (r#"{"SendGridApiKey": "SG.****", "Region": "eu"}"#, ""),
+            ("Mailgun__ApiKey=key.***", ""),
+            ("Mailgun__ApiKey=key.Zq81kdQe7Lm2", "Mailgun__ApiKey=[REDACTED]"),
         ]);
     }
 
