@@ -83,7 +83,8 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // Batch 12: a command substitution cut at its first blank (`Bearer $(gcloud auth
         // print-access-token)`); a placeholder in brackets (`[Enter the client secret here]`) and
         // a help text's `[options]`; SMTP's list of SASL mechanisms (`250-AUTH LOGIN XOAUTH2`); a
-        // value read by an indexer (`builder.Configuration["SendGrid:ApiKey"]`), cut at its `[`.
+        // value read by an indexer (`builder.Configuration["SendGrid:ApiKey"]`), cut at its `[`,
+        // or by a call (`Configuration.GetRequiredValue("Stripe:SecretKey")`, batch 13), cut at its `(`.
         r"|\$\([A-Za-z_][A-Za-z0-9_./-]*",
         r"|\[(?i:(?:enter|insert|paste|put|add|your|replace)[ \t][^\]\r\n]*|[^\]\r\n]*[ \t]here)\]|\[[a-z][a-z -]*\]",
         r"|(?:",
@@ -91,7 +92,7 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         r")(?:[ \t]+(?:",
         sasl_mechanism!(),
         r"))*",
-        r"|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\[",
+        r"|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+[\[(]",
         // A YAML block scalar's indicator: the value is on the lines that follow.
         r"|[|>][+-]?[0-9]?",
         // EF Core's `'?'` for a parameter it does not log; a .NET type's name printed for an
@@ -368,6 +369,16 @@ mod tests {
             ("ACCESSKEYMETADATA\tAKIA0123456789ABCDEF\t2026-01-02T03:04:05+00:00\tActive\tdeploy", ""),
             ("xcrun altool --validate-app -f a.ipa --apiKey AB12CD34EF --apiIssuer 5f0e", ""),
             ("AWS_ACCESS_KEY_ID=AKIA0123456789ABCDEF", "AWS_ACCESS_KEY_ID=AKIA[REDACTED]"),
+        ]);
+    }
+
+    #[test]
+    fn a_value_read_by_a_call_in_source_stays() {
+        each(&[
+            (r#"-        smtp.Password = Environment.GetEnvironmentVariable("SMTP_PASSWORD");"#, ""),
+            (r#"+        o.ClientSecret = ctx.Configuration.GetSection("Auth").GetValue("ClientSecret");"#, ""),
+            (r#"    var apiKey = vault.Secrets.Get("payments-key").Value;"#, ""),
+            (r#"    o.ClientSecret = "Lq8-zz.Wm(";"#, r#"    o.ClientSecret = "[REDACTED]";"#),
         ]);
     }
 
