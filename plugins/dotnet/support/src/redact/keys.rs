@@ -246,6 +246,14 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
     {
         return classify_key(setting);
     }
+    // A connection's name under the `ConnectionStrings` section (`ConnectionStrings__Storage`,
+    // `ConnectionStrings:Store`) is a name, never a word that describes the value: every value of
+    // that section is a connection string.
+    if let Some((section, _)) = name.rsplit_once(':').or_else(|| name.rsplit_once("__"))
+        && section.rsplit([':', '_']).next().is_some_and(|last| last.eq_ignore_ascii_case("connectionstrings"))
+    {
+        return KeyClass::Connection;
+    }
     let normalized = normalize(name);
     // A test runner's status (`--- PASS: TestLogin`, Jest's ` PASS  src/app.test.js`), not a label.
     if NON_SECRET_KEYS.contains(&normalized.as_str())
@@ -469,6 +477,23 @@ mod tests {
         for name in ["name", "PublicKeyToken", "UserSecretsId", "keyFile", "bypass", "OLDPWD"] {
             assert!(!is_secret_key(name), "{name}");
         }
+    }
+
+    #[test]
+    fn a_connection_named_with_a_describing_word_is_still_a_connection_string() {
+        each(&[
+            (
+                r#"        "ConnectionStrings__Blobs": "AccountName=fab;AccountKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==;EndpointSuffix=core.windows.net","#,
+                r#"        "ConnectionStrings__Blobs": "AccountName=fab;AccountKey=[REDACTED];EndpointSuffix=core.windows.net","#,
+            ),
+            (
+                r#"    "ConnectionStrings__Store": "Host=pg;Username=u;Password=Pw-77x;Pooling=true","#,
+                r#"    "ConnectionStrings__Store": "Host=pg;Username=u;Password=[REDACTED];Pooling=true","#,
+            ),
+            (r#""CONNECTIONSTRINGS__STORAGE": "UseDevelopmentStorage=true""#, ""),
+        ]);
+        assert!(is_secret_key("Api__ConnectionStrings__Path"));
+        assert!(!is_secret_key("Database__ConnectionTimeout"));
     }
 
     #[test]
