@@ -289,8 +289,10 @@ fn rules(forms: Forms) -> Vec<String> {
             // A login method's or test's arguments, user then password (`LoginAsync("svc", "pw")`
             // in a mock's failure, NUnit's `Login_succeeds("a@b.c","pw")`): the second string.
             r#"(?P<login_call>(?-u:\b)[A-Za-z0-9_.]*(?i:login|log_in|signin|sign_in|authenticate)[A-Za-z0-9_]*\([ \t]*(?:"[^"\r\n]*"|'[^'\r\n]*')[ \t]*,[ \t]*)(?P<login_call_val>"[^"\r\n]*"|'[^'\r\n]*')"#.to_owned(),
-            // An e-mail address and a password after a slash (`Seed admin created: a@b.c / pw`).
-            r#"(?P<upair>(?-u:\b)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+[ \t]+/[ \t]+)(?P<upair_val>[^\s"'<>]+)"#.to_owned(),
+            // An e-mail address and a password after a slash (`Seed admin created: a@b.c / pw`),
+            // also a user named as credentials (`protected with basic auth admin / pw`,
+            // `credentials: ops / pw`, `login ops / pw`).
+            r#"(?P<upair>(?-u:\b)(?:[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|(?i:basic[ \t-]?auth(?:entication)?|credentials?|log[ \t-]?in)[ \t]*:?[ \t]+[A-Za-z0-9._@-]+)[ \t]+/[ \t]+)(?P<upair_val>[^\s"'<>]+)"#.to_owned(),
             // `aws secretsmanager get-secret-value --output text`: ARN, date, name, then the secret.
             r"(?m:^)(?P<sm_row>arn:aws[a-z-]*:secretsmanager:[^\t\r\n]*\t[^\t\r\n]*\t[^\t\r\n]*\t)(?P<sm_val>[^\t\r\n]+)".to_owned(),
             // An AWS access key id and, further on its line, the 40 characters of its secret key

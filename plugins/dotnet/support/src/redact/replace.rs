@@ -254,8 +254,8 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         let shown = if secret { REDACTED.to_owned() } else { redact_with(&SHAPES, value).into_owned() };
         return format!("{}{shown}{end}", name.as_str());
     }
-    // A password after an address or a user option only when it reads as one (`a@b.c / Admin`
-    // and `-u 1000:1000` stay).
+    // A password after an address, a user named as credentials or a user option only when it
+    // reads as one (`a@b.c / Admin` and `-u 1000:1000` stay).
     for (label, value) in [("upair", "upair_val"), ("uflag", "uflag_val")] {
         if let Some(label) = caps.name(label) {
             let value = &caps[value];
