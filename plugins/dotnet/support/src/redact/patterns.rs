@@ -482,7 +482,9 @@ fn rules(forms: Forms) -> Vec<String> {
             // Its value is '...'.` (`Modifying ...: Its current value is '...'. Its new value: '...'.`)
             // and WiX Burn's `Setting string variable 'NAME' to value '...'`: as secret as NAME.
             r#"(?P<msi>PROPERTY CHANGE: (?:Adding|Modifying) (?P<msi_name>[A-Za-z0-9_.]+) property\. Its (?:current )?value is )(?P<msi_val>'[^'\r\n]*')(?:(?P<msi_mid>\. Its new value: )(?P<msi_new>'[^'\r\n]*'))?"#.to_owned(),
-            r#"(?P<burn>Setting (?:string |numeric |version |formatted )?variable '(?P<burn_name>[^'\r\n]+)' to value )(?P<burn_val>'[^'\r\n]*'|[^\s']+)"#.to_owned(),
+            // So is any quoted name with its value in a sentence (batch 13: a config transform's
+            // `Key 'Jwt:SigningKey' with value '...' in appsettings.Release.json overrides ...`).
+            r#"(?P<burn>(?:Setting (?:string |numeric |version |formatted )?variable|(?-u:\b)(?i:key|setting|variable|property|parameter)) ['"](?P<burn_name>[^'"\r\n]+)['"] (?:to|with|has) value )(?P<burn_val>'[^'\r\n]*'|"[^"\r\n]*"|[^\s'"]+)"#.to_owned(),
             // A tool's `--key NAME --value VALUE` options (Bitrise's `envman add`): as secret as NAME.
             format!(
                 r"(?P<opt_kv>(?:(?m:^)|[ \t])--?(?i:key|name)[ \t=]+(?P<opt_kv_name>[A-Za-z0-9_.:-]+)[ \t]+--?(?i:value)[ \t=]+)(?P<opt_kv_val>{CLI_VALUE})"
