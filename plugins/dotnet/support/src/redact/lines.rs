@@ -611,6 +611,10 @@ mod tests {
             // generated; a decrypted parameter is secret whatever its name.
             ("$ terraform output storage_host\n\"files.contoso.example\"", ""),
             (
+                "$ terraform output -json cache\n{\"host\":\"cache.local\",\"password\":\"hunter\"}",
+                "$ terraform output -json cache\n{\"host\":\"cache.local\",\"password\":\"[REDACTED]\"}",
+            ),
+            (
                 "$ terraform output -raw app_admin_password\nc0rrect-h0rse\n$ terraform output -raw region\nwesteurope",
                 "$ terraform output -raw app_admin_password\n[REDACTED]\n$ terraform output -raw region\nwesteurope",
             ),

@@ -62,8 +62,11 @@ fn command_output(command: &str, value: &str) -> String {
                 .or_else(|| redact_connection_string(inner).filter(|shown| shown != inner))
                 .map_or_else(|| mask(value), |shown| format!("{open}{shown}{close}"))
         }
-        Some(KeyClass::Plain) => labelled("", KeyClass::Weak, value),
-        Some(class) => labelled("", class, value),
+        Some(class) => {
+            let class = if class == KeyClass::Plain { KeyClass::Weak } else { class };
+            // Parts of it may carry labels of their own (`terraform output -json` of an object).
+            redact_labelled(class, value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned())
+        }
     }
 }
 
