@@ -20,6 +20,12 @@ pub(super) static CONNECTION_HOST: LazyLock<Regex> = LazyLock::new(|| {
         .expect("connection host pattern is valid")
 });
 
+/// The last host of a URI that lists several (`mongodb://a:27017,b:27017/orders?...`), with the
+/// URI's path, which it carries after it.
+static URI_LAST_HOST: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*(?::[0-9]+)?/[A-Za-z0-9_.-]*$").expect("URI host pattern is valid")
+});
+
 /// A connection string with only its secret parts redacted, or `None` when `value` is not one.
 /// A connection string is made of `Name=Value` pairs (at least one), URIs, hosts and ports,
 /// separated by `;`, `,`, `?` or `&` (ADO.NET, Npgsql, StackExchange.Redis, MongoDB and AMQP
@@ -61,7 +67,10 @@ fn redact_connection_string_at(value: &str, depth: usize) -> Option<String> {
         } else if body.contains("://") {
             described = true;
             out.push_str(&redact_with(&SHAPES, body));
-        } else if body.trim().is_empty() || CONNECTION_HOST.is_match(body.trim()) {
+        } else if body.trim().is_empty()
+            || CONNECTION_HOST.is_match(body.trim())
+            || described && URI_LAST_HOST.is_match(body)
+        {
             out.push_str(body);
         } else {
             return None;
@@ -117,9 +126,11 @@ fn connection_string_parts(value: &str) -> Vec<(&str, &str)> {
             }
             // An XML entity (`&amp;`, `&quot;`) is not a separator.
             b'&' if ENTITIES.iter().any(|entity| bytes[i + 1..].starts_with(entity)) => {}
-            // `?` starts a URI's query (`mongodb://h/db?ssl=true`); elsewhere it is part of a
+            // `?` starts a URI's query (`mongodb://h/db?ssl=true`, also after the last of its
+            // hosts and its path: `mongodb://a:27017,b:27017/db?...`); elsewhere it is part of a
             // value (`Password=ab?cd`).
-            b'?' if !value[start..i].contains("://") => {}
+            b'?' if !(value[start..i].contains("://")
+                || value[..start].contains("://") && URI_LAST_HOST.is_match(&value[start..i])) => {}
             b';' | b',' | b'?' | b'&' => {
                 parts.push((&value[start..i], &value[i..=i]));
                 start = i + 1;
@@ -254,6 +265,25 @@ mod tests {
         );
         assert_eq!(r("ConnectionStrings__Db=opaque-token-1"), "ConnectionStrings__Db=[REDACTED]");
         assert_eq!(r("ConnectionStrings__Blob=dGVzdGtleQ=="), "ConnectionStrings__Blob=[REDACTED]");
+    }
+
+    #[test]
+    fn a_uri_with_several_hosts_is_judged_part_by_part() {
+        for kept in [
+            r#"  "OrdersConnectionString": "mongodb://db-a.svc:27017,db-b.svc:27017,db-c.svc:27017/orders?replicaSet=prod&readPreference=secondary","#,
+            "ConnectionStrings__Events=mongodb://ev-1:27017,ev-2:27017/?tls=true",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+        assert_eq!(
+            r("ConnectionStrings__Events=mongodb://app:Wq9-pw@ev-1:27017,ev-2:27017/events?replicaSet=rs1"),
+            "ConnectionStrings__Events=mongodb://app:[REDACTED]@ev-1:27017,ev-2:27017/events?replicaSet=rs1"
+        );
+        // A `?` in a value after a URI is no query of a host.
+        assert_eq!(
+            r("ConnectionStrings__Bus=amqp://mq.svc:5672,Password=ab?c.d"),
+            "ConnectionStrings__Bus=amqp://mq.svc:5672,Password=[REDACTED]"
+        );
     }
 
     #[test]

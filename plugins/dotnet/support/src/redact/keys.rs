@@ -246,6 +246,14 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
     {
         return classify_key(setting);
     }
+    // A connection's name under the `ConnectionStrings` section (`ConnectionStrings__Storage`,
+    // `ConnectionStrings:Store`) is a name, never a word that describes the value: every value of
+    // that section is a connection string.
+    if let Some((section, _)) = name.rsplit_once(':').or_else(|| name.rsplit_once("__"))
+        && section.rsplit([':', '_']).next().is_some_and(|last| last.eq_ignore_ascii_case("connectionstrings"))
+    {
+        return KeyClass::Connection;
+    }
     let normalized = normalize(name);
     // A test runner's status (`--- PASS: TestLogin`, Jest's ` PASS  src/app.test.js`), not a label.
     if NON_SECRET_KEYS.contains(&normalized.as_str())
@@ -300,7 +308,12 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
     if words.len() >= 3 && words.iter().any(|word| SENTENCE_WORDS.contains(&word.as_str())) || is_qualified_name(name) {
         return KeyClass::Plain;
     }
-    let contains = |words: &[&str]| words.iter().any(|w| normalized.contains(&w.replace('_', "")));
+    // A server named for what it issues or checks (OAuth's authorization server, a token server:
+    // `AuthorizationServerId`, `TokenServerHost`) is no secret; the words around it still count.
+    let subject = STRONG_KEY_WORDS
+        .iter()
+        .fold(normalized.clone(), |name, word| name.replace(&format!("{}server", word.replace('_', "")), " "));
+    let contains = |words: &[&str]| words.iter().any(|w| subject.contains(&w.replace('_', "")));
     let secret = contains(STRONG_KEY_WORDS)
         || LAST_KEY_WORDS.contains(&last)
         || EXACT_KEY_WORDS.contains(&normalized.as_str())
@@ -309,7 +322,7 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
         KeyClass::Secret
     } else if contains(CONNECTION_KEY_WORDS) {
         KeyClass::Connection
-    } else if WEAK_KEY_WORDS.iter().any(|w| !w.starts_with("licen") && normalized.contains(&w.replace('_', ""))) {
+    } else if WEAK_KEY_WORDS.iter().any(|w| !w.starts_with("licen") && subject.contains(&w.replace('_', ""))) {
         KeyClass::Weak
     } else if ["license", "licence"].contains(&last) {
         // A product's license key (`MT_LICENSE=...`), but not `PackageLicenseExpression`.
@@ -404,7 +417,10 @@ pub(super) fn words_pattern(words: &[&str]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use crate::redact::{is_secret_key, tests::r};
+    use crate::redact::{
+        is_secret_key,
+        tests::{each, r},
+    };
 
     #[test]
     fn key_names_ending_in_a_secret_word() {
@@ -461,6 +477,36 @@ mod tests {
         for name in ["name", "PublicKeyToken", "UserSecretsId", "keyFile", "bypass", "OLDPWD"] {
             assert!(!is_secret_key(name), "{name}");
         }
+    }
+
+    #[test]
+    fn a_connection_named_with_a_describing_word_is_still_a_connection_string() {
+        each(&[
+            (
+                r#"        "ConnectionStrings__Blobs": "AccountName=fab;AccountKey=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MA==;EndpointSuffix=core.windows.net","#,
+                r#"        "ConnectionStrings__Blobs": "AccountName=fab;AccountKey=[REDACTED];EndpointSuffix=core.windows.net","#,
+            ),
+            (
+                r#"    "ConnectionStrings__Store": "Host=pg;Username=u;Password=Pw-77x;Pooling=true","#,
+                r#"    "ConnectionStrings__Store": "Host=pg;Username=u;Password=[REDACTED];Pooling=true","#,
+            ),
+            (r#""CONNECTIONSTRINGS__STORAGE": "UseDevelopmentStorage=true""#, ""),
+        ]);
+        assert!(is_secret_key("Api__ConnectionStrings__Path"));
+        assert!(!is_secret_key("Database__ConnectionTimeout"));
+    }
+
+    #[test]
+    fn a_server_named_for_what_it_issues_is_no_secret() {
+        each(&[
+            (r#"  "AuthorizationServerId": "ausq9Zt2rLm4Hk7Wd1x6","#, ""),
+            ("Identity__TokenServerHost=sts.fabrikam.example", ""),
+            ("authorization_server: default", ""),
+            // A secret of such a server, or a secret word after it, is still one.
+            ("AuthorizationServerClientSecret=Lq8-zz.Wm", "AuthorizationServerClientSecret=[REDACTED]"),
+            ("TokenServer__Password=s3rv3r-pw", "TokenServer__Password=[REDACTED]"),
+            ("CosmosAuthorizationKey=pw-kept-out", "CosmosAuthorizationKey=[REDACTED]"),
+        ]);
     }
 
     #[test]

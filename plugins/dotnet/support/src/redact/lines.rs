@@ -524,7 +524,7 @@ mod tests {
     use super::LineRedactor;
     use crate::redact::{
         REDACTED, redact_interleaved, redact_json,
-        tests::{lines, r},
+        tests::{each_and_lines, lines, r},
     };
     use serde_json::Value;
     use std::borrow::Cow;
@@ -587,6 +587,54 @@ mod tests {
         assert_eq!(lines(raw), expected);
         let plan = "      + administrator_login_password = (sensitive value)";
         assert_eq!(r(plan), plan);
+    }
+
+    #[test]
+    fn a_value_printed_bare_after_a_command_is_judged_by_what_it_names_and_its_own_labels() {
+        each_and_lines(&[
+            // A decoded Kubernetes secret that is a connection string or a URL with credentials
+            // keeps its public parts, and the next command stays.
+            (
+                "PS> kubectl get secrets shop-db -o jsonpath='{.data.cs}' | base64 --decode\nServer=sql-7;Initial Catalog=shop;User ID=shopper;Password=Vq.4-kLm#2;Encrypt=True\nPS> kubectl get pods",
+                "PS> kubectl get secrets shop-db -o jsonpath='{.data.cs}' | base64 --decode\nServer=sql-7;Initial Catalog=shop;User ID=shopper;Password=[REDACTED];Encrypt=True\nPS> kubectl get pods",
+            ),
+            (
+                "$ kubectl get secret cache -o jsonpath='{.data.url}' | base64 -d\nredis://worker:Tz9_qq.Lw3@cache-0.cache:6380/2?ssl=true",
+                "$ kubectl get secret cache -o jsonpath='{.data.url}' | base64 -d\nredis://worker:[REDACTED]@cache-0.cache:6380/2?ssl=true",
+            ),
+            // Still hidden whole when it is anything else.
+            (
+                "$ kubectl get secret api -o jsonpath='{.data.key}' | base64 -d\nhunter-two",
+                "$ kubectl get secret api -o jsonpath='{.data.key}' | base64 -d\n[REDACTED]",
+            ),
+            // An output or parameter whose name is not secret shows a value that does not look
+            // generated; a decrypted parameter is secret whatever its name.
+            ("$ terraform output storage_host\n\"files.contoso.example\"", ""),
+            (
+                "$ terraform output -json cache\n{\"host\":\"cache.local\",\"password\":\"hunter\"}",
+                "$ terraform output -json cache\n{\"host\":\"cache.local\",\"password\":\"[REDACTED]\"}",
+            ),
+            (
+                "$ terraform output -raw app_admin_password\nc0rrect-h0rse\n$ terraform output -raw region\nwesteurope",
+                "$ terraform output -raw app_admin_password\n[REDACTED]\n$ terraform output -raw region\nwesteurope",
+            ),
+            (
+                "$ terraform output -raw deploy_id\nQm7x2Lr9Tt4Kz8Wp1Vb6",
+                "$ terraform output -raw deploy_id\n[REDACTED]",
+            ),
+            (
+                "$ aws ssm get-parameter --name /shop/Api__BaseUrl --query Parameter.Value --output text\nhttps://api.shop.example",
+                "",
+            ),
+            (
+                "$ aws ssm get-parameter --name /shop/Api__Region --with-decryption --query Parameter.Value --output text\nnorth",
+                "$ aws ssm get-parameter --name /shop/Api__Region --with-decryption --query Parameter.Value --output text\n[REDACTED]",
+            ),
+            (
+                "$ aws ssm get-parameter --name /shop/Smtp__Password --query Parameter.Value --output text\nmailbag",
+                "$ aws ssm get-parameter --name /shop/Smtp__Password --query Parameter.Value --output text\n[REDACTED]",
+            ),
+        ]);
     }
 
     #[test]

@@ -289,8 +289,10 @@ fn rules(forms: Forms) -> Vec<String> {
             // A login method's or test's arguments, user then password (`LoginAsync("svc", "pw")`
             // in a mock's failure, NUnit's `Login_succeeds("a@b.c","pw")`): the second string.
             r#"(?P<login_call>(?-u:\b)[A-Za-z0-9_.]*(?i:login|log_in|signin|sign_in|authenticate)[A-Za-z0-9_]*\([ \t]*(?:"[^"\r\n]*"|'[^'\r\n]*')[ \t]*,[ \t]*)(?P<login_call_val>"[^"\r\n]*"|'[^'\r\n]*')"#.to_owned(),
-            // An e-mail address and a password after a slash (`Seed admin created: a@b.c / pw`).
-            r#"(?P<upair>(?-u:\b)[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+[ \t]+/[ \t]+)(?P<upair_val>[^\s"'<>]+)"#.to_owned(),
+            // An e-mail address and a password after a slash (`Seed admin created: a@b.c / pw`),
+            // also a user named as credentials (`protected with basic auth admin / pw`,
+            // `credentials: ops / pw`, `login ops / pw`).
+            r#"(?P<upair>(?-u:\b)(?:[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+|(?i:basic[ \t-]?auth(?:entication)?|credentials?|log[ \t-]?in)[ \t]*:?[ \t]+[A-Za-z0-9._@-]+)[ \t]+/[ \t]+)(?P<upair_val>[^\s"'<>]+)"#.to_owned(),
             // `aws secretsmanager get-secret-value --output text`: ARN, date, name, then the secret.
             r"(?m:^)(?P<sm_row>arn:aws[a-z-]*:secretsmanager:[^\t\r\n]*\t[^\t\r\n]*\t[^\t\r\n]*\t)(?P<sm_val>[^\t\r\n]+)".to_owned(),
             // An AWS access key id and, further on its line, the 40 characters of its secret key
@@ -480,7 +482,9 @@ fn rules(forms: Forms) -> Vec<String> {
             // Its value is '...'.` (`Modifying ...: Its current value is '...'. Its new value: '...'.`)
             // and WiX Burn's `Setting string variable 'NAME' to value '...'`: as secret as NAME.
             r#"(?P<msi>PROPERTY CHANGE: (?:Adding|Modifying) (?P<msi_name>[A-Za-z0-9_.]+) property\. Its (?:current )?value is )(?P<msi_val>'[^'\r\n]*')(?:(?P<msi_mid>\. Its new value: )(?P<msi_new>'[^'\r\n]*'))?"#.to_owned(),
-            r#"(?P<burn>Setting (?:string |numeric |version |formatted )?variable '(?P<burn_name>[^'\r\n]+)' to value )(?P<burn_val>'[^'\r\n]*'|[^\s']+)"#.to_owned(),
+            // So is any quoted name with its value in a sentence (batch 13: a config transform's
+            // `Key 'Jwt:SigningKey' with value '...' in appsettings.Release.json overrides ...`).
+            r#"(?P<burn>(?:Setting (?:string |numeric |version |formatted )?variable|(?-u:\b)(?i:key|setting|variable|property|parameter)) ['"](?P<burn_name>[^'"\r\n]+)['"] (?:to|with|has) value )(?P<burn_val>'[^'\r\n]*'|"[^"\r\n]*"|[^\s'"]+)"#.to_owned(),
             // A tool's `--key NAME --value VALUE` options (Bitrise's `envman add`): as secret as NAME.
             format!(
                 r"(?P<opt_kv>(?:(?m:^)|[ \t])--?(?i:key|name)[ \t=]+(?P<opt_kv_name>[A-Za-z0-9_.:-]+)[ \t]+--?(?i:value)[ \t=]+)(?P<opt_kv_val>{CLI_VALUE})"

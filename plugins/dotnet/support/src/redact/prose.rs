@@ -300,6 +300,21 @@ mod tests {
     use crate::redact::tests::{each, each_and_lines, r};
 
     #[test]
+    fn a_user_and_password_after_a_slash_named_as_credentials() {
+        each(&[
+            (
+                "Dashboard at /jobs guarded by basic auth ops / Kp4!xr-Tq2 (dev only)",
+                "Dashboard at /jobs guarded by basic auth ops / [REDACTED] (dev only)",
+            ),
+            ("Seeded credentials: svc-deploy / Zz.81mq,Lw", "Seeded credentials: svc-deploy / [REDACTED]"),
+            ("  login admin / Wq9vbTx2 accepted", "  login admin / [REDACTED] accepted"),
+            // What does not read as a password stays.
+            ("Routes: basic auth admin / dashboard", ""),
+            ("login page / home page", ""),
+        ]);
+    }
+
+    #[test]
     fn other_languages_log_and_dump_formats() {
         each(&[
             ("{'user': 'bob', 'password': 'Py-S3cret'}", "{'user': 'bob', 'password': '[REDACTED]'}"),

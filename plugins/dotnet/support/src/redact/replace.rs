@@ -9,6 +9,7 @@ use regex::{Captures, Regex};
 use super::{
     REDACTED,
     cli::{is_secret_option, option_value, redact_segment},
+    connection::{own_labels, redact_connection_string},
     hexdump::hexdump_block,
     keys::{EXACT_KEY_WORDS, KeyClass, classify_key, key_like, looks_generated, normalize, token_like},
     labelled::{
@@ -30,6 +31,44 @@ static ARRAY_ITEM: LazyLock<Regex> = LazyLock::new(|| {
 /// What follows a layout's `|` when it starts the next field (`url:`, `INFO|`), not the rest of a value.
 pub(super) static LAYOUT_FIELD: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^[A-Za-z][A-Za-z0-9_.-]*[:|]").expect("layout field pattern is valid"));
+
+/// The name a command that prints a value bare gives it: `terraform output NAME`'s output, or
+/// an `aws ssm get-parameter --name PATH` parameter read without `--with-decryption` (its last
+/// path part).
+static OUTPUT_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(concat!(
+        r"terraform[ \t]+output[ \t]+(?:-[A-Za-z-]+(?:=\S*)?[ \t]+)*(?P<output>[A-Za-z_][A-Za-z0-9_-]*)",
+        r"|aws[ \t]+ssm[ \t]+get-parameter[ \t](?:[^\r\n]*?[ \t])?--name[ \t=]+(?:[^\s/]*/)*(?P<parameter>[^\s/]+)",
+    ))
+    .expect("output name pattern is valid")
+});
+
+/// The value a command printed bare on the line after it (see the `tf_output` form). A Terraform
+/// output or an SSM parameter read in the clear is as secret as its name says, and under a name
+/// that says nothing, when it looks generated (`terraform output sql_server_fqdn` shows the host
+/// name); a decrypted parameter and what the other commands print are secret. A secret that is
+/// a connection string or a URL with credentials (a decoded Kubernetes secret) keeps the parts
+/// its own names say are not secret, as under a secret label.
+fn command_output(command: &str, value: &str) -> String {
+    let named = OUTPUT_NAME
+        .captures(command)
+        .filter(|caps| caps.name("output").is_some() || !command.contains("--with-decryption"))
+        .and_then(|caps| caps.name("output").or(caps.name("parameter")))
+        .map(|name| classify_key(name.as_str()));
+    match named {
+        Some(KeyClass::Secret) | None => {
+            let (open, inner, close) = unwrap(value);
+            own_labels(inner)
+                .or_else(|| redact_connection_string(inner).filter(|shown| shown != inner))
+                .map_or_else(|| mask(value), |shown| format!("{open}{shown}{close}"))
+        }
+        Some(class) => {
+            let class = if class == KeyClass::Plain { KeyClass::Weak } else { class };
+            // Parts of it may carry labels of their own (`terraform output -json` of an object).
+            redact_labelled(class, value).unwrap_or_else(|| redact_with(&CONTEXT_FREE, value).into_owned())
+        }
+    }
+}
 
 /// The replacement for one match of [`FULL`], [`CONTEXT_FREE`] or [`SHAPES`].
 pub(super) fn replace(caps: &Captures<'_>) -> String {
@@ -191,7 +230,8 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
     if let Some(command) = caps.name("tf_output") {
         let glued = text(caps, "tf_glued");
         let end = &whole[command.len() + caps["tf_val"].len() + glued.len()..];
-        return format!("{}{}{}{end}", command.as_str(), mask(&caps["tf_val"]), redact_with(&SHAPES, glued));
+        let value = command_output(command.as_str(), &caps["tf_val"]);
+        return format!("{}{value}{}{end}", command.as_str(), redact_with(&SHAPES, glued));
     }
     if let Some(label) = caps.name("argpair") {
         // The first argument may be a token itself (a mock's `SendAsync("sk-...", "model")`).
@@ -217,8 +257,8 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         let shown = if secret { REDACTED.to_owned() } else { redact_with(&SHAPES, value).into_owned() };
         return format!("{}{shown}{end}", name.as_str());
     }
-    // A password after an address or a user option only when it reads as one (`a@b.c / Admin`
-    // and `-u 1000:1000` stay).
+    // A password after an address, a user named as credentials or a user option only when it
+    // reads as one (`a@b.c / Admin` and `-u 1000:1000` stay).
     for (label, value) in [("upair", "upair_val"), ("uflag", "uflag_val")] {
         if let Some(label) = caps.name(label) {
             let value = &caps[value];

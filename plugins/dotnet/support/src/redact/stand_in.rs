@@ -30,8 +30,9 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(concat!(
         r"^(?:\**|(?i:x{3,})|\.{3}|\((?i:sensitive(?: value)?|not set|unset|empty|none|null|hidden|redacted|masked|secret)\)",
         r"|(?i:\[(?:filtered|redacted|hidden|masked|secret|sensitive|removed|protected)\]|<(?:hidden|redacted|masked|secret)>)",
-        // Already masked, with a few characters shown (`sk-...redacted`, `ghp_****`, `AKIA…WXYZ`).
-        r"|[A-Za-z0-9_-]{0,12}(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{0,8}|(?i:redacted|masked|hidden))",
+        // Already masked, with a few characters shown (`sk-...redacted`, `ghp_****`, `AKIA…WXYZ`,
+        // SendGrid's `SG.***`).
+        r"|[A-Za-z0-9_-]{0,12}\.?(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{0,8}|(?i:redacted|masked|hidden))",
         r"|None|null|nil|NULL|undefined|true|false|True|False|TRUE|FALSE|yes|no|Yes|No|YES|NO",
         // A time or age, as listings show it in a secret's row (`gh secret list`: `about 3 days ago`).
         r"|(?:about |almost |over |less than )?(?:a|an|[0-9]+) (?:second|minute|hour|day|week|month|year)s? ago",
@@ -48,8 +49,9 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // `sk_live_YOUR_KEY`): a generated token mixes cases and digits.
         r"|[a-z][a-z0-9]*(?:[_-][a-z0-9]+)*[_-][A-Z][A-Z_]{3,}",
         // A value that is itself a secret's word names a field, it does not hold one (an
-        // ExternalSecret's `secretKey: password`, a `secretKeyRef`'s `key: password`).
-        r"|(?i:password|passwd|secret|token|api[-_]?key|secret[-_]?key|access[-_]?key|client[-_]?secret|credentials?|private[-_]?key|connection[-_]?string)",
+        // ExternalSecret's `secretKey: password`, a `secretKeyRef`'s `key: password`), also a
+        // kind of token (`TokenValidated: id_token validated ...` of an OpenID Connect handler).
+        r"|(?i:password|passwd|secret|(?:(?:id|access|refresh|bearer|session|auth|api|csrf|xsrf)[-_]?)?token|api[-_]?key|secret[-_]?key|access[-_]?key|client[-_]?secret|credentials?|private[-_]?key|connection[-_]?string)",
         // Another tool's mask between stars or dashes (`***REDACTED***`, Duende's raw request log,
         // azcopy's `sig=-REDACTED-`).
         r"|[*_-]+(?i:redacted|masked|hidden|filtered)[*_-]+",
@@ -81,7 +83,8 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // Batch 12: a command substitution cut at its first blank (`Bearer $(gcloud auth
         // print-access-token)`); a placeholder in brackets (`[Enter the client secret here]`) and
         // a help text's `[options]`; SMTP's list of SASL mechanisms (`250-AUTH LOGIN XOAUTH2`); a
-        // value read by an indexer (`builder.Configuration["SendGrid:ApiKey"]`), cut at its `[`.
+        // value read by an indexer (`builder.Configuration["SendGrid:ApiKey"]`), cut at its `[`,
+        // or by a call (`Configuration.GetRequiredValue("Stripe:SecretKey")`, batch 13), cut at its `(`.
         r"|\$\([A-Za-z_][A-Za-z0-9_./-]*",
         r"|\[(?i:(?:enter|insert|paste|put|add|your|replace)[ \t][^\]\r\n]*|[^\]\r\n]*[ \t]here)\]|\[[a-z][a-z -]*\]",
         r"|(?:",
@@ -89,7 +92,7 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         r")(?:[ \t]+(?:",
         sasl_mechanism!(),
         r"))*",
-        r"|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\[",
+        r"|[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+[\[(]",
         // A YAML block scalar's indicator: the value is on the lines that follow.
         r"|[|>][+-]?[0-9]?",
         // EF Core's `'?'` for a parameter it does not log; a .NET type's name printed for an
@@ -366,6 +369,40 @@ mod tests {
             ("ACCESSKEYMETADATA\tAKIA0123456789ABCDEF\t2026-01-02T03:04:05+00:00\tActive\tdeploy", ""),
             ("xcrun altool --validate-app -f a.ipa --apiKey AB12CD34EF --apiIssuer 5f0e", ""),
             ("AWS_ACCESS_KEY_ID=AKIA0123456789ABCDEF", "AWS_ACCESS_KEY_ID=AKIA[REDACTED]"),
+        ]);
+    }
+
+    #[test]
+    fn a_value_read_by_a_call_in_source_stays() {
+        each(&[
+            (r#"-        smtp.Password = Environment.GetEnvironmentVariable("SMTP_PASSWORD");"#, ""),
+            (r#"+        o.ClientSecret = ctx.Configuration.GetSection("Auth").GetValue("ClientSecret");"#, ""),
+            (r#"    var apiKey = vault.Secrets.Get("payments-key").Value;"#, ""),
+            (r#"    o.ClientSecret = "Lq8-zz.Wm(";"#, r#"    o.ClientSecret = "[REDACTED]";"#),
+        ]);
+    }
+
+    #[test]
+    fn a_mask_after_a_dotted_prefix_stays() {
+        each(&[
+            (r#"{"SendGridApiKey": "SG.****", "Region": "eu"}"#, ""),
+            ("Mailgun__ApiKey=key.***", ""),
+            ("Mailgun__ApiKey=key.Zq81kdQe7Lm2", "Mailgun__ApiKey=[REDACTED]"),
+        ]);
+    }
+
+    #[test]
+    fn a_kind_of_token_named_as_a_value_names_a_field() {
+        each(&[
+            ("      TokenValidated: access_token validated for client web-portal", ""),
+            ("  - secretKey: refresh_token", ""),
+            ("tokenField = id-token", ""),
+            // A value that only starts with such a name is no name.
+            ("token: access_token_Zq81kdQe", "token: [REDACTED]"),
+            (
+                "      TokenValidated: Qm7x2Lr9Tt4Kz8 for client web-portal",
+                "      TokenValidated: [REDACTED] for client web-portal",
+            ),
         ]);
     }
 

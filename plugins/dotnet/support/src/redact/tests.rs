@@ -1164,6 +1164,24 @@ fn labels_shapes_quotes_and_escapes_of_batch_10() {
 // --- the classes of held-out batch 11 (issue 24), each with our own examples ---------------
 
 #[test]
+fn a_quoted_name_with_its_value_in_a_sentence_is_as_secret_as_the_name() {
+    each_and_lines(&[
+        (
+            "/src/Web/Web.csproj : warning CT0001: Key 'Smtp:Password' with value 'Mq7!zx-Pw2' in appsettings.Staging.json overrides a value from appsettings.json",
+            "/src/Web/Web.csproj : warning CT0001: Key 'Smtp:Password' with value '[REDACTED]' in appsettings.Staging.json overrides a value from appsettings.json",
+        ),
+        (
+            r#"  setting "Auth:SigningKey" has value "q2VtZ0pLm8Rs4Wx1Yb7Nc3Df6Gh9Jk0L=" (from environment)"#,
+            r#"  setting "Auth:SigningKey" has value "[REDACTED]" (from environment)"#,
+        ),
+        (
+            "warning CT0001: Key 'Logging:LogLevel:Default' with value 'Warning' in appsettings.Release.json overrides a value",
+            "",
+        ),
+    ]);
+}
+
+#[test]
 fn installer_logs_set_properties_and_variables_as_secret_as_their_names() {
     each_and_lines(&[
         (
