@@ -363,9 +363,10 @@ fn rules(forms: Forms) -> Vec<String> {
             // The line after `terraform output [-raw|-json] NAME`: the output's value, which Terraform
             // prints unmarked even when the output is sensitive.
             // A value printed without a line break runs into the next prompt (`VALUE$ terraform
-            // output ...`): the prompt and its command stay.
+            // output ...`): the prompt and its command stay. A line of five dashes or more is no
+            // value: it starts a PEM block (a decoded `tls.key`), which the PEM form takes whole.
             format!(
-                r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>[^\r\n+$>#%][^\r\n]*?|[+$>#%](?:[^ \t\r\n][^\r\n]*?)?)(?P<tf_glued>\$[ \t]+[A-Za-z][^\r\n]*)?\r?(?m:$)"
+                r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>-{{0,4}}[^\r\n+$>#%-][^\r\n]*?|[+$>#%](?:[^ \t\r\n][^\r\n]*?)?)(?P<tf_glued>\$[ \t]+[A-Za-z][^\r\n]*)?\r?(?m:$)"
             ),
             // `expect` answering a password or passphrase prompt: the `send` string (its `\r` stays).
             format!(
