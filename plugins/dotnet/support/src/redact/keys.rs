@@ -344,6 +344,24 @@ pub(super) fn looks_generated(value: &str) -> bool {
         && !is_timestamp(value)
 }
 
+/// Whether a value under a weak label, too short to look generated, is typed as a password
+/// (`Jwt__Key=Wq4^tR~z9k`): 8 or more characters without blanks that mix upper and lower case
+/// letters, digits and a symbol that names, versions, paths and URLs do not hold (`~ ^ ! # * ?`;
+/// not `-`, `_`, `.`, `:`, `/`, `@`, `$`, `%` or `&`). A URL (`...#fragment`), a path and a
+/// query (`//totp/App:a?secret=...` after `otpauth:`) are no password.
+pub(super) fn password_shaped(value: &str) -> bool {
+    let has = |test: fn(&u8) -> bool| value.bytes().any(|b| test(&b));
+    value.len() >= 8
+        && !value.bytes().any(|b| b.is_ascii_whitespace())
+        && has(u8::is_ascii_uppercase)
+        && has(u8::is_ascii_lowercase)
+        && has(u8::is_ascii_digit)
+        && value.bytes().any(|b| b"~^!#*?".contains(&b))
+        && !value.contains("://")
+        && !value.starts_with(['/', '.'])
+        && !(value.contains('?') && value.contains('='))
+}
+
 /// Whether `value` is a digest named by two or more words before it (a CI cache key
 /// `Linux-nuget-<sha256>`, `node-cache-Linux-x64-npm-<sha256>`): generated, but a hash of public
 /// content. One word before hex (`prod-<hex>`) can be a key's environment, so it does not count.

@@ -692,8 +692,12 @@ fn rules(forms: Forms) -> Vec<String> {
             // A value under a weak label; a token qualified by its deployment before a `|` (Convex's
             // deploy keys, `prod:name|...`) is one value. Here and under a secret label, a
             // configuration path may go on with an array's index and `Value` (`SigningKeys:0:Value`).
+            // A shorter value with a password's symbol is one word up to a blank, quote, closing
+            // bracket, `/` or `=` (see [`password_shaped`](super::keys::password_shaped)), so a
+            // URL's path or query is left to the forms that read it.
             format!(
-                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?::[0-9]+)*(?::(?i:value))?(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>(?:(?:prod|dev|preview):[A-Za-z0-9-]+\|)?(?:[A-Za-z0-9+/_.=-]|\\/){{16,}})"#
+                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?::[0-9]+)*(?::(?i:value))?(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>(?:(?:prod|dev|preview):[A-Za-z0-9-]+\|)?(?:(?P<weak_pwd>{word}[~^!#*?]{word})|(?:[A-Za-z0-9+/_.=-]|\\/){{16,}}))"#,
+                word = r#"[^\s"'`<>,;&|(){}\[\]\\/=]*"#
             ),
             // The word for a password (or "API key") in a sentence, a few words naming what it is
             // for between it and the value, the sentence going on after it (`Geslo za SMTP X je
