@@ -35,8 +35,9 @@ pub(super) const CONNECTION_KEY_WORDS: &[&str] = &["connection_string"];
 /// `smtpPass`, `userPWD`, `Pwd`, `AZURE_DEVOPS_PAT`, `SDK_CONTAINER_REGISTRY_PWORD`, `SMTP_PW`),
 /// but not inside another word (`OLDPWD`, `bypass`, `PATH`); also a Wi-Fi pre-shared key
 /// (`psk="..."` of `wpa_supplicant.conf`, `802-11-wireless-security.psk:` of `nmcli`), but not
-/// its `psk-flags`.
-pub(super) const LAST_KEY_WORDS: &[&str] = &["pwd", "pass", "pat", "pword", "pw", "psk"];
+/// its `psk-flags`, and an Azure shared access signature or key (`sas=...`, `BlobSas`), but not
+/// `Kansas`.
+pub(super) const LAST_KEY_WORDS: &[&str] = &["pwd", "pass", "pat", "pword", "pw", "psk", "sas"];
 
 /// Normalised key names that are secret as a whole: the SAS signature, HTTP cookie headers,
 /// a Kubernetes registry secret.
@@ -460,6 +461,23 @@ mod tests {
         }
         // A name that turns out not to be secret still has its value scanned.
         assert_eq!(r("TokenEndpoint=https://ci:hunter2@id.example"), "TokenEndpoint=https://ci:[REDACTED]@id.example");
+    }
+
+    #[test]
+    fn a_shared_access_signature_named_sas() {
+        for (input, expected) in [
+            (
+                "      Uploader ready: container=invoices, sas=Xk2pQ9vLrT7mWz4bYc1NdF8hJs3GaE6uKo0Ri5Vt+yA=",
+                "      Uploader ready: container=invoices, sas=[REDACTED]",
+            ),
+            (r#"{ "BlobSas": "se=2031-01-01&sp=r&sv=2024-05-04&sr=b" }"#, r#"{ "BlobSas": "[REDACTED]" }"#),
+            ("EVENTS_SAS=q7Ls0aXw", "EVENTS_SAS=[REDACTED]"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        for kept in ["Region=Kansas", "SasExpiryHours=12", "sas_url_path=/upload"] {
+            assert_eq!(r(kept), kept);
+        }
     }
 
     #[test]
