@@ -591,6 +591,25 @@ mod tests {
     }
 
     #[test]
+    fn signing_key_named_for_its_issuer_or_scheme() {
+        // The issuer or scheme named before the colon, with or without `is`.
+        for (input, expected) in [
+            (
+                "Signing Key for issuer 'https://id.local': 'b2NrZXRzTW9vbkxpZ2h0OTk5ODg3NzY2NTU='",
+                "Signing Key for issuer 'https://id.local': '[REDACTED]'",
+            ),
+            (
+                "New signing key for scheme 'Admin' created: 'RnJvc3RlZEZsYWtlczEyMzQ1Njc4OTA='.",
+                "New signing key for scheme 'Admin' created: '[REDACTED]'.",
+            ),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        let kept = "Signing key for issuer 'local' was reset.";
+        assert_eq!(r(kept), kept);
+    }
+
+    #[test]
     fn name_value_pairs_in_json_text() {
         let listing = "[\n  {\n    \"name\": \"Smtp__Password\",\n    \"tags\": {},\n    \"value\": \"relay-9\"\n  },\n  {\n    \"name\": \"Logging__LogLevel\",\n    \"value\": \"Information\"\n  }\n]";
         let expected = listing.replace("relay-9", REDACTED);

@@ -672,8 +672,9 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<value_label>"(?i:value|default|encoded|primary|secondary)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*(?:Value|String)(?:[ \t]*:|[ \t]{{2,}})[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
                 jwk = JWK_PRIVATE_MEMBERS.join("|")
             ),
-            // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`.
-            r"(?P<signing_key>(?i:signing key(?: created| for issuer '[^'\r\n]*' is)?): ')[A-Za-z0-9+/=]+".to_owned(),
+            // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`, also
+            // naming the issuer or scheme the key is for (`Signing Key for issuer 'X' [is]: '...'`).
+            r"(?P<signing_key>(?i:signing key(?: for (?:issuer|scheme|audience) '[^'\r\n]*')?(?: created| is)?): ')[A-Za-z0-9+/=]+".to_owned(),
             // `kubectl describe secret`: `NAME:  18 bytes` is a size, not a value.
             r"(?m:^)(?P<k8s_size>[A-Za-z0-9_.-]+:[ \t]+[0-9]+ bytes)(?m:$)".to_owned(),
             // A template's commented-out sample (`#   secret_access_key: 345` of `rails credentials:edit`):
