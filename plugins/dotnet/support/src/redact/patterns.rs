@@ -164,7 +164,7 @@ enum Forms {
 /// member comes on the next line (an ARM parameter `"adminPassword": {`, unattend.xml's
 /// `<Password>`) or SMTP's base64 `Password:` prompt (`334 UGFzc3dvcmQ6`). [`LineRedactor`](super::LineRedactor)
 /// redacts the line after one of them together with it.
-pub(super) fn two_line_openers() -> [String; 9] {
+pub(super) fn two_line_openers() -> [String; 10] {
     let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     [
         format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?(?:name|Name):[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
@@ -222,6 +222,13 @@ pub(super) fn two_line_openers() -> [String; 9] {
         ),
         // Azure Pipelines' debug evaluation of a secret-named variable.
         format!(r"##\[debug\]Evaluating:[ \t]*variables\['[^'\r\n]*(?i:{secret_words})[^'\r\n]*'\][ \t]*\r?(?m:$)"),
+        // An `echo` of a secret-named variable (`echo "got: $DB_PWD"`, also after `;` or `&&`, or
+        // traced by `set -x`):
+        // the line it prints holds the value (see [`echoed_secrets`](super::cli::echoed_secrets)).
+        format!(
+            r"(?:(?m:^)[ \t]*(?:[$>#%+][ \t]+)?|[;&][ \t]*)echo[ \t]+[^\r\n]*\$\{{?[A-Za-z0-9_]*(?i:{secret_words}|{weak})[^\r\n]*",
+            weak = words_pattern(WEAK_KEY_WORDS)
+        ),
     ]
 }
 
@@ -245,6 +252,7 @@ fn rules(forms: Forms) -> Vec<String> {
         bare_name,
         list_option,
         azp_variable,
+        echo_command,
     ] = two_line_openers();
     let labelled = forms != Forms::Shapes;
     let csv_header = csv_header();
@@ -368,6 +376,8 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>-{{0,4}}[^\r\n+$>#%-][^\r\n]*?|[+$>#%](?:[^ \t\r\n][^\r\n]*?)?)(?P<tf_glued>\$[ \t]+[A-Za-z][^\r\n]*)?\r?(?m:$)"
             ),
+            // The line an `echo` of a secret-named variable printed (see [`echoed_secrets`](super::cli::echoed_secrets)).
+            format!(r"(?P<echo>{echo_command}\r?\n)(?P<echo_out>[^\r\n]*)"),
             // `expect` answering a password or passphrase prompt: the `send` string (its `\r` stays).
             format!(
                 r#"(?P<expect_send>{expect_prompt}[^\r\n]*?(?:\r?\n[ \t]*)?send[ \t]+(?:--[ \t]+)?")(?P<send_val>(?:[^"\\\r\n]|\\[^rn\r\n])+)"#

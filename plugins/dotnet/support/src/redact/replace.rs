@@ -8,7 +8,7 @@ use regex::{Captures, Regex};
 
 use super::{
     REDACTED,
-    cli::{is_secret_option, option_value, redact_segment},
+    cli::{echoed_secrets, is_secret_option, option_value, redact_segment},
     hexdump::hexdump_block,
     keys::{EXACT_KEY_WORDS, KeyClass, classify_key, key_like, looks_generated, normalize, token_like},
     labelled::{
@@ -192,6 +192,14 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         let glued = text(caps, "tf_glued");
         let end = &whole[command.len() + caps["tf_val"].len() + glued.len()..];
         return format!("{}{}{}{end}", command.as_str(), mask(&caps["tf_val"]), redact_with(&SHAPES, glued));
+    }
+    if let Some(command) = caps.name("echo") {
+        // The command line without its line end, which alone no longer opens this form.
+        let line = command.as_str().trim_end_matches(['\r', '\n']);
+        let args = line.find("echo").map_or("", |at| &line[at + "echo".len()..]);
+        let output = &caps["echo_out"];
+        let shown = echoed_secrets(args, output).unwrap_or_else(|| redact_with(&CONTEXT_FREE, output).into_owned());
+        return format!("{}{}{shown}", redact_with(&CONTEXT_FREE, line), &command.as_str()[line.len()..]);
     }
     if let Some(label) = caps.name("argpair") {
         // The first argument may be a token itself (a mock's `SendAsync("sk-...", "model")`).
