@@ -24,6 +24,9 @@ pub(super) const STRONG_KEY_WORDS: &[&str] = &[
     // signed assertion that logs its bearer in (`SAMLResponse=` of a form post).
     "code_verifier",
     "saml_response",
+    // Microsoft Graph's change notifications: the subscription's `clientState`, which Graph
+    // documents as a secret value sent back with each notification so the receiver can trust it.
+    "client_state",
 ];
 
 /// Words that make a key name hold a connection string (`ConnectionStrings__Default`,
@@ -478,6 +481,25 @@ mod tests {
         for kept in ["Region=Kansas", "SasExpiryHours=12", "sas_url_path=/upload"] {
             assert_eq!(r(kept), kept);
         }
+    }
+
+    #[test]
+    fn a_graph_subscription_client_state() {
+        for (input, expected) in [
+            (
+                "Renewed subscription for /teams/all/messages, clientState=Zr8kQ2mW-pL5xN7vB3cT9yH1, expires in 1h",
+                "Renewed subscription for /teams/all/messages, clientState=[REDACTED], expires in 1h",
+            ),
+            (
+                r#"{ "changeType": "created", "clientState": "hooks-4711" }"#,
+                r#"{ "changeType": "created", "clientState": "[REDACTED]" }"#,
+            ),
+            ("GRAPH_CLIENT_STATE=abc", "GRAPH_CLIENT_STATE=[REDACTED]"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        let kept = "state=af0ifjsldkj&session_state=0b6e3c1a";
+        assert_eq!(r(kept), kept);
     }
 
     #[test]
