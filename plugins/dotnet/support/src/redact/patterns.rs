@@ -164,7 +164,7 @@ enum Forms {
 /// member comes on the next line (an ARM parameter `"adminPassword": {`, unattend.xml's
 /// `<Password>`) or SMTP's base64 `Password:` prompt (`334 UGFzc3dvcmQ6`). [`LineRedactor`](super::LineRedactor)
 /// redacts the line after one of them together with it.
-pub(super) fn two_line_openers() -> [String; 10] {
+pub(super) fn two_line_openers() -> [String; 11] {
     let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     [
         format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?(?:name|Name):[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
@@ -229,6 +229,12 @@ pub(super) fn two_line_openers() -> [String; 10] {
             r"(?:(?m:^)[ \t]*(?:[$>#%+][ \t]+)?|[;&][ \t]*)echo[ \t]+[^\r\n]*\$\{{?[A-Za-z0-9_]*(?i:{secret_words}|{weak})[^\r\n]*",
             weak = words_pattern(WEAK_KEY_WORDS)
         ),
+        // A list of columns with a secret-named one, its values on the next line: SQL's `INSERT
+        // INTO t (..., "Secret")` / `VALUES (...)`, EF Core's `InsertData(columns: new[] { ... },`
+        // / `values: new object[] { ... })` (see [`columns_and_values`](super::tables::columns_and_values)).
+        format!(
+            r#"(?:(?i:insert[ \t]+into)[^\r\n(]*\(|columns:[ \t]*new[ \t]*(?:string)?\[\][ \t]*\{{)[^(){{}}\r\n]*(?i:{secret_words})[^(){{}}\r\n]*[)}}][ \t]*,?[ \t]*"#
+        ),
     ]
 }
 
@@ -253,6 +259,7 @@ fn rules(forms: Forms) -> Vec<String> {
         list_option,
         azp_variable,
         echo_command,
+        column_list,
     ] = two_line_openers();
     let labelled = forms != Forms::Shapes;
     let csv_header = csv_header();
@@ -375,6 +382,10 @@ fn rules(forms: Forms) -> Vec<String> {
             // value: it starts a PEM block (a decoded `tls.key`), which the PEM form takes whole.
             format!(
                 r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>-{{0,4}}[^\r\n+$>#%-][^\r\n]*?|[+$>#%](?:[^ \t\r\n][^\r\n]*?)?)(?P<tf_glued>\$[ \t]+[A-Za-z][^\r\n]*)?\r?(?m:$)"
+            ),
+            // The values of a list of columns, by position (see [`columns_and_values`](super::tables::columns_and_values)).
+            format!(
+                r#"(?P<cols>{column_list}\r?\n?[ \t]*(?:(?i:values)|values:[ \t]*new[ \t]*object\[\])[ \t]*[({{])(?P<cols_vals>(?:'[^'\r\n]*'|"[^"\r\n]*"|[^'"(){{}}\r\n])*)"#
             ),
             // The line an `echo` of a secret-named variable printed (see [`echoed_secrets`](super::cli::echoed_secrets)).
             format!(r"(?P<echo>{echo_command}\r?\n)(?P<echo_out>[^\r\n]*)"),

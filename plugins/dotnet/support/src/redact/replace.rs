@@ -18,7 +18,7 @@ use super::{
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
     prose::{generated_token, password_like, prose, prose_skip},
     stand_in::{is_stand_in, mask, unwrap},
-    tables::{COLUMN_GAP, listing_row, ruled_columns, ruled_row, table_columns, table_row},
+    tables::{COLUMN_GAP, columns_and_values, listing_row, ruled_columns, ruled_row, table_columns, table_row},
     tokens::{mask_token_line, mixed_code, recovery_code_line, vendor_secret},
 };
 
@@ -192,6 +192,9 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         let glued = text(caps, "tf_glued");
         let end = &whole[command.len() + caps["tf_val"].len() + glued.len()..];
         return format!("{}{}{}{end}", command.as_str(), mask(&caps["tf_val"]), redact_with(&SHAPES, glued));
+    }
+    if let Some(cols) = caps.name("cols") {
+        return columns_and_values(cols.as_str(), &caps["cols_vals"]);
     }
     if let Some(command) = caps.name("echo") {
         // The command line without its line end, which alone no longer opens this form.
