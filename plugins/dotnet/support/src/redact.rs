@@ -206,6 +206,14 @@
 //!   glued to its end); a token qualified by its deployment (`prod:name|...`); the bytes of a
 //!   secret in a `hexdump -C` dump, read as the text they dump. `cat -A`'s `^M$` after a value
 //!   stays.
+//! - from batch 13: a PEM key printed after a command that prints a bare secret (a decoded
+//!   `tls.key`), taken whole; a short value typed as a password (both cases, digits and one of
+//!   `~ ^ ! # * ?`) under a weak label (`Jwt__Key=...`); names ending in `sas` and Graph's
+//!   `clientState`; `Signing Key for issuer 'X': '...'`; the value a few words after a secret's
+//!   quoted name and a colon (`Parameter 'db-password' resolved from configuration: X`); the line
+//!   an `echo` of a secret-named variable prints, its value found by the echo's own text; DPAPI
+//!   data by its header (NuGet.Config `<apikeys>`); the values of secret-named columns by position
+//!   (`INSERT INTO t (...) VALUES (...)`, EF Core's `InsertData` `columns:` / `values:`).
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message

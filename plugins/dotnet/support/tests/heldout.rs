@@ -64,7 +64,6 @@ const KNOWN_LEAKS: &[&str] = &[
     "b9-dotnet-dump-analyze-dumpobj-string",
     "b9-tsv-az-rest-query-output",
     "b9-wrapped-connection-string-format-table-wrap",
-    "b12-ef-migration-seed-hasdata-password",
 ];
 
 /// The entry of [`KNOWN_LEAKS`] a leak (`"<id> (<secret>)"`) belongs to, if any.

@@ -559,12 +559,125 @@ pub(super) fn redact_segment(segment: &str) -> String {
     out
 }
 
+/// A piece of what `echo` prints: text as written, or a variable's value.
+enum EchoPiece<'a> {
+    Text(String),
+    Variable(&'a str),
+}
+
+/// The arguments of `echo` up to the end of its command, as pieces of the line it prints (the
+/// shell's quoting removed, unquoted words joined by one blank); `None` when the output goes
+/// elsewhere (`> file`, `| cmd`) or the arguments cannot be read.
+fn echo_pieces(args: &str) -> Option<Vec<EchoPiece<'_>>> {
+    let mut pieces = Vec::new();
+    let mut text = String::new();
+    let (mut quote, mut blank, mut started) = (None, false, false);
+    let mut chars = args.char_indices().peekable();
+    while let Some((at, c)) = chars.next() {
+        match (quote, c) {
+            (None, ' ' | '\t') => blank = started,
+            (None, ';' | '&' | '#') => break,
+            (None, '|' | '>' | '<' | '`') | (Some('"'), '`') => return None,
+            (None | Some('"'), '$') => {
+                let rest = &args[at + 1..];
+                let braced = rest.starts_with('{');
+                let name_start = at + 1 + usize::from(braced);
+                let len = args[name_start..]
+                    .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .unwrap_or(args.len() - name_start);
+                if len == 0 || braced && !args[name_start + len..].starts_with('}') {
+                    return None;
+                }
+                if blank {
+                    text.push(' ');
+                }
+                (blank, started) = (false, true);
+                pieces.push(EchoPiece::Text(std::mem::take(&mut text)));
+                pieces.push(EchoPiece::Variable(&args[name_start..name_start + len]));
+                let end = name_start + len + usize::from(braced);
+                while chars.peek().is_some_and(|(next, _)| *next < end) {
+                    chars.next();
+                }
+            }
+            (None, '"' | '\'') => {
+                if blank {
+                    text.push(' ');
+                }
+                (quote, blank, started) = (Some(c), false, true);
+            }
+            (Some(open), c) if c == open => quote = None,
+            (_, c) => {
+                if blank {
+                    text.push(' ');
+                }
+                (blank, started) = (false, true);
+                text.push(c);
+            }
+        }
+    }
+    pieces.push(EchoPiece::Text(text));
+    (quote.is_none()).then_some(pieces)
+}
+
+/// The line `echo` printed (`output`) for its arguments `args` (`"got: $SQL_PWD"`), with the
+/// values of the variables named for a secret hidden as their names say (`got: [REDACTED]`);
+/// `None` when the line is not what those arguments print.
+pub(super) fn echoed_secrets(args: &str, output: &str) -> Option<String> {
+    let args = args.trim_start();
+    let args = args.strip_prefix("-n ").or_else(|| args.strip_prefix("-e ")).unwrap_or(args);
+    let pieces = echo_pieces(args)?;
+    let mut pattern = String::from("^");
+    let mut names = Vec::new();
+    for piece in &pieces {
+        match piece {
+            EchoPiece::Text(text) => pattern.push_str(&regex::escape(text)),
+            EchoPiece::Variable(name) => {
+                pattern.push_str("(.*?)");
+                names.push(*name);
+            }
+        }
+    }
+    pattern.push_str("\r?$");
+    let caps = Regex::new(&pattern).ok()?.captures(output)?;
+    let mut shown = String::with_capacity(output.len());
+    let mut done = 0;
+    for (group, name) in names.iter().enumerate() {
+        let Some(value) = caps.get(group + 1) else { continue };
+        if let Some(masked) = redact_labelled(classify_key(name), value.as_str()) {
+            shown.push_str(&redact_with(&CONTEXT_FREE, &output[done..value.start()]));
+            shown.push_str(&masked);
+            done = value.end();
+        }
+    }
+    shown.push_str(&redact_with(&CONTEXT_FREE, &output[done..]));
+    Some(shown)
+}
+
 #[cfg(test)]
 mod tests {
     use crate::redact::{
         redacted_command_line,
-        tests::{args, each, r},
+        tests::{args, each, each_and_lines, r},
     };
+
+    #[test]
+    fn the_value_an_echo_of_a_secret_named_variable_prints() {
+        each_and_lines(&[
+            (
+                "$ REDIS_PASS=$(vault kv get -field=pw kv/redis) && echo \"redis ready, auth=$REDIS_PASS (db 0)\"\nredis ready, auth=Lq2#v9xTz (db 0)\n$ next",
+                "$ REDIS_PASS=$(vault kv get -field=pw kv/redis) && echo \"redis ready, auth=$REDIS_PASS (db 0)\"\nredis ready, auth=[REDACTED] (db 0)\n$ next",
+            ),
+            (
+                "+ echo Using ${SMTP_USER} / ${SMTP_PASSWORD} on $SMTP_HOST\nUsing mailer / hunter22 on smtp.example.org",
+                "+ echo Using ${SMTP_USER} / ${SMTP_PASSWORD} on $SMTP_HOST\nUsing mailer / [REDACTED] on smtp.example.org",
+            ),
+            // Not what the echo prints, or printed elsewhere: the line is read as any line.
+            ("$ echo \"token: $API_TOKEN\"\nsomething else", ""),
+            ("$ echo \"$DB_PASSWORD\" > pw.txt\n$ ls", ""),
+            ("$ echo 'literal $DB_PASSWORD'\nliteral $DB_PASSWORD", ""),
+            ("$ echo \"path: $PATH\"\npath: /usr/bin", ""),
+        ]);
+    }
 
     #[test]
     fn short_password_options_of_every_command_that_takes_one() {

@@ -24,6 +24,9 @@ pub(super) const STRONG_KEY_WORDS: &[&str] = &[
     // signed assertion that logs its bearer in (`SAMLResponse=` of a form post).
     "code_verifier",
     "saml_response",
+    // Microsoft Graph's change notifications: the subscription's `clientState`, which Graph
+    // documents as a secret value sent back with each notification so the receiver can trust it.
+    "client_state",
 ];
 
 /// Words that make a key name hold a connection string (`ConnectionStrings__Default`,
@@ -35,8 +38,9 @@ pub(super) const CONNECTION_KEY_WORDS: &[&str] = &["connection_string"];
 /// `smtpPass`, `userPWD`, `Pwd`, `AZURE_DEVOPS_PAT`, `SDK_CONTAINER_REGISTRY_PWORD`, `SMTP_PW`),
 /// but not inside another word (`OLDPWD`, `bypass`, `PATH`); also a Wi-Fi pre-shared key
 /// (`psk="..."` of `wpa_supplicant.conf`, `802-11-wireless-security.psk:` of `nmcli`), but not
-/// its `psk-flags`.
-pub(super) const LAST_KEY_WORDS: &[&str] = &["pwd", "pass", "pat", "pword", "pw", "psk"];
+/// its `psk-flags`, and an Azure shared access signature or key (`sas=...`, `BlobSas`), but not
+/// `Kansas`.
+pub(super) const LAST_KEY_WORDS: &[&str] = &["pwd", "pass", "pat", "pword", "pw", "psk", "sas"];
 
 /// Normalised key names that are secret as a whole: the SAS signature, HTTP cookie headers,
 /// a Kubernetes registry secret.
@@ -357,6 +361,24 @@ pub(super) fn looks_generated(value: &str) -> bool {
         && !is_timestamp(value)
 }
 
+/// Whether a value under a weak label, too short to look generated, is typed as a password
+/// (`Jwt__Key=Wq4^tR~z9k`): 8 or more characters without blanks that mix upper and lower case
+/// letters, digits and a symbol that names, versions, paths and URLs do not hold (`~ ^ ! # * ?`;
+/// not `-`, `_`, `.`, `:`, `/`, `@`, `$`, `%` or `&`). A URL (`...#fragment`), a path and a
+/// query (`//totp/App:a?secret=...` after `otpauth:`) are no password.
+pub(super) fn password_shaped(value: &str) -> bool {
+    let has = |test: fn(&u8) -> bool| value.bytes().any(|b| test(&b));
+    value.len() >= 8
+        && !value.bytes().any(|b| b.is_ascii_whitespace())
+        && has(u8::is_ascii_uppercase)
+        && has(u8::is_ascii_lowercase)
+        && has(u8::is_ascii_digit)
+        && value.bytes().any(|b| b"~^!#*?".contains(&b))
+        && !value.contains("://")
+        && !value.starts_with(['/', '.'])
+        && !(value.contains('?') && value.contains('='))
+}
+
 /// Whether `value` is a digest named by two or more words before it (a CI cache key
 /// `Linux-nuget-<sha256>`, `node-cache-Linux-x64-npm-<sha256>`): generated, but a hash of public
 /// content. One word before hex (`prod-<hex>`) can be a key's environment, so it does not count.
@@ -458,6 +480,42 @@ mod tests {
         }
         // A name that turns out not to be secret still has its value scanned.
         assert_eq!(r("TokenEndpoint=https://ci:hunter2@id.example"), "TokenEndpoint=https://ci:[REDACTED]@id.example");
+    }
+
+    #[test]
+    fn a_shared_access_signature_named_sas() {
+        for (input, expected) in [
+            (
+                "      Uploader ready: container=invoices, sas=Xk2pQ9vLrT7mWz4bYc1NdF8hJs3GaE6uKo0Ri5Vt+yA=",
+                "      Uploader ready: container=invoices, sas=[REDACTED]",
+            ),
+            (r#"{ "BlobSas": "se=2031-01-01&sp=r&sv=2024-05-04&sr=b" }"#, r#"{ "BlobSas": "[REDACTED]" }"#),
+            ("EVENTS_SAS=q7Ls0aXw", "EVENTS_SAS=[REDACTED]"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        for kept in ["Region=Kansas", "SasExpiryHours=12", "sas_url_path=/upload"] {
+            assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
+    fn a_graph_subscription_client_state() {
+        for (input, expected) in [
+            (
+                "Renewed subscription for /teams/all/messages, clientState=Zr8kQ2mW-pL5xN7vB3cT9yH1, expires in 1h",
+                "Renewed subscription for /teams/all/messages, clientState=[REDACTED], expires in 1h",
+            ),
+            (
+                r#"{ "changeType": "created", "clientState": "hooks-4711" }"#,
+                r#"{ "changeType": "created", "clientState": "[REDACTED]" }"#,
+            ),
+            ("GRAPH_CLIENT_STATE=abc", "GRAPH_CLIENT_STATE=[REDACTED]"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        let kept = "state=af0ifjsldkj&session_state=0b6e3c1a";
+        assert_eq!(r(kept), kept);
     }
 
     #[test]

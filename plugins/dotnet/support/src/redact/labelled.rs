@@ -12,7 +12,7 @@ use super::{
     connection::{own_labels, redact_connection_string, split_connection_string},
     keys::{
         KeyClass, classify_key, is_guid, is_qualified_name, is_session_key, key_like, key_words, looks_generated,
-        named_digest, normalize,
+        named_digest, normalize, password_shaped,
     },
     patterns::{CONTEXT_FREE, SHAPES, named_call, redact_with, url_scheme},
     prose::{generated_token, other_script, password_like},
@@ -32,7 +32,7 @@ pub(super) fn redact_labelled(class: KeyClass, value: &str) -> Option<String> {
         KeyClass::Connection => {
             Some(redact_connection_string(inner).map_or_else(|| mask(value), |shown| format!("{open}{shown}{close}")))
         }
-        KeyClass::Weak if looks_generated(inner) && !named_digest(inner) => Some(mask(value)),
+        KeyClass::Weak if looks_generated(inner) && !named_digest(inner) || password_shaped(inner) => Some(mask(value)),
         KeyClass::Neutral if key_like(inner) => Some(mask(value)),
         _ => None,
     }
@@ -420,7 +420,10 @@ fn named_arguments(value: &str) -> Option<String> {
 pub(super) fn weak(caps: &Captures<'_>) -> String {
     // Only the weak-label alternative is left; a `public key: ...` is not a secret.
     let label = &caps["weak"];
-    if caps.name("weak_public").is_some() {
+    // A word with a password's symbol is a secret only when it reads as a password (a URL with a
+    // `#fragment` is not one, however generated it looks).
+    let not_password = caps.name("weak_pwd").is_some_and(|word| !password_shaped(word.as_str()));
+    if caps.name("weak_public").is_some() || not_password {
         return keep(label, &caps["weak_val"]);
     }
     labelled(label, classify_key(label), &caps["weak_val"])
@@ -503,6 +506,29 @@ mod tests {
     }
 
     #[test]
+    fn a_short_value_shaped_like_a_password_under_a_weak_label() {
+        // Shorter than a generated key, but mixing both cases, digits and a symbol that names,
+        // versions and paths never hold: typed as a password.
+        assert_eq!(
+            r("helm install api ./chart --set-string Encryption__Key=Wq4^tR~z9k"),
+            "helm install api ./chart --set-string Encryption__Key=[REDACTED]"
+        );
+        assert_eq!(r(r#"{"SigningKey": "Hp7!xM#2va"}"#), r#"{"SigningKey": "[REDACTED]"}"#);
+        assert_eq!(r("JWT_KEY=c9*Lp?Ze3w"), "JWT_KEY=[REDACTED]");
+        // Names, versions, globs and URLs under the same labels stay.
+        for kept in [
+            "PartitionKey=Tenant_2024",
+            "CacheKey=Catalog.V2:item",
+            "Signing__Algorithm=HS256",
+            "SIGNING_KEY_FILE=Keys/Dev1.pem",
+            "Key=https://Cfg.example/App1#Top",
+            "otpauth://totp/Shop:Bo?issuer=Shop1&digits=6",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
     fn authorization_headers() {
         assert_eq!(r("Authorization: Bearer abc"), "Authorization: Bearer [REDACTED]");
         assert_eq!(r("authorization: Basic dXNlcjpwYXNz"), "authorization: Basic [REDACTED]");
@@ -562,6 +588,25 @@ mod tests {
             r("New signing key created: 'Zm9vYmFyYmF6MTIzNDU2Nzg5MA=='"),
             "New signing key created: '[REDACTED]'"
         );
+    }
+
+    #[test]
+    fn signing_key_named_for_its_issuer_or_scheme() {
+        // The issuer or scheme named before the colon, with or without `is`.
+        for (input, expected) in [
+            (
+                "Signing Key for issuer 'https://id.local': 'b2NrZXRzTW9vbkxpZ2h0OTk5ODg3NzY2NTU='",
+                "Signing Key for issuer 'https://id.local': '[REDACTED]'",
+            ),
+            (
+                "New signing key for scheme 'Admin' created: 'RnJvc3RlZEZsYWtlczEyMzQ1Njc4OTA='.",
+                "New signing key for scheme 'Admin' created: '[REDACTED]'.",
+            ),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        let kept = "Signing key for issuer 'local' was reset.";
+        assert_eq!(r(kept), kept);
     }
 
     #[test]

@@ -638,6 +638,25 @@ mod tests {
     }
 
     #[test]
+    fn private_key_printed_after_a_command_that_prints_a_bare_secret() {
+        // A decoded TLS secret or a key read from a vault starts with its BEGIN line: the whole
+        // block is the key, not only the line after the command.
+        for command in [
+            "$ kubectl get secrets web-cert -o jsonpath=\"{.data['tls\\.key']}\" | base64 --decode",
+            "$ op read op://infra/deploy-key/private_key",
+        ] {
+            let text = format!(
+                "{command}\n-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIPq7Rn2vXs9LkT4uZ8wYhJ3dC6aB1eF0gH5iJ2kL3mN4\noAoGCCqGSM49AwEHoUQDQgAE\n-----END EC PRIVATE KEY-----\n$ echo done"
+            );
+            let expected = format!(
+                "{command}\n-----BEGIN EC PRIVATE KEY-----\n[REDACTED]\n-----END EC PRIVATE KEY-----\n$ echo done"
+            );
+            assert_eq!(r(&text), expected);
+            assert_eq!(lines(&text), expected);
+        }
+    }
+
+    #[test]
     fn line_redactor_swallows_private_key_bodies_and_reads_like_redact() {
         let text = "start password=hunter2\n-----BEGIN RSA PRIVATE KEY-----\nMIIEow\nIBAAKC\n-----END RSA PRIVATE KEY-----\nafter token=abc\n-----BEGIN PRIVATE KEY-----\ncut";
         let mut redactor = LineRedactor::new();

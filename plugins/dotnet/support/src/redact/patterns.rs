@@ -164,7 +164,7 @@ enum Forms {
 /// member comes on the next line (an ARM parameter `"adminPassword": {`, unattend.xml's
 /// `<Password>`) or SMTP's base64 `Password:` prompt (`334 UGFzc3dvcmQ6`). [`LineRedactor`](super::LineRedactor)
 /// redacts the line after one of them together with it.
-pub(super) fn two_line_openers() -> [String; 9] {
+pub(super) fn two_line_openers() -> [String; 11] {
     let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     [
         format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?(?:name|Name):[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
@@ -222,6 +222,19 @@ pub(super) fn two_line_openers() -> [String; 9] {
         ),
         // Azure Pipelines' debug evaluation of a secret-named variable.
         format!(r"##\[debug\]Evaluating:[ \t]*variables\['[^'\r\n]*(?i:{secret_words})[^'\r\n]*'\][ \t]*\r?(?m:$)"),
+        // An `echo` of a secret-named variable (`echo "got: $DB_PWD"`, also after `;` or `&&`, or
+        // traced by `set -x`):
+        // the line it prints holds the value (see [`echoed_secrets`](super::cli::echoed_secrets)).
+        format!(
+            r"(?:(?m:^)[ \t]*(?:[$>#%+][ \t]+)?|[;&][ \t]*)echo[ \t]+[^\r\n]*\$\{{?[A-Za-z0-9_]*(?i:{secret_words}|{weak})[^\r\n]*",
+            weak = words_pattern(WEAK_KEY_WORDS)
+        ),
+        // A list of columns with a secret-named one, its values on the next line: SQL's `INSERT
+        // INTO t (..., "Secret")` / `VALUES (...)`, EF Core's `InsertData(columns: new[] { ... },`
+        // / `values: new object[] { ... })` (see [`columns_and_values`](super::tables::columns_and_values)).
+        format!(
+            r#"(?:(?i:insert[ \t]+into)[^\r\n(]*\(|columns:[ \t]*new[ \t]*(?:string)?\[\][ \t]*\{{)[^(){{}}\r\n]*(?i:{secret_words})[^(){{}}\r\n]*[)}}][ \t]*,?[ \t]*"#
+        ),
     ]
 }
 
@@ -245,6 +258,8 @@ fn rules(forms: Forms) -> Vec<String> {
         bare_name,
         list_option,
         azp_variable,
+        echo_command,
+        column_list,
     ] = two_line_openers();
     let labelled = forms != Forms::Shapes;
     let csv_header = csv_header();
@@ -365,10 +380,17 @@ fn rules(forms: Forms) -> Vec<String> {
             // The line after `terraform output [-raw|-json] NAME`: the output's value, which Terraform
             // prints unmarked even when the output is sensitive.
             // A value printed without a line break runs into the next prompt (`VALUE$ terraform
-            // output ...`): the prompt and its command stay.
+            // output ...`): the prompt and its command stay. A line of five dashes or more is no
+            // value: it starts a PEM block (a decoded `tls.key`), which the PEM form takes whole.
             format!(
-                r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>[^\r\n+$>#%][^\r\n]*?|[+$>#%](?:[^ \t\r\n][^\r\n]*?)?)(?P<tf_glued>\$[ \t]+[A-Za-z][^\r\n]*)?\r?(?m:$)"
+                r"(?P<tf_output>{terraform_output}\r?\n)(?P<tf_val>-{{0,4}}[^\r\n+$>#%-][^\r\n]*?|[+$>#%](?:[^ \t\r\n][^\r\n]*?)?)(?P<tf_glued>\$[ \t]+[A-Za-z][^\r\n]*)?\r?(?m:$)"
             ),
+            // The values of a list of columns, by position (see [`columns_and_values`](super::tables::columns_and_values)).
+            format!(
+                r#"(?P<cols>{column_list}\r?\n?[ \t]*(?:(?i:values)|values:[ \t]*new[ \t]*object\[\])[ \t]*[({{])(?P<cols_vals>(?:'[^'\r\n]*'|"[^"\r\n]*"|[^'"(){{}}\r\n])*)"#
+            ),
+            // The line an `echo` of a secret-named variable printed (see [`echoed_secrets`](super::cli::echoed_secrets)).
+            format!(r"(?P<echo>{echo_command}\r?\n)(?P<echo_out>[^\r\n]*)"),
             // `expect` answering a password or passphrase prompt: the `send` string (its `\r` stays).
             format!(
                 r#"(?P<expect_send>{expect_prompt}[^\r\n]*?(?:\r?\n[ \t]*)?send[ \t]+(?:--[ \t]+)?")(?P<send_val>(?:[^"\\\r\n]|\\[^rn\r\n])+)"#
@@ -675,8 +697,9 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<value_label>"(?i:value|default|encoded|primary|secondary)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*(?:Value|String)(?:[ \t]*:|[ \t]{{2,}})[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
                 jwk = JWK_PRIVATE_MEMBERS.join("|")
             ),
-            // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`.
-            r"(?P<signing_key>(?i:signing key(?: created| for issuer '[^'\r\n]*' is)?): ')[A-Za-z0-9+/=]+".to_owned(),
+            // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`, also
+            // naming the issuer or scheme the key is for (`Signing Key for issuer 'X' [is]: '...'`).
+            r"(?P<signing_key>(?i:signing key(?: for (?:issuer|scheme|audience) '[^'\r\n]*')?(?: created| is)?): ')[A-Za-z0-9+/=]+".to_owned(),
             // `kubectl describe secret`: `NAME:  18 bytes` is a size, not a value.
             r"(?m:^)(?P<k8s_size>[A-Za-z0-9_.-]+:[ \t]+[0-9]+ bytes)(?m:$)".to_owned(),
             // A template's commented-out sample (`#   secret_access_key: 345` of `rails credentials:edit`):
@@ -695,8 +718,12 @@ fn rules(forms: Forms) -> Vec<String> {
             // A value under a weak label; a token qualified by its deployment before a `|` (Convex's
             // deploy keys, `prod:name|...`) is one value. Here and under a secret label, a
             // configuration path may go on with an array's index and `Value` (`SigningKeys:0:Value`).
+            // A shorter value with a password's symbol is one word up to a blank, quote, closing
+            // bracket, `/` or `=` (see [`password_shaped`](super::keys::password_shaped)), so a
+            // URL's path or query is left to the forms that read it.
             format!(
-                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?::[0-9]+)*(?::(?i:value))?(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>(?:(?:prod|dev|preview):[A-Za-z0-9-]+\|)?(?:[A-Za-z0-9+/_.=-]|\\/){{16,}})"#
+                r#"(?P<weak>(?P<weak_public>(?i:public)[ \t]+)?[A-Za-z0-9_.-]*(?i:{weak})[A-Za-z0-9_-]*(?::[0-9]+)*(?::(?i:value))?(?:[ \t][0-9]{{1,2}})?{LABEL_SEP}(?:\\?["'])?(?:base64:|[xX]')?)(?P<weak_val>(?:(?:prod|dev|preview):[A-Za-z0-9-]+\|)?(?:(?P<weak_pwd>{word}[~^!#*?]{word})|(?:[A-Za-z0-9+/_.=-]|\\/){{16,}}))"#,
+                word = r#"[^\s"'`<>,;&|(){}\[\]\\/=]*"#
             ),
             // The word for a password (or "API key") in a sentence, a few words naming what it is
             // for between it and the value, the sentence going on after it (`Geslo za SMTP X je
@@ -715,14 +742,15 @@ fn rules(forms: Forms) -> Vec<String> {
             // environment: X`).
             // In other languages the word comes with a few words of its sentence before the
             // value (`Nytt lösenord för användaren admin: X`, `臨時密碼：X`, `adgangskode er X`); in
-            // English a few words and a colon (`Generated password for app: X`), or a colon that
+            // English a few words and a colon (`Generated password for app: X`, also after a quoted
+            // name: `Parameter 'db-password' resolved from configuration: X`), or a colon that
             // ends the line and the value after a blank line (a mail: `your new key for staging
             // is:` / blank / `X`; without the blank line, a wrapped JWT's first line would be
             // taken for the whole value). The bare word `key` (`configured with key X`,
             // `rejected key 'X'`) names anything from a vault to a fingerprint, so only a random
             // token after it counts (see [`random_key_value`]), and none after `public key`.
             format!(
-                r#"(?P<prose>(?P<prose_next>(?-u:\b)(?i:(?P<prose_next_pw>password|passphrase)|(?P<prose_next_key>key)|token|secret){INTRO_TAIL}\r?\n[ \t]*\r?\n[ \t]*)|(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license|signing|encryption|hmac)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"0-9]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_few_tok>(?i:token|secret|api[_-]?key)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_key>(?P<prose_key_public>(?-u:\b)(?i:public|host|ssh|gpg|pgp|rsa|ecdsa|ed25519|signing|verification)[ \t]+)?(?-u:\b)(?i:key)[ \t]+))(?P<prose_ansi>\x1b\[[0-9;]*m)?(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>(?:[^\s"'<>=&，；、。-][^\s"'<>&，；、。]|-[^\s"'<>&，；、。-])[^\s"'<>&，；、。]{{4,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
+                r#"(?P<prose>(?P<prose_next>(?-u:\b)(?i:(?P<prose_next_pw>password|passphrase)|(?P<prose_next_key>key)|token|secret){INTRO_TAIL}\r?\n[ \t]*\r?\n[ \t]*)|(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license|signing|encryption|hmac)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"0-9]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?P<prose_few_quote>["'])?(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_few_tok>(?i:token|secret|api[_-]?key)["']?(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_key>(?P<prose_key_public>(?-u:\b)(?i:public|host|ssh|gpg|pgp|rsa|ecdsa|ed25519|signing|verification)[ \t]+)?(?-u:\b)(?i:key)[ \t]+))(?P<prose_ansi>\x1b\[[0-9;]*m)?(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>(?:[^\s"'<>=&，；、。-][^\s"'<>&，；、。]|-[^\s"'<>&，；、。-])[^\s"'<>&，；、。]{{4,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
             ),
         ]);
     }

@@ -262,6 +262,10 @@ pub(super) fn prose(caps: &Captures<'_>, label: &str) -> String {
     } else if caps.name("prose_cred").is_some() {
         // `with credential X` names a kind as often as it gives one: only a password-like word.
         password_like(unwrap(core).1)
+    } else if caps.name("prose_few_quote").is_some() {
+        // After a quoted name, a quoted value is a message about it (`'Password' with the error:
+        // 'The Password field is required.'`); a bare one is the value.
+        !quoted && password_like(core)
     } else if ["prose_pw", "prose_foreign", "prose_few"].iter().any(|name| caps.name(name).is_some()) {
         quoted || password_like(core)
     } else {
@@ -347,6 +351,23 @@ mod tests {
             ("Password reset link sent", ""),
             ("using token Zk81mQp0Lr7Xv2Nc4Tb6 for upload", "using token [REDACTED] for upload"),
             ("Unexpected token identifier in JSON", ""),
+        ]);
+    }
+
+    #[test]
+    fn a_secret_quoted_by_its_name_a_few_words_before_a_colon() {
+        each(&[
+            (
+                "      Parameter 'rabbit-password' loaded from appsettings: Tq7#mz!Kd0",
+                "      Parameter 'rabbit-password' loaded from appsettings: [REDACTED]",
+            ),
+            (
+                "Variable \"deploy-token\" read from vault: Vk3_q8PzLm2Rx5Nc7Wb9",
+                "Variable \"deploy-token\" read from vault: [REDACTED]",
+            ),
+            ("Parameter 'admin-password' resolved from configuration: (empty)", ""),
+            ("Parameter 'search-api-key' resolved from configuration: see docs", ""),
+            ("validation failed: 'Password' with the error: 'The Password must be 12 characters.'.", ""),
         ]);
     }
 

@@ -8,7 +8,7 @@ use regex::{Captures, Regex};
 
 use super::{
     REDACTED,
-    cli::{is_secret_option, option_value, redact_segment},
+    cli::{echoed_secrets, is_secret_option, option_value, redact_segment},
     connection::{own_labels, redact_connection_string},
     hexdump::hexdump_block,
     keys::{EXACT_KEY_WORDS, KeyClass, classify_key, key_like, looks_generated, normalize, token_like},
@@ -19,7 +19,7 @@ use super::{
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
     prose::{generated_token, password_like, prose, prose_skip},
     stand_in::{is_stand_in, mask, unwrap},
-    tables::{COLUMN_GAP, listing_row, ruled_columns, ruled_row, table_columns, table_row},
+    tables::{COLUMN_GAP, columns_and_values, listing_row, ruled_columns, ruled_row, table_columns, table_row},
     tokens::{mask_token_line, mixed_code, recovery_code_line, vendor_secret},
 };
 
@@ -232,6 +232,17 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         let end = &whole[command.len() + caps["tf_val"].len() + glued.len()..];
         let value = command_output(command.as_str(), &caps["tf_val"]);
         return format!("{}{value}{}{end}", command.as_str(), redact_with(&SHAPES, glued));
+    }
+    if let Some(cols) = caps.name("cols") {
+        return columns_and_values(cols.as_str(), &caps["cols_vals"]);
+    }
+    if let Some(command) = caps.name("echo") {
+        // The command line without its line end, which alone no longer opens this form.
+        let line = command.as_str().trim_end_matches(['\r', '\n']);
+        let args = line.find("echo").map_or("", |at| &line[at + "echo".len()..]);
+        let output = &caps["echo_out"];
+        let shown = echoed_secrets(args, output).unwrap_or_else(|| redact_with(&CONTEXT_FREE, output).into_owned());
+        return format!("{}{}{shown}", redact_with(&CONTEXT_FREE, line), &command.as_str()[line.len()..]);
     }
     if let Some(label) = caps.name("argpair") {
         // The first argument may be a token itself (a mock's `SendAsync("sk-...", "model")`).

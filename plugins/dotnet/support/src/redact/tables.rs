@@ -237,12 +237,76 @@ pub(super) static CSV_HEADER_LINE: LazyLock<Regex> =
 pub(super) static COLUMN_GAP: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[ \t]{2,}|\t").expect("gap pattern is valid"));
 
+/// The values of a list of columns (`cols`: `INSERT INTO t ("Id", "Secret") VALUES (`, EF Core's
+/// `columns: new[] { "Id", "Password" },` / `values: new object[] {`) and `values`, the values
+/// written in the same order: each value as secret as its column's name; all of them scanned as any
+/// text when the counts differ.
+pub(super) fn columns_and_values(cols: &str, values: &str) -> String {
+    // The text before the values' opening bracket, which alone no longer opens this form.
+    let open = cols.rfind(['(', '{']).unwrap_or(cols.len());
+    let list = &cols[..open];
+    let names: Vec<&str> = list
+        .rfind(['(', '{'])
+        .map(|at| &list[at + 1..])
+        .and_then(|rest| rest.find([')', '}']).map(|end| &rest[..end]))
+        .map(|names| names.split(',').map(|name| name.trim().trim_matches(['"', '\'', '[', ']', '`'])).collect())
+        .unwrap_or_default();
+    let mut items = Vec::new();
+    let (mut start, mut quote) = (0, None);
+    for (at, c) in values.char_indices() {
+        match (quote, c) {
+            (None, '"' | '\'') => quote = Some(c),
+            (Some(open), c) if c == open => quote = None,
+            (None, ',') => {
+                items.push(&values[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    items.push(&values[start..]);
+    let shown = if names.len() == items.len() {
+        names
+            .iter()
+            .zip(&items)
+            .map(|(name, item)| {
+                let value = item.trim();
+                let lead = &item[..item.len() - item.trim_start().len()];
+                let trail = &item[lead.len() + value.len()..];
+                match redact_labelled(classify_key(name), value) {
+                    Some(masked) => format!("{lead}{masked}{trail}"),
+                    None => redact_with(&CONTEXT_FREE, item).into_owned(),
+                }
+            })
+            .collect::<Vec<_>>()
+            .join(",")
+    } else {
+        redact_with(&CONTEXT_FREE, values).into_owned()
+    };
+    format!("{}{}{shown}", redact_with(&CONTEXT_FREE, &cols[..open]), &cols[open..])
+}
+
 #[cfg(test)]
 mod tests {
     use crate::redact::{
         REDACTED,
         tests::{each, each_and_lines, lines, r},
     };
+
+    #[test]
+    fn values_of_secret_named_columns_by_position() {
+        crate::redact::tests::each_and_lines(&[
+            (
+                "INSERT INTO [ApiClients] ([Id], [ClientSecret], [Name])\nVALUES (7, N'Hq3!zPw8', 'reports');",
+                "INSERT INTO [ApiClients] ([Id], [ClientSecret], [Name])\nVALUES (7, N'[REDACTED]', 'reports');",
+            ),
+            (
+                "    columns: new[] { \"Id\", \"ApiToken\", \"Owner\" },\n    values: new object[] { 3, \"tk-81b2c\", \"ops\" });",
+                "    columns: new[] { \"Id\", \"ApiToken\", \"Owner\" },\n    values: new object[] { 3, \"[REDACTED]\", \"ops\" });",
+            ),
+            ("INSERT INTO users (id, password_hint) VALUES (1, 'pet name');", ""),
+        ]);
+    }
 
     #[test]
     fn environment_listing_rows() {

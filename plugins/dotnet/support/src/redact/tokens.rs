@@ -59,6 +59,9 @@ pub(super) const TOKEN_PREFIXES: &[&str] = &[
     "pat-[a-z]{2,3}[0-9]-",                                     // HubSpot private app token (`pat-na1-` and a GUID)
     "bkua_",                                                    // Buildkite user API token
     r"dt0c01\.",                                                // Dynatrace API token
+    // Windows DPAPI-protected data in base64 (its version and provider GUID): what NuGet.Config's
+    // `<apikeys>` and encrypted passwords hold, which any process of the same user can decrypt.
+    r"AQAAANCMnd8BFdERjHoAwE/Cl\+sB",
 ];
 
 /// A vendor-prefixed token of a vendor no rule names (`xai-...`, `gsk_...`, `CFPAT-...`, and the
@@ -223,6 +226,23 @@ mod tests {
     fn jwt_is_replaced_whole() {
         let jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2lnbmF0dXJl";
         assert_eq!(r(&format!("token is {jwt} ok")), "token is [REDACTED] ok");
+    }
+
+    #[test]
+    fn dpapi_protected_data_by_its_header() {
+        let blob = "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAAq3Lm0Zt7Yv2Wd9Hn4Ks1Pb8Rc6Tf5Jx0Ue2Ga7Io3Ly9Qw/Vh+Em1Nz4Ob8Sj6Kd==";
+        let config = format!(
+            "<apikeys>\n  <add key=\"https://pkgs.example.org/feed/v3/index.json\" value=\"{blob}\" />\n</apikeys>"
+        );
+        let shown = r(&config);
+        assert!(!shown.contains("q3Lm0Zt7Yv2Wd9Hn4Ks1Pb8Rc6Tf5Jx0Ue2Ga7Io3Ly9Qw"), "{shown}");
+        assert!(
+            shown.starts_with("<apikeys>\n  <add key=\"https://pkgs.example.org/feed/v3/index.json\" value=\""),
+            "{shown}"
+        );
+        // Other base64 that starts like it is not DPAPI's header.
+        let kept = "hash AQAAANCMzzz1234567890abcdefghijk";
+        assert_eq!(r(kept), kept);
     }
 
     #[test]
