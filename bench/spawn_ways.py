@@ -33,7 +33,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from latency import program, sign_test, stop_leftovers, user_environment  # noqa: E402
+from latency import dotnet as terminal, program, sign_test, stop_leftovers, user_environment  # noqa: E402
 
 # dotnet_support::runner::PINNED_ENV and exec::build_server_env(true), as the tool sets them.
 RUNNER_ENV = {
@@ -53,15 +53,6 @@ PR_SET_PDEATHSIG = 1
 
 def die_with_parent() -> None:
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
-
-
-def terminal(work: Path, env: dict[str, str], args: list[str]) -> float:
-    start = time.perf_counter()
-    done = subprocess.run(["dotnet", *args], cwd=work, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        sys.exit(f"spawn_ways: dotnet {' '.join(args)} failed:\n{done.stdout.decode(errors='replace')[-4000:]}")
-    return elapsed
 
 
 def runner(work: Path, env: dict[str, str], args: list[str]) -> float:

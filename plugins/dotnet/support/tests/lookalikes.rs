@@ -19,14 +19,7 @@ fn lookalike(rng: &mut Rng, kind: &str) -> String {
         "sha256" => rng.chars(HEX, 64),
         "sha512_b64" => format!("{}==", rng.chars(BASE64, 86)),
         "thumbprint" => rng.chars("0123456789ABCDEF", 40),
-        "guid" => format!(
-            "{}-{}-{}-{}-{}",
-            rng.chars(HEX, 8),
-            rng.chars(HEX, 4),
-            rng.chars(HEX, 4),
-            rng.chars(HEX, 4),
-            rng.chars(HEX, 12)
-        ),
+        "guid" => rng.guid(),
         "trace" => rng.chars(HEX, 32),
         "span" => rng.chars(HEX, 16),
         "commit" => rng.chars(HEX, 7),

@@ -24,6 +24,13 @@ impl Rng {
         items[self.below(items.len())]
     }
 
+    /// A random GUID in its usual lower-case form.
+    pub fn guid(&mut self) -> String {
+        let (a, b, c, d, e) =
+            (self.chars(HEX, 8), self.chars(HEX, 4), self.chars(HEX, 4), self.chars(HEX, 4), self.chars(HEX, 12));
+        format!("{a}-{b}-{c}-{d}-{e}")
+    }
+
     pub fn chars(&mut self, alphabet: &str, len: usize) -> String {
         let alphabet: Vec<char> = alphabet.chars().collect();
         (0..len).map(|_| alphabet[self.below(alphabet.len())]).collect()
@@ -47,14 +54,7 @@ pub fn neighbour(rng: &mut Rng, name: &str) -> String {
         "port" => rng.pick(&["5432", "1433", "3306", "6379", "10255", "27017"]).to_owned(),
         "account" => format!("{}{}", rng.pick(&["contoso", "fabrikam", "shop"]), rng.chars(LOWER, 4)),
         "word" => rng.pick(&["Orders", "Billing", "Catalog", "Worker", "Api"]).to_owned(),
-        "guid" => format!(
-            "{}-{}-{}-{}-{}",
-            rng.chars(HEX, 8),
-            rng.chars(HEX, 4),
-            rng.chars(HEX, 4),
-            rng.chars(HEX, 4),
-            rng.chars(HEX, 12)
-        ),
+        "guid" => rng.guid(),
         other => panic!("no pool for neighbour {other}"),
     }
 }
