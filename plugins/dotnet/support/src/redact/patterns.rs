@@ -885,9 +885,7 @@ impl<'h> Iterator for Matches<'_, 'h> {
                 }
             }
             let (start, end, index) = best?;
-            if start == end && self.last_end == Some(end) {
-                // An empty match where the last one ended: search again one character on.
-                self.at = self.one_char_after(start);
+            if !self.take(start, end) {
                 continue;
             }
             // The form matches at that start, and from there it takes the same path it did when
@@ -896,17 +894,22 @@ impl<'h> Iterator for Matches<'_, 'h> {
                 .captures_at(self.haystack, start)
                 .expect("the form matches where it was found");
             debug_assert_eq!(caps.get(0).map(|m| m.range()), Some(start..end));
-            self.at = end;
-            self.last_end = Some(end);
             return Some(caps);
         }
     }
 }
 
 impl<'h> Matches<'_, 'h> {
-    /// Where the character at `at` ends (past the text's end when there is none).
-    fn one_char_after(&self, at: usize) -> usize {
-        self.haystack[at..].chars().next().map_or(at + 1, |c| at + c.len_utf8())
+    /// Takes the match `start..end` and moves past it, unless it is an empty match where the last
+    /// one ended, which is skipped as the `regex` crate does: the search goes on one character on.
+    fn take(&mut self, start: usize, end: usize) -> bool {
+        if start == end && self.last_end == Some(end) {
+            self.at = self.haystack[start..].chars().next().map_or(start + 1, |c| start + c.len_utf8());
+            return false;
+        }
+        self.at = end;
+        self.last_end = Some(end);
+        true
     }
 
     /// The next match by the forms' alternation, which reads each byte once.
@@ -917,14 +920,9 @@ impl<'h> Matches<'_, 'h> {
             }
             let caps = self.combined.alternation().captures_at(self.haystack, self.at)?;
             let whole = caps.get(0).expect("a match has group 0");
-            if whole.is_empty() && self.last_end == Some(whole.end()) {
-                // An empty match where the last one ended: search again one character on.
-                self.at = self.one_char_after(whole.start());
-                continue;
+            if self.take(whole.start(), whole.end()) {
+                return Some(caps);
             }
-            self.at = whole.end();
-            self.last_end = Some(whole.end());
-            return Some(caps);
         }
     }
 }
