@@ -270,13 +270,8 @@ pub(super) fn columns_and_values(cols: &str, values: &str) -> String {
             .iter()
             .zip(&items)
             .map(|(name, item)| {
-                let value = item.trim();
-                let lead = &item[..item.len() - item.trim_start().len()];
-                let trail = &item[lead.len() + value.len()..];
-                match redact_labelled(classify_key(name), value) {
-                    Some(masked) => format!("{lead}{masked}{trail}"),
-                    None => redact_with(&CONTEXT_FREE, item).into_owned(),
-                }
+                let (value, shown) = judged_cell(item, |value| redact_labelled(classify_key(name), value));
+                format!("{}{shown}{}", &item[..value.start], &item[value.end..])
             })
             .collect::<Vec<_>>()
             .join(",")
