@@ -1,6 +1,8 @@
 //! Key names: which words make a label, option or variable name secret, weakly secret or a
 //! connection string (`classify_key`), and what a generated value under a weak name looks like.
 
+use std::sync::LazyLock;
+
 use super::prose::FOREIGN_SECRET_WORDS;
 
 /// Words that make a key name secret wherever they occur in it. `_` stands for an optional
@@ -28,6 +30,12 @@ pub(super) const STRONG_KEY_WORDS: &[&str] = &[
     // documents as a secret value sent back with each notification so the receiver can trust it.
     "client_state",
 ];
+
+/// A strong word followed by `server`, normalised as key names are (`authorizationserver`,
+/// `tokenserver`): a server named for what it issues, taken out of a name before it is judged (see
+/// [`classify_key`]). Built once: names are judged for every labelled value.
+static SERVER_NAMES: LazyLock<Vec<String>> =
+    LazyLock::new(|| STRONG_KEY_WORDS.iter().map(|word| format!("{}server", word.replace('_', ""))).collect());
 
 /// Words that make a key name hold a connection string (`ConnectionStrings__Default`,
 /// `APPLICATIONINSIGHTS_CONNECTION_STRING`): its secret parts are secret, the rest of it is not
@@ -314,9 +322,7 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
     }
     // A server named for what it issues or checks (OAuth's authorization server, a token server:
     // `AuthorizationServerId`, `TokenServerHost`) is no secret; the words around it still count.
-    let subject = STRONG_KEY_WORDS
-        .iter()
-        .fold(normalized.clone(), |name, word| name.replace(&format!("{}server", word.replace('_', "")), " "));
+    let subject = SERVER_NAMES.iter().fold(normalized.clone(), |name, server| name.replace(server.as_str(), " "));
     let contains = |words: &[&str]| words.iter().any(|w| subject.contains(&w.replace('_', "")));
     let secret = contains(STRONG_KEY_WORDS)
         || LAST_KEY_WORDS.contains(&last)
