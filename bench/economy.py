@@ -7,18 +7,22 @@ CLI text it replaces, and whether anything an agent needs was lost on the way.
     --host        the mcp-plugin-host binary (default target/debug/mcp-plugin-host)
     --plugin-dir  the folder of the plugin libraries (default: the host's folder)
     --keep        keep the scratch folder (its path is printed), with each case's raw output and
-                  `content` in it (`<case>.raw.txt`, `<case>.content.txt`)
+                  `content` in it (`<case>.raw.txt`, `<case>.content.txt`; build, test, package, shop)
 
 Needs a real `dotnet` on PATH (SDK 10) and the NuGet packages of `dotnet new xunit` (a restore
-that reaches a feed, or a local cache). In a scratch folder it writes three cases:
+that reaches a feed, or a local cache). In a scratch folder it writes four cases:
 
 - a console app whose build fails with 50 compiler errors (three kinds, in two files);
 - an xunit project of 200 tests of which 10 fail (Assert.Equal);
 - a solution of two projects (the app with one package, the tests with the template's four) for
-  `package list`.
+  `package list`;
+- a second `package list` case, a solution of the shape most projects have: a web API (the
+  template's package and five usual ones: EF Core with SQL Server and its design-time package,
+  JWT bearer authentication, Serilog, Swashbuckle) and its tests (the template's four, Moq,
+  FluentAssertions, the ASP.NET Core test host), 13 packages of mostly long ids.
 
 For each case it runs the same command a developer types (`dotnet build App/App.csproj`, `dotnet
-test Tests/Tests.csproj`, `dotnet package list --project Both.slnx`) and keeps stdout and stderr
+test Tests/Tests.csproj`, `dotnet package list --project Both.slnx`, the same for `Shop/Shop.slnx`) and keeps stdout and stderr
 together, as a terminal shows them; then calls the tool through the host over stdio with the
 default presentation (no feature tags), and counts UTF-8 bytes of `content` (its text items) and
 of `structuredContent` (compact JSON). It then checks that `content` alone still holds what an agent
@@ -27,7 +31,9 @@ test's name, message and first frame in the user's code (file and line); the tot
 package's id and resolved version (a message written once with `{0}` placeholders counts when the
 names after a location, put back, give the raw message; a test listed under its class counts with
 the class in front). It prints a markdown table and the checks that failed, and
-exits 1 when a check failed (the byte counts are measured, not asserted).
+exits 1 when a check failed (the byte counts are measured, not asserted). For the package lists
+the table also gives the bytes of the ids and resolved versions alone (`id version` a line): no
+text that keeps every package can be shorter.
 """
 
 import argparse
@@ -91,7 +97,35 @@ def make_cases(work):
     solution = "Both.slnx" if os.path.exists(os.path.join(work, "Both.slnx")) else "Both.sln"
     dotnet(work, "sln", solution, "add", "App/App.csproj", "Tests/Tests.csproj")
     dotnet(work, "restore", solution)
-    return solution
+    return solution, make_shop(work)
+
+
+# The web API's usual packages and its tests', at versions that restore on net10.0.
+SHOP_PACKAGES = {
+    "Api": [
+        ("Microsoft.EntityFrameworkCore.SqlServer", "10.0.15"),
+        ("Microsoft.EntityFrameworkCore.Design", "10.0.15"),
+        ("Microsoft.AspNetCore.Authentication.JwtBearer", "10.0.15"),
+        ("Serilog.AspNetCore", "10.0.0"),
+        ("Swashbuckle.AspNetCore", "10.1.0"),
+    ],
+    "Api.Tests": [("Moq", "4.20.72"), ("FluentAssertions", "7.2.2"), ("Microsoft.AspNetCore.Mvc.Testing", "10.0.15")],
+}
+
+
+def make_shop(work):
+    """The second package-list case: a web API and its tests in one solution (`Shop/`)."""
+    shop = os.path.join(work, "Shop")
+    dotnet(work, "new", "webapi", "-n", "Api", "-o", "Shop/Api")
+    dotnet(work, "new", "xunit", "-n", "Api.Tests", "-o", "Shop/Api.Tests")
+    for project, packages in SHOP_PACKAGES.items():
+        for package, version in packages:
+            dotnet(shop, "add", f"{project}/{project}.csproj", "package", package, "--version", version, "--no-restore")
+    dotnet(shop, "new", "sln", "-n", "Shop")
+    solution = "Shop.slnx" if os.path.exists(os.path.join(shop, "Shop.slnx")) else "Shop.sln"
+    dotnet(shop, "sln", solution, "add", "Api/Api.csproj", "Api.Tests/Api.Tests.csproj")
+    dotnet(shop, "restore", solution)
+    return os.path.join("Shop", solution)
 
 
 class Host:
@@ -242,15 +276,30 @@ def check_test(raw, text):
 PACKAGE = re.compile(r"^\s+> (?P<id>\S+)\s+(?P<requested>\S+)\s+(?P<resolved>\S+)")
 
 
-def check_list(raw, text):
-    missing = []
-    packages = [m for m in map(PACKAGE.match, raw.splitlines()) if m]
-    if len(packages) != 5:
-        missing.append(f"the raw output listed {len(packages)} packages, not 5")
-    for package in packages:
-        if not re.search(re.escape(package["id"]) + r"\W+" + re.escape(package["resolved"]), text):
-            missing.append(f"package {package['id']} {package['resolved']}")
-    return missing
+def listed_packages(raw):
+    return [m for m in map(PACKAGE.match, raw.splitlines()) if m]
+
+
+def package_floor(raw):
+    """The bytes no text that keeps them can go below: each package's id and resolved version
+    (`id version` and a line break), without project names, counts or frameworks."""
+    return sum(len(f"{m['id']} {m['resolved']}\n".encode()) for m in listed_packages(raw))
+
+
+def check_list(count):
+    """The check of a package list of `count` packages: each id with its resolved version."""
+
+    def check(raw, text):
+        missing = []
+        packages = listed_packages(raw)
+        if len(packages) != count:
+            missing.append(f"the raw output listed {len(packages)} packages, not {count}")
+        for package in packages:
+            if not re.search(re.escape(package["id"]) + r"\W+" + re.escape(package["resolved"]), text):
+                missing.append(f"package {package['id']} {package['resolved']}")
+        return missing
+
+    return check
 
 
 def main():
@@ -264,23 +313,25 @@ def main():
     plugin_dir = options.plugin_dir or os.path.dirname(os.path.abspath(options.host))
     work = tempfile.mkdtemp(prefix="mcp-economy-")
     try:
-        solution = make_cases(work)
+        solution, shop = make_cases(work)
         version = dotnet(work, "--version").strip()
         cases = [
-            ("build failing with 50 errors", ["build", "App/App.csproj"], "dotnet_project", {"action": "Build", "project": "App/App.csproj"}, check_build),
-            ("test run: 200 tests, 10 failing", ["test", "Tests/Tests.csproj"], "dotnet_project", {"action": "Test", "project": "Tests/Tests.csproj"}, check_test),
-            ("package list of a two-project solution", ["package", "list", "--project", solution], "dotnet_package", {"action": "List", "project": solution}, check_list),
+            ("build", "build failing with 50 errors", ["build", "App/App.csproj"], "dotnet_project", {"action": "Build", "project": "App/App.csproj"}, check_build),
+            ("test", "test run: 200 tests, 10 failing", ["test", "Tests/Tests.csproj"], "dotnet_project", {"action": "Test", "project": "Tests/Tests.csproj"}, check_test),
+            ("package", "package list of a two-project solution", ["package", "list", "--project", solution], "dotnet_package", {"action": "List", "project": solution}, check_list(5)),
+            ("shop", "package list of a web API and its tests (13 packages)", ["package", "list", "--project", shop], "dotnet_package", {"action": "List", "project": shop}, check_list(13)),
         ]
         host = Host(options.host, plugin_dir, work)
         rows, problems = [], []
-        for label, args, tool, arguments, check in cases:
+        for stem, label, args, tool, arguments, check in cases:
             raw = dotnet(work, *args, check=False)
             result = host.call(tool, arguments)
             text = content_text(result)
             for kind, body in (("raw", raw), ("content", text)):
-                write(os.path.join(work, f"{args[0]}.{kind}.txt"), body)
+                write(os.path.join(work, f"{stem}.{kind}.txt"), body)
             raw_bytes, text_bytes = len(raw.encode()), len(text.encode())
-            rows.append((label, raw_bytes, text_bytes, structured_bytes(result)))
+            floor = package_floor(raw) if tool == "dotnet_package" else None
+            rows.append((label, raw_bytes, text_bytes, floor, structured_bytes(result)))
             problems += [f"{label}: content lacks {what}" for what in check(raw, text)]
         host.close()
     finally:
@@ -289,10 +340,11 @@ def main():
         else:
             shutil.rmtree(work, ignore_errors=True)
     print(f"SDK {version}; host {options.host}\n")
-    print("| case | raw CLI output | content | content / raw | structuredContent |")
-    print("|---|---:|---:|---:|---:|")
-    for label, raw_bytes, text_bytes, structured in rows:
-        print(f"| {label} | {raw_bytes:,} | {text_bytes:,} | {100 * text_bytes / raw_bytes:.0f} % | {structured:,} |")
+    print("| case | raw CLI output | content | content / raw | ids and versions alone / raw | structuredContent |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for label, raw_bytes, text_bytes, floor, structured in rows:
+        alone = "" if floor is None else f"{floor:,} ({100 * floor / raw_bytes:.0f} %)"
+        print(f"| {label} | {raw_bytes:,} | {text_bytes:,} | {100 * text_bytes / raw_bytes:.0f} % | {alone} | {structured:,} |")
     print()
     if problems:
         print("What an agent needs and `content` lacks:")
