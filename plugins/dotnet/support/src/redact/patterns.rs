@@ -325,6 +325,13 @@ fn rules(forms: Forms) -> Vec<String> {
             // A secret-named member quoted after its name in a message (`BindPassword 'x' is
             // rejected`, options validation and exception texts).
             r#"(?P<named_quote>(?-u:\b)[A-Z][A-Za-z0-9]*(?:Password|Passwd|Passphrase|Secret|Token|ApiKey)[ \t]+)(?P<named_quote_val>'[^'\r\n]+'|"[^"\r\n]+")"#.to_owned(),
+            // A secret named, then said to be read from somewhere, its value bare after a colon
+            // (`Secret "db-password" read from vault: X`, `Token 'gh' loaded from env: X`, `Password
+            // read from file: X`): the noun and the retrieval say the value is the secret, so it is
+            // hidden whatever it looks like (a stand-in such as `(empty)` stays). A name in quotes,
+            // or none: a bare word after the noun is a sentence's (`Token cache read from disk: 12`),
+            // and `from` alone is no retrieval (`Secret 'Db' from vault orders: ...` says where it is).
+            r#"(?P<read_secret>(?-u:\b)(?i:secret|password|passphrase|token|credential|api[ _-]?key)(?:[ \t]+(?:"[^"\r\n]+"|'[^'\r\n]+')(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){0,2})?[ \t]+(?i:read|loaded|fetched|retrieved|resolved|obtained|pulled|returned|value)(?-u:\b)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){0,4}[ \t]*[:：][ \t]*)(?P<read_secret_val>"[^"\r\n]*"|'[^'\r\n]*'|\([^()\s]*\)|[^\s"'<>]*[^\s"'<>.,;:)])"#.to_owned(),
             // A CI masking command echoed by `set -x` (`::add-mask::VALUE`): the value is what it masks.
             r#"(?P<add_mask>::add-mask::)(?P<add_mask_val>[^\s'"]+)"#.to_owned(),
             // A secret passed to a constructor named for one in source (`new Secret("...".Sha256())`,

@@ -372,6 +372,29 @@ mod tests {
     }
 
     #[test]
+    fn a_secret_named_and_read_from_somewhere_hides_its_value_after_the_colon_whatever_it_looks_like() {
+        each_and_lines(&[
+            ("Secret \"db-password\" read from vault: hunter2", "Secret \"db-password\" read from vault: [REDACTED]"),
+            (
+                "info: Secret \"ApiKey\" loaded from Key Vault: abc (cached 5 min)",
+                "info: Secret \"ApiKey\" loaded from Key Vault: [REDACTED] (cached 5 min)",
+            ),
+            ("Token 'github' resolved from env: ghx.", "Token 'github' resolved from env: [REDACTED]."),
+            ("Password read from file: p4ss", "Password read from file: [REDACTED]"),
+            ("api key \"stripe\" fetched from store: 'sk1'", "api key \"stripe\" fetched from store: '[REDACTED]'"),
+            // What stands in for a value, and a sentence with no name after its noun, stay.
+            ("Secret \"db-password\" read from vault: (empty)", ""),
+            ("Secret \"db-password\" read from vault: ${DB_PASSWORD}", ""),
+            ("Token cache read from disk: 12 entries", ""),
+            ("Fetching secret from Key Vault: orders-kv", ""),
+            ("Secret 'Db' from vault orders-kv: enabled", ""),
+            ("Secret 'db-password' retrieved with id: 0f1e2d3c4b5a69788796a5b4c3d2e1f0", ""),
+            ("Secret \"Db\" read from: https://orders-kv.vault.azure.net/secrets/Db/7f3a", ""),
+            ("Secret \"db-password\" rotated on: 2026-11-01", ""),
+        ]);
+    }
+
+    #[test]
     fn password_words_of_other_languages() {
         each(&[
             (

@@ -11,7 +11,9 @@ use super::{
     cli::{echoed_secrets, is_secret_option, option_value, redact_segment},
     connection::{own_labels, redact_connection_string},
     hexdump::hexdump_block,
-    keys::{EXACT_KEY_WORDS, KeyClass, classify_key, key_like, looks_generated, normalize, token_like},
+    keys::{
+        DESCRIBING_WORDS, EXACT_KEY_WORDS, KeyClass, classify_key, key_like, looks_generated, normalize, token_like,
+    },
     labelled::{
         continued_value, keep, labelled, labelled_value, mask_auth_params, mask_cookies, mask_ef_parameters,
         mask_xml_attributes, redact_labelled, saved_secret, test_arguments, text, weak,
@@ -102,6 +104,24 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
     if let Some(label) = caps.name("ppk") {
         let newline = if whole.contains("\r\n") { "\r\n" } else { "\n" };
         return format!("{}{newline}{REDACTED}", label.as_str());
+    }
+    if let Some(label) = caps.name("read_secret") {
+        // A vault's address or a secret's identifier (`https://kv.vault.azure.net/secrets/Db/1`)
+        // names the secret read, it does not hold it; so does a value the word before the colon
+        // says describes it (`... retrieved with id: X`, `version: X`): they get the forms any
+        // text gets.
+        let value = &caps["read_secret_val"];
+        let mut words = label.as_str().trim_end_matches([' ', '\t', ':', '：']).rsplit([' ', '\t']);
+        let (last, before) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+        // `from file:`, `from environment:` name where it was read from.
+        let describing = !before.eq_ignore_ascii_case("from")
+            && (last.eq_ignore_ascii_case("id") || DESCRIBING_WORDS.iter().any(|word| last.eq_ignore_ascii_case(word)));
+        let shown = if value.contains("://") || describing {
+            redact_with(&CONTEXT_FREE, value).into_owned()
+        } else {
+            mask(value)
+        };
+        return format!("{}{shown}", label.as_str());
     }
     if let Some(value) = caps.name("saved_val") {
         return format!("{}{}{}", &caps["saved_pre"], saved_secret(value.as_str()), &caps["saved_post"]);
