@@ -474,8 +474,10 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<vardump>{vardump_key}\r?\n[ \t]*string\([0-9]+\)[ \t]*")(?P<vardump_val>[^"\r\n]*)""#
             ),
-            // EF Core's parameter values (sensitive data logging): `[Parameters=[@p0='...', ...], CommandType=`.
-            r"(?P<ef>\[Parameters=\[)(?P<ef_list>[^\r\n]*?)(?P<ef_end>\],[ \t]*CommandType=)".to_owned(),
+            // EF Core's parameter values (sensitive data logging): `[Parameters=[@p0='...', ...], CommandType=`,
+            // and the SQL logged after them (lines indented by the console logger, or starting with a
+            // statement's keyword), which says the column each parameter fills.
+            r"(?P<ef>\[Parameters=\[)(?P<ef_list>[^\r\n]*?)(?P<ef_end>\],[ \t]*CommandType=)(?P<ef_sql>[^\r\n]*(?:\r?\n(?:[ \t]+|(?i:set|insert|update|delete|merge|select|values|output|returning|when|where|from|with|declare)(?-u:\b)|\()[^\r\n]*)*)".to_owned(),
             // A configuration directive `name value` alone on its line, one blank between
             // (`requirepass ...` of redis.conf; two or more make a table row): the value is a
             // secret when the name says so (see [`replace`]).

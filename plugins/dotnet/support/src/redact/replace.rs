@@ -16,7 +16,7 @@ use super::{
     },
     labelled::{
         continued_value, keep, labelled, labelled_value, mask_auth_params, mask_cookies, mask_ef_parameters,
-        mask_xml_attributes, redact_labelled, saved_secret, test_arguments, text, weak,
+        mask_xml_attributes, redact_labelled, saved_secret, secret_parameters, test_arguments, text, weak,
     },
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
     prose::{generated_token, password_like, prose, prose_skip},
@@ -232,7 +232,10 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         return labelled(label.as_str(), classify_key(name), &caps["container_val"]);
     }
     if let Some(open) = caps.name("ef") {
-        return format!("{}{}{}", open.as_str(), mask_ef_parameters(&caps["ef_list"]), &caps["ef_end"]);
+        // The SQL says which parameters are secret; its own text gets the forms any text gets.
+        let sql = &caps["ef_sql"];
+        let list = mask_ef_parameters(&caps["ef_list"], &secret_parameters(sql));
+        return format!("{}{list}{}{}", open.as_str(), &caps["ef_end"], redact_with(&CONTEXT_FREE, sql));
     }
     if let Some(label) = caps.name("directive") {
         let value = &caps["directive_val"];
