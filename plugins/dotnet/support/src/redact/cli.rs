@@ -7,7 +7,7 @@ use regex::Regex;
 
 use super::{
     connection::{CONNECTION_HOST, redact_connection_string},
-    keys::{KeyClass, classify_key, normalize},
+    keys::{KeyClass, LAST_KEY_WORDS, classify_key, key_words, normalize},
     labelled::{redact_labelled, saved_secret},
     patterns::{CONTEXT_FREE, SHAPES, redact_with},
     stand_in::mask,
@@ -394,7 +394,56 @@ pub(super) fn is_secret_option(option: &str) -> bool {
 }
 
 fn is_secret_flag(flag: &str, context: Context) -> bool {
-    is_secret_option(flag) || matches!(context, Context::Command(command) if command.is_secret(flag))
+    is_secret_option(flag)
+        || option_names_secret(flag)
+        || matches!(context, Context::Command(command) if command.is_secret(flag))
+}
+
+/// Words before `key` in an option's name that make it a key into data or a public key's, not a
+/// secret (`--partition-key /tenantId`, `--cache-key products`, `--ssh-key ~/.ssh/id.pub`).
+const DATA_KEY_WORDS: &[&str] = &[
+    "cache",
+    "partition",
+    "sort",
+    "row",
+    "primary",
+    "foreign",
+    "unique",
+    "composite",
+    "index",
+    "lookup",
+    "routing",
+    "idempotency",
+    "dedup",
+    "deduplication",
+    "shard",
+    "group",
+    "hot",
+    "registry",
+    "object",
+    "ssh",
+    "gpg",
+    "default",
+];
+
+/// Whether an option's name says its value is secret whatever the value looks like, so a weak
+/// or short value is hidden too (`--client-secret=abc`, `--x-key k1`, `--signing-key dev`): the
+/// name is judged as any key name is ([`classify_key`]) and must end in the word that says so. An
+/// option that only describes a secret (`--key-file`, `--keyvault-name`, `--token-audience`), keys
+/// data ([`DATA_KEY_WORDS`]) or is a bare `--key` (a name as often as a key) keeps its value.
+fn option_names_secret(flag: &str) -> bool {
+    let words = key_words(flag.trim_start_matches('-'));
+    let (Some(last), true) = (words.last().map(String::as_str), flag.starts_with('-')) else { return false };
+    match classify_key(flag.trim_start_matches('-')) {
+        KeyClass::Secret => {
+            ["password", "passwd", "passphrase", "secret", "token", "key"].contains(&last)
+                || LAST_KEY_WORDS.contains(&last)
+        }
+        KeyClass::Weak => {
+            last == "key" && words.len() >= 2 && !DATA_KEY_WORDS.contains(&words[words.len() - 2].as_str())
+        }
+        KeyClass::Connection | KeyClass::Neutral | KeyClass::Plain => false,
+    }
 }
 
 /// Whether a word is written as an option: `-x`, `--x`, or a Windows `/x` (letters only before
@@ -838,6 +887,33 @@ mod tests {
             r#"dotnet nuget push a.nupkg "--api-key=[REDACTED]" -k:[REDACTED]"#
         );
         assert_eq!(args(&["ef", "--connection", "--json"]), ["ef", "--connection", "--json"]);
+    }
+
+    #[test]
+    fn args_an_option_named_for_a_secret_hides_even_a_weak_value_and_one_that_describes_it_keeps_its_value() {
+        for (given, shown) in [
+            (&["run", "--x-key", "k1", "-v", "q"][..], &["run", "--x-key", "[REDACTED]", "-v", "q"][..]),
+            (&["--client-secret=abc", "--tenant", "t1"], &["--client-secret=[REDACTED]", "--tenant", "t1"]),
+            (&["--api-token", "dev", "--verbose"], &["--api-token", "[REDACTED]", "--verbose"]),
+            (&["--signing-key", "dev1", "out.dll"], &["--signing-key", "[REDACTED]", "out.dll"]),
+            (&["-StorageKey", "abc"], &["-StorageKey", "[REDACTED]"]),
+            // What describes a secret, keys data or only might be a name stays.
+            (
+                &["--key-file", "./app.snk", "--keyvault-name", "kv1"],
+                &["--key-file", "./app.snk", "--keyvault-name", "kv1"],
+            ),
+            (
+                &["--token-audience", "api://orders", "--key", "Greeting"],
+                &["--token-audience", "api://orders", "--key", "Greeting"],
+            ),
+            (
+                &["--partition-key", "/tenantId", "--public-key", "ssh-ed25519"],
+                &["--partition-key", "/tenantId", "--public-key", "ssh-ed25519"],
+            ),
+            (&["--key-size", "2048", "--secret-name", "db"], &["--key-size", "2048", "--secret-name", "db"]),
+        ] {
+            assert_eq!(args(given), shown, "{given:?}");
+        }
     }
 
     #[test]
