@@ -26,6 +26,16 @@ macro_rules! source_call {
     () => {
         concat!(
             r"(?:[A-Za-z_][A-Za-z0-9_]*(?:[._][A-Za-z0-9_]+)+\([A-Za-z0-9_.=, \t]*\)",
+            // C# quoted in a stack trace or a compiler error: a generic call
+            // (`configuration.GetValue<string>("ApiKey")`), an awaited call or a construction
+            // (`await client.GetTokenAsync(ct)`, `new string('x', 10)`), a call without arguments
+            // (`GetPassword()`), members read from an object (`options.Value.ClientSecret`,
+            // `_settings.Password`; names are words of letters, so a token's dotted parts are not
+            // taken for them): an expression, which computes the value, not a literal.
+            r#"|(?:(?:await|new)[ \t]+)?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*<[A-Za-z0-9_.,?\[\] \t]*>\((?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_., \t])*\)"#,
+            r#"|(?:await|new)[ \t]+[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\((?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_., \t])*\)"#,
+            r"|[A-Z][a-z]+(?:[A-Z][a-z]+)+\(\)|_[a-z]+(?:[A-Z][a-z]+)*(?:\.[A-Z][a-z]+(?:[A-Z][a-z]+)*)+",
+            r"|[a-z]+(?:[A-Z][a-z]+)*(?:\.[A-Z][a-z]+(?:[A-Z][a-z]+)*){2,}",
             r#"|[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+\((?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_., \t])*\)(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+)"#
         )
     };

@@ -219,6 +219,34 @@ mod tests {
     }
 
     #[test]
+    fn csharp_expressions_quoted_in_errors_and_stack_traces_stay_and_literals_do_not() {
+        each(&[
+            (
+                "/src/Program.cs(12,31): error CS0103: The name 'configuration' does not exist in the current context [/src/App.csproj]\n    var apiKey = configuration.GetValue<string>(\"ApiKey\");",
+                "",
+            ),
+            (
+                "   at Program.<Main>$(String[] args) in /src/Program.cs:line 12: var apiKey = configuration.GetValue<string>(\"ApiKey\");",
+                "",
+            ),
+            ("   12 |     string secret = options.Value.ClientSecret;", ""),
+            ("Program.cs(8,19): warning CS8600: token = await client.GetTokenAsync(ct);", ""),
+            ("    var password = GetPassword();", ""),
+            ("    var secret = new string('x', 10);", ""),
+            ("        password: _settings.Password,", ""),
+            // A literal assigned in the same code is the secret.
+            (
+                "    var apiKey = \"sk1\"; var token = ab.cd;",
+                "    var apiKey = \"[REDACTED]\"; var token = [REDACTED];",
+            ),
+            (
+                "   12 |     private const string Password = \"hunter2\";",
+                "   12 |     private const string Password = \"[REDACTED]\";",
+            ),
+        ]);
+    }
+
+    #[test]
     fn values_that_stand_in_for_a_secret_stay() {
         for kept in [
             "      - ConnectionStrings__Default=Host=db;Username=app;Password=${POSTGRES_PASSWORD}",
