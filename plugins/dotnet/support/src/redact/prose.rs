@@ -9,7 +9,7 @@ use super::{
     keys::is_guid,
     labelled::{keep, text},
     patterns::{CONTEXT_FREE, SHAPES, redact_with},
-    stand_in::{PATH, is_stand_in, mask, unwrap},
+    stand_in::{PATH, is_stand_in, is_version, mask, unwrap},
     tokens::vendor_token,
 };
 
@@ -206,9 +206,10 @@ pub(super) fn password_like(value: &str) -> bool {
 }
 
 /// Whether a bare word after `token`, `secret` or `api key` in free text is a generated value:
-/// 16 or more characters of a token's alphabet, with letters and digits.
+/// 16 or more characters of a token's alphabet, with letters and digits, and no version.
 pub(super) fn generated_token(value: &str) -> bool {
     value.len() >= 16
+        && !is_version(value)
         && value.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-.+/=".contains(&b))
         && value.bytes().any(|b| b.is_ascii_digit())
         && value.bytes().any(|b| b.is_ascii_alphabetic())
