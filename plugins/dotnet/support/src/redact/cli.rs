@@ -675,31 +675,70 @@ pub(super) fn echoed_secrets(args: &str, output: &str) -> Option<String> {
     let args = args.trim_start();
     let args = args.strip_prefix("-n ").or_else(|| args.strip_prefix("-e ")).unwrap_or(args);
     let pieces = echo_pieces(args)?;
-    let mut pattern = String::from("^");
-    let mut names = Vec::new();
-    for piece in &pieces {
-        match piece {
-            EchoPiece::Text(text) => pattern.push_str(&regex::escape(text)),
-            EchoPiece::Variable(name) => {
-                pattern.push_str("(.*?)");
-                names.push(*name);
-            }
-        }
-    }
-    pattern.push_str("\r?$");
-    let caps = Regex::new(&pattern).ok()?.captures(output)?;
+    let values = echo_values(&pieces, output)?;
+    let names = pieces.iter().filter_map(|piece| match piece {
+        EchoPiece::Variable(name) => Some(*name),
+        EchoPiece::Text(_) => None,
+    });
     let mut shown = String::with_capacity(output.len());
     let mut done = 0;
-    for (group, name) in names.iter().enumerate() {
-        let Some(value) = caps.get(group + 1) else { continue };
-        if let Some(masked) = redact_labelled(classify_key(name), value.as_str()) {
-            shown.push_str(&redact_with(&CONTEXT_FREE, &output[done..value.start()]));
+    for (name, (start, end)) in names.zip(values) {
+        if let Some(masked) = redact_labelled(classify_key(name), &output[start..end]) {
+            shown.push_str(&redact_with(&CONTEXT_FREE, &output[done..start]));
             shown.push_str(&masked);
-            done = value.end();
+            done = end;
         }
     }
     shown.push_str(&redact_with(&CONTEXT_FREE, &output[done..]));
     Some(shown)
+}
+
+/// Where each variable's value lies in the line `echo` printed: the line is its pieces' texts in
+/// order (one line, a `\r` at its end not part of it), each variable's value between them as
+/// short as lets the rest of the line match (a line `a / b / c` of `"$USER / $PW"` gives the user
+/// `a`). Found by searching the texts directly, in time linear in the line for each text: first,
+/// from the end, the last place each text can start and still leave room for the rest; then, from
+/// the start, each text's first place that is not after that. `None` when the line is not one the
+/// pieces print.
+fn echo_values(pieces: &[EchoPiece<'_>], output: &str) -> Option<Vec<(usize, usize)>> {
+    if output.contains('\n') {
+        return None;
+    }
+    let line = output.strip_suffix('\r').unwrap_or(output);
+    // The pieces alternate, a text first and last: text, variable, text, ..., variable, text.
+    let texts: Vec<&str> = pieces
+        .iter()
+        .filter_map(|piece| match piece {
+            EchoPiece::Text(text) => Some(text.as_str()),
+            EchoPiece::Variable(_) => None,
+        })
+        .collect();
+    let (first, rest) = texts.split_first()?;
+    if !line.starts_with(first) {
+        return None;
+    }
+    let Some((last, middle)) = rest.split_last() else {
+        return (line.len() == first.len()).then(Vec::new);
+    };
+    // The latest start of each text after the first that leaves room for the texts after it.
+    let mut latest = vec![line.strip_suffix(last)?.len()];
+    for text in middle.iter().rev() {
+        let room = *latest.last().expect("one start is known");
+        latest.push(line[..room].rfind(text)?);
+    }
+    latest.reverse();
+    let mut values = Vec::with_capacity(rest.len());
+    let mut at = first.len();
+    for (i, (text, latest)) in rest.iter().zip(latest).enumerate() {
+        if at > latest {
+            return None;
+        }
+        // The last text ends the line: it starts exactly where the line leaves room for it.
+        let start = if i == rest.len() - 1 { latest } else { at + line[at..latest + text.len()].find(text)? };
+        values.push((at, start));
+        at = start + text.len();
+    }
+    Some(values)
 }
 
 #[cfg(test)]
@@ -708,6 +747,29 @@ mod tests {
         redacted_command_line,
         tests::{args, each, each_and_lines, r},
     };
+
+    #[test]
+    fn an_echo_s_variables_take_the_shortest_values_that_let_the_rest_of_the_line_match() {
+        use super::echoed_secrets;
+        for (args, output, shown) in [
+            // Each variable's value is as short as the rest allows: the first ` / ` ends the user.
+            ("\"$DB_USER / $DB_PASSWORD\"", "app / a / b", Some("app / [REDACTED]")),
+            ("\"$DB_PASSWORD / $DB_USER\"", "a / b / app", Some("[REDACTED] / b / app")),
+            ("\"auth=$API_TOKEN;$API_TOKEN\"", "auth=x;y;z", Some("auth=[REDACTED];[REDACTED]")),
+            ("pw: $SMTP_PASS", "pw: hunter22\r", Some("pw: [REDACTED]\r")),
+            ("-n \"[$SECRET]\"", "[ä]ö]", Some("[[REDACTED]]")),
+            ("\"$SECRET\"", "", Some("")),
+            // A name that says nothing secret leaves its value to the text forms.
+            ("\"host $SMTP_HOST\"", "host smtp.example.org", Some("host smtp.example.org")),
+            // A line that is not what the arguments print, or that goes elsewhere.
+            ("\"pw: $SMTP_PASS\"", "password: x", None),
+            ("\"pw: $SMTP_PASS!\"", "pw: x", None),
+            ("$SMTP_PASS > file", "x", None),
+        ] {
+            let shown = shown.map(|shown| shown.replace("[REDACTED]", crate::redact::REDACTED));
+            assert_eq!(echoed_secrets(args, output), shown, "{args} / {output}");
+        }
+    }
 
     #[test]
     fn the_value_an_echo_of_a_secret_named_variable_prints() {
