@@ -441,6 +441,10 @@ fn rules(forms: Forms) -> Vec<String> {
             // Variable | Value |`) is not read as the header of the rows below it.
             r"(?m:^)(?P<ptab_head>[ \t]*\|[^\r\n]*\|[ \t]*\r?\n)(?P<ptab_rows>(?:[ \t]*\|[^\r\n]*(?:\r?\n|\z))+)".to_owned(),
             format!(r"(?m:^)(?P<ctab_head>(?:{csv_header})\r?\n)(?P<ctab_rows>(?:[^\r\n]*,[^\r\n]*(?:\r?\n|\z))+)"),
+            // A box-drawn table (Spectre.Console, `sqlite3 -box`, Nushell) from its header row, which
+            // has a rule under it (`├───┼───┤`): its rules and rows, each row judged as a pipe
+            // table's is.
+            r"(?m:^)(?P<xtab_head>[ \t]*[│┃║][^\r\n]*[│┃║][ \t]*\r?\n)(?P<xtab_rows>[ \t]*[\x{2500}\x{2501}\x{2504}-\x{2550}\x{2552}-\x{257F}][^\r\n]*(?:\r?\n|\z)(?:[ \t]*[\x{2500}-\x{257F}][^\r\n]*(?:\r?\n|\z))*)".to_owned(),
             // A table ruled by dashes under a header that names a secret column (`sqlcmd`, `az ...
             // -o table`): the cells of that column, row by row, to the first blank line (see
             // [`ruled_row`]).

@@ -173,7 +173,7 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
             format!("{}{end}", redact_with(&SHAPES, value))
         };
     }
-    for (head, rows) in [("ptab_head", "ptab_rows"), ("ctab_head", "ctab_rows")] {
+    for (head, rows) in [("ptab_head", "ptab_rows"), ("ctab_head", "ctab_rows"), ("xtab_head", "xtab_rows")] {
         if let Some(head) = caps.name(head) {
             let rows = &caps[rows];
             // A header is names; a pipe table's first line may also be a row (no header), so it
@@ -662,22 +662,19 @@ fn replace_contexts(caps: &Captures<'_>) -> Option<String> {
         return Some(labelled(label.as_str(), class, &caps["argv_val"]));
     }
     if let Some(open) = caps.name("box") {
-        let (name, value) = (&caps["box_name"], &caps["box_val"]);
+        let (name, value, mut end) = (&caps["box_name"], &caps["box_val"], &caps["box_end"]);
         let shown = match redact_labelled(classify_key(name), value) {
-            // The column keeps its width, so the table's right border stays aligned.
+            // The column keeps its width, so the table's right border stays aligned: a shorter
+            // value is padded, a longer one takes the blanks before the border (one stays).
             Some(shown) => {
-                let pad = value.chars().count().saturating_sub(shown.chars().count());
-                format!("{shown}{}", " ".repeat(pad))
+                let (width, shown_width) = (value.chars().count(), shown.chars().count());
+                let blanks = end.len() - end.trim_start_matches([' ', '\t']).len();
+                end = &end[blanks.min(shown_width.saturating_sub(width)).min(blanks.saturating_sub(1))..];
+                format!("{shown}{}", " ".repeat(width.saturating_sub(shown_width)))
             }
             None => redact_with(&CONTEXT_FREE, value).into_owned(),
         };
-        return Some(format!(
-            "{}{}{}{shown}{}",
-            open.as_str(),
-            redact_with(&CONTEXT_FREE, name),
-            &caps["box_mid"],
-            &caps["box_end"]
-        ));
+        return Some(format!("{}{}{}{shown}{end}", open.as_str(), redact_with(&CONTEXT_FREE, name), &caps["box_mid"]));
     }
     if let Some(block) = caps.name("hexdump") {
         return Some(hexdump_block(block.as_str()));
