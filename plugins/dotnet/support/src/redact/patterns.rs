@@ -831,6 +831,12 @@ impl Combined {
         Self { forms, alternation: OnceLock::new() }
     }
 
+    /// Whether any form matches anywhere in `haystack`: one pass of the forms' alternation, where
+    /// each form searched on its own would read the whole text once per form.
+    pub(super) fn is_match(&self, haystack: &str) -> bool {
+        self.alternation().is_match(haystack)
+    }
+
     /// The matches in `haystack`, in order and not overlapping, each with its form's groups.
     pub(super) fn captures_iter<'c, 'h>(&'c self, haystack: &'h str) -> Matches<'c, 'h> {
         self.captures_within(haystack, search_budget(haystack.len()))
@@ -850,7 +856,9 @@ impl Combined {
         }
     }
 
-    fn alternation(&self) -> &Regex {
+    /// The forms as one alternation (compiled on first use; [`warm_up`](super::warm_up) compiles it
+    /// ahead, as every redaction now starts with it).
+    pub(super) fn alternation(&self) -> &Regex {
         self.alternation.get_or_init(|| {
             let alternatives: Vec<String> = self.forms.iter().map(|form| format!("(?:{})", form.as_str())).collect();
             regex::RegexBuilder::new(&alternatives.join("|"))
@@ -957,9 +965,20 @@ pub(super) static CONTEXT_FREE: LazyLock<Combined> = LazyLock::new(|| Combined::
 /// The forms known by their shape (see [`Forms::Shapes`]).
 pub(super) static SHAPES: LazyLock<Combined> = LazyLock::new(|| Combined::new(Forms::Shapes));
 
+/// The length from which a text is first read by the forms' alternation to see whether anything
+/// matches at all (see [`redact_with`]).
+const NO_MATCH_CHECK_BYTES: usize = 4096;
+
 /// One pass of `re` over `input`; borrows when no replacement changed anything
 /// (a match can be kept as is, e.g. `PublicKeyToken=...`).
 pub(super) fn redact_with<'a>(re: &Combined, input: &'a str) -> Cow<'a, str> {
+    // Most output holds no secret: one pass of the alternation says so, and the forms' own
+    // searches (a pass each) are left for text where something matches. A short text (a value
+    // a match's replacement scans again, a line) is searched by the forms directly: the
+    // alternation's fixed cost per search (its cache, its start) is more than their passes there.
+    if input.len() >= NO_MATCH_CHECK_BYTES && !re.is_match(input) {
+        return Cow::Borrowed(input);
+    }
     let mut out: Option<String> = None;
     let mut last = 0;
     for caps in re.captures_iter(input) {
@@ -980,7 +999,18 @@ pub(super) fn redact_with<'a>(re: &Combined, input: &'a str) -> Cow<'a, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{CONTEXT_FREE, Combined, FULL, SHAPES};
+    use std::borrow::Cow;
+
+    use super::{CONTEXT_FREE, Combined, FULL, NO_MATCH_CHECK_BYTES, SHAPES, redact_with};
+
+    #[test]
+    fn a_long_text_without_a_match_is_kept_after_one_pass_and_a_match_at_its_end_is_still_found() {
+        let clean = "  Restored /src/Orders/Orders.csproj (in 412 ms).\n".repeat(200);
+        assert!(clean.len() >= NO_MATCH_CHECK_BYTES);
+        assert!(matches!(redact_with(&FULL, &clean), Cow::Borrowed(_)));
+        let dirty = format!("{clean}export DB_PASSWORD=Zq8wLm3RtXy\n");
+        assert_eq!(redact_with(&FULL, &dirty), format!("{clean}export DB_PASSWORD=[REDACTED]\n"));
+    }
 
     /// Every match of `combined` over `text` (its range) when each form may read `budget` bytes,
     /// and the most bytes one form read (over the budget: the rest went to the alternation).
