@@ -6,8 +6,9 @@
 //! and `.netrc`), found exactly, with their encodings, wherever they appear. Then the patterns of
 //! the forms secrets take, described below, for the secrets nobody could know in advance.
 //!
-//! Text is scanned once by one [`regex::Regex`] per form, their matches merged as the forms'
-//! alternation would match (the leftmost match; of the forms that start there, the first listed),
+//! Text is first read once by the forms' alternation: most output holds no match, and is left as
+//! it is after that one pass. Text with a match is scanned by one [`regex::Regex`] per form,
+//! their matches merged as the forms' alternation would match (the leftmost match; of the forms that start there, the first listed),
 //! and rewritten match by match. The `regex` crate runs each search in time linear in what it
 //! reads, and a form that would read the same text again and again hands the rest of it to the
 //! forms' alternation (`patterns::Combined`), so neither huge nor hostile output can stall
@@ -303,13 +304,14 @@ pub fn is_secret_key(name: &str) -> bool {
     matches!(classify_key(name), KeyClass::Secret | KeyClass::Connection)
 }
 
-/// Compiles the combined patterns now rather than at the first redaction: they are large (about
-/// a second to build in a debug build), and a plugin that calls this on a thread of its own when
+/// Compiles the combined patterns (each form, and the forms' alternation every redaction starts
+/// with) now rather than at the first redaction: they are large (about a second to build in a
+/// debug build), and a plugin that calls this on a thread of its own when
 /// it is created lets its first call run the command meanwhile (`scripts/bench --real-sdk
 /// --startup` measures the first call of each family).
 pub fn warm_up() {
     for pattern in [&FULL, &CONTEXT_FREE, &SHAPES] {
-        LazyLock::force(pattern);
+        LazyLock::force(pattern).alternation();
     }
 }
 

@@ -4,8 +4,9 @@
 //! the common providers, appsettings JSON (pretty and compact), YAML, INI and `.env` files, XML,
 //! command lines and their argument vectors, `dotnet user-secrets`, HTTP headers, URLs, and log
 //! lines of ASP.NET Core and EF Core. Each case is checked on the whole-text path
-//! ([`redact`]), line by line ([`LineRedactor`]) and, where it is a command line, as an argument
-//! vector ([`redact_args`]): every secret is gone and the output is exactly the input with each
+//! ([`redact`]), line by line ([`LineRedactor`]), where it is a command line as an argument
+//! vector ([`redact_args`]), and where it is a JSON document as structured content
+//! ([`redact_json`]): every secret is gone and the output is exactly the input with each
 //! secret replaced by [`REDACTED`], so the rest of its line, the next value of its connection
 //! string, JSON object or section, the next line, a user name, a URL's host and the paths and
 //! placeholders beside it all survive.
@@ -13,7 +14,8 @@
 mod common;
 
 use common::{ALNUM, BASE64, BASE64URL, HEX, Rng, render};
-use dotnet_support::redact::{LineRedactor, REDACTED, redact, redact_args};
+use dotnet_support::redact::{LineRedactor, REDACTED, redact, redact_args, redact_json};
+use serde_json::Value;
 
 /// A secret of the format `kind`, random within that format's alphabet and length.
 fn secret(rng: &mut Rng, kind: &str) -> String {
@@ -380,4 +382,41 @@ fn user_secrets_set_keeps_a_connection_strings_non_secret_parts_in_argv_and_mess
             "the saved message of round {round}"
         );
     }
+}
+
+/// JSON documents as structured content (a tool's `structuredContent`, what `az ... -o json` and
+/// appsettings hold): each secret inside a string value is replaced, every other string, number,
+/// boolean, key and the document's shape survive, and the result is still JSON.
+#[test]
+fn json_documents_keep_every_other_value_and_stay_valid() {
+    let templates = [
+        // appsettings.json: a connection string, a section with a password, settings beside them.
+        r#"{"ConnectionStrings": {"Default": "Server={host};Database={db};User Id={user};Password=«pw»;TrustServerCertificate=True", "Reporting": "Server={host};Database={db};Integrated Security=true"}, "Smtp": {"Host": "{host}", "Port": 587, "User": "{user}", "Password": "«pw»", "EnableSsl": true}, "Logging": {"LogLevel": {"Default": "Information"}}}"#,
+        r#"{"Stripe": {"SecretKey": "«stripe»", "WebhookPath": "/webhooks/stripe"}, "GitHub": {"Token": "«ghp»", "Owner": "{user}"}, "Storage": "DefaultEndpointsProtocol=https;AccountName={account};AccountKey=«account_key»;EndpointSuffix=core.windows.net"}"#,
+        // `az webapp config appsettings list` and `az keyvault secret show`.
+        r#"[{"name": "Smtp__Password", "slotSetting": false, "value": "«pw»"}, {"name": "ASPNETCORE_ENVIRONMENT", "slotSetting": false, "value": "Production"}, {"name": "Db__Host", "slotSetting": true, "value": "{host}"}]"#,
+        r#"{"attributes": {"enabled": true, "recoveryLevel": "Recoverable+Purgeable"}, "contentType": null, "id": "https://{account}.vault.azure.net/secrets/db-password/{guid}", "name": "db-password", "value": "«pw»"}"#,
+        // Secrets inside free text of a string, and in records of an array.
+        r#"{"level": "Information", "message": "Connecting with connection string 'Host={host};Database={db};Username={user};Password=«pw»' (attempt 1 of 3)", "eventId": 20000}"#,
+        r#"{"clients": [{"clientId": "{user}", "clientSecret": "«opaque»", "redirectUris": ["https://{host}/signin-oidc"]}, {"clientId": "{word}", "clientSecret": "«opaque»", "redirectUris": []}]}"#,
+        r#"{"request": {"url": "https://{host}/api/{db}?page=2", "headers": {"X-Session": "«jwt»", "Accept": "application/json"}}, "aws": {"secretAccessKey": "«aws_secret»", "region": "eu-west-1"}}"#,
+    ];
+    let mut failures = Vec::new();
+    for (t, template) in templates.iter().enumerate() {
+        for round in 0..ROUNDS {
+            let mut rng = Rng(0x150_0000 + (t as u64) * 1000 + round);
+            let (text, secrets) = render(&mut rng, template, secret);
+            let mut value: Value = serde_json::from_str(&text).expect("the template renders to JSON");
+            redact_json(&mut value);
+            let got = without_vendor_prefixes(&value.to_string(), &secrets);
+            let want: Value = serde_json::from_str(&expected(&text, &secrets)).expect("the expected text is JSON");
+            // What a client receives, read back: still JSON, and equal to the expected document.
+            if serde_json::from_str::<Value>(&got).ok().as_ref() != Some(&want) {
+                failures.push(format!(
+                    "json of template {t} round {round}:\n  in:   {text}\n  want: {want}\n  got:  {got}"
+                ));
+            }
+        }
+    }
+    assert_none(failures);
 }

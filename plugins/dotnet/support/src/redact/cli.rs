@@ -7,7 +7,7 @@ use regex::Regex;
 
 use super::{
     connection::{CONNECTION_HOST, redact_connection_string},
-    keys::{KeyClass, classify_key, normalize},
+    keys::{KeyClass, LAST_KEY_WORDS, classify_key, key_words, normalize},
     labelled::{redact_labelled, saved_secret},
     patterns::{CONTEXT_FREE, SHAPES, redact_with},
     stand_in::mask,
@@ -394,7 +394,56 @@ pub(super) fn is_secret_option(option: &str) -> bool {
 }
 
 fn is_secret_flag(flag: &str, context: Context) -> bool {
-    is_secret_option(flag) || matches!(context, Context::Command(command) if command.is_secret(flag))
+    is_secret_option(flag)
+        || option_names_secret(flag)
+        || matches!(context, Context::Command(command) if command.is_secret(flag))
+}
+
+/// Words before `key` in an option's name that make it a key into data or a public key's, not a
+/// secret (`--partition-key /tenantId`, `--cache-key products`, `--ssh-key ~/.ssh/id.pub`).
+const DATA_KEY_WORDS: &[&str] = &[
+    "cache",
+    "partition",
+    "sort",
+    "row",
+    "primary",
+    "foreign",
+    "unique",
+    "composite",
+    "index",
+    "lookup",
+    "routing",
+    "idempotency",
+    "dedup",
+    "deduplication",
+    "shard",
+    "group",
+    "hot",
+    "registry",
+    "object",
+    "ssh",
+    "gpg",
+    "default",
+];
+
+/// Whether an option's name says its value is secret whatever the value looks like, so a weak
+/// or short value is hidden too (`--client-secret=abc`, `--x-key k1`, `--signing-key dev`): the
+/// name is judged as any key name is ([`classify_key`]) and must end in the word that says so. An
+/// option that only describes a secret (`--key-file`, `--keyvault-name`, `--token-audience`), keys
+/// data ([`DATA_KEY_WORDS`]) or is a bare `--key` (a name as often as a key) keeps its value.
+fn option_names_secret(flag: &str) -> bool {
+    let words = key_words(flag.trim_start_matches('-'));
+    let (Some(last), true) = (words.last().map(String::as_str), flag.starts_with('-')) else { return false };
+    match classify_key(flag.trim_start_matches('-')) {
+        KeyClass::Secret => {
+            ["password", "passwd", "passphrase", "secret", "token", "key"].contains(&last)
+                || LAST_KEY_WORDS.contains(&last)
+        }
+        KeyClass::Weak => {
+            last == "key" && words.len() >= 2 && !DATA_KEY_WORDS.contains(&words[words.len() - 2].as_str())
+        }
+        KeyClass::Connection | KeyClass::Neutral | KeyClass::Plain => false,
+    }
 }
 
 /// Whether a word is written as an option: `-x`, `--x`, or a Windows `/x` (letters only before
@@ -626,31 +675,70 @@ pub(super) fn echoed_secrets(args: &str, output: &str) -> Option<String> {
     let args = args.trim_start();
     let args = args.strip_prefix("-n ").or_else(|| args.strip_prefix("-e ")).unwrap_or(args);
     let pieces = echo_pieces(args)?;
-    let mut pattern = String::from("^");
-    let mut names = Vec::new();
-    for piece in &pieces {
-        match piece {
-            EchoPiece::Text(text) => pattern.push_str(&regex::escape(text)),
-            EchoPiece::Variable(name) => {
-                pattern.push_str("(.*?)");
-                names.push(*name);
-            }
-        }
-    }
-    pattern.push_str("\r?$");
-    let caps = Regex::new(&pattern).ok()?.captures(output)?;
+    let values = echo_values(&pieces, output)?;
+    let names = pieces.iter().filter_map(|piece| match piece {
+        EchoPiece::Variable(name) => Some(*name),
+        EchoPiece::Text(_) => None,
+    });
     let mut shown = String::with_capacity(output.len());
     let mut done = 0;
-    for (group, name) in names.iter().enumerate() {
-        let Some(value) = caps.get(group + 1) else { continue };
-        if let Some(masked) = redact_labelled(classify_key(name), value.as_str()) {
-            shown.push_str(&redact_with(&CONTEXT_FREE, &output[done..value.start()]));
+    for (name, (start, end)) in names.zip(values) {
+        if let Some(masked) = redact_labelled(classify_key(name), &output[start..end]) {
+            shown.push_str(&redact_with(&CONTEXT_FREE, &output[done..start]));
             shown.push_str(&masked);
-            done = value.end();
+            done = end;
         }
     }
     shown.push_str(&redact_with(&CONTEXT_FREE, &output[done..]));
     Some(shown)
+}
+
+/// Where each variable's value lies in the line `echo` printed: the line is its pieces' texts in
+/// order (one line, a `\r` at its end not part of it), each variable's value between them as
+/// short as lets the rest of the line match (a line `a / b / c` of `"$USER / $PW"` gives the user
+/// `a`). Found by searching the texts directly, in time linear in the line for each text: first,
+/// from the end, the last place each text can start and still leave room for the rest; then, from
+/// the start, each text's first place that is not after that. `None` when the line is not one the
+/// pieces print.
+fn echo_values(pieces: &[EchoPiece<'_>], output: &str) -> Option<Vec<(usize, usize)>> {
+    if output.contains('\n') {
+        return None;
+    }
+    let line = output.strip_suffix('\r').unwrap_or(output);
+    // The pieces alternate, a text first and last: text, variable, text, ..., variable, text.
+    let texts: Vec<&str> = pieces
+        .iter()
+        .filter_map(|piece| match piece {
+            EchoPiece::Text(text) => Some(text.as_str()),
+            EchoPiece::Variable(_) => None,
+        })
+        .collect();
+    let (first, rest) = texts.split_first()?;
+    if !line.starts_with(first) {
+        return None;
+    }
+    let Some((last, middle)) = rest.split_last() else {
+        return (line.len() == first.len()).then(Vec::new);
+    };
+    // The latest start of each text after the first that leaves room for the texts after it.
+    let mut latest = vec![line.strip_suffix(last)?.len()];
+    for text in middle.iter().rev() {
+        let room = *latest.last().expect("one start is known");
+        latest.push(line[..room].rfind(text)?);
+    }
+    latest.reverse();
+    let mut values = Vec::with_capacity(rest.len());
+    let mut at = first.len();
+    for (i, (text, latest)) in rest.iter().zip(latest).enumerate() {
+        if at > latest {
+            return None;
+        }
+        // The last text ends the line: it starts exactly where the line leaves room for it.
+        let start = if i == rest.len() - 1 { latest } else { at + line[at..latest + text.len()].find(text)? };
+        values.push((at, start));
+        at = start + text.len();
+    }
+    Some(values)
 }
 
 #[cfg(test)]
@@ -659,6 +747,29 @@ mod tests {
         redacted_command_line,
         tests::{args, each, each_and_lines, r},
     };
+
+    #[test]
+    fn an_echo_s_variables_take_the_shortest_values_that_let_the_rest_of_the_line_match() {
+        use super::echoed_secrets;
+        for (args, output, shown) in [
+            // Each variable's value is as short as the rest allows: the first ` / ` ends the user.
+            ("\"$DB_USER / $DB_PASSWORD\"", "app / a / b", Some("app / [REDACTED]")),
+            ("\"$DB_PASSWORD / $DB_USER\"", "a / b / app", Some("[REDACTED] / b / app")),
+            ("\"auth=$API_TOKEN;$API_TOKEN\"", "auth=x;y;z", Some("auth=[REDACTED];[REDACTED]")),
+            ("pw: $SMTP_PASS", "pw: hunter22\r", Some("pw: [REDACTED]\r")),
+            ("-n \"[$SECRET]\"", "[ä]ö]", Some("[[REDACTED]]")),
+            ("\"$SECRET\"", "", Some("")),
+            // A name that says nothing secret leaves its value to the text forms.
+            ("\"host $SMTP_HOST\"", "host smtp.example.org", Some("host smtp.example.org")),
+            // A line that is not what the arguments print, or that goes elsewhere.
+            ("\"pw: $SMTP_PASS\"", "password: x", None),
+            ("\"pw: $SMTP_PASS!\"", "pw: x", None),
+            ("$SMTP_PASS > file", "x", None),
+        ] {
+            let shown = shown.map(|shown| shown.replace("[REDACTED]", crate::redact::REDACTED));
+            assert_eq!(echoed_secrets(args, output), shown, "{args} / {output}");
+        }
+    }
 
     #[test]
     fn the_value_an_echo_of_a_secret_named_variable_prints() {
@@ -838,6 +949,33 @@ mod tests {
             r#"dotnet nuget push a.nupkg "--api-key=[REDACTED]" -k:[REDACTED]"#
         );
         assert_eq!(args(&["ef", "--connection", "--json"]), ["ef", "--connection", "--json"]);
+    }
+
+    #[test]
+    fn args_an_option_named_for_a_secret_hides_even_a_weak_value_and_one_that_describes_it_keeps_its_value() {
+        for (given, shown) in [
+            (&["run", "--x-key", "k1", "-v", "q"][..], &["run", "--x-key", "[REDACTED]", "-v", "q"][..]),
+            (&["--client-secret=abc", "--tenant", "t1"], &["--client-secret=[REDACTED]", "--tenant", "t1"]),
+            (&["--api-token", "dev", "--verbose"], &["--api-token", "[REDACTED]", "--verbose"]),
+            (&["--signing-key", "dev1", "out.dll"], &["--signing-key", "[REDACTED]", "out.dll"]),
+            (&["-StorageKey", "abc"], &["-StorageKey", "[REDACTED]"]),
+            // What describes a secret, keys data or only might be a name stays.
+            (
+                &["--key-file", "./app.snk", "--keyvault-name", "kv1"],
+                &["--key-file", "./app.snk", "--keyvault-name", "kv1"],
+            ),
+            (
+                &["--token-audience", "api://orders", "--key", "Greeting"],
+                &["--token-audience", "api://orders", "--key", "Greeting"],
+            ),
+            (
+                &["--partition-key", "/tenantId", "--public-key", "ssh-ed25519"],
+                &["--partition-key", "/tenantId", "--public-key", "ssh-ed25519"],
+            ),
+            (&["--key-size", "2048", "--secret-name", "db"], &["--key-size", "2048", "--secret-name", "db"]),
+        ] {
+            assert_eq!(args(given), shown, "{given:?}");
+        }
     }
 
     #[test]

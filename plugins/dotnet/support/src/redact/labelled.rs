@@ -193,10 +193,11 @@ pub(super) fn mask_xml_attributes(tag: &str) -> String {
 }
 
 /// EF Core's logged parameters (`@p0='mkoenig@contoso.com' (Size = 256), @p1='...'`) with the
-/// values masked whose name says secret (`@__password_0`, `@ApiKey`) or that look like a
-/// generated secret (mixed case and digits, no blank: the SQL that says which column a
-/// parameter fills comes after this line, so a line-by-line reader cannot use it).
-pub(super) fn mask_ef_parameters(list: &str) -> String {
+/// values masked whose name says secret (`@__password_0`, `@ApiKey`), that fill a column whose name
+/// says secret (`secret`, from the SQL logged after the list, see [`secret_parameters`]: a weak
+/// password looks like any word), or that look like a generated secret (mixed case and digits, no
+/// blank: a line-by-line reader has no SQL to go by).
+pub(super) fn mask_ef_parameters(list: &str, secret: &[&str]) -> String {
     static PARAMETER: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?P<name>@[A-Za-z0-9_]+)(?P<eq>=')(?P<value>(?:[^'\r\n]|'')*)'")
             .expect("parameter pattern is valid")
@@ -206,11 +207,57 @@ pub(super) fn mask_ef_parameters(list: &str) -> String {
             let (name, value) = (&caps["name"], &caps["value"]);
             let secret = !is_stand_in(value)
                 && (matches!(classify_key(name.trim_start_matches('@')), KeyClass::Secret | KeyClass::Connection)
+                    || secret.contains(&name)
                     || secret_like_token(value));
             let shown = if secret { REDACTED.to_owned() } else { redact_with(&SHAPES, value).into_owned() };
             format!("{name}{}{shown}'", &caps["eq"])
         })
         .into_owned()
+}
+
+/// The parameters of an EF Core command's SQL that fill a column whose name says secret
+/// (`[PasswordHash]`, `"ApiToken"`): by position in an `INSERT ... (columns) ... VALUES (@p0, ...),
+/// (...)` and in SQL Server's batched `MERGE ... USING (VALUES (@p0, ..., 0), ...) AS i (columns,
+/// _Position)`, and by name in `column = @p0` (`UPDATE ... SET`, `WHERE`).
+pub(super) fn secret_parameters(sql: &str) -> Vec<&str> {
+    static ASSIGNED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"([A-Za-z0-9_]+)["\]`]?[ \t]*=[ \t]*(@[A-Za-z0-9_]+)"#).expect("assignment pattern is valid")
+    });
+    static INSERTED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)insert[ \t]+into[^(;]*\(([^()]*)\)[^();]*?values\s*((?:\([^()]*\)\s*,?\s*)+)")
+            .expect("insert pattern is valid")
+    });
+    static MERGED: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?i)using\s*\(\s*values\s*((?:\([^()]*\)\s*,?\s*)+)\)\s*as[ \t]+[A-Za-z0-9_]+[ \t]*\(([^()]*)\)")
+            .expect("merge pattern is valid")
+    });
+    static ROW: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"\(([^()]*)\)").expect("row pattern is valid"));
+    let secret_column = |name: &str| {
+        matches!(classify_key(name.trim().trim_matches(['"', '[', ']', '`'])), KeyClass::Secret | KeyClass::Connection)
+    };
+    let mut secret: Vec<&str> = ASSIGNED
+        .captures_iter(sql)
+        .filter(|caps| secret_column(&caps[1]))
+        .map(|caps| caps.get(2).map_or("", |m| m.as_str()))
+        .collect();
+    let by_position = INSERTED
+        .captures_iter(sql)
+        .filter_map(|caps| Some((caps.get(1)?.as_str(), caps.get(2)?.as_str())))
+        .chain(MERGED.captures_iter(sql).filter_map(|caps| Some((caps.get(2)?.as_str(), caps.get(1)?.as_str()))));
+    for (columns, rows) in by_position {
+        let columns: Vec<bool> = columns.split(',').map(secret_column).collect();
+        for row in ROW.captures_iter(rows).filter_map(|caps| caps.get(1)) {
+            secret.extend(
+                row.as_str()
+                    .split(',')
+                    .map(str::trim)
+                    .zip(&columns)
+                    .filter(|(item, secret)| **secret && item.starts_with('@'))
+                    .map(|(item, _)| item),
+            );
+        }
+    }
+    secret
 }
 
 /// A secret-labelled value (the `key` form of `rules`) as it shows, its label kept.
@@ -438,6 +485,42 @@ mod tests {
     };
 
     use std::borrow::Cow;
+
+    #[test]
+    fn ef_core_positional_parameters_of_a_secret_column_are_hidden_whatever_they_look_like() {
+        // The console logger's entry: parameters, then the SQL indented under them.
+        let insert = "info: Microsoft.EntityFrameworkCore.Database.Command[20101]
+      Executed DbCommand (12ms) [Parameters=[@p0='ada@contoso.com' (Nullable = false) (Size = 256), @p1='sunshine' (Nullable = false) (Size = 4000), @p2='ada' (Size = 256)], CommandType='Text', CommandTimeout='30']
+      SET IMPLICIT_TRANSACTIONS OFF;
+      SET NOCOUNT ON;
+      INSERT INTO [AspNetUsers] ([Email], [PasswordHash], [UserName])
+      OUTPUT INSERTED.[Id]
+      VALUES (@p0, @p1, @p2);
+info: Microsoft.EntityFrameworkCore.Update[30100]
+      Saved 1 entities to in-memory store.";
+        assert_eq!(r(insert), insert.replace("@p1='sunshine'", &format!("@p1='{REDACTED}'")));
+        // Npgsql's quoting, two rows, and an UPDATE's `column = @p`.
+        each(&[
+            (
+                "Executed DbCommand (3ms) [Parameters=[@p0='bob', @p1='tok1', @p2='eve', @p3='tok2'], CommandType='Text', CommandTimeout='30']\nINSERT INTO \"Clients\" (\"Name\", \"ApiToken\")\nVALUES (@p0, @p1), (@p2, @p3);",
+                "Executed DbCommand (3ms) [Parameters=[@p0='bob', @p1='[REDACTED]', @p2='eve', @p3='[REDACTED]'], CommandType='Text', CommandTimeout='30']\nINSERT INTO \"Clients\" (\"Name\", \"ApiToken\")\nVALUES (@p0, @p1), (@p2, @p3);",
+            ),
+            (
+                "Executed DbCommand (1ms) [Parameters=[@p1='7', @p0='letmein' (Size = 4000)], CommandType='Text', CommandTimeout='30']\n      UPDATE [Users] SET [ClientSecret] = @p0\n      WHERE [Id] = @p1;",
+                "Executed DbCommand (1ms) [Parameters=[@p1='7', @p0='[REDACTED]' (Size = 4000)], CommandType='Text', CommandTimeout='30']\n      UPDATE [Users] SET [ClientSecret] = @p0\n      WHERE [Id] = @p1;",
+            ),
+            // SQL Server's batched MERGE: the columns come after the rows.
+            (
+                "Executed DbCommand (4ms) [Parameters=[@p0='a', @p1='pw1', @p2='b', @p3='pw2'], CommandType='Text', CommandTimeout='30']\n      MERGE [Users] USING (\n      VALUES (@p0, @p1, 0),\n      (@p2, @p3, 1)) AS i ([Name], [Password], _Position) ON 1=0",
+                "Executed DbCommand (4ms) [Parameters=[@p0='a', @p1='[REDACTED]', @p2='b', @p3='[REDACTED]'], CommandType='Text', CommandTimeout='30']\n      MERGE [Users] USING (\n      VALUES (@p0, @p1, 0),\n      (@p2, @p3, 1)) AS i ([Name], [Password], _Position) ON 1=0",
+            ),
+            // A column that names no secret keeps its short value, and a secret column's null stays.
+            (
+                "Executed DbCommand (2ms) [Parameters=[@p0='blue', @p1=NULL], CommandType='Text', CommandTimeout='30']\n      INSERT INTO [Themes] ([Colour], [PasswordHash]) VALUES (@p0, @p1);",
+                "",
+            ),
+        ]);
+    }
 
     #[test]
     fn password_variants_quoted_braced_and_spaced() {

@@ -18,8 +18,8 @@ use super::{
     },
     redact,
     tables::{
-        BORDER_LINE, CSV_HEADER_LINE, RULE_LINE_ONLY, RULED_HEADER_LINE, RuledTable, Table, listing_row, ruled_columns,
-        ruled_row, table_columns, table_row,
+        BORDER_LINE, CSV_HEADER_LINE, RULE_LINE_ONLY, RULED_HEADER_LINE, RuledTable, Table, bar_delimiter, box_rule,
+        continues_table, listing_row, ruled_columns, ruled_row, table_columns, table_row,
     },
     tokens::{mask_token_line, recovery_code_line},
 };
@@ -279,6 +279,9 @@ pub struct LineRedactor {
     table: Option<Table>,
     /// The previous line was a row of a pipe table (so this one cannot be its header).
     in_pipe_table: bool,
+    /// How the header of a box-drawn table on the previous line judges its rows, once a rule
+    /// under it (`├───┼───┤`) shows it is a header.
+    box_header: Option<Table>,
     /// Inside a Terraform variable block named for a secret, before its `default`.
     hcl_variable: Option<KeyClass>,
     /// Inside a list of recovery codes, one a line (see [`recovery_code_line`]).
@@ -374,18 +377,24 @@ impl LineRedactor {
         }
         self.in_listing = BORDER_LINE.is_match(line);
         if let Some(table) = &self.table {
-            let row = if table.delimiter == b'|' { line.trim_start().starts_with('|') } else { line.contains(',') };
-            if row {
+            if continues_table(line, table) {
                 return Some(Cow::Owned(table_row(line, table)));
             }
             self.table = None;
         }
         // Only the first line of a pipe table can be its header (see the `ptab_head` form).
-        let pipe_row = line.trim_start().starts_with('|');
-        let first_pipe_row = pipe_row && !self.in_pipe_table;
-        self.in_pipe_table = pipe_row;
-        if first_pipe_row || !pipe_row && CSV_HEADER_LINE.is_match(line) {
+        // A box's rule goes on with its table, and makes the row above it its header.
+        let rule = self.in_pipe_table && box_rule(line);
+        if let Some(table) = self.box_header.take().filter(|_| rule) {
+            self.table = Some(table);
+        }
+        let delimiter = bar_delimiter(line);
+        let first_pipe_row = delimiter.is_some() && !self.in_pipe_table;
+        self.in_pipe_table = delimiter.is_some() || rule;
+        if first_pipe_row && delimiter == Some('|') || delimiter.is_none() && CSV_HEADER_LINE.is_match(line) {
             self.table = table_columns(line);
+        } else if first_pipe_row {
+            self.box_header = table_columns(line);
         }
         if let Some(class) = self.secret_array {
             match ARRAY_ITEM_LINE.captures(line).and_then(|caps| caps.get(1)) {

@@ -26,6 +26,16 @@ macro_rules! source_call {
     () => {
         concat!(
             r"(?:[A-Za-z_][A-Za-z0-9_]*(?:[._][A-Za-z0-9_]+)+\([A-Za-z0-9_.=, \t]*\)",
+            // C# quoted in a stack trace or a compiler error: a generic call
+            // (`configuration.GetValue<string>("ApiKey")`), an awaited call or a construction
+            // (`await client.GetTokenAsync(ct)`, `new string('x', 10)`), a call without arguments
+            // (`GetPassword()`), members read from an object (`options.Value.ClientSecret`,
+            // `_settings.Password`; names are words of letters, so a token's dotted parts are not
+            // taken for them): an expression, which computes the value, not a literal.
+            r#"|(?:(?:await|new)[ \t]+)?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*<[A-Za-z0-9_.,?\[\] \t]*>\((?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_., \t])*\)"#,
+            r#"|(?:await|new)[ \t]+[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\((?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_., \t])*\)"#,
+            r"|[A-Z][a-z]+(?:[A-Z][a-z]+)+\(\)|_[a-z]+(?:[A-Z][a-z]+)*(?:\.[A-Z][a-z]+(?:[A-Z][a-z]+)*)+",
+            r"|[a-z]+(?:[A-Z][a-z]+)*(?:\.[A-Z][a-z]+(?:[A-Z][a-z]+)*){2,}",
             r#"|[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+\((?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_., \t])*\)(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+)"#
         )
     };
@@ -325,6 +335,13 @@ fn rules(forms: Forms) -> Vec<String> {
             // A secret-named member quoted after its name in a message (`BindPassword 'x' is
             // rejected`, options validation and exception texts).
             r#"(?P<named_quote>(?-u:\b)[A-Z][A-Za-z0-9]*(?:Password|Passwd|Passphrase|Secret|Token|ApiKey)[ \t]+)(?P<named_quote_val>'[^'\r\n]+'|"[^"\r\n]+")"#.to_owned(),
+            // A secret named, then said to be read from somewhere, its value bare after a colon
+            // (`Secret "db-password" read from vault: X`, `Token 'gh' loaded from env: X`, `Password
+            // read from file: X`): the noun and the retrieval say the value is the secret, so it is
+            // hidden whatever it looks like (a stand-in such as `(empty)` stays). A name in quotes,
+            // or none: a bare word after the noun is a sentence's (`Token cache read from disk: 12`),
+            // and `from` alone is no retrieval (`Secret 'Db' from vault orders: ...` says where it is).
+            r#"(?P<read_secret>(?-u:\b)(?i:secret|password|passphrase|token|credential|api[ _-]?key)(?:[ \t]+(?:"[^"\r\n]+"|'[^'\r\n]+')(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){0,2})?[ \t]+(?i:read|loaded|fetched|retrieved|resolved|obtained|pulled|returned|value)(?-u:\b)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){0,4}[ \t]*[:：][ \t]*)(?P<read_secret_val>"[^"\r\n]*"|'[^'\r\n]*'|\([^()\s]*\)|[^\s"'<>]*[^\s"'<>.,;:)])"#.to_owned(),
             // A CI masking command echoed by `set -x` (`::add-mask::VALUE`): the value is what it masks.
             r#"(?P<add_mask>::add-mask::)(?P<add_mask_val>[^\s'"]+)"#.to_owned(),
             // A secret passed to a constructor named for one in source (`new Secret("...".Sha256())`,
@@ -424,6 +441,10 @@ fn rules(forms: Forms) -> Vec<String> {
             // Variable | Value |`) is not read as the header of the rows below it.
             r"(?m:^)(?P<ptab_head>[ \t]*\|[^\r\n]*\|[ \t]*\r?\n)(?P<ptab_rows>(?:[ \t]*\|[^\r\n]*(?:\r?\n|\z))+)".to_owned(),
             format!(r"(?m:^)(?P<ctab_head>(?:{csv_header})\r?\n)(?P<ctab_rows>(?:[^\r\n]*,[^\r\n]*(?:\r?\n|\z))+)"),
+            // A box-drawn table (Spectre.Console, `sqlite3 -box`, Nushell) from its header row, which
+            // has a rule under it (`├───┼───┤`): its rules and rows, each row judged as a pipe
+            // table's is.
+            r"(?m:^)(?P<xtab_head>[ \t]*[│┃║][^\r\n]*[│┃║][ \t]*\r?\n)(?P<xtab_rows>[ \t]*[\x{2500}\x{2501}\x{2504}-\x{2550}\x{2552}-\x{257F}][^\r\n]*(?:\r?\n|\z)(?:[ \t]*[\x{2500}-\x{257F}][^\r\n]*(?:\r?\n|\z))*)".to_owned(),
             // A table ruled by dashes under a header that names a secret column (`sqlcmd`, `az ...
             // -o table`): the cells of that column, row by row, to the first blank line (see
             // [`ruled_row`]).
@@ -467,8 +488,10 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<vardump>{vardump_key}\r?\n[ \t]*string\([0-9]+\)[ \t]*")(?P<vardump_val>[^"\r\n]*)""#
             ),
-            // EF Core's parameter values (sensitive data logging): `[Parameters=[@p0='...', ...], CommandType=`.
-            r"(?P<ef>\[Parameters=\[)(?P<ef_list>[^\r\n]*?)(?P<ef_end>\],[ \t]*CommandType=)".to_owned(),
+            // EF Core's parameter values (sensitive data logging): `[Parameters=[@p0='...', ...], CommandType=`,
+            // and the SQL logged after them (lines indented by the console logger, or starting with a
+            // statement's keyword), which says the column each parameter fills.
+            r"(?P<ef>\[Parameters=\[)(?P<ef_list>[^\r\n]*?)(?P<ef_end>\],[ \t]*CommandType=)(?P<ef_sql>[^\r\n]*(?:\r?\n(?:[ \t]+|(?i:set|insert|update|delete|merge|select|values|output|returning|when|where|from|with|declare)(?-u:\b)|\()[^\r\n]*)*)".to_owned(),
             // A configuration directive `name value` alone on its line, one blank between
             // (`requirepass ...` of redis.conf; two or more make a table row): the value is a
             // secret when the name says so (see [`replace`]).
@@ -808,6 +831,12 @@ impl Combined {
         Self { forms, alternation: OnceLock::new() }
     }
 
+    /// Whether any form matches anywhere in `haystack`: one pass of the forms' alternation, where
+    /// each form searched on its own would read the whole text once per form.
+    pub(super) fn is_match(&self, haystack: &str) -> bool {
+        self.alternation().is_match(haystack)
+    }
+
     /// The matches in `haystack`, in order and not overlapping, each with its form's groups.
     pub(super) fn captures_iter<'c, 'h>(&'c self, haystack: &'h str) -> Matches<'c, 'h> {
         self.captures_within(haystack, search_budget(haystack.len()))
@@ -827,7 +856,9 @@ impl Combined {
         }
     }
 
-    fn alternation(&self) -> &Regex {
+    /// The forms as one alternation (compiled on first use; [`warm_up`](super::warm_up) compiles it
+    /// ahead, as every redaction now starts with it).
+    pub(super) fn alternation(&self) -> &Regex {
         self.alternation.get_or_init(|| {
             let alternatives: Vec<String> = self.forms.iter().map(|form| format!("(?:{})", form.as_str())).collect();
             regex::RegexBuilder::new(&alternatives.join("|"))
@@ -934,9 +965,20 @@ pub(super) static CONTEXT_FREE: LazyLock<Combined> = LazyLock::new(|| Combined::
 /// The forms known by their shape (see [`Forms::Shapes`]).
 pub(super) static SHAPES: LazyLock<Combined> = LazyLock::new(|| Combined::new(Forms::Shapes));
 
+/// The length from which a text is first read by the forms' alternation to see whether anything
+/// matches at all (see [`redact_with`]).
+const NO_MATCH_CHECK_BYTES: usize = 4096;
+
 /// One pass of `re` over `input`; borrows when no replacement changed anything
 /// (a match can be kept as is, e.g. `PublicKeyToken=...`).
 pub(super) fn redact_with<'a>(re: &Combined, input: &'a str) -> Cow<'a, str> {
+    // Most output holds no secret: one pass of the alternation says so, and the forms' own
+    // searches (a pass each) are left for text where something matches. A short text (a value
+    // a match's replacement scans again, a line) is searched by the forms directly: the
+    // alternation's fixed cost per search (its cache, its start) is more than their passes there.
+    if input.len() >= NO_MATCH_CHECK_BYTES && !re.is_match(input) {
+        return Cow::Borrowed(input);
+    }
     let mut out: Option<String> = None;
     let mut last = 0;
     for caps in re.captures_iter(input) {
@@ -957,7 +999,18 @@ pub(super) fn redact_with<'a>(re: &Combined, input: &'a str) -> Cow<'a, str> {
 
 #[cfg(test)]
 mod tests {
-    use super::{CONTEXT_FREE, Combined, FULL, SHAPES};
+    use std::borrow::Cow;
+
+    use super::{CONTEXT_FREE, Combined, FULL, NO_MATCH_CHECK_BYTES, SHAPES, redact_with};
+
+    #[test]
+    fn a_long_text_without_a_match_is_kept_after_one_pass_and_a_match_at_its_end_is_still_found() {
+        let clean = "  Restored /src/Orders/Orders.csproj (in 412 ms).\n".repeat(200);
+        assert!(clean.len() >= NO_MATCH_CHECK_BYTES);
+        assert!(matches!(redact_with(&FULL, &clean), Cow::Borrowed(_)));
+        let dirty = format!("{clean}export DB_PASSWORD=Zq8wLm3RtXy\n");
+        assert_eq!(redact_with(&FULL, &dirty), format!("{clean}export DB_PASSWORD=[REDACTED]\n"));
+    }
 
     /// Every match of `combined` over `text` (its range) when each form may read `budget` bytes,
     /// and the most bytes one form read (over the budget: the rest went to the alternation).

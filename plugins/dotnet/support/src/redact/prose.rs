@@ -9,7 +9,7 @@ use super::{
     keys::is_guid,
     labelled::{keep, text},
     patterns::{CONTEXT_FREE, SHAPES, redact_with},
-    stand_in::{PATH, is_stand_in, mask, unwrap},
+    stand_in::{PATH, is_stand_in, is_version, mask, unwrap},
     tokens::vendor_token,
 };
 
@@ -206,9 +206,10 @@ pub(super) fn password_like(value: &str) -> bool {
 }
 
 /// Whether a bare word after `token`, `secret` or `api key` in free text is a generated value:
-/// 16 or more characters of a token's alphabet, with letters and digits.
+/// 16 or more characters of a token's alphabet, with letters and digits, and no version.
 pub(super) fn generated_token(value: &str) -> bool {
     value.len() >= 16
+        && !is_version(value)
         && value.bytes().all(|b| b.is_ascii_alphanumeric() || b"_-.+/=".contains(&b))
         && value.bytes().any(|b| b.is_ascii_digit())
         && value.bytes().any(|b| b.is_ascii_alphabetic())
@@ -368,6 +369,29 @@ mod tests {
             ("Parameter 'admin-password' resolved from configuration: (empty)", ""),
             ("Parameter 'search-api-key' resolved from configuration: see docs", ""),
             ("validation failed: 'Password' with the error: 'The Password must be 12 characters.'.", ""),
+        ]);
+    }
+
+    #[test]
+    fn a_secret_named_and_read_from_somewhere_hides_its_value_after_the_colon_whatever_it_looks_like() {
+        each_and_lines(&[
+            ("Secret \"db-password\" read from vault: hunter2", "Secret \"db-password\" read from vault: [REDACTED]"),
+            (
+                "info: Secret \"ApiKey\" loaded from Key Vault: abc (cached 5 min)",
+                "info: Secret \"ApiKey\" loaded from Key Vault: [REDACTED] (cached 5 min)",
+            ),
+            ("Token 'github' resolved from env: ghx.", "Token 'github' resolved from env: [REDACTED]."),
+            ("Password read from file: p4ss", "Password read from file: [REDACTED]"),
+            ("api key \"stripe\" fetched from store: 'sk1'", "api key \"stripe\" fetched from store: '[REDACTED]'"),
+            // What stands in for a value, and a sentence with no name after its noun, stay.
+            ("Secret \"db-password\" read from vault: (empty)", ""),
+            ("Secret \"db-password\" read from vault: ${DB_PASSWORD}", ""),
+            ("Token cache read from disk: 12 entries", ""),
+            ("Fetching secret from Key Vault: orders-kv", ""),
+            ("Secret 'Db' from vault orders-kv: enabled", ""),
+            ("Secret 'db-password' retrieved with id: 0f1e2d3c4b5a69788796a5b4c3d2e1f0", ""),
+            ("Secret \"Db\" read from: https://orders-kv.vault.azure.net/secrets/Db/7f3a", ""),
+            ("Secret \"db-password\" rotated on: 2026-11-01", ""),
         ]);
     }
 

@@ -11,10 +11,12 @@ use super::{
     cli::{echoed_secrets, is_secret_option, option_value, redact_segment},
     connection::{own_labels, redact_connection_string},
     hexdump::hexdump_block,
-    keys::{EXACT_KEY_WORDS, KeyClass, classify_key, key_like, looks_generated, normalize, token_like},
+    keys::{
+        DESCRIBING_WORDS, EXACT_KEY_WORDS, KeyClass, classify_key, key_like, looks_generated, normalize, token_like,
+    },
     labelled::{
         continued_value, keep, labelled, labelled_value, mask_auth_params, mask_cookies, mask_ef_parameters,
-        mask_xml_attributes, redact_labelled, saved_secret, test_arguments, text, weak,
+        mask_xml_attributes, redact_labelled, saved_secret, secret_parameters, test_arguments, text, weak,
     },
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
     prose::{generated_token, password_like, prose, prose_skip},
@@ -103,6 +105,24 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         let newline = if whole.contains("\r\n") { "\r\n" } else { "\n" };
         return format!("{}{newline}{REDACTED}", label.as_str());
     }
+    if let Some(label) = caps.name("read_secret") {
+        // A vault's address or a secret's identifier (`https://kv.vault.azure.net/secrets/Db/1`)
+        // names the secret read, it does not hold it; so does a value the word before the colon
+        // says describes it (`... retrieved with id: X`, `version: X`): they get the forms any
+        // text gets.
+        let value = &caps["read_secret_val"];
+        let mut words = label.as_str().trim_end_matches([' ', '\t', ':', '：']).rsplit([' ', '\t']);
+        let (last, before) = (words.next().unwrap_or(""), words.next().unwrap_or(""));
+        // `from file:`, `from environment:` name where it was read from.
+        let describing = !before.eq_ignore_ascii_case("from")
+            && (last.eq_ignore_ascii_case("id") || DESCRIBING_WORDS.iter().any(|word| last.eq_ignore_ascii_case(word)));
+        let shown = if value.contains("://") || describing {
+            redact_with(&CONTEXT_FREE, value).into_owned()
+        } else {
+            mask(value)
+        };
+        return format!("{}{shown}", label.as_str());
+    }
     if let Some(value) = caps.name("saved_val") {
         return format!("{}{}{}", &caps["saved_pre"], saved_secret(value.as_str()), &caps["saved_post"]);
     }
@@ -153,7 +173,7 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
             format!("{}{end}", redact_with(&SHAPES, value))
         };
     }
-    for (head, rows) in [("ptab_head", "ptab_rows"), ("ctab_head", "ctab_rows")] {
+    for (head, rows) in [("ptab_head", "ptab_rows"), ("ctab_head", "ctab_rows"), ("xtab_head", "xtab_rows")] {
         if let Some(head) = caps.name(head) {
             let rows = &caps[rows];
             // A header is names; a pipe table's first line may also be a row (no header), so it
@@ -212,7 +232,10 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         return labelled(label.as_str(), classify_key(name), &caps["container_val"]);
     }
     if let Some(open) = caps.name("ef") {
-        return format!("{}{}{}", open.as_str(), mask_ef_parameters(&caps["ef_list"]), &caps["ef_end"]);
+        // The SQL says which parameters are secret; its own text gets the forms any text gets.
+        let sql = &caps["ef_sql"];
+        let list = mask_ef_parameters(&caps["ef_list"], &secret_parameters(sql));
+        return format!("{}{list}{}{}", open.as_str(), &caps["ef_end"], redact_with(&CONTEXT_FREE, sql));
     }
     if let Some(label) = caps.name("directive") {
         let value = &caps["directive_val"];
@@ -639,22 +662,19 @@ fn replace_contexts(caps: &Captures<'_>) -> Option<String> {
         return Some(labelled(label.as_str(), class, &caps["argv_val"]));
     }
     if let Some(open) = caps.name("box") {
-        let (name, value) = (&caps["box_name"], &caps["box_val"]);
+        let (name, value, mut end) = (&caps["box_name"], &caps["box_val"], &caps["box_end"]);
         let shown = match redact_labelled(classify_key(name), value) {
-            // The column keeps its width, so the table's right border stays aligned.
+            // The column keeps its width, so the table's right border stays aligned: a shorter
+            // value is padded, a longer one takes the blanks before the border (one stays).
             Some(shown) => {
-                let pad = value.chars().count().saturating_sub(shown.chars().count());
-                format!("{shown}{}", " ".repeat(pad))
+                let (width, shown_width) = (value.chars().count(), shown.chars().count());
+                let blanks = end.len() - end.trim_start_matches([' ', '\t']).len();
+                end = &end[blanks.min(shown_width.saturating_sub(width)).min(blanks.saturating_sub(1))..];
+                format!("{shown}{}", " ".repeat(width.saturating_sub(shown_width)))
             }
             None => redact_with(&CONTEXT_FREE, value).into_owned(),
         };
-        return Some(format!(
-            "{}{}{}{shown}{}",
-            open.as_str(),
-            redact_with(&CONTEXT_FREE, name),
-            &caps["box_mid"],
-            &caps["box_end"]
-        ));
+        return Some(format!("{}{}{}{shown}{end}", open.as_str(), redact_with(&CONTEXT_FREE, name), &caps["box_mid"]));
     }
     if let Some(block) = caps.name("hexdump") {
         return Some(hexdump_block(block.as_str()));

@@ -18,6 +18,24 @@ macro_rules! sasl_mechanism {
     };
 }
 
+/// A version (`v2.3.1`, `2.3.1`, `10.0.401`, `10.0.100-rc.2.25502.107`, `1.2.3+build.5`), what a
+/// tool, an SDK or a package prints after a login line or under a label: never a secret value.
+/// Three or four numbers, or two after a `v`; a pre-release only of the usual names, so a secret
+/// cannot pass for one's label. One pattern for [`STAND_IN`] and [`is_version`].
+macro_rules! version {
+    () => {
+        r"v?[0-9]{1,5}(?:\.[0-9]{1,9}){2,3}(?:-(?i:alpha|beta|preview|rc|pre|dev|nightly|canary)(?:[.-]?[0-9A-Za-z]+)*)?(?:\+[0-9A-Za-z.-]+)?|v[0-9]{1,5}\.[0-9]{1,9}"
+    };
+}
+
+/// Whether `value` is a version (see [`version`]): a word that reads as a password or a generated
+/// token by its letters and digits (`v2.3.1`, `10.0.100-preview.7.25380.108`) but is none.
+pub(super) fn is_version(value: &str) -> bool {
+    static VERSION: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(concat!("^(?:", version!(), ")$")).expect("version pattern is valid"));
+    VERSION.is_match(value)
+}
+
 /// Values that stand in for a secret without holding one, so they stay visible under any label:
 /// empty, already masked (`***`, `*` by .NET's HTTP logging, `xxxx`, Terraform's
 /// `(sensitive value)`, `[FILTERED]` by Rails, `[REDACTED]`), nothing (`None`, `null`, `nil`), a
@@ -80,6 +98,8 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // Tencent Cloud's SecretId (`AKID` and 32 letters and digits, `tccli configure list`): the
         // id that goes with a secret key, sent in the clear with every signed request.
         r"|AKID[A-Za-z0-9]{32}",
+        "|",
+        version!(),
         // Batch 12: a command substitution cut at its first blank (`Bearer $(gcloud auth
         // print-access-token)`); a placeholder in brackets (`[Enter the client secret here]`) and
         // a help text's `[options]`; SMTP's list of SASL mechanisms (`250-AUTH LOGIN XOAUTH2`); a
@@ -216,6 +236,52 @@ mod tests {
         }
         assert_eq!(r("redis-cli -h cache -a pw1 PING"), "redis-cli -h cache -a [REDACTED] PING");
         assert_eq!(r("sshpass -p pw2 scp a b"), "sshpass -p [REDACTED] scp a b");
+    }
+
+    #[test]
+    fn csharp_expressions_quoted_in_errors_and_stack_traces_stay_and_literals_do_not() {
+        each(&[
+            (
+                "/src/Program.cs(12,31): error CS0103: The name 'configuration' does not exist in the current context [/src/App.csproj]\n    var apiKey = configuration.GetValue<string>(\"ApiKey\");",
+                "",
+            ),
+            (
+                "   at Program.<Main>$(String[] args) in /src/Program.cs:line 12: var apiKey = configuration.GetValue<string>(\"ApiKey\");",
+                "",
+            ),
+            ("   12 |     string secret = options.Value.ClientSecret;", ""),
+            ("Program.cs(8,19): warning CS8600: token = await client.GetTokenAsync(ct);", ""),
+            ("    var password = GetPassword();", ""),
+            ("    var secret = new string('x', 10);", ""),
+            ("        password: _settings.Password,", ""),
+            // A literal assigned in the same code is the secret.
+            (
+                "    var apiKey = \"sk1\"; var token = ab.cd;",
+                "    var apiKey = \"[REDACTED]\"; var token = [REDACTED];",
+            ),
+            (
+                "   12 |     private const string Password = \"hunter2\";",
+                "   12 |     private const string Password = \"[REDACTED]\";",
+            ),
+        ]);
+    }
+
+    #[test]
+    fn a_version_after_a_login_line_or_a_secret_word_is_no_secret() {
+        each(&[
+            ("$ docker login -u ci-bot ghcr.io\nLogin ci-bot / v2.3.1", ""),
+            ("Login Succeeded / 10.0.401", ""),
+            ("basic auth admin / 2.3.1 accepted", ""),
+            ("credentials: ops / v10.0.100-rc.2.25502.107 (sdk)", ""),
+            ("using token 10.0.100-preview.7.25380.108 for upload", ""),
+            // A password beside it, or one that only starts like a version, is still hidden.
+            ("login ops / v2.3.1x accepted", "login ops / [REDACTED] accepted"),
+            ("Login ci-bot / Wq9vbTx2 (v2.3.1)", "Login ci-bot / [REDACTED] (v2.3.1)"),
+            (
+                "docker login -u ci-bot -p Xy12abc ghcr.io\nv2.3.1",
+                "docker login -u ci-bot -p [REDACTED] ghcr.io\nv2.3.1",
+            ),
+        ]);
     }
 
     #[test]

@@ -25,30 +25,62 @@ pub(super) fn csv_header() -> String {
 }
 
 /// The cells of a table's line, as byte ranges without the delimiters: between `|`s for a pipe
-/// table, between commas outside double quotes for CSV.
-fn table_cells(line: &str, delimiter: u8) -> Vec<(usize, usize)> {
-    let bytes = line.as_bytes();
+/// table, between box-drawing bars (`│`, `┃`, `║`) for a box-drawn one, between commas outside
+/// double quotes for CSV.
+fn table_cells(line: &str, delimiter: char) -> Vec<(usize, usize)> {
     let mut cells = Vec::new();
     let mut start = 0;
     let mut quoted = false;
-    for (i, &b) in bytes.iter().enumerate() {
-        match b {
-            b'"' if delimiter == b',' => quoted = !quoted,
-            _ if b == delimiter && !quoted => {
+    for (i, c) in line.char_indices() {
+        match c {
+            '"' if delimiter == ',' => quoted = !quoted,
+            _ if (c == delimiter || delimiter == BOX_BAR && BOX_BARS.contains(&c)) && !quoted => {
                 cells.push((start, i));
-                start = i + 1;
+                start = i + c.len_utf8();
             }
             _ => {}
         }
     }
     let end = line.trim_end_matches(['\r', '\n']).len().max(start);
     cells.push((start, end));
-    if delimiter == b'|' {
-        // What is before the first `|` and after the last is not a cell.
+    if delimiter != ',' {
+        // What is before the first bar and after the last is not a cell.
         cells.remove(0);
         cells.pop();
     }
     cells
+}
+
+/// The delimiter that stands for any of [`BOX_BARS`] in a box-drawn table's [`Table`].
+const BOX_BAR: char = '│';
+
+/// The vertical bars that separate a box-drawn table's cells (light, heavy and double).
+const BOX_BARS: &[char] = &['│', '┃', '║'];
+
+/// The delimiter of a table whose line starts with a bar (`|` of a pipe table, or a box-drawn
+/// table's), after its indent.
+pub(super) fn bar_delimiter(line: &str) -> Option<char> {
+    match line.trim_start().chars().next()? {
+        '|' => Some('|'),
+        c if BOX_BARS.contains(&c) => Some(BOX_BAR),
+        _ => None,
+    }
+}
+
+/// Whether `line` is a rule of a box-drawn table (`├───┼───┤`, `└───┴───┘`, `╞═══╪═══╡`): it
+/// starts with a box-drawing character that is no bar. A row under such a rule has a header above.
+pub(super) fn box_rule(line: &str) -> bool {
+    line.trim_start().starts_with(|c: char| ('\u{2500}'..='\u{257F}').contains(&c) && !BOX_BARS.contains(&c))
+}
+
+/// Whether `line` goes on with a table of `table`'s kind: a row (a bar first, a comma in CSV), or
+/// for a box-drawn table also one of its rules (`├───┼───┤`, `└───┴───┘`).
+pub(super) fn continues_table(line: &str, table: &Table) -> bool {
+    match table.delimiter {
+        ',' => line.contains(','),
+        BOX_BAR => bar_delimiter(line) == Some(BOX_BAR) || box_rule(line),
+        delimiter => bar_delimiter(line) == Some(delimiter),
+    }
 }
 
 /// Names of a table's column that names each row, when another column is its `Value`
@@ -58,8 +90,8 @@ const NAME_COLUMNS: &[&str] = &["name", "variable", "key", "setting", "parameter
 /// How a table's header line judges its rows (see [`table_columns`]).
 #[derive(Debug, Clone)]
 pub(super) struct Table {
-    /// `|` for a pipe table, `,` for CSV.
-    pub(super) delimiter: u8,
+    /// `|` for a pipe table, [`BOX_BAR`] for a box-drawn one, `,` for CSV.
+    pub(super) delimiter: char,
     /// How secret each column's name makes its cells.
     classes: Vec<KeyClass>,
     /// In a table of names and values, the column that names each row and the column of its
@@ -70,7 +102,7 @@ pub(super) struct Table {
 /// How a table's header line judges its rows, or `None` when no column is secret and the table
 /// is not one of names and values.
 pub(super) fn table_columns(header: &str) -> Option<Table> {
-    let delimiter = if header.trim_start().starts_with('|') { b'|' } else { b',' };
+    let delimiter = bar_delimiter(header).unwrap_or(',');
     let names: Vec<String> = table_cells(header, delimiter)
         .into_iter()
         .map(|(start, end)| header[start..end].trim().trim_matches(['"', '`', '*']).to_ascii_lowercase())
@@ -78,8 +110,10 @@ pub(super) fn table_columns(header: &str) -> Option<Table> {
     let classes: Vec<KeyClass> = names.iter().map(|name| classify_key(name)).collect();
     let value = names.iter().position(|name| name == "value");
     let pair = value.zip(names.iter().position(|name| NAME_COLUMNS.contains(&name.as_str()))).map(|(v, n)| (n, v));
-    (pair.is_some() || classes.iter().any(|class| matches!(class, KeyClass::Secret | KeyClass::Connection)))
-        .then_some(Table { delimiter, classes, pair })
+    let secret_column = classes.iter().any(|class| matches!(class, KeyClass::Secret | KeyClass::Connection));
+    // A box-drawn name and its value alone are the two-cell `box` form's, which keeps its widths.
+    let box_pair = delimiter == BOX_BAR && classes.len() == 2;
+    (pair.is_some() && !box_pair || secret_column).then_some(Table { delimiter, classes, pair })
 }
 
 /// A row of a table whose columns are judged by their names in its header (see
@@ -110,6 +144,14 @@ pub(super) fn table_row(row: &str, table: &Table) -> String {
         out.push_str(&row[at..start + value.start]);
         out.push_str(&shown);
         at = start + value.end;
+        if table.delimiter == BOX_BAR {
+            // A box's column keeps its width, so its bars stay aligned: a shorter value is padded,
+            // a longer one takes the blanks after it (one stays).
+            let (width, shown_width) = (row[start + value.start..at].chars().count(), shown.chars().count());
+            out.push_str(&" ".repeat(width.saturating_sub(shown_width)));
+            let blanks = row[at..end].len();
+            at += blanks.min(shown_width.saturating_sub(width)).min(blanks.saturating_sub(1));
+        }
     }
     out.push_str(&row[at..]);
     out
@@ -194,7 +236,7 @@ pub(super) fn ruled_row(row: &str, table: &RuledTable) -> String {
 /// secret as the row's name, but a `key` beside its secret is the key's id, hidden only when it
 /// looks like a key itself (see [`key_like`](super::keys::key_like)). `None` for a line of another shape.
 pub(super) fn listing_row(row: &str) -> Option<String> {
-    let cells = table_cells(row, b'|');
+    let cells = table_cells(row, '|');
     let [(name_start, name_end), (start, end)] = cells[..] else {
         return None;
     };
@@ -287,6 +329,33 @@ mod tests {
         REDACTED,
         tests::{each, each_and_lines, lines, r},
     };
+
+    #[test]
+    fn a_box_drawn_table_hides_the_values_its_header_or_its_names_say_are_secret_and_keeps_its_widths() {
+        each_and_lines(&[
+            // A column whose header names a secret.
+            (
+                "┌──────┬──────────┬──────┐\n│ User │ Password │ Host │\n├──────┼──────────┼──────┤\n│ app  │ hunter2  │ db1  │\n│ ops  │ pw       │ db2  │\n└──────┴──────────┴──────┘",
+                "┌──────┬──────────┬──────┐\n│ User │ Password │ Host │\n├──────┼──────────┼──────┤\n│ app  │ [REDACTED] │ db1  │\n│ ops  │ [REDACTED] │ db2  │\n└──────┴──────────┴──────┘",
+            ),
+            // Names and values with more columns: the value as secret as its row's name.
+            (
+                "╭──────────────┬────────────┬────────╮\n│ Key          │ Value      │ Source │\n├──────────────┼────────────┼────────┤\n│ ClientSecret │ abc        │ env    │\n│ Region       │ westeurope │ json   │\n╰──────────────┴────────────┴────────╯",
+                "╭──────────────┬────────────┬────────╮\n│ Key          │ Value      │ Source │\n├──────────────┼────────────┼────────┤\n│ ClientSecret │ [REDACTED] │ env    │\n│ Region       │ westeurope │ json   │\n╰──────────────┴────────────┴────────╯",
+            ),
+            // Two cells: each row judged by its name, the border kept where it was.
+            (
+                "┌──────────────┬────────┐\n│ Name         │ Value  │\n├──────────────┼────────┤\n│ ClientSecret │ abc    │\n│ Timeout      │ 30     │\n└──────────────┴────────┘",
+                "┌──────────────┬────────┐\n│ Name         │ Value  │\n├──────────────┼────────┤\n│ ClientSecret │ [REDACTED] │\n│ Timeout      │ 30     │\n└──────────────┴────────┘",
+            ),
+            // A first row with a secret's name and no rule under it is no header: the rows
+            // below are judged by their own names.
+            (
+                "┌────────────┬─────┐\n│ DbPassword │ pw1 │\n│ Timeout    │ 30  │\n└────────────┴─────┘",
+                "┌────────────┬─────┐\n│ DbPassword │ [REDACTED] │\n│ Timeout    │ 30  │\n└────────────┴─────┘",
+            ),
+        ]);
+    }
 
     #[test]
     fn values_of_secret_named_columns_by_position() {
