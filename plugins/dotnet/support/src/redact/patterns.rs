@@ -461,8 +461,10 @@ fn rules(forms: Forms) -> Vec<String> {
             ),
             // A `.pgpass` line: `host:port:database:user:password` (`\:` escapes a colon); the
             // port is a number or `*`, and no field but the password holds a blank, so compiler
-            // messages (`file:12:5: error: ...`) are not taken for one.
-            r"(?m:^)(?P<pgpass>[ \t]*(?:[^\s:\\#]|\\.)(?:[^\s:\\]|\\.)*:(?:[0-9]+|\*):(?:[^\s:\\]|\\.)*:(?:[^\s:\\]|\\.)*:)(?P<pgpass_val>(?:[^\s:\\]|\\.)(?:[^\r\n:\\]|\\.)*)\r?(?m:$)".to_owned(),
+            // messages (`file:12:5: error: ...`) are not taken for one; nor does the host hold `=`
+            // or `&`, so a SAS query's times (`se=...T18:00:00Z&st=...T10:00:00Z&...&sig=`, as the
+            // portal writes them) are not either.
+            r"(?m:^)(?P<pgpass>[ \t]*(?:[^\s:\\#=&]|\\.)(?:[^\s:\\=&]|\\.)*:(?:[0-9]+|\*):(?:[^\s:\\]|\\.)*:(?:[^\s:\\]|\\.)*:)(?P<pgpass_val>(?:[^\s:\\]|\\.)(?:[^\r\n:\\]|\\.)*)\r?(?m:$)".to_owned(),
             // PHP's `var_dump`: `["password"]=>` and, on the next line, `string(7) "..."`.
             format!(
                 r#"(?P<vardump>{vardump_key}\r?\n[ \t]*string\([0-9]+\)[ \t]*")(?P<vardump_val>[^"\r\n]*)""#

@@ -309,6 +309,12 @@ fn credential_files() {
         ("*:*:*:postgres:pg\\:with\\:colons", "*:*:*:postgres:[REDACTED]"),
         // A compiler message has the same number of colons, but blanks in its fields.
         ("src/main.c:12:5: error: expected ';'", ""),
+        // Nor is a SAS query whose start and expiry times are written with their colons.
+        (
+            "SharedAccessSignature=sv=2022-11-02&ss=b&srt=sco&sp=rl&se=2026-12-31T18:00:00Z&st=2026-01-01T10:00:00Z&spr=https&sig=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWo%3D",
+            "SharedAccessSignature=sv=2022-11-02&ss=b&srt=sco&sp=rl&se=2026-12-31T18:00:00Z&st=2026-01-01T10:00:00Z&spr=https&sig=[REDACTED]",
+        ),
+        ("se=18:00:00Z&st=10:00:00Z&comp=list", ""),
         (
             "machine nuget.example.com login bob password Netrc-S3cret",
             "machine nuget.example.com login bob password [REDACTED]",
