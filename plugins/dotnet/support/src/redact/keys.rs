@@ -249,6 +249,28 @@ pub(super) fn normalize(name: &str) -> String {
     name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
 }
 
+/// Whether `name` names what is public by design: a public or publishable key or token (Mapbox's
+/// `PublicToken`, Stripe's `PublishableKey`), a CAPTCHA site key (`data-sitekey`), a key's id
+/// (`RAZORPAY_KEY_ID`, `keyId`; an access key id stays secret, see [`STRONG_KEY_WORDS`]). Such a
+/// name keeps its value even among secrets (a keys file in structured content).
+pub(super) fn names_public(name: &str) -> bool {
+    public_by_design(&key_words(name), &normalize(name))
+}
+
+/// [`names_public`] of a name already split into its lower-case `words` and `normalized`.
+fn public_by_design(words: &[String], normalized: &str) -> bool {
+    let first = words.first().map_or("", String::as_str);
+    let last_two = words.len() >= 2 && words[words.len() - 2] == "key" && words[words.len() - 1] == "id";
+    let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
+    // A public key named after other words (`test_mode_pub_key` of the Stripe CLI's config).
+    let public_key =
+        words.windows(2).any(|pair| ["pub", "public", "publishable"].contains(&pair[0].as_str()) && pair[1] == "key");
+    public_key && !strong
+        || ["public", "publishable"].contains(&first)
+        || normalized.ends_with("sitekey")
+        || last_two && !strong
+}
+
 pub(super) fn classify_key(name: &str) -> KeyClass {
     // A configuration path whose last segment only points into the setting before it (an array's
     // index, `SigningKeys:0:Value` of `dotnet user-jwts`' user secrets): the setting names it.
@@ -280,24 +302,9 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
     let ends_password_key = words.len() >= 2
         && words[words.len() - 1] == "key"
         && ["password", "passwd", "pwd"].contains(&words[words.len() - 2].as_str());
-    // What is public by design: a public or publishable key or token (Mapbox's `PublicToken`,
-    // Stripe's publishable key), a CAPTCHA site key (`data-sitekey`), a key's id
-    // (`RAZORPAY_KEY_ID`, `keyId`; an access key id stays secret, see [`STRONG_KEY_WORDS`]).
-    let last_two = words.len() >= 2 && words[words.len() - 2] == "key" && words[words.len() - 1] == "id";
     // The id of a secret store (`UserSecretsId`, `PackageSecretsId`), not a secret.
     let store_id = words.len() >= 2 && words[words.len() - 2] == "secrets" && words[words.len() - 1] == "id";
-    let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
-    // A public key named after other words (`test_mode_pub_key` of the Stripe CLI's config).
-    let public_key =
-        words.windows(2).any(|pair| ["pub", "public", "publishable"].contains(&pair[0].as_str()) && pair[1] == "key");
-    if first == "existing"
-        || public_key && !strong
-        || ends_password_key
-        || ["public", "publishable"].contains(&first)
-        || normalized.ends_with("sitekey")
-        || last_two && !strong
-        || store_id
-    {
+    if first == "existing" || ends_password_key || store_id || public_by_design(&words, &normalized) {
         return KeyClass::Plain;
     }
     // Durations and times of a secret (`expires_in`, `id_token_expires_in`, `token_issued_at`).

@@ -1295,6 +1295,7 @@ fn keys_files_account_keys_and_private_keys_in_structured_content() {
     let mut value = json!({
         "keys": {"anthropic": "sk-ant-Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg", "cohere": "Qx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl"},
         "names": {"first": "Ada", "last": "Lovelace"},
+        "Stripe": {"PublishableKey": "pk_live_Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg", "SecretKey": "sk_live_Qx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1"},
         "account": {"name": "acme", "primary": "Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8=", "secondary": "Pz4Qw8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc4Vb6="},
         "privateKey": "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBqW8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc4Vb6\n-----END EC PRIVATE KEY-----\n",
     });
@@ -1304,6 +1305,7 @@ fn keys_files_account_keys_and_private_keys_in_structured_content() {
         json!({
             "keys": {"anthropic": "sk-[REDACTED]", "cohere": REDACTED},
             "names": {"first": "Ada", "last": "Lovelace"},
+            "Stripe": {"PublishableKey": "pk_live_Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg", "SecretKey": "sk_live_[REDACTED]"},
             "account": {"name": "acme", "primary": REDACTED, "secondary": REDACTED},
             "privateKey": "-----BEGIN EC PRIVATE KEY-----\n[REDACTED]\n-----END EC PRIVATE KEY-----\n",
         })
