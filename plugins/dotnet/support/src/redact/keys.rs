@@ -158,6 +158,11 @@ pub(super) const DESCRIBING_WORDS: &[&str] = &[
     "invalid",
     "incorrect",
     "expired",
+    // When a key was made and whether it is in use (`aws iam create-access-key`'s `CreateDate` and
+    // `Status` inside its secret-named `AccessKey`, Graph's `endDateTime`).
+    "date",
+    "time",
+    "status",
     "missing",
     "reset",
     "changed",

@@ -1310,6 +1310,15 @@ fn keys_files_account_keys_and_private_keys_in_structured_content() {
             "privateKey": "-----BEGIN EC PRIVATE KEY-----\n[REDACTED]\n-----END EC PRIVATE KEY-----\n",
         })
     );
+    // `aws iam create-access-key`: what describes the key inside its secret-named record stays.
+    let mut value = json!({"AccessKey": {"UserName": "deploy", "AccessKeyId": "AKIAZR8KQ2LM9VT4RS8W",
+        "Status": "Active", "SecretAccessKey": "Qx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8/", "CreateDate": "2025-03-01T10:15:02+00:00"}});
+    redact_json(&mut value);
+    assert_eq!(
+        value,
+        json!({"AccessKey": {"UserName": "deploy", "AccessKeyId": "AKIA[REDACTED]", "Status": "Active",
+            "SecretAccessKey": REDACTED, "CreateDate": "2025-03-01T10:15:02+00:00"}})
+    );
     assert_eq!(
         r(r#"{"primary": "Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8=", "isPrimary": true}"#),
         r#"{"primary": "[REDACTED]", "isPrimary": true}"#
