@@ -80,6 +80,10 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // Tencent Cloud's SecretId (`AKID` and 32 letters and digits, `tccli configure list`): the
         // id that goes with a secret key, sent in the clear with every signed request.
         r"|AKID[A-Za-z0-9]{32}",
+        // A certificate or public key in base64 (a kubeconfig's `certificate-authority-data` and
+        // `client-certificate-data`, a Kubernetes TLS secret's `tls.crt`): what it encodes starts
+        // `-----BEGIN CERTIFICATE-----`, `-----BEGIN PUBLIC KEY-----` or `-----BEGIN RSA PUBLIC KEY-----`.
+        r"|LS0tLS1CRUdJTiB(?:DRVJUSUZJQ0FURS0tLS0t|QVUJMSUMgS0VZLS0tLS0|SU0EgUFVCTElDIEtFWS0tLS0t)[A-Za-z0-9+/]*={0,2}",
         // Batch 12: a command substitution cut at its first blank (`Bearer $(gcloud auth
         // print-access-token)`); a placeholder in brackets (`[Enter the client secret here]`) and
         // a help text's `[options]`; SMTP's list of SASL mechanisms (`250-AUTH LOGIN XOAUTH2`); a
@@ -242,6 +246,18 @@ mod tests {
         assert_eq!(r(ivt), ivt);
         let png = "<value>iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAA+v8Qs71kMveF07X8</value>";
         assert_eq!(r(png), png);
+        // `kubectl config view --raw`: the certificates in base64 stay, the client's key and
+        // token do not.
+        let cert = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUU2RENDQXRDZ0F3SUJBZ0lRT0xNa1lyT3l3bDd";
+        let key = "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBdDVyTmFxS3o";
+        each(&[(
+            &format!(
+                "- name: aks\n  user:\n    client-certificate-data: {cert}\n    client-key-data: {key}\n    token: 9f8e7d6c5b4a39281706f5e4d3c2b1a0\n- cluster:\n    certificate-authority-data: {cert}"
+            ),
+            &format!(
+                "- name: aks\n  user:\n    client-certificate-data: {cert}\n    client-key-data: [REDACTED]\n    token: [REDACTED]\n- cluster:\n    certificate-authority-data: {cert}"
+            ),
+        )]);
     }
 
     #[test]
