@@ -455,12 +455,41 @@ pub(super) fn words_pattern(words: &[&str]) -> String {
         .join("|")
 }
 
+/// Whether `value` is the name of a .NET setting, a section's name and a key's joined by `__` or
+/// `:` (`ConnectionStrings__Default`, `Jwt:Key`, `Serilog__WriteTo__0__Name`): each part letters,
+/// or digits alone (an array's index). A list of such names (`printenv | cut -d= -f1`, an app
+/// service's setting names) holds no value, though its names look like a password's mix of cases
+/// and symbols.
+pub(super) fn is_setting_name(value: &str) -> bool {
+    let mut parts = value.split("__").flat_map(|part| part.split(':'));
+    let first = parts.next().unwrap_or_default();
+    first.starts_with(|c: char| c.is_ascii_alphabetic())
+        && first.bytes().all(|b| b.is_ascii_alphabetic())
+        && value.len() > first.len()
+        && parts.all(|part| {
+            !part.is_empty()
+                && (part.bytes().all(|b| b.is_ascii_alphabetic()) || part.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::redact::{
         is_secret_key,
         tests::{each, r},
     };
+
+    #[test]
+    fn a_list_of_setting_names_holds_no_value() {
+        each(&[
+            ("Smtp__Password\nStripe__SecretKey\nConnectionStrings__Default\nJwt:Key", ""),
+            ("Stripe__SecretKey\nSerilog__WriteTo__0__Name", ""),
+            // A password-like word after a secret-named identifier (`strings app.dll | grep -A1`) is
+            // still its value.
+            ("SmtpPassword\nWinter__2024!", "SmtpPassword\n[REDACTED]"),
+            ("SmtpPassword\nQx7:pp-Lm2", "SmtpPassword\n[REDACTED]"),
+        ]);
+    }
 
     #[test]
     fn key_names_ending_in_a_secret_word() {

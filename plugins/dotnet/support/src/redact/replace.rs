@@ -11,7 +11,9 @@ use super::{
     cli::{echoed_secrets, is_secret_option, option_value, redact_segment},
     connection::{own_labels, redact_connection_string},
     hexdump::hexdump_block,
-    keys::{EXACT_KEY_WORDS, KeyClass, classify_key, key_like, looks_generated, normalize, token_like},
+    keys::{
+        EXACT_KEY_WORDS, KeyClass, classify_key, is_setting_name, key_like, looks_generated, normalize, token_like,
+    },
     labelled::{
         continued_value, keep, labelled, labelled_value, mask_auth_params, mask_cookies, mask_ef_parameters,
         mask_xml_attributes, redact_labelled, saved_secret, test_arguments, text, weak,
@@ -264,7 +266,8 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
     if let Some(name) = caps.name("bare_name") {
         let value = &caps["bare_val"];
         let end = &whole[name.len() + value.len()..];
-        let secret = classify_key(name.as_str().trim()) == KeyClass::Secret && password_like(value);
+        let secret =
+            classify_key(name.as_str().trim()) == KeyClass::Secret && password_like(value) && !is_setting_name(value);
         let shown = if secret { REDACTED.to_owned() } else { redact_with(&SHAPES, value).into_owned() };
         return format!("{}{shown}{end}", name.as_str());
     }
