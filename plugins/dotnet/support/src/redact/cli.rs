@@ -776,6 +776,25 @@ mod tests {
     }
 
     #[test]
+    fn a_secret_echoed_into_a_command_that_reads_it_from_stdin() {
+        each_and_lines(&[
+            (
+                "echo Qx7-pp!2Lm | docker login contoso.azurecr.io -u contoso --password-stdin\nLogin Succeeded",
+                "echo [REDACTED] | docker login contoso.azurecr.io -u contoso --password-stdin\nLogin Succeeded",
+            ),
+            (
+                "$ echo -n \"ghp_Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9Kl0\" | gh auth login --with-token",
+                "$ echo -n \"ghp_[REDACTED]\" | gh auth login --with-token",
+            ),
+            ("echo 'S3cret!' | sudo -S apt-get update", "echo '[REDACTED]' | sudo -S apt-get update"),
+            // A variable stands in for the secret; an echo into another command is text.
+            ("echo \"$ACR_PASSWORD\" | docker login contoso.azurecr.io -u contoso --password-stdin", ""),
+            ("echo ${{ secrets.GITHUB_TOKEN }} | gh auth login --with-token", ""),
+            ("echo hello | tr a-z A-Z", ""),
+        ]);
+    }
+
+    #[test]
     fn dev_certs_short_password_flag() {
         assert_eq!(
             r("Command: dotnet dev-certs https -ep /tmp/c.pfx -p pw --format Pfx"),

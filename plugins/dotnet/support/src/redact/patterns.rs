@@ -327,6 +327,9 @@ fn rules(forms: Forms) -> Vec<String> {
             r#"(?P<named_quote>(?-u:\b)[A-Z][A-Za-z0-9]*(?:Password|Passwd|Passphrase|Secret|Token|ApiKey)[ \t]+)(?P<named_quote_val>'[^'\r\n]+'|"[^"\r\n]+")"#.to_owned(),
             // A CI masking command echoed by `set -x` (`::add-mask::VALUE`): the value is what it masks.
             r#"(?P<add_mask>::add-mask::)(?P<add_mask_val>[^\s'"]+)"#.to_owned(),
+            // A secret `echo`ed into a command that reads it from standard input (`echo PW | docker
+            // login -u me --password-stdin`, `gh auth login --with-token`, `sudo -S`): the echoed word.
+            r#"(?P<stdin_echo>(?-u:\b)echo(?:[ \t]+-[neE]{1,3})?[ \t]+)(?P<stdin_val>"[^"\r\n]*"|'[^'\r\n]*'|[^\s|;&'"]+)(?P<stdin_pipe>[ \t]*\|[ \t]*[^\r\n|;&]*?(?:--password-stdin|--with-token|sudo[ \t]+-S)(?-u:\b)[^\r\n|;&]*)"#.to_owned(),
             // A secret passed to a constructor named for one in source (`new Secret("...".Sha256())`,
             // `new ClientSecret("...")`, `new NetworkCredential`'s is a password option elsewhere).
             r#"(?P<ctor>(?-u:\b)new[ \t]+[A-Za-z0-9_.]*(?i:secret|password|apikey|token)[ \t]*\([ \t]*)(?P<ctor_val>"(?:[^"\\\r\n]|\\.)*")"#.to_owned(),

@@ -105,6 +105,10 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         let newline = if whole.contains("\r\n") { "\r\n" } else { "\n" };
         return format!("{}{newline}{REDACTED}", label.as_str());
     }
+    if let Some(echo) = caps.name("stdin_echo") {
+        let pipe = redact_with(&CONTEXT_FREE, &caps["stdin_pipe"]);
+        return format!("{}{}{pipe}", echo.as_str(), mask(&caps["stdin_val"]));
+    }
     if let Some(value) = caps.name("saved_val") {
         return format!("{}{}{}", &caps["saved_pre"], saved_secret(value.as_str()), &caps["saved_post"]);
     }
