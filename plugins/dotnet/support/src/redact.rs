@@ -403,9 +403,13 @@ pub fn redact_json(value: &mut Value) {
                 }
             }
             // A list of records under a secret-named key (`{"secrets": [{"name": ..., "updated":
-            // ...}]}`, a vault's listing) names secrets: each record's own fields say what is secret.
+            // ...}]}`, a vault's listing) names secrets, and one under a key named for connection
+            // strings describes them (`az cosmosdb keys list --type connection-strings`: each
+            // `connectionString` beside its `description` and `keyKind`): each record's own fields
+            // say what is secret.
             Value::Array(items) => pending.extend(items.iter_mut().map(|v| {
-                let class = if v.is_object() && class == KeyClass::Secret { KeyClass::Plain } else { class };
+                let record = v.is_object() && matches!(class, KeyClass::Secret | KeyClass::Connection);
+                let class = if record { KeyClass::Plain } else { class };
                 (v, class)
             })),
             Value::Object(map) => {

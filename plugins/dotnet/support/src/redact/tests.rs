@@ -1310,6 +1310,16 @@ fn keys_files_account_keys_and_private_keys_in_structured_content() {
             "privateKey": "-----BEGIN EC PRIVATE KEY-----\n[REDACTED]\n-----END EC PRIVATE KEY-----\n",
         })
     );
+    // `az cosmosdb keys list --type connection-strings`: each record's connection string is read
+    // part by part, what describes it stays.
+    let mut value = json!({"connectionStrings": [{"connectionString": "AccountEndpoint=https://shop.documents.azure.com:443/;AccountKey=Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8==;",
+        "description": "Primary SQL Connection String", "keyKind": "Primary", "type": "Sql"}]});
+    redact_json(&mut value);
+    assert_eq!(
+        value,
+        json!({"connectionStrings": [{"connectionString": "AccountEndpoint=https://shop.documents.azure.com:443/;AccountKey=[REDACTED];",
+            "description": "Primary SQL Connection String", "keyKind": "Primary", "type": "Sql"}]})
+    );
     // `aws iam create-access-key`: what describes the key inside its secret-named record stays.
     let mut value = json!({"AccessKey": {"UserName": "deploy", "AccessKeyId": "AKIAZR8KQ2LM9VT4RS8W",
         "Status": "Active", "SecretAccessKey": "Qx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8/", "CreateDate": "2025-03-01T10:15:02+00:00"}});
