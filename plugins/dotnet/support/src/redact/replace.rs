@@ -419,6 +419,7 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
     }
     let prefix = [
         "webhook",
+        "dpapi",
         "tok_prefix",
         "glued_prefix",
         "glued_pat",

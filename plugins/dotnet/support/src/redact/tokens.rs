@@ -59,10 +59,13 @@ pub(super) const TOKEN_PREFIXES: &[&str] = &[
     "pat-[a-z]{2,3}[0-9]-",                                     // HubSpot private app token (`pat-na1-` and a GUID)
     "bkua_",                                                    // Buildkite user API token
     r"dt0c01\.",                                                // Dynatrace API token
-    // Windows DPAPI-protected data in base64 (its version and provider GUID): what NuGet.Config's
-    // `<apikeys>` and encrypted passwords hold, which any process of the same user can decrypt.
-    r"AQAAANCMnd8BFdERjHoAwE/Cl\+sB",
+    DPAPI_HEADER,
 ];
+
+/// Windows DPAPI-protected data in base64 starts with its version and provider GUID: what
+/// NuGet.Config's `<apikeys>` and encrypted passwords hold, which any process of the same user
+/// can decrypt. Its body is base64 with `+` and `/` anywhere, so it has a rule of its own too.
+pub(super) const DPAPI_HEADER: &str = r"AQAAANCMnd8BFdERjHoAwE/Cl\+sB";
 
 /// A vendor-prefixed token of a vendor no rule names (`xai-...`, `gsk_...`, `CFPAT-...`, and the
 /// next one): a short prefix, then a long random body. The prefix is one to four short segments of
@@ -239,6 +242,13 @@ mod tests {
         assert!(
             shown.starts_with("<apikeys>\n  <add key=\"https://pkgs.example.org/feed/v3/index.json\" value=\""),
             "{shown}"
+        );
+        // A body with `+` or `/` among its first characters (the master key's GUID is random).
+        let blob =
+            "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA2S/Lp+9jJko9lVFQw5z894Tp5xz9yl3HQF5fxb7tyeKNAr+pv85nhdZ6HRLl4cs1Don==";
+        assert_eq!(
+            r(&format!("    <add key=\"https://www.nuget.org/api/v2/package\" value=\"{blob}\" />")),
+            "    <add key=\"https://www.nuget.org/api/v2/package\" value=\"AQAAANCMnd8BFdERjHoAwE/Cl+sB[REDACTED]\" />"
         );
         // Other base64 that starts like it is not DPAPI's header.
         let kept = "hash AQAAANCMzzz1234567890abcdefghijk";
