@@ -11,6 +11,7 @@ use super::{
     cli::{COMMANDS, SECRET_OPTION_ENDINGS},
     hexdump::HEXDUMP_LINE,
     keys::{CONNECTION_KEY_WORDS, LAST_KEY_WORDS, STRONG_KEY_WORDS, WEAK_KEY_WORDS, words_pattern},
+    labelled::CREDENTIAL_CALLS,
     prose::{FOREIGN_KEY_WORDS, FOREIGN_SECRET_WORDS},
     replace::replace,
     tables::{RULE_LINE, csv_header, ruled_header},
@@ -333,6 +334,13 @@ fn rules(forms: Forms) -> Vec<String> {
             // A secret passed to a constructor named for one in source (`new Secret("...".Sha256())`,
             // `new ClientSecret("...")`, `new NetworkCredential`'s is a password option elsewhere).
             r#"(?P<ctor>(?-u:\b)new[ \t]+[A-Za-z0-9_.]*(?i:secret|password|apikey|token)[ \t]*\([ \t]*)(?P<ctor_val>"(?:[^"\\\r\n]|\\.)*")"#.to_owned(),
+            // The arguments of a .NET call that takes a credential by position
+            // (`new AuthenticationHeaderValue("Bearer", "...")`, `new NetworkCredential("user", "...")`,
+            // `TwilioClient.Init(sid, "...")`): which of them is secret, see [`CREDENTIAL_CALLS`].
+            format!(
+                r#"(?P<cred_call>(?-u:\b)(?:{calls})[ \t]*\()(?P<cred_args>(?:"(?:[^"\\\r\n]|\\.)*"|[^"()\r\n])*)(?P<cred_end>\))"#,
+                calls = CREDENTIAL_CALLS.iter().map(|(name, _)| regex::escape(name)).collect::<Vec<_>>().join("|")
+            ),
             // Batch 11: values that their context names, in output no other form reads (see
             // [`replace_contexts`]).
             // A secret option and its value as consecutive quoted items of a list (strace's

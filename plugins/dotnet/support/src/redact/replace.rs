@@ -15,8 +15,8 @@ use super::{
         EXACT_KEY_WORDS, KeyClass, classify_key, is_setting_name, key_like, looks_generated, normalize, token_like,
     },
     labelled::{
-        continued_value, keep, labelled, labelled_value, mask_auth_params, mask_cookies, mask_ef_parameters,
-        mask_xml_attributes, redact_labelled, saved_secret, test_arguments, text, weak,
+        continued_value, credential_arguments, keep, labelled, labelled_value, mask_auth_params, mask_cookies,
+        mask_ef_parameters, mask_xml_attributes, redact_labelled, saved_secret, test_arguments, text, weak,
     },
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
     prose::{generated_token, password_like, prose, prose_skip},
@@ -104,6 +104,10 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
     if let Some(label) = caps.name("ppk") {
         let newline = if whole.contains("\r\n") { "\r\n" } else { "\n" };
         return format!("{}{newline}{REDACTED}", label.as_str());
+    }
+    if let Some(call) = caps.name("cred_call") {
+        let args = credential_arguments(call.as_str(), &caps["cred_args"]);
+        return format!("{}{args}{}", call.as_str(), &caps["cred_end"]);
     }
     if let Some(echo) = caps.name("stdin_echo") {
         let pipe = redact_with(&CONTEXT_FREE, &caps["stdin_pipe"]);

@@ -34,6 +34,9 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // SendGrid's `SG.***`).
         r"|[A-Za-z0-9_-]{0,12}\.?(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{0,8}|(?i:redacted|masked|hidden))",
         r"|None|null|nil|NULL|undefined|true|false|True|False|TRUE|FALSE|yes|no|Yes|No|YES|NO",
+        // C#'s `new` before the object a setting gets (`Authorization = new
+        // AuthenticationHeaderValue(...)`): its arguments are judged on their own.
+        r"|new",
         // A time or age, as listings show it in a secret's row (`gh secret list`: `about 3 days ago`).
         r"|(?:about |almost |over |less than )?(?:a|an|[0-9]+) (?:second|minute|hour|day|week|month|year)s? ago",
         // Microsoft.IdentityModel's placeholder for a value it hides (`[PII of type '...' is hidden...]`,
