@@ -340,6 +340,14 @@ pub(super) fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value:
     {
         return format!("{label}{shown}");
     }
+    // A list of strings on one line under a secret or weak name (Duende's `"ClientSecrets": [
+    // "..." ]`, `"ApiKeys": ["...", "..."]`): each string is judged as the name's value, the
+    // brackets, quotes and commas stay.
+    if matches!(class, KeyClass::Secret | KeyClass::Weak)
+        && let Some(shown) = string_list(class, value)
+    {
+        return format!("{label}{shown}");
+    }
     // A bare value inside a JSON string ends at an escaped line break, and so does the full stop of
     // the sentence before it (`...?access_token=VALUE.\n  Response status code ...`); a PEM key's
     // escaped line breaks are its own.
@@ -437,6 +445,23 @@ fn flow_mapping(value: &str) -> Option<String> {
         MEMBER
             .replace_all(value, |caps: &Captures<'_>| format!("{}{}", &caps["name"], mask(&caps["value"])))
             .into_owned()
+    })
+}
+
+/// `value` with each string of it judged under a label of class `class`, when it is a list of
+/// strings on one line (`[ "a", "b" ]`); `None` otherwise.
+fn string_list(class: KeyClass, value: &str) -> Option<String> {
+    static LIST: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"^\[[ \t]*"(?:[^"\\\r\n]|\\.)*"(?:[ \t]*,[ \t]*"(?:[^"\\\r\n]|\\.)*")*[ \t]*\]$"#)
+            .expect("string list pattern is valid")
+    });
+    static ITEM: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#""(?:[^"\\\r\n]|\\.)*""#).expect("string list item pattern is valid"));
+    LIST.is_match(value).then(|| {
+        ITEM.replace_all(value, |caps: &Captures<'_>| {
+            redact_labelled(class, &caps[0]).unwrap_or_else(|| caps[0].to_owned())
+        })
+        .into_owned()
     })
 }
 
@@ -748,6 +773,22 @@ mod tests {
                 "<SERVICEBUS_KEY>[REDACTED]</SERVICEBUS_KEY>",
             ),
             ("<KeyFile>signing.snk</KeyFile>", ""),
+        ]);
+    }
+
+    #[test]
+    fn each_string_of_a_list_under_a_secret_name() {
+        each_and_lines(&[
+            (
+                r#"  { "ClientId": "m2m", "ClientSecrets": [ "Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9" ], "AllowedScopes": [ "api" ] },"#,
+                r#"  { "ClientId": "m2m", "ClientSecrets": [ "[REDACTED]" ], "AllowedScopes": [ "api" ] },"#,
+            ),
+            (
+                r#"  "ApiKeys": ["Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9", "Qx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl"],"#,
+                r#"  "ApiKeys": ["[REDACTED]", "[REDACTED]"],"#,
+            ),
+            // Under a weak name only what looks generated is a key.
+            (r#"  "KeyNames": ["primary", "secondary"],"#, ""),
         ]);
     }
 
