@@ -400,7 +400,14 @@ pub(super) fn password_shaped(value: &str) -> bool {
 /// Whether `value` is a digest named by two or more words before it (a CI cache key
 /// `Linux-nuget-<sha256>`, `node-cache-Linux-x64-npm-<sha256>`): generated, but a hash of public
 /// content. One word before hex (`prod-<hex>`) can be a key's environment, so it does not count.
+/// Also a digest named by its algorithm before `=` (a webhook's signature, `X-Hub-Signature-256:
+/// sha256=<hex>`, sent in the clear with each delivery).
 pub(super) fn named_digest(value: &str) -> bool {
+    if let Some((algorithm, digest)) = value.split_once('=')
+        && ["sha1", "sha256", "sha384", "sha512", "md5"].contains(&algorithm.to_ascii_lowercase().as_str())
+    {
+        return digest.len() >= 32 && digest.bytes().all(|b| b.is_ascii_hexdigit());
+    }
     let mut segments: Vec<&str> = value.split('-').collect();
     let digest = segments.pop().unwrap_or_default();
     digest.len() >= 32
@@ -478,6 +485,16 @@ mod tests {
         is_secret_key,
         tests::{each, r},
     };
+
+    #[test]
+    fn a_webhook_signature_named_by_its_algorithm_is_a_digest() {
+        each(&[
+            ("X-Hub-Signature-256: sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17", ""),
+            ("X-Hub-Signature: sha1=7d38cdd689735b008b3c702edd92eea23791c5f6", ""),
+            // A generated value under the same weak name that is no digest is still hidden.
+            ("X-Signature: Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9", "X-Signature: [REDACTED]"),
+        ]);
+    }
 
     #[test]
     fn a_list_of_setting_names_holds_no_value() {
