@@ -299,7 +299,10 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(r#"(?P<ylist>{list_option}\n[ \t]*-[ \t]+)(?P<ylist_val>"[^"\r\n]*"|'[^'\r\n]*'|[^\s"'][^\r\n]*?)[ \t]*\r?(?m:$)"#),
             // Azure Pipelines' `system.debug`: a secret-named variable evaluated, its value on the
             // next line (`##[debug]Evaluating: variables['Sql.AdminPassword']` / `##[debug]Result: '...'`).
-            format!(r"(?P<azp_eval>{azp_variable}\n##\[debug\]Result:[ \t]*)(?P<azp_val>'[^'\r\n]*'|[^\r\n]+)"),
+            // A downloaded log starts each line with its time (`2025-03-01T10:15:02.1234567Z `).
+            format!(
+                r"(?P<azp_eval>{azp_variable}\n(?:[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}T[0-9:.]+Z[ \t]+)?##\[debug\]Result:[ \t]*)(?P<azp_val>'[^'\r\n]*'|[^\r\n]+)"
+            ),
             // A SAS signature after an escaped `&` (System.Text.Json's `\u0026sig=`).
             r#"(?P<esc_sig>\\u0026(?i:sig)=)(?P<esc_sig_val>[^\s"&\\]+)"#.to_owned(),
             // A login method's or test's arguments, user then password (`LoginAsync("svc", "pw")`
