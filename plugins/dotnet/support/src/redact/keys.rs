@@ -100,6 +100,10 @@ const NON_SECRET_KEYS: &[&str] = &[
     "appinsightsinstrumentationkey",
 ];
 
+/// Words before a last `key` that make it a key to data, not a secret (see [`classify_key`]).
+const DATA_KEY_WORDS: &[&str] =
+    &["partition", "row", "sort", "cache", "idempotency", "dedup", "deduplication", "lookup", "project"];
+
 /// Last words that make a key name describe a secret rather than hold one:
 /// `TokenLifetimeMinutes`, `PASSWORD_MIN_LENGTH`, `MYSQL_PASSWORD_FILE`, `KeyVault:SecretName`.
 pub(super) const DESCRIBING_WORDS: &[&str] = &[
@@ -309,7 +313,12 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
         && ["password", "passwd", "pwd"].contains(&words[words.len() - 2].as_str());
     // The id of a secret store (`UserSecretsId`, `PackageSecretsId`), not a secret.
     let store_id = words.len() >= 2 && words[words.len() - 2] == "secrets" && words[words.len() - 1] == "id";
-    if first == "existing" || ends_password_key || store_id || public_by_design(&words, &normalized) {
+    // A key that finds data, often a GUID: Azure Table Storage's `PartitionKey` and `RowKey`, a
+    // cache entry's key, an HTTP request's `Idempotency-Key`, SonarQube's `projectKey`.
+    let data_key = words.len() >= 2
+        && words[words.len() - 1] == "key"
+        && DATA_KEY_WORDS.contains(&words[words.len() - 2].as_str());
+    if first == "existing" || ends_password_key || store_id || data_key || public_by_design(&words, &normalized) {
         return KeyClass::Plain;
     }
     // Durations and times of a secret (`expires_in`, `id_token_expires_in`, `token_issued_at`).
@@ -485,6 +494,23 @@ mod tests {
         is_secret_key,
         tests::{each, r},
     };
+
+    #[test]
+    fn keys_that_find_data_are_no_secrets() {
+        each(&[
+            (
+                r#"{"PartitionKey": "3f2504e0-4f89-11d3-9a0c-0305e82c3301", "RowKey": "9c1f0e2d3b4a59687f6e5d4c3b2a1908"}"#,
+                "",
+            ),
+            ("Idempotency-Key: 3f2504e0-4f89-11d3-9a0c-0305e82c3301", ""),
+            ("CacheKey=Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9", ""),
+            // A device's or a storage account's key is a secret.
+            (r#""deviceKey": "Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9=""#, r#""deviceKey": "[REDACTED]""#),
+            ("StorageKey=Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9", "StorageKey=[REDACTED]"),
+            // PagerDuty's `routing_key` is an integration's secret.
+            ("routing_key=9c1f0e2d3b4a59687f6e5d4c3b2a1908", "routing_key=[REDACTED]"),
+        ]);
+    }
 
     #[test]
     fn a_webhook_signature_named_by_its_algorithm_is_a_digest() {
