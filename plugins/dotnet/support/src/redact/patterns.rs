@@ -355,8 +355,10 @@ fn rules(forms: Forms) -> Vec<String> {
             ),
             // Codes and listings (see [`replace_codes_and_listings`]).
             // Recovery codes listed after their name on one line (`has generated new 2FA recovery
-            // codes: X, Y, Z.`, `backup codes: ...`): each code.
-            r"(?P<rcodes>(?-u:\b)(?i:recovery|backup|scratch|one-time|single-use)[ \t-]+(?i:codes?)(?:[ \t]+[^\s:：]+){0,3}?[ \t]*[:：][ \t]*)(?P<rcodes_val>[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{3,})*(?:[ \t]*,[ \t]*[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{3,})*)*)".to_owned(),
+            // codes: X, Y, Z.`, `backup codes: ...`): each code. Not the code a device login asks
+            // the user to type into a browser (`gh auth login`'s `First copy your one-time code:
+            // 4F2C-9E8D`), which signs nobody in by itself.
+            r"(?P<rcodes>(?-u:\b)(?i:recovery|backup|scratch|(?P<rcodes_device>copy[ \t]+your[ \t]+)?one-time|single-use)[ \t-]+(?i:codes?)(?:[ \t]+[^\s:：]+){0,3}?[ \t]*[:：][ \t]*)(?P<rcodes_val>[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{3,})*(?:[ \t]*,[ \t]*[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{3,})*)*)".to_owned(),
             // Recovery codes one a line (a downloaded codes file, a numbered list): see
             // [`recovery_code_line`].
             format!(r"(?P<rcode_block>(?m:^)(?:{RECOVERY_CODE_LINE}\n)*{RECOVERY_CODE_LINE}(?m:$))"),

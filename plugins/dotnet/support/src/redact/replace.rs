@@ -585,6 +585,9 @@ fn describes(cell: &str) -> bool {
 /// before a placeholder, or `None` when the match is of another form.
 fn replace_codes_and_listings(caps: &Captures<'_>) -> Option<String> {
     if let Some(label) = caps.name("rcodes") {
+        if caps.name("rcodes_device").is_some() {
+            return Some(caps[0].to_owned());
+        }
         let codes: Vec<&str> = caps["rcodes_val"].split(',').collect();
         let listed = codes.iter().any(|code| mixed_code(code.trim()));
         let shown: Vec<String> = codes

@@ -425,6 +425,9 @@ mod tests {
         each_and_lines(&[
             ("Your backup codes: 7kq2-9zx1, m3p8-4wd6.", "Your backup codes: [REDACTED], [REDACTED]."),
             ("Recovery codes: none left", ""),
+            // A device login's code is typed into a browser; a one-time code elsewhere is one.
+            ("! First copy your one-time code: 4F2C-9E8D\nPress Enter to open github.com in your browser...", ""),
+            ("Your one-time codes: 7kq2-9zx1, m3p8-4wd6", "Your one-time codes: [REDACTED], [REDACTED]"),
             (
                 "a1b2c-d3e4f\nqwert-yuiop\n\nStore these codes offline.",
                 "[REDACTED]\n[REDACTED]\n\nStore these codes offline.",
