@@ -638,6 +638,8 @@ fn rules(forms: Forms) -> Vec<String> {
         r"(?-u:\b)(?P<totp_key>[a-z2-7]{4}(?: [a-z2-7]{4}){5,}(?: [a-z2-7]{1,3})?|[A-Z2-7]{4}(?: [A-Z2-7]{4}){5,}(?: [A-Z2-7]{1,3})?)(?-u:\b)".to_owned(),
         // Mailgun's private API keys: 32 hex digits, then two groups of 8.
         r"(?-u:\b)(?P<mailgun>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})(?-u:\b)".to_owned(),
+        // Mailchimp's API keys: 32 hex digits, then the data centre (`-us21`).
+        r"(?-u:\b)(?P<mailchimp>[0-9a-f]{32}-us[0-9]{1,2})(?-u:\b)".to_owned(),
         // A BitLocker recovery password (`manage-bde -protectors -get`, `Get-BitLockerVolume`):
         // eight groups of six digits, a shape nothing else has.
         r"(?-u:\b)(?P<bitlocker>[0-9]{6}(?:-[0-9]{6}){7})(?-u:\b)".to_owned(),

@@ -392,7 +392,7 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         // Words of four letters are a sentence, not a key.
         return if whole.bytes().any(|b| b.is_ascii_digit()) { REDACTED.to_owned() } else { whole.to_owned() };
     }
-    if ["jwt", "aad", "fcm", "atlas", "mailgun", "asana"].iter().any(|name| caps.name(name).is_some()) {
+    if ["jwt", "aad", "fcm", "atlas", "mailgun", "mailchimp", "asana"].iter().any(|name| caps.name(name).is_some()) {
         return REDACTED.to_owned();
     }
     if let Some(marker) = caps.name("path_tok") {

@@ -58,6 +58,8 @@ pub(super) const TOKEN_PREFIXES: &[&str] = &[
     "tskey-(?:auth|api|client|scim|webhook)-",                  // Tailscale
     "pat-[a-z]{2,3}[0-9]-",                                     // HubSpot private app token (`pat-na1-` and a GUID)
     "bkua_",                                                    // Buildkite user API token
+    "ATBB",                                                     // Bitbucket app password
+    "r8_",                                                      // Replicate API token
     r"dt0c01\.",                                                // Dynatrace API token
     DPAPI_HEADER,
 ];
@@ -298,6 +300,8 @@ mod tests {
             "PMAK-",
             "glsa_",
             "dop_v1_",
+            "ATBB",
+            "r8_",
         ] {
             let token = format!("{prefix}{body}");
             assert!(!r(&format!("using {token} now")).contains(body), "{token}");
@@ -311,6 +315,8 @@ mod tests {
             r("https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx"),
             "https://hooks.slack.com/services/T0001/B0002/[REDACTED]"
         );
+        // Mailchimp's API key: 32 hex digits and its data centre.
+        assert_eq!(r("using 9c1f0e2d3b4a59687f6e5d4c3b2a1908-us21 now"), "using [REDACTED] now");
         for kept in ["API-Management-Gateway-Service", "risk-assessment-model-v2", "task-0123456789abcdef"] {
             assert_eq!(r(kept), kept);
         }
