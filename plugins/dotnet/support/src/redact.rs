@@ -260,6 +260,18 @@
 //! `"User ID=bob;Password=***"`); a whole JWT ending a line is not read line by line as one broken after its first dot; a
 //! password of letters and symbols after the word `password` is the value, not a word to skip
 //! for a number later in the sentence (`with password X succeeded from 10.1.2.3`).
+//!
+//! From a red team of real tools' formats (round 17): credentials passed by position to .NET calls
+//! (`new AuthenticationHeaderValue("Bearer", X)`, `NetworkCredential`, `ClientSecretCredential`,
+//! `TwilioClient.Init`), a secret `echo`ed into `--password-stdin`, `--with-token` or `sudo -S`,
+//! DPAPI blobs whose body starts with `+` or `/`, each string of a one-line JSON list under a secret
+//! name, Azure Pipelines' debug `Result:` in a downloaded (timestamped) log, Mailchimp, Bitbucket
+//! and Replicate keys. Kept: a SAS query's times with their colons (no `.pgpass` line), a kubeconfig's
+//! certificates in base64, a list of setting names, Secret Manager's `--secret=NAME`, keys that find
+//! data (`PartitionKey`, `RowKey`, `Idempotency-Key`), a webhook's `sha256=` signature, `gh auth
+//! login`'s one-time device code, and in structured content a keys file's `PublishableKey`, the
+//! `Status` and `CreateDate` of `aws iam create-access-key`, and what describes each record of
+//! `az cosmosdb keys list --type connection-strings`.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
