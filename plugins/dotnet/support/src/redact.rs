@@ -261,6 +261,18 @@
 //! `"User ID=bob;Password=***"`); a whole JWT ending a line is not read line by line as one broken after its first dot; a
 //! password of letters and symbols after the word `password` is the value, not a word to skip
 //! for a number later in the sentence (`with password X succeeded from 10.1.2.3`).
+//!
+//! From a red team of real tools' formats (round 17): credentials passed by position to .NET calls
+//! (`new AuthenticationHeaderValue("Bearer", X)`, `NetworkCredential`, `ClientSecretCredential`,
+//! `TwilioClient.Init`), a secret `echo`ed into `--password-stdin`, `--with-token` or `sudo -S`,
+//! DPAPI blobs whose body starts with `+` or `/`, each string of a one-line JSON list under a secret
+//! name, Azure Pipelines' debug `Result:` in a downloaded (timestamped) log, Mailchimp, Bitbucket
+//! and Replicate keys. Kept: a SAS query's times with their colons (no `.pgpass` line), a kubeconfig's
+//! certificates in base64, a list of setting names, Secret Manager's `--secret=NAME`, keys that find
+//! data (`PartitionKey`, `RowKey`, `Idempotency-Key`), a webhook's `sha256=` signature, `gh auth
+//! login`'s one-time device code, and in structured content a keys file's `PublishableKey`, the
+//! `Status` and `CreateDate` of `aws iam create-access-key`, and what describes each record of
+//! `az cosmosdb keys list --type connection-strings`.
 
 use std::borrow::Cow;
 use std::sync::LazyLock;
@@ -270,7 +282,7 @@ use serde_json::Value;
 use self::{
     cli::plan_args,
     connection::own_labels,
-    keys::{DESCRIBING_WORDS, KeyClass, classify_key, key_words},
+    keys::{DESCRIBING_WORDS, KeyClass, classify_key, key_words, names_public},
     labelled::redact_labelled,
     lines::prefixed_private_keys,
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
@@ -405,9 +417,13 @@ pub fn redact_json(value: &mut Value) {
                 }
             }
             // A list of records under a secret-named key (`{"secrets": [{"name": ..., "updated":
-            // ...}]}`, a vault's listing) names secrets: each record's own fields say what is secret.
+            // ...}]}`, a vault's listing) names secrets, and one under a key named for connection
+            // strings describes them (`az cosmosdb keys list --type connection-strings`: each
+            // `connectionString` beside its `description` and `keyKind`): each record's own fields
+            // say what is secret.
             Value::Array(items) => pending.extend(items.iter_mut().map(|v| {
-                let class = if v.is_object() && class == KeyClass::Secret { KeyClass::Plain } else { class };
+                let record = v.is_object() && matches!(class, KeyClass::Secret | KeyClass::Connection);
+                let class = if record { KeyClass::Plain } else { class };
                 (v, class)
             })),
             Value::Object(map) => {
@@ -435,7 +451,8 @@ pub fn redact_json(value: &mut Value) {
                 let sealing_key = map.len() == 2 && map.contains_key("key_id") && map.contains_key("key");
                 // A flat map of generated tokens where some value is a token known by its shape is a keys
                 // file (the `llm` CLI's `keys.json`: `{"openai": "sk-...", "mistral": "..."}`): its
-                // other key-like values are keys too, whatever their names.
+                // other key-like values are keys too, whatever their names, but one a name says is
+                // public (Stripe's `PublishableKey` beside its `SecretKey`).
                 let keys_file = map.len() >= 2
                     && map.values().filter_map(Value::as_str).filter(|v| generated_token(v)).count() == map.len()
                     && map.values().filter_map(Value::as_str).any(|v| matches!(redact_with(&SHAPES, v), Cow::Owned(_)));
@@ -459,7 +476,7 @@ pub fn redact_json(value: &mut Value) {
                         (Some(named), _) if neutral && named != KeyClass::Plain => named,
                         _ if neutral => KeyClass::Neutral,
                         (_, Some(class)) if class != KeyClass::Plain => class,
-                        _ if keys_file && classify_key(k) == KeyClass::Plain => KeyClass::Neutral,
+                        _ if keys_file && classify_key(k) == KeyClass::Plain && !names_public(k) => KeyClass::Neutral,
                         _ => classify_key(k),
                     };
                     // What a secret or connection-string object holds is as secret, but a member that

@@ -280,6 +280,15 @@ pub(super) fn option_value(flag: &str, value: &str) -> String {
     if PROSE_WORDS.contains(&value) || VARIABLE.is_match(value) || SECRET_SPEC.is_match(value) {
         return value.to_owned();
     }
+    // `--secret` of Google's Secret Manager names the secret (`gcloud secrets versions access
+    // latest --secret=db-password`): a lower-case name of words, or its resource path, that says
+    // what it stores.
+    if name == "secret"
+        && let Some(caps) = SECRET_NAME.captures(value)
+        && classify_key(&caps["name"]) != KeyClass::Plain
+    {
+        return value.to_owned();
+    }
     // Help text: the option's description after a column gap (`--password    force password prompt`).
     if flag.ends_with("  ") || flag.ends_with('\t') {
         return redact_with(&SHAPES, value).into_owned();
@@ -300,6 +309,13 @@ static VARIABLE: LazyLock<Regex> =
 static SECRET_SPEC: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(?:(?:id|type|src|source|env|target|required|mode|uid|gid)=[^,\s]*,?)+$")
         .expect("secret spec pattern is valid")
+});
+
+/// The name of a secret in Google's Secret Manager, alone or in its resource path: lower-case
+/// words joined by `-` or `_` (`stripe-key`, `projects/shop-prod/secrets/db_password`).
+static SECRET_NAME: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(?:projects/[a-z0-9-]+/secrets/)?(?P<name>[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)$")
+        .expect("secret name pattern is valid")
 });
 
 /// `value` cut before the first comma after which the rest is a list of options and hosts
@@ -856,6 +872,37 @@ mod tests {
         );
         assert_eq!(r("--connection-string abc"), "--connection-string [REDACTED]");
         assert_eq!(r("--password --trust"), "--password --trust");
+        // Secret Manager's `--secret` names the secret, whose value comes on the next line.
+        assert_eq!(
+            r(
+                "$ gcloud secrets versions access latest --secret=stripe-key --project=shop-prod\nZr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1"
+            ),
+            "$ gcloud secrets versions access latest --secret=stripe-key --project=shop-prod\n[REDACTED]"
+        );
+        let path = "gcloud secrets versions access 3 --secret projects/shop-prod/secrets/db_password";
+        assert_eq!(r(path), path);
+        // A value that names nothing secret, or reads as a password, stays hidden.
+        assert_eq!(r("--secret=shop-prod"), "--secret=[REDACTED]");
+        assert_eq!(r("--secret=Hunter-2-Key"), "--secret=[REDACTED]");
+    }
+
+    #[test]
+    fn a_secret_echoed_into_a_command_that_reads_it_from_stdin() {
+        each_and_lines(&[
+            (
+                "echo Qx7-pp!2Lm | docker login contoso.azurecr.io -u contoso --password-stdin\nLogin Succeeded",
+                "echo [REDACTED] | docker login contoso.azurecr.io -u contoso --password-stdin\nLogin Succeeded",
+            ),
+            (
+                "$ echo -n \"ghp_Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9Kl0\" | gh auth login --with-token",
+                "$ echo -n \"ghp_[REDACTED]\" | gh auth login --with-token",
+            ),
+            ("echo 'S3cret!' | sudo -S apt-get update", "echo '[REDACTED]' | sudo -S apt-get update"),
+            // A variable stands in for the secret; an echo into another command is text.
+            ("echo \"$ACR_PASSWORD\" | docker login contoso.azurecr.io -u contoso --password-stdin", ""),
+            ("echo ${{ secrets.GITHUB_TOKEN }} | gh auth login --with-token", ""),
+            ("echo hello | tr a-z A-Z", ""),
+        ]);
     }
 
     #[test]

@@ -100,6 +100,10 @@ const NON_SECRET_KEYS: &[&str] = &[
     "appinsightsinstrumentationkey",
 ];
 
+/// Words before a last `key` that make it a key to data, not a secret (see [`classify_key`]).
+const DATA_KEY_WORDS: &[&str] =
+    &["partition", "row", "sort", "cache", "idempotency", "dedup", "deduplication", "lookup", "project"];
+
 /// Last words that make a key name describe a secret rather than hold one:
 /// `TokenLifetimeMinutes`, `PASSWORD_MIN_LENGTH`, `MYSQL_PASSWORD_FILE`, `KeyVault:SecretName`.
 pub(super) const DESCRIBING_WORDS: &[&str] = &[
@@ -158,6 +162,11 @@ pub(super) const DESCRIBING_WORDS: &[&str] = &[
     "invalid",
     "incorrect",
     "expired",
+    // When a key was made and whether it is in use (`aws iam create-access-key`'s `CreateDate` and
+    // `Status` inside its secret-named `AccessKey`, Graph's `endDateTime`).
+    "date",
+    "time",
+    "status",
     "missing",
     "reset",
     "changed",
@@ -249,6 +258,28 @@ pub(super) fn normalize(name: &str) -> String {
     name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
 }
 
+/// Whether `name` names what is public by design: a public or publishable key or token (Mapbox's
+/// `PublicToken`, Stripe's `PublishableKey`), a CAPTCHA site key (`data-sitekey`), a key's id
+/// (`RAZORPAY_KEY_ID`, `keyId`; an access key id stays secret, see [`STRONG_KEY_WORDS`]). Such a
+/// name keeps its value even among secrets (a keys file in structured content).
+pub(super) fn names_public(name: &str) -> bool {
+    public_by_design(&key_words(name), &normalize(name))
+}
+
+/// [`names_public`] of a name already split into its lower-case `words` and `normalized`.
+fn public_by_design(words: &[String], normalized: &str) -> bool {
+    let first = words.first().map_or("", String::as_str);
+    let last_two = words.len() >= 2 && words[words.len() - 2] == "key" && words[words.len() - 1] == "id";
+    let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
+    // A public key named after other words (`test_mode_pub_key` of the Stripe CLI's config).
+    let public_key =
+        words.windows(2).any(|pair| ["pub", "public", "publishable"].contains(&pair[0].as_str()) && pair[1] == "key");
+    public_key && !strong
+        || ["public", "publishable"].contains(&first)
+        || normalized.ends_with("sitekey")
+        || last_two && !strong
+}
+
 pub(super) fn classify_key(name: &str) -> KeyClass {
     // A configuration path whose last segment only points into the setting before it (an array's
     // index, `SigningKeys:0:Value` of `dotnet user-jwts`' user secrets): the setting names it.
@@ -280,24 +311,14 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
     let ends_password_key = words.len() >= 2
         && words[words.len() - 1] == "key"
         && ["password", "passwd", "pwd"].contains(&words[words.len() - 2].as_str());
-    // What is public by design: a public or publishable key or token (Mapbox's `PublicToken`,
-    // Stripe's publishable key), a CAPTCHA site key (`data-sitekey`), a key's id
-    // (`RAZORPAY_KEY_ID`, `keyId`; an access key id stays secret, see [`STRONG_KEY_WORDS`]).
-    let last_two = words.len() >= 2 && words[words.len() - 2] == "key" && words[words.len() - 1] == "id";
     // The id of a secret store (`UserSecretsId`, `PackageSecretsId`), not a secret.
     let store_id = words.len() >= 2 && words[words.len() - 2] == "secrets" && words[words.len() - 1] == "id";
-    let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
-    // A public key named after other words (`test_mode_pub_key` of the Stripe CLI's config).
-    let public_key =
-        words.windows(2).any(|pair| ["pub", "public", "publishable"].contains(&pair[0].as_str()) && pair[1] == "key");
-    if first == "existing"
-        || public_key && !strong
-        || ends_password_key
-        || ["public", "publishable"].contains(&first)
-        || normalized.ends_with("sitekey")
-        || last_two && !strong
-        || store_id
-    {
+    // A key that finds data, often a GUID: Azure Table Storage's `PartitionKey` and `RowKey`, a
+    // cache entry's key, an HTTP request's `Idempotency-Key`, SonarQube's `projectKey`.
+    let data_key = words.len() >= 2
+        && words[words.len() - 1] == "key"
+        && DATA_KEY_WORDS.contains(&words[words.len() - 2].as_str());
+    if first == "existing" || ends_password_key || store_id || data_key || public_by_design(&words, &normalized) {
         return KeyClass::Plain;
     }
     // Durations and times of a secret (`expires_in`, `id_token_expires_in`, `token_issued_at`).
@@ -388,7 +409,14 @@ pub(super) fn password_shaped(value: &str) -> bool {
 /// Whether `value` is a digest named by two or more words before it (a CI cache key
 /// `Linux-nuget-<sha256>`, `node-cache-Linux-x64-npm-<sha256>`): generated, but a hash of public
 /// content. One word before hex (`prod-<hex>`) can be a key's environment, so it does not count.
+/// Also a digest named by its algorithm before `=` (a webhook's signature, `X-Hub-Signature-256:
+/// sha256=<hex>`, sent in the clear with each delivery).
 pub(super) fn named_digest(value: &str) -> bool {
+    if let Some((algorithm, digest)) = value.split_once('=')
+        && ["sha1", "sha256", "sha384", "sha512", "md5"].contains(&algorithm.to_ascii_lowercase().as_str())
+    {
+        return digest.len() >= 32 && digest.bytes().all(|b| b.is_ascii_hexdigit());
+    }
     let mut segments: Vec<&str> = value.split('-').collect();
     let digest = segments.pop().unwrap_or_default();
     digest.len() >= 32
@@ -443,12 +471,68 @@ pub(super) fn words_pattern(words: &[&str]) -> String {
         .join("|")
 }
 
+/// Whether `value` is the name of a .NET setting, a section's name and a key's joined by `__` or
+/// `:` (`ConnectionStrings__Default`, `Jwt:Key`, `Serilog__WriteTo__0__Name`): each part letters,
+/// or digits alone (an array's index). A list of such names (`printenv | cut -d= -f1`, an app
+/// service's setting names) holds no value, though its names look like a password's mix of cases
+/// and symbols.
+pub(super) fn is_setting_name(value: &str) -> bool {
+    let mut parts = value.split("__").flat_map(|part| part.split(':'));
+    let first = parts.next().unwrap_or_default();
+    first.starts_with(|c: char| c.is_ascii_alphabetic())
+        && first.bytes().all(|b| b.is_ascii_alphabetic())
+        && value.len() > first.len()
+        && parts.all(|part| {
+            !part.is_empty()
+                && (part.bytes().all(|b| b.is_ascii_alphabetic()) || part.bytes().all(|b| b.is_ascii_digit()))
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use crate::redact::{
         is_secret_key,
         tests::{each, r},
     };
+
+    #[test]
+    fn keys_that_find_data_are_no_secrets() {
+        each(&[
+            (
+                r#"{"PartitionKey": "3f2504e0-4f89-11d3-9a0c-0305e82c3301", "RowKey": "9c1f0e2d3b4a59687f6e5d4c3b2a1908"}"#,
+                "",
+            ),
+            ("Idempotency-Key: 3f2504e0-4f89-11d3-9a0c-0305e82c3301", ""),
+            ("CacheKey=Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9", ""),
+            // A device's or a storage account's key is a secret.
+            (r#""deviceKey": "Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9=""#, r#""deviceKey": "[REDACTED]""#),
+            ("StorageKey=Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9", "StorageKey=[REDACTED]"),
+            // PagerDuty's `routing_key` is an integration's secret.
+            ("routing_key=9c1f0e2d3b4a59687f6e5d4c3b2a1908", "routing_key=[REDACTED]"),
+        ]);
+    }
+
+    #[test]
+    fn a_webhook_signature_named_by_its_algorithm_is_a_digest() {
+        each(&[
+            ("X-Hub-Signature-256: sha256=757107ea0eb2509fc211221cce984b8a37570b6d7586c22c46f4379c8b043e17", ""),
+            ("X-Hub-Signature: sha1=7d38cdd689735b008b3c702edd92eea23791c5f6", ""),
+            // A generated value under the same weak name that is no digest is still hidden.
+            ("X-Signature: Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9", "X-Signature: [REDACTED]"),
+        ]);
+    }
+
+    #[test]
+    fn a_list_of_setting_names_holds_no_value() {
+        each(&[
+            ("Smtp__Password\nStripe__SecretKey\nConnectionStrings__Default\nJwt:Key", ""),
+            ("Stripe__SecretKey\nSerilog__WriteTo__0__Name", ""),
+            // A password-like word after a secret-named identifier (`strings app.dll | grep -A1`) is
+            // still its value.
+            ("SmtpPassword\nWinter__2024!", "SmtpPassword\n[REDACTED]"),
+            ("SmtpPassword\nQx7:pp-Lm2", "SmtpPassword\n[REDACTED]"),
+        ]);
+    }
 
     #[test]
     fn key_names_ending_in_a_secret_word() {

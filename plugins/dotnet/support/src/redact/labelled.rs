@@ -21,6 +21,65 @@ use super::{
     tokens::secret_like_token,
 };
 
+/// .NET calls that take a credential by position, and which of their arguments (from 0) hold it:
+/// an HTTP authorization header's parameter, a user's password, a cloud SDK's key or secret.
+pub(super) const CREDENTIAL_CALLS: &[(&str, &[usize])] = &[
+    ("AuthenticationHeaderValue", &[1]),
+    ("NetworkCredential", &[1]),
+    ("BasicAWSCredentials", &[1]),
+    ("SessionAWSCredentials", &[1, 2]),
+    ("StorageSharedKeyCredential", &[1]),
+    ("AzureNamedKeyCredential", &[1]),
+    ("ClientSecretCredential", &[2]),
+    ("UsernamePasswordCredential", &[1]),
+    ("AzureKeyCredential", &[0]),
+    ("AzureSasCredential", &[0]),
+    ("ApiKeyCredential", &[0]),
+    ("ApiKeyServiceClientCredentials", &[0]),
+    ("TwilioClient.Init", &[1]),
+    ("TwilioRestClient", &[1]),
+];
+
+/// The arguments (`args`, between the parentheses) of `call`, one of [`CREDENTIAL_CALLS`]: a
+/// string literal at a secret position is masked inside its quotes; every other argument, also
+/// one passed by name (`password: "..."`), is scanned as text.
+pub(super) fn credential_arguments(call: &str, args: &str) -> String {
+    let secret = CREDENTIAL_CALLS
+        .iter()
+        .find(|(name, _)| call.trim_end_matches(['(', ' ', '\t']).ends_with(name))
+        .map_or(&[][..], |(_, positions)| *positions);
+    let mut pieces = Vec::new();
+    let (mut start, mut quoted, mut escaped) = (0, false, false);
+    for (at, c) in args.char_indices() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if quoted => escaped = true,
+            '"' => quoted = !quoted,
+            ',' if !quoted => {
+                pieces.push(&args[start..at]);
+                start = at + 1;
+            }
+            _ => {}
+        }
+    }
+    pieces.push(&args[start..]);
+    let shown: Vec<String> = pieces
+        .iter()
+        .enumerate()
+        .map(|(i, piece)| {
+            let body = piece.trim();
+            let literal = body.strip_prefix('@').unwrap_or(body);
+            if secret.contains(&i) && literal.len() >= 2 && literal.starts_with('"') && literal.ends_with('"') {
+                let at = piece.find(literal).unwrap_or_default();
+                format!("{}{}{}", &piece[..at], mask(literal), &piece[at + literal.len()..])
+            } else {
+                redact_with(&CONTEXT_FREE, piece).into_owned()
+            }
+        })
+        .collect();
+    shown.join(",")
+}
+
 /// How `value` (quoted or not) shows under a label of class `class`: `Some` with what the label
 /// makes secret replaced, or `None` when the label makes nothing of it secret (the caller scans
 /// it as ordinary text).
@@ -328,6 +387,14 @@ pub(super) fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value:
     {
         return format!("{label}{shown}");
     }
+    // A list of strings on one line under a secret or weak name (Duende's `"ClientSecrets": [
+    // "..." ]`, `"ApiKeys": ["...", "..."]`): each string is judged as the name's value, the
+    // brackets, quotes and commas stay.
+    if matches!(class, KeyClass::Secret | KeyClass::Weak)
+        && let Some(shown) = string_list(class, value)
+    {
+        return format!("{label}{shown}");
+    }
     // A bare value inside a JSON string ends at an escaped line break, and so does the full stop of
     // the sentence before it (`...?access_token=VALUE.\n  Response status code ...`); a PEM key's
     // escaped line breaks are its own.
@@ -428,6 +495,23 @@ fn flow_mapping(value: &str) -> Option<String> {
     })
 }
 
+/// `value` with each string of it judged under a label of class `class`, when it is a list of
+/// strings on one line (`[ "a", "b" ]`); `None` otherwise.
+fn string_list(class: KeyClass, value: &str) -> Option<String> {
+    static LIST: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"^\[[ \t]*"(?:[^"\\\r\n]|\\.)*"(?:[ \t]*,[ \t]*"(?:[^"\\\r\n]|\\.)*")*[ \t]*\]$"#)
+            .expect("string list pattern is valid")
+    });
+    static ITEM: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r#""(?:[^"\\\r\n]|\\.)*""#).expect("string list item pattern is valid"));
+    LIST.is_match(value).then(|| {
+        ITEM.replace_all(value, |caps: &Captures<'_>| {
+            redact_labelled(class, &caps[0]).unwrap_or_else(|| caps[0].to_owned())
+        })
+        .into_owned()
+    })
+}
+
 /// The named arguments of a test's display name (`password: "abc", n: 3`): a test's data, hidden
 /// under a secret name only when it reads as a password or a generated token (`"abc"`, `""`
 /// and `null` stay); the other values are scanned for the forms known by their shape.
@@ -481,7 +565,7 @@ mod tests {
     use crate::redact::{
         REDACTED,
         lines::LineRedactor,
-        tests::{each, r},
+        tests::{each, each_and_lines, r},
     };
 
     use std::borrow::Cow;
@@ -772,6 +856,51 @@ info: Microsoft.EntityFrameworkCore.Update[30100]
                 "<SERVICEBUS_KEY>[REDACTED]</SERVICEBUS_KEY>",
             ),
             ("<KeyFile>signing.snk</KeyFile>", ""),
+        ]);
+    }
+
+    #[test]
+    fn each_string_of_a_list_under_a_secret_name() {
+        each_and_lines(&[
+            (
+                r#"  { "ClientId": "m2m", "ClientSecrets": [ "Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9" ], "AllowedScopes": [ "api" ] },"#,
+                r#"  { "ClientId": "m2m", "ClientSecrets": [ "[REDACTED]" ], "AllowedScopes": [ "api" ] },"#,
+            ),
+            (
+                r#"  "ApiKeys": ["Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9", "Qx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl"],"#,
+                r#"  "ApiKeys": ["[REDACTED]", "[REDACTED]"],"#,
+            ),
+            // Under a weak name only what looks generated is a key.
+            (r#"  "KeyNames": ["primary", "secondary"],"#, ""),
+        ]);
+    }
+
+    #[test]
+    fn credentials_passed_by_position_to_dotnet_calls() {
+        each_and_lines(&[
+            (
+                r#"client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", "Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7");"#,
+                r#"client.DefaultRequestHeaders.Authorization = new AuthenticationHeaderValue("Bearer", "[REDACTED]");"#,
+            ),
+            (
+                r#"smtp.Credentials = new NetworkCredential("svc_mail", "Qx7-pp!2Lm", "CONTOSO");"#,
+                r#"smtp.Credentials = new NetworkCredential("svc_mail", "[REDACTED]", "CONTOSO");"#,
+            ),
+            (
+                r#"var c = new ClientSecretCredential("72f988bf-86f1-41af-91ab-2d7cd011db47", clientId, @"Ab18Q~Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj9Kl");"#,
+                r#"var c = new ClientSecretCredential("72f988bf-86f1-41af-91ab-2d7cd011db47", clientId, @"[REDACTED]");"#,
+            ),
+            (
+                r#"TwilioClient.Init("AC0123456789abcdef0123456789abcdef", "9c1f0e2d3b4a59687f6e5d4c3b2a1908");"#,
+                r#"TwilioClient.Init("AC0123456789abcdef0123456789abcdef", "[REDACTED]");"#,
+            ),
+            // A name argument is judged by its name, a variable or another call stays.
+            (
+                r#"new NetworkCredential(password: "Qx7-pp!2Lm", userName: "svc_mail")"#,
+                r#"new NetworkCredential(password: "[REDACTED]", userName: "svc_mail")"#,
+            ),
+            (r#"var k = new AzureKeyCredential(builder.Configuration["Search:ApiKey"]!);"#, ""),
+            (r#"request.Headers.Authorization = new AuthenticationHeaderValue("Bearer", token);"#, ""),
         ]);
     }
 }

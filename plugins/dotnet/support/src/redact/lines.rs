@@ -763,6 +763,10 @@ mod tests {
                 "##[debug]Evaluating: variables['Db.Password']\n##[debug]Result: '[REDACTED]'\n##[debug]Evaluating: done",
             ),
             (
+                "2025-03-01T10:15:02.1234567Z ##[debug]Evaluating: variables['ApiKey']\n2025-03-01T10:15:02.1238901Z ##[debug]Result: 'tmkrkdIC8uOYP4FrMjjeLM567o8Pe5nsc3x4O6ZF4F'",
+                "2025-03-01T10:15:02.1234567Z ##[debug]Evaluating: variables['ApiKey']\n2025-03-01T10:15:02.1238901Z ##[debug]Result: '[REDACTED]'",
+            ),
+            (
                 "\"Keys\": {\n  \"ApiKeys\": [\n    \"Zm9vYmFyMTIzNDU2Nzg5MGFiY2RlZg==\",\n    \"YmF6cXV4OTg3NjU0MzIxMGZlZGNiYQ==\"\n  ],\n  \"Issuer\": \"me\"",
                 "\"Keys\": {\n  \"ApiKeys\": [\n    \"[REDACTED]\",\n    \"[REDACTED]\"\n  ],\n  \"Issuer\": \"me\"",
             ),

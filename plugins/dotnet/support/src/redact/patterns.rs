@@ -11,10 +11,11 @@ use super::{
     cli::{COMMANDS, SECRET_OPTION_ENDINGS},
     hexdump::HEXDUMP_LINE,
     keys::{CONNECTION_KEY_WORDS, LAST_KEY_WORDS, STRONG_KEY_WORDS, WEAK_KEY_WORDS, words_pattern},
+    labelled::CREDENTIAL_CALLS,
     prose::{FOREIGN_KEY_WORDS, FOREIGN_SECRET_WORDS},
     replace::replace,
     tables::{RULE_LINE, csv_header, ruled_header},
-    tokens::{RECOVERY_CODE_LINE, TOKEN_PREFIXES, VENDOR_TOKEN},
+    tokens::{DPAPI_HEADER, RECOVERY_CODE_LINE, TOKEN_PREFIXES, VENDOR_TOKEN},
 };
 
 /// A call in source code that computes a value (`generate_password(length=32)`, `os.urandom(32)`):
@@ -31,9 +32,12 @@ macro_rules! source_call {
             // (`await client.GetTokenAsync(ct)`, `new string('x', 10)`), a call without arguments
             // (`GetPassword()`), members read from an object (`options.Value.ClientSecret`,
             // `_settings.Password`; names are words of letters, so a token's dotted parts are not
-            // taken for them): an expression, which computes the value, not a literal.
+            // taken for them): an expression, which computes the value, not a literal. A
+            // construction given a string literal is not one (`new NetworkCredential("ci", "pw")`):
+            // the literal is the value.
             r#"|(?:(?:await|new)[ \t]+)?[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*<[A-Za-z0-9_.,?\[\] \t]*>\((?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_., \t])*\)"#,
-            r#"|(?:await|new)[ \t]+[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\((?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_., \t])*\)"#,
+            r#"|await[ \t]+[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\((?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_., \t])*\)"#,
+            r#"|new[ \t]+[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*\((?:'[^'\r\n]*'|[A-Za-z0-9_., \t])*\)"#,
             r"|[A-Z][a-z]+(?:[A-Z][a-z]+)+\(\)|_[a-z]+(?:[A-Z][a-z]+)*(?:\.[A-Z][a-z]+(?:[A-Z][a-z]+)*)+",
             r"|[a-z]+(?:[A-Z][a-z]+)*(?:\.[A-Z][a-z]+(?:[A-Z][a-z]+)*){2,}",
             r#"|[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+\((?:"[^"\r\n]*"|'[^'\r\n]*'|[A-Za-z0-9_., \t])*\)(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+)"#
@@ -308,7 +312,10 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(r#"(?P<ylist>{list_option}\n[ \t]*-[ \t]+)(?P<ylist_val>"[^"\r\n]*"|'[^'\r\n]*'|[^\s"'][^\r\n]*?)[ \t]*\r?(?m:$)"#),
             // Azure Pipelines' `system.debug`: a secret-named variable evaluated, its value on the
             // next line (`##[debug]Evaluating: variables['Sql.AdminPassword']` / `##[debug]Result: '...'`).
-            format!(r"(?P<azp_eval>{azp_variable}\n##\[debug\]Result:[ \t]*)(?P<azp_val>'[^'\r\n]*'|[^\r\n]+)"),
+            // A downloaded log starts each line with its time (`2025-03-01T10:15:02.1234567Z `).
+            format!(
+                r"(?P<azp_eval>{azp_variable}\n(?:[0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}T[0-9:.]+Z[ \t]+)?##\[debug\]Result:[ \t]*)(?P<azp_val>'[^'\r\n]*'|[^\r\n]+)"
+            ),
             // A SAS signature after an escaped `&` (System.Text.Json's `\u0026sig=`).
             r#"(?P<esc_sig>\\u0026(?i:sig)=)(?P<esc_sig_val>[^\s"&\\]+)"#.to_owned(),
             // A login method's or test's arguments, user then password (`LoginAsync("svc", "pw")`
@@ -344,9 +351,19 @@ fn rules(forms: Forms) -> Vec<String> {
             r#"(?P<read_secret>(?-u:\b)(?i:secret|password|passphrase|token|credential|api[ _-]?key)(?:[ \t]+(?:"[^"\r\n]+"|'[^'\r\n]+')(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){0,2})?[ \t]+(?i:read|loaded|fetched|retrieved|resolved|obtained|pulled|returned|value)(?-u:\b)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){0,4}[ \t]*[:：][ \t]*)(?P<read_secret_val>"[^"\r\n]*"|'[^'\r\n]*'|\([^()\s]*\)|[^\s"'<>]*[^\s"'<>.,;:)])"#.to_owned(),
             // A CI masking command echoed by `set -x` (`::add-mask::VALUE`): the value is what it masks.
             r#"(?P<add_mask>::add-mask::)(?P<add_mask_val>[^\s'"]+)"#.to_owned(),
+            // A secret `echo`ed into a command that reads it from standard input (`echo PW | docker
+            // login -u me --password-stdin`, `gh auth login --with-token`, `sudo -S`): the echoed word.
+            r#"(?P<stdin_echo>(?-u:\b)echo(?:[ \t]+-[neE]{1,3})?[ \t]+)(?P<stdin_val>"[^"\r\n]*"|'[^'\r\n]*'|[^\s|;&'"]+)(?P<stdin_pipe>[ \t]*\|[ \t]*[^\r\n|;&]*?(?:--password-stdin|--with-token|sudo[ \t]+-S)(?-u:\b)[^\r\n|;&]*)"#.to_owned(),
             // A secret passed to a constructor named for one in source (`new Secret("...".Sha256())`,
             // `new ClientSecret("...")`, `new NetworkCredential`'s is a password option elsewhere).
             r#"(?P<ctor>(?-u:\b)new[ \t]+[A-Za-z0-9_.]*(?i:secret|password|apikey|token)[ \t]*\([ \t]*)(?P<ctor_val>"(?:[^"\\\r\n]|\\.)*")"#.to_owned(),
+            // The arguments of a .NET call that takes a credential by position
+            // (`new AuthenticationHeaderValue("Bearer", "...")`, `new NetworkCredential("user", "...")`,
+            // `TwilioClient.Init(sid, "...")`): which of them is secret, see [`CREDENTIAL_CALLS`].
+            format!(
+                r#"(?P<cred_call>(?-u:\b)(?:{calls})[ \t]*\()(?P<cred_args>(?:"(?:[^"\\\r\n]|\\.)*"|[^"()\r\n])*)(?P<cred_end>\))"#,
+                calls = CREDENTIAL_CALLS.iter().map(|(name, _)| regex::escape(name)).collect::<Vec<_>>().join("|")
+            ),
             // Batch 11: values that their context names, in output no other form reads (see
             // [`replace_contexts`]).
             // A secret option and its value as consecutive quoted items of a list (strace's
@@ -358,8 +375,10 @@ fn rules(forms: Forms) -> Vec<String> {
             ),
             // Codes and listings (see [`replace_codes_and_listings`]).
             // Recovery codes listed after their name on one line (`has generated new 2FA recovery
-            // codes: X, Y, Z.`, `backup codes: ...`): each code.
-            r"(?P<rcodes>(?-u:\b)(?i:recovery|backup|scratch|one-time|single-use)[ \t-]+(?i:codes?)(?:[ \t]+[^\s:：]+){0,3}?[ \t]*[:：][ \t]*)(?P<rcodes_val>[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{3,})*(?:[ \t]*,[ \t]*[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{3,})*)*)".to_owned(),
+            // codes: X, Y, Z.`, `backup codes: ...`): each code. Not the code a device login asks
+            // the user to type into a browser (`gh auth login`'s `First copy your one-time code:
+            // 4F2C-9E8D`), which signs nobody in by itself.
+            r"(?P<rcodes>(?-u:\b)(?i:recovery|backup|scratch|(?P<rcodes_device>copy[ \t]+your[ \t]+)?one-time|single-use)[ \t-]+(?i:codes?)(?:[ \t]+[^\s:：]+){0,3}?[ \t]*[:：][ \t]*)(?P<rcodes_val>[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{3,})*(?:[ \t]*,[ \t]*[A-Za-z0-9]{4,}(?:-[A-Za-z0-9]{3,})*)*)".to_owned(),
             // Recovery codes one a line (a downloaded codes file, a numbered list): see
             // [`recovery_code_line`].
             format!(r"(?P<rcode_block>(?m:^)(?:{RECOVERY_CODE_LINE}\n)*{RECOVERY_CODE_LINE}(?m:$))"),
@@ -482,8 +501,10 @@ fn rules(forms: Forms) -> Vec<String> {
             ),
             // A `.pgpass` line: `host:port:database:user:password` (`\:` escapes a colon); the
             // port is a number or `*`, and no field but the password holds a blank, so compiler
-            // messages (`file:12:5: error: ...`) are not taken for one.
-            r"(?m:^)(?P<pgpass>[ \t]*(?:[^\s:\\#]|\\.)(?:[^\s:\\]|\\.)*:(?:[0-9]+|\*):(?:[^\s:\\]|\\.)*:(?:[^\s:\\]|\\.)*:)(?P<pgpass_val>(?:[^\s:\\]|\\.)(?:[^\r\n:\\]|\\.)*)\r?(?m:$)".to_owned(),
+            // messages (`file:12:5: error: ...`) are not taken for one; nor does the host hold `=`
+            // or `&`, so a SAS query's times (`se=...T18:00:00Z&st=...T10:00:00Z&...&sig=`, as the
+            // portal writes them) are not either.
+            r"(?m:^)(?P<pgpass>[ \t]*(?:[^\s:\\#=&]|\\.)(?:[^\s:\\=&]|\\.)*:(?:[0-9]+|\*):(?:[^\s:\\]|\\.)*:(?:[^\s:\\]|\\.)*:)(?P<pgpass_val>(?:[^\s:\\]|\\.)(?:[^\r\n:\\]|\\.)*)\r?(?m:$)".to_owned(),
             // PHP's `var_dump`: `["password"]=>` and, on the next line, `string(7) "..."`.
             format!(
                 r#"(?P<vardump>{vardump_key}\r?\n[ \t]*string\([0-9]+\)[ \t]*")(?P<vardump_val>[^"\r\n]*)""#
@@ -643,11 +664,14 @@ fn rules(forms: Forms) -> Vec<String> {
         r"(?-u:\b)(?P<totp_key>[a-z2-7]{4}(?: [a-z2-7]{4}){5,}(?: [a-z2-7]{1,3})?|[A-Z2-7]{4}(?: [A-Z2-7]{4}){5,}(?: [A-Z2-7]{1,3})?)(?-u:\b)".to_owned(),
         // Mailgun's private API keys: 32 hex digits, then two groups of 8.
         r"(?-u:\b)(?P<mailgun>[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8})(?-u:\b)".to_owned(),
+        // Mailchimp's API keys: 32 hex digits, then the data centre (`-us21`).
+        r"(?-u:\b)(?P<mailchimp>[0-9a-f]{32}-us[0-9]{1,2})(?-u:\b)".to_owned(),
         // A BitLocker recovery password (`manage-bde -protectors -get`, `Get-BitLockerVolume`):
         // eight groups of six digits, a shape nothing else has.
         r"(?-u:\b)(?P<bitlocker>[0-9]{6}(?:-[0-9]{6}){7})(?-u:\b)".to_owned(),
         // Mollie API keys: `live_` or `test_` and 30 letters and digits.
         r"(?-u:\b)(?P<mollie>(?:live|test)_)(?P<mollie_val>[A-Za-z0-9]{30})(?-u:\b)".to_owned(),
+        format!(r"(?-u:\b)(?P<dpapi>{DPAPI_HEADER})[A-Za-z0-9+/]{{16,}}={{0,2}}"),
         format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
         r"(?-u:\b)(?P<octopus>API-)[A-Z0-9]{25,32}(?-u:\b)".to_owned(),
         // Tokens whose prefix is a common word, so only their hex body tells them: Databricks,

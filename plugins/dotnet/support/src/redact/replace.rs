@@ -12,11 +12,13 @@ use super::{
     connection::{own_labels, redact_connection_string},
     hexdump::hexdump_block,
     keys::{
-        DESCRIBING_WORDS, EXACT_KEY_WORDS, KeyClass, classify_key, key_like, looks_generated, normalize, token_like,
+        DESCRIBING_WORDS, EXACT_KEY_WORDS, KeyClass, classify_key, is_setting_name, key_like, looks_generated,
+        normalize, token_like,
     },
     labelled::{
-        continued_value, keep, labelled, labelled_value, mask_auth_params, mask_cookies, mask_ef_parameters,
-        mask_xml_attributes, redact_labelled, saved_secret, secret_parameters, test_arguments, text, weak,
+        continued_value, credential_arguments, keep, labelled, labelled_value, mask_auth_params, mask_cookies,
+        mask_ef_parameters, mask_xml_attributes, redact_labelled, saved_secret, secret_parameters, test_arguments,
+        text, weak,
     },
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
     prose::{generated_token, password_like, prose, prose_skip},
@@ -122,6 +124,14 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
             mask(value)
         };
         return format!("{}{shown}", label.as_str());
+    }
+    if let Some(call) = caps.name("cred_call") {
+        let args = credential_arguments(call.as_str(), &caps["cred_args"]);
+        return format!("{}{args}{}", call.as_str(), &caps["cred_end"]);
+    }
+    if let Some(echo) = caps.name("stdin_echo") {
+        let pipe = redact_with(&CONTEXT_FREE, &caps["stdin_pipe"]);
+        return format!("{}{}{pipe}", echo.as_str(), mask(&caps["stdin_val"]));
     }
     if let Some(value) = caps.name("saved_val") {
         return format!("{}{}{}", &caps["saved_pre"], saved_secret(value.as_str()), &caps["saved_post"]);
@@ -287,7 +297,8 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
     if let Some(name) = caps.name("bare_name") {
         let value = &caps["bare_val"];
         let end = &whole[name.len() + value.len()..];
-        let secret = classify_key(name.as_str().trim()) == KeyClass::Secret && password_like(value);
+        let secret =
+            classify_key(name.as_str().trim()) == KeyClass::Secret && password_like(value) && !is_setting_name(value);
         let shown = if secret { REDACTED.to_owned() } else { redact_with(&SHAPES, value).into_owned() };
         return format!("{}{shown}{end}", name.as_str());
     }
@@ -404,7 +415,7 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         // Words of four letters are a sentence, not a key.
         return if whole.bytes().any(|b| b.is_ascii_digit()) { REDACTED.to_owned() } else { whole.to_owned() };
     }
-    if ["jwt", "aad", "fcm", "atlas", "mailgun", "asana"].iter().any(|name| caps.name(name).is_some()) {
+    if ["jwt", "aad", "fcm", "atlas", "mailgun", "mailchimp", "asana"].iter().any(|name| caps.name(name).is_some()) {
         return REDACTED.to_owned();
     }
     if let Some(marker) = caps.name("path_tok") {
@@ -435,6 +446,7 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
     }
     let prefix = [
         "webhook",
+        "dpapi",
         "tok_prefix",
         "glued_prefix",
         "glued_pat",
@@ -596,6 +608,9 @@ fn describes(cell: &str) -> bool {
 /// before a placeholder, or `None` when the match is of another form.
 fn replace_codes_and_listings(caps: &Captures<'_>) -> Option<String> {
     if let Some(label) = caps.name("rcodes") {
+        if caps.name("rcodes_device").is_some() {
+            return Some(caps[0].to_owned());
+        }
         let codes: Vec<&str> = caps["rcodes_val"].split(',').collect();
         let listed = codes.iter().any(|code| mixed_code(code.trim()));
         let shown: Vec<String> = codes

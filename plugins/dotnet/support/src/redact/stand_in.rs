@@ -52,6 +52,9 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // SendGrid's `SG.***`).
         r"|[A-Za-z0-9_-]{0,12}\.?(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{0,8}|(?i:redacted|masked|hidden))",
         r"|None|null|nil|NULL|undefined|true|false|True|False|TRUE|FALSE|yes|no|Yes|No|YES|NO",
+        // C#'s `new` before the object a setting gets (`Authorization = new
+        // AuthenticationHeaderValue(...)`): its arguments are judged on their own.
+        r"|new",
         // A time or age, as listings show it in a secret's row (`gh secret list`: `about 3 days ago`).
         r"|(?:about |almost |over |less than )?(?:a|an|[0-9]+) (?:second|minute|hour|day|week|month|year)s? ago",
         // Microsoft.IdentityModel's placeholder for a value it hides (`[PII of type '...' is hidden...]`,
@@ -100,6 +103,10 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         r"|AKID[A-Za-z0-9]{32}",
         "|",
         version!(),
+        // A certificate or public key in base64 (a kubeconfig's `certificate-authority-data` and
+        // `client-certificate-data`, a Kubernetes TLS secret's `tls.crt`): what it encodes starts
+        // `-----BEGIN CERTIFICATE-----`, `-----BEGIN PUBLIC KEY-----` or `-----BEGIN RSA PUBLIC KEY-----`.
+        r"|LS0tLS1CRUdJTiB(?:DRVJUSUZJQ0FURS0tLS0t|QVUJMSUMgS0VZLS0tLS0|SU0EgUFVCTElDIEtFWS0tLS0t)[A-Za-z0-9+/]*={0,2}",
         // Batch 12: a command substitution cut at its first blank (`Bearer $(gcloud auth
         // print-access-token)`); a placeholder in brackets (`[Enter the client secret here]`) and
         // a help text's `[options]`; SMTP's list of SASL mechanisms (`250-AUTH LOGIN XOAUTH2`); a
@@ -308,6 +315,18 @@ mod tests {
         assert_eq!(r(ivt), ivt);
         let png = "<value>iVBORw0KGgoAAAANSUhEUgAAABAAAAAQCAYAAAAf8/9hAAAA+v8Qs71kMveF07X8</value>";
         assert_eq!(r(png), png);
+        // `kubectl config view --raw`: the certificates in base64 stay, the client's key and
+        // token do not.
+        let cert = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUU2RENDQXRDZ0F3SUJBZ0lRT0xNa1lyT3l3bDd";
+        let key = "LS0tLS1CRUdJTiBSU0EgUFJJVkFURSBLRVktLS0tLQpNSUlFb3dJQkFBS0NBUUVBdDVyTmFxS3o";
+        each(&[(
+            &format!(
+                "- name: aks\n  user:\n    client-certificate-data: {cert}\n    client-key-data: {key}\n    token: 9f8e7d6c5b4a39281706f5e4d3c2b1a0\n- cluster:\n    certificate-authority-data: {cert}"
+            ),
+            &format!(
+                "- name: aks\n  user:\n    client-certificate-data: {cert}\n    client-key-data: [REDACTED]\n    token: [REDACTED]\n- cluster:\n    certificate-authority-data: {cert}"
+            ),
+        )]);
     }
 
     #[test]

@@ -309,6 +309,12 @@ fn credential_files() {
         ("*:*:*:postgres:pg\\:with\\:colons", "*:*:*:postgres:[REDACTED]"),
         // A compiler message has the same number of colons, but blanks in its fields.
         ("src/main.c:12:5: error: expected ';'", ""),
+        // Nor is a SAS query whose start and expiry times are written with their colons.
+        (
+            "SharedAccessSignature=sv=2022-11-02&ss=b&srt=sco&sp=rl&se=2026-12-31T18:00:00Z&st=2026-01-01T10:00:00Z&spr=https&sig=Zm9vYmFyYmF6cXV4MTIzNDU2Nzg5MGFiY2RlZmdoaWo%3D",
+            "SharedAccessSignature=sv=2022-11-02&ss=b&srt=sco&sp=rl&se=2026-12-31T18:00:00Z&st=2026-01-01T10:00:00Z&spr=https&sig=[REDACTED]",
+        ),
+        ("se=18:00:00Z&st=10:00:00Z&comp=list", ""),
         (
             "machine nuget.example.com login bob password Netrc-S3cret",
             "machine nuget.example.com login bob password [REDACTED]",
@@ -1289,6 +1295,7 @@ fn keys_files_account_keys_and_private_keys_in_structured_content() {
     let mut value = json!({
         "keys": {"anthropic": "sk-ant-Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg", "cohere": "Qx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl"},
         "names": {"first": "Ada", "last": "Lovelace"},
+        "Stripe": {"PublishableKey": "pk_live_Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg", "SecretKey": "sk_live_Qx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1"},
         "account": {"name": "acme", "primary": "Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8=", "secondary": "Pz4Qw8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc4Vb6="},
         "privateKey": "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEEIBqW8Er2Ty6Ui0Op3As7Df1Gh5Jk9Lz2Xc4Vb6\n-----END EC PRIVATE KEY-----\n",
     });
@@ -1298,9 +1305,29 @@ fn keys_files_account_keys_and_private_keys_in_structured_content() {
         json!({
             "keys": {"anthropic": "sk-[REDACTED]", "cohere": REDACTED},
             "names": {"first": "Ada", "last": "Lovelace"},
+            "Stripe": {"PublishableKey": "pk_live_Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg", "SecretKey": "sk_live_[REDACTED]"},
             "account": {"name": "acme", "primary": REDACTED, "secondary": REDACTED},
             "privateKey": "-----BEGIN EC PRIVATE KEY-----\n[REDACTED]\n-----END EC PRIVATE KEY-----\n",
         })
+    );
+    // `az cosmosdb keys list --type connection-strings`: each record's connection string is read
+    // part by part, what describes it stays.
+    let mut value = json!({"connectionStrings": [{"connectionString": "AccountEndpoint=https://shop.documents.azure.com:443/;AccountKey=Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8==;",
+        "description": "Primary SQL Connection String", "keyKind": "Primary", "type": "Sql"}]});
+    redact_json(&mut value);
+    assert_eq!(
+        value,
+        json!({"connectionStrings": [{"connectionString": "AccountEndpoint=https://shop.documents.azure.com:443/;AccountKey=[REDACTED];",
+            "description": "Primary SQL Connection String", "keyKind": "Primary", "type": "Sql"}]})
+    );
+    // `aws iam create-access-key`: what describes the key inside its secret-named record stays.
+    let mut value = json!({"AccessKey": {"UserName": "deploy", "AccessKeyId": "AKIAZR8KQ2LM9VT4RS8W",
+        "Status": "Active", "SecretAccessKey": "Qx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8/", "CreateDate": "2025-03-01T10:15:02+00:00"}});
+    redact_json(&mut value);
+    assert_eq!(
+        value,
+        json!({"AccessKey": {"UserName": "deploy", "AccessKeyId": "AKIA[REDACTED]", "Status": "Active",
+            "SecretAccessKey": REDACTED, "CreateDate": "2025-03-01T10:15:02+00:00"}})
     );
     assert_eq!(
         r(r#"{"primary": "Hq7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8=", "isPrimary": true}"#),

@@ -58,11 +58,16 @@ pub(super) const TOKEN_PREFIXES: &[&str] = &[
     "tskey-(?:auth|api|client|scim|webhook)-",                  // Tailscale
     "pat-[a-z]{2,3}[0-9]-",                                     // HubSpot private app token (`pat-na1-` and a GUID)
     "bkua_",                                                    // Buildkite user API token
+    "ATBB",                                                     // Bitbucket app password
+    "r8_",                                                      // Replicate API token
     r"dt0c01\.",                                                // Dynatrace API token
-    // Windows DPAPI-protected data in base64 (its version and provider GUID): what NuGet.Config's
-    // `<apikeys>` and encrypted passwords hold, which any process of the same user can decrypt.
-    r"AQAAANCMnd8BFdERjHoAwE/Cl\+sB",
+    DPAPI_HEADER,
 ];
+
+/// Windows DPAPI-protected data in base64 starts with its version and provider GUID: what
+/// NuGet.Config's `<apikeys>` and encrypted passwords hold, which any process of the same user
+/// can decrypt. Its body is base64 with `+` and `/` anywhere, so it has a rule of its own too.
+pub(super) const DPAPI_HEADER: &str = r"AQAAANCMnd8BFdERjHoAwE/Cl\+sB";
 
 /// A vendor-prefixed token of a vendor no rule names (`xai-...`, `gsk_...`, `CFPAT-...`, and the
 /// next one): a short prefix, then a long random body. The prefix is one to four short segments of
@@ -240,6 +245,13 @@ mod tests {
             shown.starts_with("<apikeys>\n  <add key=\"https://pkgs.example.org/feed/v3/index.json\" value=\""),
             "{shown}"
         );
+        // A body with `+` or `/` among its first characters (the master key's GUID is random).
+        let blob =
+            "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA2S/Lp+9jJko9lVFQw5z894Tp5xz9yl3HQF5fxb7tyeKNAr+pv85nhdZ6HRLl4cs1Don==";
+        assert_eq!(
+            r(&format!("    <add key=\"https://www.nuget.org/api/v2/package\" value=\"{blob}\" />")),
+            "    <add key=\"https://www.nuget.org/api/v2/package\" value=\"AQAAANCMnd8BFdERjHoAwE/Cl+sB[REDACTED]\" />"
+        );
         // Other base64 that starts like it is not DPAPI's header.
         let kept = "hash AQAAANCMzzz1234567890abcdefghijk";
         assert_eq!(r(kept), kept);
@@ -288,6 +300,8 @@ mod tests {
             "PMAK-",
             "glsa_",
             "dop_v1_",
+            "ATBB",
+            "r8_",
         ] {
             let token = format!("{prefix}{body}");
             assert!(!r(&format!("using {token} now")).contains(body), "{token}");
@@ -301,6 +315,8 @@ mod tests {
             r("https://hooks.slack.com/services/T0001/B0002/abcdefghijklmnopqrstuvwx"),
             "https://hooks.slack.com/services/T0001/B0002/[REDACTED]"
         );
+        // Mailchimp's API key: 32 hex digits and its data centre.
+        assert_eq!(r("using 9c1f0e2d3b4a59687f6e5d4c3b2a1908-us21 now"), "using [REDACTED] now");
         for kept in ["API-Management-Gateway-Service", "risk-assessment-model-v2", "task-0123456789abcdef"] {
             assert_eq!(r(kept), kept);
         }
@@ -415,6 +431,9 @@ mod tests {
         each_and_lines(&[
             ("Your backup codes: 7kq2-9zx1, m3p8-4wd6.", "Your backup codes: [REDACTED], [REDACTED]."),
             ("Recovery codes: none left", ""),
+            // A device login's code is typed into a browser; a one-time code elsewhere is one.
+            ("! First copy your one-time code: 4F2C-9E8D\nPress Enter to open github.com in your browser...", ""),
+            ("Your one-time codes: 7kq2-9zx1, m3p8-4wd6", "Your one-time codes: [REDACTED], [REDACTED]"),
             (
                 "a1b2c-d3e4f\nqwert-yuiop\n\nStore these codes offline.",
                 "[REDACTED]\n[REDACTED]\n\nStore these codes offline.",
