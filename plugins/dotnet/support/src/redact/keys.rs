@@ -332,7 +332,10 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
         KeyClass::Secret
     } else if contains(CONNECTION_KEY_WORDS) {
         KeyClass::Connection
-    } else if WEAK_KEY_WORDS.iter().any(|w| !w.starts_with("licen") && subject.contains(&w.replace('_', ""))) {
+    } else if WEAK_KEY_WORDS
+        .iter()
+        .any(|w| !w.starts_with("licen") && weak_subject(&subject).contains(&w.replace('_', "")))
+    {
         KeyClass::Weak
     } else if ["license", "licence"].contains(&last) {
         // A product's license key (`MT_LICENSE=...`), but not `PackageLicenseExpression`.
@@ -340,6 +343,18 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
     } else {
         KeyClass::Plain
     }
+}
+
+/// Words that hold the weak word `auth` without meaning an authentication value: a certificate
+/// authority (kubeconfig's public `certificate-authority-data`), an OpenID `Authority` URL, an
+/// `Authentication` section (`Authentication:Google:ClientId`, whose client id is public).
+const NOT_AUTH_WORDS: &[&str] = &["authority", "authentication", "author"];
+
+/// A normalised name with [`NOT_AUTH_WORDS`] taken out, for the weak words to be looked for in:
+/// `auth` counts as a word of its own (`"auth"` of Docker's `config.json`, npm's `_auth`,
+/// `BASIC_AUTH`), not as the start of a longer one.
+fn weak_subject(subject: &str) -> String {
+    NOT_AUTH_WORDS.iter().fold(subject.to_owned(), |name, word| name.replace(word, " "))
 }
 
 /// Whether `name` is a qualified .NET name of three or more parts, each in PascalCase
@@ -449,6 +464,30 @@ mod tests {
         is_secret_key,
         tests::{each, r},
     };
+
+    #[test]
+    fn auth_inside_authority_or_authentication_is_no_weak_word() {
+        // kubeconfig's certificate authority is public; the client key beside it is not.
+        let ca = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM1ekNDQWMrZ0F3SUJBZ0lCQURBTkJna3Foa2lHOXcwQkFRc0ZBREFWTVJNd0VRWURWUVFERXdwcmRXSmw=";
+        let kubeconfig = format!(
+            "- cluster:\n    certificate-authority-data: {ca}\n    server: https://10.0.0.1:6443\n  name: prod\n"
+        );
+        assert_eq!(r(&kubeconfig), kubeconfig);
+        // An `Authentication` section's public client id stays in text and in JSON; its secret goes.
+        let id = "229769682777-5q1gh1a6qs0nn9hqfiv4j38pvws84wm0.apps.googleusercontent.com";
+        let mut value = serde_json::json!({
+            "Authentication:Google:ClientId": id,
+            "Authentication:Google:ClientSecret": "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",
+            "Authority": "https://login.microsoftonline.com/4b1f0e6a-9c2d-4e8f-a1b3-c5d7e9f0a2b4/v2.0",
+        });
+        crate::redact::redact_json(&mut value);
+        assert_eq!(value["Authentication:Google:ClientId"], id);
+        assert_eq!(value["Authentication:Google:ClientSecret"], "GOCSPX-[REDACTED]");
+        assert!(value["Authority"].as_str().is_some_and(|url| url.starts_with("https://login.")));
+        // `auth` as a word of its own is still weak: Docker's `"auth"`, `BASIC_AUTH`.
+        assert_eq!(r(r#""auth": "ZGVwbG95OnM0eVRxOXdMMnZa""#), r#""auth": "[REDACTED]""#);
+        assert_eq!(r("BASIC_AUTH=ZGVwbG95OnM0eVRxOXdMMnZa"), "BASIC_AUTH=[REDACTED]");
+    }
 
     #[test]
     fn key_names_ending_in_a_secret_word() {
