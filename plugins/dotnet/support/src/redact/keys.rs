@@ -382,6 +382,33 @@ pub(super) fn looks_generated(value: &str) -> bool {
         && !is_timestamp(value)
 }
 
+/// Whether `value` is the base64 of `user:password`, as HTTP Basic credentials are kept (Docker's
+/// `config.json` `"auth"`, npm's `_auth`, `git config`'s `AUTHORIZATION: basic ...`): a secret
+/// under a weak label even when it is too short or holds no digit to look generated.
+pub(super) fn basic_credentials(value: &str) -> bool {
+    base64_decoded(value).is_some_and(|decoded| {
+        decoded.iter().all(|b| b.is_ascii_graphic())
+            && decoded.iter().position(|&b| b == b':').is_some_and(|colon| colon > 0 && colon + 1 < decoded.len())
+    })
+}
+
+/// The bytes `value` encodes in padded standard base64, or `None` when it is not such base64.
+fn base64_decoded(value: &str) -> Option<Vec<u8>> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let body = value.strip_suffix("==").or_else(|| value.strip_suffix('=')).unwrap_or(value);
+    if !value.len().is_multiple_of(4) || body.is_empty() {
+        return None;
+    }
+    let sextets: Vec<u32> =
+        body.bytes().map(|b| ALPHABET.iter().position(|&a| a == b).map(|at| at as u32)).collect::<Option<_>>()?;
+    let mut bytes = Vec::with_capacity(sextets.len() * 3 / 4);
+    for chunk in sextets.chunks(4) {
+        let bits = chunk.iter().fold(0u32, |bits, sextet| bits << 6 | sextet) << (6 * (4 - chunk.len()));
+        bytes.extend_from_slice(&bits.to_be_bytes()[1..chunk.len()]);
+    }
+    Some(bytes)
+}
+
 /// Whether a value under a weak label, too short to look generated, is typed as a password
 /// (`Jwt__Key=Wq4^tR~z9k`): 8 or more characters without blanks that mix upper and lower case
 /// letters, digits and a symbol that names, versions, paths and URLs do not hold (`~ ^ ! # * ?`;
@@ -464,6 +491,27 @@ mod tests {
         is_secret_key,
         tests::{each, r},
     };
+
+    #[test]
+    fn basic_credentials_in_base64_are_secret_under_a_weak_label() {
+        // `jdoe:SB+O%V-ihVIK`: no digit, so they do not look generated.
+        for (input, expected) in [
+            ("\"auth\": \"amRvZTpTQitPJVYtaWhWSUs=\",", "\"auth\": \"[REDACTED]\","),
+            ("//npm.contoso.com/:_auth=amRvZTpTQitPJVYtaWhWSUs=", "//npm.contoso.com/:_auth=[REDACTED]"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        let mut config = serde_json::json!({"auths": {"contoso.azurecr.io": {"auth": "amRvZTpTQitPJVYtaWhWSUs="}}, "credsStore": "desktop"});
+        crate::redact::redact_json(&mut config);
+        assert_eq!(
+            config,
+            serde_json::json!({"auths": {"contoso.azurecr.io": {"auth": "[REDACTED]"}}, "credsStore": "desktop"})
+        );
+        // Base64 of a word is no pair of credentials.
+        for kept in ["\"auth\": \"YmFzaWM=\"", "auth: dG9rZW4=", "AUTH_MODE=Q29va2llcw=="] {
+            assert_eq!(r(kept), kept);
+        }
+    }
 
     #[test]
     fn auth_inside_authority_or_authentication_is_no_weak_word() {
