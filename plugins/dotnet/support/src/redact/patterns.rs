@@ -14,7 +14,7 @@ use super::{
     prose::{FOREIGN_KEY_WORDS, FOREIGN_SECRET_WORDS},
     replace::replace,
     tables::{RULE_LINE, csv_header, ruled_header},
-    tokens::{RECOVERY_CODE_LINE, TOKEN_PREFIXES, VENDOR_TOKEN},
+    tokens::{DPAPI_BLOB, RECOVERY_CODE_LINE, TOKEN_PREFIXES, VENDOR_TOKEN},
 };
 
 /// A call in source code that computes a value (`generate_password(length=32)`, `os.urandom(32)`):
@@ -625,6 +625,7 @@ fn rules(forms: Forms) -> Vec<String> {
         r"(?-u:\b)(?P<bitlocker>[0-9]{6}(?:-[0-9]{6}){7})(?-u:\b)".to_owned(),
         // Mollie API keys: `live_` or `test_` and 30 letters and digits.
         r"(?-u:\b)(?P<mollie>(?:live|test)_)(?P<mollie_val>[A-Za-z0-9]{30})(?-u:\b)".to_owned(),
+        DPAPI_BLOB.to_owned(),
         format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
         r"(?-u:\b)(?P<octopus>API-)[A-Z0-9]{25,32}(?-u:\b)".to_owned(),
         // Tokens whose prefix is a common word, so only their hex body tells them: Databricks,

@@ -125,6 +125,7 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         ("azp_eval", "azp_val"),
         ("sql_pw", "sql_pw_val"),
         ("user_token", "user_token_val"),
+        ("dpapi", "dpapi_val"),
     ] {
         if let Some(label) = caps.name(label) {
             return format!("{}{}", label.as_str(), mask(&caps[value]));
