@@ -164,7 +164,7 @@ enum Forms {
 /// member comes on the next line (an ARM parameter `"adminPassword": {`, unattend.xml's
 /// `<Password>`) or SMTP's base64 `Password:` prompt (`334 UGFzc3dvcmQ6`). [`LineRedactor`](super::LineRedactor)
 /// redacts the line after one of them together with it.
-pub(super) fn two_line_openers() -> [String; 11] {
+pub(super) fn two_line_openers() -> [String; 12] {
     let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     [
         format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?(?:name|Name):[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
@@ -235,6 +235,9 @@ pub(super) fn two_line_openers() -> [String; 11] {
         format!(
             r#"(?:(?i:insert[ \t]+into)[^\r\n(]*\(|columns:[ \t]*new[ \t]*(?:string)?\[\][ \t]*\{{)[^(){{}}\r\n]*(?i:{secret_words})[^(){{}}\r\n]*[)}}][ \t]*,?[ \t]*"#
         ),
+        // A `.netrc` entry written one token pair a line (`machine HOST` / `login USER` /
+        // `password PASSWORD`): its `login` line, the `password` on the next.
+        r"(?m:^)[ \t]*(?:machine[ \t]+\S+[ \t]+)?login[ \t]+\S+[ \t]*\r?(?m:$)".to_owned(),
     ]
 }
 
@@ -260,6 +263,7 @@ fn rules(forms: Forms) -> Vec<String> {
         azp_variable,
         echo_command,
         column_list,
+        netrc_login,
     ] = two_line_openers();
     let labelled = forms != Forms::Shapes;
     let csv_header = csv_header();
@@ -395,8 +399,11 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<expect_send>{expect_prompt}[^\r\n]*?(?:\r?\n[ \t]*)?send[ \t]+(?:--[ \t]+)?")(?P<send_val>(?:[^"\\\r\n]|\\[^rn\r\n])+)"#
             ),
-            // A `.netrc` entry on one line: `machine HOST login USER password PASSWORD`.
-            r#"(?P<netrc>(?-u:\b)(?:machine[ \t]+\S+|default)(?:[ \t]+(?:login|account|port)[ \t]+\S+)*[ \t]+password[ \t]+)(?P<netrc_val>"(?:[^"\\\r\n]|\\.)*"|\S+)"#.to_owned(),
+            // A `.netrc` entry on one line (`machine HOST login USER password PASSWORD`), or its
+            // `password` on the line after its `login`.
+            format!(
+                r#"(?P<netrc>(?:(?-u:\b)(?:machine[ \t]+\S+|default)(?:[ \t]+(?:login|account|port)[ \t]+\S+)*[ \t]+|{netrc_login}\n[ \t]*)password[ \t]+)(?P<netrc_val>"(?:[^"\\\r\n]|\\.)*"|\S+)"#
+            ),
             // A password sent in a protocol transcript: Redis `MONITOR`'s `"AUTH" ["user"] "pw"`,
             // IMAP's `TAG LOGIN user "pw"`, FTP's `PASS pw` after a client marker (`> `, `C: `),
             // so a test runner's `PASS  file` is not one.

@@ -320,6 +320,25 @@ fn credential_files() {
     ]);
 }
 
+/// A `.netrc` written one token pair a line, as most of its documentation shows it: the password
+/// of a word-like value on the line after `login` is hidden in whole text and line by line; the
+/// machine, the login and the next entry stay.
+#[test]
+fn netrc_entries_over_lines() {
+    each_and_lines(&[
+        (
+            "machine db.internal\nlogin app\npassword AIAqEiNwbA\nmachine api.example.com\n  login ci\n  password hunter\ndefault login anonymous",
+            "machine db.internal\nlogin app\npassword [REDACTED]\nmachine api.example.com\n  login ci\n  password [REDACTED]\ndefault login anonymous",
+        ),
+        (
+            "machine ftp.example.com login bob\npassword Tr0ub4dor",
+            "machine ftp.example.com login bob\npassword [REDACTED]",
+        ),
+        // A `login` line followed by anything but `password VALUE` is no entry.
+        ("login app\npassword: see the vault\nlogin succeeded", ""),
+    ]);
+}
+
 #[test]
 fn escaped_quotes_auth_parameters_aws_configure_age_and_odbc_braces() {
     each(&[
