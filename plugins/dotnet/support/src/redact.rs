@@ -269,7 +269,7 @@ use serde_json::Value;
 use self::{
     cli::plan_args,
     connection::own_labels,
-    keys::{DESCRIBING_WORDS, KeyClass, classify_key, key_words},
+    keys::{DESCRIBING_WORDS, KeyClass, classify_key, key_words, normalize, public_by_design},
     labelled::redact_labelled,
     lines::prefixed_private_keys,
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
@@ -433,7 +433,8 @@ pub fn redact_json(value: &mut Value) {
                 let sealing_key = map.len() == 2 && map.contains_key("key_id") && map.contains_key("key");
                 // A flat map of generated tokens where some value is a token known by its shape is a keys
                 // file (the `llm` CLI's `keys.json`: `{"openai": "sk-...", "mistral": "..."}`): its
-                // other key-like values are keys too, whatever their names.
+                // other key-like values are keys too, whatever their names, but those whose names say
+                // public (Stripe's `PublishableKey` beside its `SecretKey`).
                 let keys_file = map.len() >= 2
                     && map.values().filter_map(Value::as_str).filter(|v| generated_token(v)).count() == map.len()
                     && map.values().filter_map(Value::as_str).any(|v| matches!(redact_with(&SHAPES, v), Cow::Owned(_)));
@@ -457,7 +458,12 @@ pub fn redact_json(value: &mut Value) {
                         (Some(named), _) if neutral && named != KeyClass::Plain => named,
                         _ if neutral => KeyClass::Neutral,
                         (_, Some(class)) if class != KeyClass::Plain => class,
-                        _ if keys_file && classify_key(k) == KeyClass::Plain => KeyClass::Neutral,
+                        _ if keys_file
+                            && classify_key(k) == KeyClass::Plain
+                            && !public_by_design(&key_words(k), &normalize(k)) =>
+                        {
+                            KeyClass::Neutral
+                        }
                         _ => classify_key(k),
                     };
                     // What a secret or connection-string object holds is as secret, but a member that

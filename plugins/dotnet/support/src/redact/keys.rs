@@ -280,24 +280,9 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
     let ends_password_key = words.len() >= 2
         && words[words.len() - 1] == "key"
         && ["password", "passwd", "pwd"].contains(&words[words.len() - 2].as_str());
-    // What is public by design: a public or publishable key or token (Mapbox's `PublicToken`,
-    // Stripe's publishable key), a CAPTCHA site key (`data-sitekey`), a key's id
-    // (`RAZORPAY_KEY_ID`, `keyId`; an access key id stays secret, see [`STRONG_KEY_WORDS`]).
-    let last_two = words.len() >= 2 && words[words.len() - 2] == "key" && words[words.len() - 1] == "id";
     // The id of a secret store (`UserSecretsId`, `PackageSecretsId`), not a secret.
     let store_id = words.len() >= 2 && words[words.len() - 2] == "secrets" && words[words.len() - 1] == "id";
-    let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
-    // A public key named after other words (`test_mode_pub_key` of the Stripe CLI's config).
-    let public_key =
-        words.windows(2).any(|pair| ["pub", "public", "publishable"].contains(&pair[0].as_str()) && pair[1] == "key");
-    if first == "existing"
-        || public_key && !strong
-        || ends_password_key
-        || ["public", "publishable"].contains(&first)
-        || normalized.ends_with("sitekey")
-        || last_two && !strong
-        || store_id
-    {
+    if first == "existing" || public_by_design(&words, &normalized) || ends_password_key || store_id {
         return KeyClass::Plain;
     }
     // Durations and times of a secret (`expires_in`, `id_token_expires_in`, `token_issued_at`).
@@ -355,6 +340,21 @@ const NOT_AUTH_WORDS: &[&str] = &["authority", "authentication", "author"];
 /// `BASIC_AUTH`), not as the start of a longer one.
 fn weak_subject(subject: &str) -> String {
     NOT_AUTH_WORDS.iter().fold(subject.to_owned(), |name, word| name.replace(word, " "))
+}
+
+/// Whether a name's words say its value is public by design: a public or publishable key or
+/// token (Mapbox's `PublicToken`, Stripe's `PublishableKey`, the Stripe CLI's `test_mode_pub_key`),
+/// a CAPTCHA site key (`data-sitekey`), a key's id (`RAZORPAY_KEY_ID`, `keyId`; an access key id
+/// stays secret, see [`STRONG_KEY_WORDS`]). `normalized` is the name as [`normalize`] writes it.
+/// Such a value stays even beside secrets of its own shape (`redact_json`'s keys files).
+pub(super) fn public_by_design(words: &[String], normalized: &str) -> bool {
+    let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
+    let key_id = words.len() >= 2 && words[words.len() - 2] == "key" && words[words.len() - 1] == "id";
+    let public_key =
+        words.windows(2).any(|pair| ["pub", "public", "publishable"].contains(&pair[0].as_str()) && pair[1] == "key");
+    (public_key || key_id) && !strong
+        || words.first().is_some_and(|first| ["public", "publishable"].contains(&first.as_str()))
+        || normalized.ends_with("sitekey")
 }
 
 /// Whether `name` is a qualified .NET name of three or more parts, each in PascalCase
@@ -511,6 +511,25 @@ mod tests {
         for kept in ["\"auth\": \"YmFzaWM=\"", "auth: dG9rZW4=", "AUTH_MODE=Q29va2llcw=="] {
             assert_eq!(r(kept), kept);
         }
+    }
+
+    #[test]
+    fn a_public_key_stays_beside_secrets_of_its_shape() {
+        let publishable = "pk_live_51Hq8XkLm2Vt9Rb4Zc7Yd1Pn6Hs0Qf3kW8Xw2Vt7Rb1Zc8Yd4Pn6Hs0Qf3kLm9Xw2Vt7Rb1Zc8Yd4P";
+        let mut stripe = serde_json::json!({"Stripe": {
+            "PublishableKey": publishable,
+            "SecretKey": "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+            "WebhookSecret": "whsec_5Wq9Lm2Xk8Vt4Rb7Zc1Yd6Pn3Hs0Qf8K",
+        }});
+        crate::redact::redact_json(&mut stripe);
+        assert_eq!(stripe["Stripe"]["PublishableKey"], publishable);
+        for secret in ["SecretKey", "WebhookSecret"] {
+            assert!(stripe["Stripe"][secret].as_str().is_some_and(|shown| shown.ends_with("[REDACTED]")), "{stripe}");
+        }
+        // A keys file's values under names that say nothing are keys.
+        let mut keys = serde_json::json!({"openai": "sk-4eC39HqLyjWDarjtT1zdp7dcQf3kLm9Xw2Vt7Rb1", "mistral": "Qf3kLm9Xw2Vt7Rb1Zc8Yd4Pn6Hs0Wq9L"});
+        crate::redact::redact_json(&mut keys);
+        assert_eq!(keys["mistral"], "[REDACTED]");
     }
 
     #[test]
