@@ -197,8 +197,16 @@ pub(super) fn mask(value: &str) -> String {
 }
 
 /// Whether `value` only stands in for a secret (see [`STAND_IN`]).
+/// Also a token's known prefix before a run of lower-case `x` (`sk_test_xxxxxxxxxxxxxxxxxxxxxxxx` of
+/// a `.env.example`, `ghp_xxxx...` of a README): the prefix says which kind of token goes there,
+/// the run that none is. Upper-case `X` is a letter of some tokens' alphabets (an AWS key id's
+/// `ASIAXXXXXXXXXXXXXXXX` stays a key id).
 pub(super) fn is_stand_in(value: &str) -> bool {
     STAND_IN.is_match(value)
+        || PREFIXED_TOKEN
+            .captures(value)
+            .and_then(|caps| caps.get(1))
+            .is_some_and(|prefix| value[prefix.end()..].bytes().all(|b| b == b'x'))
 }
 
 #[cfg(test)]
@@ -216,6 +224,20 @@ mod tests {
         }
         assert_eq!(r("redis-cli -h cache -a pw1 PING"), "redis-cli -h cache -a [REDACTED] PING");
         assert_eq!(r("sshpass -p pw2 scp a b"), "sshpass -p [REDACTED] scp a b");
+    }
+
+    #[test]
+    fn a_token_prefix_before_a_run_of_x_is_a_placeholder() {
+        for kept in [
+            "STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx",
+            "export GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "  \"ApiKey\": \"sk_live_xxxxxxxxxxxxxxxxxxxxxxxx\",",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+        // A body with anything but the run of `x` is a token.
+        assert_eq!(r("STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxx4eC39HqLyjWD"), "STRIPE_SECRET_KEY=sk_test_[REDACTED]");
+        assert_eq!(r("token ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx1"), "token ghp_[REDACTED]");
     }
 
     #[test]
