@@ -409,6 +409,15 @@ pub fn redact_json(value: &mut Value) {
                 (v, class)
             })),
             Value::Object(map) => {
+                // A record under a secret-named key that names its own secret member (an MSAL token
+                // cache's `"AccessToken": {ID: {"secret": ..., "client_id": ..., "cached_at": ...}}`,
+                // `"token": {"access_token": ..., "scope": ...}`): its own names say what is secret,
+                // as a list of records under a secret name does.
+                let class = if class == KeyClass::Secret && map.keys().any(|k| classify_key(k) == KeyClass::Secret) {
+                    KeyClass::Plain
+                } else {
+                    class
+                };
                 // A `{"name"|"key": NAME, "value": VALUE}` pair: VALUE is as secret as NAME says;
                 // a Terraform output `{"sensitive": true, "value": VALUE}`: VALUE is secret.
                 // An object whose type says it is secret (`"Type": "SecureString"`, 1Password's

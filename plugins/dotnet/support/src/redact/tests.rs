@@ -259,6 +259,35 @@ fn json_values_by_key_name_and_content() {
     );
 }
 
+/// An MSAL token cache (`~/.azure/msal_token_cache.json`): under its secret-named sections and
+/// cache keys, each record names its own secret (`secret`); its client id, environment and times
+/// stay. A secret object with no secret-named member of its own stays secret whole.
+#[test]
+fn json_records_under_a_secret_name_that_name_their_own_secret() {
+    let key = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0.9a8b7c6d-5e4f-3a2b-1c0d-e9f8a7b6c5d4-login.microsoftonline.com-accesstoken-04b07795-8ddb-461a-bbee-02f9e1bf7b46-organizations-https://management.core.windows.net//.default";
+    let mut cache = json!({ "AccessToken": { key: {
+        "credential_type": "AccessToken",
+        "secret": "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.eyJhdWQiOiJodHRwcyJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg",
+        "client_id": "04b07795-8ddb-461a-bbee-02f9e1bf7b46",
+        "environment": "login.microsoftonline.com",
+        "cached_at": "1714561200",
+    }}});
+    redact_json(&mut cache);
+    assert_eq!(
+        cache,
+        json!({ "AccessToken": { key: {
+            "credential_type": "AccessToken",
+            "secret": REDACTED,
+            "client_id": "04b07795-8ddb-461a-bbee-02f9e1bf7b46",
+            "environment": "login.microsoftonline.com",
+            "cached_at": "1714561200",
+        }}})
+    );
+    let mut whole = json!({ "clientSecret": { "data": "Qf3kLm9Xw2", "note": "rotate monthly" } });
+    redact_json(&mut whole);
+    assert_eq!(whole, json!({ "clientSecret": { "data": REDACTED, "note": REDACTED } }));
+}
+
 #[test]
 fn json_prefixed_name_value_pairs_are_as_secret_as_their_name() {
     let mut value = json!({ "propertyName": "SigningPassword", "propertyValue": "S3cret!", "isSet": true });
