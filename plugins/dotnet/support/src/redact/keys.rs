@@ -98,6 +98,9 @@ const NON_SECRET_KEYS: &[&str] = &[
     "tokentype",
     "instrumentationkey",
     "appinsightsinstrumentationkey",
+    // git's `user.signingKey` (`git config --list`): the GPG key id or SSH public key commits are
+    // signed with, not the private key.
+    "usersigningkey",
 ];
 
 /// Last words that make a key name describe a secret rather than hold one:
@@ -511,6 +514,14 @@ mod tests {
         for kept in ["\"auth\": \"YmFzaWM=\"", "auth: dG9rZW4=", "AUTH_MODE=Q29va2llcw=="] {
             assert_eq!(r(kept), kept);
         }
+    }
+
+    #[test]
+    fn git_user_signing_key_stays() {
+        let kept = "file:/home/dev/.gitconfig\tuser.signingkey=3AA5C34371567BD2C4F8E1B07D2A9F6E81C3D5B7";
+        assert_eq!(r(kept), kept);
+        // An app's signing key stays secret.
+        assert_eq!(r("Jwt:SigningKey=3AA5C34371567BD2C4F8E1B07D2A9F6E81C3D5B7"), "Jwt:SigningKey=[REDACTED]");
     }
 
     #[test]
