@@ -259,6 +259,20 @@ fn json_values_by_key_name_and_content() {
     );
 }
 
+/// An MSAL token cache's keys end in the scope's URL: read in text, its `https:` is no label.
+#[test]
+fn a_name_ending_in_a_url_scheme_is_no_label() {
+    each_and_lines(&[
+        (
+            r#"    "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0.9a8b7c6d-5e4f-3a2b-1c0d-e9f8a7b6c5d4-login.microsoftonline.com-accesstoken-04b07795-8ddb-461a-bbee-02f9e1bf7b46-organizations-https://management.core.windows.net//.default": {"#,
+            "",
+        ),
+        // A URL with credentials after it still loses its password; a token label keeps its value hidden.
+        ("cache-token-https://bob:Pw-9x2Lm@host.example.com/", "cache-token-https://bob:[REDACTED]@host.example.com/"),
+        ("access_token: https-9Xw2Vt7Rb1Zc8Yd4Pn6Hs0", "access_token: [REDACTED]"),
+    ]);
+}
+
 /// An MSAL token cache (`~/.azure/msal_token_cache.json`): under its secret-named sections and
 /// cache keys, each record names its own secret (`secret`); its client id, environment and times
 /// stay. A secret object with no secret-named member of its own stays secret whole.
