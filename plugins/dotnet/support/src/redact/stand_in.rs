@@ -31,8 +31,11 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:\**|(?i:x{3,})|\.{3}|\((?i:sensitive(?: value)?|not set|unset|empty|none|null|hidden|redacted|masked|secret)\)",
         r"|(?i:\[(?:filtered|redacted|hidden|masked|secret|sensitive|removed|protected)\]|<(?:hidden|redacted|masked|secret)>)",
         // Already masked, with a few characters shown (`sk-...redacted`, `ghp_****`, `AKIA…WXYZ`,
-        // SendGrid's `SG.***`).
-        r"|[A-Za-z0-9_-]{0,12}\.?(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{0,8}|(?i:redacted|masked|hidden))",
+        // SendGrid's `SG.***`). An ellipsis with nothing after it may instead end a value a table
+        // cut at its column's width (PowerShell's `Get-ChildItem env:`: `Password=L0hWFt-Xaj…`),
+        // which shows the secret's start: a mask only after a vendor's prefix or four characters.
+        r"|[A-Za-z0-9_-]{0,12}\.?(?:(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{1,8}|(?i:redacted|masked|hidden))|\*{3,})",
+        r"|(?:[A-Za-z0-9]{0,4}|[A-Za-z0-9_-]{0,11}[_-])\.?(?:\.{3}|…)",
         r"|None|null|nil|NULL|undefined|true|false|True|False|TRUE|FALSE|yes|no|Yes|No|YES|NO",
         // A time or age, as listings show it in a secret's row (`gh secret list`: `about 3 days ago`).
         r"|(?:about |almost |over |less than )?(?:a|an|[0-9]+) (?:second|minute|hour|day|week|month|year)s? ago",
@@ -193,7 +196,9 @@ pub(super) fn mask(value: &str) -> String {
             .map_or("", |caps| caps.name("vendor").map_or("", |m| m.as_str()))
     };
     let prefix = PREFIXED_TOKEN.captures(inner).map_or_else(vendor, |caps| caps.get(1).map_or("", |m| m.as_str()));
-    format!("{open}{prefix}{REDACTED}{close}")
+    // The ellipsis of a value a table cut short stays after it (see [`STAND_IN`]).
+    let cut = if inner.ends_with('…') { "…" } else { "" };
+    format!("{open}{prefix}{REDACTED}{cut}{close}")
 }
 
 /// Whether `value` only stands in for a secret (see [`STAND_IN`]).
@@ -224,6 +229,24 @@ mod tests {
         }
         assert_eq!(r("redis-cli -h cache -a pw1 PING"), "redis-cli -h cache -a [REDACTED] PING");
         assert_eq!(r("sshpass -p pw2 scp a b"), "sshpass -p [REDACTED] scp a b");
+    }
+
+    #[test]
+    fn a_value_a_table_cut_short_is_hidden_and_keeps_its_ellipsis() {
+        for (input, expected) in [
+            (
+                "SQLCONNSTR_Default             Server=tcp:sql-01,1433;User ID=app;Password=L0hWFt-Xaj…",
+                "SQLCONNSTR_Default             Server=tcp:sql-01,1433;User ID=app;Password=[REDACTED]…",
+            ),
+            ("AZURE_CLIENT_SECRET            Qf3~kLm9Xw2Vt7…", "AZURE_CLIENT_SECRET            [REDACTED]…"),
+        ] {
+            assert_eq!(r(input), expected);
+        }
+        // Masks that show a vendor's prefix or a few characters stay as they are.
+        for kept in ["OPENAI_API_KEY=sk-proj-…", "GITHUB_TOKEN=ghp_…", "AWS_ACCESS_KEY_ID=AKIA…", "DB_PASSWORD=ab…yz"]
+        {
+            assert_eq!(r(kept), kept);
+        }
     }
 
     #[test]
