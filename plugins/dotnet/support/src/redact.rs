@@ -403,9 +403,11 @@ pub fn redact_json(value: &mut Value) {
                 }
             }
             // A list of records under a secret-named key (`{"secrets": [{"name": ..., "updated":
-            // ...}]}`, a vault's listing) names secrets: each record's own fields say what is secret.
+            // ...}]}`, a vault's listing) or a weakly named one (a JWKS's `{"keys": [{"kid": ...,
+            // "n": ...}]}`) names secrets: each record's own fields say what is secret.
             Value::Array(items) => pending.extend(items.iter_mut().map(|v| {
-                let class = if v.is_object() && class == KeyClass::Secret { KeyClass::Plain } else { class };
+                let listing = matches!(class, KeyClass::Secret | KeyClass::Weak);
+                let class = if v.is_object() && listing { KeyClass::Plain } else { class };
                 (v, class)
             })),
             Value::Object(map) => {
@@ -480,10 +482,13 @@ pub fn redact_json(value: &mut Value) {
                     // `"adminPassword": {"type": "SecureString"}`).
                     let describes = own == KeyClass::Plain
                         && key_words(k).last().is_some_and(|word| DESCRIBING_WORDS.contains(&word.as_str()));
+                    // The members of an object under a weakly named key (`az functionapp keys list`'s
+                    // `"systemKeys": {"durabletask_extension": KEY}`) are keys when they look like keys.
                     let inherited = match (class, own) {
                         (KeyClass::Secret, _) if describes => own,
                         (KeyClass::Secret, _) | (KeyClass::Connection, KeyClass::Secret) => KeyClass::Secret,
                         (KeyClass::Connection, _) => KeyClass::Connection,
+                        (KeyClass::Weak, KeyClass::Plain) if !describes => KeyClass::Neutral,
                         _ => own,
                     };
                     (v, inherited)

@@ -302,6 +302,36 @@ fn json_records_under_a_secret_name_that_name_their_own_secret() {
     assert_eq!(whole, json!({ "clientSecret": { "data": REDACTED, "note": REDACTED } }));
 }
 
+/// `az functionapp keys list`: the keys under `systemKeys` are named for their extension; the
+/// ids and names beside keys under a weak name stay.
+#[test]
+fn json_members_of_an_object_under_a_weak_name_are_keys_when_they_look_like_keys() {
+    let key = "P6qXwXvIDacSUAq5Ui4bTwHgktfvmqqIa53oGP8T56Fag-p1QqI8gY==";
+    let mut keys = json!({
+        "functionKeys": { "default": key },
+        "masterKey": key,
+        "systemKeys": { "durabletask_extension": key, "mcp_extension": key },
+    });
+    redact_json(&mut keys);
+    assert_eq!(
+        keys,
+        json!({
+            "functionKeys": { "default": REDACTED },
+            "masterKey": REDACTED,
+            "systemKeys": { "durabletask_extension": REDACTED, "mcp_extension": REDACTED },
+        })
+    );
+    let signing = json!({ "SigningKey": {
+        "KeyId": "804e2561213c44a5338892f167c58335",
+        "ClientId": "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
+        "Algorithm": "RS256",
+        "Thumbprint": "3AA5C34371567BD2C4F8E1B07D2A9F6E81C3D5B7",
+    }});
+    let mut shown = signing.clone();
+    redact_json(&mut shown);
+    assert_eq!(shown, signing);
+}
+
 #[test]
 fn json_prefixed_name_value_pairs_are_as_secret_as_their_name() {
     let mut value = json!({ "propertyName": "SigningPassword", "propertyValue": "S3cret!", "isSet": true });
