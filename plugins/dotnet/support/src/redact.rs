@@ -417,16 +417,25 @@ pub fn redact_json(value: &mut Value) {
                 }
             }
             // A list of records under a secret-named key (`{"secrets": [{"name": ..., "updated":
-            // ...}]}`, a vault's listing) names secrets, and one under a key named for connection
-            // strings describes them (`az cosmosdb keys list --type connection-strings`: each
-            // `connectionString` beside its `description` and `keyKind`): each record's own fields
-            // say what is secret.
+            // ...}]}`, a vault's listing), one under a key named for connection strings describes
+            // them (`az cosmosdb keys list --type connection-strings`: each `connectionString` beside
+            // its `description` and `keyKind`), and a weakly named one (a JWKS's `{"keys": [{"kid":
+            // ..., "n": ...}]}`) names keys: each record's own fields say what is secret.
             Value::Array(items) => pending.extend(items.iter_mut().map(|v| {
-                let record = v.is_object() && matches!(class, KeyClass::Secret | KeyClass::Connection);
-                let class = if record { KeyClass::Plain } else { class };
+                let listing = matches!(class, KeyClass::Secret | KeyClass::Connection | KeyClass::Weak);
+                let class = if v.is_object() && listing { KeyClass::Plain } else { class };
                 (v, class)
             })),
             Value::Object(map) => {
+                // A record under a secret-named key that names its own secret member (an MSAL token
+                // cache's `"AccessToken": {ID: {"secret": ..., "client_id": ..., "cached_at": ...}}`,
+                // `"token": {"access_token": ..., "scope": ...}`): its own names say what is secret,
+                // as a list of records under a secret name does.
+                let class = if class == KeyClass::Secret && map.keys().any(|k| classify_key(k) == KeyClass::Secret) {
+                    KeyClass::Plain
+                } else {
+                    class
+                };
                 // A `{"name"|"key": NAME, "value": VALUE}` pair: VALUE is as secret as NAME says;
                 // a Terraform output `{"sensitive": true, "value": VALUE}`: VALUE is secret.
                 // An object whose type says it is secret (`"Type": "SecureString"`, 1Password's
@@ -484,10 +493,13 @@ pub fn redact_json(value: &mut Value) {
                     // `"adminPassword": {"type": "SecureString"}`).
                     let describes = own == KeyClass::Plain
                         && key_words(k).last().is_some_and(|word| DESCRIBING_WORDS.contains(&word.as_str()));
+                    // The members of an object under a weakly named key (`az functionapp keys list`'s
+                    // `"systemKeys": {"durabletask_extension": KEY}`) are keys when they look like keys.
                     let inherited = match (class, own) {
                         (KeyClass::Secret, _) if describes => own,
                         (KeyClass::Secret, _) | (KeyClass::Connection, KeyClass::Secret) => KeyClass::Secret,
                         (KeyClass::Connection, _) => KeyClass::Connection,
+                        (KeyClass::Weak, KeyClass::Plain) if !describes => KeyClass::Neutral,
                         _ => own,
                     };
                     (v, inherited)

@@ -98,6 +98,9 @@ const NON_SECRET_KEYS: &[&str] = &[
     "tokentype",
     "instrumentationkey",
     "appinsightsinstrumentationkey",
+    // git's `user.signingKey` (`git config --list`): the GPG key id or SSH public key commits are
+    // signed with, not the private key.
+    "usersigningkey",
 ];
 
 /// Words before a last `key` that make it a key to data, not a secret (see [`classify_key`]).
@@ -258,26 +261,9 @@ pub(super) fn normalize(name: &str) -> String {
     name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()
 }
 
-/// Whether `name` names what is public by design: a public or publishable key or token (Mapbox's
-/// `PublicToken`, Stripe's `PublishableKey`), a CAPTCHA site key (`data-sitekey`), a key's id
-/// (`RAZORPAY_KEY_ID`, `keyId`; an access key id stays secret, see [`STRONG_KEY_WORDS`]). Such a
-/// name keeps its value even among secrets (a keys file in structured content).
+/// Whether `name` names what is public by design (see [`public_by_design`]).
 pub(super) fn names_public(name: &str) -> bool {
     public_by_design(&key_words(name), &normalize(name))
-}
-
-/// [`names_public`] of a name already split into its lower-case `words` and `normalized`.
-fn public_by_design(words: &[String], normalized: &str) -> bool {
-    let first = words.first().map_or("", String::as_str);
-    let last_two = words.len() >= 2 && words[words.len() - 2] == "key" && words[words.len() - 1] == "id";
-    let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
-    // A public key named after other words (`test_mode_pub_key` of the Stripe CLI's config).
-    let public_key =
-        words.windows(2).any(|pair| ["pub", "public", "publishable"].contains(&pair[0].as_str()) && pair[1] == "key");
-    public_key && !strong
-        || ["public", "publishable"].contains(&first)
-        || normalized.ends_with("sitekey")
-        || last_two && !strong
 }
 
 pub(super) fn classify_key(name: &str) -> KeyClass {
@@ -353,7 +339,10 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
         KeyClass::Secret
     } else if contains(CONNECTION_KEY_WORDS) {
         KeyClass::Connection
-    } else if WEAK_KEY_WORDS.iter().any(|w| !w.starts_with("licen") && subject.contains(&w.replace('_', ""))) {
+    } else if WEAK_KEY_WORDS
+        .iter()
+        .any(|w| !w.starts_with("licen") && weak_subject(&subject).contains(&w.replace('_', "")))
+    {
         KeyClass::Weak
     } else if ["license", "licence"].contains(&last) {
         // A product's license key (`MT_LICENSE=...`), but not `PackageLicenseExpression`.
@@ -361,6 +350,33 @@ pub(super) fn classify_key(name: &str) -> KeyClass {
     } else {
         KeyClass::Plain
     }
+}
+
+/// Words that hold the weak word `auth` without meaning an authentication value: a certificate
+/// authority (kubeconfig's public `certificate-authority-data`), an OpenID `Authority` URL, an
+/// `Authentication` section (`Authentication:Google:ClientId`, whose client id is public).
+const NOT_AUTH_WORDS: &[&str] = &["authority", "authentication", "author"];
+
+/// A normalised name with [`NOT_AUTH_WORDS`] taken out, for the weak words to be looked for in:
+/// `auth` counts as a word of its own (`"auth"` of Docker's `config.json`, npm's `_auth`,
+/// `BASIC_AUTH`), not as the start of a longer one.
+fn weak_subject(subject: &str) -> String {
+    NOT_AUTH_WORDS.iter().fold(subject.to_owned(), |name, word| name.replace(word, " "))
+}
+
+/// Whether a name's words say its value is public by design: a public or publishable key or
+/// token (Mapbox's `PublicToken`, Stripe's `PublishableKey`, the Stripe CLI's `test_mode_pub_key`),
+/// a CAPTCHA site key (`data-sitekey`), a key's id (`RAZORPAY_KEY_ID`, `keyId`; an access key id
+/// stays secret, see [`STRONG_KEY_WORDS`]). `normalized` is the name as [`normalize`] writes it.
+/// Such a value stays even beside secrets of its own shape (`redact_json`'s keys files).
+fn public_by_design(words: &[String], normalized: &str) -> bool {
+    let strong = STRONG_KEY_WORDS.iter().any(|w| normalized.contains(&w.replace('_', "")));
+    let key_id = words.len() >= 2 && words[words.len() - 2] == "key" && words[words.len() - 1] == "id";
+    let public_key =
+        words.windows(2).any(|pair| ["pub", "public", "publishable"].contains(&pair[0].as_str()) && pair[1] == "key");
+    (public_key || key_id) && !strong
+        || words.first().is_some_and(|first| ["public", "publishable"].contains(&first.as_str()))
+        || normalized.ends_with("sitekey")
 }
 
 /// Whether `name` is a qualified .NET name of three or more parts, each in PascalCase
@@ -386,6 +402,33 @@ pub(super) fn looks_generated(value: &str) -> bool {
         && !value.starts_with(['/', '.', '~'])
         && !value.starts_with("0024000004800000")
         && !is_timestamp(value)
+}
+
+/// Whether `value` is the base64 of `user:password`, as HTTP Basic credentials are kept (Docker's
+/// `config.json` `"auth"`, npm's `_auth`, `git config`'s `AUTHORIZATION: basic ...`): a secret
+/// under a weak label even when it is too short or holds no digit to look generated.
+pub(super) fn basic_credentials(value: &str) -> bool {
+    base64_decoded(value).is_some_and(|decoded| {
+        decoded.iter().all(|b| b.is_ascii_graphic())
+            && decoded.iter().position(|&b| b == b':').is_some_and(|colon| colon > 0 && colon + 1 < decoded.len())
+    })
+}
+
+/// The bytes `value` encodes in padded standard base64, or `None` when it is not such base64.
+fn base64_decoded(value: &str) -> Option<Vec<u8>> {
+    const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let body = value.strip_suffix("==").or_else(|| value.strip_suffix('=')).unwrap_or(value);
+    if !value.len().is_multiple_of(4) || body.is_empty() {
+        return None;
+    }
+    let sextets: Vec<u32> =
+        body.bytes().map(|b| ALPHABET.iter().position(|&a| a == b).map(|at| at as u32)).collect::<Option<_>>()?;
+    let mut bytes = Vec::with_capacity(sextets.len() * 3 / 4);
+    for chunk in sextets.chunks(4) {
+        let bits = chunk.iter().fold(0u32, |bits, sextet| bits << 6 | sextet) << (6 * (4 - chunk.len()));
+        bytes.extend_from_slice(&bits.to_be_bytes()[1..chunk.len()]);
+    }
+    Some(bytes)
 }
 
 /// Whether a value under a weak label, too short to look generated, is typed as a password
@@ -532,6 +575,78 @@ mod tests {
             ("SmtpPassword\nWinter__2024!", "SmtpPassword\n[REDACTED]"),
             ("SmtpPassword\nQx7:pp-Lm2", "SmtpPassword\n[REDACTED]"),
         ]);
+    }
+
+    #[test]
+    fn basic_credentials_in_base64_are_secret_under_a_weak_label() {
+        // `jdoe:SB+O%V-ihVIK`: no digit, so they do not look generated.
+        for (input, expected) in [
+            ("\"auth\": \"amRvZTpTQitPJVYtaWhWSUs=\",", "\"auth\": \"[REDACTED]\","),
+            ("//npm.contoso.com/:_auth=amRvZTpTQitPJVYtaWhWSUs=", "//npm.contoso.com/:_auth=[REDACTED]"),
+        ] {
+            assert_eq!(r(input), expected, "{input}");
+        }
+        let mut config = serde_json::json!({"auths": {"contoso.azurecr.io": {"auth": "amRvZTpTQitPJVYtaWhWSUs="}}, "credsStore": "desktop"});
+        crate::redact::redact_json(&mut config);
+        assert_eq!(
+            config,
+            serde_json::json!({"auths": {"contoso.azurecr.io": {"auth": "[REDACTED]"}}, "credsStore": "desktop"})
+        );
+        // Base64 of a word is no pair of credentials.
+        for kept in ["\"auth\": \"YmFzaWM=\"", "auth: dG9rZW4=", "AUTH_MODE=Q29va2llcw=="] {
+            assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
+    fn git_user_signing_key_stays() {
+        let kept = "file:/home/dev/.gitconfig\tuser.signingkey=3AA5C34371567BD2C4F8E1B07D2A9F6E81C3D5B7";
+        assert_eq!(r(kept), kept);
+        // An app's signing key stays secret.
+        assert_eq!(r("Jwt:SigningKey=3AA5C34371567BD2C4F8E1B07D2A9F6E81C3D5B7"), "Jwt:SigningKey=[REDACTED]");
+    }
+
+    #[test]
+    fn a_public_key_stays_beside_secrets_of_its_shape() {
+        let publishable = "pk_live_51Hq8XkLm2Vt9Rb4Zc7Yd1Pn6Hs0Qf3kW8Xw2Vt7Rb1Zc8Yd4Pn6Hs0Qf3kLm9Xw2Vt7Rb1Zc8Yd4P";
+        let mut stripe = serde_json::json!({"Stripe": {
+            "PublishableKey": publishable,
+            "SecretKey": "sk_live_4eC39HqLyjWDarjtT1zdp7dc",
+            "WebhookSecret": "whsec_5Wq9Lm2Xk8Vt4Rb7Zc1Yd6Pn3Hs0Qf8K",
+        }});
+        crate::redact::redact_json(&mut stripe);
+        assert_eq!(stripe["Stripe"]["PublishableKey"], publishable);
+        for secret in ["SecretKey", "WebhookSecret"] {
+            assert!(stripe["Stripe"][secret].as_str().is_some_and(|shown| shown.ends_with("[REDACTED]")), "{stripe}");
+        }
+        // A keys file's values under names that say nothing are keys.
+        let mut keys = serde_json::json!({"openai": "sk-4eC39HqLyjWDarjtT1zdp7dcQf3kLm9Xw2Vt7Rb1", "mistral": "Qf3kLm9Xw2Vt7Rb1Zc8Yd4Pn6Hs0Wq9L"});
+        crate::redact::redact_json(&mut keys);
+        assert_eq!(keys["mistral"], "[REDACTED]");
+    }
+
+    #[test]
+    fn auth_inside_authority_or_authentication_is_no_weak_word() {
+        // kubeconfig's certificate authority is public; the client key beside it is not.
+        let ca = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURS0tLS0tCk1JSUM1ekNDQWMrZ0F3SUJBZ0lCQURBTkJna3Foa2lHOXcwQkFRc0ZBREFWTVJNd0VRWURWUVFERXdwcmRXSmw=";
+        let kubeconfig = format!(
+            "- cluster:\n    certificate-authority-data: {ca}\n    server: https://10.0.0.1:6443\n  name: prod\n"
+        );
+        assert_eq!(r(&kubeconfig), kubeconfig);
+        // An `Authentication` section's public client id stays in text and in JSON; its secret goes.
+        let id = "229769682777-5q1gh1a6qs0nn9hqfiv4j38pvws84wm0.apps.googleusercontent.com";
+        let mut value = serde_json::json!({
+            "Authentication:Google:ClientId": id,
+            "Authentication:Google:ClientSecret": "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",
+            "Authority": "https://login.microsoftonline.com/4b1f0e6a-9c2d-4e8f-a1b3-c5d7e9f0a2b4/v2.0",
+        });
+        crate::redact::redact_json(&mut value);
+        assert_eq!(value["Authentication:Google:ClientId"], id);
+        assert_eq!(value["Authentication:Google:ClientSecret"], "GOCSPX-[REDACTED]");
+        assert!(value["Authority"].as_str().is_some_and(|url| url.starts_with("https://login.")));
+        // `auth` as a word of its own is still weak: Docker's `"auth"`, `BASIC_AUTH`.
+        assert_eq!(r(r#""auth": "ZGVwbG95OnM0eVRxOXdMMnZa""#), r#""auth": "[REDACTED]""#);
+        assert_eq!(r("BASIC_AUTH=ZGVwbG95OnM0eVRxOXdMMnZa"), "BASIC_AUTH=[REDACTED]");
     }
 
     #[test]

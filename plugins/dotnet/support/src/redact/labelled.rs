@@ -11,8 +11,8 @@ use super::{
     cli::{IDENTIFIER, split_option_list},
     connection::{own_labels, redact_connection_string, split_connection_string},
     keys::{
-        KeyClass, classify_key, is_guid, is_qualified_name, is_session_key, key_like, key_words, looks_generated,
-        named_digest, normalize, password_shaped,
+        KeyClass, basic_credentials, classify_key, is_guid, is_qualified_name, is_session_key, key_like, key_words,
+        looks_generated, named_digest, normalize, password_shaped,
     },
     patterns::{CONTEXT_FREE, SHAPES, named_call, redact_with, url_scheme},
     prose::{generated_token, other_script, password_like},
@@ -91,7 +91,11 @@ pub(super) fn redact_labelled(class: KeyClass, value: &str) -> Option<String> {
         KeyClass::Connection => {
             Some(redact_connection_string(inner).map_or_else(|| mask(value), |shown| format!("{open}{shown}{close}")))
         }
-        KeyClass::Weak if looks_generated(inner) && !named_digest(inner) || password_shaped(inner) => Some(mask(value)),
+        KeyClass::Weak
+            if looks_generated(inner) && !named_digest(inner) || password_shaped(inner) || basic_credentials(inner) =>
+        {
+            Some(mask(value))
+        }
         KeyClass::Neutral if key_like(inner) => Some(mask(value)),
         _ => None,
     }

@@ -15,7 +15,7 @@ use super::{
     prose::{FOREIGN_KEY_WORDS, FOREIGN_SECRET_WORDS},
     replace::replace,
     tables::{RULE_LINE, csv_header, ruled_header},
-    tokens::{DPAPI_HEADER, RECOVERY_CODE_LINE, TOKEN_PREFIXES, VENDOR_TOKEN},
+    tokens::{DPAPI_BLOB, RECOVERY_CODE_LINE, TOKEN_PREFIXES, VENDOR_TOKEN},
 };
 
 /// A call in source code that computes a value (`generate_password(length=32)`, `os.urandom(32)`):
@@ -178,7 +178,7 @@ enum Forms {
 /// member comes on the next line (an ARM parameter `"adminPassword": {`, unattend.xml's
 /// `<Password>`) or SMTP's base64 `Password:` prompt (`334 UGFzc3dvcmQ6`). [`LineRedactor`](super::LineRedactor)
 /// redacts the line after one of them together with it.
-pub(super) fn two_line_openers() -> [String; 11] {
+pub(super) fn two_line_openers() -> [String; 12] {
     let secret_words = format!("{}|{}", words_pattern(STRONG_KEY_WORDS), words_pattern(LAST_KEY_WORDS));
     [
         format!(r#"(?m:^)[ \t]*(?:-[ \t]+)?(?:name|Name):[ \t]*["']?[^\s"']*(?i:{secret_words})[^\s"']*["']?[ \t]*"#),
@@ -249,6 +249,9 @@ pub(super) fn two_line_openers() -> [String; 11] {
         format!(
             r#"(?:(?i:insert[ \t]+into)[^\r\n(]*\(|columns:[ \t]*new[ \t]*(?:string)?\[\][ \t]*\{{)[^(){{}}\r\n]*(?i:{secret_words})[^(){{}}\r\n]*[)}}][ \t]*,?[ \t]*"#
         ),
+        // A `.netrc` entry written one token pair a line (`machine HOST` / `login USER` /
+        // `password PASSWORD`): its `login` line, the `password` on the next.
+        r"(?m:^)[ \t]*(?:machine[ \t]+\S+[ \t]+)?login[ \t]+\S+[ \t]*\r?(?m:$)".to_owned(),
     ]
 }
 
@@ -274,6 +277,7 @@ fn rules(forms: Forms) -> Vec<String> {
         azp_variable,
         echo_command,
         column_list,
+        netrc_login,
     ] = two_line_openers();
     let labelled = forms != Forms::Shapes;
     let csv_header = csv_header();
@@ -431,8 +435,11 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<expect_send>{expect_prompt}[^\r\n]*?(?:\r?\n[ \t]*)?send[ \t]+(?:--[ \t]+)?")(?P<send_val>(?:[^"\\\r\n]|\\[^rn\r\n])+)"#
             ),
-            // A `.netrc` entry on one line: `machine HOST login USER password PASSWORD`.
-            r#"(?P<netrc>(?-u:\b)(?:machine[ \t]+\S+|default)(?:[ \t]+(?:login|account|port)[ \t]+\S+)*[ \t]+password[ \t]+)(?P<netrc_val>"(?:[^"\\\r\n]|\\.)*"|\S+)"#.to_owned(),
+            // A `.netrc` entry on one line (`machine HOST login USER password PASSWORD`), or its
+            // `password` on the line after its `login`.
+            format!(
+                r#"(?P<netrc>(?:(?-u:\b)(?:machine[ \t]+\S+|default)(?:[ \t]+(?:login|account|port)[ \t]+\S+)*[ \t]+|{netrc_login}\n[ \t]*)password[ \t]+)(?P<netrc_val>"(?:[^"\\\r\n]|\\.)*"|\S+)"#
+            ),
             // A password sent in a protocol transcript: Redis `MONITOR`'s `"AUTH" ["user"] "pw"`,
             // IMAP's `TAG LOGIN user "pw"`, FTP's `PASS pw` after a client marker (`> `, `C: `),
             // so a test runner's `PASS  file` is not one.
@@ -671,7 +678,7 @@ fn rules(forms: Forms) -> Vec<String> {
         r"(?-u:\b)(?P<bitlocker>[0-9]{6}(?:-[0-9]{6}){7})(?-u:\b)".to_owned(),
         // Mollie API keys: `live_` or `test_` and 30 letters and digits.
         r"(?-u:\b)(?P<mollie>(?:live|test)_)(?P<mollie_val>[A-Za-z0-9]{30})(?-u:\b)".to_owned(),
-        format!(r"(?-u:\b)(?P<dpapi>{DPAPI_HEADER})[A-Za-z0-9+/]{{16,}}={{0,2}}"),
+        DPAPI_BLOB.to_owned(),
         format!(r"(?-u:\b)(?P<tok_prefix>{prefixes})[A-Za-z0-9_-]{{16,}}(?:[./+][A-Za-z0-9_-]+)*"),
         r"(?-u:\b)(?P<octopus>API-)[A-Z0-9]{25,32}(?-u:\b)".to_owned(),
         // Tokens whose prefix is a common word, so only their hex body tells them: Databricks,

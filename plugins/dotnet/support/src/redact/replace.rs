@@ -155,6 +155,7 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         ("azp_eval", "azp_val"),
         ("sql_pw", "sql_pw_val"),
         ("user_token", "user_token_val"),
+        ("dpapi", "dpapi_val"),
     ] {
         if let Some(label) = caps.name(label) {
             return format!("{}{}", label.as_str(), mask(&caps[value]));
@@ -446,7 +447,6 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
     }
     let prefix = [
         "webhook",
-        "dpapi",
         "tok_prefix",
         "glued_prefix",
         "glued_pat",
@@ -571,6 +571,15 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         let label = &whole[..caps["key_sep"].len() + key.len()];
         let value = &caps["key_val"];
         let words = text(caps, "key_words");
+        // A name that ends in a web URL's scheme (an MSAL token cache's key
+        // `...-accesstoken-<client>-<tenant>-https://management.core.windows.net//.default`): its
+        // `:` starts the URL, it ends no label.
+        let scheme = key.as_str().rsplit(['-', '_', '.']).next().is_some_and(|last| {
+            ["http", "https"].iter().any(|scheme| last.eq_ignore_ascii_case(scheme)) && last.len() < key.len()
+        });
+        if scheme && &caps["key_sep"] == ":" && value.starts_with("//") {
+            return keep(label, &whole[label.len()..]);
+        }
         // A lower-case word that the words after it make a sentence (`secrets: move the feed's
         // credentials`, fish's `$API_KEY: set in universal scope`): prose, not a value.
         if !words.is_empty() && value.len() <= 14 && value.bytes().all(|b| b.is_ascii_lowercase()) {

@@ -49,8 +49,12 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         r"^(?:\**|(?i:x{3,})|\.{3}|\((?i:sensitive(?: value)?|not set|unset|empty|none|null|hidden|redacted|masked|secret)\)",
         r"|(?i:\[(?:filtered|redacted|hidden|masked|secret|sensitive|removed|protected)\]|<(?:hidden|redacted|masked|secret)>)",
         // Already masked, with a few characters shown (`sk-...redacted`, `ghp_****`, `AKIA…WXYZ`,
-        // SendGrid's `SG.***`).
-        r"|[A-Za-z0-9_-]{0,12}\.?(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{0,8}|(?i:redacted|masked|hidden))",
+        // SendGrid's `SG.***`). An ellipsis with nothing after it may instead end a value a table
+        // cut at its column's width (PowerShell's `Get-ChildItem env:`: `Password=L0hWFt-Xaj…`),
+        // which shows the secret's start: a mask only after four characters, or a vendor's prefix
+        // and up to four (`npm token list`'s `npm_7K…`).
+        r"|[A-Za-z0-9_-]{0,12}\.?(?:(?:\.{3}|…|\*{3,})(?:[A-Za-z0-9_-]{1,8}|(?i:redacted|masked|hidden))|\*{3,})",
+        r"|(?:[A-Za-z0-9]{0,4}|[A-Za-z0-9_-]{0,11}[_-]|[a-z]{2,8}(?:[_-][a-z]{2,8})*[_-][A-Za-z0-9]{1,4})\.?(?:\.{3}|…)",
         r"|None|null|nil|NULL|undefined|true|false|True|False|TRUE|FALSE|yes|no|Yes|No|YES|NO",
         // C#'s `new` before the object a setting gets (`Authorization = new
         // AuthenticationHeaderValue(...)`): its arguments are judged on their own.
@@ -220,12 +224,22 @@ pub(super) fn mask(value: &str) -> String {
             .map_or("", |caps| caps.name("vendor").map_or("", |m| m.as_str()))
     };
     let prefix = PREFIXED_TOKEN.captures(inner).map_or_else(vendor, |caps| caps.get(1).map_or("", |m| m.as_str()));
-    format!("{open}{prefix}{REDACTED}{close}")
+    // The ellipsis of a value a table cut short stays after it (see [`STAND_IN`]).
+    let cut = if inner.ends_with('…') { "…" } else { "" };
+    format!("{open}{prefix}{REDACTED}{cut}{close}")
 }
 
 /// Whether `value` only stands in for a secret (see [`STAND_IN`]).
+/// Also a token's known prefix before a run of lower-case `x` (`sk_test_xxxxxxxxxxxxxxxxxxxxxxxx` of
+/// a `.env.example`, `ghp_xxxx...` of a README): the prefix says which kind of token goes there,
+/// the run that none is. Upper-case `X` is a letter of some tokens' alphabets (an AWS key id's
+/// `ASIAXXXXXXXXXXXXXXXX` stays a key id).
 pub(super) fn is_stand_in(value: &str) -> bool {
     STAND_IN.is_match(value)
+        || PREFIXED_TOKEN
+            .captures(value)
+            .and_then(|caps| caps.get(1))
+            .is_some_and(|prefix| value[prefix.end()..].bytes().all(|b| b == b'x'))
 }
 
 #[cfg(test)]
@@ -289,6 +303,44 @@ mod tests {
                 "docker login -u ci-bot -p [REDACTED] ghcr.io\nv2.3.1",
             ),
         ]);
+    }
+
+    #[test]
+    fn a_value_a_table_cut_short_is_hidden_and_keeps_its_ellipsis() {
+        for (input, expected) in [
+            (
+                "SQLCONNSTR_Default             Server=tcp:sql-01,1433;User ID=app;Password=L0hWFt-Xaj…",
+                "SQLCONNSTR_Default             Server=tcp:sql-01,1433;User ID=app;Password=[REDACTED]…",
+            ),
+            ("AZURE_CLIENT_SECRET            Qf3~kLm9Xw2Vt7…", "AZURE_CLIENT_SECRET            [REDACTED]…"),
+        ] {
+            assert_eq!(r(input), expected);
+        }
+        // Masks that show a vendor's prefix or a few characters stay as they are.
+        for kept in [
+            "OPENAI_API_KEY=sk-proj-…",
+            "GITHUB_TOKEN=ghp_…",
+            "AWS_ACCESS_KEY_ID=AKIA…",
+            "DB_PASSWORD=ab…yz",
+            "NPM_TOKEN=npm_7K…",
+            "OPENAI_API_KEY=sk-proj-Ab3x…",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+    }
+
+    #[test]
+    fn a_token_prefix_before_a_run_of_x_is_a_placeholder() {
+        for kept in [
+            "STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxxxxxxxxxxxxxx",
+            "export GITHUB_TOKEN=ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx",
+            "  \"ApiKey\": \"sk_live_xxxxxxxxxxxxxxxxxxxxxxxx\",",
+        ] {
+            assert_eq!(r(kept), kept);
+        }
+        // A body with anything but the run of `x` is a token.
+        assert_eq!(r("STRIPE_SECRET_KEY=sk_test_xxxxxxxxxxxx4eC39HqLyjWD"), "STRIPE_SECRET_KEY=sk_test_[REDACTED]");
+        assert_eq!(r("token ghp_xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx1"), "token ghp_[REDACTED]");
     }
 
     #[test]

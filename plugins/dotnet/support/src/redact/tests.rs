@@ -259,6 +259,79 @@ fn json_values_by_key_name_and_content() {
     );
 }
 
+/// An MSAL token cache's keys end in the scope's URL: read in text, its `https:` is no label.
+#[test]
+fn a_name_ending_in_a_url_scheme_is_no_label() {
+    each_and_lines(&[
+        (
+            r#"    "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0.9a8b7c6d-5e4f-3a2b-1c0d-e9f8a7b6c5d4-login.microsoftonline.com-accesstoken-04b07795-8ddb-461a-bbee-02f9e1bf7b46-organizations-https://management.core.windows.net//.default": {"#,
+            "",
+        ),
+        // A URL with credentials after it still loses its password; a token label keeps its value hidden.
+        ("cache-token-https://bob:Pw-9x2Lm@host.example.com/", "cache-token-https://bob:[REDACTED]@host.example.com/"),
+        ("access_token: https-9Xw2Vt7Rb1Zc8Yd4Pn6Hs0", "access_token: [REDACTED]"),
+    ]);
+}
+
+/// An MSAL token cache (`~/.azure/msal_token_cache.json`): under its secret-named sections and
+/// cache keys, each record names its own secret (`secret`); its client id, environment and times
+/// stay. A secret object with no secret-named member of its own stays secret whole.
+#[test]
+fn json_records_under_a_secret_name_that_name_their_own_secret() {
+    let key = "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0.9a8b7c6d-5e4f-3a2b-1c0d-e9f8a7b6c5d4-login.microsoftonline.com-accesstoken-04b07795-8ddb-461a-bbee-02f9e1bf7b46-organizations-https://management.core.windows.net//.default";
+    let mut cache = json!({ "AccessToken": { key: {
+        "credential_type": "AccessToken",
+        "secret": "eyJ0eXAiOiJKV1QiLCJhbGciOiJSUzI1NiJ9.eyJhdWQiOiJodHRwcyJ9.c2lnbmF0dXJlLW9mLXRoZS10b2tlbg",
+        "client_id": "04b07795-8ddb-461a-bbee-02f9e1bf7b46",
+        "environment": "login.microsoftonline.com",
+        "cached_at": "1714561200",
+    }}});
+    redact_json(&mut cache);
+    assert_eq!(
+        cache,
+        json!({ "AccessToken": { key: {
+            "credential_type": "AccessToken",
+            "secret": REDACTED,
+            "client_id": "04b07795-8ddb-461a-bbee-02f9e1bf7b46",
+            "environment": "login.microsoftonline.com",
+            "cached_at": "1714561200",
+        }}})
+    );
+    let mut whole = json!({ "clientSecret": { "data": "Qf3kLm9Xw2", "note": "rotate monthly" } });
+    redact_json(&mut whole);
+    assert_eq!(whole, json!({ "clientSecret": { "data": REDACTED, "note": REDACTED } }));
+}
+
+/// `az functionapp keys list`: the keys under `systemKeys` are named for their extension; the
+/// ids and names beside keys under a weak name stay.
+#[test]
+fn json_members_of_an_object_under_a_weak_name_are_keys_when_they_look_like_keys() {
+    let key = "P6qXwXvIDacSUAq5Ui4bTwHgktfvmqqIa53oGP8T56Fag-p1QqI8gY==";
+    let mut keys = json!({
+        "functionKeys": { "default": key },
+        "masterKey": key,
+        "systemKeys": { "durabletask_extension": key, "mcp_extension": key },
+    });
+    redact_json(&mut keys);
+    assert_eq!(
+        keys,
+        json!({
+            "functionKeys": { "default": REDACTED },
+            "masterKey": REDACTED,
+            "systemKeys": { "durabletask_extension": REDACTED, "mcp_extension": REDACTED },
+        })
+    );
+    let signing = json!({ "SigningKey": {
+        "KeyId": "804e2561213c44a5338892f167c58335",
+        "ClientId": "0f1e2d3c-4b5a-6978-8796-a5b4c3d2e1f0",
+        "Algorithm": "RS256",
+        "Thumbprint": "3AA5C34371567BD2C4F8E1B07D2A9F6E81C3D5B7",
+    }});
+    let mut shown = signing.clone();
+    redact_json(&mut shown);
+    assert_eq!(shown, signing);
+}
+
 #[test]
 fn json_prefixed_name_value_pairs_are_as_secret_as_their_name() {
     let mut value = json!({ "propertyName": "SigningPassword", "propertyValue": "S3cret!", "isSet": true });
@@ -323,6 +396,25 @@ fn credential_files() {
             "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIB\nxyz=\nPrivate-Lines: 1\nAAAAIFt0cmluZ3MgYXJlIG5vdCBrZXlz\nPrivate-MAC: 8f1e",
             "PuTTY-User-Key-File-3: ssh-ed25519\nEncryption: none\nPublic-Lines: 2\nAAAAC3NzaC1lZDI1NTE5AAAAIB\nxyz=\nPrivate-Lines: 1\n[REDACTED]\nPrivate-MAC: 8f1e",
         ),
+    ]);
+}
+
+/// A `.netrc` written one token pair a line, as most of its documentation shows it: the password
+/// of a word-like value on the line after `login` is hidden in whole text and line by line; the
+/// machine, the login and the next entry stay.
+#[test]
+fn netrc_entries_over_lines() {
+    each_and_lines(&[
+        (
+            "machine db.internal\nlogin app\npassword AIAqEiNwbA\nmachine api.example.com\n  login ci\n  password hunter\ndefault login anonymous",
+            "machine db.internal\nlogin app\npassword [REDACTED]\nmachine api.example.com\n  login ci\n  password [REDACTED]\ndefault login anonymous",
+        ),
+        (
+            "machine ftp.example.com login bob\npassword Tr0ub4dor",
+            "machine ftp.example.com login bob\npassword [REDACTED]",
+        ),
+        // A `login` line followed by anything but `password VALUE` is no entry.
+        ("login app\npassword: see the vault\nlogin succeeded", ""),
     ]);
 }
 

@@ -61,13 +61,14 @@ pub(super) const TOKEN_PREFIXES: &[&str] = &[
     "ATBB",                                                     // Bitbucket app password
     "r8_",                                                      // Replicate API token
     r"dt0c01\.",                                                // Dynatrace API token
-    DPAPI_HEADER,
 ];
 
-/// Windows DPAPI-protected data in base64 starts with its version and provider GUID: what
-/// NuGet.Config's `<apikeys>` and encrypted passwords hold, which any process of the same user
-/// can decrypt. Its body is base64 with `+` and `/` anywhere, so it has a rule of its own too.
-pub(super) const DPAPI_HEADER: &str = r"AQAAANCMnd8BFdERjHoAwE/Cl\+sB";
+/// Windows DPAPI-protected data in base64: what NuGet.Config's `<apikeys>` and encrypted passwords
+/// hold, which any process of the same user can decrypt. Its header (version and provider GUID)
+/// stays; the rest is standard base64, whose `+` and `/` can come anywhere, so it is a form of its
+/// own rather than one of the [`TOKEN_PREFIXES`] (whose bodies start with 16 letters or digits).
+pub(super) const DPAPI_BLOB: &str =
+    r"(?-u:\b)(?P<dpapi>AQAAANCMnd8BFdERjHoAwE/Cl\+sB)(?P<dpapi_val>[A-Za-z0-9+/]{16,}={0,2})";
 
 /// A vendor-prefixed token of a vendor no rule names (`xai-...`, `gsk_...`, `CFPAT-...`, and the
 /// next one): a short prefix, then a long random body. The prefix is one to four short segments of
@@ -245,13 +246,18 @@ mod tests {
             shown.starts_with("<apikeys>\n  <add key=\"https://pkgs.example.org/feed/v3/index.json\" value=\""),
             "{shown}"
         );
-        // A body with `+` or `/` among its first characters (the master key's GUID is random).
-        let blob =
-            "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA2S/Lp+9jJko9lVFQw5z894Tp5xz9yl3HQF5fxb7tyeKNAr+pv85nhdZ6HRLl4cs1Don==";
-        assert_eq!(
-            r(&format!("    <add key=\"https://www.nuget.org/api/v2/package\" value=\"{blob}\" />")),
-            "    <add key=\"https://www.nuget.org/api/v2/package\" value=\"AQAAANCMnd8BFdERjHoAwE/Cl+sB[REDACTED]\" />"
+        // A `+` or `/` right after the header hides the rest as well, in any section.
+        let blob = "AQAAANCMnd8BFdERjHoAwE/Cl+sBAAAA+/Lm0Zt7Yv2Wd9Hn4Ks1Pb8Rc6Tf5Jx0Ue2Ga7Io3Ly9QwVh+Em1Nz4Ob8Sj6Kd==";
+        let credentials = format!(
+            "    <add key=\"Username\" value=\"jdoe\" />\n    <add key=\"Password\" value=\"{blob}\" />\n    <add key=\"ValidAuthenticationTypes\" value=\"basic\" />"
         );
+        let apikeys = format!("  <add key=\"https://www.nuget.org/api/v2/package\" value=\"{blob}\" />\n</apikeys>");
+        for (config, redacted) in [
+            (&credentials, credentials.replace(blob, REDACTED)),
+            (&apikeys, apikeys.replace(blob, "AQAAANCMnd8BFdERjHoAwE/Cl+sB[REDACTED]")),
+        ] {
+            assert_eq!(r(config), redacted);
+        }
         // Other base64 that starts like it is not DPAPI's header.
         let kept = "hash AQAAANCMzzz1234567890abcdefghijk";
         assert_eq!(r(kept), kept);
