@@ -554,7 +554,9 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
             out.push_str(&cell(&shown[start..]));
             return format!("{}{out}{}{}", row.as_str(), &value[shown.len()..], text(caps, "row_wrap"));
         }
-        let class = classify_key(name);
+        // `kubectl describe pod` ends an environment variable's name with a colon
+        // (`ConnectionStrings__Storage:  ...`): the name is what is before it.
+        let class = classify_key(name.strip_suffix(':').unwrap_or(name));
         let shown_value = labelled(row.as_str(), class, shown);
         // A value wrapped by the console: its padded end on the next line is the same secret.
         let wrap = match caps.name("row_wrap") {

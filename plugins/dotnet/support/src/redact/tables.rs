@@ -383,6 +383,26 @@ mod tests {
     }
 
     #[test]
+    fn kubectl_describe_pod_environment_rows_judge_a_connection_string_by_its_name_before_the_colon() {
+        // Every value under `ConnectionStrings` is a connection string, whatever the connection's
+        // name says (`Storage`, `Service` would describe a secret as the last word of another name).
+        each_and_lines(&[
+            (
+                "      ConnectionStrings__Storage:  DefaultEndpointsProtocol=https;AccountName=stfabrikamqa;AccountKey=Qm9ndXNLZXlGb3JBVGVzdE9ubHlOb3RBUmVhbEtleUF0QWxsMTIzNDU2Nzg5MA==;EndpointSuffix=core.windows.net",
+                "      ConnectionStrings__Storage:  DefaultEndpointsProtocol=https;AccountName=stfabrikamqa;AccountKey=[REDACTED];EndpointSuffix=core.windows.net",
+            ),
+            (
+                "      ConnectionStrings__Service:  Server=tcp:sql-qa.example.net,1433;Database=orders;User ID=svc;Password=Wq4nZ8rTb2;Encrypt=True",
+                "      ConnectionStrings__Service:  Server=tcp:sql-qa.example.net,1433;Database=orders;User ID=svc;Password=[REDACTED];Encrypt=True",
+            ),
+            // A connection string without a credential, and the rows around it, stay whole.
+            ("      ConnectionStrings__Redis:    redis-qa.internal:6380,ssl=True,abortConnect=False", ""),
+            ("      ASPNETCORE_ENVIRONMENT:      Staging", ""),
+            ("      OTEL_EXPORTER_OTLP_ENDPOINT: http://collector.monitoring:4317", ""),
+        ]);
+    }
+
+    #[test]
     fn markdown_table_of_names_and_values_keeps_its_rows() {
         let table = concat!(
             "| Variable | Value | Scope |\n",
