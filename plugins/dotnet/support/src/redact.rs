@@ -215,6 +215,8 @@
 //!   an `echo` of a secret-named variable prints, its value found by the echo's own text; DPAPI
 //!   data by its header (NuGet.Config `<apikeys>`); the values of secret-named columns by position
 //!   (`INSERT INTO t (...) VALUES (...)`, EF Core's `InsertData` `columns:` / `values:`).
+//! - from batch 14: the `Value` of each row of a table ruled by dashes whose `KeyName` column says
+//!   the rows are keys (`az storage account keys list -o table`, also its `-o tsv` rows).
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message

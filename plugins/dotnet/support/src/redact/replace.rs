@@ -605,9 +605,10 @@ fn describes(cell: &str) -> bool {
 }
 
 /// The replacement for a match of the code and listing forms of `rules` (recovery codes,
-/// BitLocker recovery passwords, `aws ssm` and `klist -K` rows, aligned labels, AWS's key listing,
-/// an id beside its secret, `altool`'s key id) and of a prefixed token after an ANSI code or
-/// before a placeholder, or `None` when the match is of another form.
+/// BitLocker recovery passwords, `aws ssm`, `az storage account keys list -o tsv` and `klist -K`
+/// rows, aligned labels, AWS's key listing, an id beside its secret, `altool`'s key id) and of a
+/// prefixed token after an ANSI code or before a placeholder, or `None` when the match is of
+/// another form.
 fn replace_codes_and_listings(caps: &Captures<'_>) -> Option<String> {
     if let Some(label) = caps.name("rcodes") {
         if caps.name("rcodes_device").is_some() {
@@ -640,7 +641,7 @@ fn replace_codes_and_listings(caps: &Captures<'_>) -> Option<String> {
     if caps.name("bitlocker").is_some() {
         return Some(REDACTED.to_owned());
     }
-    for (label, value) in [("ssm_row", "ssm_val"), ("krb", "krb_val")] {
+    for (label, value) in [("ssm_row", "ssm_val"), ("azkey_row", "azkey_val"), ("krb", "krb_val")] {
         if let Some(label) = caps.name(label) {
             return Some(format!("{}{}", label.as_str(), mask(&caps[value])));
         }
