@@ -719,6 +719,10 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<arr>"(?P<arr_name>[^"\r\n]*(?i:{strong}|{last}|{weak})[^"\r\n]*)"[ \t]*:[ \t]*\[[ \t]*\r?\n)(?P<arr_items>(?:[ \t]*"(?:[^"\\\r\n]|\\.)*"[ \t]*,?[ \t]*\r?\n)+)"#
             ),
+            // A JSON object under a name for keys (`"functionKeys": {`, `"systemKeys": {` of `az
+            // functionapp keys list`) whose members are strings: each value as a key's (see
+            // [`key_map_members`](super::labelled::key_map_members)).
+            r#"(?P<kmap>"(?P<kmap_name>[A-Za-z0-9_.-]*(?i:keys))"[ \t]*:[ \t]*\{)(?P<kmap_members>(?:[ \t\r\n]*"(?:[^"\\\r\n]|\\.)*"[ \t]*:[ \t]*"(?:[^"\\\r\n]|\\.)*"[ \t]*,?)+)"#.to_owned(),
             // A connection string whose first name has a blank (`Data Source=`, `Contact
             // Points=`) printed bare after its label, as a record's `ToString` does
             // (`ConnectionString = Contact Points=a,b;Password=x;Default Keyspace=y, Timeout = 30`):

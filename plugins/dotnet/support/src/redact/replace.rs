@@ -13,12 +13,12 @@ use super::{
     hexdump::hexdump_block,
     keys::{
         DESCRIBING_WORDS, EXACT_KEY_WORDS, KeyClass, classify_key, is_setting_name, key_like, looks_generated,
-        normalize, token_like,
+        names_key_map, normalize, token_like,
     },
     labelled::{
-        continued_value, credential_arguments, keep, labelled, labelled_value, mask_auth_params, mask_cookies,
-        mask_ef_parameters, mask_xml_attributes, redact_labelled, saved_secret, secret_parameters, test_arguments,
-        text, weak,
+        continued_value, credential_arguments, keep, key_map_members, labelled, labelled_value, mask_auth_params,
+        mask_cookies, mask_ef_parameters, mask_xml_attributes, redact_labelled, saved_secret, secret_parameters,
+        test_arguments, text, weak,
     },
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
     prose::{generated_token, password_like, prose, prose_skip},
@@ -475,6 +475,15 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
             format!("{}{shown}", &item["indent"])
         });
         return format!("{}{items}", label.as_str());
+    }
+    if let Some(label) = caps.name("kmap") {
+        let members = &caps["kmap_members"];
+        let shown = if names_key_map(&caps["kmap_name"]) {
+            key_map_members(members)
+        } else {
+            redact_with(&CONTEXT_FREE, members).into_owned()
+        };
+        return format!("{}{shown}", label.as_str());
     }
     if let Some(name) = caps.name("theory") {
         return format!("{}{})", name.as_str(), test_arguments(&caps["theory_args"]));
