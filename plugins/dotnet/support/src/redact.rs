@@ -218,7 +218,9 @@
 //! - from batch 14: the `Value` of each row of a table ruled by dashes whose `KeyName` column says
 //!   the rows are keys (`az storage account keys list -o table`, also its `-o tsv` rows); each
 //!   member of a JSON object named for keys, whatever its name (`az functionapp keys list`'s
-//!   `functionKeys` and `systemKeys`), in text, line by line and in structured content.
+//!   `functionKeys` and `systemKeys`), in text, line by line and in structured content; after
+//!   the bare word `key` in a sentence, a random key of 20 to 29 letters and digits too (Seq's API
+//!   keys: `Configured Seq client with key X`), but not a name in CamelCase with a number.
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
