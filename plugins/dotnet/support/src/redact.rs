@@ -215,6 +215,12 @@
 //!   an `echo` of a secret-named variable prints, its value found by the echo's own text; DPAPI
 //!   data by its header (NuGet.Config `<apikeys>`); the values of secret-named columns by position
 //!   (`INSERT INTO t (...) VALUES (...)`, EF Core's `InsertData` `columns:` / `values:`).
+//! - from batch 14: the `Value` of each row of a table ruled by dashes whose `KeyName` column says
+//!   the rows are keys (`az storage account keys list -o table`, also its `-o tsv` rows); each
+//!   member of a JSON object named for keys, whatever its name (`az functionapp keys list`'s
+//!   `functionKeys` and `systemKeys`), in text, line by line and in structured content; after
+//!   the bare word `key` in a sentence, a random key of 20 to 29 letters and digits too (Seq's API
+//!   keys: `Configured Seq client with key X`), but not a name in CamelCase with a number.
 //!
 //! Not secret, and kept: configuration key paths used as names (`ConnectionStrings:Default`),
 //! qualified .NET names and test names written as sentences before a message
@@ -282,7 +288,7 @@ use serde_json::Value;
 use self::{
     cli::plan_args,
     connection::own_labels,
-    keys::{DESCRIBING_WORDS, KeyClass, classify_key, key_words, names_public},
+    keys::{DESCRIBING_WORDS, KeyClass, classify_key, key_words, names_key_map, names_public},
     labelled::redact_labelled,
     lines::prefixed_private_keys,
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
@@ -499,8 +505,16 @@ pub fn redact_json(value: &mut Value) {
                         (KeyClass::Secret, _) if describes => own,
                         (KeyClass::Secret, _) | (KeyClass::Connection, KeyClass::Secret) => KeyClass::Secret,
                         (KeyClass::Connection, _) => KeyClass::Connection,
-                        (KeyClass::Weak, KeyClass::Plain) if !describes => KeyClass::Neutral,
+                        // A member of a map of keys (`"systemKeys": {"durabletask_extension":
+                        // ...}`) is a key, whatever its own name.
+                        (KeyClass::Weak, KeyClass::Plain) if !describes => KeyClass::Weak,
                         _ => own,
+                    };
+                    // Only a map of keys hands its members a key's class: the members of an object
+                    // under another weak name (`"auth": {...}`) are judged by their own names.
+                    let inherited = match inherited {
+                        KeyClass::Weak if v.is_object() && !names_key_map(k) => KeyClass::Plain,
+                        inherited => inherited,
                     };
                     (v, inherited)
                 }))

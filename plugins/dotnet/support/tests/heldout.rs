@@ -55,7 +55,6 @@ const KNOWN_LEAKS: &[&str] = &[
     "b6-form-urlencoded-json-payload",
     "b6-bundle-config-output",
     "b7-key-postmark-ildasm",
-    "b7-az-storage-keys-table",
     "b7-az-keyvault-secret-show-tsv",
     "b7-yarp-config-transform-header",
     "b8-ef-sensitive-params-apikey-column",

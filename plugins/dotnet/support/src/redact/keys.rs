@@ -256,6 +256,13 @@ pub(super) fn key_words(name: &str) -> Vec<String> {
     words
 }
 
+/// Whether `name` names a map of keys (`functionKeys` and `systemKeys` of `az functionapp keys
+/// list`, `apiKeys`): its last word is `keys`, so each member's value is a key whatever the
+/// member's own name says (`default`, `durabletask_extension`, a name its user chose).
+pub(super) fn names_key_map(name: &str) -> bool {
+    key_words(name).last().is_some_and(|word| word == "keys")
+}
+
 /// `name` lower-cased, letters and digits only.
 pub(super) fn normalize(name: &str) -> String {
     name.chars().filter(char::is_ascii_alphanumeric).map(|c| c.to_ascii_lowercase()).collect()

@@ -101,6 +101,35 @@ pub(super) fn redact_labelled(class: KeyClass, value: &str) -> Option<String> {
     }
 }
 
+/// A member of a map of keys (see [`names_key_map`](super::keys::names_key_map)), the JSON
+/// member's name and its quoted value: `"name": "value"`, the value captured.
+pub(super) static KEY_MAP_MEMBER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?P<member>"(?P<member_name>(?:[^"\\\r\n]|\\.)*)"[ \t]*:[ \t]*)(?P<member_val>"(?:[^"\\\r\n]|\\.)*")"#,
+    )
+    .expect("key map member pattern is valid")
+});
+
+/// How the quoted `value` of a member of a map of keys shows: as secret as the member's own name
+/// says when that says more (`password`), else as a key's (hidden when it looks generated).
+pub(super) fn key_map_member(name: &str, value: &str) -> String {
+    let class = match classify_key(name) {
+        class @ (KeyClass::Secret | KeyClass::Connection) => class,
+        _ => KeyClass::Weak,
+    };
+    redact_labelled(class, value).unwrap_or_else(|| redact_with(&SHAPES, value).into_owned())
+}
+
+/// The members of a map of keys (see [`names_key_map`](super::keys::names_key_map)), each value
+/// as [`key_map_member`] shows it.
+pub(super) fn key_map_members(members: &str) -> String {
+    KEY_MAP_MEMBER
+        .replace_all(members, |m: &Captures<'_>| {
+            format!("{}{}", &m["member"], key_map_member(&m["member_name"], &m["member_val"]))
+        })
+        .into_owned()
+}
+
 pub(super) fn text<'h>(caps: &Captures<'h>, name: &str) -> &'h str {
     caps.name(name).map_or("", |m| m.as_str())
 }
@@ -759,6 +788,50 @@ info: Microsoft.EntityFrameworkCore.Update[30100]
             r("New signing key created: 'Zm9vYmFyYmF6MTIzNDU2Nzg5MA=='"),
             "New signing key created: '[REDACTED]'"
         );
+    }
+
+    #[test]
+    fn every_member_of_a_map_of_keys_is_a_key_whatever_its_name() {
+        // `az functionapp keys list`: function keys, the master key and the extensions' system
+        // keys, under names the app or its extensions chose.
+        let (default, webhook, master, extension) = (
+            "Vq3LmZ8pRt6Yw2Nk9Hd4Fs7Gx1Bc5Jh0Ea3Tu8Io2Pl6Kn9Mb4Cv7Zx==",
+            "Yt5Rb8Nm2Kq7Wp4Xs9Gd1Lh6Fz3Jc0Ve5Ua8Oi2Pe7Tn4My9Bk1Sw6Hr==",
+            "Qp2Wn7Xc4Rt9Ym1Kb6Fs3Hd8Lj5Gz0Va2Eu7Io4Pt9Nk1Mc6By3Sh8Ja==",
+            "Hs6Kd1Pz8Wm3Xt5Rn0Yb2Lq7Gf4Jc9Vu1Ea6To3Ip8Nk5Mw0Bx2Cz7Se==",
+        );
+        let json = format!(
+            "{{\n  \"functionKeys\": {{\n    \"default\": \"{default}\",\n    \"github-webhook\": \"{webhook}\"\n  }},\n  \
+             \"masterKey\": \"{master}\",\n  \"systemKeys\": {{\n    \"eventgrid_extension\": \"{extension}\"\n  }}\n}}"
+        );
+        let expected =
+            [default, webhook, master, extension].iter().fold(json.clone(), |shown, key| shown.replace(key, REDACTED));
+        assert_eq!(r(&json), expected);
+        let mut redactor = LineRedactor::new();
+        let by_line: Vec<String> = json.lines().filter_map(|line| redactor.line(line)).map(Cow::into_owned).collect();
+        assert_eq!(by_line.join("\n"), expected);
+        // On one line, and in structured content.
+        let flat = format!(
+            r#"{{"functionKeys": {{"orders-sync": "{webhook}"}}, "systemKeys": {{"blobs_extension": "{extension}"}}}}"#
+        );
+        assert_eq!(r(&flat), flat.replace(webhook, REDACTED).replace(extension, REDACTED));
+        let mut value: serde_json::Value = serde_json::from_str(&json).expect("valid JSON");
+        crate::redact::redact_json(&mut value);
+        assert_eq!(value["functionKeys"]["github-webhook"], REDACTED);
+        assert_eq!(value["systemKeys"]["eventgrid_extension"], REDACTED);
+        // Members that are no keys stay: a short word in a map of keys, and the members of an object
+        // under another weak name or of the records of a JWKS's `keys` list.
+        each_and_lines(&[
+            (r#"{"functionKeys": {"state": "enabled"}}"#, ""),
+            (r#"{"monkeys": {"favourite": "Zt4Kq9Wm2Xs7Rb1Nd6Gh3Lf8Jc5Vp0Yu2Ea7To4Iw9Pn1Mk6"}}"#, ""),
+        ]);
+        let mut value = serde_json::json!({
+            "auth": {"tenant": "Mk4Zt9Wq2Xs7Rb1Nd6Gh3Lf8Jc5Vp0Yu2Ea7To4Iw9Pn1"},
+            "keys": [{"kid": "k1", "n": "u8Jc5Vp0Yu2Ea7To4Iw9Pn1Mk6Zt4Kq9Wm2Xs7Rb1Nd6Gh3Lf"}]
+        });
+        let before = value.clone();
+        crate::redact::redact_json(&mut value);
+        assert_eq!(value, before);
     }
 
     #[test]

@@ -10,8 +10,8 @@ use super::{
     REDACTED,
     hexdump::{HEXDUMP_LINE, hexdump_bytes, hide_dumped, secret_bytes},
     is_secret_key,
-    keys::{KeyClass, LAST_KEY_WORDS, STRONG_KEY_WORDS, classify_key, words_pattern},
-    labelled::{labelled, redact_labelled},
+    keys::{KeyClass, LAST_KEY_WORDS, STRONG_KEY_WORDS, classify_key, names_key_map, words_pattern},
+    labelled::{KEY_MAP_MEMBER, key_map_member, labelled, redact_labelled},
     patterns::{
         BLOCK_MORE, HCL_ATTRIBUTE, HCL_DEFAULT, HCL_VALUE, HCL_VARIABLE_START, INTRO_TAIL, WRAPPED_TOKEN_MORE,
         WRAPPED_TOKEN_START, two_line_openers,
@@ -37,6 +37,16 @@ static HCL_DEFAULT_LINE: LazyLock<Regex> =
 /// The line that opens a JSON array under a name (`"SigningKeys": [`), the name captured.
 static ARRAY_START_LINE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^[ \t]*"([^"\r\n]*)"[ \t]*:[ \t]*\[[ \t]*\r?$"#).expect("array start pattern is valid")
+});
+
+/// A line that opens a JSON object under a name (`"systemKeys": {`), the name captured.
+static OBJECT_START_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^[ \t]*"([^"\r\n]*)"[ \t]*:[ \t]*\{[ \t]*\r?$"#).expect("object start pattern is valid")
+});
+
+/// A line that is one member of such an object whose value is a string.
+static MEMBER_LINE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(&format!(r"^[ \t]*{}[ \t]*,?[ \t]*\r?$", KEY_MAP_MEMBER.as_str())).expect("member line pattern is valid")
 });
 
 /// A line that is one quoted item of such an array.
@@ -271,6 +281,8 @@ pub struct LineRedactor {
     intro: Option<(String, bool)>,
     /// Inside a JSON array written one item a line under a name that makes its items secret.
     secret_array: Option<KeyClass>,
+    /// Inside a JSON object under a name for keys (see [`names_key_map`]), one member a line.
+    in_key_map: bool,
     /// After a line that ends inside a token broken by a shell line continuation, or inside a
     /// secret value folded by `sed -n l` (see [`CONTINUED_VALUE_END`]).
     in_continued_token: bool,
@@ -406,6 +418,17 @@ impl LineRedactor {
                 None => self.secret_array = None,
             }
         }
+        if self.in_key_map {
+            match MEMBER_LINE.captures(line) {
+                Some(caps) => {
+                    let value = caps.name("member_val").expect("the pattern has a value group");
+                    let shown = key_map_member(&caps["member_name"], value.as_str());
+                    return Some(Cow::Owned(format!("{}{shown}{}", &line[..value.start()], &line[value.end()..])));
+                }
+                None => self.in_key_map = false,
+            }
+        }
+        self.in_key_map = OBJECT_START_LINE.captures(line).is_some_and(|caps| names_key_map(&caps[1]));
         if let Some(name) = ARRAY_START_LINE.captures(line).and_then(|caps| caps.get(1)) {
             let class = classify_key(name.as_str());
             self.secret_array =

@@ -389,6 +389,9 @@ fn rules(forms: Forms) -> Vec<String> {
             // `aws ssm get-parameter --with-decryption --output text`: the cell after the
             // parameter's type `SecureString` is its value.
             r"(?m:^)(?P<ssm_row>PARAMETERS?\t[^\r\n]*\t(?i:securestring)\t)(?P<ssm_val>[^\t\r\n]+)".to_owned(),
+            // `az storage account keys list -o tsv`: a key's creation time (not printed by older
+            // versions), its name (`key1`, `kerb2`) and permissions, then the key.
+            r"(?m:^)(?P<azkey_row>(?:[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+(?:Z|[+-][0-9:]+)?\t)?(?:key|kerb)[0-9]\t(?i:full|read)\t)(?P<azkey_val>[^\t\r\n]+)".to_owned(),
             // An aligned listing of labels of several capitalised words (`nomad acl bootstrap`'s
             // `Secret ID    = ...`, `Client Secret  : ...`): as secret as the label says.
             // Each word starts with a capital: lower-case words before `=` are code (Bicep's
@@ -723,6 +726,10 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<arr>"(?P<arr_name>[^"\r\n]*(?i:{strong}|{last}|{weak})[^"\r\n]*)"[ \t]*:[ \t]*\[[ \t]*\r?\n)(?P<arr_items>(?:[ \t]*"(?:[^"\\\r\n]|\\.)*"[ \t]*,?[ \t]*\r?\n)+)"#
             ),
+            // A JSON object under a name for keys (`"functionKeys": {`, `"systemKeys": {` of `az
+            // functionapp keys list`) whose members are strings: each value as a key's (see
+            // [`key_map_members`](super::labelled::key_map_members)).
+            r#"(?P<kmap>"(?P<kmap_name>[A-Za-z0-9_.-]*(?i:keys))"[ \t]*:[ \t]*\{)(?P<kmap_members>(?:[ \t\r\n]*"(?:[^"\\\r\n]|\\.)*"[ \t]*:[ \t]*"(?:[^"\\\r\n]|\\.)*"[ \t]*,?)+)"#.to_owned(),
             // A connection string whose first name has a blank (`Data Source=`, `Contact
             // Points=`) printed bare after its label, as a record's `ToString` does
             // (`ConnectionString = Contact Points=a,b;Password=x;Default Keyspace=y, Timeout = 30`):

@@ -10,7 +10,7 @@ use super::{
     labelled::{keep, text},
     patterns::{CONTEXT_FREE, SHAPES, redact_with},
     stand_in::{PATH, is_stand_in, is_version, mask, unwrap},
-    tokens::vendor_token,
+    tokens::{short_random_key, vendor_token},
 };
 
 /// The word for a password (or an API key) in other languages, lower-cased, as labels in
@@ -217,13 +217,14 @@ pub(super) fn generated_token(value: &str) -> bool {
 
 /// Whether a word after the bare word `key` in free text is a random token: letters, digits, `-`
 /// and `_` only (a public key's base64 has `+`, `/` and `=`) that pass [`vendor_token`]'s entropy
-/// test (a hex fingerprint or key id, a GUID, a name do not), and not public key material in the
-/// clear (an SSH key blob starts with `AAAA`, a DER key or certificate with `MII`).
+/// test (a hex fingerprint or key id, a GUID, a name do not) or, shorter, [`short_random_key`]'s
+/// (`configured Seq client with key X`), and not public key material in the clear (an SSH key
+/// blob starts with `AAAA`, a DER key or certificate with `MII`).
 fn random_key_value(value: &str) -> bool {
     value.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
         && !value.starts_with("AAAA")
         && !value.starts_with("MII")
-        && vendor_token(value)
+        && (vendor_token(value) || short_random_key(value))
 }
 
 /// Whether `c` is a letter of a script written without blanks between words and a value (Hangul,
@@ -303,6 +304,24 @@ pub(super) fn prose_skip(label: &str, value: &str, end: &str) -> String {
 #[cfg(test)]
 mod tests {
     use crate::redact::tests::{each, each_and_lines, r};
+
+    #[test]
+    fn a_short_random_key_after_the_word_key_in_a_log_message() {
+        // A logging client's API key of 20 letters and digits (Seq's), in a debug message of
+        // Microsoft.Extensions.Logging's console format and quoted in another sentence.
+        each_and_lines(&[
+            (
+                "dbug: Shop.Api.Telemetry.SeqSink[0]\n      Created Seq sink with key Tq7LbX2mRc9NwKd4HvZp for tenant fabrikam",
+                "dbug: Shop.Api.Telemetry.SeqSink[0]\n      Created Seq sink with key [REDACTED] for tenant fabrikam",
+            ),
+            ("Ingestion rejected key 'pW3nRt8KqZx5LmYb2Vc6Hd' (401)", "Ingestion rejected key '[REDACTED]' (401)"),
+            // Names, ids and digests after the word stay: CamelCase with a number, upper-case hex.
+            ("Cache miss for key OrdersV2ByCustomer42 in region eu", ""),
+            ("Loaded key ProductCatalogItems2024Q3 from the store", ""),
+            ("gpg: using key 3AA5C34371567BD2A1B2C3 for signing", ""),
+            ("info: Microsoft.Hosting.Lifetime[0]\n      Application started. Press Ctrl+C to shut down.", ""),
+        ]);
+    }
 
     #[test]
     fn a_user_and_password_after_a_slash_named_as_credentials() {

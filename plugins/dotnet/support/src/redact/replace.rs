@@ -13,12 +13,12 @@ use super::{
     hexdump::hexdump_block,
     keys::{
         DESCRIBING_WORDS, EXACT_KEY_WORDS, KeyClass, classify_key, is_setting_name, key_like, looks_generated,
-        normalize, token_like,
+        names_key_map, normalize, token_like,
     },
     labelled::{
-        continued_value, credential_arguments, keep, labelled, labelled_value, mask_auth_params, mask_cookies,
-        mask_ef_parameters, mask_xml_attributes, redact_labelled, saved_secret, secret_parameters, test_arguments,
-        text, weak,
+        continued_value, credential_arguments, keep, key_map_members, labelled, labelled_value, mask_auth_params,
+        mask_cookies, mask_ef_parameters, mask_xml_attributes, redact_labelled, saved_secret, secret_parameters,
+        test_arguments, text, weak,
     },
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
     prose::{generated_token, password_like, prose, prose_skip},
@@ -476,6 +476,15 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         });
         return format!("{}{items}", label.as_str());
     }
+    if let Some(label) = caps.name("kmap") {
+        let members = &caps["kmap_members"];
+        let shown = if names_key_map(&caps["kmap_name"]) {
+            key_map_members(members)
+        } else {
+            redact_with(&CONTEXT_FREE, members).into_owned()
+        };
+        return format!("{}{shown}", label.as_str());
+    }
     if let Some(name) = caps.name("theory") {
         return format!("{}{})", name.as_str(), test_arguments(&caps["theory_args"]));
     }
@@ -554,7 +563,9 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
             out.push_str(&cell(&shown[start..]));
             return format!("{}{out}{}{}", row.as_str(), &value[shown.len()..], text(caps, "row_wrap"));
         }
-        let class = classify_key(name);
+        // `kubectl describe pod` ends an environment variable's name with a colon
+        // (`ConnectionStrings__Storage:  ...`): the name is what is before it.
+        let class = classify_key(name.strip_suffix(':').unwrap_or(name));
         let shown_value = labelled(row.as_str(), class, shown);
         // A value wrapped by the console: its padded end on the next line is the same secret.
         let wrap = match caps.name("row_wrap") {
@@ -612,9 +623,10 @@ fn describes(cell: &str) -> bool {
 }
 
 /// The replacement for a match of the code and listing forms of `rules` (recovery codes,
-/// BitLocker recovery passwords, `aws ssm` and `klist -K` rows, aligned labels, AWS's key listing,
-/// an id beside its secret, `altool`'s key id) and of a prefixed token after an ANSI code or
-/// before a placeholder, or `None` when the match is of another form.
+/// BitLocker recovery passwords, `aws ssm`, `az storage account keys list -o tsv` and `klist -K`
+/// rows, aligned labels, AWS's key listing, an id beside its secret, `altool`'s key id) and of a
+/// prefixed token after an ANSI code or before a placeholder, or `None` when the match is of
+/// another form.
 fn replace_codes_and_listings(caps: &Captures<'_>) -> Option<String> {
     if let Some(label) = caps.name("rcodes") {
         if caps.name("rcodes_device").is_some() {
@@ -647,7 +659,7 @@ fn replace_codes_and_listings(caps: &Captures<'_>) -> Option<String> {
     if caps.name("bitlocker").is_some() {
         return Some(REDACTED.to_owned());
     }
-    for (label, value) in [("ssm_row", "ssm_val"), ("krb", "krb_val")] {
+    for (label, value) in [("ssm_row", "ssm_val"), ("azkey_row", "azkey_val"), ("krb", "krb_val")] {
         if let Some(label) = caps.name(label) {
             return Some(format!("{}{}", label.as_str(), mask(&caps[value])));
         }

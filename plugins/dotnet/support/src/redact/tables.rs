@@ -177,6 +177,22 @@ pub(super) const RULE_LINE: &str = r"[ \t]*-{3,}(?:[ \t]+-{3,})+[ \t]*\r?";
 #[derive(Debug, Clone)]
 pub(super) struct RuledTable {
     columns: Vec<(usize, KeyClass)>,
+    /// In a table of keys and their values (`az storage account keys list -o table`: `KeyName`
+    /// names each row, `Value` holds the key), the naming column, the `Value` column and the
+    /// class the naming column's name gives every row (`KeyName`: a key, see [`keyed_rows`]).
+    pair: Option<(usize, usize, KeyClass)>,
+}
+
+/// The class a column named `<subject>Name` gives the rows it names (`KeyName`: each row is a key,
+/// `SecretName`: a secret), or `None` for a column of another name or a subject that is no
+/// secret (`AccountName`, `DisplayName`).
+fn keyed_rows(column: &str) -> Option<KeyClass> {
+    let words = key_words(column);
+    let (last, subject) = words.split_last()?;
+    if last != "name" || subject.is_empty() {
+        return None;
+    }
+    Some(classify_key(&subject.join("_"))).filter(|class| *class != KeyClass::Plain)
 }
 
 /// How a ruled table's header and rule line judge its rows, or `None` when no column's name says
@@ -185,19 +201,31 @@ pub(super) fn ruled_columns(header: &str, rule: &str) -> Option<RuledTable> {
     let bytes = rule.as_bytes();
     let starts: Vec<usize> =
         (0..bytes.len()).filter(|&i| bytes[i] == b'-' && (i == 0 || bytes[i - 1] != b'-')).collect();
-    let columns: Vec<(usize, KeyClass)> = starts
+    let names: Vec<&str> = starts
         .iter()
         .enumerate()
         .map(|(i, &start)| {
             let end = starts.get(i + 1).copied().unwrap_or(header.len()).min(header.len());
-            let name = header.get(start.min(end)..end).unwrap_or("").trim();
-            // A column that names each row (`Key   Value` of `vault kv get`) is no secret column:
-            // such a table's rows are judged one by one (the `row` form).
-            let naming = NAME_COLUMNS.contains(&name.to_ascii_lowercase().as_str());
+            header.get(start.min(end)..end).unwrap_or("").trim()
+        })
+        .collect();
+    let columns: Vec<(usize, KeyClass)> = starts
+        .iter()
+        .zip(&names)
+        .map(|(&start, name)| {
+            // A column that names each row (`Key   Value` of `vault kv get`, `KeyName` of `az
+            // storage account keys list`) is no secret column: such a table's rows are judged one
+            // by one (the `row` form, or the pair below).
+            let naming = NAME_COLUMNS.contains(&name.to_ascii_lowercase().as_str()) || keyed_rows(name).is_some();
             (start, if naming { KeyClass::Plain } else { classify_key(name) })
         })
         .collect();
-    columns.iter().any(|(_, class)| *class != KeyClass::Plain).then_some(RuledTable { columns })
+    let value = names.iter().position(|name| name.eq_ignore_ascii_case("value"));
+    let pair = value.and_then(|value| {
+        names.iter().enumerate().find_map(|(naming, name)| keyed_rows(name).map(|class| (naming, value, class)))
+    });
+    (pair.is_some() || columns.iter().any(|(_, class)| *class != KeyClass::Plain))
+        .then_some(RuledTable { columns, pair })
 }
 
 /// A row of a ruled table with each cell as secret as its column says, or scanned as any text
@@ -214,9 +242,22 @@ pub(super) fn ruled_row(row: &str, table: &RuledTable) -> String {
     // What stands before the first column (the indent of a table printed inside a log) stays.
     let first = table.columns.first().map_or(0, |&(start, _)| start).min(body.len());
     out.push_str(body.get(..first).unwrap_or(""));
-    for (i, &(start, class)) in table.columns.iter().enumerate() {
+    let cell_of = |i: usize| {
+        let start = table.columns[i].0;
         let end = table.columns.get(i + 1).map_or(body.len(), |&(next, _)| next).min(body.len());
-        let cell = body.get(start.min(end)..end).unwrap_or("");
+        body.get(start.min(end)..end).unwrap_or("")
+    };
+    for (i, &(_, class)) in table.columns.iter().enumerate() {
+        let cell = cell_of(i);
+        // The value of a keyed row: as secret as the row's own name says when that says more
+        // (`ConnectionString`), else as the naming column says (`key1`, `kerb2` under `KeyName`).
+        let class = match table.pair {
+            Some((naming, value, rows)) if value == i => match classify_key(cell_of(naming).trim()) {
+                named @ (KeyClass::Secret | KeyClass::Connection) => named,
+                _ => rows,
+            },
+            _ => class,
+        };
         // A connection string that `Format-Table -Wrap` broke over rows is read part by part: a
         // piece that is not one whole is scanned as any text.
         let (value, shown) = judged_cell(cell, |value| match class {
@@ -383,6 +424,26 @@ mod tests {
     }
 
     #[test]
+    fn kubectl_describe_pod_environment_rows_judge_a_connection_string_by_its_name_before_the_colon() {
+        // Every value under `ConnectionStrings` is a connection string, whatever the connection's
+        // name says (`Storage`, `Service` would describe a secret as the last word of another name).
+        each_and_lines(&[
+            (
+                "      ConnectionStrings__Storage:  DefaultEndpointsProtocol=https;AccountName=stfabrikamqa;AccountKey=Qm9ndXNLZXlGb3JBVGVzdE9ubHlOb3RBUmVhbEtleUF0QWxsMTIzNDU2Nzg5MA==;EndpointSuffix=core.windows.net",
+                "      ConnectionStrings__Storage:  DefaultEndpointsProtocol=https;AccountName=stfabrikamqa;AccountKey=[REDACTED];EndpointSuffix=core.windows.net",
+            ),
+            (
+                "      ConnectionStrings__Service:  Server=tcp:sql-qa.example.net,1433;Database=orders;User ID=svc;Password=Wq4nZ8rTb2;Encrypt=True",
+                "      ConnectionStrings__Service:  Server=tcp:sql-qa.example.net,1433;Database=orders;User ID=svc;Password=[REDACTED];Encrypt=True",
+            ),
+            // A connection string without a credential, and the rows around it, stay whole.
+            ("      ConnectionStrings__Redis:    redis-qa.internal:6380,ssl=True,abortConnect=False", ""),
+            ("      ASPNETCORE_ENVIRONMENT:      Staging", ""),
+            ("      OTEL_EXPORTER_OTLP_ENDPOINT: http://collector.monitoring:4317", ""),
+        ]);
+    }
+
+    #[test]
     fn markdown_table_of_names_and_values_keeps_its_rows() {
         let table = concat!(
             "| Variable | Value | Scope |\n",
@@ -500,6 +561,46 @@ mod tests {
             "+-------------+----------------------------------------------+\n",
         );
         check(listing, &["Lm3Nx6Pv1Bc4Df7Gh0Jk3Lm6Np9Qr2St5Vw8Yz1Ab4Cd"]);
+    }
+
+    #[test]
+    fn a_ruled_table_of_key_names_and_values_hides_each_value_and_keeps_names_and_permissions() {
+        // `az storage account keys list -o table` (with `--expand-key-type kerb`, and as older
+        // versions print it, without the creation time).
+        let check = |text: &str, secrets: &[&str]| {
+            let expected = secrets.iter().fold(text.to_owned(), |shown, secret| shown.replace(secret, REDACTED));
+            assert_eq!(r(text), expected);
+            assert_eq!(lines(text), expected.trim_end());
+        };
+        let (first, second, kerb) = (
+            "T3BlbkNvZGVTYW1wbGVLZXlOdW1iZXJPbmVGb3JUZXN0c09ubHkrLzEyMzQ1Njc4OTBhYmNkZWZnaGlqa2w9PQ==",
+            "U2Vjb25kU2FtcGxlS2V5K0ZvclRlc3RzL09ubHlOb3RSZWFsMDk4NzY1NDMyMXp5eHd2dXRzcnFwb25tbGs9PQ==",
+            "S2VyYmVyb3NTYW1wbGVLZXlGb3JUZXN0c09ubHlOb3RSZWFsQUJDREVGR0hJSktMTU5PUFFSU1RVVldYWVowMTIz",
+        );
+        let table = format!(
+            "CreationTime                      KeyName    Permissions    Value\n\
+             --------------------------------  ---------  -------------  {rule}\n\
+             2025-09-30T07:41:12.518904+00:00  key1       FULL           {first}\n\
+             2025-09-30T07:41:12.518904+00:00  key2       FULL           {second}\n\
+             2025-09-30T07:41:12.518904+00:00  kerb1      FULL           {kerb}\n",
+            rule = "-".repeat(first.len())
+        );
+        check(&table, &[first, second, kerb]);
+        let older = format!(
+            "KeyName    Permissions    Value\n---------  -------------  -----\nkey1       Full           {first}\n"
+        );
+        check(&older, &[first]);
+        // A ruled table whose `Value` column is named by something that is no secret stays.
+        check("DisplayName    Value\n-------------  -----------\nTier           Standard_LRS\n", &[]);
+        // The same listing as tab-separated values, one key a line.
+        each_and_lines(&[
+            (
+                &format!("2025-09-30T07:41:12.518904+00:00\tkey1\tFULL\t{first}"),
+                "2025-09-30T07:41:12.518904+00:00\tkey1\tFULL\t[REDACTED]",
+            ),
+            (&format!("kerb1\tREAD\t{kerb}"), "kerb1\tREAD\t[REDACTED]"),
+            ("2025-09-30T07:41:12.518904+00:00\tkeyvault\tFULL\tenabled", ""),
+        ]);
     }
 
     #[test]

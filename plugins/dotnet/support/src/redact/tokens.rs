@@ -118,7 +118,16 @@ pub(super) fn vendor_token(body: &str) -> bool {
     {
         return false;
     }
-    let class = |b: &u8| {
+    let changes = class_changes(&chars);
+    let digits = chars.iter().filter(|b| b.is_ascii_digit()).count();
+    let (upper, lower) = (chars.iter().any(u8::is_ascii_uppercase), chars.iter().any(u8::is_ascii_lowercase));
+    if upper && lower { digits >= 2 && changes * 3 >= n } else { digits * 8 >= n && changes * 4 >= n }
+}
+
+/// How often the class of a character (upper case, lower case, other) changes from one to the
+/// next in `chars`: the entropy measure of [`vendor_token`] and [`short_random_key`].
+fn class_changes(chars: &[u8]) -> usize {
+    let class = |b: u8| {
         if b.is_ascii_uppercase() {
             0
         } else if b.is_ascii_lowercase() {
@@ -127,10 +136,22 @@ pub(super) fn vendor_token(body: &str) -> bool {
             2
         }
     };
-    let changes = chars.windows(2).filter(|pair| class(&pair[0]) != class(&pair[1])).count();
-    let digits = chars.iter().filter(|b| b.is_ascii_digit()).count();
-    let (upper, lower) = (chars.iter().any(u8::is_ascii_uppercase), chars.iter().any(u8::is_ascii_lowercase));
-    if upper && lower { digits >= 2 && changes * 3 >= n } else { digits * 8 >= n && changes * 4 >= n }
+    chars.windows(2).filter(|pair| class(pair[0]) != class(pair[1])).count()
+}
+
+/// Whether `value` is a random key of 20 to 29 letters and digits, too short for [`vendor_token`]
+/// (Seq's API keys are 20): both cases, two digits or more, and the class of the character
+/// changing at least every other character, as it does about three times in five in random
+/// base62; a name in CamelCase with a number changes about once in three (`OrdersV2ByCustomer42`).
+pub(super) fn short_random_key(value: &str) -> bool {
+    let chars = value.as_bytes();
+    let n = chars.len();
+    (20..30).contains(&n)
+        && chars.iter().all(u8::is_ascii_alphanumeric)
+        && chars.iter().any(u8::is_ascii_uppercase)
+        && chars.iter().any(u8::is_ascii_lowercase)
+        && chars.iter().filter(|b| b.is_ascii_digit()).count() >= 2
+        && class_changes(chars) * 2 >= n
 }
 
 /// Whether a [`VENDOR_TOKEN`] match is a secret: its prefix reads as a vendor's abbreviation and
