@@ -321,6 +321,13 @@ pub(super) fn secret_parameters(sql: &str) -> Vec<&str> {
 
 /// A secret-labelled value (the `key` form of `rules`) as it shows, its label kept.
 pub(super) fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value: &str) -> String {
+    // A PEM private key whose BEGIN line ends the label's line (`GitHub:PrivateKey = -----BEGIN
+    // RSA PRIVATE KEY-----`, the key's lines after it): the PEM form shows it, its BEGIN and END
+    // lines kept, as without the label.
+    let first_line = value.lines().next().unwrap_or_default().trim_end();
+    if first_line.starts_with("-----BEGIN ") && first_line.ends_with("-----") && !first_line.contains("-----END ") {
+        return format!("{label}{}", redact_with(&CONTEXT_FREE, value));
+    }
     // `ConnectionStrings:Default`, `Jwt:Secret:Key`: a configuration key path used as a name.
     if &caps["key_sep"] == ":" && CONFIG_SEGMENTS.is_match(value) {
         return format!("{label}{value}");
@@ -569,6 +576,38 @@ mod tests {
     };
 
     use std::borrow::Cow;
+
+    #[test]
+    fn a_pem_private_key_that_starts_on_its_label_s_line_is_hidden_to_its_end_line() {
+        // `dotnet user-secrets list` prints a multi-line value as it is: the BEGIN line after
+        // `KEY = `, the body and END lines after it; other labels and kinds alike.
+        let body = "MIIBOwIBAAJBAL7qz3Fk9Rt2Wc+Yp0Lm4Xs8Dv1Nq6Hj5Ke2Ui7Oa3Pb9Zr0Tx4S\nVd8Gf2Hk6Jl0Mn4Qp8Rs2Tu6Wx0Yz4Ab8Cd2Ef6Gh0Ij4Kl8Mn2Op6Qr0St4Uv==";
+        for (label, kind, after) in [
+            ("Signing:PrivateKey = ", "RSA PRIVATE KEY", "\nSigning:KeyId = 4411"),
+            ("DEPLOY_PRIVATE_KEY=", "PRIVATE KEY", "\nDEPLOY_USER=ci"),
+            ("  sshKey: ", "OPENSSH PRIVATE KEY", ""),
+            ("Jwt:Password = ", "EC PRIVATE KEY", "\r\nJwt:Issuer = fabrikam"),
+        ] {
+            let input = format!("{label}-----BEGIN {kind}-----\n{body}\n-----END {kind}-----{after}");
+            let shown = format!("{label}-----BEGIN {kind}-----\n{REDACTED}\n-----END {kind}-----{after}");
+            // The line redactor reads lines without their `\r`.
+            if after.contains('\r') {
+                assert_eq!(r(&input), shown, "{input}");
+            } else {
+                each_and_lines(&[(&input, &shown)]);
+            }
+        }
+        // Cut off before its END line, the key's lines are hidden as without the label, and
+        // the next line stays.
+        let cut = "-----BEGIN RSA PRIVATE KEY-----\nMIIBOwIBAAJBAL7qz3Fk9Rt2Wc+Yp0Lm4Xs8\nGitHub:AppId = 7";
+        assert_eq!(r(&format!("GitHub:PrivateKey = {cut}")), format!("GitHub:PrivateKey = {}", r(cut)));
+        assert_eq!(r(cut), "-----BEGIN RSA PRIVATE KEY-----\n[REDACTED]\nGitHub:AppId = 7");
+        // A public key or certificate is not hidden, after a label or not.
+        each(&[(
+            "Signing:PublicKey = -----BEGIN PUBLIC KEY-----\nMFwwDQYJKoZIhvcNAQEBBQADSwAwSAJBAL7q\n-----END PUBLIC KEY-----",
+            "",
+        )]);
+    }
 
     #[test]
     fn ef_core_positional_parameters_of_a_secret_column_are_hidden_whatever_they_look_like() {
