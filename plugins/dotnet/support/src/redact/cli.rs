@@ -277,7 +277,11 @@ pub(super) fn option_value(flag: &str, value: &str) -> String {
     // A word of the sentence the option is named in, a variable (`-Password $secure`: a shell
     // or PowerShell variable, unquoted), or a `--secret id=...,src=...` spec that says where
     // the secret is (docker buildx, podman).
-    if PROSE_WORDS.contains(&value) || VARIABLE.is_match(value) || SECRET_SPEC.is_match(value) {
+    if PROSE_WORDS.contains(&value)
+        || VARIABLE.is_match(value)
+        || SECRET_SPEC.is_match(value)
+        || is_ignored_api_key(flag, value)
+    {
         return value.to_owned();
     }
     // `--secret` of Google's Secret Manager names the secret (`gcloud secrets versions access
@@ -294,6 +298,16 @@ pub(super) fn option_value(flag: &str, value: &str) -> String {
         return redact_with(&SHAPES, value).into_owned();
     }
     mask(value)
+}
+
+/// Whether `value` is the fixed word an Azure Artifacts feed is pushed with as API key
+/// (`dotnet nuget push --api-key AzureArtifacts`, `nuget push -ApiKey az`, older `VSTS`): the
+/// feed ignores the key (the credential provider signs in) and its documentation gives these
+/// words, so they name no secret. Only as the value of an API-key option (`--api-key`,
+/// `-ApiKey`, nuget's `-k`).
+fn is_ignored_api_key(flag: &str, value: &str) -> bool {
+    matches!(normalize(flag).as_str(), "apikey" | "k")
+        && ["AzureArtifacts", "az", "VSTS"].contains(&value.trim_matches(['"', '\'']))
 }
 
 /// A camelCase identifier of two or more words, letters only (`adminPassword`).
@@ -544,7 +558,10 @@ pub(super) fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                 Some(at) => (&arg[..at], Some(at)),
                 None => (arg, None),
             };
-            if is_secret_flag(flag, context) {
+            let secret = is_secret_flag(flag, context);
+            if secret && is_ignored_api_key(flag, attached.map_or(word(i + 1), |at| &arg[at + 1..])) {
+                i += usize::from(attached.is_none());
+            } else if secret {
                 let connection =
                     normalize(flag).ends_with("connection") || normalize(flag).ends_with("connectionstring");
                 let action = |start, end| {
@@ -919,6 +936,40 @@ mod tests {
         assert_eq!(
             r("dotnet nuget push a.nupkg -k abc -sk def -s https://u:p@feed/v3"),
             "dotnet nuget push a.nupkg -k [REDACTED] -sk [REDACTED] -s https://u:[REDACTED]@feed/v3"
+        );
+    }
+
+    #[test]
+    fn the_fixed_key_an_azure_artifacts_push_takes_stays_and_any_other_key_does_not() {
+        each_and_lines(&[
+            (
+                "[command]/usr/bin/dotnet nuget push out/*.nupkg --source https://pkgs.dev.azure.com/fabrikam/_packaging/feed/nuget/v3/index.json --api-key AzureArtifacts",
+                "",
+            ),
+            (r#"nuget.exe push -Source "FabrikamFeed" -ApiKey az Fabrikam.Core.1.2.0.nupkg"#, ""),
+            ("dotnet nuget push a.nupkg -s FabrikamFeed -k VSTS", ""),
+            ("dotnet nuget push a.nupkg --api-key=AzureArtifacts -s FabrikamFeed", ""),
+            (r#"Run dotnet nuget push a.nupkg --api-key "AzureArtifacts" --skip-duplicate"#, ""),
+            // A look-alike is a key: another word, another case, the word with more to it.
+            (
+                "dotnet nuget push a.nupkg --api-key AzureArtifacts2 -s F",
+                "dotnet nuget push a.nupkg --api-key [REDACTED] -s F",
+            ),
+            ("dotnet nuget push a.nupkg -k azureartifacts", "dotnet nuget push a.nupkg -k [REDACTED]"),
+            ("dotnet nuget push a.nupkg --api-key Nq4Vx8Lm2Rt7", "dotnet nuget push a.nupkg --api-key [REDACTED]"),
+            // Only an API key: the word as a password is a password.
+            (
+                "docker login fabrikam.azurecr.io -u ci --password az",
+                "docker login fabrikam.azurecr.io -u ci --password [REDACTED]",
+            ),
+        ]);
+        assert_eq!(
+            args(&["nuget", "push", "a.nupkg", "--api-key", "AzureArtifacts", "-s", "FabrikamFeed"]),
+            ["nuget", "push", "a.nupkg", "--api-key", "AzureArtifacts", "-s", "FabrikamFeed"]
+        );
+        assert_eq!(
+            args(&["nuget", "push", "a.nupkg", "-k", "Vt9Lq"]),
+            ["nuget", "push", "a.nupkg", "-k", "[REDACTED]"]
         );
     }
 

@@ -41,10 +41,23 @@ pub(super) fn redact_connection_string(value: &str) -> Option<String> {
 /// `provider connection string="..."`, quoted, or `&quot;...&quot;` in an XML attribute) is
 /// judged part by part too, one level deep; deeper, it is hidden whole, so hostile input cannot
 /// nest deep.
-fn redact_connection_string_at(value: &str, depth: usize) -> Option<String> {
-    let mut out = String::with_capacity(value.len());
+fn redact_connection_string_at(text: &str, depth: usize) -> Option<String> {
+    let mut out = String::with_capacity(text.len());
     let mut described = false;
-    for (body, separator) in connection_string_parts(value) {
+    let parts = connection_string_parts(text);
+    // Where each part starts in `text`: the parts cover it end to end.
+    let starts: Vec<usize> = parts
+        .iter()
+        .scan(0, |next, (body, separator)| {
+            let start = *next;
+            *next += body.len() + separator.len();
+            Some(start)
+        })
+        .collect();
+    // The parts before `read` were read as the fields of a SAS query: none is read so twice.
+    let (mut at, mut read) = (0, 0);
+    while let Some(&(body, separator)) = parts.get(at) {
+        at += 1;
         let pair = body.split_once('=').filter(|(name, value)| {
             name.trim().starts_with(|c: char| c.is_ascii_alphabetic())
                 && name.bytes().all(|b| b.is_ascii_alphanumeric() || b" _.-".contains(&b))
@@ -52,6 +65,24 @@ fn redact_connection_string_at(value: &str, depth: usize) -> Option<String> {
         });
         if let Some((name, value)) = pair {
             described = true;
+            // A SAS query as the value (`SharedAccessSignature=sv=...&ss=b&sp=rl&sig=...`, also a
+            // Service Bus token, `SharedAccessSignature=SharedAccessSignature sr=...&sig=...`):
+            // its `&` cut the query's fields into parts of their own; whole again, its own names
+            // say that only the signature is secret.
+            const SCHEME: &str = "SharedAccessSignature ";
+            let scheme = if value.starts_with(SCHEME) { SCHEME } else { "" };
+            if separator == "&" && at >= read && SAS_FIELD.is_match(&value[scheme.len()..]) {
+                let fields = parts[at..].iter().take_while(|(part, _)| SAS_FIELD.is_match(part)).count();
+                read = at + fields;
+                let (last, last_separator) = parts[read - 1];
+                let query = &text[starts[at - 1] + name.len() + 1 + scheme.len()..starts[read - 1] + last.len()];
+                if fields > 0 && SAS_QUERY.is_match(query) {
+                    let shown = redact_with(&CONTEXT_FREE, query);
+                    out.push_str(&format!("{name}={scheme}{shown}{last_separator}"));
+                    at = read;
+                    continue;
+                }
+            }
             let class = classify_key(name);
             let nested = (class == KeyClass::Connection && depth == 0)
                 .then(|| {
@@ -159,6 +190,9 @@ pub(super) fn split_connection_string(value: &str) -> Vec<(&str, &str)> {
         .collect()
 }
 
+/// A field of a SAS token's query (`sv=2022-11-02`, `sig=...`): a short lower-case name.
+static SAS_FIELD: LazyLock<Regex> = LazyLock::new(|| Regex::new(r"^[a-z]{2,5}=").expect("SAS field pattern is valid"));
+
 /// A SAS token's query: `name=value` fields joined by `&`, one of them the signature.
 static SAS_QUERY: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\??(?:[a-z]+=[^&\s]*&)+sig=[^&\s]+(?:&[a-z]+=[^&\s]*)*$|^\??sig=[^&\s]+(?:&[a-z]+=[^&\s]*)+$")
@@ -213,6 +247,40 @@ mod tests {
         assert_eq!(
             r("https://acc.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=AbC%2Bd%3D&se=2030"),
             "https://acc.blob.core.windows.net/c?sv=2022-11-02&sp=r&sig=[REDACTED]&se=2030"
+        );
+    }
+
+    #[test]
+    fn a_sas_query_in_a_connection_string_keeps_its_fields_under_any_label() {
+        // Judged part by part (a connection string named so, `--connection`), the query's `&`
+        // cuts it into parts; only its signature is secret, whatever fields come before it.
+        let query = "sv=2024-08-04&ss=bq&srt=sco&sp=rwl&se=2027-03-01T08:00:00Z&st=2027-02-01T08:00:00Z&spr=https";
+        for (before, after) in [
+            (r#""ConnectionStrings__Media": ""#, r#"""#),
+            (r#"dotnet ef database update --connection ""#, r#";QueueEndpoint=https://acc.queue.core.windows.net/""#),
+            ("ConnectionStrings:Media = ", ""),
+        ] {
+            let text = format!(
+                "{before}BlobEndpoint=https://acc.blob.core.windows.net/;SharedAccessSignature={query}&sig=Qm9ndXNTaWc%2Fxyz%3D{after}"
+            );
+            let shown = format!(
+                "{before}BlobEndpoint=https://acc.blob.core.windows.net/;SharedAccessSignature={query}&sig=[REDACTED]{after}"
+            );
+            assert_eq!(r(&text), shown);
+        }
+        // A Service Bus token under the same name keeps its resource, expiry and key name.
+        assert_eq!(
+            r(
+                r#"--connection "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessSignature=SharedAccessSignature sr=sb%3A%2F%2Fns&sig=Zm9vU2ln%3D&se=1767225600&skn=listen""#
+            ),
+            r#"--connection "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessSignature=SharedAccessSignature sr=sb%3A%2F%2Fns&sig=[REDACTED]&se=1767225600&skn=listen""#
+        );
+        // Without a signature the value is no SAS: the secret name hides it as before.
+        assert_eq!(
+            r(
+                r#""ConnectionStrings__Media": "BlobEndpoint=https://acc.blob.core.windows.net/;SharedAccessSignature=sv=2024-08-04&sp=r""#
+            ),
+            r#""ConnectionStrings__Media": "BlobEndpoint=https://acc.blob.core.windows.net/;SharedAccessSignature=[REDACTED]&sp=r""#
         );
     }
 

@@ -288,7 +288,8 @@ pub(super) fn mask_xml_attributes(tag: &str) -> String {
 /// values masked whose name says secret (`@__password_0`, `@ApiKey`), that fill a column whose name
 /// says secret (`secret`, from the SQL logged after the list, see [`secret_parameters`]: a weak
 /// password looks like any word), or that look like a generated secret (mixed case and digits, no
-/// blank: a line-by-line reader has no SQL to go by).
+/// blank, also random bytes in base64 with its `/`, see [`random_base64`]: a line-by-line reader
+/// has no SQL to go by).
 pub(super) fn mask_ef_parameters(list: &str, secret: &[&str]) -> String {
     static PARAMETER: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?P<name>@[A-Za-z0-9_]+)(?P<eq>=')(?P<value>(?:[^'\r\n]|'')*)'")
@@ -300,11 +301,29 @@ pub(super) fn mask_ef_parameters(list: &str, secret: &[&str]) -> String {
             let secret = !is_stand_in(value)
                 && (matches!(classify_key(name.trim_start_matches('@')), KeyClass::Secret | KeyClass::Connection)
                     || secret.contains(&name)
-                    || secret_like_token(value));
+                    || secret_like_token(value)
+                    || random_base64(value));
             let shown = if secret { REDACTED.to_owned() } else { redact_with(&SHAPES, value).into_owned() };
             format!("{name}{}{shown}'", &caps["eq"])
         })
         .into_owned()
+}
+
+/// Whether a parameter's value is random bytes in base64 whose alphabet put a `/` in it (a
+/// refresh token, a key, a password hash: `...Xq/Lm4...==`), which [`secret_like_token`] leaves
+/// for a path: base64 characters only, whole groups of four with at most two `=` of padding, 20
+/// or more, a piece between slashes of 16 or more mixing cases and digits, and capitals and
+/// small letters each an eighth of it or more, as random letters are and a path's words
+/// (`docs/Release/Notes/Version10Final2027/v2`) are not.
+fn random_base64(value: &str) -> bool {
+    let data = value.trim_end_matches('=');
+    let count = |test: fn(&u8) -> bool| data.bytes().filter(test).count();
+    value.len() >= 20
+        && value.len().is_multiple_of(4)
+        && value.len() - data.len() <= 2
+        && data.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'+' || b == b'/')
+        && data.split('/').any(|piece| piece.len() >= 16 && secret_like_token(piece))
+        && count(u8::is_ascii_uppercase).min(count(u8::is_ascii_lowercase)) >= value.len() / 8
 }
 
 /// The parameters of an EF Core command's SQL that fill a column whose name says secret
@@ -354,6 +373,13 @@ pub(super) fn secret_parameters(sql: &str) -> Vec<&str> {
 
 /// A secret-labelled value (the `key` form of `rules`) as it shows, its label kept.
 pub(super) fn labelled_value(caps: &Captures<'_>, key: &str, label: &str, value: &str) -> String {
+    // A PEM private key whose BEGIN line ends the label's line (`GitHub:PrivateKey = -----BEGIN
+    // RSA PRIVATE KEY-----`, the key's lines after it): the PEM form shows it, its BEGIN and END
+    // lines kept, as without the label.
+    let first_line = value.lines().next().unwrap_or_default().trim_end();
+    if first_line.starts_with("-----BEGIN ") && first_line.ends_with("-----") && !first_line.contains("-----END ") {
+        return format!("{label}{}", redact_with(&CONTEXT_FREE, value));
+    }
     // `ConnectionStrings:Default`, `Jwt:Secret:Key`: a configuration key path used as a name.
     if &caps["key_sep"] == ":" && CONFIG_SEGMENTS.is_match(value) {
         return format!("{label}{value}");
@@ -604,6 +630,38 @@ mod tests {
     use std::borrow::Cow;
 
     #[test]
+    fn a_pem_private_key_that_starts_on_its_label_s_line_is_hidden_to_its_end_line() {
+        // `dotnet user-secrets list` prints a multi-line value as it is: the BEGIN line after
+        // `KEY = `, the body and END lines after it; other labels and kinds alike.
+        let body = "MIIBOwIBAAJBAL7qz3Fk9Rt2Wc+Yp0Lm4Xs8Dv1Nq6Hj5Ke2Ui7Oa3Pb9Zr0Tx4S\nVd8Gf2Hk6Jl0Mn4Qp8Rs2Tu6Wx0Yz4Ab8Cd2Ef6Gh0Ij4Kl8Mn2Op6Qr0St4Uv==";
+        for (label, kind, after) in [
+            ("Signing:PrivateKey = ", "RSA PRIVATE KEY", "\nSigning:KeyId = 4411"),
+            ("DEPLOY_PRIVATE_KEY=", "PRIVATE KEY", "\nDEPLOY_USER=ci"),
+            ("  sshKey: ", "OPENSSH PRIVATE KEY", ""),
+            ("Jwt:Password = ", "EC PRIVATE KEY", "\r\nJwt:Issuer = fabrikam"),
+        ] {
+            let input = format!("{label}-----BEGIN {kind}-----\n{body}\n-----END {kind}-----{after}");
+            let shown = format!("{label}-----BEGIN {kind}-----\n{REDACTED}\n-----END {kind}-----{after}");
+            // The line redactor reads lines without their `\r`.
+            if after.contains('\r') {
+                assert_eq!(r(&input), shown, "{input}");
+            } else {
+                each_and_lines(&[(&input, &shown)]);
+            }
+        }
+        // Cut off before its END line, the key's lines are hidden as without the label, and
+        // the next line stays.
+        let cut = "-----BEGIN RSA PRIVATE KEY-----\nMIIBOwIBAAJBAL7qz3Fk9Rt2Wc+Yp0Lm4Xs8\nGitHub:AppId = 7";
+        assert_eq!(r(&format!("GitHub:PrivateKey = {cut}")), format!("GitHub:PrivateKey = {}", r(cut)));
+        assert_eq!(r(cut), "-----BEGIN RSA PRIVATE KEY-----\n[REDACTED]\nGitHub:AppId = 7");
+        // A public key or certificate is not hidden, after a label or not.
+        each(&[(
+            "Signing:PublicKey = -----BEGIN PUBLIC KEY-----\nMFwwDQYJKoZIhvcNAQEBBQADSwAwSAJBAL7q\n-----END PUBLIC KEY-----",
+            "",
+        )]);
+    }
+
+    #[test]
     fn ef_core_positional_parameters_of_a_secret_column_are_hidden_whatever_they_look_like() {
         // The console logger's entry: parameters, then the SQL indented under them.
         let insert = "info: Microsoft.EntityFrameworkCore.Database.Command[20101]
@@ -637,6 +695,28 @@ info: Microsoft.EntityFrameworkCore.Update[30100]
                 "",
             ),
         ]);
+    }
+
+    #[test]
+    fn ef_core_parameters_of_random_base64_are_hidden_line_by_line_too() {
+        // Line by line, the SQL that names the column (`"Token"`, `[SecretHash]`) comes after the
+        // parameters: a value of random bytes in base64 is hidden by its shape, `/` and all.
+        let token = "Vq7/Rk2Lm9Xs4Tb8Nw1Pz5Hc3Jd6Gf0Ya+Ue2Io8Kp4Qr7St1Vw3Xy5Za9Bc2De6Fg0Hi4Jk8Lm1No3Pq5Rs7Tu9Vw2/xQ==";
+        let text = format!(
+            "info: Microsoft.EntityFrameworkCore.Database.Command[20101]
+      Executed DbCommand (3ms) [Parameters=[@p0='0c5d1e2f-3a4b-4c5d-8e9f-a0b1c2d3e4f5', @p1='{token}' (Nullable = false) (Size = 100), @p2='2027-01-05T10:00:00.0000000+00:00'], CommandType='Text', CommandTimeout='30']
+      INSERT INTO \"UserSessions\" (\"Id\", \"Token\", \"ExpiresAt\")
+      VALUES (@p0, @p1, @p2);"
+        );
+        each_and_lines(&[(&text, &text.replace(token, REDACTED))]);
+        // Alone on its line, a Data Protection key's base64 under a positional name.
+        let line = "      Executed DbCommand (1ms) [Parameters=[@p0='k9/Hq2Lm7Xs4Tb8Nw1Pz5Hc3Jd6Gf0YaUe2Io8Kp4QA=' (Size = 4000)], CommandType='Text', CommandTimeout='30']";
+        each_and_lines(&[(line, &line.replace("k9/Hq2Lm7Xs4Tb8Nw1Pz5Hc3Jd6Gf0YaUe2Io8Kp4QA=", REDACTED))]);
+        // Paths and content types under positional names stay, a long name with digits too.
+        each_and_lines(&[(
+            "      Executed DbCommand (2ms) [Parameters=[@p0='images/Products/Widget2024.png', @p1='Orders/2027/Q1/Batch0042', @p2='application/vnd.ms-excel', @p3='Assets/Icons/Large/Home1234', @p4='docs/Release/Notes/Version10Final2027/v2'], CommandType='Text', CommandTimeout='30']",
+            "",
+        )]);
     }
 
     #[test]

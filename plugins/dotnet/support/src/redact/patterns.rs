@@ -89,6 +89,10 @@ const VALUE: &str = concat!(
     r#"\\u0022[^"\\\r\n]*\\u0022|-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:[ \t]+[A-Za-z0-9+/=]{4,})+(?:[ \t]+-----END [A-Z0-9 ]*PRIVATE KEY-----)?|"#,
     // A PEM private key with escaped line breaks (`\n`), as `user-secrets list` prints one.
     r#"-----BEGIN [A-Z0-9 ]*PRIVATE KEY-----(?:\\r)?\\n(?:[A-Za-z0-9+/=]|\\[rn])*(?:-----END [A-Z0-9 ]*PRIVATE KEY-----(?:(?:\\r)?\\n)?)?|"#,
+    // A PEM private key from the label's line on (`dotnet user-secrets list`'s `Key = -----BEGIN
+    // RSA PRIVATE KEY-----` and the key's lines): its body lines and END line, which the PEM form
+    // shows (see [`labelled_value`](super::labelled::labelled_value)).
+    r#"-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?:\r?\n[ \t]*(?:[A-Za-z0-9+/=]+|Proc-Type:[^\r\n]*|DEK-Info:[^\r\n]*)?[ \t]*\r?(?m:$))*(?:\r?\n[ \t]*-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)?|"#,
     // A YAML flow mapping (`{ inline_string: "..." }`, Envoy's data sources): see [`flow_mapping`].
     r#"\{[ \t]*[A-Za-z_][A-Za-z0-9_.-]*:[ \t](?:"[^"\r\n]*"|'[^'\r\n]*'|[^{}"'\r\n])*\}|"#,
     // A literal inside dynamic SQL, its quotes doubled (`EXEC(N'... PASSWORD = N''...'''`).

@@ -105,6 +105,9 @@ static STAND_IN: LazyLock<Regex> = LazyLock::new(|| {
         // Tencent Cloud's SecretId (`AKID` and 32 letters and digits, `tccli configure list`): the
         // id that goes with a secret key, sent in the clear with every signed request.
         r"|AKID[A-Za-z0-9]{32}",
+        // Batch 14: a Cosmos DB continuation token (`"token":"+RID:~...#RT:2#TRC:200#ISV:2"` in a
+        // query's continuation, logged to page on): a resource id and the query's progress, no key.
+        r"|[+-]RID:~?[A-Za-z0-9+/=]+#RT:[0-9]+(?:#[A-Z]{2,4}:[A-Za-z0-9+/=.~-]*)*",
         "|",
         version!(),
         // A certificate or public key in base64 (a kubeconfig's `certificate-authority-data` and
@@ -540,6 +543,24 @@ mod tests {
                 "      TokenValidated: Qm7x2Lr9Tt4Kz8 for client web-portal",
                 "      TokenValidated: [REDACTED] for client web-portal",
             ),
+        ]);
+    }
+
+    #[test]
+    fn a_cosmos_db_continuation_token_is_no_secret() {
+        each(&[
+            (
+                r#"      next page: [{"token":"-RID:~Lq8AAJ3Ft2kBAAAAAAAAAA==#RT:2#TRC:200#ISV:2#IEO:65551","range":{"min":"05C1","max":"FF"}}]"#,
+                "",
+            ),
+            (
+                r#"{"compositeToken":{"token":"+RID:~Zx0TAKs7Pp4CAAAAAAAAAA==#RT:5#TRC:500#ISV:2#IEO:65567#QCF:8#FPC:AgEAAAAAAA==","range":{"min":"","max":"05C1"}}}"#,
+                "",
+            ),
+            ("ContinuationToken = +RID:~Zx0TAKs7Pp4#RT:1#TRC:10", ""),
+            // Without a resource id's prefix and its progress, a token under the label is a token.
+            (r#"{"token":"Zx0TAKs7Pp4CAAAAAAAAAA9Lq8AAJ3Ft2kB"}"#, r#"{"token":"[REDACTED]"}"#),
+            (r#"{"token":"Zx0TAKs7Pp4CAAAAAAAAAA#RT:2#TRC:200"}"#, r#"{"token":"[REDACTED]"}"#),
         ]);
     }
 
