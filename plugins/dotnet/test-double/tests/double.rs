@@ -815,8 +815,19 @@ fn build_server_leaves_a_compiler_server_unless_shared_compilation_is_off() {
     assert_eq!(fs::read_to_string(&pid_file).unwrap(), format!("{pid}\n"));
     // The build returned (its streams closed) while the server runs on, with the real one's command line.
     assert!(alive(pid));
-    let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap();
+    // The build may return while the server is still inside its exec (glibc's posix_spawn wakes
+    // the parent once the new program's memory replaces the old, before its arguments are set up,
+    // and a loaded machine widens that window): its command line reads empty until then.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let cmdline = loop {
+        let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap();
+        if !cmdline.is_empty() || Instant::now() > deadline {
+            break cmdline;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
     let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).filter(|arg| !arg.is_empty()).collect();
+    assert!(!args.is_empty(), "the server's command line stayed empty for 10 s");
     assert_eq!(args[0], fs::canonicalize(DOUBLE).unwrap().as_os_str().as_encoded_bytes());
     let dll = b"/usr/share/dotnet/sdk/10.0.100/Roslyn/bincore/VBCSCompiler.dll".as_slice();
     assert_eq!(args[1..], [b"exec".as_slice(), dll, b"-pipename:dotnet-double".as_slice()]);
