@@ -12,6 +12,32 @@ use super::{
     stand_in::unwrap,
 };
 
+/// The names that start a connection string's pairs (ADO.NET, Npgsql, MySQL, ODBC): a
+/// `name=value;` list that holds one is a connection string, so its password runs to the next
+/// `;` even through blanks (see `cs_pw` in the combined pattern).
+pub(super) const CONNECTION_KEYWORDS: &[&str] = &[
+    "server",
+    "data source",
+    "datasource",
+    "host",
+    "hostname",
+    "address",
+    "addr",
+    "network address",
+    "endpoint",
+    "database",
+    "initial catalog",
+    "user id",
+    "userid",
+    "uid",
+    "username",
+    "user",
+    "port",
+    "driver",
+    "dsn",
+    "provider",
+];
+
 /// A host, `host:port` or port between the separators of a connection string
 /// (`localhost:6379,abortConnect=false`, `Server=tcp:db.example,1433`), also as an Aspire
 /// manifest's references (`{cache.bindings.tcp.host}:{cache.bindings.tcp.port}`).
@@ -224,7 +250,7 @@ pub(super) fn own_labels(inner: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use crate::redact::tests::r;
+    use crate::redact::tests::{args, lines, r};
 
     #[test]
     fn connection_string_password_keeps_other_parts() {
@@ -233,6 +259,54 @@ mod tests {
             "Server=localhost;Database=MyDb;User=admin;Password=[REDACTED]"
         );
         assert_eq!(r("Server=db;User Id=sa;Pwd=x;Encrypt=true"), "Server=db;User Id=sa;Pwd=[REDACTED];Encrypt=true");
+    }
+
+    #[test]
+    fn an_unquoted_password_with_blanks_runs_to_the_next_separator_inside_a_connection_string() {
+        let json = |text: &str| {
+            let mut value = serde_json::json!({ "log": text });
+            crate::redact::redact_json(&mut value);
+            value["log"].as_str().map(str::to_owned)
+        };
+        for (text, shown) in [
+            (
+                "Server=db;User Id=app;Password=my pass phrase;Encrypt=true",
+                "Server=db;User Id=app;Password=[REDACTED];Encrypt=true",
+            ),
+            ("Server=db;User Id=app;Pwd=my pass phrase", "Server=db;User Id=app;Pwd=[REDACTED]"),
+            (
+                r#"warn: opening "Data Source=db01;Initial Catalog=shop;password=correct horse battery" failed"#,
+                r#"warn: opening "Data Source=db01;Initial Catalog=shop;password=[REDACTED]" failed"#,
+            ),
+            (
+                "ConnectionStrings__Default=Host=db.local;Username=app;Password=two words;Ssl Mode=Require",
+                "ConnectionStrings__Default=Host=db.local;Username=app;Password=[REDACTED];Ssl Mode=Require",
+            ),
+            ("Server=db;Password=abc was rejected by the server", "Server=db;Password=[REDACTED]"),
+        ] {
+            assert_eq!(r(text), shown, "{text}");
+            assert_eq!(lines(text), shown, "line by line: {text}");
+            assert_eq!(json(text).as_deref(), Some(shown), "JSON: {text}");
+        }
+        assert_eq!(
+            args(&[
+                "ef",
+                "database",
+                "update",
+                "--connection",
+                "Server=db;User Id=app;Password=my pass phrase;Encrypt=true"
+            ]),
+            ["ef", "database", "update", "--connection", "Server=db;User Id=app;Password=[REDACTED];Encrypt=true"]
+        );
+        // Outside a connection string a blank ends the value: the sentence stays.
+        for (text, shown) in [
+            ("password=abc was rejected by the server", ""),
+            ("Login failed: Password=abc was rejected; retry", "Login failed: Password=[REDACTED] was rejected; retry"),
+            ("Server=db is up; password policy applies", ""),
+        ] {
+            let shown = if shown.is_empty() { text } else { shown };
+            assert_eq!(r(text), shown, "{text}");
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@ use regex::{Captures, Regex};
 use super::{
     JWK_PRIVATE_MEMBERS,
     cli::{COMMANDS, SECRET_OPTION_ENDINGS},
+    connection::CONNECTION_KEYWORDS,
     hexdump::HEXDUMP_LINE,
     keys::{CONNECTION_KEY_WORDS, LAST_KEY_WORDS, STRONG_KEY_WORDS, WEAK_KEY_WORDS, words_pattern},
     labelled::CREDENTIAL_CALLS,
@@ -734,6 +735,16 @@ fn rules(forms: Forms) -> Vec<String> {
             // functionapp keys list`) whose members are strings: each value as a key's (see
             // [`key_map_members`](super::labelled::key_map_members)).
             r#"(?P<kmap>"(?P<kmap_name>[A-Za-z0-9_.-]*(?i:keys))"[ \t]*:[ \t]*\{)(?P<kmap_members>(?:[ \t\r\n]*"(?:[^"\\\r\n]|\\.)*"[ \t]*:[ \t]*"(?:[^"\\\r\n]|\\.)*"[ \t]*,?)+)"#.to_owned(),
+            // A connection string's password with blanks in it, unquoted (`Server=db;User Id=app;
+            // Password=my pass phrase;Encrypt=true`): from the first pair a connection keyword names
+            // (see [`CONNECTION_KEYWORDS`]), through `name=value;` pairs, the password runs to the
+            // next `;`, the line's end or a closing quote. Without such pairs before it, blanks end
+            // the value (`password=abc was rejected by the server` is a sentence).
+            format!(
+                r#"(?P<cs_pw>(?-u:\b)(?i:{keywords})[ \t]*=[^;\r\n"'<>]*;(?:[ \t]*[A-Za-z][A-Za-z0-9_.-]*(?: [A-Za-z][A-Za-z0-9_.-]*){{0,3}}[ \t]*=[^;\r\n"'<>]*;)*?[ \t]*(?i:password|pwd)[ \t]*=[ \t]*)(?P<cs_pw_val>{word}(?:[ \t]+{word})+)"#,
+                keywords = CONNECTION_KEYWORDS.iter().map(|k| k.replace(' ', "[ \\t]+")).collect::<Vec<_>>().join("|"),
+                word = r#"(?:[^;\s"'<>\\]|\\[^;\s"'])+"#
+            ),
             // A connection string whose first name has a blank (`Data Source=`, `Contact
             // Points=`) printed bare after its label, as a record's `ToString` does
             // (`ConnectionString = Contact Points=a,b;Password=x;Default Keyspace=y, Timeout = 30`):

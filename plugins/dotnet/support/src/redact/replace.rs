@@ -488,6 +488,10 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
     if let Some(name) = caps.name("theory") {
         return format!("{}{})", name.as_str(), test_arguments(&caps["theory_args"]));
     }
+    if let Some(pairs) = caps.name("cs_pw") {
+        // The pairs before the password are judged as any text is.
+        return labelled(&redact_with(&CONTEXT_FREE, pairs.as_str()), KeyClass::Secret, &caps["cs_pw_val"]);
+    }
     if let Some(label) = caps.name("cs_label") {
         return labelled(label.as_str(), KeyClass::Connection, &caps["cs_val"]);
     }
