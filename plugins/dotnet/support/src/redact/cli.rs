@@ -559,7 +559,11 @@ pub(super) fn plan_args<S: AsRef<str>>(args: &[S]) -> Vec<ArgAction> {
                 None => (arg, None),
             };
             let secret = is_secret_flag(flag, context);
-            if secret && is_ignored_api_key(flag, attached.map_or(word(i + 1), |at| &arg[at + 1..])) {
+            // A value that text keeps after the option keeps here too, by the same judgement
+            // ([`option_value`]): a secret's name (`--secret=stripe-key`), a spec of ids and paths
+            // (`--secret id=npmrc,src=...`), Azure Artifacts' fixed key.
+            let value = attached.map_or(word(i + 1), |at| &arg[at + 1..]);
+            if secret && option_value(flag, value) == value {
                 i += usize::from(attached.is_none());
             } else if secret {
                 let connection =
@@ -1073,6 +1077,37 @@ mod tests {
             (&["--key-size", "2048", "--secret-name", "db"], &["--key-size", "2048", "--secret-name", "db"]),
         ] {
             assert_eq!(args(given), shown, "{given:?}");
+        }
+    }
+
+    #[test]
+    fn args_keep_what_text_keeps_after_a_secret_option() {
+        // A secret's name and a spec of ids and paths say which secret, not what it is: argv
+        // shows them as the same command line in text does.
+        for (given, shown) in [
+            (
+                &["gcloud", "secrets", "versions", "access", "latest", "--secret=stripe-key"][..],
+                &["gcloud", "secrets", "versions", "access", "latest", "--secret=stripe-key"][..],
+            ),
+            (
+                &["gcloud", "secrets", "versions", "access", "3", "--secret", "projects/shop/secrets/db_password"],
+                &["gcloud", "secrets", "versions", "access", "3", "--secret", "projects/shop/secrets/db_password"],
+            ),
+            (
+                &["docker", "build", "--secret", "id=npmrc,src=$HOME/.npmrc", "."],
+                &["docker", "build", "--secret", "id=npmrc,src=$HOME/.npmrc", "."],
+            ),
+            (
+                &["docker", "buildx", "build", "--secret=id=aws,src=/root/.aws/credentials", "-t", "app", "."],
+                &["docker", "buildx", "build", "--secret=id=aws,src=/root/.aws/credentials", "-t", "app", "."],
+            ),
+            // What text hides after the option stays hidden.
+            (&["gcloud", "run", "deploy", "--secret=Qx7pp2Kd9"], &["gcloud", "run", "deploy", "--secret=[REDACTED]"]),
+            (&["tool", "--secret", "s3cr3t-Value!"], &["tool", "--secret", "[REDACTED]"]),
+            (&["docker", "build", "--secret", "id=npmrc,token=abc123"], &["docker", "build", "--secret", "[REDACTED]"]),
+        ] {
+            assert_eq!(args(given), shown, "{given:?}");
+            assert_eq!(r(&given.join(" ")), shown.join(" "), "as text: {given:?}");
         }
     }
 
