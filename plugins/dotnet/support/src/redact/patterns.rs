@@ -356,8 +356,10 @@ fn rules(forms: Forms) -> Vec<String> {
             // read from file: X`): the noun and the retrieval say the value is the secret, so it is
             // hidden whatever it looks like (a stand-in such as `(empty)` stays). A name in quotes,
             // or none: a bare word after the noun is a sentence's (`Token cache read from disk: 12`),
+            // though `for` or `of` and a word may come before the quoted name (`Password for "app"
+            // read from file: X`, `Token for user 'ci' loaded from env: X`),
             // and `from` alone is no retrieval (`Secret 'Db' from vault orders: ...` says where it is).
-            r#"(?P<read_secret>(?-u:\b)(?i:secret|password|passphrase|token|credential|api[ _-]?key)(?:[ \t]+(?:"[^"\r\n]+"|'[^'\r\n]+')(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){0,2})?[ \t]+(?i:read|loaded|fetched|retrieved|resolved|obtained|pulled|returned|value)(?-u:\b)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){0,4}[ \t]*[:：][ \t]*)(?P<read_secret_val>"[^"\r\n]*"|'[^'\r\n]*'|\([^()\s]*\)|[^\s"'<>]*[^\s"'<>.,;:)])"#.to_owned(),
+            r#"(?P<read_secret>(?-u:\b)(?i:secret|password|passphrase|token|credential|api[ _-]?key)(?:(?:[ \t]+(?i:for|of)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*)?)?[ \t]+(?:"[^"\r\n]+"|'[^'\r\n]+')(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){0,2})?[ \t]+(?i:read|loaded|fetched|retrieved|resolved|obtained|pulled|returned|value)(?-u:\b)(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){0,4}[ \t]*[:：][ \t]*)(?P<read_secret_val>"[^"\r\n]*"|'[^'\r\n]*'|\([^()\s]*\)|[^\s"'<>]*[^\s"'<>.,;:)])"#.to_owned(),
             // A CI masking command echoed by `set -x` (`::add-mask::VALUE`): the value is what it masks.
             r#"(?P<add_mask>::add-mask::)(?P<add_mask_val>[^\s'"]+)"#.to_owned(),
             // A secret `echo`ed into a command that reads it from standard input (`echo PW | docker

@@ -415,6 +415,25 @@ mod tests {
     }
 
     #[test]
+    fn a_secret_read_from_somewhere_for_a_quoted_name_hides_its_value() {
+        each_and_lines(&[
+            ("Password for \"app\" read from file: Qx7-pp2", "Password for \"app\" read from file: [REDACTED]"),
+            (
+                "Token for user 'ci' loaded from env: gh_live_4f2c9e8d, expires 2027-01-01",
+                "Token for user 'ci' loaded from env: [REDACTED], expires 2027-01-01",
+            ),
+            (
+                "warn: api key of 'stripe' fetched from store: abc",
+                "warn: api key of 'stripe' fetched from store: [REDACTED]",
+            ),
+            // Other words before the name make it a sentence's; without a retrieval there is no value.
+            ("Token cache for 'ci' loaded from disk: 3 entries", ""),
+            ("Password for \"app\" expires on: 2027-01-01", ""),
+            ("Password for \"app\" read from: https://kv.vault.azure.net/secrets/app/1", ""),
+        ]);
+    }
+
+    #[test]
     fn password_words_of_other_languages() {
         each(&[
             (
