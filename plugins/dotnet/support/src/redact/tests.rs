@@ -259,6 +259,51 @@ fn json_values_by_key_name_and_content() {
     );
 }
 
+/// Each `(key, value)` through both paths: text (`{"key": "value"}`, what the model reads) and
+/// [`redact_json`] (what programs read) must show the same string, and `expected` (empty: the value
+/// unchanged).
+fn both_paths(cases: &[(&str, &str, &str)]) {
+    for (key, value, expected) in cases {
+        let expected = if expected.is_empty() { value } else { expected };
+        let text = json!({ *key: value }).to_string();
+        let read: serde_json::Value = serde_json::from_str(&r(&text)).expect("redacted text is still JSON");
+        assert_eq!(read[key], *expected, "text: {text}");
+        let mut structured = json!({ *key: value });
+        redact_json(&mut structured);
+        assert_eq!(structured[key], *expected, "structured: {text}");
+    }
+}
+
+/// An authorization header's value keeps its scheme and a SAS token's public fields in
+/// structured content, as in text.
+#[test]
+fn json_authorization_values_keep_their_scheme() {
+    both_paths(&[
+        ("Authorization", "Bearer Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1", "Bearer [REDACTED]"),
+        ("authorization", "Basic YnVpbGQ6UXc4LXp6LldtMg==", "Basic [REDACTED]"),
+        ("Authorization", "token Lq8zzWm2Pv7Rt5", "token [REDACTED]"),
+        ("Proxy-Authorization", "Basic cHJveHk6cHc=", "Basic [REDACTED]"),
+        (
+            "Authorization",
+            "SharedAccessSignature sr=sb%3A%2F%2Fbus.example.net%2Forders&sig=Qm9ndXNTaWc%2Fxyz%3D&se=1767225600&skn=send",
+            "SharedAccessSignature sr=sb%3A%2F%2Fbus.example.net%2Forders&sig=[REDACTED]&se=1767225600&skn=send",
+        ),
+    ]);
+    // Nested (a request's headers) and in a list, the same; another secret name still hides all.
+    let mut value = json!({
+        "request": { "headers": { "Authorization": ["Bearer Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1"] } },
+        "accessToken": "Bearer Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1"
+    });
+    redact_json(&mut value);
+    assert_eq!(
+        value,
+        json!({
+            "request": { "headers": { "Authorization": ["Bearer [REDACTED]"] } },
+            "accessToken": "[REDACTED]"
+        })
+    );
+}
+
 /// An MSAL token cache's keys end in the scope's URL: read in text, its `https:` is no label.
 #[test]
 fn a_name_ending_in_a_url_scheme_is_no_label() {
