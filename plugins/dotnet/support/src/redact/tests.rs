@@ -304,6 +304,42 @@ fn json_authorization_values_keep_their_scheme() {
     );
 }
 
+/// A connection string under a connection-named key is judged part by part in structured
+/// content as in text: one with no secret part (hosts and ports only, or integrated security)
+/// stays, a password in one is hidden, and a bare key or token under such a name stays hidden.
+#[test]
+fn json_connection_strings_are_judged_part_by_part() {
+    const KEY: &str = "CzBVep/E6Q4zWH2ix+wRNluApcrvFDleg6jN8hc8YYar0PUaP2SJrtP4HUJnjLHW+yBFao+02f4jSG2St9wBJg==";
+    both_paths(&[
+        ("ConnectionStrings__Cache", "localhost:6379", ""),
+        ("ConnectionStrings__Redis", "cache-a.example.net:6380,cache-b.example.net:6380", ""),
+        ("ConnectionStrings__Queue", "rabbit:5672", ""),
+        ("ConnectionStrings__Db", "Server=.;Database=app;Trusted_Connection=True", ""),
+        (
+            "ConnectionStrings:Sql",
+            "Server=db.example.net;Database=app;User Id=app;Password=Qx7-pp.2",
+            "Server=db.example.net;Database=app;User Id=app;Password=[REDACTED]",
+        ),
+        ("ConnectionStrings__Storage", KEY, "[REDACTED]"),
+        ("ConnectionStrings__Pin", "4711", "[REDACTED]"),
+        ("ConnectionStrings__Token", "Zr8Kq2.Lm9Vt4Rs8", "[REDACTED]"),
+    ]);
+    let mut value = json!({ "ConnectionStrings": {
+        "Cache": "localhost:6379",
+        "Db": "Server=.;Database=app;Trusted_Connection=True",
+        "Storage": KEY
+    }});
+    redact_json(&mut value);
+    assert_eq!(
+        value,
+        json!({ "ConnectionStrings": {
+            "Cache": "localhost:6379",
+            "Db": "Server=.;Database=app;Trusted_Connection=True",
+            "Storage": "[REDACTED]"
+        }})
+    );
+}
+
 /// An MSAL token cache's keys end in the scope's URL: read in text, its `https:` is no label.
 #[test]
 fn a_name_ending_in_a_url_scheme_is_no_label() {
