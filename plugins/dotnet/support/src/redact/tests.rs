@@ -259,18 +259,24 @@ fn json_values_by_key_name_and_content() {
     );
 }
 
-/// Each `(key, value)` through both paths: text (`{"key": "value"}`, what the model reads) and
-/// [`redact_json`] (what programs read) must show the same string, and `expected` (empty: the value
-/// unchanged).
+/// `{"key": "value"}` through both paths: as text (what the model reads) and through
+/// [`redact_json`] (what programs read), the value each shows.
+fn through_both(key: &str, value: &str) -> (serde_json::Value, serde_json::Value) {
+    let text = json!({ key: value }).to_string();
+    let mut read: serde_json::Value = serde_json::from_str(&r(&text)).expect("redacted text is still JSON");
+    let mut structured = json!({ key: value });
+    redact_json(&mut structured);
+    (read[key].take(), structured[key].take())
+}
+
+/// Each `(key, value, expected)` through both paths (see [`through_both`]): each must show
+/// `expected` (empty: the value unchanged).
 fn both_paths(cases: &[(&str, &str, &str)]) {
     for (key, value, expected) in cases {
         let expected = if expected.is_empty() { value } else { expected };
-        let text = json!({ *key: value }).to_string();
-        let read: serde_json::Value = serde_json::from_str(&r(&text)).expect("redacted text is still JSON");
-        assert_eq!(read[key], *expected, "text: {text}");
-        let mut structured = json!({ *key: value });
-        redact_json(&mut structured);
-        assert_eq!(structured[key], *expected, "structured: {text}");
+        let (text, structured) = through_both(key, value);
+        assert_eq!(text, *expected, "text: {key}: {value}");
+        assert_eq!(structured, *expected, "structured: {key}: {value}");
     }
 }
 
@@ -338,6 +344,20 @@ fn json_connection_strings_are_judged_part_by_part() {
             "Storage": "[REDACTED]"
         }})
     );
+}
+
+/// An AWS access key id is hidden but for its prefix (`AKIA[REDACTED]`, `ASIA[REDACTED]`) in text
+/// and in structured content alike, under any name, `keyId` too (see `access_key` in
+/// `STRONG_KEY_WORDS` for why).
+#[test]
+fn json_aws_access_key_ids_are_hidden_as_in_text() {
+    both_paths(&[
+        ("accessKeyId", "AKIAZR8KQ2LM9VT4RS8W", "AKIA[REDACTED]"),
+        ("AccessKeyId", "ASIAZR8KQ2LM9VT4RS8W", "ASIA[REDACTED]"),
+        ("aws_access_key_id", "AKIAZR8KQ2LM9VT4RS8W", "AKIA[REDACTED]"),
+        ("keyId", "AKIAZR8KQ2LM9VT4RS8W", "AKIA[REDACTED]"),
+        ("accessKeyId", "Zr8Kq2Lm9Vt4Rs8Ws3Yz", "[REDACTED]"),
+    ]);
 }
 
 /// An MSAL token cache's keys end in the scope's URL: read in text, its `https:` is no label.
