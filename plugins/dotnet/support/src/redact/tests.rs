@@ -280,6 +280,54 @@ fn both_paths(cases: &[(&str, &str, &str)]) {
     }
 }
 
+/// Structured content and text show the same of every value, so what programs read and what the
+/// model reads cannot drift apart: a secret hidden in one is hidden in the other, a public part
+/// kept in one is kept in the other.
+#[test]
+fn json_and_text_show_the_same_of_each_value() {
+    let pairs = [
+        ("password", "Qx7-pp.2"),
+        ("Smtp__Password", "hunter2"),
+        ("DB_PWD", "Lm9Vt4Rs8"),
+        ("clientSecret", "Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7"),
+        ("apiKey", "Zr8Kq2Lm9Vt4Rs8Ws3Yz"),
+        ("subscriptionKey", "0123456789abcdef0123"),
+        ("storageKey", "app-settings"),
+        ("githubToken", "ghp_Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj0Q"),
+        ("TokenLifetimeMinutes", "60"),
+        ("PASSWORD_FILE", "/run/secrets/db"),
+        ("passwordHint", ""),
+        ("password", "${DB_PASSWORD}"),
+        ("password", "***"),
+        ("Authorization", "Bearer Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1"),
+        ("Authorization", "Basic YnVpbGQ6UXc4LXp6LldtMg=="),
+        ("Authorization", "token Lq8zzWm2Pv7Rt5"),
+        ("Authorization", "SharedAccessSignature sr=sb%3A%2F%2Fns&sig=Zm9vU2ln%3D&se=1767225600&skn=listen"),
+        ("ConnectionStrings__Cache", "localhost:6379"),
+        ("ConnectionStrings__Db", "Server=.;Database=app;Trusted_Connection=True"),
+        ("ConnectionStrings__Sql", "Server=db;Database=app;User Id=sa;Password=Qx7-pp.2;Encrypt=true"),
+        (
+            "ConnectionStrings__Blob",
+            "DefaultEndpointsProtocol=https;AccountName=acc;AccountKey=Zm9vYmFy;EndpointSuffix=core.windows.net",
+        ),
+        ("ConnectionStrings__Opaque", "opaque-token-1"),
+        (
+            "APPLICATIONINSIGHTS_CONNECTION_STRING",
+            "InstrumentationKey=5c1c77e8-efa1-454a-aa4f-58727c0c47ac;IngestionEndpoint=https://in.example/",
+        ),
+        ("accessKeyId", "AKIAZR8KQ2LM9VT4RS8W"),
+        ("AWS_SECRET_ACCESS_KEY", "Qx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8/"),
+        ("url", "https://build:Qx7-pp.2@feed.example/v3/index.json"),
+        ("message", "connecting with Password=x;"),
+        ("TargetFramework", "net10.0"),
+        ("name", "app"),
+    ];
+    for (key, value) in pairs {
+        let (text, structured) = through_both(key, value);
+        assert_eq!(structured, text, "{key}: {value}");
+    }
+}
+
 /// An authorization header's value keeps its scheme and a SAS token's public fields in
 /// structured content, as in text.
 #[test]
