@@ -289,7 +289,7 @@ use self::{
     cli::plan_args,
     connection::own_labels,
     keys::{DESCRIBING_WORDS, KeyClass, classify_key, key_words, names_key_map, names_public},
-    labelled::redact_labelled,
+    labelled::{authorization_value, redact_labelled},
     lines::prefixed_private_keys,
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
     prose::generated_token,
@@ -392,11 +392,13 @@ pub fn redacted_command_line<S: AsRef<str>>(program: &str, args: &[S]) -> String
 /// name says secret ([`is_secret_key`]) is replaced whole (also inside nested objects and arrays),
 /// and a generated-looking string under a weakly named key (`subscriptionKey`) too. The `value`
 /// of a `{"name": ..., "value": ...}` (or `key`) pair counts as named by its `name`, as listings
-/// of settings and variables write them. Empty strings,
+/// of settings and variables write them. An authorization header's value keeps its scheme and
+/// public fields as in text (`Bearer [REDACTED]`). Empty strings,
 /// numbers, booleans and object keys are kept. Iterative, so deep documents cannot overflow the stack.
 pub fn redact_json(value: &mut Value) {
-    let mut pending: Vec<(&mut Value, KeyClass)> = vec![(value, KeyClass::Plain)];
-    while let Some((value, class)) = pending.pop() {
+    // Each value with its class and, for a string, the name of the member that holds it.
+    let mut pending: Vec<(&mut Value, KeyClass, &str)> = vec![(value, KeyClass::Plain, "")];
+    while let Some((value, class, name)) = pending.pop() {
         match value {
             Value::String(s) => {
                 if let Cow::Owned(masked) = known::mask_installed(s) {
@@ -411,7 +413,12 @@ pub fn redact_json(value: &mut Value) {
                         .then(|| redact_with(&CONTEXT_FREE, s).into_owned())
                         .filter(|shown| shown != s)
                 };
-                let own = if class == KeyClass::Secret { own_labels(s).or_else(pem) } else { None };
+                // An authorization header's value keeps its scheme, as in text (`Bearer [REDACTED]`).
+                let own = if class == KeyClass::Secret {
+                    authorization_value(name, s).or_else(|| own_labels(s)).or_else(pem)
+                } else {
+                    None
+                };
                 match own.or_else(|| redact_labelled(class, s)) {
                     Some(shown) if shown != *s => *s = shown,
                     Some(_) => {}
@@ -430,7 +437,7 @@ pub fn redact_json(value: &mut Value) {
             Value::Array(items) => pending.extend(items.iter_mut().map(|v| {
                 let listing = matches!(class, KeyClass::Secret | KeyClass::Connection | KeyClass::Weak);
                 let class = if v.is_object() && listing { KeyClass::Plain } else { class };
-                (v, class)
+                (v, class, name)
             })),
             Value::Object(map) => {
                 // A record under a secret-named key that names its own secret member (an MSAL token
@@ -516,7 +523,7 @@ pub fn redact_json(value: &mut Value) {
                         KeyClass::Weak if v.is_object() && !names_key_map(k) => KeyClass::Plain,
                         inherited => inherited,
                     };
-                    (v, inherited)
+                    (v, inherited, k.as_str())
                 }))
             }
             Value::Null | Value::Bool(_) | Value::Number(_) => {}

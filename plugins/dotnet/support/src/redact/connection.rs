@@ -134,7 +134,26 @@ fn redact_connection_string_at(text: &str, depth: usize) -> Option<String> {
         }
         out.push_str(separator);
     }
-    described.then_some(out)
+    (described || only_hosts(&parts)).then_some(out)
+}
+
+/// Whether a connection string is only hosts and ports (StackExchange.Redis' `localhost:6379`,
+/// `cache-a.example:6380,cache-b.example:6380`), which names no credential: each part a host by
+/// name (`localhost`, a dotted name ending in letters, an IPv4 address, a `name:port`) or a port,
+/// at least one a host; bare digits or a token that only has dots in it is none.
+fn only_hosts(parts: &[(&str, &str)]) -> bool {
+    let named = |host: &str| {
+        let name = host.rsplit_once(':').map_or(host, |(name, _)| name);
+        let last = name.rsplit('.').next().unwrap_or(name);
+        let dotted = name.contains('.')
+            && (last.bytes().all(|b| b.is_ascii_alphabetic()) || name.bytes().all(|b| b.is_ascii_digit() || b == b'.'));
+        CONNECTION_HOST.is_match(host)
+            && (dotted
+                || host.contains(':') && name.bytes().any(|b| b.is_ascii_alphabetic())
+                || name.eq_ignore_ascii_case("localhost"))
+    };
+    let hosts = parts.iter().map(|(body, _)| body.trim()).filter(|body| !body.is_empty());
+    hosts.clone().all(|body| named(body) || body.bytes().all(|b| b.is_ascii_digit())) && hosts.clone().any(named)
 }
 
 /// `value` without the quotes around it, also XML's `&quot;` (see [`unwrap`]).

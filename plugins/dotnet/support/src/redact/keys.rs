@@ -15,6 +15,10 @@ pub(super) const STRONG_KEY_WORDS: &[&str] = &[
     "secret",
     "token",
     "api_key",
+    // Also an access key id (`accessKeyId`, `AWS_ACCESS_KEY_ID`): not the secret half of the pair,
+    // but it names the account it belongs to (`aws sts get-access-key-info` answers any caller
+    // with it) and is half of what signs in, so it is hidden but for its prefix (`AKIA[REDACTED]`),
+    // which says what kind of key it is; only `aws iam list-access-keys`' text table keeps it.
     "access_key",
     "account_key",
     "private_key",

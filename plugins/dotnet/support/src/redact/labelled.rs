@@ -209,6 +209,19 @@ static CONFIG_SEGMENTS: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^[A-Z][a-z]+(?:[A-Z][a-z]*)*(?::[A-Z][A-Za-z0-9]*)*$").expect("segments pattern is valid")
 });
 
+/// The value of an HTTP authorization header named `name` (`Authorization`, `Proxy-Authorization`)
+/// as text shows it after `Authorization: `: the scheme kept (`Bearer [REDACTED]`), and the public
+/// fields of a scheme with parameters (a SAS token's `sr`, `se`, `skn`; Digest's `realm`). The
+/// same rule as text, so structured content shows what the model sees. `None` for another name,
+/// or when text would hide nothing of it, so the caller hides it whole.
+pub(super) fn authorization_value(name: &str, value: &str) -> Option<String> {
+    const HEADER: &str = "Authorization: ";
+    let header = ["authorization", "proxy-authorization"].iter().any(|header| name.eq_ignore_ascii_case(header));
+    header
+        .then(|| redact_with(&CONTEXT_FREE, &format!("{HEADER}{value}")).into_owned())
+        .and_then(|shown| shown.strip_prefix(HEADER).filter(|shown| shown.contains(REDACTED)).map(str::to_owned))
+}
+
 /// Parameters of an authorization scheme that are public: the realm, user, URI and options of
 /// Digest, the OAuth 1.0 consumer, method, time and nonce, an HTTP signature's key id and headers,
 /// AWS Signature V4's credential scope and signed headers. Every other parameter is masked.

@@ -259,6 +259,155 @@ fn json_values_by_key_name_and_content() {
     );
 }
 
+/// `{"key": "value"}` through both paths: as text (what the model reads) and through
+/// [`redact_json`] (what programs read), the value each shows.
+fn through_both(key: &str, value: &str) -> (serde_json::Value, serde_json::Value) {
+    let text = json!({ key: value }).to_string();
+    let mut read: serde_json::Value = serde_json::from_str(&r(&text)).expect("redacted text is still JSON");
+    let mut structured = json!({ key: value });
+    redact_json(&mut structured);
+    (read[key].take(), structured[key].take())
+}
+
+/// Each `(key, value, expected)` through both paths (see [`through_both`]): each must show
+/// `expected` (empty: the value unchanged).
+fn both_paths(cases: &[(&str, &str, &str)]) {
+    for (key, value, expected) in cases {
+        let expected = if expected.is_empty() { value } else { expected };
+        let (text, structured) = through_both(key, value);
+        assert_eq!(text, *expected, "text: {key}: {value}");
+        assert_eq!(structured, *expected, "structured: {key}: {value}");
+    }
+}
+
+/// Structured content and text show the same of every value, so what programs read and what the
+/// model reads cannot drift apart: a secret hidden in one is hidden in the other, a public part
+/// kept in one is kept in the other.
+#[test]
+fn json_and_text_show_the_same_of_each_value() {
+    let pairs = [
+        ("password", "Qx7-pp.2"),
+        ("Smtp__Password", "hunter2"),
+        ("DB_PWD", "Lm9Vt4Rs8"),
+        ("clientSecret", "Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7"),
+        ("apiKey", "Zr8Kq2Lm9Vt4Rs8Ws3Yz"),
+        ("subscriptionKey", "0123456789abcdef0123"),
+        ("storageKey", "app-settings"),
+        ("githubToken", "ghp_Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1Cd5Fg7Hj0Q"),
+        ("TokenLifetimeMinutes", "60"),
+        ("PASSWORD_FILE", "/run/secrets/db"),
+        ("passwordHint", ""),
+        ("password", "${DB_PASSWORD}"),
+        ("password", "***"),
+        ("Authorization", "Bearer Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1"),
+        ("Authorization", "Basic YnVpbGQ6UXc4LXp6LldtMg=="),
+        ("Authorization", "token Lq8zzWm2Pv7Rt5"),
+        ("Authorization", "SharedAccessSignature sr=sb%3A%2F%2Fns&sig=Zm9vU2ln%3D&se=1767225600&skn=listen"),
+        ("ConnectionStrings__Cache", "localhost:6379"),
+        ("ConnectionStrings__Db", "Server=.;Database=app;Trusted_Connection=True"),
+        ("ConnectionStrings__Sql", "Server=db;Database=app;User Id=sa;Password=Qx7-pp.2;Encrypt=true"),
+        (
+            "ConnectionStrings__Blob",
+            "DefaultEndpointsProtocol=https;AccountName=acc;AccountKey=Zm9vYmFy;EndpointSuffix=core.windows.net",
+        ),
+        ("ConnectionStrings__Opaque", "opaque-token-1"),
+        (
+            "APPLICATIONINSIGHTS_CONNECTION_STRING",
+            "InstrumentationKey=5c1c77e8-efa1-454a-aa4f-58727c0c47ac;IngestionEndpoint=https://in.example/",
+        ),
+        ("accessKeyId", "AKIAZR8KQ2LM9VT4RS8W"),
+        ("AWS_SECRET_ACCESS_KEY", "Qx7Lm2Vt9Rs4Wk8Yz3Bn6Cd1Fg5Jh0Kl2Mn4Pq8/"),
+        ("url", "https://build:Qx7-pp.2@feed.example/v3/index.json"),
+        ("message", "connecting with Password=x;"),
+        ("TargetFramework", "net10.0"),
+        ("name", "app"),
+    ];
+    for (key, value) in pairs {
+        let (text, structured) = through_both(key, value);
+        assert_eq!(structured, text, "{key}: {value}");
+    }
+}
+
+/// An authorization header's value keeps its scheme and a SAS token's public fields in
+/// structured content, as in text.
+#[test]
+fn json_authorization_values_keep_their_scheme() {
+    both_paths(&[
+        ("Authorization", "Bearer Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1", "Bearer [REDACTED]"),
+        ("authorization", "Basic YnVpbGQ6UXc4LXp6LldtMg==", "Basic [REDACTED]"),
+        ("Authorization", "token Lq8zzWm2Pv7Rt5", "token [REDACTED]"),
+        ("Proxy-Authorization", "Basic cHJveHk6cHc=", "Basic [REDACTED]"),
+        (
+            "Authorization",
+            "SharedAccessSignature sr=sb%3A%2F%2Fbus.example.net%2Forders&sig=Qm9ndXNTaWc%2Fxyz%3D&se=1767225600&skn=send",
+            "SharedAccessSignature sr=sb%3A%2F%2Fbus.example.net%2Forders&sig=[REDACTED]&se=1767225600&skn=send",
+        ),
+    ]);
+    // Nested (a request's headers) and in a list, the same; another secret name still hides all.
+    let mut value = json!({
+        "request": { "headers": { "Authorization": ["Bearer Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1"] } },
+        "accessToken": "Bearer Zr8Kq2Lm9Vt4Rs8Ws3Yz6Bn1"
+    });
+    redact_json(&mut value);
+    assert_eq!(
+        value,
+        json!({
+            "request": { "headers": { "Authorization": ["Bearer [REDACTED]"] } },
+            "accessToken": "[REDACTED]"
+        })
+    );
+}
+
+/// A connection string under a connection-named key is judged part by part in structured
+/// content as in text: one with no secret part (hosts and ports only, or integrated security)
+/// stays, a password in one is hidden, and a bare key or token under such a name stays hidden.
+#[test]
+fn json_connection_strings_are_judged_part_by_part() {
+    const KEY: &str = "CzBVep/E6Q4zWH2ix+wRNluApcrvFDleg6jN8hc8YYar0PUaP2SJrtP4HUJnjLHW+yBFao+02f4jSG2St9wBJg==";
+    both_paths(&[
+        ("ConnectionStrings__Cache", "localhost:6379", ""),
+        ("ConnectionStrings__Redis", "cache-a.example.net:6380,cache-b.example.net:6380", ""),
+        ("ConnectionStrings__Queue", "rabbit:5672", ""),
+        ("ConnectionStrings__Db", "Server=.;Database=app;Trusted_Connection=True", ""),
+        (
+            "ConnectionStrings:Sql",
+            "Server=db.example.net;Database=app;User Id=app;Password=Qx7-pp.2",
+            "Server=db.example.net;Database=app;User Id=app;Password=[REDACTED]",
+        ),
+        ("ConnectionStrings__Storage", KEY, "[REDACTED]"),
+        ("ConnectionStrings__Pin", "4711", "[REDACTED]"),
+        ("ConnectionStrings__Token", "Zr8Kq2.Lm9Vt4Rs8", "[REDACTED]"),
+    ]);
+    let mut value = json!({ "ConnectionStrings": {
+        "Cache": "localhost:6379",
+        "Db": "Server=.;Database=app;Trusted_Connection=True",
+        "Storage": KEY
+    }});
+    redact_json(&mut value);
+    assert_eq!(
+        value,
+        json!({ "ConnectionStrings": {
+            "Cache": "localhost:6379",
+            "Db": "Server=.;Database=app;Trusted_Connection=True",
+            "Storage": "[REDACTED]"
+        }})
+    );
+}
+
+/// An AWS access key id is hidden but for its prefix (`AKIA[REDACTED]`, `ASIA[REDACTED]`) in text
+/// and in structured content alike, under any name, `keyId` too (see `access_key` in
+/// `STRONG_KEY_WORDS` for why).
+#[test]
+fn json_aws_access_key_ids_are_hidden_as_in_text() {
+    both_paths(&[
+        ("accessKeyId", "AKIAZR8KQ2LM9VT4RS8W", "AKIA[REDACTED]"),
+        ("AccessKeyId", "ASIAZR8KQ2LM9VT4RS8W", "ASIA[REDACTED]"),
+        ("aws_access_key_id", "AKIAZR8KQ2LM9VT4RS8W", "AKIA[REDACTED]"),
+        ("keyId", "AKIAZR8KQ2LM9VT4RS8W", "AKIA[REDACTED]"),
+        ("accessKeyId", "Zr8Kq2Lm9Vt4Rs8Ws3Yz", "[REDACTED]"),
+    ]);
+}
+
 /// An MSAL token cache's keys end in the scope's URL: read in text, its `https:` is no label.
 #[test]
 fn a_name_ending_in_a_url_scheme_is_no_label() {
