@@ -272,6 +272,38 @@ mod tests {
     use crate::redact::tests::{args, lines, r};
 
     #[test]
+    fn a_connection_named_by_its_configuration_path_is_judged_whole() {
+        // `ConnectionStrings:Storage` is one name, not the label `ConnectionStrings` with
+        // `Storage=...` as its value: a bare key under it is hidden, in text and JSON text alike.
+        let key = "Qf3kLm9Xw2Vt7Rb1Zc8Yd4Pn6Hs0Wq9LQf3kLm9Xw2Vt7Rb1Zc8Yd4Pn6Hs0Wq9LQf3kLm9Xw2Vt7Rb1Zc8Yd+/A==";
+        for (input, expected) in [
+            (format!("ConnectionStrings:Storage={key}"), "ConnectionStrings:Storage=[REDACTED]".to_owned()),
+            (format!("ConnectionStrings:Storage = {key}"), "ConnectionStrings:Storage = [REDACTED]".to_owned()),
+            (
+                format!(r#"  "ConnectionStrings:Storage": "{key}","#),
+                r#"  "ConnectionStrings:Storage": "[REDACTED]","#.to_owned(),
+            ),
+        ] {
+            assert_eq!(r(&input), expected);
+            assert_eq!(lines(&input), expected);
+        }
+        // A connection string under such a path keeps its public parts, a value with blanks too.
+        for (input, expected) in [
+            (
+                "ConnectionStrings:Default = Server=db;Database=shop;User Id=app;Password=Xk3p9Lm2Qw",
+                "ConnectionStrings:Default = Server=db;Database=shop;User Id=app;Password=[REDACTED]",
+            ),
+            (
+                "ConnectionStrings:events = Contact Points=c1.example.net,c2.example.net;Port=9042;Password=Xk3p9Lm2Qw;Default Keyspace=events",
+                "ConnectionStrings:events = Contact Points=c1.example.net,c2.example.net;Port=9042;Password=[REDACTED];Default Keyspace=events",
+            ),
+            ("ConnectionStrings:Cache = localhost:6379", "ConnectionStrings:Cache = localhost:6379"),
+        ] {
+            assert_eq!(r(input), expected);
+        }
+    }
+
+    #[test]
     fn connection_string_password_keeps_other_parts() {
         assert_eq!(
             r("Server=localhost;Database=MyDb;User=admin;Password=SuperSecret123!"),

@@ -351,6 +351,11 @@ fn rules(forms: Forms) -> Vec<String> {
             // A secret-named member quoted after its name in a message (`BindPassword 'x' is
             // rejected`, options validation and exception texts).
             r#"(?P<named_quote>(?-u:\b)[A-Z][A-Za-z0-9]*(?:Password|Passwd|Passphrase|Secret|Token|ApiKey)[ \t]+)(?P<named_quote_val>'[^'\r\n]+'|"[^"\r\n]+")"#.to_owned(),
+            // A connection named by its configuration path (`ConnectionStrings:Storage = ...`,
+            // `"ConnectionStrings:Db": "..."`): the path is one name, so its value is judged whole as
+            // a connection string (public parts kept), not `Storage=...` read as the value of a
+            // label `ConnectionStrings`. The value runs to the line's end, or a closing quote.
+            r#"(?P<cs_path>(?-u:\b)(?i:ConnectionStrings):[A-Za-z0-9_.-]+"?[ \t]*[=:][ \t]*)(?P<cs_path_val>(?:"[^"\r\n]*"|[^"\r\n]*[^\s"]))"#.to_owned(),
             // A secret named, then said to be read from somewhere, its value bare after a colon
             // (`Secret "db-password" read from vault: X`, `Token 'gh' loaded from env: X`, `Password
             // read from file: X`): the noun and the retrieval say the value is the secret, so it is

@@ -107,6 +107,15 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         let newline = if whole.contains("\r\n") { "\r\n" } else { "\n" };
         return format!("{}{newline}{REDACTED}", label.as_str());
     }
+    if let Some(label) = caps.name("cs_path") {
+        let value = &caps["cs_path_val"];
+        let (open, inner, close) = match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+            Some(inner) => ("\"", inner, "\""),
+            None => ("", value, ""),
+        };
+        let shown = redact_labelled(KeyClass::Connection, inner).unwrap_or_else(|| inner.to_owned());
+        return format!("{}{open}{shown}{close}", label.as_str());
+    }
     if let Some(label) = caps.name("read_secret") {
         // A vault's address or a secret's identifier (`https://kv.vault.azure.net/secrets/Db/1`)
         // names the secret read, it does not hold it; so does a value the word before the colon
