@@ -108,13 +108,7 @@ pub(super) fn replace(caps: &Captures<'_>) -> String {
         return format!("{}{newline}{REDACTED}", label.as_str());
     }
     if let Some(label) = caps.name("cs_path") {
-        let value = &caps["cs_path_val"];
-        let (open, inner, close) = match value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
-            Some(inner) => ("\"", inner, "\""),
-            None => ("", value, ""),
-        };
-        let shown = redact_labelled(KeyClass::Connection, inner).unwrap_or_else(|| inner.to_owned());
-        return format!("{}{open}{shown}{close}", label.as_str());
+        return labelled(label.as_str(), KeyClass::Connection, &caps["cs_path_val"]);
     }
     if let Some(label) = caps.name("read_secret") {
         // A vault's address or a secret's identifier (`https://kv.vault.azure.net/secrets/Db/1`)
