@@ -78,6 +78,21 @@ pub struct Diagnostic {
     pub project: Option<String>,
 }
 
+impl Diagnostic {
+    /// The diagnostic as one line for the model, as every family shows one:
+    /// `file(line,col): CODE: message`, each part only when known (the severity is the heading's).
+    pub fn line(&self) -> String {
+        let location = match (&self.file, self.line, self.column) {
+            (Some(file), Some(line), Some(column)) => format!("{file}({line},{column}): "),
+            (Some(file), Some(line), None) => format!("{file}({line}): "),
+            (Some(file), None, _) => format!("{file}: "),
+            _ => String::new(),
+        };
+        let code = if self.code.is_empty() { String::new() } else { format!("{}: ", self.code) };
+        format!("{location}{code}{}", self.message)
+    }
+}
+
 /// The errors and warnings of one run, with counts a client can trust.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -297,6 +312,16 @@ mod tests {
                 project: Some("/src/App/App.csproj".into()),
             }
         );
+    }
+
+    #[test]
+    fn a_diagnostic_reads_as_one_line() {
+        let located = diag("/src/App/Program.cs(3,5): warning CS0168: unused [/src/App/App.csproj]");
+        assert_eq!(located.line(), "/src/App/Program.cs(3,5): CS0168: unused");
+        assert_eq!(diag("App.csproj(12): error MSB4025: bad").line(), "App.csproj(12): MSB4025: bad");
+        let nuget = diag("/src/App/App.csproj : warning NU1603: App depends on Bar (>= 1.0.0) [/src/App/App.csproj]");
+        assert_eq!(nuget.line(), "/src/App/App.csproj: NU1603: App depends on Bar (>= 1.0.0)");
+        assert_eq!(diag("error: Restore failed.").line(), "Restore failed.");
     }
 
     #[test]

@@ -15,7 +15,7 @@ use regex::Regex;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{MAX_LIST, TARGET, build_options, diagnostic_line, lock, push, push_flag, run_here, simple};
+use super::{MAX_LIST, TARGET, build_options, lock, push, push_flag, run_here, simple};
 
 /// A package version for `-p:PackageVersion=`: no `;` or `,`, which would start another property.
 static PACKAGE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
@@ -139,7 +139,7 @@ pub(super) async fn build(call: &Call<'_>) -> Outcome {
             (prose::count(found.error_count, "error"), prose::count(found.warning_count, "warning"));
         format!("Build failed with {errors} and {warnings}.")
     };
-    let warnings = found.warnings.iter().map(diagnostic_line).collect();
+    let warnings = found.warnings.iter().map(Diagnostic::line).collect();
     let counts = BuildCounts {
         project: label,
         configuration: configuration.to_owned(),

@@ -159,18 +159,6 @@ async fn run_here(
     run_in(call, call.cwd(), args, description, progress).await
 }
 
-/// One diagnostic as a line for the model.
-fn diagnostic_line(diagnostic: &Diagnostic) -> String {
-    let location = match (&diagnostic.file, diagnostic.line, diagnostic.column) {
-        (Some(file), Some(line), Some(column)) => format!("{file}({line},{column}): "),
-        (Some(file), Some(line), None) => format!("{file}({line}): "),
-        (Some(file), None, _) => format!("{file}: "),
-        _ => String::new(),
-    };
-    let code = if diagnostic.code.is_empty() { String::new() } else { format!("{}: ", diagnostic.code) };
-    format!("{location}{code}{}", diagnostic.message)
-}
-
 /// The result of a command that ran: its summary, duration and warnings, the target, and what
 /// the action made of it ([`Made`]).
 fn completed(ran: &Ran, summary: String, project: Option<&str>, made: Made) -> Completed {
@@ -187,7 +175,7 @@ fn completed(ran: &Ran, summary: String, project: Option<&str>, made: Made) -> C
 
 /// A reply for a command that succeeded: its summary, its warnings, its output.
 fn command_reply(ran: &Ran, result: Completed) -> Reply {
-    let warnings = result.warnings.iter().map(diagnostic_line).collect();
+    let warnings = result.warnings.iter().map(Diagnostic::line).collect();
     Reply::new(result.summary.clone())
         .section("Warnings", warnings)
         .output(ran.outcome.transcript.clone())
@@ -222,12 +210,5 @@ mod tests {
     fn msbuild_names() {
         assert!(MSBUILD_NAME.is_match("TargetFramework") && MSBUILD_NAME.is_match("_Private-1"));
         assert!(!MSBUILD_NAME.is_match("1st") && !MSBUILD_NAME.is_match("a.b") && !MSBUILD_NAME.is_match("a b"));
-    }
-
-    #[test]
-    fn diagnostics_read_as_lines() {
-        let diagnostic =
-            diagnostics::parse_line("/src/App/Program.cs(3,5): warning CS0168: unused [/src/App/App.csproj]").unwrap();
-        assert_eq!(diagnostic_line(&diagnostic), "/src/App/Program.cs(3,5): CS0168: unused");
     }
 }

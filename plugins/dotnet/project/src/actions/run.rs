@@ -9,6 +9,7 @@
 use std::{path::Path, time::SystemTime};
 
 use dotnet_support::{
+    diagnostics::Diagnostic,
     exec::{self, ProgressKind},
     kit::{ActionResult, Call, Outcome, Reason, invalid, prose},
     params::Kind,
@@ -19,9 +20,7 @@ use mcp_plugin_api::locks::LockGuard;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{
-    Completed, Made, TARGET, app_args, build_options, completed, diagnostic_line, lock, push, push_flag, run_here,
-};
+use super::{Completed, Made, TARGET, app_args, build_options, completed, lock, push, push_flag, run_here};
 use crate::{
     DotnetProject,
     sessions::{self, LogEntry, SessionInfo, Start, Status},
@@ -159,7 +158,7 @@ pub(super) async fn run_project(family: &DotnetProject, call: &Call<'_>) -> Outc
     let summary = format!("{label} ran and exited with code 0.");
     let made = Made { output: Some(keep_end(&ran.outcome.transcript, MAX_RUN_OUTPUT)), ..Made::default() };
     let result = completed(&ran, summary, target.as_deref(), made);
-    let warnings = result.warnings.iter().map(diagnostic_line).collect();
+    let warnings = result.warnings.iter().map(Diagnostic::line).collect();
     let reply = Reply::new(result.summary.clone()).section("Warnings", warnings).output(ran.outcome.transcript.clone());
     let (command, exit_code) = (ran.command_line(), ran.exit_code());
     Ok(reply.result(RunResult::Foreground(RanInForeground { completed: result, command, exit_code })))
