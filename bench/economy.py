@@ -28,7 +28,8 @@ default presentation (no feature tags), and counts UTF-8 bytes of `content` (its
 of `structuredContent` (compact JSON). It then checks that `content` alone still holds what an agent
 needs, read from the raw output: every error's file, line, column, code and message; every failing
 test's name, message and first frame in the user's code (file and line); the totals; every
-package's id and resolved version (a message written once with `{0}` placeholders counts when the
+package's id and resolved version, and every warning of the restore before a list (its code and
+message) (a message written once with `{0}` placeholders counts when the
 names after a location, put back, give the raw message; a test listed under its class counts with
 the class in front). It prints a markdown table and the checks that failed, and
 exits 1 when a check failed (the byte counts are measured, not asserted). For the package lists
@@ -274,6 +275,8 @@ def check_test(raw, text):
 
 
 PACKAGE = re.compile(r"^\s+> (?P<id>\S+)\s+(?P<requested>\S+)\s+(?P<resolved>\S+)")
+# `/path/Api.csproj : warning NU1603: message [/path/Shop.slnx]`
+RESTORE_WARNING = re.compile(r"^(?P<project>\S+) : warning (?P<code>NU\d+): (?P<message>.*?)(?: \[[^\]]*\])?$")
 
 
 def listed_packages(raw):
@@ -297,6 +300,10 @@ def check_list(count):
         for package in packages:
             if not re.search(re.escape(package["id"]) + r"\W+" + re.escape(package["resolved"]), text):
                 missing.append(f"package {package['id']} {package['resolved']}")
+        # What the restore before the listing warned about, with its code and message.
+        for warning in map(RESTORE_WARNING.match, raw.splitlines()):
+            if warning and f"{warning['code']}: {warning['message']}" not in text:
+                missing.append(f"restore warning {warning['code']} of {os.path.basename(warning['project'])}")
         return missing
 
     return check
@@ -350,7 +357,7 @@ def main():
         print("What an agent needs and `content` lacks:")
         print("\n".join(f"- {problem}" for problem in problems))
         sys.exit(1)
-    print("content holds every error's location, code and message, every failing test's name, message and first frame, the totals and every package.")
+    print("content holds every error's location, code and message, every failing test's name, message and first frame, the totals, every package and every restore warning.")
 
 
 if __name__ == "__main__":

@@ -30,6 +30,10 @@
 //! - Update is `add package` (there is no `update` verb on SDK 8 and 9). Without a version it
 //!   moves to the latest (stable unless `prerelease`); the version the project file had before
 //!   is reported as `previousVersion` when the file names one.
+//! - List shows the warnings of the restore `list package` runs first (`warnings`, and a "Restore
+//!   warnings" section), which its JSON report leaves out and the terminal shows: NuGet keeps them
+//!   in each project's assets file, read where NuGet writes it by default (`obj/` beside the
+//!   project; see `listing`).
 //! - Why answers with a result whether or not the package is in the graph (`depends`), as NuGet
 //!   does (exit code 0 either way); a project never restored (NuGet prints its advice and exits
 //!   0) is the error NETSDK1004 with the restore as its remedy. Each path runs from the project

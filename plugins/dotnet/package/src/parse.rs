@@ -6,8 +6,11 @@
 //! or a list, problems as text or objects) and strict where the report is unusable (no JSON at
 //! all, no `projects` or `searchResult`).
 
+use std::path::Path;
+
+use dotnet_support::diagnostics::{Diagnostic, Severity};
 use schemars::JsonSchema;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 /// The first JSON value in `stdout`, skipping any text a CLI printed before it.
@@ -238,6 +241,75 @@ impl PackageList {
     }
 }
 
+/// The parts of a project's assets file (`obj/project.assets.json`) that say what its last restore
+/// reported; serde skips the rest (targets and libraries, most of the file) without building it.
+#[derive(Deserialize)]
+struct Assets {
+    project: Option<AssetsProject>,
+    #[serde(default)]
+    logs: Vec<AssetsLog>,
+}
+
+#[derive(Deserialize)]
+struct AssetsProject {
+    restore: Option<AssetsRestore>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AssetsRestore {
+    project_path: Option<String>,
+}
+
+/// One entry of `logs`: NuGet writes its restore's warnings and errors (`level` `Warning` or
+/// `Error`) with their code and message, and replays them on a restore that had nothing to do.
+#[derive(Deserialize)]
+struct AssetsLog {
+    #[serde(default)]
+    code: String,
+    #[serde(default)]
+    level: String,
+    #[serde(default)]
+    message: String,
+}
+
+/// The warnings and errors of `project`'s last restore, from its assets file's `logs`, each as the
+/// console prints it (`/src/Api/Api.csproj : warning NU1603: ...`, the project as its origin and
+/// its project), without repeats. `dotnet list package --format json` restores before it lists
+/// and keeps what the restore said out of its report, while the terminal's table shows it.
+/// Nothing when the file cannot be read as an assets file or was written for another project
+/// (a project's `obj` folder copied from another).
+pub fn restore_logs(assets: &str, project: &str) -> Vec<Diagnostic> {
+    let Ok(assets) = serde_json::from_str::<Assets>(assets) else { return Vec::new() };
+    let written_for = assets.project.and_then(|written| written.restore).and_then(|restore| restore.project_path);
+    if written_for.is_none_or(|path| Path::new(&path) != Path::new(project)) {
+        return Vec::new();
+    }
+    let mut found: Vec<Diagnostic> = Vec::new();
+    for log in assets.logs {
+        let severity = match log.level.to_ascii_lowercase().as_str() {
+            "error" => Severity::Error,
+            "warning" => Severity::Warning,
+            _ => continue,
+        };
+        let diagnostic = Diagnostic {
+            file: Some(project.to_owned()),
+            line: None,
+            column: None,
+            end_line: None,
+            end_column: None,
+            severity,
+            code: log.code,
+            message: log.message,
+            project: Some(project.to_owned()),
+        };
+        if !found.contains(&diagnostic) {
+            found.push(diagnostic);
+        }
+    }
+    found
+}
+
 // One package found by `package search`: its owners comma-separated, its description only at
 // detailed verbosity, the source it was found in.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, JsonSchema)]
@@ -439,6 +511,42 @@ mod tests {
         let list = package_list(report).unwrap();
         assert!(list.projects.is_empty());
         assert_eq!(list.all_problems(), ["error: Restore failed. Run `dotnet restore` for more details on the issue."]);
+    }
+
+    /// `obj/project.assets.json` of the web API of bench/economy.py, as SDK 10.0.401 restored it
+    /// (its `targets`, `libraries` and most of `project` left out; the scratch folder is `/src`).
+    const API_ASSETS: &str = include_str!("../tests/fixtures/api.assets.json");
+
+    #[test]
+    fn a_restore_warning_is_read_from_the_assets_file_as_the_console_prints_it() {
+        let project = "/src/Shop/Api/Api.csproj";
+        let logs = restore_logs(API_ASSETS, project);
+        let console = format!(
+            "{project} : warning NU1603: Microsoft.AspNetCore.OpenApi 10.0.12 depends on Microsoft.OpenApi (>= 2.12.0 \
+             && < 3.0.0) but Microsoft.OpenApi 2.12.0 was not found. Microsoft.OpenApi 2.12.1 was resolved instead. \
+             [{project}]"
+        );
+        assert_eq!(logs, [dotnet_support::diagnostics::parse_line(&console).unwrap()]);
+        // Another project's file (an obj folder copied), or no assets file at all: nothing.
+        assert!(restore_logs(API_ASSETS, "/src/Shop/Api.Tests/Api.Tests.csproj").is_empty());
+        assert!(restore_logs("not json", project).is_empty());
+    }
+
+    #[test]
+    fn errors_are_kept_and_repeats_and_other_levels_are_not() {
+        let assets = json!({
+            "project": { "restore": { "projectPath": "/src/App/App.csproj" } },
+            "logs": [
+                { "code": "NU1101", "level": "Error", "message": "Unable to find package Nope." },
+                { "code": "NU1101", "level": "Error", "message": "Unable to find package Nope." },
+                { "code": "NU1000", "level": "Information", "message": "chatter" },
+            ]
+        });
+        let logs = restore_logs(&assets.to_string(), "/src/App/App.csproj");
+        assert_eq!(logs.len(), 1, "{logs:?}");
+        assert_eq!((logs[0].severity, logs[0].code.as_str()), (Severity::Error, "NU1101"));
+        let clean = json!({ "project": { "restore": { "projectPath": "/src/App/App.csproj" } } });
+        assert!(restore_logs(&clean.to_string(), "/src/App/App.csproj").is_empty());
     }
 
     #[test]

@@ -190,6 +190,31 @@ fn list_returns_packages_per_project_and_framework_with_vulnerabilities() {
 }
 
 #[test]
+fn list_shows_the_warnings_of_the_restore_it_ran_first_once() {
+    let fixture = fixture();
+    let clean = fixture.call(json!({ "action": "List" }));
+    assert!(succeeded(&clean).get("warnings").is_none(), "{}", clean.joined_text());
+    assert!(!clean.joined_text().contains("Restore warnings"), "{}", clean.joined_text());
+    // The assets file SDK 10.0.401 wrote for a project whose restore warned (NU1603), moved to the
+    // project the double lists.
+    let project = app(&fixture).join("App.csproj").display().to_string();
+    let recorded = include_str!("fixtures/api.assets.json").replace("/src/Shop/Api/Api.csproj", &project);
+    std::fs::create_dir_all(app(&fixture).join("obj")).unwrap();
+    std::fs::write(app(&fixture).join("obj/project.assets.json"), recorded).unwrap();
+    let result = fixture.call(json!({ "action": "List" }));
+    let structured = succeeded(&result);
+    let message = "Microsoft.AspNetCore.OpenApi 10.0.12 depends on Microsoft.OpenApi (>= 2.12.0 && < 3.0.0) but \
+                   Microsoft.OpenApi 2.12.0 was not found. Microsoft.OpenApi 2.12.1 was resolved instead.";
+    assert_eq!(
+        structured["warnings"],
+        json!([{ "file": project, "severity": "warning", "code": "NU1603", "message": message, "project": project }])
+    );
+    let text = result.joined_text();
+    assert!(text.contains(&format!("\n\nRestore warnings:\n  {project}: NU1603: {message}")), "{text}");
+    assert_eq!(text.matches("NU1603").count(), 1, "{text}");
+}
+
+#[test]
 fn list_reports_latest_versions_and_deprecations() {
     let fixture = fixture();
     let outdated = fixture.call(json!({ "action": "List", "outdated": true }));
