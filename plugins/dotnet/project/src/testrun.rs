@@ -390,8 +390,11 @@ static VSTEST_SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
     )
     .expect("VSTest summary pattern is valid")
 });
-static VSTEST_FAILED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^\s*Failed\s+(\S.*?)\s+\[([^\]]*)\]\s*$").expect("VSTest failure pattern is valid"));
+/// VSTest's line for one test's outcome, `  Failed <name> [d]` (also `Passed` and `Skipped`, which
+/// follow a failure's stack trace without a blank line on SDK 10.0.401 and end its block).
+static VSTEST_RESULT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(Failed|Passed|Skipped)\s+(\S.*?)\s+\[([^\]]*)\]\s*$").expect("VSTest result pattern is valid")
+});
 static MTP_FAILED: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^failed\s+(\S.*?)\s+\(([^()]*)\)\s*$").expect("MTP failure pattern is valid"));
 static MTP_MODULE: LazyLock<Regex> = LazyLock::new(|| {
@@ -523,13 +526,18 @@ pub fn parse(output: &str) -> Report {
             block = Block::Outside;
             continue;
         }
-        let vstest = VSTEST_FAILED.captures(line);
-        let mtp = if vstest.is_none() { MTP_FAILED.captures(line) } else { None };
-        if let Some(caps) = vstest.as_ref().or(mtp.as_ref()) {
-            mtp_failure = mtp.is_some();
+        let vstest = VSTEST_RESULT.captures(line);
+        if vstest.as_ref().is_some_and(|caps| &caps[1] != "Failed") {
+            block = Block::Outside;
+            continue;
+        }
+        let vstest = vstest.map(|caps| (caps.get(2), caps.get(3)));
+        let mtp = MTP_FAILED.captures(line).filter(|_| vstest.is_none()).map(|caps| (caps.get(1), caps.get(2)));
+        if let Some((Some(name), Some(duration))) = vstest.or(mtp) {
+            mtp_failure = vstest.is_none();
             failures.push(Failure {
-                test_name: caps[1].to_owned(),
-                duration_ms: Some(parse_duration(&caps[2])),
+                test_name: name.as_str().to_owned(),
+                duration_ms: Some(parse_duration(duration.as_str())),
                 ..Failure::default()
             });
             block = Block::Message;
@@ -630,6 +638,32 @@ Test run summary: Failed! - /src/App/bin/Debug/net10.0/App.dll (net10.0|x64)
         );
         assert_eq!(failure.duration_ms, Some(4));
         assert_eq!(report.summary(), "61 tests: 58 passed, 2 failed, 1 skipped in 2 test runs (5.0 s).");
+    }
+
+    #[test]
+    fn a_skipped_test_right_after_a_stack_trace_ends_it() {
+        // SDK 10.0.401, xunit 2.9.3: `dotnet test` of a theory failing once and a skipped fact.
+        let output = "\
+  Failed Api.Tests.UnitTest1.Adds(a: 2, b: 3) [23 ms]
+  Error Message:
+   Assert.Equal() Failure: Values differ
+Expected: 2
+Actual:   3
+  Stack Trace:
+     at Api.Tests.UnitTest1.Adds(Int32 a, Int32 b) in /src/Shop/Api.Tests/UnitTest1.cs:line 19
+   at InvokeStub_UnitTest1.Adds(Object, Span`1)
+  Skipped Api.Tests.UnitTest1.Skipped [1 ms]
+
+Failed!  - Failed:     1, Passed:     2, Skipped:     1, Total:     4, Duration: 99 ms - Api.Tests.dll (net10.0)
+";
+        let report = parse(output);
+        assert_eq!(report.failures.len(), 1);
+        assert_eq!(
+            report.failures[0].stack_trace,
+            "at Api.Tests.UnitTest1.Adds(Int32 a, Int32 b) in /src/Shop/Api.Tests/UnitTest1.cs:line 19\n\
+             at InvokeStub_UnitTest1.Adds(Object, Span`1)"
+        );
+        assert_eq!((report.failed(), report.skipped()), (1, 1));
     }
 
     #[test]
