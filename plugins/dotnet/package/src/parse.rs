@@ -274,17 +274,17 @@ struct AssetsLog {
 }
 
 /// The warnings and errors of `project`'s last restore, from its assets file's `logs`, each as the
-/// console prints it (`/src/Api/Api.csproj : warning NU1603: ...`, the project as its origin and
-/// its project), without repeats. `dotnet list package --format json` restores before it lists
+/// console prints it (`/src/Api/Api.csproj : warning NU1603: ...`, the project as NuGet spells it
+/// as its origin and its project), without repeats. `dotnet list package --format json` restores before it lists
 /// and keeps what the restore said out of its report, while the terminal's table shows it.
 /// Nothing when the file cannot be read as an assets file or was written for another project
 /// (a project's `obj` folder copied from another).
 pub fn restore_logs(assets: &str, project: &str) -> Vec<Diagnostic> {
     let Ok(assets) = serde_json::from_str::<Assets>(assets) else { return Vec::new() };
     let written_for = assets.project.and_then(|written| written.restore).and_then(|restore| restore.project_path);
-    if written_for.is_none_or(|path| Path::new(&path) != Path::new(project)) {
+    let Some(project) = written_for.filter(|path| same_file(Path::new(path), Path::new(project))) else {
         return Vec::new();
-    }
+    };
     let mut found: Vec<Diagnostic> = Vec::new();
     for log in assets.logs {
         let severity = match log.level.to_ascii_lowercase().as_str() {
@@ -293,7 +293,7 @@ pub fn restore_logs(assets: &str, project: &str) -> Vec<Diagnostic> {
             _ => continue,
         };
         let diagnostic = Diagnostic {
-            file: Some(project.to_owned()),
+            file: Some(project.clone()),
             line: None,
             column: None,
             end_line: None,
@@ -301,13 +301,19 @@ pub fn restore_logs(assets: &str, project: &str) -> Vec<Diagnostic> {
             severity,
             code: log.code,
             message: log.message,
-            project: Some(project.to_owned()),
+            project: Some(project.clone()),
         };
         if !found.contains(&diagnostic) {
             found.push(diagnostic);
         }
     }
     found
+}
+
+/// Whether two paths name one file: equal as written, or once links and `..` are resolved on disk
+/// (NuGet writes the path as MSBuild saw it, a caller may give another spelling of it).
+fn same_file(one: &Path, other: &Path) -> bool {
+    one == other || one.canonicalize().is_ok_and(|one| other.canonicalize().is_ok_and(|other| one == other))
 }
 
 // One package found by `package search`: its owners comma-separated, its description only at

@@ -215,6 +215,38 @@ fn list_shows_the_warnings_of_the_restore_it_ran_first_once() {
 }
 
 #[test]
+fn a_list_whose_restore_failed_gives_the_restores_errors() {
+    let fixture = fixture_with(|double| double.scenario("restore-fail"));
+    // The assets file SDK 10.0.401 wrote for a project referencing a package no source serves,
+    // moved to the project the double lists.
+    let project = app(&fixture).join("App.csproj").display().to_string();
+    let recorded = include_str!("fixtures/bad.assets.json").replace("/src/Bad/Bad.csproj", &project);
+    std::fs::create_dir_all(app(&fixture).join("obj")).unwrap();
+    std::fs::write(app(&fixture).join("obj/project.assets.json"), recorded).unwrap();
+    for args in [json!({ "action": "List" }), json!({ "action": "List", "project": "App.csproj" })] {
+        let list = fixture.call(args);
+        let structured = failed(&list);
+        let first = &structured["errors"][0];
+        assert_eq!((first["code"].as_str(), first["mcpErrorCode"].as_i64()), (Some("NU1101"), Some(-32002)), "{first}");
+        assert_eq!(
+            first["message"],
+            "Unable to find package Contoso.Internal.Logging. No packages exist with this id in source(s): nuget.org"
+        );
+        assert_eq!(first["data"]["additionalData"]["project"], project.as_str());
+        // NuGet's own sentence stays, after the errors it stands for.
+        assert_eq!(
+            structured["errors"][1]["message"],
+            "Restore failed. Run `dotnet restore` for more details on the issue."
+        );
+        assert!(
+            list.joined_text().contains("NU1101: Unable to find package Contoso.Internal.Logging."),
+            "{}",
+            list.joined_text()
+        );
+    }
+}
+
+#[test]
 fn list_reports_latest_versions_and_deprecations() {
     let fixture = fixture();
     let outdated = fixture.call(json!({ "action": "List", "outdated": true }));
@@ -380,7 +412,10 @@ fn failures_are_errors_with_the_envelope() {
     let fixture = fixture_with(|double| double.scenario("restore-fail"));
     let list = fixture.call(json!({ "action": "List" }));
     let structured = failed(&list);
-    assert!(structured["errors"][0]["message"].as_str().unwrap().contains("No assets file was found"), "{structured}");
+    assert_eq!(
+        structured["errors"][0]["message"], "Restore failed. Run `dotnet restore` for more details on the issue.",
+        "{structured}"
+    );
 
     for (args, named) in [
         (json!({ "action": "Deploy" }), "action"),

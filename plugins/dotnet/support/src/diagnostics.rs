@@ -82,14 +82,33 @@ impl Diagnostic {
     /// The diagnostic as one line for the model, as every family shows one:
     /// `file(line,col): CODE: message`, each part only when known (the severity is the heading's).
     pub fn line(&self) -> String {
-        let location = match (&self.file, self.line, self.column) {
+        let code = if self.code.is_empty() { String::new() } else { format!("{}: ", self.code) };
+        format!("{}{code}{}", self.location(), self.message)
+    }
+
+    /// The diagnostic as MSBuild's console prints it, which [`parse_line`] reads back:
+    /// `file(line,col): error CODE: message [project]`, each part but the severity and the
+    /// message only when known. For a diagnostic read from elsewhere (a NuGet assets file) that
+    /// the run's error reporting should read as it reads the console.
+    pub fn console_line(&self) -> String {
+        let severity = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+        };
+        let code = if self.code.is_empty() { String::new() } else { format!(" {}", self.code) };
+        let project = self.project.as_ref().map(|project| format!(" [{project}]")).unwrap_or_default();
+        format!("{}{severity}{code}: {}{project}", self.location(), self.message)
+    }
+
+    /// `file(line,col): `, `file(line): `, `file: ` or nothing.
+    fn location(&self) -> String {
+        match (&self.file, self.line, self.column) {
             (Some(file), Some(line), Some(column)) => format!("{file}({line},{column}): "),
             (Some(file), Some(line), None) => format!("{file}({line}): "),
             (Some(file), None, _) => format!("{file}: "),
             _ => String::new(),
-        };
-        let code = if self.code.is_empty() { String::new() } else { format!("{}: ", self.code) };
-        format!("{location}{code}{}", self.message)
+        }
     }
 }
 
@@ -322,6 +341,20 @@ mod tests {
         let nuget = diag("/src/App/App.csproj : warning NU1603: App depends on Bar (>= 1.0.0) [/src/App/App.csproj]");
         assert_eq!(nuget.line(), "/src/App/App.csproj: NU1603: App depends on Bar (>= 1.0.0)");
         assert_eq!(diag("error: Restore failed.").line(), "Restore failed.");
+    }
+
+    #[test]
+    fn a_diagnostic_prints_as_the_console_line_it_is_read_from() {
+        for line in [
+            "/src/App/Program.cs(3,5): warning CS0168: unused [/src/App/App.csproj]",
+            "App.csproj(12): error MSB4025: bad",
+            "/src/App/App.csproj: error NU1101: Unable to find package Nope. [/src/App/App.csproj]",
+            "error: Restore failed.",
+        ] {
+            let diagnostic = diag(line);
+            assert_eq!(diagnostic.console_line(), line);
+            assert_eq!(diag(&diagnostic.console_line()), diagnostic);
+        }
     }
 
     #[test]

@@ -9,6 +9,7 @@ use dotnet_support::{
     kit::{Call, Outcome, Reason, TargetParam, invalid, prose},
     params::Kind,
     respond::Reply,
+    workspace,
 };
 use schemars::JsonSchema;
 use serde::Serialize;
@@ -174,8 +175,11 @@ pub async fn list(call: &Call<'_>) -> Outcome {
     let ran = run_any(call, command::list_packages(&list), "listing packages", ProgressKind::None).await?;
     let parsed = parse::package_list(&ran.outcome.stdout);
     if !ran.succeeded() {
-        // With --format json, NuGet reports what went wrong as problems inside the report.
+        // With --format json, NuGet reports what went wrong as problems inside the report; of a
+        // failed restore only "Restore failed", its errors (NU1101...) are in the assets file.
         let problems = parsed.as_ref().map(parse::PackageList::all_problems).unwrap_or_default();
+        let restore = failed_restore(call, project.as_deref());
+        let problems: Vec<String> = restore.iter().map(Diagnostic::console_line).chain(problems).collect();
         return Err(match problems.is_empty() {
             true => ran.failure(),
             false => {
@@ -254,9 +258,7 @@ pub async fn list(call: &Call<'_>) -> Outcome {
 fn restore_warnings(listed: &mut PackageList) -> Vec<Diagnostic> {
     let mut warnings = Vec::new();
     for project in &mut listed.projects {
-        let file = Path::new(&project.path).parent().map(|dir| dir.join("obj").join("project.assets.json"));
-        let Some(assets) = file.and_then(|file| std::fs::read_to_string(file).ok()) else { continue };
-        for log in parse::restore_logs(&assets, &project.path) {
+        for log in restore_logs(Path::new(&project.path)) {
             if log.severity != Severity::Error {
                 warnings.push(log);
                 continue;
@@ -271,4 +273,30 @@ fn restore_warnings(listed: &mut PackageList) -> Vec<Diagnostic> {
         }
     }
     warnings
+}
+
+/// What the last restore of `project` reported, from its assets file where NuGet writes it by
+/// default (see [`restore_warnings`]).
+fn restore_logs(project: &Path) -> Vec<Diagnostic> {
+    let file = project.parent().map(|dir| dir.join("obj").join("project.assets.json"));
+    let assets = file.and_then(|file| std::fs::read_to_string(file).ok()).unwrap_or_default();
+    parse::restore_logs(&assets, &project.to_string_lossy())
+}
+
+/// The errors of the restore a List that failed ran first, which its report leaves out (it says
+/// only "Restore failed. Run `dotnet restore` for more details on the issue."): read from the
+/// assets file of the project listed, the file given or the one project in the folder (the
+/// working directory without one). A solution's failure keeps NuGet's sentence alone: its
+/// projects would have to be read from the solution first.
+fn failed_restore(call: &Call<'_>, target: Option<&str>) -> Vec<Diagnostic> {
+    let path = target.map_or_else(|| call.cwd().to_owned(), |target| call.cwd().join(target));
+    let project = match path.is_dir() {
+        true => match workspace::candidates_in(&path, workspace::Target::ProjectOrSolution).as_slice() {
+            [one] if workspace::is_target(one, workspace::Target::Project) => one.clone(),
+            _ => return Vec::new(),
+        },
+        false if workspace::is_target(&path, workspace::Target::Project) => path,
+        false => return Vec::new(),
+    };
+    restore_logs(&project).into_iter().filter(|log| log.severity == Severity::Error).collect()
 }

@@ -20,6 +20,8 @@ const ADD: &str = crate::fixture::body(include_str!("../../fixtures/packages/add
 const ADD_NOT_FOUND: &str = crate::fixture::body(include_str!("../../fixtures/packages/add-not-found.txt"));
 const ADD_NO_VERSION: &str = crate::fixture::body(include_str!("../../fixtures/packages/add-no-version.txt"));
 const LOCALS: &str = crate::fixture::body(include_str!("../../fixtures/packages/locals.txt"));
+const LIST_RESTORE_FAILED: &str =
+    crate::fixture::body(include_str!("../../fixtures/packages/list-restore-failed.json"));
 const SOURCE_URL: &str = "https://api.nuget.org/v3/index.json";
 
 #[derive(Deserialize, Serialize, Clone)]
@@ -134,7 +136,13 @@ pub fn list(ctx: &Ctx, project: Option<String>, args: &[String]) -> u8 {
         Ok(t) => t,
         Err(m) => return m.report_cli(),
     };
+    let json = args::value(args, &["--format"]).is_some_and(|f| f.eq_ignore_ascii_case("json"));
     if ctx.has(Scenario::RestoreFail) {
+        // SDK 10 restores first; its JSON report then holds only NuGet's sentence.
+        if json {
+            out::text(LIST_RESTORE_FAILED);
+            return 1;
+        }
         out::err(&format!(
             "No assets file was found for `{}`. Please run restore before running this command.",
             target.projects[0].path.display()
@@ -164,7 +172,6 @@ pub fn list(ctx: &Ctx, project: Option<String>, args: &[String]) -> u8 {
         parameters.push(f);
     }
     let report = build_report(ctx, &target, mode, transitive, framework_filter.as_deref(), parameters.join(" "));
-    let json = args::value(args, &["--format"]).is_some_and(|f| f.eq_ignore_ascii_case("json"));
     out::phase(ctx, "Fetching package metadata...", json);
     if json {
         out::json(&report);
