@@ -259,6 +259,23 @@ fn a_failed_build_is_an_error_with_deduplicated_diagnostics_and_counts() {
 }
 
 #[test]
+fn a_failed_build_shows_its_warnings_beside_its_errors() {
+    let fx = fixture_with(|double| double.scenario("build-fail"));
+    // No recording has this configuration: the double's own failed build, with warnings.
+    let result = fx.call(json!({ "action": "Build", "project": "App/App.csproj", "configuration": "Release" }));
+    assert!(result.is_error);
+    let structured = result.structured_content.clone().unwrap();
+    let text = result.joined_text();
+    let warnings = structured["warnings"].as_array().unwrap();
+    assert!(!warnings.is_empty(), "{structured}");
+    assert!(text.contains("\n\nWarnings:\n"), "{text}");
+    for warning in warnings {
+        let line = format!("{}: {}", warning["code"].as_str().unwrap(), warning["message"].as_str().unwrap());
+        assert!(text.contains(&line), "{line} missing from:\n{text}");
+    }
+}
+
+#[test]
 fn run_in_the_foreground_passes_app_arguments_after_the_separator() {
     let fx = fixture();
     let structured = fx.ok(json!({

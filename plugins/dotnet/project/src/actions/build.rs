@@ -149,7 +149,10 @@ pub(super) async fn build(call: &Call<'_>) -> Outcome {
         warnings: found.warnings,
     };
     if !ran.succeeded() {
-        return Err(Failure::with_fields(ran.failure(), serde_json::to_value(&counts).ok()));
+        // The warnings too, as the terminal shows them beside the errors.
+        return Err(
+            Failure::with_fields(ran.failure(), serde_json::to_value(&counts).ok()).section("Warnings", warnings)
+        );
     }
     let built = Built { counts, errors: found.errors, duration_ms: ran.outcome.elapsed.as_millis() as i64 };
     Ok(Reply::new(summary).section("Warnings", warnings).output(ran.outcome.transcript.clone()).result(built))
