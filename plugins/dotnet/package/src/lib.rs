@@ -33,7 +33,9 @@
 //! - List shows the warnings of the restore `list package` runs first (`warnings`, and a "Restore
 //!   warnings" section), which its JSON report leaves out and the terminal shows: NuGet keeps them
 //!   in each project's assets file, read where NuGet writes it by default (`obj/` beside the
-//!   project; see `listing`).
+//!   project; see `listing`). When that restore fails, the report says only "Restore failed";
+//!   List answers with the restore's errors (NU1101...) from the same files, a solution's
+//!   projects found with `dotnet sln <solution> list` (one more process, only then).
 //! - Why answers with a result whether or not the package is in the graph (`depends`), as NuGet
 //!   does (exit code 0 either way); a project never restored (NuGet prints its advice and exits
 //!   0) is the error NETSDK1004 with the restore as its remedy. Each path runs from the project

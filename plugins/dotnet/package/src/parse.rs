@@ -419,9 +419,9 @@ pub fn added(output: &str) -> Added {
     found
 }
 
-/// The project references `list reference` printed: the lines under its dashed rule (none when
-/// it says there are none).
-pub fn references(output: &str) -> Vec<String> {
+/// The paths `list reference` (a project's references) and `sln list` (a solution's projects)
+/// print: the lines under their dashed rule, `/`-separated (none when they say there are none).
+pub fn listed_paths(output: &str) -> Vec<String> {
     let mut lines = output.lines().map(str::trim);
     if !lines.by_ref().any(|line| line.len() >= 3 && line.chars().all(|c| c == '-')) {
         return Vec::new();
@@ -637,8 +637,11 @@ mod tests {
     #[test]
     fn reads_references_and_cleared_caches() {
         let listed = "Project reference(s)\n--------------------\n..\\Lib\\Lib.csproj\n../Core/Core.csproj\n";
-        assert_eq!(references(listed), ["../Lib/Lib.csproj", "../Core/Core.csproj"]);
-        assert!(references("There are no Project to Project references in project /src/App/App.csproj.").is_empty());
+        assert_eq!(listed_paths(listed), ["../Lib/Lib.csproj", "../Core/Core.csproj"]);
+        // `dotnet sln Shop.slnx list` (SDK 10.0.401).
+        let solution = "Project(s)\n----------\nApi.Tests/Api.Tests.csproj\nApi/Api.csproj\n";
+        assert_eq!(listed_paths(solution), ["Api.Tests/Api.Tests.csproj", "Api/Api.csproj"]);
+        assert!(listed_paths("There are no Project to Project references in project /src/App/App.csproj.").is_empty());
         let output = "Clearing NuGet HTTP cache: /home/u/.local/share/NuGet/http-cache\nLocal resources cleared.\n";
         assert_eq!(
             cleared(output),

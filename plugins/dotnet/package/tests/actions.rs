@@ -244,6 +244,24 @@ fn a_list_whose_restore_failed_gives_the_restores_errors() {
             list.joined_text()
         );
     }
+    // A solution's: its projects as `sln list` lists them (the double's solution holds
+    // src/App/App.csproj), each one's assets file.
+    let root = fixture.path().join("Root");
+    let project = root.join("src/App/App.csproj").display().to_string();
+    std::fs::create_dir_all(root.join("src/App/obj")).unwrap();
+    std::fs::write(root.join("Root.slnx"), "<Solution />").unwrap();
+    std::fs::write(root.join("src/App/App.csproj"), APP).unwrap();
+    let recorded = include_str!("fixtures/bad.assets.json").replace("/src/Bad/Bad.csproj", &project);
+    std::fs::write(root.join("src/App/obj/project.assets.json"), recorded).unwrap();
+    fixture.double.clear_log();
+    let solution = root.join("Root.slnx").display().to_string();
+    let list = fixture.call(json!({ "action": "List", "project": solution }));
+    let structured = failed(&list);
+    assert_eq!(structured["errors"][0]["code"], "NU1101", "{structured}");
+    assert_eq!(structured["errors"][0]["data"]["additionalData"]["project"], project.as_str());
+    let argvs = fixture.double.argvs();
+    assert_eq!(argvs.len(), 2, "the listing, then the solution's projects: {argvs:?}");
+    assert_eq!(argvs[1], strings(&["sln", &solution, "list"]));
 }
 
 #[test]

@@ -1,6 +1,6 @@
 //! NuGet's reports: Search (its JSON search report) and List (its JSON package report).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use dotnet_support::{
     diagnostics::{Diagnostic, Severity},
@@ -178,7 +178,7 @@ pub async fn list(call: &Call<'_>) -> Outcome {
         // With --format json, NuGet reports what went wrong as problems inside the report; of a
         // failed restore only "Restore failed", its errors (NU1101...) are in the assets file.
         let problems = parsed.as_ref().map(parse::PackageList::all_problems).unwrap_or_default();
-        let restore = failed_restore(call, project.as_deref());
+        let restore = failed_restore(call, project.as_deref()).await;
         let problems: Vec<String> = restore.iter().map(Diagnostic::console_line).chain(problems).collect();
         return Err(match problems.is_empty() {
             true => ran.failure(),
@@ -285,18 +285,39 @@ fn restore_logs(project: &Path) -> Vec<Diagnostic> {
 
 /// The errors of the restore a List that failed ran first, which its report leaves out (it says
 /// only "Restore failed. Run `dotnet restore` for more details on the issue."): read from the
-/// assets file of the project listed, the file given or the one project in the folder (the
-/// working directory without one). A solution's failure keeps NuGet's sentence alone: its
-/// projects would have to be read from the solution first.
-fn failed_restore(call: &Call<'_>, target: Option<&str>) -> Vec<Diagnostic> {
+/// assets files of the projects listed: the project given, a solution's projects, or what the
+/// folder given (the working directory without one) holds of either.
+async fn failed_restore(call: &Call<'_>, target: Option<&str>) -> Vec<Diagnostic> {
     let path = target.map_or_else(|| call.cwd().to_owned(), |target| call.cwd().join(target));
-    let project = match path.is_dir() {
+    let file = match path.is_dir() {
         true => match workspace::candidates_in(&path, workspace::Target::ProjectOrSolution).as_slice() {
-            [one] if workspace::is_target(one, workspace::Target::Project) => one.clone(),
+            [one] => one.clone(),
             _ => return Vec::new(),
         },
-        false if workspace::is_target(&path, workspace::Target::Project) => path,
-        false => return Vec::new(),
+        false => path,
     };
-    restore_logs(&project).into_iter().filter(|log| log.severity == Severity::Error).collect()
+    let projects = match workspace::is_target(&file, workspace::Target::Solution) {
+        true => solution_projects(call, &file).await,
+        false => vec![file],
+    };
+    projects
+        .iter()
+        .filter(|project| workspace::is_target(project, workspace::Target::Project))
+        .flat_map(|project| restore_logs(project))
+        .filter(|log| log.severity == Severity::Error)
+        .collect()
+}
+
+/// The projects of `solution` as `dotnet sln <solution> list` lists them: one more process, run
+/// only when a solution's List failed. None when it fails too.
+async fn solution_projects(call: &Call<'_>, solution: &Path) -> Vec<PathBuf> {
+    let args = vec!["sln".to_owned(), solution.display().to_string(), "list".to_owned()];
+    let Ok(ran) = run_any(call, args, "listing the solution's projects", ProgressKind::None).await else {
+        return Vec::new();
+    };
+    let dir = solution.parent().unwrap_or(Path::new(""));
+    match ran.succeeded() {
+        true => parse::listed_paths(&ran.outcome.stdout).into_iter().map(|project| dir.join(project)).collect(),
+        false => Vec::new(),
+    }
 }

@@ -54,7 +54,7 @@ pub async fn list(call: &Call<'_>) -> Outcome {
     let project = call.cli_target(TargetParam::project()).await?;
     let args = command::reference("list", project.as_deref(), None);
     let ran = run(call, args, "listing project references", ProgressKind::None).await?;
-    let references = parse::references(&ran.outcome.stdout);
+    let references = parse::listed_paths(&ran.outcome.stdout);
     let target = prose::sentence_start(&target_name(call, project.as_deref()));
     let summary = match references.len() {
         0 => format!("{target} has no project references."),
