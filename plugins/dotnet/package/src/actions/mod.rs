@@ -109,22 +109,40 @@ fn file_name(path: &str) -> &str {
     Path::new(path).file_name().and_then(|name| name.to_str()).unwrap_or(path)
 }
 
-/// What `add package` said that matters beyond the version: NuGet's warnings, the framework
-/// compatibility verdict and the restore, without the `info :` / `log  :` prefixes. The full
-/// output stays available at `verbosity=verbose`.
+/// The levels of NuGet's logger, which starts each line with one: `info : `, `warn : `,
+/// `log  : `, `error: ` (the level padded to five characters).
+const NUGET_LEVELS: [&str; 6] = ["info", "warn", "error", "log", "verbose", "debug"];
+
+/// What `add package` said that matters beyond the version: NuGet's warnings and errors, the
+/// framework compatibility verdict and the restore (`Restored ...` or `Failed to restore ...`),
+/// without the logger's `info :` / `log  :` prefixes. `add package` exits 0 when the reference
+/// was written though the restore after it failed (a downgrade, NU1605), so its errors are the
+/// only sign of that. The full output stays available at `verbosity=verbose`.
 fn notes(stdout: &str, stderr: &str) -> Vec<String> {
     stdout
         .lines()
         .chain(stderr.lines())
         .map(str::trim)
         .filter_map(|line| {
-            let (level, text) = line.split_once(" : ").map_or(("", line), |(level, text)| (level.trim(), text.trim()));
-            let keep = level.eq_ignore_ascii_case("warn")
-                || text.starts_with("Restored ")
-                || (text.starts_with("Package '") && text.contains("compatible"));
-            keep.then(|| if level.eq_ignore_ascii_case("warn") { format!("warning: {text}") } else { text.to_owned() })
+            let (level, text) = match line.split_once(':') {
+                Some((level, text)) if NUGET_LEVELS.contains(&level.trim()) => (level.trim(), text.trim()),
+                _ => ("", line),
+            };
+            match level {
+                "warn" => Some(format!("warning: {text}")),
+                "error" => Some(format!("error: {text}")),
+                _ => (text.starts_with("Restored ")
+                    || text.starts_with("Failed to restore ")
+                    || (text.starts_with("Package '") && text.contains("compatible")))
+                .then(|| text.to_owned()),
+            }
         })
         .collect()
+}
+
+/// Whether the notes of `add package` say its restore failed.
+fn restore_failed(notes: &[String]) -> bool {
+    notes.iter().any(|note| note.starts_with("error: ") || note.starts_with("Failed to restore "))
 }
 
 /// `6123456789` → `6,123,456,789`.
@@ -170,6 +188,39 @@ mod tests {
                 "Restored /src/App/App.csproj (in 1.06 sec).",
             ]
         );
+    }
+
+    #[test]
+    fn add_notes_keep_the_errors_of_a_restore_that_failed_though_the_reference_was_added() {
+        // SDK 10.0.401: `dotnet add Api/Api.csproj package Newtonsoft.Json --version 13.0.1`
+        // where EF Core's design package needs 13.0.4 (exit code 0).
+        let stdout = "info : Adding PackageReference for package 'Newtonsoft.Json' into project 'Api/Api.csproj'.\n\
+info : Restoring packages for /src/Shop/Api/Api.csproj...\n\
+info :   CACHE https://api.nuget.org/v3-flatcontainer/microsoft.openapi/index.json\n\
+warn : NU1603: Microsoft.AspNetCore.OpenApi 10.0.12 depends on Microsoft.OpenApi (>= 2.12.0 && < 3.0.0) but Microsoft.OpenApi 2.12.0 was not found. Microsoft.OpenApi 2.12.1 was resolved instead.\n\
+error: NU1605: Warning As Error: Detected package downgrade: Newtonsoft.Json from 13.0.4 to 13.0.1. Reference the package directly from the project to select a different version. \n\
+error:  Api -> Microsoft.EntityFrameworkCore.Design 10.0.15 -> Newtonsoft.Json (>= 13.0.4) \n\
+error:  Api -> Newtonsoft.Json (>= 13.0.1)\n\
+info : Package 'Newtonsoft.Json' is compatible with all the specified frameworks in project 'Api/Api.csproj'.\n\
+info : PackageReference for package 'Newtonsoft.Json' version '13.0.1' added to file '/src/Shop/Api/Api.csproj'.\n\
+info : Writing assets file to disk. Path: /src/Shop/Api/obj/project.assets.json\n\
+log  : Failed to restore /src/Shop/Api/Api.csproj (in 228 ms).\n";
+        let notes = notes(stdout, "");
+        assert_eq!(
+            notes,
+            [
+                "warning: NU1603: Microsoft.AspNetCore.OpenApi 10.0.12 depends on Microsoft.OpenApi (>= 2.12.0 && < 3.0.0) \
+                 but Microsoft.OpenApi 2.12.0 was not found. Microsoft.OpenApi 2.12.1 was resolved instead.",
+                "error: NU1605: Warning As Error: Detected package downgrade: Newtonsoft.Json from 13.0.4 to 13.0.1. \
+                 Reference the package directly from the project to select a different version.",
+                "error: Api -> Microsoft.EntityFrameworkCore.Design 10.0.15 -> Newtonsoft.Json (>= 13.0.4)",
+                "error: Api -> Newtonsoft.Json (>= 13.0.1)",
+                "Package 'Newtonsoft.Json' is compatible with all the specified frameworks in project 'Api/Api.csproj'.",
+                "Failed to restore /src/Shop/Api/Api.csproj (in 228 ms).",
+            ]
+        );
+        assert!(restore_failed(&notes));
+        assert!(!restore_failed(&notes[..1]));
     }
 
     #[test]

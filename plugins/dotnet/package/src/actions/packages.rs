@@ -10,7 +10,7 @@ use dotnet_support::{
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{lock_project, notes, run, target_name};
+use super::{lock_project, notes, restore_failed, run, target_name};
 use crate::{
     command::{self, AddPackage},
     parse,
@@ -86,7 +86,7 @@ pub async fn add(change: Change, call: &Call<'_>) -> Outcome {
     let added = parse::added(&ran.outcome.stdout);
     let target = added.project_file.clone().unwrap_or_else(|| target_name(call, project.as_deref()));
     let written = added.version.clone().map_or_else(|| "its latest version".to_owned(), |v| format!("version {v}"));
-    let summary = match (change, &previous) {
+    let mut summary = match (change, &previous) {
         (Change::Add, _) => format!("Added package {id} {written} to {target}."),
         (Change::Update, Some(previous)) => format!("Updated package {id} from {previous} to {written} in {target}."),
         (Change::Update, None) => {
@@ -94,6 +94,9 @@ pub async fn add(change: Change, call: &Call<'_>) -> Outcome {
         }
     };
     let notes = notes(&ran.outcome.stdout, &ran.outcome.stderr);
+    if restore_failed(&notes) {
+        summary.push_str(" The restore after it failed (see Notes): the project does not build until that is fixed.");
+    }
     Ok(Reply::new(summary).section("Notes", notes).output(ran.outcome.stdout.clone()).result(Added {
         project,
         package_id: id.to_owned(),
