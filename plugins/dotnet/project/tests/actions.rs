@@ -118,6 +118,18 @@ fn new_passes_every_option_as_its_own_argument() {
 }
 
 #[test]
+fn new_whose_restore_failed_says_so_first() {
+    // `dotnet new` exits 0 when the project was written but its restore failed.
+    let fx = fixture_with(|double| double.scenario("restore-fail"));
+    let result = fx.call(json!({ "action": "New", "template": "console", "output": "src/C1" }));
+    assert!(!result.is_error);
+    let summary = "The template \"Console App\" was created successfully. Post action failed. Manual instructions: \
+                   Run 'dotnet restore'";
+    assert_eq!(result.structured_content.clone().unwrap()["summary"], summary);
+    assert!(result.joined_text().starts_with(summary), "{}", result.joined_text());
+}
+
+#[test]
 fn new_with_an_unknown_template_points_to_the_template_search() {
     let fx = fixture();
     let structured = fx.err(json!({ "action": "New", "template": "nosuch" }));

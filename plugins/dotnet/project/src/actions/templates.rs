@@ -125,12 +125,26 @@ pub(super) async fn new_project(call: &Call<'_>) -> Outcome {
         .lines()
         .find(|line| line.contains("was created successfully"))
         .map_or_else(|| format!("The '{template}' template ran."), |line| line.trim().to_owned());
+    let summary = match post_action_failure(&ran.outcome.stdout) {
+        Some(failure) => format!("{summary} {failure}"),
+        None => summary,
+    };
     let made = Made {
         template: Some(template.to_owned()),
         name: call.params().opt("name", Kind::Text)?.map(str::to_owned),
         ..Made::default()
     };
     Ok(command_reply(&ran, completed(&ran, summary, None, made)))
+}
+
+/// What `dotnet new` says when the template was written but a post-creation action (the restore)
+/// failed, which it reports with exit code 0: `Post action failed.` and the SDK's
+/// `Manual instructions: ...` line after it.
+fn post_action_failure(stdout: &str) -> Option<String> {
+    let mut lines = stdout.lines().map(str::trim).skip_while(|line| *line != "Post action failed.");
+    let failed = lines.next()?;
+    let instructions = lines.find(|line| line.starts_with("Manual instructions:"));
+    Some(instructions.map_or_else(|| failed.to_owned(), |instructions| format!("{failed} {instructions}")))
 }
 
 /// Adds the way out to a `dotnet new` failure for an unknown template (exit code 103).
@@ -149,6 +163,28 @@ fn template_not_found(error: &mut ErrorResponse, template: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_post_action_is_said_with_the_sdks_instructions() {
+        // SDK 10.0.401: `dotnet new console -o C1` under a Directory.Build.props that references
+        // a package no source serves (exit code 0).
+        let stdout = "The template \"Console App\" was created successfully.\n\n\
+                      Processing post-creation actions...\n\
+                      Restoring /src/C1/C1.csproj:\n\
+                      \x20 Determining projects to restore...\n\
+                      /src/C1/C1.csproj : error NU1101: Unable to find package Contoso.Internal.Logging. No packages exist with this id in source(s): nuget.org\n\
+                      \x20 Failed to restore /src/C1/C1.csproj (in 313 ms).\n\
+                      Restore failed.\n\
+                      Post action failed.\n\
+                      Manual instructions: Run 'dotnet restore'\n\n\n";
+        assert_eq!(
+            post_action_failure(stdout).as_deref(),
+            Some("Post action failed. Manual instructions: Run 'dotnet restore'")
+        );
+        let restored = "The template \"Console App\" was created successfully.\n\nProcessing post-creation actions...\n\
+                        Restoring /src/C1/C1.csproj:\nRestore succeeded.\n";
+        assert_eq!(post_action_failure(restored), None);
+    }
 
     #[test]
     fn template_tokens() {

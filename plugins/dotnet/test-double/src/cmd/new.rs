@@ -13,7 +13,8 @@ use serde::Deserialize;
 
 use crate::args;
 use crate::cmd::help;
-use crate::ctx::Ctx;
+use crate::ctx::{Ctx, Scenario};
+use crate::fixture::Vars;
 use crate::out;
 use crate::table::{Rule, Table};
 use crate::target;
@@ -30,6 +31,7 @@ const OPTIONS_NONE: &str = crate::fixture::body(include_str!("../../fixtures/tem
 const NOT_FOUND: &str = crate::fixture::body(include_str!("../../fixtures/templates/not-found.txt"));
 const LIST_NONE: &str = crate::fixture::body(include_str!("../../fixtures/templates/list-none.txt"));
 const NEW_USAGE: &str = crate::fixture::body(include_str!("../../fixtures/templates/new-usage.txt"));
+const NEW_RESTORE_FAILED: &str = crate::fixture::body(include_str!("../../fixtures/templates/new-restore-failed.txt"));
 
 /// The template engine's exit code for "template or package not found".
 const EXIT_NOT_FOUND: u8 = 103;
@@ -474,7 +476,13 @@ fn instantiate(ctx: &Ctx, t: &Template, args: &[String]) -> u8 {
         };
         out::line("");
         out::line("Processing post-creation actions...");
-        out::line(&format!("Restoring {}/{name}.{ext}:", output.display()));
+        let project = format!("{}/{name}.{ext}", output.display());
+        out::line(&format!("Restoring {project}:"));
+        if ctx.has(Scenario::RestoreFail) {
+            // The project is written, its restore fails, and `dotnet new` still exits 0.
+            out::text(&Vars::default().with("project", &project).render(NEW_RESTORE_FAILED));
+            return 0;
+        }
         out::line("Restore succeeded.");
         out::line("");
     }
