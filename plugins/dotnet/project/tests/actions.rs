@@ -288,6 +288,22 @@ fn a_failed_build_shows_its_warnings_beside_its_errors() {
 }
 
 #[test]
+fn a_run_whose_application_crashed_shows_the_end_of_its_output() {
+    let fx = fixture_with(|double| double.scenario("app-crash"));
+    let result = fx.call(json!({ "action": "Run", "project": "App/App.csproj" }));
+    assert!(result.is_error);
+    let structured = result.structured_content.clone().unwrap();
+    assert_eq!((code(&structured), structured["exitCode"].as_i64()), ("EXIT_134", Some(134)), "{structured}");
+    let text = result.joined_text();
+    // The frame with the file and line, and what the application printed before it.
+    let dir = app(&fx).trim_end_matches("/App.csproj").to_owned();
+    let frame = format!("\n     at Program.<Main>$(String[] args) in {dir}/Program.cs:line 2");
+    assert!(text.contains("\n\nOutput (its end):\n"), "{text}");
+    assert!(text.contains("\n  starting\n  Unhandled exception. System.InvalidOperationException: boom"), "{text}");
+    assert!(text.ends_with(&frame), "{text}");
+}
+
+#[test]
 fn run_in_the_foreground_passes_app_arguments_after_the_separator() {
     let fx = fixture();
     let structured = fx.ok(json!({

@@ -30,11 +30,13 @@ pub enum Scenario {
     RestoreFail,
     /// The working directory holds no project or solution file (MSB1003 and friends).
     NoProject,
+    /// `run` builds, then the application throws: an unhandled exception, exit code 134.
+    AppCrash,
 }
 
 impl Scenario {
     /// Every scenario with the name it is selected by.
-    pub const ALL: [(&'static str, Scenario); 10] = [
+    pub const ALL: [(&'static str, Scenario); 11] = [
         ("runtime-only", Scenario::RuntimeOnly),
         ("build-fail", Scenario::BuildFail),
         ("test-fail", Scenario::TestFail),
@@ -45,6 +47,7 @@ impl Scenario {
         ("no-ef", Scenario::NoEf),
         ("restore-fail", Scenario::RestoreFail),
         ("no-project", Scenario::NoProject),
+        ("app-crash", Scenario::AppCrash),
     ];
 
     fn parse(name: &str) -> Option<Scenario> {

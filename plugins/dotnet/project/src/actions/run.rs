@@ -10,6 +10,7 @@ use std::{path::Path, time::SystemTime};
 
 use dotnet_support::{
     diagnostics::Diagnostic,
+    errors::code,
     exec::{self, ProgressKind},
     kit::{ActionResult, Call, Outcome, Reason, invalid, prose},
     params::Kind,
@@ -28,6 +29,8 @@ use crate::{
 
 /// Longest application output kept in a foreground Run's structured content (its end is kept).
 const MAX_RUN_OUTPUT: usize = 16_000;
+/// The lines of a failed run's output its text shows (the end: where an exception is).
+const CRASH_LINES: usize = 20;
 
 // Run: in the foreground or as a background session.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -153,7 +156,7 @@ pub(super) async fn run_project(family: &DotnetProject, call: &Call<'_>) -> Outc
     let label = target.clone().unwrap_or_else(|| "the project in the working directory".to_owned());
     let ran = run_here(call, args, format!("Running {label}"), ProgressKind::Build).await?;
     if !ran.succeeded() {
-        return Err(Failure::from(ran.failure()));
+        return Err(crashed(Failure::from(ran.failure()), &ran.outcome.transcript));
     }
     let summary = format!("{label} ran and exited with code 0.");
     let made = Made { output: Some(keep_end(&ran.outcome.transcript, MAX_RUN_OUTPUT)), ..Made::default() };
@@ -162,6 +165,19 @@ pub(super) async fn run_project(family: &DotnetProject, call: &Call<'_>) -> Outc
     let reply = Reply::new(result.summary.clone()).section("Warnings", warnings).output(ran.outcome.transcript.clone());
     let (command, exit_code) = (ran.command_line(), ran.exit_code());
     Ok(reply.result(RunResult::Foreground(RanInForeground { completed: result, command, exit_code })))
+}
+
+/// A run that failed without a build error: the application itself exited with another code than
+/// 0, and the end of what it printed (an unhandled exception's type, message and frames, the
+/// lines before it) is what the terminal shows of why; the model's text gets it after the error,
+/// the structured content has it whole (`rawOutput`).
+fn crashed(failure: Failure, transcript: &str) -> Failure {
+    if !failure.error.errors.first().is_some_and(|error| error.code.starts_with(code::EXIT_PREFIX)) {
+        return failure;
+    }
+    let lines: Vec<&str> = transcript.lines().filter(|line| !line.trim().is_empty()).collect();
+    let tail = lines[lines.len().saturating_sub(CRASH_LINES)..].iter().map(|line| line.trim_end().to_owned()).collect();
+    failure.section("Output (its end)", tail)
 }
 
 /// Starts a background session once `dotnet --version` in the same folder has answered.

@@ -22,6 +22,7 @@ const RESTORE_WARNINGS: &str = crate::fixture::body(include_str!("../../fixtures
 const RESTORE_ERRORS: &str = crate::fixture::body(include_str!("../../fixtures/build/restore-errors.txt"));
 const CLEAN: &str = crate::fixture::body(include_str!("../../fixtures/build/clean.txt"));
 const APP: &str = crate::fixture::body(include_str!("../../fixtures/run/app.txt"));
+const APP_CRASH: &str = crate::fixture::body(include_str!("../../fixtures/run/crash.txt"));
 const RUN_BUILD_FAILED: &str = crate::fixture::body(include_str!("../../fixtures/run/build-failed.txt"));
 const WATCH_BANNER: &str = crate::fixture::body(include_str!("../../fixtures/run/watch-banner.txt"));
 
@@ -346,6 +347,11 @@ pub fn run(ctx: &Ctx, args: &[String]) -> u8 {
     let opts = Opts::parse(ctx, args, "Debug");
     if !args::flag(args, &["--no-build"]) && !quiet_build(ctx, &target, &opts) {
         return 1;
+    }
+    if ctx.has(Scenario::AppCrash) {
+        let dir = project.path.parent().map(|dir| dir.display().to_string()).unwrap_or_default();
+        out::text(&Vars::default().with("project_dir", &dir).render(APP_CRASH));
+        return 134;
     }
     out::text(APP);
     out::phase(ctx, &format!("info: {}.Worker[0] Worker running", project.name), false);
