@@ -232,17 +232,28 @@ pub(super) async fn pack(call: &Call<'_>) -> Outcome {
         args.push(format!("-p:PackageVersion={version}"));
     }
     simple(call, args, target.as_deref(), ProgressKind::Build, |ran| {
-        let packages: Vec<String> = ran
-            .outcome
-            .stdout
-            .lines()
-            .filter_map(|line| line.split_once("Successfully created package '"))
-            .filter_map(|(_, rest)| rest.split_once('\'').map(|(path, _)| path.to_owned()))
-            .collect();
-        let summary = format!("Created {}.", prose::count(packages.len(), "package"));
+        let (summary, packages) = packed(&ran.outcome.stdout);
         (summary, Made { packages: Some(packages), ..Made::default() })
     })
     .await
+}
+
+/// What Pack says of its run, and the packages it wrote (`Successfully created package '...'.`).
+/// A pack that wrote none succeeded all the same: the project is not packable, or its package
+/// is current (SDK 10.0.401 writes it again only when its inputs changed, and then says nothing).
+fn packed(stdout: &str) -> (String, Vec<String>) {
+    let packages: Vec<String> = stdout
+        .lines()
+        .filter_map(|line| line.split_once("Successfully created package '"))
+        .filter_map(|(_, rest)| rest.split_once('\'').map(|(path, _)| path.to_owned()))
+        .collect();
+    let summary = match packages.len() {
+        0 => "Pack succeeded without writing a package: the project is not packable, or the package an earlier \
+              pack wrote is up to date."
+            .to_owned(),
+        count => format!("Created {}.", prose::count(count, "package")),
+    };
+    (summary, packages)
 }
 
 /// Format, or with `verify` only the check.
@@ -273,4 +284,25 @@ pub(super) async fn format(call: &Call<'_>) -> Outcome {
         (summary.to_owned(), Made::default())
     })
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pack_that_wrote_no_package_does_not_say_it_created_none() {
+        // SDK 10.0.401, `dotnet pack pk` twice: the second run writes nothing and says nothing.
+        let first = "  Restored /src/pk/pk.csproj (in 167 ms).\n  pk -> /src/pk/bin/Release/net10.0/pk.dll\n\
+                     \x20 Successfully created package '/src/pk/bin/Release/pk.1.0.0-beta.nupkg'.\n";
+        assert_eq!(
+            packed(first),
+            ("Created 1 package.".to_owned(), vec!["/src/pk/bin/Release/pk.1.0.0-beta.nupkg".to_owned()])
+        );
+        let again = "  Determining projects to restore...\n  All projects are up-to-date for restore.\n\
+                     \x20 pk -> /src/pk/bin/Release/net10.0/pk.dll\n";
+        let (summary, packages) = packed(again);
+        assert!(packages.is_empty());
+        assert!(summary.starts_with("Pack succeeded without writing a package"), "{summary}");
+    }
 }
