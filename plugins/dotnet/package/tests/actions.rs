@@ -182,7 +182,13 @@ fn list_returns_packages_per_project_and_framework_with_vulnerabilities() {
     assert_eq!((structured["totalPackages"].as_u64(), structured["truncated"].as_bool()), (Some(2), Some(false)));
     let text = result.joined_text();
     // One framework in every project: said once in the summary, not in each project's heading.
-    assert!(text.starts_with("2 packages in 1 project (net10.0) have known vulnerabilities."), "{text}");
+    assert!(
+        text.starts_with(
+            "2 packages in 1 project (net10.0) have known vulnerabilities. Sources checked: \
+             https://api.nuget.org/v3/index.json.\n"
+        ),
+        "{text}"
+    );
     assert!(text.contains("\n\nApp.csproj:\n  Newtonsoft.Json 12.0.3"), "{text}");
     // The requested version is said only where it differs from the resolved one.
     assert!(text.contains("Newtonsoft.Json 12.0.3 (vulnerable: High"), "{text}");

@@ -213,6 +213,10 @@ pub async fn list(call: &Call<'_>) -> Outcome {
         Report::Deprecated => " are deprecated.",
         Report::Vulnerable => " have known vulnerabilities.",
     });
+    // An audit is as good as the sources it asked (NuGet: "given the current sources").
+    if !listed.sources.is_empty() {
+        summary.push_str(&format!(" Sources checked: {}.", listed.sources.join(", ")));
+    }
     if shown < matched {
         summary.push_str(&format!(" Showing {shown} of {matched}; raise maxResults to see the rest."));
     }
