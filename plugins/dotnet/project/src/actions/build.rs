@@ -4,7 +4,7 @@
 use std::{path::Path, sync::LazyLock};
 
 use dotnet_support::{
-    diagnostics::{self, Diagnostic},
+    diagnostics::{self, Diagnostic, DiagnosticSummary},
     exec::ProgressKind,
     kit::{Call, Consent, Outcome, Reason, Split, invalid, prose},
     locking::LockTarget,
@@ -129,16 +129,7 @@ pub(super) async fn build(call: &Call<'_>) -> Outcome {
     let ran = run_here(call, args, format!("Building {label}"), ProgressKind::Build).await?;
     let found = diagnostics::summarize(ran.outcome.stdout.lines().chain(ran.outcome.stderr.lines()));
     let configuration = call.params().opt("configuration", Kind::Configuration)?.unwrap_or("Debug");
-    let summary = if ran.succeeded() {
-        match found.warning_count {
-            0 => "Build succeeded.".to_owned(),
-            n => format!("Build succeeded with {}.", prose::count(n, "warning")),
-        }
-    } else {
-        let (errors, warnings) =
-            (prose::count(found.error_count, "error"), prose::count(found.warning_count, "warning"));
-        format!("Build failed with {errors} and {warnings}.")
-    };
+    let summary = build_summary(ran.succeeded(), &found);
     let warnings = found.warnings.iter().map(Diagnostic::line).collect();
     let counts = BuildCounts {
         project: label,
@@ -156,6 +147,22 @@ pub(super) async fn build(call: &Call<'_>) -> Outcome {
     }
     let built = Built { counts, errors: found.errors, duration_ms: ran.outcome.elapsed.as_millis() as i64 };
     Ok(Reply::new(summary).section("Warnings", warnings).output(ran.outcome.transcript.clone()).result(built))
+}
+
+/// What a build says of itself: succeeded or failed, with MSBuild's counts. MSBuild counts a
+/// warning each time it is printed, and a restore warning (NU1603) is printed by the restore and
+/// again by the build (SDK 10.0.401: `3 Warning(s)` for two), so a count larger than the warnings
+/// listed says how many are distinct.
+fn build_summary(succeeded: bool, found: &DiagnosticSummary) -> String {
+    let mut warnings = prose::count(found.warning_count, "warning");
+    if found.warning_count > found.warnings.len() {
+        warnings.push_str(&format!(" ({} distinct)", found.warnings.len()));
+    }
+    match (succeeded, found.warning_count) {
+        (true, 0) => "Build succeeded.".to_owned(),
+        (true, _) => format!("Build succeeded with {warnings}."),
+        (false, _) => format!("Build failed with {} and {warnings}.", prose::count(found.error_count, "error")),
+    }
 }
 
 /// Publish: where each project went.
@@ -289,6 +296,26 @@ pub(super) async fn format(call: &Call<'_>) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_build_count_larger_than_its_warnings_says_how_many_are_distinct() {
+        // SDK 10.0.401, `dotnet build` of a web API whose restore warns (NU1603) with one
+        // compiler warning: NU1603 twice during the build and twice in the summary.
+        let nu1603 = "/src/Api/Api.csproj : warning NU1603: Microsoft.AspNetCore.OpenApi 10.0.12 depends on \
+                      Microsoft.OpenApi (>= 2.12.0 && < 3.0.0) but Microsoft.OpenApi 2.12.0 was not found. \
+                      Microsoft.OpenApi 2.12.1 was resolved instead.";
+        let cs0168 = "/src/Api/Program.cs(43,31): warning CS0168: The variable 'x' is declared but never used \
+                      [/src/Api/Api.csproj]";
+        let output = [nu1603, "  All projects are up-to-date for restore.", nu1603, cs0168, "", "Build succeeded."]
+            .into_iter()
+            .chain([nu1603, nu1603, cs0168, "    3 Warning(s)", "    0 Error(s)"]);
+        let found = diagnostics::summarize(output);
+        assert_eq!(build_summary(true, &found), "Build succeeded with 3 warnings (2 distinct).");
+        assert_eq!(build_summary(false, &found), "Build failed with 0 errors and 3 warnings (2 distinct).");
+        let once = diagnostics::summarize([cs0168, "    1 Warning(s)", "    0 Error(s)"]);
+        assert_eq!(build_summary(true, &once), "Build succeeded with 1 warning.");
+        assert_eq!(build_summary(true, &diagnostics::summarize(["Build succeeded."])), "Build succeeded.");
+    }
 
     #[test]
     fn a_pack_that_wrote_no_package_does_not_say_it_created_none() {
