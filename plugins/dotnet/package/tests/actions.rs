@@ -216,7 +216,7 @@ fn list_shows_the_warnings_of_the_restore_it_ran_first_once() {
         json!([{ "file": project, "severity": "warning", "code": "NU1603", "message": message, "project": project }])
     );
     let text = result.joined_text();
-    assert!(text.contains(&format!("\n\nRestore warnings:\n  {project}: NU1603: {message}")), "{text}");
+    assert!(text.contains(&format!("\n\nRestore warnings:\n  App.csproj: NU1603: {message}")), "{text}");
     assert_eq!(text.matches("NU1603").count(), 1, "{text}");
 }
 

@@ -234,7 +234,16 @@ pub async fn list(call: &Call<'_>) -> Outcome {
         }
     }
     let reply = reply.section("Problems", problems.clone());
-    Ok(reply.section("Restore warnings", warnings.iter().map(Diagnostic::line).collect()).result(Listed {
+    // Each warning names its project by file name, as the headings do; `warnings` has the path.
+    let lines = warnings
+        .iter()
+        .map(|warning| Diagnostic {
+            file: warning.file.as_deref().map(|file| file_name(file).to_owned()),
+            ..warning.clone()
+        })
+        .map(|warning| warning.line())
+        .collect();
+    Ok(reply.section("Restore warnings", lines).result(Listed {
         project,
         report,
         include_transitive: transitive,
