@@ -9,7 +9,7 @@ use regex::{Captures, Regex};
 use super::{
     JWK_PRIVATE_MEMBERS,
     cli::{COMMANDS, SECRET_OPTION_ENDINGS},
-    connection::CONNECTION_KEYWORDS,
+    connection::{CONNECTION_KEYWORDS, LIBPQ_KEYWORDS},
     hexdump::HEXDUMP_LINE,
     keys::{CONNECTION_KEY_WORDS, LAST_KEY_WORDS, STRONG_KEY_WORDS, WEAK_KEY_WORDS, words_pattern},
     labelled::CREDENTIAL_CALLS,
@@ -752,6 +752,22 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<cs_pw>(?-u:\b)(?i:{keywords})[ \t]*=[^;\r\n"'<>]*;(?:[ \t]*[A-Za-z][A-Za-z0-9_.-]*(?: [A-Za-z][A-Za-z0-9_.-]*){{0,3}}[ \t]*=[^;\r\n"'<>]*;)*?[ \t]*(?i:password|pwd)[ \t]*=[ \t]*)(?P<cs_pw_val>{word}(?:[ \t]+{word})+)"#,
                 keywords = CONNECTION_KEYWORDS.iter().map(|k| k.replace(' ', "[ \\t]+")).collect::<Vec<_>>().join("|"),
                 word = r#"(?:[^;\s"'<>\\]|\\[^;\s"'])+"#
+            ),
+            // The same password as the string's first pair (`Password=my pass phrase;Host=db`): it
+            // runs through blanks to a `;` that a connection keyword's pair follows, which is kept.
+            format!(
+                r#"(?P<cs_pw_first>(?-u:\b)(?i:password|pwd)[ \t]*=[ \t]*)(?P<cs_pw_first_val>{word}(?:[ \t]+{word})+)(?P<cs_pw_first_next>;[ \t]*(?i:{keywords})[ \t]*=)"#,
+                keywords = CONNECTION_KEYWORDS.iter().map(|k| k.replace(' ', "[ \\t]+")).collect::<Vec<_>>().join("|"),
+                word = r#"(?:[^;\s"'<>\\]|\\[^;\s"'])+"#
+            ),
+            // A libpq keyword/value string's password with a backslash escape (`host=db user=app
+            // password='it\'s a b' dbname=shop`, `password=a\ b`): libpq reads `\'` and `\\` in a
+            // value, quoted or not, as a quote and a backslash, and `\ ` in a bare value as a
+            // blank, so the value runs past them (a bare value's other backslashes are a Windows
+            // path's, which the `key` form takes whole). The keyword pairs before it are kept.
+            format!(
+                r#"(?P<libpq>(?-u:\b)(?:(?i:{libpq})[ \t]*=[ \t]*(?:'(?:[^'\\\r\n]|\\[^\r\n])*'|(?:[^\s'"\\]|\\[^\r\n])+)[ \t]+)*(?i:password)[ \t]*=[ \t]*)(?P<libpq_val>'(?:[^'\\\r\n]|\\[^\r\n])*\\[^\r\n](?:[^'\\\r\n]|\\[^\r\n])*'|(?:[^\s'"\\]|\\[ \\'])*\\[ \\'](?:[^\s'"\\]|\\[ \\'])*)"#,
+                libpq = LIBPQ_KEYWORDS.join("|")
             ),
             // A connection string whose first name has a blank (`Data Source=`, `Contact
             // Points=`) printed bare after its label, as a record's `ToString` does

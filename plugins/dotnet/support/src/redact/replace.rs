@@ -235,6 +235,21 @@ pub(super) static FORMS: &[(&str, Shown)] = &[
         "cs_pw",
         By(|caps, pairs| labelled(&redact_with(&CONTEXT_FREE, pairs.as_str()), KeyClass::Secret, &caps["cs_pw_val"])),
     ),
+    (
+        "cs_pw_first",
+        By(|caps, label| {
+            format!(
+                "{}{}",
+                labelled(label.as_str(), KeyClass::Secret, &caps["cs_pw_first_val"]),
+                &caps["cs_pw_first_next"]
+            )
+        }),
+    ),
+    // The keyword pairs before the password are judged as any text is.
+    (
+        "libpq",
+        By(|caps, pairs| labelled(&redact_with(&CONTEXT_FREE, pairs.as_str()), KeyClass::Secret, &caps["libpq_val"])),
+    ),
     ("cs_label", By(|caps, label| labelled(label.as_str(), KeyClass::Connection, &caps["cs_val"]))),
     ("pair", By(pair)),
     ("yaml_pair", By(yaml_pair)),

@@ -1724,3 +1724,40 @@ fn batch_12_configuration_paths_commands_after_a_bare_secret_and_stand_ins() {
         "+ aws ecr get-login-password --region eu-west-1\n+ docker login --username AWS --password [REDACTED] 123456789012.dkr.ecr.eu-west-1.amazonaws.com",
     )]);
 }
+
+#[test]
+fn libpq_keyword_strings_and_a_first_password_with_blanks_hide_the_whole_password() {
+    each_and_lines(&[
+        // libpq's keyword/value string, its pairs separated by blanks: the password alone goes,
+        // host, port, user and dbname stay.
+        (
+            "psql: error: host=db port=5432 user=app password=Zq8mm30x dbname=shop",
+            "psql: error: host=db port=5432 user=app password=[REDACTED] dbname=shop",
+        ),
+        (
+            "host=db port=5432 user=app password='correct horse battery' dbname=shop",
+            "host=db port=5432 user=app password='[REDACTED]' dbname=shop",
+        ),
+        // libpq reads `\'` and `\\` in a value as a quote and a backslash, and `\ ` in a bare
+        // value as a blank: the value runs past them.
+        (
+            r"host=db port=5432 user=app password='it\'s a b\\c' dbname=shop",
+            "host=db port=5432 user=app password='[REDACTED]' dbname=shop",
+        ),
+        (r"host=db user=app password=Zq8\ mm\ 30x dbname=shop", "host=db user=app password=[REDACTED] dbname=shop"),
+        (r"password='Zq8\'mm 30x' host=db", "password='[REDACTED]' host=db"),
+        // An Npgsql or ADO.NET string whose first pair is the password with blanks in it: it runs
+        // to the `;` before the next connection keyword.
+        ("Password=a b;Host=db.example;Username=app", "Password=[REDACTED];Host=db.example;Username=app"),
+        (
+            "Npgsql: Password=correct horse battery; Host=db; Port=5432; Database=shop",
+            "Npgsql: Password=[REDACTED]; Host=db; Port=5432; Database=shop",
+        ),
+        ("\"Pwd=my pass phrase;Server=tcp:db,1433\"", "\"Pwd=[REDACTED];Server=tcp:db,1433\""),
+        // Look-alikes: prose and options that name a password without one.
+        ("set password= in the file", ""),
+        ("use --password-file=/run/secrets/db to read it", ""),
+        ("password=abc was rejected by the server", ""),
+        ("Password must be set; Host=db is reachable", ""),
+    ]);
+}
