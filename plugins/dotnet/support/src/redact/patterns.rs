@@ -12,7 +12,7 @@ use super::{
     connection::{CONNECTION_KEYWORDS, LIBPQ_KEYWORDS},
     hexdump::HEXDUMP_LINE,
     keys::{CONNECTION_KEY_WORDS, LAST_KEY_WORDS, STRONG_KEY_WORDS, WEAK_KEY_WORDS, words_pattern},
-    labelled::CREDENTIAL_CALLS,
+    labelled::{AUTH_PARAM_VALUE, CREDENTIAL_CALLS},
     prose::{FOREIGN_KEY_WORDS, FOREIGN_SECRET_WORDS},
     replace::replace,
     tables::{RULE_LINE, csv_header, ruled_header},
@@ -616,13 +616,13 @@ fn rules(forms: Forms) -> Vec<String> {
         ]);
     }
     // Credentials of HTTP and URLs.
-    // A bare parameter ends at a backslash: an escaped line break (`\r\n`) ends the header.
-    let param = r#"[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|[^\s,"'\\]+)"#;
+    let param = format!(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[ \t]*(?:{AUTH_PARAM_VALUE})");
     rules.extend([
         // An authorization scheme with parameters (`Digest ... response="..."`, `OAuth
-        // oauth_token="...", oauth_signature="..."`, `Token token="..."`, AWS Signature V4).
+        // oauth_token="...", oauth_signature="..."`, `Token token="..."`, AWS Signature V4), also
+        // as a member of JSON logged inside a JSON string (`\"Authorization\":\"Digest ...`).
         format!(
-            r#"(?P<hdrp>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*(?:b?["'])?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
+            r#"(?P<hdrp>[nrt]?(?i:(?:proxy-)?authorization)(?:\\*["'])?[ \t]*[:=][ \t]*(?:b?\\*["'])?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
         ),
         r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*(?:b?["'])?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|(?i:key|token|api[-_]?key)=|[A-Z][A-Za-z]{1,20}(?:-[A-Z][A-Za-z]{1,20})?[ \t]+)?(?P<hdr_val><[^<>\s"']+>|[^\s"',;\\<]+(?:\\\r?\n[ \t]*[A-Za-z0-9._~+/=-]+)*)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),

@@ -1761,3 +1761,32 @@ fn libpq_keyword_strings_and_a_first_password_with_blanks_hide_the_whole_passwor
         ("Password must be set; Host=db is reachable", ""),
     ]);
 }
+
+/// RFC 7616: a Digest `response` is a hash of the password with the nonces, the one parameter
+/// that is secret; the username, realm, URI, `nonce` and `cnonce` travel in the clear.
+#[test]
+fn a_digest_response_is_hidden_in_plain_json_escaped_and_structured_headers() {
+    each_and_lines(&[
+        (
+            r#"Authorization: Digest username="bob", realm="api", nonce="dcd98b7102dd", uri="/x", qop=auth, nc=00000001, cnonce="0a4f113b", response="6629fae49393a05397450978507c4ef1", opaque="5ccc069c403e""#,
+            r#"Authorization: Digest username="bob", realm="api", nonce="dcd98b7102dd", uri="/x", qop=auth, nc=00000001, cnonce="0a4f113b", response="[REDACTED]", opaque="5ccc069c403e""#,
+        ),
+        // A log line of JSON whose header value escapes its quotes.
+        (
+            r#"{"headers":{"Authorization":"Digest username=\"bob\", realm=\"api\", nonce=\"dcd98b\", uri=\"/x\", response=\"6629fae49393a05397450978507c4ef1\""}}"#,
+            r#"{"headers":{"Authorization":"Digest username=\"bob\", realm=\"api\", nonce=\"dcd98b\", uri=\"/x\", response=\"[REDACTED]\""}}"#,
+        ),
+        // The same JSON logged inside a JSON string: its quotes escaped once more.
+        (
+            r#"{"log":"{\"headers\":{\"Authorization\":\"Digest username=\\\"bob\\\", cnonce=\\\"0a4f113b\\\", response=\\\"6629fae49393a05397450978507c4ef1\\\"\"}}"}"#,
+            r#"{"log":"{\"headers\":{\"Authorization\":\"Digest username=\\\"bob\\\", cnonce=\\\"0a4f113b\\\", response=\\\"[REDACTED]\\\"\"}}"}"#,
+        ),
+        // A server's challenge holds no credential.
+        (r#"WWW-Authenticate: Digest realm="api", qop="auth", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093""#, ""),
+    ]);
+    both_paths(&[(
+        "Authorization",
+        r#"Digest username="bob", realm="api", nonce="dcd98b", cnonce="0a4f113b", response="6629fae49393a05397450978507c4ef1""#,
+        r#"Digest username="bob", realm="api", nonce="dcd98b", cnonce="0a4f113b", response="[REDACTED]""#,
+    )]);
+}
