@@ -11,7 +11,7 @@ use super::{
     cli::{COMMANDS, SECRET_OPTION_ENDINGS},
     connection::{CONNECTION_KEYWORDS, LIBPQ_KEYWORDS},
     hexdump::HEXDUMP_LINE,
-    keys::{CONNECTION_KEY_WORDS, LAST_KEY_WORDS, STRONG_KEY_WORDS, WEAK_KEY_WORDS, words_pattern},
+    keys::{ACCOUNT_KEY_SHAPE, CONNECTION_KEY_WORDS, LAST_KEY_WORDS, STRONG_KEY_WORDS, WEAK_KEY_WORDS, words_pattern},
     labelled::{AUTH_PARAM_VALUE, CREDENTIAL_CALLS},
     prose::{FOREIGN_KEY_WORDS, FOREIGN_SECRET_WORDS},
     replace::replace,
@@ -797,6 +797,10 @@ fn rules(forms: Forms) -> Vec<String> {
                 r#"(?P<value_label>"(?i:value|default|encoded|primary|secondary)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*(?:Value|String)(?:[ \t]*:|[ \t]{{2,}})[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
                 jwk = JWK_PRIVATE_MEMBERS.join("|")
             ),
+            // A JSON member whose value has the exact shape of an Azure Storage account key,
+            // whatever its name (`"Storage": "..."` of an excerpt whose parent is not visible): see
+            // [`account_key_under`](super::keys::account_key_under) for the names that keep it.
+            format!(r#"(?P<account_key>"(?P<account_key_name>[^"\\\r\n]*)"[ \t]*:[ \t]*")(?P<account_key_val>{ACCOUNT_KEY_SHAPE})""#),
             // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`, also
             // naming the issuer or scheme the key is for (`Signing Key for issuer 'X' [is]: '...'`).
             r"(?P<signing_key>(?i:signing key(?: for (?:issuer|scheme|audience) '[^'\r\n]*')?(?: created| is)?): ')[A-Za-z0-9+/=]+".to_owned(),

@@ -12,8 +12,8 @@ use super::{
     connection::{own_labels, redact_connection_string},
     hexdump::hexdump_block,
     keys::{
-        DESCRIBING_WORDS, EXACT_KEY_WORDS, KeyClass, classify_key, is_setting_name, key_like, looks_generated,
-        names_key_map, normalize, token_like,
+        DESCRIBING_WORDS, EXACT_KEY_WORDS, KeyClass, account_key_under, classify_key, is_setting_name, key_like,
+        looks_generated, names_key_map, normalize, token_like,
     },
     labelled::{
         continued_value, credential_arguments, keep, key_map_members, labelled, labelled_value, mask_auth_params,
@@ -258,6 +258,7 @@ pub(super) static FORMS: &[(&str, Shown)] = &[
         By(|caps, label| format!("{}{}", redact_with(&CONTEXT_FREE, label.as_str()), mask(&caps["sensitive_val"]))),
     ),
     ("value_label", By(value_label)),
+    ("account_key", By(account_key)),
     ("signing_key", AfterGroup),
     ("k8s_size", Kept),
     ("sample", Kept),
@@ -769,6 +770,16 @@ fn value_label(caps: &Captures<'_>, label: Match<'_>) -> String {
     let value = &caps["value_val"];
     let close = &caps[0][label.len() + value.len()..];
     format!("{}{close}", labelled(label.as_str(), KeyClass::Neutral, value))
+}
+
+/// A JSON member whose value has an account key's shape: hidden unless its name says the bytes
+/// are public (see [`account_key_under`]).
+fn account_key(caps: &Captures<'_>, label: Match<'_>) -> String {
+    if account_key_under(&caps["account_key_name"], &caps["account_key_val"]) {
+        format!("{}{REDACTED}\"", label.as_str())
+    } else {
+        caps[0].to_owned()
+    }
 }
 
 /// A row of an aligned listing: a name and its value.

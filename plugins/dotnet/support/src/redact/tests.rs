@@ -1790,3 +1790,44 @@ fn a_digest_response_is_hidden_in_plain_json_escaped_and_structured_headers() {
         r#"Digest username="bob", realm="api", nonce="dcd98b", cnonce="0a4f113b", response="[REDACTED]""#,
     )]);
 }
+
+/// A JSON member whose value has the exact shape of an Azure Storage account key (the base64 of
+/// 64 bytes) is hidden under any name but one that says the bytes are public (a SHA-512 digest,
+/// a signature, a public key), in text and in structured content alike.
+#[test]
+fn a_value_shaped_as_an_account_key_is_hidden_under_any_json_name_but_a_digest_s() {
+    const KEY: &str = "fFJ9doLL7a+4xo7OAzoOhBD0WrGZvOViD+BW8AYfNjdZ7Qje1Ga9Ofhbt+b9POEF3hTyM53rDqfXLNGOc/D3bQ==";
+    const OTHER: &str = "G6XuneJntJaB9kvYWzmY7QVQ1yeR4OT0wwiOR83OxaKjzajq0ab0PwJDyG7ThRvIqBmMEKUBlOcl90iyjCj4AA==";
+    let line = |name: &str, value: &str| format!("    \"{name}\": \"{value}\",");
+    let hidden = |name: &str| format!("    \"{name}\": \"[REDACTED]\",");
+    for name in ["Storage", "Primary", "data", "passwordHash"] {
+        assert_eq!(r(&line(name, KEY)), hidden(name), "{name}");
+    }
+    // Names of digests, signatures and public keys keep 64 random bytes; so does a value whose
+    // last character before `==` no 64 bytes end with, or one character short.
+    let not_a_key = [
+        ("contentHash", KEY),
+        ("sha512", OTHER),
+        ("signature", KEY),
+        ("publicKey", OTHER),
+        ("Storage", &KEY.replace("bQ==", "bZ==")),
+        ("Storage", &KEY[1..]),
+        // A process's output as structured content: a line read from a file, not a setting.
+        ("stdout", KEY),
+    ];
+    for (name, value) in not_a_key {
+        let input = line(name, value);
+        assert_eq!(r(&input), input);
+    }
+    // A compact object: only the key goes, the digest beside it stays.
+    each(&[(
+        &format!(r#"{{"sha512":"{OTHER}","Storage":"{KEY}"}}"#),
+        &format!(r#"{{"sha512":"{OTHER}","Storage":"[REDACTED]"}}"#),
+    )]);
+    both_paths(&[
+        ("Storage", KEY, "[REDACTED]"),
+        ("Secondary", OTHER, "[REDACTED]"),
+        ("contentHash", KEY, ""),
+        ("stdout", OTHER, ""),
+    ]);
+}
