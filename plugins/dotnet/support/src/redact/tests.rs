@@ -1831,3 +1831,21 @@ fn a_value_shaped_as_an_account_key_is_hidden_under_any_json_name_but_a_digest_s
         ("stdout", OTHER, ""),
     ]);
 }
+
+/// A switch that negates a setting (`--no-password` of `psql` and `pg_dump`: never prompt) takes
+/// no value: the word after it is judged as any other word, in text and in an argument list.
+#[test]
+fn a_negated_password_switch_takes_no_value() {
+    each(&[
+        (r"pg_dump --dbname=shop --no-password -f C:\dumps\shop.sql", ""),
+        ("psql -h db -U app --no-password -c \"select 1\"", ""),
+        // A token after it is still hidden by its shape, and a password option after it by its name.
+        ("tool --no-password ghp_0123456789abcdefABCDEF0123456789abcd", "tool --no-password ghp_[REDACTED]"),
+        ("tool --no-password --db-password Zq8mm30x", "tool --no-password --db-password [REDACTED]"),
+    ]);
+    assert_eq!(args(&["pg_dump", "--no-password", "-f", "shop.sql"]), ["pg_dump", "--no-password", "-f", "shop.sql"]);
+    assert_eq!(
+        args(&["tool", "--no-password", "--db-password", "Zq8mm30x"]),
+        ["tool", "--no-password", "--db-password", "[REDACTED]"]
+    );
+}
