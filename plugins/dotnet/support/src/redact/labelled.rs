@@ -253,11 +253,13 @@ const PUBLIC_AUTH_PARAMS: &[&str] = &[
 ];
 
 /// The value of an authorization scheme's parameter: quoted, also JSON-escaped inside a JSON
-/// string (`response=\"...\"` of a logged header, escaped again at each level of JSON in JSON),
+/// string (`response=\"...\"` of a logged header, escaped again at each level of JSON in JSON,
+/// or System.Text.Json's `\u0022...\u0022`),
 /// or bare to a `,`, a blank, a quote or a backslash (an escaped line break, `\r\n`, ends the
 /// header). One pattern for the `hdrp` form, which finds the parameters, and
 /// [`mask_auth_params`], which judges each.
-pub(super) const AUTH_PARAM_VALUE: &str = r#""[^"\r\n]*"|\\+"(?:[^"\\\r\n]|\\+[^"\\\r\n])*\\+"|[^\s,"'\\]+"#;
+pub(super) const AUTH_PARAM_VALUE: &str =
+    r#""[^"\r\n]*"|\\+"(?:[^"\\\r\n]|\\+[^"\\\r\n])*\\+"|\\u0022[^"\\\r\n]*\\u0022|[^\s,"'\\]+"#;
 
 /// The `name="value"` parameters of an authorization scheme with every value masked but the
 /// public ones (see [`PUBLIC_AUTH_PARAMS`]), which are scanned for the forms known by their shape.

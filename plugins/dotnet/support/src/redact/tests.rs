@@ -1781,6 +1781,11 @@ fn a_digest_response_is_hidden_in_plain_json_escaped_and_structured_headers() {
             r#"{"log":"{\"headers\":{\"Authorization\":\"Digest username=\\\"bob\\\", cnonce=\\\"0a4f113b\\\", response=\\\"6629fae49393a05397450978507c4ef1\\\"\"}}"}"#,
             r#"{"log":"{\"headers\":{\"Authorization\":\"Digest username=\\\"bob\\\", cnonce=\\\"0a4f113b\\\", response=\\\"[REDACTED]\\\"\"}}"}"#,
         ),
+        // System.Text.Json escapes the quotes as `\u0022`.
+        (
+            r#"{"Authorization":"Digest username=\u0022bob\u0022, realm=\u0022api\u0022, response=\u00226629fae49393a05397450978507c4ef1\u0022"}"#,
+            r#"{"Authorization":"Digest username=\u0022bob\u0022, realm=\u0022api\u0022, response=\u0022[REDACTED]\u0022"}"#,
+        ),
         // A server's challenge holds no credential.
         (r#"WWW-Authenticate: Digest realm="api", qop="auth", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093""#, ""),
     ]);
