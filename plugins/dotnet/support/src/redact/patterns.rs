@@ -798,9 +798,13 @@ fn rules(forms: Forms) -> Vec<String> {
                 jwk = JWK_PRIVATE_MEMBERS.join("|")
             ),
             // A JSON member whose value has the exact shape of an Azure Storage account key,
-            // whatever its name (`"Storage": "..."` of an excerpt whose parent is not visible): see
+            // whatever its name (`"Storage": "..."` of an excerpt whose parent is not visible), also
+            // in JSON logged inside a JSON string (its quotes `\"` or `\u0022`): see
             // [`account_key_under`](super::keys::account_key_under) for the names that keep it.
-            format!(r#"(?P<account_key>"(?P<account_key_name>[^"\\\r\n]*)"[ \t]*:[ \t]*")(?P<account_key_val>{ACCOUNT_KEY_SHAPE})""#),
+            format!(
+                r#"(?P<account_key>{quote}(?P<account_key_name>[^"\\\r\n]*){quote}[ \t]*:[ \t]*{quote})(?P<account_key_val>{ACCOUNT_KEY_SHAPE})(?P<account_key_close>{quote})"#,
+                quote = r#"(?:\\*"|\\u0022)"#
+            ),
             // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`, also
             // naming the issuer or scheme the key is for (`Signing Key for issuer 'X' [is]: '...'`).
             r"(?P<signing_key>(?i:signing key(?: for (?:issuer|scheme|audience) '[^'\r\n]*')?(?: created| is)?): ')[A-Za-z0-9+/=]+".to_owned(),

@@ -776,7 +776,7 @@ fn value_label(caps: &Captures<'_>, label: Match<'_>) -> String {
 /// are public (see [`account_key_under`]).
 fn account_key(caps: &Captures<'_>, label: Match<'_>) -> String {
     if account_key_under(&caps["account_key_name"], &caps["account_key_val"]) {
-        format!("{}{REDACTED}\"", label.as_str())
+        format!("{}{REDACTED}{}", label.as_str(), &caps["account_key_close"])
     } else {
         caps[0].to_owned()
     }

@@ -1824,7 +1824,18 @@ fn a_value_shaped_as_an_account_key_is_hidden_under_any_json_name_but_a_digest_s
         let input = line(name, value);
         assert_eq!(r(&input), input);
     }
-    // A compact object: only the key goes, the digest beside it stays.
+    // A compact object: only the key goes, the digest beside it stays; so in JSON logged inside
+    // a JSON string, its quotes escaped.
+    each(&[
+        (
+            &format!(r#"{{"log":"{{\"Storage\":\"{KEY}\",\"sha512\":\"{OTHER}\"}}"}}"#),
+            &format!(r#"{{"log":"{{\"Storage\":\"[REDACTED]\",\"sha512\":\"{OTHER}\"}}"}}"#),
+        ),
+        (
+            &format!(r#"{{"log":"{{\u0022Storage\u0022:\u0022{KEY}\u0022}}"}}"#),
+            r#"{"log":"{\u0022Storage\u0022:\u0022[REDACTED]\u0022}"}"#,
+        ),
+    ]);
     each(&[(
         &format!(r#"{{"sha512":"{OTHER}","Storage":"{KEY}"}}"#),
         &format!(r#"{{"sha512":"{OTHER}","Storage":"[REDACTED]"}}"#),
