@@ -501,7 +501,8 @@ const FILE_DATA_OPENINGS: &[&str] = &["iVBORw0KGgo", "/9j/", "R0lGOD", "AAABAA",
 /// The exact shape of an Azure Storage account key (also a Cosmos DB, Batch or Service Bus
 /// namespace key of the same size): the base64 of 64 random bytes, 86 characters of which the
 /// last holds only the last byte's two low bits (`A`, `Q`, `g` or `w`), then `==`. One pattern for
-/// the `account_key` form, which finds it as a JSON member's value, and [`account_key_under`].
+/// the `account_key` and `account_line` forms, which find it as a JSON member's value or a
+/// line's (`Name = value`), and [`account_key_under`].
 pub(super) const ACCOUNT_KEY_SHAPE: &str = "[A-Za-z0-9+/]{85}[AQgw]==";
 
 /// Words of a name that say its 64 random-looking bytes are public by nature: a SHA-512 digest
@@ -532,9 +533,9 @@ const PUBLIC_BLOB_WORDS: &[&str] = &[
 /// random bytes there (`cat x.nupkg.sha512`, NuGet's package digest) stays as it does in text.
 const OUTPUT_MEMBERS: &[&str] = &["stdout", "stderr", "output", "content", "text"];
 
-/// Whether `value`, held by the member `name`, is hidden as an account key by its shape alone
-/// (an excerpt of `appsettings.json` whose `"ConnectionStrings": {` parent is not visible:
-/// `"Storage": "<key>"`). By its shape such a key cannot be told from any other 64 random bytes
+/// Whether `value`, held by the member (or a line's label) `name`, is hidden as an account key
+/// by its shape alone (an excerpt of `appsettings.json` whose `"ConnectionStrings": {` parent is
+/// not visible: `"Storage": "<key>"`; `Storage = <key>` of `dotnet user-secrets list`). By its shape such a key cannot be told from any other 64 random bytes
 /// (a SHA-512 digest, an Ed25519 signature, an uncompressed P-256 public key, random test data),
 /// so the rule is the name's: a member whose name says the bytes are public by nature (see
 /// [`PUBLIC_BLOB_WORDS`], and public keys, see [`names_public`]) keeps its value unless the name

@@ -259,6 +259,7 @@ pub(super) static FORMS: &[(&str, Shown)] = &[
     ),
     ("value_label", By(value_label)),
     ("account_key", By(account_key)),
+    ("account_line", By(account_line)),
     ("signing_key", AfterGroup),
     ("k8s_size", Kept),
     ("sample", Kept),
@@ -775,11 +776,18 @@ fn value_label(caps: &Captures<'_>, label: Match<'_>) -> String {
 /// A JSON member whose value has an account key's shape: hidden unless its name says the bytes
 /// are public (see [`account_key_under`]).
 fn account_key(caps: &Captures<'_>, label: Match<'_>) -> String {
-    if account_key_under(&caps["account_key_name"], &caps["account_key_val"]) {
-        format!("{}{REDACTED}{}", label.as_str(), &caps["account_key_close"])
-    } else {
-        caps[0].to_owned()
-    }
+    hidden_account_key(caps, label, &caps["account_key_name"], &caps["account_key_val"], &caps["account_key_close"])
+}
+
+/// A line that is a name and a value with an account key's shape, judged as the JSON member is.
+fn account_line(caps: &Captures<'_>, label: Match<'_>) -> String {
+    hidden_account_key(caps, label, &caps["account_line_name"], &caps["account_line_val"], &caps["account_line_end"])
+}
+
+/// The label, the value hidden when [`account_key_under`] says so, and what closes it; or the
+/// whole match kept.
+fn hidden_account_key(caps: &Captures<'_>, label: Match<'_>, name: &str, value: &str, close: &str) -> String {
+    if account_key_under(name, value) { format!("{}{REDACTED}{close}", label.as_str()) } else { caps[0].to_owned() }
 }
 
 /// A row of an aligned listing: a name and its value.

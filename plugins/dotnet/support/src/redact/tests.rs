@@ -1840,6 +1840,16 @@ fn a_value_shaped_as_an_account_key_is_hidden_under_any_json_name_but_a_digest_s
         &format!(r#"{{"sha512":"{OTHER}","Storage":"{KEY}"}}"#),
         &format!(r#"{{"sha512":"{OTHER}","Storage":"[REDACTED]"}}"#),
     )]);
+    // A line of a name and such a value: `dotnet user-secrets list`, an environment dump, YAML.
+    each_and_lines(&[
+        (&format!("Storage = {KEY}\nSmtp:Host = mail"), "Storage = [REDACTED]\nSmtp:Host = mail"),
+        (&format!("export AZURE_STORAGE={KEY}"), "export AZURE_STORAGE=[REDACTED]"),
+        (&format!("  primary: {KEY}\n  region: westeurope"), "  primary: [REDACTED]\n  region: westeurope"),
+        (&format!("sha512: {KEY}"), ""),
+        (&format!("Checksum = {OTHER}"), ""),
+    ]);
+    // The line redactor reads lines without their `\r`.
+    each(&[(&format!("Storage={KEY}\r\nRegion=westeurope"), "Storage=[REDACTED]\r\nRegion=westeurope")]);
     both_paths(&[
         ("Storage", KEY, "[REDACTED]"),
         ("Secondary", OTHER, "[REDACTED]"),
