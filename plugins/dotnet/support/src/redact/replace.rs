@@ -97,7 +97,8 @@ use Shown::{AfterGroup, By, Hidden, Kept, Masked, Named};
 
 /// Each form's group and its replacement; a match of none of them is the weak-label form
 /// ([`weak`]). The groups are listed as the forms are in `rules`, more or less: the order does
-/// not matter, since a match captures the group of its own form only (a test checks it).
+/// not matter, since a match captures the group of its own form only (a test in `patterns`
+/// checks it).
 pub(super) static FORMS: &[(&str, Shown)] = &[
     // Codes and listings.
     ("rcodes", By(recovery_codes)),
@@ -230,26 +231,9 @@ pub(super) static FORMS: &[(&str, Shown)] = &[
     ("arr", By(array)),
     ("kmap", By(key_map)),
     ("theory", By(|caps, name| format!("{}{})", name.as_str(), test_arguments(&caps["theory_args"])))),
-    // The pairs before the password are judged as any text is.
-    (
-        "cs_pw",
-        By(|caps, pairs| labelled(&redact_with(&CONTEXT_FREE, pairs.as_str()), KeyClass::Secret, &caps["cs_pw_val"])),
-    ),
-    (
-        "cs_pw_first",
-        By(|caps, label| {
-            format!(
-                "{}{}",
-                labelled(label.as_str(), KeyClass::Secret, &caps["cs_pw_first_val"]),
-                &caps["cs_pw_first_next"]
-            )
-        }),
-    ),
-    // The keyword pairs before the password are judged as any text is.
-    (
-        "libpq",
-        By(|caps, pairs| labelled(&redact_with(&CONTEXT_FREE, pairs.as_str()), KeyClass::Secret, &caps["libpq_val"])),
-    ),
+    ("cs_pw", By(|caps, pairs| password_after(pairs, &caps["cs_pw_val"]))),
+    ("cs_pw_first", By(first_password)),
+    ("libpq", By(|caps, pairs| password_after(pairs, &caps["libpq_val"]))),
     ("cs_label", By(|caps, label| labelled(label.as_str(), KeyClass::Connection, &caps["cs_val"]))),
     ("pair", By(pair)),
     ("yaml_pair", By(yaml_pair)),
@@ -771,6 +755,19 @@ fn value_label(caps: &Captures<'_>, label: Match<'_>) -> String {
     let value = &caps["value_val"];
     let close = &caps[0][label.len() + value.len()..];
     format!("{}{close}", labelled(label.as_str(), KeyClass::Neutral, value))
+}
+
+/// A connection string's password after the pairs before it (`Server=db;User Id=app;Password=`,
+/// libpq's `host=db user=app password=`), which are judged as any text is.
+fn password_after(pairs: Match<'_>, value: &str) -> String {
+    labelled(&redact_with(&CONTEXT_FREE, pairs.as_str()), KeyClass::Secret, value)
+}
+
+/// A connection string's password with blanks as its first pair, and the `;` and the next
+/// connection keyword after it.
+fn first_password(caps: &Captures<'_>, label: Match<'_>) -> String {
+    let shown = labelled(label.as_str(), KeyClass::Secret, &caps["cs_pw_first_val"]);
+    format!("{shown}{}", &caps["cs_pw_first_next"])
 }
 
 /// A JSON member whose value has an account key's shape: hidden unless its name says the bytes
