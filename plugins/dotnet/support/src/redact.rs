@@ -288,7 +288,7 @@ use serde_json::Value;
 use self::{
     cli::plan_args,
     connection::own_labels,
-    keys::{DESCRIBING_WORDS, KeyClass, classify_key, key_words, names_key_map, names_public},
+    keys::{DESCRIBING_WORDS, KeyClass, account_key_under, classify_key, key_words, names_key_map, names_public},
     labelled::{authorization_value, redact_labelled},
     lines::prefixed_private_keys,
     patterns::{CONTEXT_FREE, FULL, SHAPES, redact_with},
@@ -422,6 +422,8 @@ pub fn redact_json(value: &mut Value) {
                 match own.or_else(|| redact_labelled(class, s)) {
                     Some(shown) if shown != *s => *s = shown,
                     Some(_) => {}
+                    // A member's value shaped as an account key, as in text.
+                    None if !name.is_empty() && account_key_under(name, s) => *s = REDACTED.to_owned(),
                     None => {
                         if let Cow::Owned(redacted) = redact(s) {
                             *s = redacted;

@@ -270,6 +270,11 @@ const PROSE_WORDS: &[&str] = &[
 /// "Host=...;Password=..."`) has its secret parts redacted, a word of the sentence the option is
 /// named in stays, anything else is masked.
 pub(super) fn option_value(flag: &str, value: &str) -> String {
+    // The word after a switch that negates a setting is no value of it, only what its own shape
+    // says it is.
+    if negated(flag) {
+        return redact_with(&SHAPES, value).into_owned();
+    }
     let name = normalize(flag);
     if name.ends_with("connection") || name.ends_with("connectionstring") {
         return redact_labelled(KeyClass::Connection, value).unwrap_or_else(|| mask(value));
@@ -424,9 +429,17 @@ pub(super) fn is_secret_option(option: &str) -> bool {
 }
 
 fn is_secret_flag(flag: &str, context: Context) -> bool {
-    is_secret_option(flag)
-        || option_names_secret(flag)
-        || matches!(context, Context::Command(command) if command.is_secret(flag))
+    !negated(flag)
+        && (is_secret_option(flag)
+            || option_names_secret(flag)
+            || matches!(context, Context::Command(command) if command.is_secret(flag)))
+}
+
+/// Whether an option negates a setting (`--no-password` of `psql` and `pg_dump`: never prompt for
+/// one): a switch that takes no value, so the word after it is not a secret.
+fn negated(option: &str) -> bool {
+    option.starts_with('-')
+        && option.trim_start_matches('-').get(..3).is_some_and(|start| start.eq_ignore_ascii_case("no-"))
 }
 
 /// Words before `key` in an option's name that make it a key into data or a public key's, not a

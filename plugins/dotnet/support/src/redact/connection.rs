@@ -38,6 +38,23 @@ pub(super) const CONNECTION_KEYWORDS: &[&str] = &[
     "provider",
 ];
 
+/// libpq's connection keywords that come before a password in a keyword/value string
+/// (`host=db port=5432 user=app password=...`): see `libpq` in the combined pattern.
+pub(super) const LIBPQ_KEYWORDS: &[&str] = &[
+    "host",
+    "hostaddr",
+    "port",
+    "dbname",
+    "user",
+    "sslmode",
+    "connect_timeout",
+    "application_name",
+    "options",
+    "service",
+    "target_session_attrs",
+    "client_encoding",
+];
+
 /// A host, `host:port` or port between the separators of a connection string
 /// (`localhost:6379,abortConnect=false`, `Server=tcp:db.example,1433`), also as an Aspire
 /// manifest's references (`{cache.bindings.tcp.host}:{cache.bindings.tcp.port}`).

@@ -498,6 +498,60 @@ fn is_timestamp(value: &str) -> bool {
 /// GIF, ICO, BMP, PDF, ZIP.
 const FILE_DATA_OPENINGS: &[&str] = &["iVBORw0KGgo", "/9j/", "R0lGOD", "AAABAA", "Qk0", "JVBERi0", "UEsDB"];
 
+/// The exact shape of an Azure Storage account key (also a Cosmos DB, Batch or Service Bus
+/// namespace key of the same size): the base64 of 64 random bytes, 86 characters of which the
+/// last holds only the last byte's two low bits (`A`, `Q`, `g` or `w`), then `==`. One pattern for
+/// the `account_key` and `account_line` forms, which find it as a JSON member's value or a
+/// line's (`Name = value`), and [`account_key_under`].
+pub(super) const ACCOUNT_KEY_SHAPE: &str = "[A-Za-z0-9+/]{85}[AQgw]==";
+
+/// Words of a name that say its 64 random-looking bytes are public by nature: a SHA-512 digest
+/// (NuGet's `contentHash` and `sha512` in lock and assets files), a checksum, an ETag, an Ed25519
+/// signature, a certificate's fingerprint.
+const PUBLIC_BLOB_WORDS: &[&str] = &[
+    "hash",
+    "hashes",
+    "sha",
+    "sha512",
+    "sha384",
+    "sha256",
+    "checksum",
+    "checksums",
+    "digest",
+    "digests",
+    "integrity",
+    "fingerprint",
+    "thumbprint",
+    "etag",
+    "signature",
+    "signatures",
+];
+
+/// Members that hold a process's output or a file's content (our tools' `stdout`, `stderr` and
+/// `output`, MCP's `content` and `text`): their value is text that says on its own what is in
+/// it, as a command's output in text does, not a setting the member names; a bare line of 64
+/// random bytes there (`cat x.nupkg.sha512`, NuGet's package digest) stays as it does in text.
+const OUTPUT_MEMBERS: &[&str] = &["stdout", "stderr", "output", "content", "text"];
+
+/// Whether `value`, held by the member (or a line's label) `name`, is hidden as an account key
+/// by its shape alone (an excerpt of `appsettings.json` whose `"ConnectionStrings": {` parent is
+/// not visible: `"Storage": "<key>"`; `Storage = <key>` of `dotnet user-secrets list`). By its shape such a key cannot be told from any other 64 random bytes
+/// (a SHA-512 digest, an Ed25519 signature, an uncompressed P-256 public key, random test data),
+/// so the rule is the name's: a member whose name says the bytes are public by nature (see
+/// [`PUBLIC_BLOB_WORDS`], and public keys, see [`names_public`]) keeps its value unless the name
+/// also says secret (`passwordHash`), and so does a member that holds output (see
+/// [`OUTPUT_MEMBERS`]); under any other name, however plain (`Storage`, `Primary`, `data`), it
+/// is hidden: a leaked account key costs more than a random blob hidden by mistake.
+pub(super) fn account_key_under(name: &str, value: &str) -> bool {
+    static ACCOUNT_KEY: LazyLock<regex::Regex> = LazyLock::new(|| {
+        regex::Regex::new(&format!("^(?:{ACCOUNT_KEY_SHAPE})$")).expect("account key pattern is valid")
+    });
+    let public = key_words(name).iter().any(|word| PUBLIC_BLOB_WORDS.contains(&word.as_str())) || names_public(name);
+    let output = OUTPUT_MEMBERS.contains(&normalize(name).as_str());
+    ACCOUNT_KEY.is_match(value)
+        && (!public && !output || matches!(classify_key(name), KeyClass::Secret | KeyClass::Connection))
+}
+
 /// Whether a value under a neutral label (`"value"`, `<value>`, `"default"`) looks like a key:
 /// 32 or more base64 characters mixing upper case, lower case and digits, and not the data of
 /// an embedded file (a `.resx` image).

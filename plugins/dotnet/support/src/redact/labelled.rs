@@ -222,8 +222,10 @@ pub(super) fn authorization_value(name: &str, value: &str) -> Option<String> {
         .and_then(|shown| shown.strip_prefix(HEADER).filter(|shown| shown.contains(REDACTED)).map(str::to_owned))
 }
 
-/// Parameters of an authorization scheme that are public: the realm, user, URI and options of
-/// Digest, the OAuth 1.0 consumer, method, time and nonce, an HTTP signature's key id and headers,
+/// Parameters of an authorization scheme that are public: the realm, user, URI, nonces and
+/// options of Digest (RFC 7616: the server's `nonce` and the client's `cnonce` travel in the clear
+/// so that each `response` differs; the `response`, a hash of the password with them, is what
+/// is secret), the OAuth 1.0 consumer, method, time and nonce, an HTTP signature's key id and headers,
 /// AWS Signature V4's credential scope and signed headers. Every other parameter is masked.
 const PUBLIC_AUTH_PARAMS: &[&str] = &[
     "realm",
@@ -234,6 +236,7 @@ const PUBLIC_AUTH_PARAMS: &[&str] = &[
     "algorithm",
     "opaque",
     "nonce",
+    "cnonce",
     "charset",
     "userhash",
     "oauthconsumerkey",
@@ -249,11 +252,20 @@ const PUBLIC_AUTH_PARAMS: &[&str] = &[
     "signedheaders",
 ];
 
+/// The value of an authorization scheme's parameter: quoted, also JSON-escaped inside a JSON
+/// string (`response=\"...\"` of a logged header, escaped again at each level of JSON in JSON,
+/// or System.Text.Json's `\u0022...\u0022`),
+/// or bare to a `,`, a blank, a quote or a backslash (an escaped line break, `\r\n`, ends the
+/// header). One pattern for the `hdrp` form, which finds the parameters, and
+/// [`mask_auth_params`], which judges each.
+pub(super) const AUTH_PARAM_VALUE: &str =
+    r#""[^"\r\n]*"|\\+"(?:[^"\\\r\n]|\\+[^"\\\r\n])*\\+"|\\u0022[^"\\\r\n]*\\u0022|[^\s,"'\\]+"#;
+
 /// The `name="value"` parameters of an authorization scheme with every value masked but the
 /// public ones (see [`PUBLIC_AUTH_PARAMS`]), which are scanned for the forms known by their shape.
 pub(super) fn mask_auth_params(params: &str) -> String {
     static PARAM: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r#"(?P<name>[A-Za-z_][A-Za-z0-9_-]*)(?P<eq>[ \t]*=[ \t]*)(?P<value>"[^"\r\n]*"|[^\s,"'\\]+)"#)
+        Regex::new(&format!(r"(?P<name>[A-Za-z_][A-Za-z0-9_-]*)(?P<eq>[ \t]*=[ \t]*)(?P<value>{AUTH_PARAM_VALUE})"))
             .expect("parameter pattern is valid")
     });
     PARAM

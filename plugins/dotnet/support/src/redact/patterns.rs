@@ -9,10 +9,10 @@ use regex::{Captures, Regex};
 use super::{
     JWK_PRIVATE_MEMBERS,
     cli::{COMMANDS, SECRET_OPTION_ENDINGS},
-    connection::CONNECTION_KEYWORDS,
+    connection::{CONNECTION_KEYWORDS, LIBPQ_KEYWORDS},
     hexdump::HEXDUMP_LINE,
-    keys::{CONNECTION_KEY_WORDS, LAST_KEY_WORDS, STRONG_KEY_WORDS, WEAK_KEY_WORDS, words_pattern},
-    labelled::CREDENTIAL_CALLS,
+    keys::{ACCOUNT_KEY_SHAPE, CONNECTION_KEY_WORDS, LAST_KEY_WORDS, STRONG_KEY_WORDS, WEAK_KEY_WORDS, words_pattern},
+    labelled::{AUTH_PARAM_VALUE, CREDENTIAL_CALLS},
     prose::{FOREIGN_KEY_WORDS, FOREIGN_SECRET_WORDS},
     replace::replace,
     tables::{RULE_LINE, csv_header, ruled_header},
@@ -616,13 +616,13 @@ fn rules(forms: Forms) -> Vec<String> {
         ]);
     }
     // Credentials of HTTP and URLs.
-    // A bare parameter ends at a backslash: an escaped line break (`\r\n`) ends the header.
-    let param = r#"[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[ \t]*(?:"[^"\r\n]*"|[^\s,"'\\]+)"#;
+    let param = format!(r"[A-Za-z_][A-Za-z0-9_-]*[ \t]*=[ \t]*(?:{AUTH_PARAM_VALUE})");
     rules.extend([
         // An authorization scheme with parameters (`Digest ... response="..."`, `OAuth
-        // oauth_token="...", oauth_signature="..."`, `Token token="..."`, AWS Signature V4).
+        // oauth_token="...", oauth_signature="..."`, `Token token="..."`, AWS Signature V4), also
+        // as a member of JSON logged inside a JSON string (`\"Authorization\":\"Digest ...`).
         format!(
-            r#"(?P<hdrp>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*(?:b?["'])?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
+            r#"(?P<hdrp>[nrt]?(?i:(?:proxy-)?authorization)(?:\\*["'])?[ \t]*[:=][ \t]*(?:b?\\*["'])?(?i:digest|oauth|token|hmac|hmac-sha256|signature|aws4-hmac-sha256|mac|vapid|hoba)[ \t]+)(?P<hdrp_params>{param}(?:[ \t]*,[ \t]*{param})*)"#
         ),
         r#"(?P<hdr>[nrt]?(?i:(?:proxy-)?authorization)["']?[ \t]*[:=][ \t]*(?:b?["'])?)(?P<hdr_scheme>(?i:bearer|basic|digest|negotiate|ntlm|token|sharedaccesssignature|sharedkey|sharedkeylite|ssws|apikey|key|hmac)[ \t]+|(?i:key|token|api[-_]?key)=|[A-Z][A-Za-z]{1,20}(?:-[A-Z][A-Za-z]{1,20})?[ \t]+)?(?P<hdr_val><[^<>\s"']+>|[^\s"',;\\<]+(?:\\\r?\n[ \t]*[A-Za-z0-9._~+/=-]+)*)"#.to_owned(),
         r"(?P<bearer>(?-u:\b)(?i:bearer)[ \t]+)(?P<bearer_val>[A-Za-z0-9._~+/-]{8,}=*)".to_owned(),
@@ -704,7 +704,8 @@ fn rules(forms: Forms) -> Vec<String> {
         // Tokens whose prefix is glued to a random body of a fixed length: crates.io (`cio` and 32
         // letters and digits), Airtable (`pat`, 14 characters, `.`, 64 hex digits), Braintree
         // (`access_token$production$` and two random parts), Asana (`2/<user>/<id>:` and 32 hex).
-        r"(?-u:\b)(?P<glued_prefix>cio)[A-Za-z0-9]{32}(?-u:\b)|(?-u:\b)(?P<glued_pat>pat)[A-Za-z0-9]{14}\.[0-9a-f]{64}(?-u:\b)".to_owned(),
+        r"(?-u:\b)(?P<glued_prefix>cio)[A-Za-z0-9]{32}(?-u:\b)".to_owned(),
+        r"(?-u:\b)(?P<glued_pat>pat)[A-Za-z0-9]{14}\.[0-9a-f]{64}(?-u:\b)".to_owned(),
         r"(?-u:\b)(?P<braintree>access_token\$(?:production|sandbox|development)\$)[a-z0-9]{16}\$[0-9a-f]{32}(?-u:\b)".to_owned(),
         r"(?-u:\b)(?P<asana>[0-9]/[0-9]{10,20}/[0-9]{10,20}:[0-9a-f]{32})(?-u:\b)".to_owned(),
         // LaunchDarkly SDK and mobile keys: `sdk-` or `mob-` and a GUID.
@@ -752,6 +753,22 @@ fn rules(forms: Forms) -> Vec<String> {
                 keywords = CONNECTION_KEYWORDS.iter().map(|k| k.replace(' ', "[ \\t]+")).collect::<Vec<_>>().join("|"),
                 word = r#"(?:[^;\s"'<>\\]|\\[^;\s"'])+"#
             ),
+            // The same password as the string's first pair (`Password=my pass phrase;Host=db`): it
+            // runs through blanks to a `;` that a connection keyword's pair follows, which is kept.
+            format!(
+                r#"(?P<cs_pw_first>(?-u:\b)(?i:password|pwd)[ \t]*=[ \t]*)(?P<cs_pw_first_val>{word}(?:[ \t]+{word})+)(?P<cs_pw_first_next>;[ \t]*(?i:{keywords})[ \t]*=)"#,
+                keywords = CONNECTION_KEYWORDS.iter().map(|k| k.replace(' ', "[ \\t]+")).collect::<Vec<_>>().join("|"),
+                word = r#"(?:[^;\s"'<>\\]|\\[^;\s"'])+"#
+            ),
+            // A libpq keyword/value string's password with a backslash escape (`host=db user=app
+            // password='it\'s a b' dbname=shop`, `password=a\ b`): libpq reads `\'` and `\\` in a
+            // value, quoted or not, as a quote and a backslash, and `\ ` in a bare value as a
+            // blank, so the value runs past them (a bare value's other backslashes are a Windows
+            // path's, which the `key` form takes whole). The keyword pairs before it are kept.
+            format!(
+                r#"(?P<libpq>(?-u:\b)(?:(?i:{libpq})[ \t]*=[ \t]*(?:'(?:[^'\\\r\n]|\\[^\r\n])*'|(?:[^\s'"\\]|\\[^\r\n])+)[ \t]+)*(?i:password)[ \t]*=[ \t]*)(?P<libpq_val>'(?:[^'\\\r\n]|\\[^\r\n])*\\[^\r\n](?:[^'\\\r\n]|\\[^\r\n])*'|(?:[^\s'"\\]|\\[ \\'])*\\[ \\'](?:[^\s'"\\]|\\[ \\'])*)"#,
+                libpq = LIBPQ_KEYWORDS.join("|")
+            ),
             // A connection string whose first name has a blank (`Data Source=`, `Contact
             // Points=`) printed bare after its label, as a record's `ToString` does
             // (`ConnectionString = Contact Points=a,b;Password=x;Default Keyspace=y, Timeout = 30`):
@@ -779,6 +796,14 @@ fn rules(forms: Forms) -> Vec<String> {
             format!(
                 r#"(?P<value_label>"(?i:value|default|encoded|primary|secondary)"[ \t]*:[ \t]*"|"(?:{jwk})"[ \t]*:[ \t]*"|<(?:value|P|Q|DP|DQ|InverseQ|D)>|(?m:^)[ \t]*(?:Value|String)(?:[ \t]*:|[ \t]{{2,}})[ \t]*)(?P<value_val>[A-Za-z0-9+/=_-]{{32,}})(?:["<]|[ \t]*\r?(?m:$))"#,
                 jwk = JWK_PRIVATE_MEMBERS.join("|")
+            ),
+            // A JSON member whose value has the exact shape of an Azure Storage account key,
+            // whatever its name (`"Storage": "..."` of an excerpt whose parent is not visible), also
+            // in JSON logged inside a JSON string (its quotes `\"` or `\u0022`): see
+            // [`account_key_under`](super::keys::account_key_under) for the names that keep it.
+            format!(
+                r#"(?P<account_key>{quote}(?P<account_key_name>[^"\\\r\n]*){quote}[ \t]*:[ \t]*{quote})(?P<account_key_val>{ACCOUNT_KEY_SHAPE})(?P<account_key_close>{quote})"#,
+                quote = r#"(?:\\*"|\\u0022)"#
             ),
             // `dotnet user-jwts key`: `Signing Key: '...'`, `New signing key created: '...'`, also
             // naming the issuer or scheme the key is for (`Signing Key for issuer 'X' [is]: '...'`).
@@ -834,6 +859,13 @@ fn rules(forms: Forms) -> Vec<String> {
             // token after it counts (see [`random_key_value`]), and none after `public key`.
             format!(
                 r#"(?P<prose>(?P<prose_next>(?-u:\b)(?i:(?P<prose_next_pw>password|passphrase)|(?P<prose_next_key>key)|token|secret){INTRO_TAIL}\r?\n[ \t]*\r?\n[ \t]*)|(?P<prose_public>(?-u:\b)(?i:public[ \t]+key[ \t]+))?(?-u:\b)(?i:(?P<prose_pw>password|passphrase|passwd|pwd)|(?P<prose_cred>credential)|(?:id_|access_|refresh_)?token|secret|(?:api|admin|access|secret|private|master|write|service|search|license|signing|encryption|hmac)[ _-]?key|{foreign_keys})(?:[ \t]+(?i:is|was|set to|to|(?:received|issued|created|generated):?))?[ \t]+|(?P<prose_foreign>(?i:{foreign}|{foreign_keys})(?:[^\r\n:：=<>"«]{{0,60}}?«[ \t]*|[^\r\n:：=<>"0-9]{{0,60}}?(?:[:：][ \t]*|[ \t](?:er|är|là|je|jest|ist|est|es|é|è)[ \t]+)|[ \t]+))|(?P<prose_few>(?i:password|passphrase)(?P<prose_few_quote>["'])?(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_few_tok>(?i:token|secret|api[_-]?key)["']?(?:[ \t]+[A-Za-z_][A-Za-z0-9_.-]*){{1,4}}[:：][ \t]*)|(?P<prose_key>(?P<prose_key_public>(?-u:\b)(?i:public|host|ssh|gpg|pgp|rsa|ecdsa|ed25519|signing|verification)[ \t]+)?(?-u:\b)(?i:key)[ \t]+))(?P<prose_ansi>\x1b\[[0-9;]*m)?(?:(?P<prose_val>"[^"\r\n]+"|'[^'\r\n]+'|&quot;(?:[^&\r\n]|&(?:amp|lt|gt|apos);)+?&quot;)|(?P<prose_word>(?:[^\s"'<>=&，；、。-][^\s"'<>&，；、。]|-[^\s"'<>&，；、。-])[^\s"'<>&，；、。]{{4,}})(?P<prose_end>[ \t，；、。"']|\r?(?m:$)))"#
+            ),
+            // A line that is a name and a value with the exact shape of an Azure Storage account
+            // key (`dotnet user-secrets list`'s `Storage = ...`, `STORAGE=...` of an environment
+            // dump, YAML's `Storage: ...`), judged as the JSON member is (see `account_key`). Last
+            // of the labelled forms, so a label that says more wins where both start.
+            format!(
+                r"(?P<account_line>(?m:^)[ \t]*(?:export[ \t]+)?(?P<account_line_name>[A-Za-z_][A-Za-z0-9_.:-]*)[ \t]*[=:][ \t]*)(?P<account_line_val>{ACCOUNT_KEY_SHAPE})(?P<account_line_end>[ \t]*\r?(?m:$))"
             ),
         ]);
     }
@@ -1062,6 +1094,7 @@ mod tests {
     use std::borrow::Cow;
 
     use super::{CONTEXT_FREE, Combined, FULL, NO_MATCH_CHECK_BYTES, SHAPES, redact_with};
+    use crate::redact::replace::FORMS;
 
     #[test]
     fn a_long_text_without_a_match_is_kept_after_one_pass_and_a_match_at_its_end_is_still_found() {
@@ -1115,5 +1148,18 @@ mod tests {
             "one search past the budget, then the alternation: {read}"
         );
         assert_eq!(bounded, unbounded);
+    }
+
+    #[test]
+    fn each_form_holds_the_group_of_one_replacement_so_their_order_does_not_matter() {
+        // `replace` takes the first entry of `FORMS` whose group a match captured: a form that
+        // held two would depend on their order. Only the weak-label form, the fallback, holds none.
+        for form in FULL.forms.iter().chain(&CONTEXT_FREE.forms).chain(&SHAPES.forms) {
+            let groups: Vec<&str> = form.capture_names().flatten().collect();
+            let entries: Vec<&str> =
+                FORMS.iter().map(|(group, _)| *group).filter(|group| groups.contains(group)).collect();
+            let expected = usize::from(groups.first() != Some(&"weak"));
+            assert_eq!(entries.len(), expected, "{entries:?} in {groups:?}");
+        }
     }
 }

@@ -1724,3 +1724,154 @@ fn batch_12_configuration_paths_commands_after_a_bare_secret_and_stand_ins() {
         "+ aws ecr get-login-password --region eu-west-1\n+ docker login --username AWS --password [REDACTED] 123456789012.dkr.ecr.eu-west-1.amazonaws.com",
     )]);
 }
+
+#[test]
+fn libpq_keyword_strings_and_a_first_password_with_blanks_hide_the_whole_password() {
+    each_and_lines(&[
+        // libpq's keyword/value string, its pairs separated by blanks: the password alone goes,
+        // host, port, user and dbname stay.
+        (
+            "psql: error: host=db port=5432 user=app password=Zq8mm30x dbname=shop",
+            "psql: error: host=db port=5432 user=app password=[REDACTED] dbname=shop",
+        ),
+        (
+            "host=db port=5432 user=app password='correct horse battery' dbname=shop",
+            "host=db port=5432 user=app password='[REDACTED]' dbname=shop",
+        ),
+        // libpq reads `\'` and `\\` in a value as a quote and a backslash, and `\ ` in a bare
+        // value as a blank: the value runs past them.
+        (
+            r"host=db port=5432 user=app password='it\'s a b\\c' dbname=shop",
+            "host=db port=5432 user=app password='[REDACTED]' dbname=shop",
+        ),
+        (r"host=db user=app password=Zq8\ mm\ 30x dbname=shop", "host=db user=app password=[REDACTED] dbname=shop"),
+        (r"password='Zq8\'mm 30x' host=db", "password='[REDACTED]' host=db"),
+        // An Npgsql or ADO.NET string whose first pair is the password with blanks in it: it runs
+        // to the `;` before the next connection keyword.
+        ("Password=a b;Host=db.example;Username=app", "Password=[REDACTED];Host=db.example;Username=app"),
+        (
+            "Npgsql: Password=correct horse battery; Host=db; Port=5432; Database=shop",
+            "Npgsql: Password=[REDACTED]; Host=db; Port=5432; Database=shop",
+        ),
+        ("\"Pwd=my pass phrase;Server=tcp:db,1433\"", "\"Pwd=[REDACTED];Server=tcp:db,1433\""),
+        // Look-alikes: prose and options that name a password without one.
+        ("set password= in the file", ""),
+        ("use --password-file=/run/secrets/db to read it", ""),
+        ("password=abc was rejected by the server", ""),
+        ("Password must be set; Host=db is reachable", ""),
+    ]);
+}
+
+/// RFC 7616: a Digest `response` is a hash of the password with the nonces, the one parameter
+/// that is secret; the username, realm, URI, `nonce` and `cnonce` travel in the clear.
+#[test]
+fn a_digest_response_is_hidden_in_plain_json_escaped_and_structured_headers() {
+    each_and_lines(&[
+        (
+            r#"Authorization: Digest username="bob", realm="api", nonce="dcd98b7102dd", uri="/x", qop=auth, nc=00000001, cnonce="0a4f113b", response="6629fae49393a05397450978507c4ef1", opaque="5ccc069c403e""#,
+            r#"Authorization: Digest username="bob", realm="api", nonce="dcd98b7102dd", uri="/x", qop=auth, nc=00000001, cnonce="0a4f113b", response="[REDACTED]", opaque="5ccc069c403e""#,
+        ),
+        // A log line of JSON whose header value escapes its quotes.
+        (
+            r#"{"headers":{"Authorization":"Digest username=\"bob\", realm=\"api\", nonce=\"dcd98b\", uri=\"/x\", response=\"6629fae49393a05397450978507c4ef1\""}}"#,
+            r#"{"headers":{"Authorization":"Digest username=\"bob\", realm=\"api\", nonce=\"dcd98b\", uri=\"/x\", response=\"[REDACTED]\""}}"#,
+        ),
+        // The same JSON logged inside a JSON string: its quotes escaped once more.
+        (
+            r#"{"log":"{\"headers\":{\"Authorization\":\"Digest username=\\\"bob\\\", cnonce=\\\"0a4f113b\\\", response=\\\"6629fae49393a05397450978507c4ef1\\\"\"}}"}"#,
+            r#"{"log":"{\"headers\":{\"Authorization\":\"Digest username=\\\"bob\\\", cnonce=\\\"0a4f113b\\\", response=\\\"[REDACTED]\\\"\"}}"}"#,
+        ),
+        // System.Text.Json escapes the quotes as `\u0022`.
+        (
+            r#"{"Authorization":"Digest username=\u0022bob\u0022, realm=\u0022api\u0022, response=\u00226629fae49393a05397450978507c4ef1\u0022"}"#,
+            r#"{"Authorization":"Digest username=\u0022bob\u0022, realm=\u0022api\u0022, response=\u0022[REDACTED]\u0022"}"#,
+        ),
+        // A server's challenge holds no credential.
+        (r#"WWW-Authenticate: Digest realm="api", qop="auth", nonce="dcd98b7102dd2f0e8b11d0f600bfb0c093""#, ""),
+    ]);
+    both_paths(&[(
+        "Authorization",
+        r#"Digest username="bob", realm="api", nonce="dcd98b", cnonce="0a4f113b", response="6629fae49393a05397450978507c4ef1""#,
+        r#"Digest username="bob", realm="api", nonce="dcd98b", cnonce="0a4f113b", response="[REDACTED]""#,
+    )]);
+}
+
+/// A JSON member whose value has the exact shape of an Azure Storage account key (the base64 of
+/// 64 bytes) is hidden under any name but one that says the bytes are public (a SHA-512 digest,
+/// a signature, a public key), in text and in structured content alike.
+#[test]
+fn a_value_shaped_as_an_account_key_is_hidden_under_any_json_name_but_a_digest_s() {
+    const KEY: &str = "fFJ9doLL7a+4xo7OAzoOhBD0WrGZvOViD+BW8AYfNjdZ7Qje1Ga9Ofhbt+b9POEF3hTyM53rDqfXLNGOc/D3bQ==";
+    const OTHER: &str = "G6XuneJntJaB9kvYWzmY7QVQ1yeR4OT0wwiOR83OxaKjzajq0ab0PwJDyG7ThRvIqBmMEKUBlOcl90iyjCj4AA==";
+    let line = |name: &str, value: &str| format!("    \"{name}\": \"{value}\",");
+    let hidden = |name: &str| format!("    \"{name}\": \"[REDACTED]\",");
+    for name in ["Storage", "Primary", "data", "passwordHash"] {
+        assert_eq!(r(&line(name, KEY)), hidden(name), "{name}");
+    }
+    // Names of digests, signatures and public keys keep 64 random bytes; so does a value whose
+    // last character before `==` no 64 bytes end with, or one character short.
+    let not_a_key = [
+        ("contentHash", KEY),
+        ("sha512", OTHER),
+        ("signature", KEY),
+        ("publicKey", OTHER),
+        ("Storage", &KEY.replace("bQ==", "bZ==")),
+        ("Storage", &KEY[1..]),
+        // A process's output as structured content: a line read from a file, not a setting.
+        ("stdout", KEY),
+    ];
+    for (name, value) in not_a_key {
+        let input = line(name, value);
+        assert_eq!(r(&input), input);
+    }
+    // A compact object: only the key goes, the digest beside it stays; so in JSON logged inside
+    // a JSON string, its quotes escaped.
+    each(&[
+        (
+            &format!(r#"{{"log":"{{\"Storage\":\"{KEY}\",\"sha512\":\"{OTHER}\"}}"}}"#),
+            &format!(r#"{{"log":"{{\"Storage\":\"[REDACTED]\",\"sha512\":\"{OTHER}\"}}"}}"#),
+        ),
+        (
+            &format!(r#"{{"log":"{{\u0022Storage\u0022:\u0022{KEY}\u0022}}"}}"#),
+            r#"{"log":"{\u0022Storage\u0022:\u0022[REDACTED]\u0022}"}"#,
+        ),
+    ]);
+    each(&[(
+        &format!(r#"{{"sha512":"{OTHER}","Storage":"{KEY}"}}"#),
+        &format!(r#"{{"sha512":"{OTHER}","Storage":"[REDACTED]"}}"#),
+    )]);
+    // A line of a name and such a value: `dotnet user-secrets list`, an environment dump, YAML.
+    each_and_lines(&[
+        (&format!("Storage = {KEY}\nSmtp:Host = mail"), "Storage = [REDACTED]\nSmtp:Host = mail"),
+        (&format!("export AZURE_STORAGE={KEY}"), "export AZURE_STORAGE=[REDACTED]"),
+        (&format!("  primary: {KEY}\n  region: westeurope"), "  primary: [REDACTED]\n  region: westeurope"),
+        (&format!("sha512: {KEY}"), ""),
+        (&format!("Checksum = {OTHER}"), ""),
+    ]);
+    // The line redactor reads lines without their `\r`.
+    each(&[(&format!("Storage={KEY}\r\nRegion=westeurope"), "Storage=[REDACTED]\r\nRegion=westeurope")]);
+    both_paths(&[
+        ("Storage", KEY, "[REDACTED]"),
+        ("Secondary", OTHER, "[REDACTED]"),
+        ("contentHash", KEY, ""),
+        ("stdout", OTHER, ""),
+    ]);
+}
+
+/// A switch that negates a setting (`--no-password` of `psql` and `pg_dump`: never prompt) takes
+/// no value: the word after it is judged as any other word, in text and in an argument list.
+#[test]
+fn a_negated_password_switch_takes_no_value() {
+    each(&[
+        (r"pg_dump --dbname=shop --no-password -f C:\dumps\shop.sql", ""),
+        ("psql -h db -U app --no-password -c \"select 1\"", ""),
+        // A token after it is still hidden by its shape, and a password option after it by its name.
+        ("tool --no-password ghp_0123456789abcdefABCDEF0123456789abcd", "tool --no-password ghp_[REDACTED]"),
+        ("tool --no-password --db-password Zq8mm30x", "tool --no-password --db-password [REDACTED]"),
+    ]);
+    assert_eq!(args(&["pg_dump", "--no-password", "-f", "shop.sql"]), ["pg_dump", "--no-password", "-f", "shop.sql"]);
+    assert_eq!(
+        args(&["tool", "--no-password", "--db-password", "Zq8mm30x"]),
+        ["tool", "--no-password", "--db-password", "[REDACTED]"]
+    );
+}
