@@ -288,6 +288,11 @@ fn rules(forms: Forms) -> Vec<String> {
     let csv_header = csv_header();
     let attr = XML_ATTRIBUTE;
     let pem_kind = "[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?";
+    // A connection string: the names its first pair may have, any pair's name (`;` before it),
+    // and a word of a password with blanks (a backslash escapes the next character).
+    let cs_keywords = CONNECTION_KEYWORDS.iter().map(|k| k.replace(' ', "[ \\t]+")).collect::<Vec<_>>().join("|");
+    let pair_name = r"[ \t]*[A-Za-z][A-Za-z0-9_.-]*(?: [A-Za-z][A-Za-z0-9_.-]*){0,3}[ \t]*";
+    let pw_word = r#"(?:[^;\s"'<>\\]|\\[^;\s"'])+"#;
     let mut rules = vec![
         // PEM private key inside a string, its line breaks escaped (`\n`): to its END line, or
         // when cut off to the end of the string (the character that ends it is kept).
@@ -749,16 +754,13 @@ fn rules(forms: Forms) -> Vec<String> {
             // next `;`, the line's end or a closing quote. Without such pairs before it, blanks end
             // the value (`password=abc was rejected by the server` is a sentence).
             format!(
-                r#"(?P<cs_pw>(?-u:\b)(?i:{keywords})[ \t]*=[^;\r\n"'<>]*;(?:[ \t]*[A-Za-z][A-Za-z0-9_.-]*(?: [A-Za-z][A-Za-z0-9_.-]*){{0,3}}[ \t]*=[^;\r\n"'<>]*;)*?[ \t]*(?i:password|pwd)[ \t]*=[ \t]*)(?P<cs_pw_val>{word}(?:[ \t]+{word})+)"#,
-                keywords = CONNECTION_KEYWORDS.iter().map(|k| k.replace(' ', "[ \\t]+")).collect::<Vec<_>>().join("|"),
-                word = r#"(?:[^;\s"'<>\\]|\\[^;\s"'])+"#
+                r#"(?P<cs_pw>(?-u:\b)(?i:{cs_keywords})[ \t]*=[^;\r\n"'<>]*;(?:{pair_name}=[^;\r\n"'<>]*;)*?[ \t]*(?i:password|pwd)[ \t]*=[ \t]*)(?P<cs_pw_val>{pw_word}(?:[ \t]+{pw_word})+)"#
             ),
-            // The same password as the string's first pair (`Password=my pass phrase;Host=db`): it
-            // runs through blanks to a `;` that a connection keyword's pair follows, which is kept.
+            // The same password as the string's first pair (`Password=my pass phrase;Host=db`,
+            // `Pwd=a b;Timeout=30`): it runs through blanks to a `;` that another `name=` pair
+            // follows, which is kept.
             format!(
-                r#"(?P<cs_pw_first>(?-u:\b)(?i:password|pwd)[ \t]*=[ \t]*)(?P<cs_pw_first_val>{word}(?:[ \t]+{word})+)(?P<cs_pw_first_next>;[ \t]*(?i:{keywords})[ \t]*=)"#,
-                keywords = CONNECTION_KEYWORDS.iter().map(|k| k.replace(' ', "[ \\t]+")).collect::<Vec<_>>().join("|"),
-                word = r#"(?:[^;\s"'<>\\]|\\[^;\s"'])+"#
+                r#"(?P<cs_pw_first>(?-u:\b)(?i:password|pwd)[ \t]*=[ \t]*)(?P<cs_pw_first_val>{pw_word}(?:[ \t]+{pw_word})+)(?P<cs_pw_first_next>;{pair_name}=)"#
             ),
             // A libpq keyword/value string's password with a backslash escape (`host=db user=app
             // password='it\'s a b' dbname=shop`, `password=a\ b`): libpq reads `\'` and `\\` in a

@@ -1747,8 +1747,10 @@ fn libpq_keyword_strings_and_a_first_password_with_blanks_hide_the_whole_passwor
         (r"host=db user=app password=Zq8\ mm\ 30x dbname=shop", "host=db user=app password=[REDACTED] dbname=shop"),
         (r"password='Zq8\'mm 30x' host=db", "password='[REDACTED]' host=db"),
         // An Npgsql or ADO.NET string whose first pair is the password with blanks in it: it runs
-        // to the `;` before the next connection keyword.
+        // to the `;` before the next pair, whatever its name.
         ("Password=a b;Host=db.example;Username=app", "Password=[REDACTED];Host=db.example;Username=app"),
+        ("Pwd=my pass phrase;Connect Timeout=30;Server=db", "Pwd=[REDACTED];Connect Timeout=30;Server=db"),
+        ("Password=a b;Timeout=30", "Password=[REDACTED];Timeout=30"),
         (
             "Npgsql: Password=correct horse battery; Host=db; Port=5432; Database=shop",
             "Npgsql: Password=[REDACTED]; Host=db; Port=5432; Database=shop",
