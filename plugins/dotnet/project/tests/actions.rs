@@ -301,6 +301,15 @@ fn a_run_whose_application_crashed_shows_the_end_of_its_output() {
     assert!(text.contains("\n\nOutput (its end):\n"), "{text}");
     assert!(text.contains("\n  starting\n  Unhandled exception. System.InvalidOperationException: boom"), "{text}");
     assert!(text.ends_with(&frame), "{text}");
+    // Its hint points at the application's code, not at the arguments and the SDK.
+    let hint = structured["errors"][0]["hint"].as_str().unwrap();
+    assert!(hint.starts_with("The application built, then failed") && hint.contains("debugger"), "{hint}");
+    assert!(text.contains(hint), "{text}");
+    assert!(!text.contains("the installed SDK"), "{text}");
+    // A run that failed to build keeps its own error.
+    let fx = fixture_with(|double| double.scenario("build-fail"));
+    let structured = fx.err(json!({ "action": "Run", "project": "App/App.csproj" }));
+    assert!(!structured["errors"][0]["hint"].as_str().unwrap_or_default().contains("debugger"), "{structured}");
 }
 
 #[test]
