@@ -403,6 +403,37 @@ fn update_reports_the_version_the_project_had() {
     let pinned = fixture.call(json!({ "action": "Update", "packageId": "Newtonsoft.Json", "version": "13.0.1" }));
     assert_eq!(succeeded(&pinned)["requestedVersion"], "13.0.1");
     assert_eq!(succeeded(&pinned)["version"], "13.0.1");
+    assert_eq!(succeeded(&pinned)["restoreFailed"], false);
+}
+
+#[test]
+fn a_reference_written_though_its_restore_failed_says_so() {
+    // SDK 10.0.401 writes a downgrading reference, fails the restore (NU1605) and exits 0.
+    let fixture = fixture_with(|double| double.scenario("package-downgrade"));
+    for action in ["Add", "Update"] {
+        let result = fixture.call(json!({ "action": action, "packageId": "Newtonsoft.Json", "version": "13.0.1" }));
+        let structured = succeeded(&result);
+        assert_eq!(
+            (structured["version"].as_str(), structured["restoreFailed"].as_bool()),
+            (Some("13.0.1"), Some(true))
+        );
+        let text = result.joined_text();
+        assert!(
+            text.lines()
+                .next()
+                .unwrap()
+                .ends_with("The restore after it failed (see Notes): the project does not build until that is fixed."),
+            "{text}"
+        );
+        assert!(
+            text.contains(
+                "error: NU1605: Warning As Error: Detected package downgrade: Newtonsoft.Json from 13.0.3 to 13.0.1."
+            ),
+            "{text}"
+        );
+    }
+    let latest = fixture.call(json!({ "action": "Add", "packageId": "Newtonsoft.Json" }));
+    assert_eq!(succeeded(&latest)["restoreFailed"], false, "the latest version downgrades nothing");
 }
 
 #[test]

@@ -86,6 +86,11 @@ fn every_action_answers_within_its_derived_schema() {
     assert_eq!(code(&answers.hold("Why", s.call(fresh))), "NETSDK1004");
     let restore_fail = with_project(Some("restore-fail"));
     assert_eq!(code(&answers.hold("List", restore_fail.call(json!({ "action": "List" })))), "EXIT_1");
+    // A reference written though its restore failed (exit 0) is a success that says so.
+    let downgrade = with_project(Some("package-downgrade"));
+    let written =
+        answers.hold("Add", downgrade.call(json!({ "action": "Add", "packageId": "Serilog", "version": "4.2.0" })));
+    assert_eq!(written["restoreFailed"], true, "{written}");
     // Refused arguments (by the tool's own check: the host's schema check refuses an unknown
     // cacheType first), and a parameter the action does not take.
     let refused = [

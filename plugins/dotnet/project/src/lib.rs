@@ -76,7 +76,7 @@ use dotnet_support::{
     resources::WORKSPACE,
 };
 use mcp_plugin_api::export_plugin;
-use serde_json::{Map, Value, json};
+use serde_json::json;
 
 export_plugin! {
     name: "dotnet_project",
@@ -261,17 +261,6 @@ fn parameters() -> Vec<Param> {
     ]
 }
 
-/// The properties of `T`'s schema, derived as the kit derives results.
-fn properties_of<T: schemars::JsonSchema>() -> Map<String, Value> {
-    match mcp_plugin_api::output_schema_for::<T>() {
-        Ok(Value::Object(mut schema)) => match schema.remove("properties") {
-            Some(Value::Object(properties)) => properties,
-            _ => Map::new(),
-        },
-        _ => Map::new(),
-    }
-}
-
 /// What each action takes, does, locks and answers with.
 fn spec(action: Action) -> ActionSpec<Action> {
     /// What names the project, and how it is built.
@@ -438,12 +427,11 @@ impl Family for DotnetProject {
         );
         let declaration = parameters().into_iter().fold(declaration, Declaration::param);
         // A failed build or test run carries its counts beside the error envelope.
-        let mut fields = properties_of::<actions::BuildCounts>();
-        for (name, schema) in properties_of::<actions::TestCounts>() {
-            fields.entry(name).or_insert(schema);
-        }
-        let declaration = fields.into_iter().fold(declaration, |d, (name, schema)| d.failure_field(&name, schema));
-        declaration.common(&["workingDirectory"]).each_action(spec)
+        declaration
+            .failure_fields::<actions::BuildCounts>()
+            .failure_fields::<actions::TestCounts>()
+            .common(&["workingDirectory"])
+            .each_action(spec)
     }
 
     async fn run(&self, action: Action, call: &Call<'_>) -> Outcome {

@@ -320,6 +320,8 @@ pub fn read_trx(file: &Path) -> Option<TrxReport> {
 pub const MAX_TEXT: usize = 1000;
 /// Most failures listed; the counts cover them all.
 pub const MAX_FAILURES: usize = 20;
+/// Most skipped tests named; the counts cover them all.
+pub const MAX_SKIPPED: usize = 50;
 
 /// What a test run printed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -328,6 +330,9 @@ pub struct Report {
     pub assemblies: Vec<Assembly>,
     /// The first [`MAX_FAILURES`] failures.
     pub failures: Vec<Failure>,
+    /// The names of the first [`MAX_SKIPPED`] skipped tests, in the order the runner reported
+    /// them (VSTest's `  Skipped <name> [d]` lines, MTP's `skipped <name> (d)`).
+    pub skipped_tests: Vec<String>,
     /// Test names listed by `--list-tests`.
     pub listed: Vec<String>,
 }
@@ -395,8 +400,11 @@ static VSTEST_SUMMARY: LazyLock<Regex> = LazyLock::new(|| {
 static VSTEST_RESULT: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^\s*(Failed|Passed|Skipped)\s+(\S.*?)\s+\[([^\]]*)\]\s*$").expect("VSTest result pattern is valid")
 });
-static MTP_FAILED: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"^failed\s+(\S.*?)\s+\(([^()]*)\)\s*$").expect("MTP failure pattern is valid"));
+/// MTP's line for a failed or skipped test, `failed <name> (d)`, `skipped <name>` (SDK 10.0.401
+/// prints no duration for a skipped test; its reason follows, indented).
+static MTP_RESULT: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(failed|skipped)\s+(\S.*?)(?:\s+\(([^()]*)\))?\s*$").expect("MTP result pattern is valid")
+});
 static MTP_MODULE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"^(\S.*?\([^()|]+\|[^()|]+\))\s+(?:passed|failed|skipped|aborted|crashed|canceled|cancelled)\b.*\([^()]*\)\s*$")
         .expect("MTP module result pattern is valid")
@@ -527,12 +535,16 @@ pub fn parse(output: &str) -> Report {
             continue;
         }
         let vstest = VSTEST_RESULT.captures(line);
-        if vstest.as_ref().is_some_and(|caps| &caps[1] != "Failed") {
+        let mtp = MTP_RESULT.captures(line).filter(|_| vstest.is_none());
+        if let Some(caps) = vstest.as_ref().or(mtp.as_ref()).filter(|caps| !caps[1].eq_ignore_ascii_case("failed")) {
+            if caps[1].eq_ignore_ascii_case("skipped") && report.skipped_tests.len() < MAX_SKIPPED {
+                report.skipped_tests.push(caps[2].to_owned());
+            }
             block = Block::Outside;
             continue;
         }
         let vstest = vstest.map(|caps| (caps.get(2), caps.get(3)));
-        let mtp = MTP_FAILED.captures(line).filter(|_| vstest.is_none()).map(|caps| (caps.get(1), caps.get(2)));
+        let mtp = mtp.map(|caps| (caps.get(2), caps.get(3)));
         if let Some((Some(name), Some(duration))) = vstest.or(mtp) {
             mtp_failure = vstest.is_none();
             failures.push(Failure {
@@ -638,6 +650,51 @@ Test run summary: Failed! - /src/App/bin/Debug/net10.0/App.dll (net10.0|x64)
         );
         assert_eq!(failure.duration_ms, Some(4));
         assert_eq!(report.summary(), "61 tests: 58 passed, 2 failed, 1 skipped in 2 test runs (5.0 s).");
+        assert_eq!(report.skipped_tests, ["App.Tests.Integration.DatabaseTests.Migrations_ApplyCleanly"]);
+    }
+
+    #[test]
+    fn skipped_tests_are_named_as_the_runner_lists_them() {
+        // SDK 10.0.401, xunit 2.9.3 (VSTest): three skipped tests, one of them a theory; the
+        // adapter's own `[SKIP]` lines come first and name them again.
+        let output = "\
+/tmp/xt/UnitTest1.cs(8,13): warning CS0168: The variable 'unused' is declared but never used [/tmp/xt/Xt.csproj]
+  Xt -> /tmp/xt/bin/Debug/net10.0/Xt.dll
+Test run for /tmp/xt/bin/Debug/net10.0/Xt.dll (.NETCoreApp,Version=v10.0)
+A total of 1 test files matched the specified pattern.
+[xUnit.net 00:00:00.22]     Xt.UnitTest1.SkippedTwo [SKIP]
+[xUnit.net 00:00:00.24]     Xt.UnitTest1.SkippedOne [SKIP]
+[xUnit.net 00:00:00.24]     Xt.UnitTest1.SkippedTheory [SKIP]
+  Skipped Xt.UnitTest1.SkippedTwo [1 ms]
+  Skipped Xt.UnitTest1.SkippedOne [1 ms]
+  Skipped Xt.UnitTest1.SkippedTheory [1 ms]
+
+Passed!  - Failed:     0, Passed:     1, Skipped:     3, Total:     4, Duration: 29 ms - Xt.dll (net10.0)
+";
+        let report = parse(output);
+        assert_eq!(
+            report.skipped_tests,
+            ["Xt.UnitTest1.SkippedTwo", "Xt.UnitTest1.SkippedOne", "Xt.UnitTest1.SkippedTheory"]
+        );
+        assert_eq!((report.skipped(), report.failures.len()), (3, 0));
+        assert_eq!(parse(MTP).skipped_tests, ["App.Integration.DatabaseTests.Migrations_ApplyCleanly"]);
+        // SDK 10.0.401, MTP: no duration, the reason and the module on the lines after.
+        let mtp = "\
+skipped Tests.CalculatorTests.Subtracts
+  not written yet
+  from /w/Calc.Tests/bin/Debug/net10.0/Calc.Tests.dll (net10.0|x64)
+skipped Tests.CalculatorTests.Sums(a: 1) (0ms)
+failed Tests.CalculatorTests.Divides (1ms)
+  from /w/Calc.Tests/bin/Debug/net10.0/Calc.Tests.dll (net10.0|x64)
+  Assert.Equal() Failure: Values differ
+";
+        let report = parse(mtp);
+        assert_eq!(report.skipped_tests, ["Tests.CalculatorTests.Subtracts", "Tests.CalculatorTests.Sums(a: 1)"]);
+        assert_eq!(report.failures.len(), 1);
+        assert_eq!(report.failures[0].message, "Assert.Equal() Failure: Values differ");
+        let many: String = (0..MAX_SKIPPED + 5).map(|n| format!("  Skipped T.C.Case{n} [1 ms]\n")).collect();
+        let named = parse(&many).skipped_tests;
+        assert_eq!((named.len(), named.last().map(String::as_str)), (MAX_SKIPPED, Some("T.C.Case49")));
     }
 
     #[test]

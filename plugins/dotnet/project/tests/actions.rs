@@ -301,6 +301,15 @@ fn a_run_whose_application_crashed_shows_the_end_of_its_output() {
     assert!(text.contains("\n\nOutput (its end):\n"), "{text}");
     assert!(text.contains("\n  starting\n  Unhandled exception. System.InvalidOperationException: boom"), "{text}");
     assert!(text.ends_with(&frame), "{text}");
+    // Its hint points at the application's code, not at the arguments and the SDK.
+    let hint = structured["errors"][0]["hint"].as_str().unwrap();
+    assert!(hint.starts_with("The application built, then failed") && hint.contains("debugger"), "{hint}");
+    assert!(text.contains(hint), "{text}");
+    assert!(!text.contains("the installed SDK"), "{text}");
+    // A run that failed to build keeps its own error.
+    let fx = fixture_with(|double| double.scenario("build-fail"));
+    let structured = fx.err(json!({ "action": "Run", "project": "App/App.csproj" }));
+    assert!(!structured["errors"][0]["hint"].as_str().unwrap_or_default().contains("debugger"), "{structured}");
 }
 
 #[test]
@@ -405,6 +414,33 @@ fn vstest_counts_are_summed_over_every_assembly_of_a_solution() {
     assert_eq!(structured["metadata"]["projectArgumentStyle"], "positional");
     assert_eq!(structured["metadata"]["selectionSource"], "default");
     assert_eq!(structured["lockInfo"]["lockScope"], "solution");
+    // A failed run names its skipped tests and its build's warnings too.
+    assert_eq!(structured["skippedTests"], json!(["App.Tests.Integration.DatabaseTests.Migrations_ApplyCleanly"]));
+    assert_eq!(structured["warnings"][0]["code"], "CS0168", "{structured}");
+    assert!(
+        text.contains("\n\nSkipped tests:\n  App.Tests.Integration.DatabaseTests: Migrations_ApplyCleanly"),
+        "{text}"
+    );
+    assert!(text.contains("\n\nWarnings:\n") && text.contains("CS0168: The variable 'ex'"), "{text}");
+}
+
+#[test]
+fn a_test_run_names_its_skipped_tests_and_its_build_warnings() {
+    let fx = fixture();
+    let result = fx.call(json!({ "action": "Test", "project": "App/App.csproj" }));
+    assert!(!result.is_error, "{result:?}");
+    let structured = result.structured_content.clone().unwrap();
+    assert_eq!(structured["skipped"], 1);
+    assert_eq!(structured["skippedTests"], json!(["App.Integration.DatabaseTests.Migrations_ApplyCleanly"]));
+    let codes: Vec<&str> =
+        structured["warnings"].as_array().unwrap().iter().map(|w| w["code"].as_str().unwrap()).collect();
+    assert_eq!(codes, ["CS0168", "CS8618"], "{structured}");
+    let text = result.joined_text();
+    assert!(text.contains("\n\nSkipped tests:\n  App.Integration.DatabaseTests: Migrations_ApplyCleanly\n"), "{text}");
+    assert!(
+        text.contains("\n\nWarnings:\n") && text.contains("CS8618: Non-nullable property 'CustomerName'"),
+        "{text}"
+    );
 }
 
 #[test]
@@ -534,6 +570,7 @@ fn recorded_mtp_failure_has_its_message_and_frames() {
     );
     assert!(frames[2].starts_with("at System.Reflection.MethodBaseInvoker.InvokeWithNoArgs"));
     assert_eq!(structured["failures"].as_array().unwrap().len(), 1, "the skipped test is no failure");
+    assert_eq!(structured["skippedTests"], json!(["Tests.CalculatorTests.Subtracts"]));
     assert_eq!(structured["exitCode"], 2);
     assert!(structured["errors"][0]["message"].as_str().unwrap().starts_with("1 of 3 tests failed"));
 }

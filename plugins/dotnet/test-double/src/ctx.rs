@@ -32,11 +32,14 @@ pub enum Scenario {
     NoProject,
     /// `run` builds, then the application throws: an unhandled exception, exit code 134.
     AppCrash,
+    /// `add package` of a version below the latest writes the reference, then its restore fails
+    /// (NU1605, a downgrade), and it exits 0.
+    PackageDowngrade,
 }
 
 impl Scenario {
     /// Every scenario with the name it is selected by.
-    pub const ALL: [(&'static str, Scenario); 11] = [
+    pub const ALL: [(&'static str, Scenario); 12] = [
         ("runtime-only", Scenario::RuntimeOnly),
         ("build-fail", Scenario::BuildFail),
         ("test-fail", Scenario::TestFail),
@@ -48,6 +51,7 @@ impl Scenario {
         ("restore-fail", Scenario::RestoreFail),
         ("no-project", Scenario::NoProject),
         ("app-crash", Scenario::AppCrash),
+        ("package-downgrade", Scenario::PackageDowngrade),
     ];
 
     fn parse(name: &str) -> Option<Scenario> {

@@ -36,6 +36,9 @@ pub struct Added {
     /// The project file the reference went into.
     #[serde(skip_serializing_if = "Option::is_none")]
     project_file: Option<String>,
+    /// Whether the restore after writing the reference failed (`add package` exits 0 then, and
+    /// the project does not build until it is fixed).
+    restore_failed: bool,
 }
 
 // Remove: the package removed.
@@ -94,7 +97,8 @@ pub async fn add(change: Change, call: &Call<'_>) -> Outcome {
         }
     };
     let notes = notes(&ran.outcome.stdout, &ran.outcome.stderr);
-    if restore_failed(&notes) {
+    let restore_failed = restore_failed(&notes);
+    if restore_failed {
         summary.push_str(" The restore after it failed (see Notes): the project does not build until that is fixed.");
     }
     Ok(Reply::new(summary).section("Notes", notes).output(ran.outcome.stdout.clone()).result(Added {
@@ -104,6 +108,7 @@ pub async fn add(change: Change, call: &Call<'_>) -> Outcome {
         version: added.version,
         previous_version: previous,
         project_file: added.project_file,
+        restore_failed,
     }))
 }
 

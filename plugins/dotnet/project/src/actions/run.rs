@@ -31,6 +31,9 @@ use crate::{
 const MAX_RUN_OUTPUT: usize = 16_000;
 /// The lines of a failed run's output its text shows (the end: where an exception is).
 const CRASH_LINES: usize = 20;
+/// The hint of a run whose application failed after it was built.
+const CRASH_HINT: &str = "The application built, then failed: the end of its output (below) shows why (an unhandled \
+     exception names the file and line it was thrown at). Fix the code there, or run it in a debugger to see its state.";
 
 // Run: in the foreground or as a background session.
 #[derive(Debug, Serialize, JsonSchema)]
@@ -170,11 +173,13 @@ pub(super) async fn run_project(family: &DotnetProject, call: &Call<'_>) -> Outc
 /// A run that failed without a build error: the application itself exited with another code than
 /// 0, and the end of what it printed (an unhandled exception's type, message and frames, the
 /// lines before it) is what the terminal shows of why; the model's text gets it after the error,
-/// the structured content has it whole (`rawOutput`).
-fn crashed(failure: Failure, transcript: &str) -> Failure {
-    if !failure.error.errors.first().is_some_and(|error| error.code.starts_with(code::EXIT_PREFIX)) {
+/// the structured content has it whole (`rawOutput`). Its hint points at the application's code,
+/// not at the arguments and the SDK, which did their part.
+fn crashed(mut failure: Failure, transcript: &str) -> Failure {
+    let Some(error) = failure.error.errors.first_mut().filter(|error| error.code.starts_with(code::EXIT_PREFIX)) else {
         return failure;
-    }
+    };
+    error.hint = Some(CRASH_HINT.to_owned());
     let lines: Vec<&str> = transcript.lines().filter(|line| !line.trim().is_empty()).collect();
     let tail = lines[lines.len().saturating_sub(CRASH_LINES)..].iter().map(|line| line.trim_end().to_owned()).collect();
     failure.section("Output (its end)", tail)

@@ -6,6 +6,7 @@ use std::path::Path;
 use std::collections::BTreeMap;
 
 use dotnet_support::{
+    diagnostics::{self, Diagnostic},
     errors::code,
     exec::ProgressKind,
     kit::{Call, Outcome, Reason, invalid},
@@ -30,7 +31,11 @@ pub struct TestCounts {
     duration_ms: i64,
     summary: String,
     failures: Vec<testrun::Failure>,
+    // The names of the first `testrun::MAX_SKIPPED` skipped tests (`skipped` counts them all).
+    skipped_tests: Vec<String>,
     assemblies: Vec<Assembly>,
+    // The warnings the run's build printed, as Build reports them.
+    warnings: Vec<Diagnostic>,
     // The project or solution tested, as the runner got it.
     #[serde(skip_serializing_if = "Option::is_none")]
     project: Option<String>,
@@ -144,6 +149,9 @@ pub(super) async fn test(call: &Call<'_>) -> Outcome {
             failure
         })?;
         let report = testrun::parse(&ran.outcome.transcript);
+        let warnings = diagnostics::summarize(ran.outcome.stdout.lines().chain(ran.outcome.stderr.lines())).warnings;
+        let warning_lines: Vec<String> = warnings.iter().map(Diagnostic::line).collect();
+        let skipped_lines = skipped_tests(&report.skipped_tests, report.skipped() as usize);
         let summary = report.summary();
         let trx = trx.then(|| {
             testrun::trx_paths(&ran.outcome.transcript)
@@ -159,7 +167,9 @@ pub(super) async fn test(call: &Call<'_>) -> Outcome {
             duration_ms: report.duration_ms() as i64,
             summary: summary.clone(),
             failures: report.failures.clone(),
+            skipped_tests: report.skipped_tests.clone(),
             assemblies: report.assemblies.clone(),
+            warnings,
             project: project.clone(),
             tests: (!report.listed.is_empty()).then(|| report.listed.clone()),
             trx,
@@ -181,13 +191,16 @@ pub(super) async fn test(call: &Call<'_>) -> Outcome {
             for (key, value) in &metadata {
                 error = error.with_metadata(key.clone(), value);
             }
-            return Err(
-                Failure::with_fields(error, serde_json::to_value(&counts).ok()).section(failed_heading, failure_lines)
-            );
+            return Err(Failure::with_fields(error, serde_json::to_value(&counts).ok())
+                .section(failed_heading, failure_lines)
+                .section("Skipped tests", skipped_lines)
+                .section("Warnings", warning_lines));
         }
         let tests = report.listed.clone();
         Ok(Reply::new(summary)
             .section(failed_heading, failure_lines)
+            .section("Skipped tests", skipped_lines)
+            .section("Warnings", warning_lines)
             .section("Tests", tests)
             .output(ran.outcome.transcript.clone())
             .result(Tested { counts, metadata }))
@@ -233,6 +246,27 @@ fn failed_tests(failures: &[testrun::Failure], failed: usize) -> (String, Vec<St
     let heading =
         if base.is_empty() { "Failed tests".to_owned() } else { format!("Failed tests (files under {base})") };
     (heading, lines)
+}
+
+/// The model's list of skipped tests: one line per class, `Class: Test1, Test2`, in the order
+/// the runner reported them; when the run skipped more than were named
+/// (`testrun::MAX_SKIPPED`), the last line says how many more.
+fn skipped_tests(names: &[String], skipped: usize) -> Vec<String> {
+    let tests = names.iter().map(|name| split_test_name(name));
+    let mut lines: Vec<String> = respond::group_in_order(tests, |(class, _)| *class)
+        .into_iter()
+        .map(|(class, tests)| {
+            let tests: Vec<&str> = tests.into_iter().map(|(_, test)| test).collect();
+            match class {
+                "" => tests.join(", "),
+                class => format!("{class}: {}", tests.join(", ")),
+            }
+        })
+        .collect();
+    if !names.is_empty() && skipped > names.len() {
+        lines.push(format!("... and {} more skipped tests not named.", skipped - names.len()));
+    }
+    lines
 }
 
 /// A test's class and its name in the class: `Ns.Class.Method(x: 1.5)` is `Ns.Class` and
@@ -293,6 +327,21 @@ mod tests {
                 "Loose: odd (at Loose.cs:1)",
             ]
         );
+    }
+
+    #[test]
+    fn skipped_tests_are_named_under_their_class_once() {
+        let names: Vec<String> =
+            ["Xt.UnitTest1.SkippedTwo", "Xt.Other.Later(x: 1.5)", "Xt.UnitTest1.SkippedOne", "Loose"]
+                .map(str::to_owned)
+                .to_vec();
+        assert_eq!(
+            skipped_tests(&names, 4),
+            ["Xt.UnitTest1: SkippedTwo, SkippedOne", "Xt.Other: Later(x: 1.5)", "Loose"]
+        );
+        let lines = skipped_tests(&names[..1], 60);
+        assert_eq!(lines, ["Xt.UnitTest1: SkippedTwo", "... and 59 more skipped tests not named."]);
+        assert!(skipped_tests(&[], 3).is_empty(), "a runner that names none (MTP by default) adds nothing");
     }
 
     #[test]

@@ -8,7 +8,7 @@
 //! compile. Each action names its result type ([`ActionSpec::result`]), from which its branch of
 //! the output schema is derived.
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::result::{ActionResult, ResultType};
 
@@ -277,7 +277,7 @@ pub struct Declaration<A> {
     pub(crate) params: Vec<Param>,
     pub(crate) common: Vec<&'static str>,
     pub(crate) actions: Vec<ActionSpec<A>>,
-    pub(crate) failure_fields: Map<String, Value>,
+    pub(crate) failure_fields: Vec<ResultType>,
 }
 
 impl<A: ActionEnum> Declaration<A> {
@@ -293,7 +293,7 @@ impl<A: ActionEnum> Declaration<A> {
             params: Vec::new(),
             common: Vec::new(),
             actions: Vec::new(),
-            failure_fields: Map::new(),
+            failure_fields: Vec::new(),
         }
     }
 
@@ -329,10 +329,11 @@ impl<A: ActionEnum> Declaration<A> {
         self
     }
 
-    /// A field that failures of this tool may carry beside the error envelope (counts of a
-    /// failed build or test run); `lockInfo` is always there.
-    pub fn failure_field(mut self, name: &str, schema: Value) -> Self {
-        self.failure_fields.insert(name.to_owned(), schema);
+    /// Fields that failures of this tool may carry beside the error envelope: the fields of `T`
+    /// (the counts of a failed build or test run), each optional; `lockInfo` is always there.
+    /// Derived with the results, so a type they share is defined once in the output schema.
+    pub fn failure_fields<T: ActionResult>(mut self) -> Self {
+        self.failure_fields.push(ResultType::of::<T>());
         self
     }
 

@@ -39,13 +39,15 @@ pub fn input<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpec
 /// The output schema: `"type": "object"` at the root (the official SDK clients refuse a tool
 /// list holding one without it), the fields every answer may carry declared once at the root
 /// (`success`, `lockInfo`, `exitCode`, and `command` when an offered action runs dotnet), and an
-/// `anyOf` of one branch per result of the offered actions, then the error envelope. Actions that
-/// return the same result share one branch, whose `action` is an enum of them.
+/// `anyOf` of the successes and the error envelope. The successes say `"success": true` once,
+/// beside an `anyOf` of one branch per result of the offered actions (a single result holds it
+/// itself). Actions that return the same result share one branch, whose `action` is an enum of
+/// them. A branch leaves out what the root says already (`"type": "object"`, `success` required).
 ///
-/// Result types are derived into one document with the plugin API's schema settings, so a type
-/// several results hold is defined once under the root's `$defs` and referenced; a definition
-/// used once is put back in place ([`inline_single_use`]), so the schema reads as before where
-/// nothing is shared.
+/// Result types and failure fields are derived into one document with the plugin API's schema
+/// settings, so a type several of them hold is defined once under the root's `$defs` and
+/// referenced; a definition used once is put back in place ([`inline_single_use`]), so the schema
+/// reads as before where nothing is shared.
 ///
 /// Output schemas are for programs, which validate answers against them, so the schema keeps
 /// what validates and leaves out what validators ignore ([`strip_annotations`]): descriptions
@@ -64,28 +66,41 @@ pub fn output<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpe
     }
     let common = common_fields(offered);
     let mut generator = output_schema_settings().into_generator();
-    let mut branches: Vec<Value> = successes
+    let mut successes: Vec<Value> = successes
         .into_iter()
         .map(|((result, runs_dotnet), actions)| {
             let mut branch = result.subschema(&mut generator);
             let mut required: Vec<&str> = if runs_dotnet { vec!["command", "exitCode"] } else { Vec::new() };
             let mut envelope = Map::new();
-            envelope.insert("success".into(), json!({ "const": true }));
-            let mut envelope_required = vec!["success"];
             if declaration.action_help.is_some() {
                 envelope.insert("action".into(), json!({ "enum": actions }));
-                envelope_required.push("action");
+                required.insert(0, "action");
             }
-            required.splice(0..0, envelope_required);
             merge(&mut branch, Value::Object(envelope), &required);
             branch
         })
         .collect();
+    let failure_types: Vec<Value> =
+        declaration.failure_fields.iter().map(|fields| fields.subschema(&mut generator)).collect();
+    let definitions = generator.take_definitions(true);
     let mut failure = error_response_schema();
     if let Some(properties) = failure["properties"].as_object_mut() {
-        properties.extend(declaration.failure_fields.clone());
+        for (name, schema) in failure_types.iter().flat_map(|fields| properties_of(fields, &definitions)) {
+            properties.entry(name).or_insert(schema);
+        }
         properties.retain(|name, schema| common.get(name) != Some(schema));
     }
+    // `success` is required at the root, and says `true` once for all the successes.
+    let succeeded = json!({ "success": { "const": true } });
+    let mut branches = match successes.len() {
+        0 => Vec::new(),
+        1 => {
+            let mut only = successes.remove(0);
+            merge(&mut only, succeeded, &[]);
+            vec![only]
+        }
+        _ => vec![json!({ "properties": succeeded, "anyOf": successes })],
+    };
     branches.push(failure);
     let mut root = json!({
         "type": "object",
@@ -93,13 +108,35 @@ pub fn output<A: ActionEnum>(declaration: &Declaration<A>, offered: &[&ActionSpe
         "required": ["success"],
         "anyOf": branches,
     });
-    let definitions = generator.take_definitions(true);
     if !definitions.is_empty() {
         root["$defs"] = Value::Object(definitions);
         inline_single_use(&mut root);
     }
+    if let Some(Value::Array(branches)) = root.get_mut("anyOf") {
+        branches.iter_mut().for_each(without_object_type);
+    }
     strip_annotations(&mut root);
     root
+}
+
+/// The properties a failure field type's schema (`$ref` to one of `definitions`, or the schema
+/// itself) declares.
+fn properties_of(schema: &Value, definitions: &Map<String, Value>) -> Map<String, Value> {
+    let named = schema.get("$ref").and_then(Value::as_str).and_then(|target| target.strip_prefix("#/$defs/"));
+    let schema = named.and_then(|name| definitions.get(name)).unwrap_or(schema);
+    schema.get("properties").and_then(Value::as_object).cloned().unwrap_or_default()
+}
+
+/// Leaves out `"type": "object"` of a branch of the root's `anyOf`, and of the branches of its
+/// own `anyOf`: they describe the same value as the root, which says it is an object.
+fn without_object_type(branch: &mut Value) {
+    let Value::Object(keywords) = branch else { return };
+    if keywords.get("type").and_then(Value::as_str) == Some("object") {
+        keywords.remove("type");
+    }
+    if let Some(Value::Array(branches)) = keywords.get_mut("anyOf") {
+        branches.iter_mut().for_each(without_object_type);
+    }
 }
 
 /// Leaves out of `schema` and every schema it holds what changes no validation: `description`,
@@ -337,6 +374,7 @@ mod tests {
             .param(Param::string("id", "Install, Remove: the package."))
             .param(Param::flag("force", "Install: again."))
             .common(&["workingDirectory"])
+            .failure_fields::<Listed>()
             .each_action(spec)
     }
 
@@ -420,21 +458,26 @@ mod tests {
         assert_eq!(schema["required"], json!(["success"]));
         let common: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
         assert_eq!(common, ["command", "exitCode", "lockInfo", "success"]);
-        let branches = schema["anyOf"].as_array().unwrap();
-        assert_eq!(branches.len(), 3, "Install and Remove share a result type");
+        let [succeeded, failed] = schema["anyOf"].as_array().unwrap().as_slice() else { panic!("{schema}") };
+        assert_eq!(succeeded["properties"]["success"], json!({ "const": true }), "said once for every success");
+        let branches = succeeded["anyOf"].as_array().unwrap();
+        assert_eq!(branches.len(), 2, "Install and Remove share a result type");
         assert_eq!(branches[0]["properties"]["packages"]["type"], "array", "a type used once is in place");
         assert!(!schema.to_string().contains("\"description\""), "descriptions are left out: {schema}");
-        assert_eq!(branches[0]["required"], json!(["success", "action", "packages"]));
+        assert_eq!(branches[0]["required"], json!(["action", "packages"]));
         assert_eq!(branches[0]["properties"]["filter"]["type"], "string", "a field left out is never null");
         assert_eq!(branches[1]["properties"]["action"]["enum"], json!(["Install", "Remove"]));
-        assert_eq!(branches[1]["required"], json!(["success", "action", "command", "exitCode", "package"]));
-        assert_eq!(branches[1]["properties"]["success"], json!({ "const": true }));
-        assert_eq!(branches[2]["properties"]["success"]["const"], false);
-        assert!(branches[2]["properties"].get("lockInfo").is_none(), "failures' lockInfo is the root's");
-        // Package, in two results, is defined once; nothing else is left in $defs.
+        assert_eq!(branches[1]["required"], json!(["action", "command", "exitCode", "package"]));
+        assert!(branches.iter().all(|branch| branch.get("type").is_none()), "the root says object: {schema}");
+        assert_eq!(failed["properties"]["success"]["const"], false);
+        assert!(failed["properties"].get("lockInfo").is_none(), "failures' lockInfo is the root's");
+        assert_eq!(failed["properties"]["packages"]["items"]["$ref"], "#/$defs/Package", "a failure field");
+        assert!(failed["required"].as_array().unwrap().iter().all(|name| name != "packages"), "optional: {failed}");
+        // Package, in two results and a failure field, is defined once; nothing else is left in
+        // $defs (the failure field's type Listed, whose fields are in place, is not).
         let definitions: Vec<&String> = schema["$defs"].as_object().unwrap().keys().collect();
         assert_eq!(definitions, ["Package"]);
-        assert_eq!(schema.to_string().matches("#/$defs/Package").count(), 2);
+        assert_eq!(schema.to_string().matches("#/$defs/Package").count(), 3);
 
         let validator = jsonschema::validator_for(&schema).unwrap();
         let package = json!({ "id": "a", "version": "1.0" });
@@ -446,6 +489,7 @@ mod tests {
             listed.clone(),
             installed.clone(),
             json!({ "success": false, "errors": [{ "code": "E", "message": "m", "category": "Unknown", "rawOutput": "" }], "exitCode": 1, "lockInfo": lock }),
+            json!({ "success": false, "errors": [{ "code": "E", "message": "m", "category": "Unknown", "rawOutput": "" }], "exitCode": 1, "packages": [package] }),
         ] {
             assert!(validator.is_valid(&good), "{good}");
         }
@@ -457,8 +501,15 @@ mod tests {
         bad_version["packages"][0]["version"] = json!(1);
         let mut bad_lock = installed;
         bad_lock["lockInfo"] = json!({ "lockKey": 1 });
+        let error = json!({ "code": "E", "message": "m", "category": "Unknown", "rawOutput": "" });
+        let mut listed_as_failure = listed.clone();
+        listed_as_failure["success"] = json!(false);
         for bad in [
             json!({ "success": true, "action": "List" }),
+            json!({ "success": false, "errors": [error], "exitCode": 1, "packages": [{ "id": "a" }] }),
+            json!({ "success": true, "errors": [error], "exitCode": 1 }),
+            listed_as_failure,
+            json!({ "action": "List", "packages": [], "success": "yes" }),
             json!({ "action": "List", "packages": [] }),
             without_command,
             listed_as_install,
@@ -475,7 +526,10 @@ mod tests {
         let reads: Vec<&ActionSpec<Act>> = declaration.actions.iter().filter(|s| s.effect == Effect::Reads).collect();
         let schema = output(&declaration, &reads);
         assert_eq!(schema["anyOf"].as_array().unwrap().len(), 2);
-        assert!(schema.get("$defs").is_none(), "Package is used once now, so it is in place: {schema}");
+        let listed = &schema["anyOf"][0];
+        assert_eq!(listed["properties"]["success"], json!({ "const": true }), "the only success says it: {schema}");
+        assert_eq!(listed["properties"]["action"]["enum"], json!(["List"]));
+        assert_eq!(schema.to_string().matches("#/$defs/Package").count(), 2, "List's and the failure field's");
         assert!(schema["properties"].get("command").is_none(), "no offered action runs dotnet");
     }
 

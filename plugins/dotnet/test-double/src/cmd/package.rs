@@ -19,6 +19,7 @@ const CATALOG: &str = crate::fixture::body(include_str!("../../fixtures/packages
 const ADD: &str = crate::fixture::body(include_str!("../../fixtures/packages/add.txt"));
 const ADD_NOT_FOUND: &str = crate::fixture::body(include_str!("../../fixtures/packages/add-not-found.txt"));
 const ADD_NO_VERSION: &str = crate::fixture::body(include_str!("../../fixtures/packages/add-no-version.txt"));
+const ADD_DOWNGRADE: &str = crate::fixture::body(include_str!("../../fixtures/packages/add-downgrade.txt"));
 const LOCALS: &str = crate::fixture::body(include_str!("../../fixtures/packages/locals.txt"));
 const LIST_RESTORE_FAILED: &str =
     crate::fixture::body(include_str!("../../fixtures/packages/list-restore-failed.json"));
@@ -494,7 +495,13 @@ pub fn add(ctx: &Ctx, project: Option<String>, id: Option<String>, args: &[Strin
         out::text(&vars.render(ADD_NO_VERSION));
         return 1;
     }
-    out::text(&vars.with("version", &version).render(ADD));
+    let vars = vars.with("version", &version);
+    if ctx.has(Scenario::PackageDowngrade) && version != entry.latest_version {
+        // Another reference needs the latest version: the reference is written, the restore fails.
+        out::text(&vars.with("latest", &entry.latest_version).render(ADD_DOWNGRADE));
+        return 0;
+    }
+    out::text(&vars.render(ADD));
     0
 }
 
