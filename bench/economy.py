@@ -33,8 +33,9 @@ message) (a message written once with `{0}` placeholders counts when the
 names after a location, put back, give the raw message; a test listed under its class counts with
 the class in front). It prints a markdown table and the checks that failed, and
 exits 1 when a check failed (the byte counts are measured, not asserted). For the package lists
-the table also gives the bytes of the ids and resolved versions alone (`id version` a line): no
-text that keeps every package can be shorter.
+the table also gives the bytes of the ids and resolved versions and the restore warnings alone
+(`id version` and `code: message` a line): no text that keeps every package and every warning
+can be shorter.
 """
 
 import argparse
@@ -283,10 +284,16 @@ def listed_packages(raw):
     return [m for m in map(PACKAGE.match, raw.splitlines()) if m]
 
 
+def restore_warnings(raw):
+    return [m for m in map(RESTORE_WARNING.match, raw.splitlines()) if m]
+
+
 def package_floor(raw):
     """The bytes no text that keeps them can go below: each package's id and resolved version
-    (`id version` and a line break), without project names, counts or frameworks."""
-    return sum(len(f"{m['id']} {m['resolved']}\n".encode()) for m in listed_packages(raw))
+    (`id version` and a line break) and each restore warning's code and message (`code: message`
+    and a line break), without project names, counts or frameworks."""
+    packages = sum(len(f"{m['id']} {m['resolved']}\n".encode()) for m in listed_packages(raw))
+    return packages + sum(len(f"{m['code']}: {m['message']}\n".encode()) for m in restore_warnings(raw))
 
 
 def check_list(count):
@@ -301,8 +308,8 @@ def check_list(count):
             if not re.search(re.escape(package["id"]) + r"\W+" + re.escape(package["resolved"]), text):
                 missing.append(f"package {package['id']} {package['resolved']}")
         # What the restore before the listing warned about, with its code and message.
-        for warning in map(RESTORE_WARNING.match, raw.splitlines()):
-            if warning and f"{warning['code']}: {warning['message']}" not in text:
+        for warning in restore_warnings(raw):
+            if f"{warning['code']}: {warning['message']}" not in text:
                 missing.append(f"restore warning {warning['code']} of {os.path.basename(warning['project'])}")
         return missing
 
@@ -347,7 +354,7 @@ def main():
         else:
             shutil.rmtree(work, ignore_errors=True)
     print(f"SDK {version}; host {options.host}\n")
-    print("| case | raw CLI output | content | content / raw | ids and versions alone / raw | structuredContent |")
+    print("| case | raw CLI output | content | content / raw | packages and warnings alone / raw | structuredContent |")
     print("|---|---:|---:|---:|---:|---:|")
     for label, raw_bytes, text_bytes, floor, structured in rows:
         alone = "" if floor is None else f"{floor:,} ({100 * floor / raw_bytes:.0f} %)"
