@@ -194,6 +194,22 @@ fn an_sdk_without_the_json_listing_is_asked_for_its_table() {
 }
 
 #[test]
+fn an_empty_list_is_said_once_and_its_report_kept_for_verbose() {
+    // What SDK 10.0.401 printed for an empty global list, and SDK 8's table (headers and rule).
+    for (sdk, report) in
+        [("10.0.401", r#"{"version":1,"data":[]}"#), ("8.0.416", "Package Id      Version      Commands")]
+    {
+        let harness = harness_with(|double| double.env("DOTNET_DOUBLE_SDK_VERSION", sdk));
+        let args = json!({ "action": "List", "global": true, "packageId": "dotnetsay" });
+        let standard = harness.call(args.clone());
+        assert_eq!(succeeded(&standard)["tools"], json!([]), "SDK {sdk}");
+        assert_eq!(standard.joined_text(), "0 tools installed globally.", "SDK {sdk}: the report is read, not shown");
+        let verbose = harness.call_with(&TestCall::new().with_features(&["verbosity=verbose"]), args);
+        assert!(verbose.joined_text().contains(report), "SDK {sdk}: {}", verbose.joined_text());
+    }
+}
+
+#[test]
 fn list_and_search_return_the_parsed_tables() {
     let harness = scenario("");
     let manifest = work(&harness).join("dotnet-tools.json").display().to_string();

@@ -138,6 +138,17 @@ fn list_info_and_search_return_parsed_results() {
 }
 
 #[test]
+fn an_empty_list_is_said_once_and_its_table_kept_for_verbose() {
+    // SDK 10.0.401 with no workload installed (recordings/workloads/): the summary says it all.
+    let harness = harness("");
+    let standard = harness.call(json!({ "action": "List" }));
+    assert_eq!(standard.joined_text(), "0 workloads installed (workload version 10.0.400-manifests.63b36e85).");
+    let verbose = TestCall::new().with_features(&["verbosity=verbose"]);
+    let text = harness.call_with(&verbose, json!({ "action": "List" })).joined_text();
+    assert!(text.contains("Installed Workload Id") && text.contains("dotnet workload search"), "{text}");
+}
+
+#[test]
 fn installs_updates_and_uninstalls_take_the_global_lock() {
     let harness = harness("");
     let structured = harness.ok(json!({ "action": "Install", "workloadIds": ["ios"] }));
