@@ -402,7 +402,12 @@ fn failures_are_errors_with_the_envelope() {
 
 #[test]
 fn two_installs_at_once_conflict_on_the_shared_lock() {
-    let harness = scenario("slow");
+    // The first install waits after its second of ticks while the hold file exists: a second of
+    // ticks alone is no certain window for the second call on a loaded machine.
+    let scratch = tempfile::tempdir().unwrap();
+    let hold = scratch.path().join("hold");
+    std::fs::write(&hold, "").unwrap();
+    let harness = harness_with(|double| double.scenario("slow").env("DOTNET_DOUBLE_HOLD", hold.to_str().unwrap()));
     let first_call = TestCall::new();
     std::thread::scope(|scope| {
         let install = json!({ "action": "Install", "packageId": "dotnetsay", "global": true });
@@ -414,6 +419,7 @@ fn two_installs_at_once_conflict_on_the_shared_lock() {
             std::thread::sleep(Duration::from_millis(10));
         }
         let second = harness.err(json!({ "action": "Update", "packageId": "dotnet-outdated-tool", "global": true }));
+        std::fs::remove_file(&hold).unwrap();
         assert_eq!(code(&second), "CONCURRENCY_CONFLICT");
         assert_eq!(second["lockInfo"]["lockKey"], "global");
         assert_eq!(second["lockInfo"]["lockContended"], true);

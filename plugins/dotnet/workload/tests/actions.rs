@@ -250,7 +250,14 @@ fn harness_runtime_only() -> Workload {
 
 #[test]
 fn two_installs_at_once_conflict_and_progress_follows_the_output() {
-    let harness = harness("slow");
+    // The first install waits after its second of ticks while the hold file exists: a second of
+    // ticks alone is no certain window for the second call on a loaded machine.
+    let harness = Workload::with(|dir, double| {
+        let hold = dir.join("hold").display().to_string();
+        double.env("DOTNET_DOUBLE_SLOW_SECS", "1").scenario("slow").env("DOTNET_DOUBLE_HOLD", &hold)
+    });
+    let hold = harness.path().join("hold");
+    std::fs::write(&hold, "").unwrap();
     let first_call = TestCall::new();
     std::thread::scope(|scope| {
         let first = scope
@@ -261,6 +268,7 @@ fn two_installs_at_once_conflict_and_progress_follows_the_output() {
             std::thread::sleep(Duration::from_millis(10));
         }
         let second = harness.err(json!({ "action": "Install", "workloadIds": ["ios"] }));
+        std::fs::remove_file(&hold).unwrap();
         assert_eq!(code(&second), "CONCURRENCY_CONFLICT");
         assert_eq!(second["lockInfo"]["lockContended"], true);
         assert!(second["errors"][0]["message"].as_str().unwrap().contains("dotnet_workload Install"));
