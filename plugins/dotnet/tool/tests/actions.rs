@@ -418,9 +418,12 @@ fn two_installs_at_once_conflict_on_the_shared_lock() {
             assert!(Instant::now() < deadline, "the first install never started");
             std::thread::sleep(Duration::from_millis(10));
         }
-        let second = harness.err(json!({ "action": "Update", "packageId": "dotnet-outdated-tool", "global": true }));
+        // Released before anything is asserted, so that a failing assertion does not leave the
+        // first install waiting for the scope's end.
+        let second = harness.call(json!({ "action": "Update", "packageId": "dotnet-outdated-tool", "global": true }));
         std::fs::remove_file(&hold).unwrap();
-        assert_eq!(code(&second), "CONCURRENCY_CONFLICT");
+        let second = failed(&second);
+        assert_eq!(code(second), "CONCURRENCY_CONFLICT");
         assert_eq!(second["lockInfo"]["lockKey"], "global");
         assert_eq!(second["lockInfo"]["lockContended"], true);
         assert_eq!(succeeded(&first.join().unwrap())["version"], "2.1.7");

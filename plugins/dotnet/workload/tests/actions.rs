@@ -267,8 +267,12 @@ fn two_installs_at_once_conflict_and_progress_follows_the_output() {
             assert!(Instant::now() < deadline, "the first install never started");
             std::thread::sleep(Duration::from_millis(10));
         }
-        let second = harness.err(json!({ "action": "Install", "workloadIds": ["ios"] }));
+        // Released before anything is asserted, so that a failing assertion does not leave the
+        // first install waiting for the scope's end.
+        let second = harness.call(json!({ "action": "Install", "workloadIds": ["ios"] }));
         std::fs::remove_file(&hold).unwrap();
+        assert!(second.is_error, "{}", second.joined_text());
+        let second = second.structured_content.unwrap();
         assert_eq!(code(&second), "CONCURRENCY_CONFLICT");
         assert_eq!(second["lockInfo"]["lockContended"], true);
         assert!(second["errors"][0]["message"].as_str().unwrap().contains("dotnet_workload Install"));
