@@ -898,11 +898,13 @@ fn no_project_is_a_build_error() {
 fn a_cancelled_build_kills_the_whole_process_tree_and_releases_the_lock() {
     let dir = tempfile::tempdir().unwrap();
     let pid_file = dir.path().join("double.pid");
+    let child_file = dir.path().join("child.pid");
     let fx = fixture_with(|double| {
         double
             .scenario("slow,spawn-child")
             .env("DOTNET_DOUBLE_SLOW_SECS", "30")
             .env("DOTNET_DOUBLE_PID_FILE", &pid_file.display().to_string())
+            .env("DOTNET_DOUBLE_CHILD_PID_FILE", &child_file.display().to_string())
     });
     let call = TestCall::new();
     let cancel = call.cancel_handle();
@@ -910,10 +912,10 @@ fn a_cancelled_build_kills_the_whole_process_tree_and_releases_the_lock() {
         let pid_file = pid_file.clone();
         move || {
             let pid = read_pid(&pid_file);
-            // The double has started its child (and prints its PID right after): the tree is whole.
-            let children = format!("/proc/{pid}/task/{pid}/children");
-            wait_for("the double's child", || std::fs::read_to_string(&children).is_ok_and(|c| !c.trim().is_empty()));
-            std::thread::sleep(Duration::from_millis(500));
+            // The double has started its child and written `double-child-pid` on stderr (it names
+            // the child in its file after the line, not a pause later): the tree is whole, and the
+            // line is in the pipe, which a cancelled run still reads to its end.
+            read_pid(&child_file);
             cancel.cancel();
             pid
         }

@@ -82,12 +82,20 @@ pub struct Section {
     pub verbatim: bool,
 }
 
+/// The command's output attached to a reply, and whether the action read it (see
+/// [`Reply::output`] and [`Reply::unread_output`]).
+#[derive(Debug, Clone, PartialEq)]
+struct Output {
+    text: String,
+    read: bool,
+}
+
 /// What an action has to say.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Reply {
     summary: String,
     sections: Vec<Section>,
-    output: Option<String>,
+    output: Option<Output>,
     pub(crate) structured: Option<Value>,
     verbatim: Map<String, Value>,
     identifiers: Vec<&'static str>,
@@ -151,7 +159,7 @@ impl Reply {
             section.lines.iter_mut().for_each(clean);
         }
         if let Some(output) = self.output.as_mut() {
-            clean(output);
+            clean(&mut output.text);
         }
         if let Some(structured) = self.structured.as_mut() {
             let original = (!self.identifiers.is_empty()).then(|| structured.clone());
@@ -165,14 +173,38 @@ impl Reply {
         }
     }
 
-    /// Attaches the command's (redacted) output, shown at `verbosity=verbose`, or at standard
-    /// verbosity when the reply has nothing else to show.
-    pub fn output(mut self, output: impl Into<String>) -> Self {
-        let output = output.into();
-        if !output.trim().is_empty() {
-            self.output = Some(output);
+    /// Attaches output the action has read completely (parsed into its summary, sections and
+    /// result: a JSON report, a table, a build log): the reply already says what it holds, so it
+    /// is shown only at `verbosity=verbose`. The rule for both kinds is `Reply::shows_output`.
+    pub fn output(self, output: impl Into<String>) -> Self {
+        self.attach(output.into(), true)
+    }
+
+    /// Attaches output the action did not read, or whose text is itself the answer (what
+    /// `dotnet new` or an application printed, a help text, an SQL script): shown at
+    /// `verbosity=verbose`, and at standard verbosity when the reply has no sections, since it is
+    /// then the only account of what the command said. See `Reply::shows_output`.
+    pub fn unread_output(self, output: impl Into<String>) -> Self {
+        self.attach(output.into(), false)
+    }
+
+    fn attach(mut self, text: String, read: bool) -> Self {
+        if !text.trim().is_empty() {
+            self.output = Some(Output { text, read });
         }
         self
+    }
+
+    /// Whether the text under `verbosity` shows the attached output: always at verbose; at
+    /// standard only output nobody read ([`Reply::unread_output`]), and only when the reply has
+    /// no sections; never at compact. Output the action read ([`Reply::output`]) is never shown
+    /// twice: once as the summary and sections, again raw.
+    fn shows_output(&self, verbosity: Verbosity) -> bool {
+        match verbosity {
+            Verbosity::Verbose => true,
+            Verbosity::Standard => self.output.as_ref().is_some_and(|output| !output.read) && self.sections.is_empty(),
+            Verbosity::Compact => false,
+        }
     }
 
     /// Attaches the structured content.
@@ -207,12 +239,11 @@ impl Reply {
                 text.push_str(&format!("\n{indent}{bullet}{rest}"));
             }
         }
-        let show_output = presentation.verbosity == Verbosity::Verbose || self.sections.is_empty();
-        if let Some(output) = self.output.as_ref().filter(|_| show_output) {
+        if let Some(output) = self.output.as_ref().filter(|_| self.shows_output(presentation.verbosity)) {
             if markdown {
-                text.push_str(&format!("\n\n```text\n{}\n```", output.trim_end()));
+                text.push_str(&format!("\n\n```text\n{}\n```", output.text.trim_end()));
             } else {
-                text.push_str(&format!("\n\n{}", output.trim_end()));
+                text.push_str(&format!("\n\n{}", output.text.trim_end()));
             }
         }
         text.trim_end().to_owned()
@@ -470,6 +501,36 @@ mod tests {
             .section("Warnings", vec!["Program.cs(3,1): CS0168: unused".into()])
             .output("raw build output")
             .structured(json!({ "success": true, "warningCount": 1 }))
+    }
+
+    #[test]
+    fn output_the_action_read_is_shown_only_at_verbose_even_when_the_reply_has_no_sections() {
+        // An empty tool list: the summary says there is none, the JSON report says the same.
+        let report = r#"{"version":1,"data":[]}"#;
+        let empty = || Reply::new("No tools installed globally.").section("Tools", Vec::new()).output(report);
+        for format in ["text", "markdown"] {
+            let standard = empty().render(Presentation::from_features(&[format!("format={format}")]));
+            assert!(!standard.contains(report), "{standard}");
+        }
+        let verbose = empty().render(Presentation::from_features(&["verbosity=verbose".to_owned()]));
+        assert!(verbose.ends_with(&format!("\n\n{report}")), "{verbose}");
+    }
+
+    #[test]
+    fn output_nobody_read_is_shown_at_standard_when_the_reply_has_nothing_else() {
+        let printed = "The template \"Console App\" was created successfully.\nRestore succeeded.";
+        let new = || Reply::new("The template \"Console App\" was created successfully.").unread_output(printed);
+        let standard = new().render(Presentation::default());
+        assert!(standard.ends_with(&format!("\n\n{printed}")), "{standard}");
+        let markdown = new().render(Presentation::from_features(&["format=markdown".to_owned()]));
+        assert!(markdown.ends_with(&format!("```text\n{printed}\n```")), "{markdown}");
+        let compact = new().render(Presentation::from_features(&["verbosity=compact".to_owned()]));
+        assert!(!compact.contains("Restore succeeded"), "{compact}");
+        // With sections, the sections are the account: the output waits for verbose.
+        let warned = new().section("Warnings", vec!["Program.cs(3,1): CS0168: unused".into()]);
+        assert!(!warned.render(Presentation::default()).contains("Restore succeeded"));
+        let verbose = warned.render(Presentation::from_features(&["verbosity=verbose".to_owned()]));
+        assert!(verbose.contains("Restore succeeded"), "{verbose}");
     }
 
     #[test]

@@ -103,10 +103,24 @@ async fn working_directory_and_environment_are_pinned() {
 
 #[tokio::test]
 async fn stdout_and_stderr_lines_arrive_interleaved_in_order() {
-    // The pauses make the order observable: two pipes have no common order otherwise.
-    let script = "echo out1; sleep 0.3; echo err1 >&2; sleep 0.3; echo out2; sleep 0.3; \
-                  echo err2 >&2; sleep 0.3; printf 'out3-no-newline'";
-    let (lines, outcome) = run(&sh(script)).await;
+    // Two pipes have no common order, and pauses do not give them one on a loaded machine: the
+    // script writes each line only once the reader has handed the line before to the callback
+    // (which touches a file named after it), so the order of arrival is the order of writing.
+    let dir = scratch("interleaved");
+    let after = |line: &str| format!("until [ -e '{}' ]; do sleep 0.01; done", dir.join(line).display());
+    let script = format!(
+        "echo out1; {}; echo err1 >&2; {}; echo out2; {}; echo err2 >&2; {}; printf 'out3-no-newline'",
+        after("out1"),
+        after("err1"),
+        after("out2"),
+        after("err2")
+    );
+    let mut lines = Vec::new();
+    let outcome = bounded(sh(&script).run(pending(), |stream, line: &str| {
+        std::fs::write(dir.join(line), "").unwrap();
+        lines.push((stream, line.to_owned()));
+    }))
+    .await;
 
     let expected = [
         (Stream::Stdout, "out1"),
@@ -119,6 +133,7 @@ async fn stdout_and_stderr_lines_arrive_interleaved_in_order() {
     assert_eq!(outcome.transcript, "out1\nerr1\nout2\nerr2\nout3-no-newline\n");
     assert_eq!(outcome.stdout, "out1\nout2\nout3-no-newline\n");
     assert_eq!(outcome.stderr, "err1\nerr2\n");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[tokio::test]

@@ -23,13 +23,15 @@ pub fn sleep_as_child(args: &[String]) -> ExitCode {
 }
 
 /// Starts the child (it inherits stdout and stderr, like a real build node does, so a reader
-/// sees end-of-file only when both are gone) and prints `double-child-pid: N` on stderr.
+/// sees end-of-file only when both are gone), prints `double-child-pid: N` on stderr, then
+/// appends N to `DOTNET_DOUBLE_CHILD_PID_FILE`.
 pub fn spawn(ctx: &Ctx) -> Option<Child> {
     let exe = std::env::current_exe().ok()?;
     let child = Command::new(exe).arg(SLEEPER_ARG).arg(ctx.slow.as_secs_f64().to_string()).stdin(Stdio::null()).spawn();
     match child {
         Ok(child) => {
             out::err(&format!("double-child-pid: {}", child.id()));
+            crate::record::append_child_pid(child.id());
             Some(child)
         }
         Err(e) => {

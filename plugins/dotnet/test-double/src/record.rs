@@ -30,6 +30,12 @@ pub fn append_server_pid(pid: u32) {
     append_line("DOTNET_DOUBLE_SERVER_PID_FILE", "server PID file", &format!("{pid}\n"));
 }
 
+/// Appends the process id of the child the `spawn-child` scenario started, once its
+/// `double-child-pid` line is written, to the file named by `DOTNET_DOUBLE_CHILD_PID_FILE`, if set.
+pub fn append_child_pid(pid: u32) {
+    append_line("DOTNET_DOUBLE_CHILD_PID_FILE", "child PID file", &format!("{pid}\n"));
+}
+
 /// Appends `line` with one `write` call to the file named by the variable `var`, if set, on a
 /// file opened for appending, so that concurrent invocations do not interleave their lines; says
 /// on stderr when it cannot (`what` names the file there).

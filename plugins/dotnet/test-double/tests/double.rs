@@ -17,6 +17,7 @@ const CONTROL_VARS: &[&str] = &[
     "DOTNET_DOUBLE_LOG",
     "DOTNET_DOUBLE_PID_FILE",
     "DOTNET_DOUBLE_SERVER_PID_FILE",
+    "DOTNET_DOUBLE_CHILD_PID_FILE",
     "DOTNET_DOUBLE_SCENARIO",
     "DOTNET_DOUBLE_SDK_VERSION",
     "DOTNET_DOUBLE_RUNTIME_VERSION",
@@ -351,25 +352,36 @@ fn microsoft_testing_platform_is_chosen_by_global_json() {
 
 #[test]
 fn slow_commands_stream_a_line_every_200_ms() {
+    // When a line is read says nothing certain about the gap before it on a loaded machine (a late
+    // reader gets two ticks at once). What is certain: no tick comes sooner than the pauses before
+    // it allow, and every tick is read while the command still runs (the hold file keeps it
+    // waiting after its ticks), so the lines stream rather than come at the end.
     let dir = project_dir("slow");
-    let mut child = command(&dir, &["build"], &[("DOTNET_DOUBLE_SCENARIO", "slow"), ("DOTNET_DOUBLE_SLOW_SECS", "1")])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
+    let hold = dir.root.join("hold");
+    fs::write(&hold, "").unwrap();
+    let env = [
+        ("DOTNET_DOUBLE_SCENARIO", "slow"),
+        ("DOTNET_DOUBLE_SLOW_SECS", "1"),
+        ("DOTNET_DOUBLE_HOLD", hold.to_str().unwrap()),
+    ];
     let start = Instant::now();
+    let mut child = command(&dir, &["build"], &env).stdout(Stdio::piped()).spawn().unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let mut ticks = Vec::new();
-    for line in BufReader::new(child.stdout.take().unwrap()).lines() {
-        let line = line.unwrap();
+    while ticks.len() < 5 {
+        let line = lines.next().expect("five ticks before the end of the output").unwrap();
         if line.contains("Building... (") {
             ticks.push(start.elapsed());
+            assert!(child.try_wait().unwrap().is_none(), "tick {} was read after the command ended", ticks.len());
         }
     }
+    fs::remove_file(&hold).unwrap();
+    assert_eq!(lines.map(Result::unwrap).filter(|line| line.contains("Building... (")).count(), 0, "five ticks");
     assert!(child.wait().unwrap().success());
-    assert_eq!(ticks.len(), 5);
-    for pair in ticks.windows(2) {
-        assert!(pair[1] - pair[0] >= Duration::from_millis(150), "{ticks:?}");
+    for (before, tick) in ticks.iter().enumerate() {
+        assert!(*tick >= Duration::from_millis(200) * before as u32, "tick {} came too soon: {ticks:?}", before + 1);
     }
-    assert!(start.elapsed() >= Duration::from_millis(950));
+    assert!(start.elapsed() >= Duration::from_millis(1000), "five pauses of 200 ms");
 }
 
 #[test]

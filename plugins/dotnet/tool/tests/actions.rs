@@ -194,6 +194,22 @@ fn an_sdk_without_the_json_listing_is_asked_for_its_table() {
 }
 
 #[test]
+fn an_empty_list_is_said_once_and_its_report_kept_for_verbose() {
+    // What SDK 10.0.401 printed for an empty global list, and SDK 8's table (headers and rule).
+    for (sdk, report) in
+        [("10.0.401", r#"{"version":1,"data":[]}"#), ("8.0.416", "Package Id      Version      Commands")]
+    {
+        let harness = harness_with(|double| double.env("DOTNET_DOUBLE_SDK_VERSION", sdk));
+        let args = json!({ "action": "List", "global": true, "packageId": "dotnetsay" });
+        let standard = harness.call(args.clone());
+        assert_eq!(succeeded(&standard)["tools"], json!([]), "SDK {sdk}");
+        assert_eq!(standard.joined_text(), "0 tools installed globally.", "SDK {sdk}: the report is read, not shown");
+        let verbose = harness.call_with(&TestCall::new().with_features(&["verbosity=verbose"]), args);
+        assert!(verbose.joined_text().contains(report), "SDK {sdk}: {}", verbose.joined_text());
+    }
+}
+
+#[test]
 fn list_and_search_return_the_parsed_tables() {
     let harness = scenario("");
     let manifest = work(&harness).join("dotnet-tools.json").display().to_string();
@@ -386,7 +402,12 @@ fn failures_are_errors_with_the_envelope() {
 
 #[test]
 fn two_installs_at_once_conflict_on_the_shared_lock() {
-    let harness = scenario("slow");
+    // The first install waits after its second of ticks while the hold file exists: a second of
+    // ticks alone is no certain window for the second call on a loaded machine.
+    let scratch = tempfile::tempdir().unwrap();
+    let hold = scratch.path().join("hold");
+    std::fs::write(&hold, "").unwrap();
+    let harness = harness_with(|double| double.scenario("slow").env("DOTNET_DOUBLE_HOLD", hold.to_str().unwrap()));
     let first_call = TestCall::new();
     std::thread::scope(|scope| {
         let install = json!({ "action": "Install", "packageId": "dotnetsay", "global": true });
@@ -397,8 +418,12 @@ fn two_installs_at_once_conflict_on_the_shared_lock() {
             assert!(Instant::now() < deadline, "the first install never started");
             std::thread::sleep(Duration::from_millis(10));
         }
-        let second = harness.err(json!({ "action": "Update", "packageId": "dotnet-outdated-tool", "global": true }));
-        assert_eq!(code(&second), "CONCURRENCY_CONFLICT");
+        // Released before anything is asserted, so that a failing assertion does not leave the
+        // first install waiting for the scope's end.
+        let second = harness.call(json!({ "action": "Update", "packageId": "dotnet-outdated-tool", "global": true }));
+        std::fs::remove_file(&hold).unwrap();
+        let second = failed(&second);
+        assert_eq!(code(second), "CONCURRENCY_CONFLICT");
         assert_eq!(second["lockInfo"]["lockKey"], "global");
         assert_eq!(second["lockInfo"]["lockContended"], true);
         assert_eq!(succeeded(&first.join().unwrap())["version"], "2.1.7");

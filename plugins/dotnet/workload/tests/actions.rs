@@ -138,6 +138,17 @@ fn list_info_and_search_return_parsed_results() {
 }
 
 #[test]
+fn an_empty_list_is_said_once_and_its_table_kept_for_verbose() {
+    // SDK 10.0.401 with no workload installed (recordings/workloads/): the summary says it all.
+    let harness = harness("");
+    let standard = harness.call(json!({ "action": "List" }));
+    assert_eq!(standard.joined_text(), "0 workloads installed (workload version 10.0.400-manifests.63b36e85).");
+    let verbose = TestCall::new().with_features(&["verbosity=verbose"]);
+    let text = harness.call_with(&verbose, json!({ "action": "List" })).joined_text();
+    assert!(text.contains("Installed Workload Id") && text.contains("dotnet workload search"), "{text}");
+}
+
+#[test]
 fn installs_updates_and_uninstalls_take_the_global_lock() {
     let harness = harness("");
     let structured = harness.ok(json!({ "action": "Install", "workloadIds": ["ios"] }));
@@ -239,7 +250,14 @@ fn harness_runtime_only() -> Workload {
 
 #[test]
 fn two_installs_at_once_conflict_and_progress_follows_the_output() {
-    let harness = harness("slow");
+    // The first install waits after its second of ticks while the hold file exists: a second of
+    // ticks alone is no certain window for the second call on a loaded machine.
+    let harness = Workload::with(|dir, double| {
+        let hold = dir.join("hold").display().to_string();
+        double.env("DOTNET_DOUBLE_SLOW_SECS", "1").scenario("slow").env("DOTNET_DOUBLE_HOLD", &hold)
+    });
+    let hold = harness.path().join("hold");
+    std::fs::write(&hold, "").unwrap();
     let first_call = TestCall::new();
     std::thread::scope(|scope| {
         let first = scope
@@ -249,7 +267,12 @@ fn two_installs_at_once_conflict_and_progress_follows_the_output() {
             assert!(Instant::now() < deadline, "the first install never started");
             std::thread::sleep(Duration::from_millis(10));
         }
-        let second = harness.err(json!({ "action": "Install", "workloadIds": ["ios"] }));
+        // Released before anything is asserted, so that a failing assertion does not leave the
+        // first install waiting for the scope's end.
+        let second = harness.call(json!({ "action": "Install", "workloadIds": ["ios"] }));
+        std::fs::remove_file(&hold).unwrap();
+        assert!(second.is_error, "{}", second.joined_text());
+        let second = second.structured_content.unwrap();
         assert_eq!(code(&second), "CONCURRENCY_CONFLICT");
         assert_eq!(second["lockInfo"]["lockContended"], true);
         assert!(second["errors"][0]["message"].as_str().unwrap().contains("dotnet_workload Install"));

@@ -173,13 +173,11 @@ fn completed(ran: &Ran, summary: String, project: Option<&str>, made: Made) -> C
     }
 }
 
-/// A reply for a command that succeeded: its summary, its warnings, its output.
-fn command_reply(ran: &Ran, result: Completed) -> Reply {
+/// A reply for a command that succeeded: its summary and its warnings. The caller attaches the
+/// output, read ([`Reply::output`]) or not ([`Reply::unread_output`]).
+fn command_reply(result: Completed) -> Reply {
     let warnings = result.warnings.iter().map(Diagnostic::line).collect();
-    Reply::new(result.summary.clone())
-        .section("Warnings", warnings)
-        .output(ran.outcome.transcript.clone())
-        .result(result)
+    Reply::new(result.summary.clone()).section("Warnings", warnings).result(result)
 }
 
 /// A build command that runs once under the project lock and answers with [`Completed`]:
@@ -199,7 +197,9 @@ async fn simple(
         return Err(ran.failure().into());
     }
     let (summary, made) = describe(&ran);
-    Ok(command_reply(&ran, completed(&ran, summary, target, made)))
+    // Each caller reads what its command prints (restored projects, published folders, packages)
+    // and `completed` reads every line for warnings: the reply says it all.
+    Ok(command_reply(completed(&ran, summary, target, made)).output(ran.outcome.transcript.clone()))
 }
 
 #[cfg(test)]

@@ -134,7 +134,9 @@ pub(super) async fn new_project(call: &Call<'_>) -> Outcome {
         name: call.params().opt("name", Kind::Text)?.map(str::to_owned),
         ..Made::default()
     };
-    Ok(command_reply(&ran, completed(&ran, summary, None, made)))
+    // What `dotnet new` printed beyond its first line (post-action notes, what to do next) is
+    // read by nobody: the model sees it.
+    Ok(command_reply(completed(&ran, summary, None, made)).unread_output(ran.outcome.transcript.clone()))
 }
 
 /// What `dotnet new` says when the template was written but a post-creation action (the restore)

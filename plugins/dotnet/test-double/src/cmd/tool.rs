@@ -4,7 +4,7 @@
 //! prints the SDK's versioned contract (`{"version":1,"data":[{packageId, version, commands,
 //! manifest (local only)}]}`) from SDK 9 on; SDK 8 rejects the option, as the real one does.
 
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 use crate::args;
 use crate::cmd::help;
@@ -35,6 +35,24 @@ struct Tool {
     verified: bool,
     description: String,
     run_output: String,
+}
+
+/// `tool list --format json`'s versioned contract.
+#[derive(Serialize)]
+struct Listing<'a> {
+    version: u8,
+    data: Vec<ListedTool<'a>>,
+}
+
+/// One tool of [`Listing`]; `manifest` only for a local tool.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ListedTool<'a> {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    manifest: Option<&'a str>,
+    package_id: &'a str,
+    version: &'a str,
+    commands: &'a [String],
 }
 
 fn tools(ctx: &Ctx) -> Tools {
@@ -137,19 +155,18 @@ pub fn tool(ctx: &Ctx, args: &[String]) -> u8 {
                     ],
                 ),
                 Some(format) if format == "json" => {
-                    // The versioned contract, printed on one line as System.Text.Json writes it.
-                    let rows: Vec<serde_json::Value> = listed
+                    // The versioned contract, printed on one line as System.Text.Json writes it, its
+                    // fields in the SDK's order (recordings/tools/003-tool-list-json.txt).
+                    let data = listed
                         .iter()
-                        .map(|t| {
-                            let mut row =
-                                serde_json::json!({ "packageId": t.id, "version": t.version, "commands": t.commands });
-                            if !global {
-                                row["manifest"] = serde_json::json!(manifest);
-                            }
-                            row
+                        .map(|t| ListedTool {
+                            manifest: (!global).then_some(manifest.as_str()),
+                            package_id: &t.id,
+                            version: &t.version,
+                            commands: &t.commands,
                         })
                         .collect();
-                    out::line(&serde_json::json!({ "version": 1, "data": rows }).to_string());
+                    out::line(&serde_json::to_string(&Listing { version: 1, data }).expect("a listing serializes"));
                     0
                 }
                 Some(format) if format != "table" => help::usage_error(
