@@ -235,6 +235,11 @@ fn build_returns_the_build_result_with_progress_from_the_output() {
     assert_eq!(structured["lockInfo"]["lockKey"], app(&fx), "a folder locks as its one project");
     assert!(result.joined_text().starts_with("Build succeeded with 2 warnings."));
     assert!(result.joined_text().contains("CS0168"));
+    // Where the assembly went, as the terminal's `App -> path` line says.
+    let assembly = structured["outputs"][0]["path"].as_str().unwrap_or_default().to_owned();
+    assert!(assembly.ends_with("/bin/Release/net10.0/App.dll"), "{structured}");
+    assert_eq!(structured["outputs"][0]["project"], "App");
+    assert!(result.joined_text().contains(&format!("\n\nOutputs:\n  App -> {assembly}")), "{}", result.joined_text());
 
     let call = TestCall::new();
     let progress = {

@@ -66,11 +66,22 @@ pub struct Made {
     pub(super) consent: Option<Consent>,
 }
 
-// Where Publish put one project's output.
+// Where a build put one project's assembly, or Publish its output folder.
 #[derive(Debug, Serialize, JsonSchema)]
 pub struct Published {
     project: String,
     path: String,
+}
+
+/// What MSBuild says it wrote, one `Project -> path` line each: a build's assemblies (files), or
+/// with `folders` a publish's output folders (the paths ending in a separator).
+fn written(stdout: &str, folders: bool) -> Vec<Published> {
+    stdout
+        .lines()
+        .filter_map(|line| line.trim().split_once(" -> "))
+        .filter(|(_, path)| (path.ends_with('/') || path.ends_with('\\')) == folders)
+        .map(|(project, path)| Published { project: project.to_owned(), path: path.to_owned() })
+        .collect()
 }
 
 // What a build reports, success or failure: the counts and the diagnostics.
@@ -85,7 +96,7 @@ pub struct BuildCounts {
     warnings: Vec<Diagnostic>,
 }
 
-// Build: the counts, errors and warnings.
+// Build: the counts, errors and warnings, and the assemblies written.
 #[derive(Debug, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Built {
@@ -93,6 +104,7 @@ pub struct Built {
     counts: BuildCounts,
     errors: Vec<Diagnostic>,
     duration_ms: i64,
+    outputs: Vec<Published>,
 }
 
 /// Restore.
@@ -145,8 +157,12 @@ pub(super) async fn build(call: &Call<'_>) -> Outcome {
             Failure::with_fields(ran.failure(), serde_json::to_value(&counts).ok()).section("Warnings", warnings)
         );
     }
-    let built = Built { counts, errors: found.errors, duration_ms: ran.outcome.elapsed.as_millis() as i64 };
-    Ok(Reply::new(summary).section("Warnings", warnings).output(ran.outcome.transcript.clone()).result(built))
+    // What the terminal shows of a build beside its diagnostics: where each assembly went.
+    let outputs = written(&ran.outcome.stdout, false);
+    let lines = outputs.iter().map(|output| format!("{} -> {}", output.project, output.path)).collect();
+    let built = Built { counts, errors: found.errors, duration_ms: ran.outcome.elapsed.as_millis() as i64, outputs };
+    let reply = Reply::new(summary).section("Warnings", warnings).section("Outputs", lines);
+    Ok(reply.output(ran.outcome.transcript.clone()).result(built))
 }
 
 /// What a build says of itself: succeeded or failed, with MSBuild's counts. MSBuild counts a
@@ -182,14 +198,7 @@ pub(super) async fn publish(call: &Call<'_>) -> Outcome {
     push(call, &mut args, "--os", "os", Kind::Identifier)?;
     build_options(call, &mut args, &["verbosity"])?;
     simple(call, args, target.as_deref(), ProgressKind::Build, |ran| {
-        let outputs: Vec<Published> = ran
-            .outcome
-            .stdout
-            .lines()
-            .filter_map(|line| line.trim().split_once(" -> "))
-            .filter(|(_, path)| path.ends_with('/') || path.ends_with('\\'))
-            .map(|(project, path)| Published { project: project.to_owned(), path: path.to_owned() })
-            .collect();
+        let outputs = written(&ran.outcome.stdout, true);
         let places: Vec<&str> = outputs.iter().map(|output| output.path.as_str()).collect();
         let summary = match places.as_slice() {
             [] => "Publish succeeded.".to_owned(),
@@ -315,6 +324,19 @@ mod tests {
         let once = diagnostics::summarize([cs0168, "    1 Warning(s)", "    0 Error(s)"]);
         assert_eq!(build_summary(true, &once), "Build succeeded with 1 warning.");
         assert_eq!(build_summary(true, &diagnostics::summarize(["Build succeeded."])), "Build succeeded.");
+    }
+
+    #[test]
+    fn a_build_names_the_assemblies_it_wrote_and_a_publish_its_folders() {
+        // SDK 10.0.401, `dotnet publish App -c Release` (recordings/console/010-publish.txt): the
+        // build's assembly, then the folder it published to.
+        let stdout = "  Restored /src/App/App.csproj (in 1.2 sec).\n  App -> /src/App/bin/Release/net10.0/App.dll\n\
+                      \x20 App -> /src/publish/\n";
+        let paths = |folders| -> Vec<(String, String)> {
+            written(stdout, folders).into_iter().map(|output| (output.project, output.path)).collect()
+        };
+        assert_eq!(paths(false), [("App".to_owned(), "/src/App/bin/Release/net10.0/App.dll".to_owned())]);
+        assert_eq!(paths(true), [("App".to_owned(), "/src/publish/".to_owned())]);
     }
 
     #[test]
