@@ -83,7 +83,7 @@ pub struct Section {
 }
 
 /// The command's output attached to a reply, and whether the action read it (see
-/// [`Reply::output`] and [`Reply::unread_output`]).
+/// [`Reply::output`] and [`Reply::read_output`]).
 #[derive(Debug, Clone, PartialEq)]
 struct Output {
     text: String,
@@ -173,19 +173,19 @@ impl Reply {
         }
     }
 
-    /// Attaches output the action has read completely (parsed into its summary, sections and
-    /// result: a JSON report, a table, a build log): the reply already says what it holds, so it
-    /// is shown only at `verbosity=verbose`. The rule for both kinds is `Reply::shows_output`.
+    /// Attaches the command's output: shown at `verbosity=verbose`, and at standard verbosity when
+    /// the reply has no sections, since it may say more than the summary does (a hint, the name
+    /// of a command, what `dotnet new` or an application printed). See `Reply::shows_output`.
     pub fn output(self, output: impl Into<String>) -> Self {
-        self.attach(output.into(), true)
+        self.attach(output.into(), false)
     }
 
-    /// Attaches output the action did not read, or whose text is itself the answer (what
-    /// `dotnet new` or an application printed, a help text, an SQL script): shown at
-    /// `verbosity=verbose`, and at standard verbosity when the reply has no sections, since it is
-    /// then the only account of what the command said. See `Reply::shows_output`.
-    pub fn unread_output(self, output: impl Into<String>) -> Self {
-        self.attach(output.into(), false)
+    /// Attaches output the action has read completely, every fact of it in the summary, sections
+    /// and result (a JSON report, a listing's table, a build log whose diagnostics and outputs
+    /// are sections): shown only at `verbosity=verbose`, never a second time at standard. For an
+    /// action whose parser reads only part of the output, use [`Reply::output`].
+    pub fn read_output(self, output: impl Into<String>) -> Self {
+        self.attach(output.into(), true)
     }
 
     fn attach(mut self, text: String, read: bool) -> Self {
@@ -196,9 +196,9 @@ impl Reply {
     }
 
     /// Whether the text under `verbosity` shows the attached output: always at verbose; at
-    /// standard only output nobody read ([`Reply::unread_output`]), and only when the reply has
-    /// no sections; never at compact. Output the action read ([`Reply::output`]) is never shown
-    /// twice: once as the summary and sections, again raw.
+    /// standard only output the action did not read whole ([`Reply::output`]), and only when the
+    /// reply has no sections; never at compact. Output read whole ([`Reply::read_output`]) is
+    /// never shown twice: once as the summary and sections, again raw.
     fn shows_output(&self, verbosity: Verbosity) -> bool {
         match verbosity {
             Verbosity::Verbose => true,
@@ -507,7 +507,7 @@ mod tests {
     fn output_the_action_read_is_shown_only_at_verbose_even_when_the_reply_has_no_sections() {
         // An empty tool list: the summary says there is none, the JSON report says the same.
         let report = r#"{"version":1,"data":[]}"#;
-        let empty = || Reply::new("No tools installed globally.").section("Tools", Vec::new()).output(report);
+        let empty = || Reply::new("No tools installed globally.").section("Tools", Vec::new()).read_output(report);
         for format in ["text", "markdown"] {
             let standard = empty().render(Presentation::from_features(&[format!("format={format}")]));
             assert!(!standard.contains(report), "{standard}");
@@ -519,7 +519,7 @@ mod tests {
     #[test]
     fn output_nobody_read_is_shown_at_standard_when_the_reply_has_nothing_else() {
         let printed = "The template \"Console App\" was created successfully.\nRestore succeeded.";
-        let new = || Reply::new("The template \"Console App\" was created successfully.").unread_output(printed);
+        let new = || Reply::new("The template \"Console App\" was created successfully.").output(printed);
         let standard = new().render(Presentation::default());
         assert!(standard.ends_with(&format!("\n\n{printed}")), "{standard}");
         let markdown = new().render(Presentation::from_features(&["format=markdown".to_owned()]));

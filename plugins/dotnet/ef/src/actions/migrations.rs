@@ -117,15 +117,14 @@ pub fn script(request: &Request<'_>, ran: &Ran, cwd: &Path) -> Result<Reply, Str
     let reply = match request.output {
         Some(output) => {
             let file = cwd.join(output).display().to_string();
-            let reply =
-                Reply::new(format!("Wrote the SQL script to {file}.")).unread_output(ran.outcome.transcript.clone());
+            let reply = Reply::new(format!("Wrote the SQL script to {file}.")).output(ran.outcome.transcript.clone());
             script.output_file = Some(file);
             reply
         }
         None => {
             let sql = parse::body(&ran.outcome.stdout);
-            let reply = Reply::new(format!("Generated the SQL script ({} lines).", sql.lines().count()))
-                .unread_output(sql.clone());
+            let reply =
+                Reply::new(format!("Generated the SQL script ({} lines).", sql.lines().count())).output(sql.clone());
             script.script = Some(sql);
             reply
         }

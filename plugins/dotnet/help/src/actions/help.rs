@@ -50,5 +50,5 @@ pub async fn run(call: &Call<'_>) -> Outcome {
     let text = ran.outcome.stdout.clone();
     let help = parse::parse(&text);
     let usage = help.usage.first().map(|usage| format!(" Usage: {usage}")).unwrap_or_default();
-    Ok(Reply::new(format!("Help for '{shown}'.{usage}")).unread_output(text).result(Help { command_path: words, help }))
+    Ok(Reply::new(format!("Help for '{shown}'.{usage}")).output(text).result(Help { command_path: words, help }))
 }

@@ -127,7 +127,5 @@ pub async fn remove(call: &Call<'_>) -> Outcome {
     let args = command::remove_package(project.as_deref(), id);
     let ran = run(call, args, &format!("removing package {id}"), ProgressKind::None).await?;
     let summary = format!("Removed package {id} from {}.", target_name(call, project.as_deref()));
-    Ok(Reply::new(summary)
-        .unread_output(ran.outcome.stdout.clone())
-        .result(Removed { project, package_id: id.to_owned() }))
+    Ok(Reply::new(summary).output(ran.outcome.stdout.clone()).result(Removed { project, package_id: id.to_owned() }))
 }

@@ -46,7 +46,7 @@ pub async fn edit(edit: Edit, call: &Call<'_>) -> Outcome {
     let ran = run(call, args, &description, ProgressKind::None).await?;
     let summary = format!("{done} {reference} in {}.", target_name(call, project.as_deref()));
     let references = vec![reference.to_owned()];
-    Ok(Reply::new(summary).unread_output(ran.outcome.stdout.clone()).result(Referenced { project, references }))
+    Ok(Reply::new(summary).output(ran.outcome.stdout.clone()).result(Referenced { project, references }))
 }
 
 /// ListReferences: `list [<project>] reference`.

@@ -162,7 +162,7 @@ pub(super) async fn build(call: &Call<'_>) -> Outcome {
     let lines = outputs.iter().map(|output| format!("{} -> {}", output.project, output.path)).collect();
     let built = Built { counts, errors: found.errors, duration_ms: ran.outcome.elapsed.as_millis() as i64, outputs };
     let reply = Reply::new(summary).section("Warnings", warnings).section("Outputs", lines);
-    Ok(reply.output(ran.outcome.transcript.clone()).result(built))
+    Ok(reply.read_output(ran.outcome.transcript.clone()).result(built))
 }
 
 /// What a build says of itself: succeeded or failed, with MSBuild's counts. MSBuild counts a

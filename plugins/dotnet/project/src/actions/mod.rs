@@ -174,7 +174,7 @@ fn completed(ran: &Ran, summary: String, project: Option<&str>, made: Made) -> C
 }
 
 /// A reply for a command that succeeded: its summary and its warnings. The caller attaches the
-/// output, read ([`Reply::output`]) or not ([`Reply::unread_output`]).
+/// output, read whole ([`Reply::read_output`]) or not ([`Reply::output`]).
 fn command_reply(result: Completed) -> Reply {
     let warnings = result.warnings.iter().map(Diagnostic::line).collect();
     Reply::new(result.summary.clone()).section("Warnings", warnings).result(result)

@@ -165,8 +165,7 @@ pub(super) async fn run_project(family: &DotnetProject, call: &Call<'_>) -> Outc
     let made = Made { output: Some(keep_end(&ran.outcome.transcript, MAX_RUN_OUTPUT)), ..Made::default() };
     let result = completed(&ran, summary, target.as_deref(), made);
     let warnings = result.warnings.iter().map(Diagnostic::line).collect();
-    let reply =
-        Reply::new(result.summary.clone()).section("Warnings", warnings).unread_output(ran.outcome.transcript.clone());
+    let reply = Reply::new(result.summary.clone()).section("Warnings", warnings).output(ran.outcome.transcript.clone());
     let (command, exit_code) = (ran.command_line(), ran.exit_code());
     Ok(reply.result(RunResult::Foreground(RanInForeground { completed: result, command, exit_code })))
 }
@@ -317,7 +316,7 @@ pub(super) fn logs(family: &DotnetProject, call: &Call<'_>) -> Outcome {
         dropped_lines: dropped as i64,
         lines,
     };
-    Ok(Reply::new(summary).unread_output(text).result(logs).identifier("sessionId"))
+    Ok(Reply::new(summary).output(text).result(logs).identifier("sessionId"))
 }
 
 /// Stop: kills the session's whole process tree.

@@ -136,7 +136,7 @@ pub(super) async fn new_project(call: &Call<'_>) -> Outcome {
     };
     // What `dotnet new` printed beyond its first line (post-action notes, what to do next) is
     // read by nobody: the model sees it.
-    Ok(command_reply(completed(&ran, summary, None, made)).unread_output(ran.outcome.transcript.clone()))
+    Ok(command_reply(completed(&ran, summary, None, made)).output(ran.outcome.transcript.clone()))
 }
 
 /// What `dotnet new` says when the template was written but a post-creation action (the restore)

@@ -202,7 +202,7 @@ pub(super) async fn test(call: &Call<'_>) -> Outcome {
             .section("Skipped tests", skipped_lines)
             .section("Warnings", warning_lines)
             .section("Tests", tests)
-            .output(ran.outcome.transcript.clone())
+            .read_output(ran.outcome.transcript.clone())
             .result(Tested { counts, metadata }))
     }
 }

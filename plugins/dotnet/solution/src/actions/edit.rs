@@ -94,7 +94,7 @@ pub async fn create(call: &Call<'_>) -> Outcome {
         Some((path, _)) => format!("Created solution {}.", path.display()),
         None => format!("Created solution '{name}' in {}.", folder.display()),
     };
-    Ok(Reply::new(summary).unread_output(ran.outcome.stdout.clone()).result(Created {
+    Ok(Reply::new(summary).output(ran.outcome.stdout.clone()).result(Created {
         name: name.to_owned(),
         solution: created.as_ref().map(|(path, _)| path.display().to_string()),
         format: created.map(|(_, format)| format),

@@ -221,7 +221,7 @@ pub async fn create_manifest(call: &Call<'_>) -> Outcome {
         places.iter().zip(before).find(|(place, before)| modified(place).is_some_and(|now| Some(now) != *before));
     let manifest = written.map_or(&places[1], |(place, _)| place).display().to_string();
     Ok(Reply::new(format!("Created the tool manifest {manifest}."))
-        .unread_output(ran.outcome.transcript.clone())
+        .output(ran.outcome.transcript.clone())
         .result(Created { manifest }))
 }
 

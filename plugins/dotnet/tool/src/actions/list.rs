@@ -67,7 +67,7 @@ pub async fn list(call: &Call<'_>) -> Outcome {
         })
         .collect();
     let summary = format!("{} installed {}.", count(tools.len(), "tool"), scope.describe());
-    Ok(Reply::new(summary).section("Tools", lines).output(ran.outcome.transcript.clone()).result(Listed {
+    Ok(Reply::new(summary).section("Tools", lines).read_output(ran.outcome.transcript.clone()).result(Listed {
         scope: scope.kind(),
         package_id: id.map(str::to_owned),
         tools,
@@ -121,7 +121,7 @@ pub async fn search(call: &Call<'_>) -> Outcome {
         .collect();
     Ok(Reply::new(format!("{} found for '{term}'.", count(found.len(), "tool")))
         .section("Tools", lines)
-        .output(ran.outcome.transcript.clone())
+        .read_output(ran.outcome.transcript.clone())
         .result(Found { search_term: term.to_owned(), packages: found }))
 }
 

@@ -108,7 +108,7 @@ pub async fn run(call: &Call<'_>) -> Outcome {
     let description = format!("running the local tool {command}");
     let ran = call.run_ok(Command::new(args, &cwd, description)).await?;
     Ok(Reply::new(format!("The local tool '{command}' ran and exited with code 0."))
-        .unread_output(ran.outcome.transcript.clone())
+        .output(ran.outcome.transcript.clone())
         .result(ToolRan { tool_name: command.to_owned(), args: redact_args(&tool_args) }))
 }
 
@@ -156,7 +156,7 @@ pub async fn exec(call: &Call<'_>) -> Outcome {
     Ok(Reply::new(format!(
         "The tool package '{package}'{at} ran once, without being installed, and exited with code 0."
     ))
-    .unread_output(ran.outcome.transcript.clone())
+    .output(ran.outcome.transcript.clone())
     .result(Executed {
         package_id: package.to_owned(),
         version: version.map(str::to_owned),

@@ -163,7 +163,7 @@ pub async fn uninstall(call: &Call<'_>) -> Outcome {
     args.extend(ids.iter().cloned());
     let ran = change(call, args, format!("uninstalling the workload(s) {listed}")).await?;
     Ok(Reply::new(format!("Uninstalled the workload(s) {listed}."))
-        .unread_output(ran.outcome.transcript.clone())
+        .output(ran.outcome.transcript.clone())
         .result(Uninstalled { workload_ids: ids, consent }))
 }
 

@@ -66,7 +66,7 @@ pub async fn installed(call: &Call<'_>, listing: Listing) -> Outcome {
     let version = workload_version.as_ref().map(|version| format!(" (workload version {version})")).unwrap_or_default();
     Ok(Reply::new(format!("{} installed{version}.", count(workloads.len(), "workload")))
         .section("Workloads", lines)
-        .output(ran.outcome.transcript.clone())
+        .read_output(ran.outcome.transcript.clone())
         .result(Installed { workloads, workload_version }))
 }
 
@@ -85,6 +85,6 @@ pub async fn search(call: &Call<'_>) -> Outcome {
     };
     Ok(Reply::new(summary)
         .section("Workloads", lines)
-        .output(ran.outcome.transcript.clone())
+        .read_output(ran.outcome.transcript.clone())
         .result(Found { search_term: term.map(str::to_owned), workloads }))
 }
