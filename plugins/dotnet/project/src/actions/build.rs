@@ -4,7 +4,7 @@
 use std::{path::Path, sync::LazyLock};
 
 use dotnet_support::{
-    diagnostics::{self, Diagnostic, DiagnosticSummary},
+    diagnostics::{Diagnostic, DiagnosticSummary},
     exec::ProgressKind,
     kit::{Call, Consent, Outcome, Reason, Split, invalid, prose},
     locking::LockTarget,
@@ -15,7 +15,7 @@ use regex::Regex;
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{MAX_LIST, TARGET, build_options, lock, push, push_flag, run_here, simple};
+use super::{MAX_LIST, TARGET, build_options, diagnostics_of, lock, push, push_flag, run_here, simple};
 
 /// A package version for `-p:PackageVersion=`: no `;` or `,`, which would start another property.
 static PACKAGE_VERSION: LazyLock<Regex> = LazyLock::new(|| {
@@ -139,7 +139,7 @@ pub(super) async fn build(call: &Call<'_>) -> Outcome {
     let _guard = lock(call, target.as_deref().map(Path::new)).await?;
     let label = target.clone().unwrap_or_else(|| LockTarget::for_path(None, call.cwd()).key);
     let ran = run_here(call, args, format!("Building {label}"), ProgressKind::Build).await?;
-    let found = diagnostics::summarize(ran.outcome.stdout.lines().chain(ran.outcome.stderr.lines()));
+    let found = diagnostics_of(&ran);
     let configuration = call.params().opt("configuration", Kind::Configuration)?.unwrap_or("Debug");
     let summary = build_summary(ran.succeeded(), &found);
     let warnings = found.warnings.iter().map(Diagnostic::line).collect();
@@ -305,6 +305,7 @@ pub(super) async fn format(call: &Call<'_>) -> Outcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use dotnet_support::diagnostics;
 
     #[test]
     fn a_build_count_larger_than_its_warnings_says_how_many_are_distinct() {

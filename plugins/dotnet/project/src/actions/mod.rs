@@ -17,7 +17,7 @@ use std::{
 };
 
 use dotnet_support::{
-    diagnostics::{self, Diagnostic},
+    diagnostics::{self, Diagnostic, DiagnosticSummary},
     exec::{ProgressKind, Ran},
     kit::{Call, Outcome, Reason, TargetParam, invalid},
     locking::{self, LockTarget},
@@ -159,10 +159,15 @@ async fn run_here(
     run_in(call, call.cwd(), args, description, progress).await
 }
 
+/// The errors and warnings a command printed, on either stream, with MSBuild's counts.
+fn diagnostics_of(ran: &Ran) -> DiagnosticSummary {
+    diagnostics::summarize(ran.outcome.stdout.lines().chain(ran.outcome.stderr.lines()))
+}
+
 /// The result of a command that ran: its summary, duration and warnings, the target, and what
 /// the action made of it ([`Made`]).
 fn completed(ran: &Ran, summary: String, project: Option<&str>, made: Made) -> Completed {
-    let found = diagnostics::summarize(ran.outcome.stdout.lines().chain(ran.outcome.stderr.lines()));
+    let found = diagnostics_of(ran);
     Completed {
         summary,
         duration_ms: ran.outcome.elapsed.as_millis() as i64,

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::collections::BTreeMap;
 
 use dotnet_support::{
-    diagnostics::{self, Diagnostic},
+    diagnostics::Diagnostic,
     errors::code,
     exec::ProgressKind,
     kit::{Call, Outcome, Reason, invalid},
@@ -17,7 +17,7 @@ use dotnet_support::{
 use schemars::JsonSchema;
 use serde::Serialize;
 
-use super::{TARGET, build_options, lock, push, push_flag, run_in};
+use super::{TARGET, build_options, diagnostics_of, lock, push, push_flag, run_in};
 use crate::testrun::{self, Assembly, Runner, TrxReport};
 
 // What a test run reports, success or failure: the counts, failures and assemblies.
@@ -149,7 +149,7 @@ pub(super) async fn test(call: &Call<'_>) -> Outcome {
             failure
         })?;
         let report = testrun::parse(&ran.outcome.transcript);
-        let warnings = diagnostics::summarize(ran.outcome.stdout.lines().chain(ran.outcome.stderr.lines())).warnings;
+        let warnings = diagnostics_of(&ran).warnings;
         let warning_lines: Vec<String> = warnings.iter().map(Diagnostic::line).collect();
         let skipped_lines = skipped_tests(&report.skipped_tests, report.skipped() as usize);
         let summary = report.summary();
