@@ -535,7 +535,7 @@ pub fn parse(output: &str) -> Report {
             continue;
         }
         let vstest = VSTEST_RESULT.captures(line);
-        let mtp = MTP_RESULT.captures(line).filter(|_| vstest.is_none());
+        let mtp = if vstest.is_none() { MTP_RESULT.captures(line) } else { None };
         if let Some(caps) = vstest.as_ref().or(mtp.as_ref()).filter(|caps| !caps[1].eq_ignore_ascii_case("failed")) {
             if caps[1].eq_ignore_ascii_case("skipped") && report.skipped_tests.len() < MAX_SKIPPED {
                 report.skipped_tests.push(caps[2].to_owned());
